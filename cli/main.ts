@@ -1,0 +1,55 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type CliIO, type Command, defaultIO, UsageError, UserError } from "./command.ts";
+import { commands } from "./commands/index.ts";
+
+export const firstLine = (error: unknown): string => {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split("\n").find((line) => line.trim()) ?? "unknown error").trim();
+};
+
+/** parseArgs with flag errors turned into UsageError. */
+export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(firstLine(error));
+  }
+}
+
+function helpText(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `sqlmend: LLM self-correction methods for text-to-SQL\n\nUsage: sqlmend <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun 'sqlmend <command> --help' for a command's options.\n`;
+}
+
+export async function main(argv: string[], io: CliIO = defaultIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    io.stdout(helpText());
+    return name ? 0 : 2;
+  }
+  const command: Command | undefined = commands.find((c) => c.name === name);
+  if (!command) {
+    io.stderr(`sqlmend: unknown command '${name}'. Run 'sqlmend help' for the list.\n`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`sqlmend ${command.name}: ${firstLine(error)}\n${command.usage}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof UserError) {
+      io.stderr(`sqlmend ${command.name}: ${firstLine(error)}\n`);
+      return error.exitCode;
+    }
+    io.stderr(`sqlmend ${command.name}: ${firstLine(error)}\n`);
+    if (io.env.SQLMEND_DEBUG) io.stderr(`${error instanceof Error ? error.stack : ""}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/** One benchmark question, the same shape for Spider, BIRD and a user's own database. */
+export const QuestionSchema = z.object({
+  /** Stable id: BIRD's question_id, or the 0-based index in a Spider file, as a string. */
+  id: z.string().min(1),
+  dbId: z.string().min(1),
+  /** Absolute path of the .sqlite file. */
+  dbPath: z.string().min(1),
+  question: z.string().min(1),
+  /** BIRD's external knowledge; empty for Spider. */
+  evidence: z.string().default(""),
+  goldSql: z.string().optional(),
+  /** BIRD: simple | moderate | challenging. Spider: easy | medium | hard | extra (computed from gold SQL). */
+  difficulty: z.string().optional(),
+  /** BIRD's database_description/ folder for this database, when present. */
+  descriptionDir: z.string().optional(),
+});
+export type Question = z.infer<typeof QuestionSchema>;
+
+export const SkippedQuestionSchema = z.object({
+  id: z.string(),
+  dbId: z.string(),
+  reason: z.string(),
+});
+export type SkippedQuestion = z.infer<typeof SkippedQuestionSchema>;
+
+export type BenchmarkLayout = "spider" | "bird";
+export type Split = "dev" | "train";
+
+export interface Benchmark {
+  /** The directory that was read (absolute). */
+  dir: string;
+  layout: BenchmarkLayout;
+  split: Split;
+  /** A short name for reports, e.g. "spider/dev". */
+  name: string;
+  questions: Question[];
+  /** Questions not runnable (missing database, ...), with the reason. Never silently dropped. */
+  skipped: SkippedQuestion[];
+}
