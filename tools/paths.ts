@@ -1,0 +1,6 @@
+import path from "node:path";
+
+/** Where sqlmend keeps its own files (checkpoints, built benchmarks, run outputs): $SQLMEND_HOME or ./.sqlmend. */
+export function dataDir(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  return path.resolve(cwd, env.SQLMEND_HOME || ".sqlmend");
+}
