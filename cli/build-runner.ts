@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { findGraph } from "../graphs/index.ts";
+import type { GraphSpec } from "../graphs/spec.ts";
+import type { NodeDeps } from "../nodes/types.ts";
+import type { ExampleStore } from "../tools/examples.ts";
+import { readPredictions, type Semantics } from "../tools/score.ts";
+import type { SqlExecutor } from "../tools/sqlite/types.ts";
+import { UsageError, UserError } from "./command.ts";
+import type { InitialSource, Runner } from "./runner.ts";
+import { graphOptionsFrom, loadSlotModules, modelsFrom, type runFlags, scenarioFrom } from "./setup.ts";
+
+type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
+
+/** Everything a command needs to run questions through a graph, from its flags. */
+export async function buildRunner(args: {
+  spec: GraphSpec;
+  values: Values;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  executor: SqlExecutor;
+  checkpointer: BaseCheckpointSaver;
+  semantics: Semantics;
+  examples?: ExampleStore;
+  allowOracle: boolean;
+  /** ask: initial SQL given inline with --sql. */
+  inlineInitialSql?: string;
+}): Promise<Runner> {
+  const { spec, values, env, cwd } = args;
+  const options = graphOptionsFrom(values);
+  const models = modelsFrom(values, env, cwd);
+  const deps: NodeDeps = { models, executor: args.executor, examples: args.examples };
+  if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
+    throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");
+  }
+  const slots = await loadSlotModules(spec, values.node as string[] | undefined, cwd);
+  const graph = spec.build(deps, { ...options, slots, checkpointer: args.checkpointer });
+  let initial: InitialSource | undefined;
+  if (spec.kind === "corrector") {
+    initial = await initialSource(values.initial as string | undefined, args, deps, options);
+  } else if (values.initial !== undefined || values.correct !== undefined) {
+    throw new UsageError(`--initial and --correct apply to corrector graphs; '${spec.name}' is a generator`);
+  }
+  return {
+    spec,
+    graph,
+    deps,
+    initial,
+    scenario: scenarioFrom(values.correct as string | undefined, args.allowOracle),
+    semantics: args.semantics,
+    queryTimeoutMs: options.timeoutMs,
+  };
+}
+
+async function initialSource(
+  initial: string | undefined,
+  args: Parameters<typeof buildRunner>[0],
+  deps: NodeDeps,
+  options: ReturnType<typeof graphOptionsFrom>,
+): Promise<InitialSource> {
+  if (args.inlineInitialSql !== undefined) {
+    return { kind: "predictions", file: "--sql", predictions: new Map([["ask", args.inlineInitialSql]]) };
+  }
+  const name = initial ?? "baseline";
+  const generator = findGraph(name);
+  if (generator) {
+    if (generator.kind !== "generator") throw new UserError(`--initial ${name}: '${name}' is a corrector; name a generator graph`);
+    return { kind: "graph", spec: generator, graph: generator.build(deps, { ...options, checkpointer: args.checkpointer }) };
+  }
+  const file = path.resolve(args.cwd, name);
+  if (!fs.existsSync(file)) throw new UserError(`--initial ${name}: neither a generator graph nor a predictions file`);
+  return { kind: "predictions", file, predictions: await readPredictions(file) };
+}

@@ -1,0 +1,83 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { dataDir } from "../tools/paths.ts";
+import { UserError } from "./command.ts";
+
+export interface OpenedCheckpointer {
+  saver: BaseCheckpointSaver;
+  /** The file, or "memory". */
+  location: string;
+  /** The raw database, for listing threads (null in memory). */
+  db: Database.Database | null;
+  close(): void;
+}
+
+export const defaultCheckpointFile = (env: NodeJS.ProcessEnv, cwd: string) => path.join(dataDir(env, cwd), "checkpoints.sqlite");
+
+/**
+ * "memory", or a SQLite file of its own (default: the data directory's checkpoints.sqlite). A file that is some other
+ * SQLite database — a benchmark's, say — is refused, so checkpoints never land inside it.
+ */
+export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEnv, cwd: string, options: { mustExist?: boolean } = {}): OpenedCheckpointer {
+  if (spec === "memory") return { saver: new MemorySaver(), location: "memory", db: null, close() {} };
+  const file = spec ? path.resolve(cwd, spec) : defaultCheckpointFile(env, cwd);
+  if (!fs.existsSync(file)) {
+    if (options.mustExist) throw new UserError(`no checkpoints yet: ${file} does not exist`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(file, { fileMustExist: options.mustExist });
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+    const foreign = tables.filter((t) => t !== "checkpoints" && t !== "writes");
+    if (foreign.length) {
+      db.close();
+      throw new UserError(`${file} is another database (it has table '${foreign[0]}'); checkpoints need a file of their own`);
+    }
+    db.pragma("journal_mode = WAL");
+    // Durable enough for checkpoints (WAL survives a killed process); far faster than FULL.
+    db.pragma("synchronous = NORMAL");
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError(`cannot open checkpoint file ${file}: ${(error as Error).message}`);
+  }
+  return { saver: new SqliteSaver(db), location: file, db, close: () => db.close() };
+}
+
+export interface ThreadSummary {
+  threadId: string;
+  checkpoints: number;
+  lastCheckpointId: string;
+  graph?: string;
+  question?: string;
+  updatedAt?: string;
+}
+
+/** Threads in a checkpoint file, newest first (checkpoint ids are time-ordered). */
+export function listThreads(db: Database.Database, limit = 50, prefix?: string): ThreadSummary[] {
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
+  if (!hasTable) return [];
+  const rows = db
+    .prepare(
+      `SELECT thread_id AS threadId, count(*) AS checkpoints, max(checkpoint_id) AS lastCheckpointId
+       FROM checkpoints WHERE checkpoint_ns = '' ${prefix ? "AND thread_id LIKE ? ESCAPE '\\'" : ""}
+       GROUP BY thread_id ORDER BY lastCheckpointId DESC LIMIT ?`,
+    )
+    .all(...(prefix ? [`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit] : [limit])) as ThreadSummary[];
+  const meta = db.prepare("SELECT metadata FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id ASC LIMIT 1");
+  for (const row of rows) {
+    try {
+      const raw = (meta.get(row.threadId) as { metadata: Buffer | string } | undefined)?.metadata;
+      const parsed = raw ? JSON.parse(raw.toString()) : {};
+      row.graph = parsed.graph;
+      row.question = parsed.question;
+      row.updatedAt = parsed.startedAt;
+    } catch {
+      // metadata written by another tool: list the thread without it
+    }
+  }
+  return rows;
+}

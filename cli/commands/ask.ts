@@ -1,0 +1,111 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import type { Command } from "../command.ts";
+import { UsageError, UserError } from "../command.ts";
+import { parseFlags } from "../main.ts";
+import { RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { buildRunner } from "../build-runner.ts";
+import { openCheckpointer } from "../checkpoints.ts";
+import { runQuestion } from "../runner.ts";
+import { executeSql } from "../../nodes/execute.ts";
+import { formatTable } from "../../tools/format.ts";
+import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
+import { createExampleStore } from "../../tools/examples.ts";
+import { formatUsage } from "../report.ts";
+import type { Question } from "../../state/question.ts";
+
+export const askCommand: Command = {
+  name: "ask",
+  summary: "answer one question on a SQLite database with a graph",
+  usage: `Usage: sqlmend ask GRAPH --db FILE [--evidence TEXT] [--thread ID] [--sql SQL] [--examples BENCH] [--json] "QUESTION"
+
+  --db FILE                 the SQLite database (opened read-only)
+  --evidence TEXT           external knowledge, as BIRD's evidence
+  --description-dir DIR     BIRD-style database_description/ folder for column descriptions
+  --thread ID               checkpoint thread id (default: a new one); an unfinished thread is resumed
+  --sql SQL                 corrector graphs: the SQL to correct (default: --initial baseline's answer)
+  --examples BENCH          benchmark dir (or 'minibench') whose train split feeds --few-shot
+  --json                    print the outcome as JSON
+${RUN_FLAGS_USAGE}`,
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, {
+      ...runFlags,
+      db: { type: "string" },
+      evidence: { type: "string" },
+      "description-dir": { type: "string" },
+      thread: { type: "string" },
+      sql: { type: "string" },
+      examples: { type: "string" },
+      json: { type: "boolean" },
+    });
+    const spec = requireGraph(positionals[0]);
+    const questionText = positionals.slice(1).join(" ").trim();
+    if (!values.db) throw new UsageError("--db FILE is required");
+    if (!questionText) throw new UsageError("the question is missing");
+    const dbPath = path.resolve(io.cwd, values.db);
+    if (!fs.existsSync(dbPath)) throw new UserError(`database not found: ${values.db}`);
+    if (values.sql !== undefined && spec.kind !== "corrector") throw new UsageError(`--sql applies to corrector graphs; '${spec.name}' is a generator`);
+
+    const examples = values.examples
+      ? createExampleStore((await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" })).questions)
+      : undefined;
+    const executor = getSharedExecutor();
+    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    try {
+      const runner = await buildRunner({
+        spec,
+        values,
+        env: io.env,
+        cwd: io.cwd,
+        executor,
+        checkpointer: checkpoints.saver,
+        semantics: "bird",
+        examples,
+        allowOracle: false,
+        inlineInitialSql: values.sql,
+      });
+      const question: Question = {
+        id: "ask",
+        dbId: path.basename(dbPath).replace(/\.(sqlite3?|db)$/i, ""),
+        dbPath,
+        question: questionText,
+        evidence: values.evidence ?? "",
+        descriptionDir: values["description-dir"] ? path.resolve(io.cwd, values["description-dir"]) : undefined,
+      };
+      const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomUUID().slice(0, 8)}`;
+      const outcome = await runQuestion(runner, question, threadId);
+      const execution = await executeSql(executor, dbPath, outcome.sql, { previewRows: 20, timeoutMs: runner.queryTimeoutMs });
+      if (values.json) {
+        io.stdout(
+          `${JSON.stringify(
+            {
+              thread: threadId,
+              sql: outcome.sql,
+              initialSql: outcome.initialSql,
+              correction: outcome.correction,
+              result: execution.ok ? execution.preview : undefined,
+              error: outcome.error ?? (execution.ok ? undefined : `${execution.errorKind}: ${execution.error}`),
+              usage: outcome.usage,
+              latencyMs: Math.round(outcome.latencyMs),
+              iterations: outcome.iterations,
+              checkpoints: checkpoints.location,
+            },
+            null,
+            2,
+          )}\n`,
+        );
+      } else {
+        if (outcome.initialSql !== undefined) io.stdout(`Initial SQL:\n${outcome.initialSql || "(none)"}\nCorrection: ${outcome.correction ?? "-"}\n\n`);
+        io.stdout(`SQL:\n${outcome.sql || "(none)"}\n\n`);
+        io.stdout(execution.ok && execution.preview ? `${formatTable(execution.preview)}\n` : `Result: ${execution.errorKind}: ${execution.error}\n`);
+        if (outcome.error) io.stdout(`Run error: ${outcome.error}\n`);
+        io.stdout(`\nTokens: ${formatUsage(outcome.usage)}\nThread: ${threadId}  (sqlmend inspect ${threadId}${values.checkpoints ? ` --checkpoints ${values.checkpoints}` : ""})\n`);
+      }
+      return outcome.error ? 1 : 0;
+    } finally {
+      checkpoints.close();
+    }
+  },
+};

@@ -1,0 +1,177 @@
+import type { Command } from "../command.ts";
+import { UserError } from "../command.ts";
+import { parseFlags } from "../main.ts";
+import { intFlag } from "../setup.ts";
+import { listThreads, openCheckpointer } from "../checkpoints.ts";
+import { findGraph } from "../../graphs/index.ts";
+import type { NodeDeps } from "../../nodes/types.ts";
+import type { SqlStateValue } from "../../state/sql-state.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
+import { formatTable } from "../../tools/format.ts";
+import { formatUsage } from "../report.ts";
+
+export const threadsCommand: Command = {
+  name: "threads",
+  summary: "list checkpointed threads, newest first",
+  usage: "Usage: sqlmend threads [--prefix TEXT] [--limit N] [--checkpoints FILE] [--json]",
+  async run(argv, io) {
+    const { values } = parseFlags(argv, {
+      prefix: { type: "string" },
+      limit: { type: "string" },
+      checkpoints: { type: "string" },
+      json: { type: "boolean" },
+    });
+    const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
+    try {
+      if (!store.db) throw new UserError("an in-memory store holds no threads between runs");
+      const threads = listThreads(store.db, intFlag(values, "limit", 1) ?? 50, values.prefix);
+      if (values.json) io.stdout(`${JSON.stringify(threads, null, 2)}\n`);
+      else if (!threads.length) io.stdout(`no threads in ${store.location}\n`);
+      else {
+        for (const t of threads) {
+          const question = (t.question ?? "").replace(/\s+/g, " ");
+          io.stdout(`${t.threadId}  ${t.graph ?? "?"}  ${t.checkpoints} checkpoints  ${t.updatedAt ?? ""}  ${question.length > 70 ? `${question.slice(0, 67)}...` : question}\n`);
+        }
+      }
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+/** Deps that refuse to be used: inspecting reads checkpoints and never runs a node. */
+const inertDeps: NodeDeps = {
+  models: {
+    forRole() {
+      throw new Error("inspect runs no model");
+    },
+    limiter: undefined as never,
+    structuredMethodCache: new Map(),
+    describe: () => ({}),
+  },
+  executor: {
+    run() {
+      throw new Error("inspect runs no SQL");
+    },
+    close: async () => {},
+  },
+};
+
+interface StepView {
+  step: number;
+  nodes: string[];
+  /** Fields each node wrote, without its model calls. */
+  updates: Record<string, Record<string, unknown>>;
+  calls: ModelCallRecord[];
+  next: string[];
+  createdAt?: string;
+}
+
+const summarizeValue = (value: unknown): string => {
+  if (typeof value === "string") return value.length > 160 ? `${JSON.stringify(value.slice(0, 157))}... (${value.length} chars)` : JSON.stringify(value);
+  const text = JSON.stringify(value);
+  return text && text.length > 160 ? `${text.slice(0, 157)}...` : String(text);
+};
+
+export const inspectCommand: Command = {
+  name: "inspect",
+  summary: "show a thread's final state and its history step by step (nodes, changes, prompts and replies)",
+  usage: `Usage: sqlmend inspect THREAD [--step N] [--json] [--checkpoints FILE]
+
+  without --step   the final state and one line per step (which node ran, what it changed, its model calls)
+  --step N         step N in full: every field the node wrote and each model call's prompt and reply`,
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, { step: { type: "string" }, json: { type: "boolean" }, checkpoints: { type: "string" } });
+    const threadId = positionals[0];
+    if (!threadId) throw new UserError("name a thread (see 'sqlmend threads')");
+    const wantedStep = intFlag(values, "step", 1);
+    const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
+    try {
+      const first = await firstCheckpoint(store.saver, threadId);
+      if (!first) throw new UserError(`no thread '${threadId}' in ${store.location}`);
+      const graphName = first.metadata?.graph as string | undefined;
+      const spec = graphName ? findGraph(graphName) : undefined;
+      if (!spec) throw new UserError(`thread '${threadId}' was run by graph '${graphName ?? "?"}', which this version does not have`);
+      const graph = spec.build(inertDeps, { checkpointer: store.saver });
+      const config = { configurable: { thread_id: threadId } };
+      const snapshots: { values: SqlStateValue; next: string[]; metadata?: Record<string, unknown>; createdAt?: string; tasks: { name: string; result?: unknown }[] }[] = [];
+      for await (const s of graph.getStateHistory(config)) snapshots.push(s);
+      snapshots.reverse();
+      const steps: StepView[] = [];
+      for (let i = 0; i < snapshots.length; i++) {
+        const s = snapshots[i]!;
+        const stepNo = Number(s.metadata?.step ?? i - 1);
+        const ran = stepNo >= 1 ? snapshots[i - 1]?.tasks ?? [] : [];
+        if (stepNo < 1) continue;
+        const updates: StepView["updates"] = {};
+        const calls: ModelCallRecord[] = [];
+        for (const task of ran) {
+          const result = (task.result ?? {}) as Record<string, unknown>;
+          const { calls: taskCalls, usage: _usage, ...rest } = result;
+          updates[task.name] = rest;
+          if (Array.isArray(taskCalls)) calls.push(...(taskCalls as ModelCallRecord[]));
+        }
+        steps.push({ step: stepNo, nodes: ran.map((t) => t.name), updates, calls, next: s.next, createdAt: s.createdAt });
+      }
+      const final = snapshots.at(-1)!;
+      if (wantedStep !== undefined) {
+        const step = steps.find((s) => s.step === wantedStep);
+        if (!step) throw new UserError(`thread '${threadId}' has steps 1 to ${steps.length}; no step ${wantedStep}`);
+        if (values.json) io.stdout(`${JSON.stringify(step, null, 2)}\n`);
+        else io.stdout(renderStep(step));
+        return 0;
+      }
+      if (values.json) {
+        io.stdout(`${JSON.stringify({ thread: threadId, graph: spec.name, finished: final.next.length === 0, next: final.next, state: final.values, steps: steps.map(({ calls, ...s }) => ({ ...s, calls: calls.map(({ messages, ...c }) => ({ ...c, promptMessages: messages.length })) })) }, null, 2)}\n`);
+        return 0;
+      }
+      io.stdout(renderOverview(threadId, spec.name, final, steps));
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+async function firstCheckpoint(saver: ReturnType<typeof openCheckpointer>["saver"], threadId: string) {
+  let oldest: { metadata?: Record<string, unknown> } | undefined;
+  for await (const tuple of saver.list({ configurable: { thread_id: threadId, checkpoint_ns: "" } })) oldest = tuple as never;
+  return oldest;
+}
+
+function renderOverview(threadId: string, graph: string, final: { values: SqlStateValue; next: string[] }, steps: StepView[]): string {
+  const v = final.values;
+  const out: string[] = [];
+  out.push(`Thread ${threadId} (graph ${graph}) — ${final.next.length ? `unfinished, next: ${final.next.join(", ")}` : "finished"}`);
+  out.push(`Question: ${v.question}`);
+  if (v.evidence) out.push(`Evidence: ${v.evidence}`);
+  out.push(`Database: ${v.dbPath}`, "", `SQL:\n${v.sql || "(none)"}`, "");
+  if (v.execution?.ok && v.execution.preview) out.push(formatTable(v.execution.preview));
+  else if (v.execution) out.push(`Execution: ${v.execution.errorKind}: ${v.execution.error}`);
+  if (v.usage) out.push("", `Tokens: ${formatUsage(v.usage)}`);
+  out.push("", "Steps (sqlmend inspect THREAD --step N for prompts and replies):");
+  for (const step of steps) {
+    const changed = Object.entries(step.updates)
+      .flatMap(([, update]) => Object.entries(update).map(([key, value]) => `${key}=${summarizeValue(value)}`))
+      .join("; ");
+    const calls = step.calls.length ? `  [${step.calls.length} model call${step.calls.length > 1 ? "s" : ""}: ${step.calls.map((c) => `${c.role} ${c.inputTokens}/${c.outputTokens} tok${c.error ? ` (${c.error})` : ""}`).join(", ")}]` : "";
+    out.push(`  ${String(step.step).padStart(3)}  ${step.nodes.join(", ").padEnd(10)} ${changed || "(no change)"}${calls}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+function renderStep(step: StepView): string {
+  const out: string[] = [`Step ${step.step}: ${step.nodes.join(", ")}${step.next.length ? ` → next: ${step.next.join(", ")}` : " → end"}`, ""];
+  for (const [node, update] of Object.entries(step.updates)) {
+    out.push(`${node} wrote:`);
+    for (const [key, value] of Object.entries(update)) out.push(`  ${key}: ${typeof value === "string" ? value : JSON.stringify(value, null, 2).replace(/\n/g, "\n  ")}`);
+    out.push("");
+  }
+  step.calls.forEach((call, i) => {
+    out.push(`Model call ${i + 1}: role ${call.role}, model ${call.model}, ${call.inputTokens} in / ${call.outputTokens} out, ${Math.round(call.latencyMs)} ms${call.method ? `, ${call.method}` : ""}${call.error ? `, error: ${call.error}` : ""}`);
+    for (const m of call.messages) out.push(`--- ${m.role} ---`, m.content);
+    out.push("--- reply ---", call.reply || "(empty)", "");
+  });
+  return `${out.join("\n")}\n`;
+}

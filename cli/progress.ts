@@ -1,0 +1,57 @@
+import type { CliIO } from "./command.ts";
+
+const clock = (ms: number) => {
+  if (!Number.isFinite(ms) || ms < 0) return "--";
+  const s = Math.round(ms / 1000);
+  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+};
+
+export const compactNumber = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${Math.round(n / 1e3)}k` : String(n));
+
+/** A progress line on stderr: done/total, EX so far, tokens, ETA. Redrawn in place on a terminal, else every 10%. */
+export class Progress {
+  private done = 0;
+  private correct = 0;
+  private tokens = 0;
+  private readonly started = performance.now();
+  private lastPrintedDecile = -1;
+  constructor(
+    private readonly total: number,
+    private readonly io: CliIO,
+    private readonly alreadyDone = 0,
+  ) {}
+
+  record(outcome: { correct: boolean; tokens: number }) {
+    this.done++;
+    if (outcome.correct) this.correct++;
+    this.tokens += outcome.tokens;
+    this.draw();
+  }
+
+  line(): string {
+    const finished = this.alreadyDone + this.done;
+    const width = 24;
+    const filled = this.total ? Math.round((finished / this.total) * width) : width;
+    const ex = this.done ? `${((this.correct / this.done) * 100).toFixed(1)}%` : "--";
+    const perQuestion = this.done ? (performance.now() - this.started) / this.done : NaN;
+    const eta = clock(perQuestion * (this.total - finished));
+    return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${finished}/${this.total}  EX ${ex}  tokens ${compactNumber(this.tokens)}  ETA ${eta}`;
+  }
+
+  private draw() {
+    if (this.io.isTTY) {
+      this.io.stderr(`\r${this.line()}\x1b[K`);
+      return;
+    }
+    const finished = this.alreadyDone + this.done;
+    const decile = this.total ? Math.floor((finished / this.total) * 10) : 10;
+    if (decile !== this.lastPrintedDecile) {
+      this.lastPrintedDecile = decile;
+      this.io.stderr(`${this.line()}\n`);
+    }
+  }
+
+  finish() {
+    if (this.io.isTTY) this.io.stderr("\n");
+  }
+}

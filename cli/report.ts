@@ -1,0 +1,146 @@
+import { z } from "zod";
+import type { Usage } from "../state/usage.ts";
+import { compactNumber } from "./progress.ts";
+
+/** One line of an eval's results.jsonl: everything known about one question's run. */
+export const EvalRecordSchema = z.object({
+  id: z.string(),
+  dbId: z.string(),
+  difficulty: z.string().optional(),
+  question: z.string(),
+  sql: z.string(),
+  initialSql: z.string().optional(),
+  correction: z.string().optional(),
+  correct: z.boolean(),
+  /** Correctors with gold: was the initial SQL already correct? (how many corrections helped or hurt) */
+  initialCorrect: z.boolean().optional(),
+  predError: z.string().optional(),
+  goldError: z.string().optional(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  calls: z.number(),
+  latencyMs: z.number(),
+  iterations: z.number(),
+  usageByRole: z.record(z.string(), z.object({ calls: z.number(), inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number() })),
+  /** One line, when the graph could not finish the question. */
+  error: z.string().optional(),
+  thread: z.string(),
+});
+export type EvalRecord = z.infer<typeof EvalRecordSchema>;
+
+export const formatUsage = (usage: Usage): string => {
+  const roles = Object.entries(usage.byRole)
+    .map(([role, t]) => `${role} ${compactNumber(t.inputTokens)}/${compactNumber(t.outputTokens)} (${t.calls})`)
+    .join(", ");
+  return `${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.calls} calls${roles ? `  [${roles}]` : ""}`;
+};
+
+const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(2)}` : "-");
+const quantile = (values: number[], q: number) => {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
+
+export interface ReportContext {
+  graph: string;
+  dataset: string;
+  split: string;
+  semantics: string;
+  version: string;
+  settings: Record<string, unknown>;
+  models: Record<string, unknown>;
+  skipped: { id: string; dbId: string; reason: string }[];
+  selected: number;
+  startedAt: string;
+  finishedAt: string;
+  command: string;
+}
+
+export interface Summary {
+  total: number;
+  correct: number;
+  ex: number;
+  byDifficulty: { difficulty: string; total: number; correct: number; ex: number }[];
+}
+
+export function summarize(records: EvalRecord[]): Summary {
+  const groups = new Map<string, EvalRecord[]>();
+  for (const r of records) {
+    const key = r.difficulty ?? "(none)";
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const order = ["simple", "moderate", "challenging", "easy", "medium", "hard", "extra"];
+  const byDifficulty = [...groups.entries()]
+    .sort(([a], [b]) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99))
+    .map(([difficulty, rs]) => {
+      const correct = rs.filter((r) => r.correct).length;
+      return { difficulty, total: rs.length, correct, ex: rs.length ? (correct / rs.length) * 100 : 0 };
+    });
+  const correct = records.filter((r) => r.correct).length;
+  return { total: records.length, correct, ex: records.length ? (correct / records.length) * 100 : 0, byDifficulty };
+}
+
+/** report.md: EX overall and per difficulty, cost per question, skipped questions, and every setting that shaped the run. */
+export function renderReport(records: EvalRecord[], ctx: ReportContext): string {
+  const s = summarize(records);
+  const tokensIn = records.map((r) => r.inputTokens);
+  const tokensOut = records.map((r) => r.outputTokens);
+  const latency = records.map((r) => r.latencyMs);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const errors = records.filter((r) => r.error);
+  const lines: string[] = [];
+  lines.push(`# sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
+  lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total})`);
+  lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
+  lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run, ${ctx.skipped.length} skipped`);
+  lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
+  lines.push(`- Command: \`${ctx.command}\``, "");
+  lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
+  for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.total} | ${d.correct} | ${d.ex.toFixed(2)} |`);
+  lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |`, "");
+  const corrected = records.filter((r) => r.initialCorrect !== undefined);
+  if (corrected.length) {
+    const fixed = corrected.filter((r) => !r.initialCorrect && r.correct).length;
+    const broken = corrected.filter((r) => r.initialCorrect && !r.correct).length;
+    const initialEx = corrected.filter((r) => r.initialCorrect).length;
+    lines.push("## Correction", "");
+    lines.push(`- Initial EX: ${pct(initialEx, corrected.length)}% → final EX: ${pct(corrected.filter((r) => r.correct).length, corrected.length)}%`);
+    lines.push(`- Corrected (wrong → right): ${fixed}; broken (right → wrong): ${broken}`);
+    lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`, "");
+  }
+  lines.push("## Cost per question", "", "| | mean | median | p90 | total |", "|---|---:|---:|---:|---:|");
+  lines.push(`| input tokens | ${fmt(sum(tokensIn) / records.length)} | ${fmt(quantile(tokensIn, 0.5))} | ${fmt(quantile(tokensIn, 0.9))} | ${sum(tokensIn)} |`);
+  lines.push(`| output tokens | ${fmt(sum(tokensOut) / records.length)} | ${fmt(quantile(tokensOut, 0.5))} | ${fmt(quantile(tokensOut, 0.9))} | ${sum(tokensOut)} |`);
+  lines.push(`| model calls | ${fmt(sum(records.map((r) => r.calls)) / records.length, 2)} | | | ${sum(records.map((r) => r.calls))} |`);
+  lines.push(`| latency (s) | ${fmt(sum(latency) / records.length / 1000, 2)} | ${fmt(quantile(latency, 0.5) / 1000, 2)} | ${fmt(quantile(latency, 0.9) / 1000, 2)} | |`);
+  lines.push(`| iterations | ${fmt(sum(records.map((r) => r.iterations)) / records.length, 2)} | | | |`, "");
+  const roles = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
+  for (const r of records) {
+    for (const [role, t] of Object.entries(r.usageByRole)) {
+      const acc = roles.get(role) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
+      roles.set(role, { calls: acc.calls + t.calls, inputTokens: acc.inputTokens + t.inputTokens, outputTokens: acc.outputTokens + t.outputTokens });
+    }
+  }
+  if (roles.size) {
+    lines.push("## Usage by agent role", "", "| role | calls | input tokens | output tokens |", "|---|---:|---:|---:|");
+    for (const [role, t] of roles) lines.push(`| ${role} | ${t.calls} | ${t.inputTokens} | ${t.outputTokens} |`);
+    lines.push("");
+  }
+  lines.push("## Errors", "");
+  const predErrors = records.filter((r) => r.predError);
+  lines.push(`- Questions whose run failed: ${errors.length}${errors.length ? ` (first: ${errors[0]!.id}: ${errors[0]!.error})` : ""}`);
+  lines.push(`- Predictions that did not execute: ${predErrors.length}`);
+  const goldErrors = records.filter((r) => r.goldError);
+  if (goldErrors.length) lines.push(`- Gold SQL that did not execute (scored wrong): ${goldErrors.length} (first: ${goldErrors[0]!.id}: ${goldErrors[0]!.goldError})`);
+  lines.push("");
+  lines.push("## Skipped questions", "");
+  if (!ctx.skipped.length) lines.push("None.");
+  const reasons = new Map<string, number>();
+  for (const q of ctx.skipped) reasons.set(q.reason, (reasons.get(q.reason) ?? 0) + 1);
+  for (const [reason, count] of reasons) lines.push(`- ${count} × ${reason}`);
+  if (ctx.skipped.length) lines.push("", `Ids: ${ctx.skipped.map((q) => q.id).join(", ")}`);
+  lines.push("", "## Settings", "", "```json", JSON.stringify({ models: ctx.models, ...ctx.settings }, null, 2), "```", "");
+  return lines.join("\n");
+}

@@ -1,0 +1,135 @@
+import type { GraphSpec } from "../graphs/index.ts";
+import { executeSql } from "../nodes/execute.ts";
+import type { NodeDeps } from "../nodes/types.ts";
+import type { Question } from "../state/question.ts";
+import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
+import { addUsage, emptyUsage, type Usage } from "../state/usage.ts";
+import { firstLineOf } from "../tools/llm.ts";
+import { scoreQuestion, type Semantics } from "../tools/score.ts";
+import type { CorrectScenario } from "./setup.ts";
+import { UserError } from "./command.ts";
+
+// The compiled graphs' types differ per method; the runner needs only these calls.
+export interface RunnableGraph {
+  invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
+  getState(config: Record<string, unknown>): Promise<{ values: unknown; next: string[] }>;
+}
+
+export type InitialSource =
+  | { kind: "graph"; spec: GraphSpec; graph: RunnableGraph }
+  | { kind: "predictions"; file: string; predictions: Map<string, string> };
+
+export interface Runner {
+  spec: GraphSpec;
+  graph: RunnableGraph;
+  deps: NodeDeps;
+  /** Correctors only: where the initial SQL comes from, and which of it to correct. */
+  initial?: InitialSource;
+  scenario: CorrectScenario;
+  semantics: Semantics;
+  queryTimeoutMs?: number;
+}
+
+export interface QuestionRun {
+  threadId: string;
+  sql: string;
+  /** Correctors: the SQL before correction. */
+  initialSql?: string;
+  /** Correctors: "applied", or why correction was skipped under the scenario. */
+  correction?: string;
+  state?: SqlStateValue;
+  usage: Usage;
+  latencyMs: number;
+  iterations: number;
+  /** One line, when the question could not be run to the end. */
+  error?: string;
+}
+
+const RECURSION_LIMIT = 200;
+
+export const inputOf = (q: Question, sql?: string): SqlInput => ({
+  questionId: q.id,
+  question: q.question,
+  evidence: q.evidence,
+  dbId: q.dbId,
+  dbPath: q.dbPath,
+  descriptionDir: q.descriptionDir,
+  ...(sql !== undefined ? { sql } : {}),
+});
+
+/**
+ * Runs a graph on a thread: continues an unfinished thread from its last checkpoint, returns a finished thread's
+ * state as it is, or starts the thread with the input. This is what makes `eval --resume` redo nothing.
+ */
+export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string, metadata: Record<string, unknown>): Promise<SqlStateValue> {
+  const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT, metadata };
+  const snapshot = await graph.getState(config).catch(() => undefined);
+  const values = snapshot?.values as Partial<SqlStateValue> | undefined;
+  if (values && Object.keys(values).length && values.question !== undefined) {
+    if (values.question !== input.question || values.dbPath !== input.dbPath) {
+      throw new UserError(`thread '${threadId}' already holds another question; choose another thread id`);
+    }
+    if (snapshot!.next.length) return (await graph.invoke(null, config)) as SqlStateValue;
+    return values as SqlStateValue;
+  }
+  return (await graph.invoke(input, config)) as SqlStateValue;
+}
+
+const iterationsOf = (state: SqlStateValue | undefined): number => {
+  if (!state) return 0;
+  const rounds = (state as { rounds?: unknown }).rounds;
+  return state.fixRounds + (typeof rounds === "number" ? rounds : 0);
+};
+
+/** One question through the runner's graph (and, for a corrector, its initial SQL and scenario). Never throws. */
+export async function runQuestion(runner: Runner, q: Question, threadId: string): Promise<QuestionRun> {
+  const started = performance.now();
+  const meta = (graph: string) => ({ graph, question: q.question, questionId: q.id, dbId: q.dbId, startedAt: new Date().toISOString() });
+  let usage = emptyUsage();
+  let initialSql: string | undefined;
+  try {
+    if (runner.spec.kind === "generator") {
+      const state = await runThread(runner.graph, inputOf(q), threadId, meta(runner.spec.name));
+      return { threadId, sql: state.sql, state, usage: state.usage, latencyMs: performance.now() - started, iterations: iterationsOf(state) };
+    }
+    const initial = runner.initial;
+    if (!initial) throw new Error(`corrector '${runner.spec.name}' needs initial SQL (--initial)`);
+    if (initial.kind === "graph") {
+      const first = await runThread(initial.graph, inputOf(q), `${threadId}/initial`, meta(initial.spec.name));
+      initialSql = first.sql;
+      usage = addUsage(usage, first.usage);
+    } else {
+      initialSql = initial.predictions.get(q.id) ?? "";
+    }
+    const skip = await correctionSkipReason(runner, q, initialSql);
+    if (skip) {
+      return { threadId, sql: initialSql, initialSql, correction: skip, usage, latencyMs: performance.now() - started, iterations: 0 };
+    }
+    const state = await runThread(runner.graph, inputOf(q, initialSql), threadId, meta(runner.spec.name));
+    return {
+      threadId,
+      sql: state.sql,
+      initialSql,
+      correction: "applied",
+      state,
+      usage: addUsage(usage, state.usage),
+      latencyMs: performance.now() - started,
+      iterations: iterationsOf(state),
+    };
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    return { threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) };
+  }
+}
+
+/** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
+async function correctionSkipReason(runner: Runner, q: Question, initialSql: string): Promise<string | undefined> {
+  if (runner.scenario === "all") return undefined;
+  if (runner.scenario === "errors") {
+    const execution = await executeSql(runner.deps.executor, q.dbPath, initialSql, { timeoutMs: runner.queryTimeoutMs });
+    return execution.ok ? "skipped: initial SQL executes" : undefined;
+  }
+  if (!q.goldSql) return undefined;
+  const verdict = await scoreQuestion(q, initialSql, { executor: runner.deps.executor, semantics: runner.semantics, timeoutMs: runner.queryTimeoutMs });
+  return verdict.correct ? "skipped: initial SQL is correct (oracle)" : undefined;
+}

@@ -1,0 +1,144 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ParseArgsConfig } from "node:util";
+import { findGraph, graphSpecs, type GraphSpec } from "../graphs/index.ts";
+import type { GraphOptions, NodeFactory } from "../nodes/types.ts";
+import { createOpenAIProvider, type ModelFlags, type ModelProvider, resolveModelConfig, StructuredMethodSchema } from "../tools/models.ts";
+import { UsageError, UserError } from "./command.ts";
+
+/** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
+export const runFlags = {
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  config: { type: "string" },
+  "role-model": { type: "string", multiple: true },
+  temperature: { type: "string" },
+  "request-timeout-ms": { type: "string" },
+  "max-retries": { type: "string" },
+  "max-requests": { type: "string" },
+  stream: { type: "boolean" },
+  "structured-method": { type: "string" },
+  "max-fix-rounds": { type: "string" },
+  "few-shot": { type: "string" },
+  "schema-max-chars": { type: "string" },
+  "query-timeout-ms": { type: "string" },
+  node: { type: "string", multiple: true },
+  checkpoints: { type: "string" },
+  initial: { type: "string" },
+  correct: { type: "string" },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+
+export const RUN_FLAGS_USAGE = `Model:
+  --model NAME              model on an OpenAI-compatible endpoint (or SQLMEND_MODEL)
+  --base-url URL            endpoint, e.g. http://127.0.0.1:11434/v1 (or OPENAI_BASE_URL); key from OPENAI_API_KEY
+  --config FILE             model config JSON (default ./sqlmend.config.json when present)
+  --role-model ROLE=NAME    a different model for one agent role (repeatable)
+  --temperature T  --request-timeout-ms N  --max-retries N  --max-requests N (in flight, all roles)
+  --stream                  stream replies  --structured-method auto|jsonSchema|functionCalling|jsonMode|text
+Graph:
+  --max-fix-rounds N        execution-error fix rounds (default 3)
+  --few-shot K              examples retrieved from the training split (default 0)
+  --schema-max-chars N      schema size budget in prompts (default 24000)
+  --query-timeout-ms N      per-query time limit (default 30000)
+  --node SLOT=MODULE        replace a node: MODULE's default export is a NodeFactory (repeatable)
+  --checkpoints FILE|memory checkpoint store (default .sqlmend/checkpoints.sqlite)
+Correction (corrector graphs):
+  --initial GRAPH|FILE      initial SQL from a generator graph (default baseline) or a predictions file
+  --correct all|errors|incorrect   which initial SQL to correct (incorrect: eval only, gold as oracle)`;
+
+type RunValues = { [K in keyof typeof runFlags]?: (typeof runFlags)[K] extends { multiple: true } ? string[] : (typeof runFlags)[K]["type"] extends "boolean" ? boolean : string };
+
+export function intFlag(values: Record<string, unknown>, name: string, min = 0): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number >= ${min}, not '${raw}'`);
+  return n;
+}
+
+function numberFlag(values: Record<string, unknown>, name: string): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} takes a number, not '${raw}'`);
+  return n;
+}
+
+function pairs(list: string[] | undefined, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list ?? []) {
+    const at = item.indexOf("=");
+    if (at <= 0 || at === item.length - 1) throw new UsageError(`--${flag} takes NAME=VALUE, not '${item}'`);
+    out[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return out;
+}
+
+export function modelFlagsFrom(values: RunValues): ModelFlags {
+  const method = values["structured-method"];
+  if (method !== undefined && !StructuredMethodSchema.safeParse(method).success) {
+    throw new UsageError(`--structured-method takes auto, jsonSchema, functionCalling, jsonMode or text, not '${method}'`);
+  }
+  return {
+    model: values.model,
+    baseURL: values["base-url"],
+    configFile: values.config,
+    roleModels: pairs(values["role-model"], "role-model"),
+    temperature: numberFlag(values, "temperature"),
+    timeoutMs: intFlag(values, "request-timeout-ms", 1),
+    maxRetries: intFlag(values, "max-retries"),
+    maxConcurrency: intFlag(values, "max-requests", 1),
+    streaming: values.stream,
+    structuredMethod: method as ModelFlags["structuredMethod"],
+  };
+}
+
+export function graphOptionsFrom(values: RunValues): GraphOptions {
+  return {
+    maxFixRounds: intFlag(values, "max-fix-rounds"),
+    fewShot: intFlag(values, "few-shot"),
+    schemaMaxChars: intFlag(values, "schema-max-chars", 200),
+    timeoutMs: intFlag(values, "query-timeout-ms", 1),
+  };
+}
+
+export function requireGraph(name: string | undefined): GraphSpec {
+  if (!name) throw new UsageError("name a graph (see 'sqlmend graphs')");
+  const spec = findGraph(name);
+  if (!spec) throw new UserError(`unknown graph '${name}' (graphs: ${graphSpecs.map((g) => g.name).join(", ")})`);
+  return spec;
+}
+
+/** Loads `--node SLOT=MODULE` replacements; each module default-exports a NodeFactory. */
+export async function loadSlotModules(spec: GraphSpec, list: string[] | undefined, cwd: string): Promise<Record<string, NodeFactory>> {
+  const slots: Record<string, NodeFactory> = {};
+  for (const [slot, modulePath] of Object.entries(pairs(list, "node"))) {
+    if (!spec.slots[slot]) throw new UserError(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
+    const file = path.resolve(cwd, modulePath);
+    let loaded: { default?: unknown };
+    try {
+      loaded = await import(pathToFileURL(file).href);
+    } catch (error) {
+      throw new UserError(`cannot load node module ${modulePath}: ${(error as Error).message.split("\n")[0]}`);
+    }
+    if (typeof loaded.default !== "function") throw new UserError(`${modulePath} must default-export a node factory: (deps, options) => node`);
+    slots[slot] = loaded.default as NodeFactory;
+  }
+  return slots;
+}
+
+/** The model provider from flags, env and config file; fails fast with one line when no model is configured. */
+export function modelsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, roleToCheck = "generator"): ModelProvider {
+  const provider = createOpenAIProvider(resolveModelConfig(modelFlagsFrom(values), env, cwd), env);
+  provider.forRole(roleToCheck);
+  return provider;
+}
+
+export type CorrectScenario = "all" | "errors" | "incorrect";
+
+export function scenarioFrom(value: string | undefined, allowOracle: boolean): CorrectScenario {
+  const scenario = (value ?? "all") as CorrectScenario;
+  if (!["all", "errors", "incorrect"].includes(scenario)) throw new UsageError(`--correct takes all, errors or incorrect, not '${value}'`);
+  if (scenario === "incorrect" && !allowOracle) throw new UsageError("--correct incorrect needs gold SQL as an oracle: use it with 'eval'");
+  return scenario;
+}

@@ -1,0 +1,37 @@
+import { END, START, StateGraph } from "@langchain/langgraph";
+import { SqlState } from "../state/sql-state.ts";
+import { executeNode, fixSqlNode, loadSchemaNode } from "../nodes/index.ts";
+import { defaultDeps } from "./deps.ts";
+import { routeAfterExecute } from "./routes.ts";
+import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+
+/**
+ * The debug loop alone, as a corrector: execute the given SQL, fix execution errors up to maxFixRounds.
+ * The simplest corrector, and the reference for how correctors take initial SQL (`--initial`).
+ */
+export const repairSpec: GraphSpec = {
+  name: "repair",
+  summary: "corrector: execute the given SQL and fix execution errors up to N times",
+  kind: "corrector",
+  slots: {
+    schema: { summary: "describe the database for prompts", factory: loadSchemaNode },
+    execute: { summary: "run the SQL read-only", factory: executeNode },
+    fix: { summary: "repair SQL that failed to execute (role: fixer)", factory: fixSqlNode },
+  },
+  build(deps, options: BuildOptions = {}) {
+    const node = (slot: string) => slotNode(repairSpec, slot, deps, options);
+    const graph = new StateGraph(SqlState)
+      .addNode("schema", node("schema"))
+      .addNode("execute", node("execute"))
+      .addNode("fix", node("fix"))
+      .addEdge(START, "schema")
+      .addEdge("schema", "execute")
+      .addConditionalEdges("execute", routeAfterExecute(options.maxFixRounds), ["fix", END])
+      .addEdge("fix", "execute")
+      .compile({ checkpointer: options.checkpointer });
+    graph.name = "repair";
+    return graph;
+  },
+};
+
+export const graph = repairSpec.build(defaultDeps());

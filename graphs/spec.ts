@@ -1,0 +1,39 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { GraphOptions, NodeDeps, NodeFactory } from "../nodes/types.ts";
+
+export interface BuildOptions extends GraphOptions {
+  checkpointer?: BaseCheckpointSaver;
+  /** Replacement node factories by slot name: the "swap a node for a new strategy" hook. */
+  slots?: Record<string, NodeFactory>;
+}
+
+export interface SlotSpec {
+  summary: string;
+  factory: NodeFactory;
+}
+
+/** What the launcher, langgraph.json and tests know about a graph. */
+export interface GraphSpec {
+  name: string;
+  summary: string;
+  /** A generator writes SQL from a question; a corrector revises the SQL it is given (input field `sql`). */
+  kind: "generator" | "corrector";
+  slots: Record<string, SlotSpec>;
+  // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  build(deps: NodeDeps, options?: BuildOptions): any;
+}
+
+/** The node for a slot: the user's replacement if one was given, else the graph's default. */
+export function slotNode(spec: Pick<GraphSpec, "name" | "slots">, slot: string, deps: NodeDeps, options: BuildOptions) {
+  const known = spec.slots[slot];
+  if (!known) throw new Error(`graph '${spec.name}' has no slot '${slot}'`);
+  return (options.slots?.[slot] ?? known.factory)(deps, options);
+}
+
+/** Rejects replacement slots the graph does not have, naming the ones it has. */
+export function checkSlots(spec: GraphSpec, slots: Record<string, unknown> | undefined): void {
+  for (const slot of Object.keys(slots ?? {})) {
+    if (!spec.slots[slot]) throw new Error(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
+  }
+}

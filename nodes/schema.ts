@@ -1,0 +1,19 @@
+import { readSchema, renderSchema } from "../tools/schema.ts";
+import type { NodeFactory } from "./types.ts";
+import { DEFAULTS } from "./common.ts";
+
+/**
+ * Slot `schema`. In: dbPath, descriptionDir, question, evidence, schemaText. Out: schemaText (CREATE TABLE text within
+ * the size budget, keeping keys and the columns most relevant to the question). Leaves a given schemaText alone.
+ */
+export const loadSchemaNode: NodeFactory = (deps, options) => async (state) => {
+  if (state.schemaText) return {};
+  const schema = await readSchema(state.dbPath, { descriptionDir: state.descriptionDir || undefined, executor: deps.executor });
+  return {
+    schemaText: renderSchema(schema, {
+      question: state.question,
+      evidence: state.evidence,
+      maxChars: options.schemaMaxChars ?? DEFAULTS.schemaMaxChars,
+    }),
+  };
+};

@@ -1,0 +1,107 @@
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import { ResultPreviewSchema } from "./result.ts";
+import { addUsage, emptyUsage, ModelCallRecordSchema, UsageSchema } from "./usage.ts";
+
+/** What running one SQL string gave: a capped JSON-safe preview and a fingerprint of the full result, or the error. */
+export const ExecutionSchema = z.object({
+  sql: z.string(),
+  ok: z.boolean(),
+  preview: ResultPreviewSchema.optional(),
+  /** Equal iff two full results are equal under BIRD's set semantics (for voting and consensus). */
+  fingerprint: z.string().optional(),
+  /** rejected | timeout | sql | database | internal */
+  errorKind: z.string().optional(),
+  error: z.string().optional(),
+  elapsedMs: z.number().nonnegative(),
+});
+export type Execution = z.infer<typeof ExecutionSchema>;
+
+/** One entry of the attempt history: which node produced or judged which SQL, and why. */
+export const AttemptSchema = z.object({
+  node: z.string(),
+  sql: z.string(),
+  /** Did the SQL execute (after an execute node), or did the node get a usable reply (after a model node)? */
+  ok: z.boolean(),
+  /** One line: the error, or why a node kept the previous SQL. */
+  note: z.string().optional(),
+});
+export type Attempt = z.infer<typeof AttemptSchema>;
+
+/** A candidate SQL among several (Memo-SQL's nine, TS-SQL's revisions, ...), merged by id. */
+export const CandidateSchema = z.object({
+  id: z.string(),
+  sql: z.string(),
+  /** The node or strategy that wrote it (e.g. "generate", "memo:cte"). */
+  source: z.string(),
+  execution: ExecutionSchema.optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type Candidate = z.infer<typeof CandidateSchema>;
+
+const concat = <T>(current: T[], next: T[]) => current.concat(next);
+
+/** Later writes for an id replace earlier ones; order of first appearance is kept. */
+export function mergeCandidates(current: Candidate[], next: Candidate[]): Candidate[] {
+  const out = [...current];
+  for (const candidate of next) {
+    const at = out.findIndex((c) => c.id === candidate.id);
+    if (at >= 0) out[at] = candidate;
+    else out.push(candidate);
+  }
+  return out;
+}
+
+/**
+ * The fields every graph shares. A method's graph spreads these into its own StateSchema and adds its fields:
+ *   new StateSchema({ ...sqlStateFields, reviews: ... })
+ */
+export const sqlStateFields = {
+  questionId: z.string().default(""),
+  question: z.string(),
+  evidence: z.string().default(""),
+  dbId: z.string().default(""),
+  /** The .sqlite file; read-only, never written. */
+  dbPath: z.string(),
+  /** BIRD's database_description/ folder, when there is one. */
+  descriptionDir: z.string().default(""),
+  /** The schema as shown to models (CREATE TABLE text). Filled by the schema node when empty. */
+  schemaText: z.string().default(""),
+  /** The current SQL: the answer so far. Correction graphs receive the initial SQL here. */
+  sql: z.string().default(""),
+  /** The last execution of `sql`. */
+  execution: ExecutionSchema.nullable().default(null),
+  /** Execution-error fix rounds used so far (the debug loop's counter). */
+  fixRounds: z.number().int().nonnegative().default(0),
+  attempts: new ReducedValue(z.array(AttemptSchema).default(() => []), { inputSchema: z.array(AttemptSchema), reducer: concat }),
+  candidates: new ReducedValue(z.array(CandidateSchema).default(() => []), {
+    inputSchema: z.array(CandidateSchema),
+    reducer: mergeCandidates,
+  }),
+  /**
+   * The model calls of the latest node that made any. Each node's own calls stay in the checkpoint history
+   * (`sqlmend inspect --step N`); keeping only the latest here keeps checkpoints from growing quadratically.
+   */
+  calls: new ReducedValue(z.array(ModelCallRecordSchema).default(() => []), {
+    inputSchema: z.array(ModelCallRecordSchema),
+    reducer: (_current, next) => next,
+  }),
+  /** Tokens, calls and latency summed over the whole run, per role. */
+  usage: new ReducedValue(UsageSchema.default(emptyUsage), { inputSchema: UsageSchema, reducer: addUsage }),
+};
+
+export const SqlState = new StateSchema(sqlStateFields);
+export type SqlStateValue = typeof SqlState.State;
+export type SqlStateUpdate = typeof SqlState.Update;
+
+/** What a graph is started with: a question and its database (and, for a corrector, the SQL to correct). */
+export const SqlInputSchema = z.object({
+  questionId: z.string().optional(),
+  question: z.string(),
+  evidence: z.string().optional(),
+  dbId: z.string().optional(),
+  dbPath: z.string(),
+  descriptionDir: z.string().optional(),
+  sql: z.string().optional(),
+});
+export type SqlInput = z.infer<typeof SqlInputSchema>;

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/** One model call as a node made it: who asked, what it was shown, what it said, what it cost. */
+export const ModelCallRecordSchema = z.object({
+  role: z.string(),
+  model: z.string(),
+  messages: z.array(z.object({ role: z.string(), content: z.string() })),
+  reply: z.string(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+  /** How a structured reply was requested (jsonSchema, functionCalling, jsonMode, text), when it was. */
+  method: z.string().optional(),
+  /** One line: why the call failed or its reply was unusable. */
+  error: z.string().optional(),
+});
+export type ModelCallRecord = z.infer<typeof ModelCallRecordSchema>;
+
+export const UsageTotalsSchema = z.object({
+  calls: z.number().int().nonnegative().default(0),
+  inputTokens: z.number().int().nonnegative().default(0),
+  outputTokens: z.number().int().nonnegative().default(0),
+  latencyMs: z.number().nonnegative().default(0),
+});
+export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
+
+export const UsageSchema = UsageTotalsSchema.extend({
+  byRole: z.record(z.string(), UsageTotalsSchema).default({}),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const emptyUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0, byRole: {} });
+
+const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => ({
+  calls: a.calls + b.calls,
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+  latencyMs: a.latencyMs + b.latencyMs,
+});
+
+/** Sums two usage reports, role by role. Associative, so it serves as a state reducer. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  const byRole: Record<string, UsageTotals> = { ...a.byRole };
+  for (const [role, totals] of Object.entries(b.byRole)) {
+    byRole[role] = addTotals(byRole[role] ?? { calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0 }, totals);
+  }
+  return { ...addTotals(a, b), byRole };
+}
+
+export function usageOfCalls(calls: ModelCallRecord[]): Usage {
+  return calls.reduce(
+    (usage, call) =>
+      addUsage(usage, {
+        calls: 1,
+        inputTokens: call.inputTokens,
+        outputTokens: call.outputTokens,
+        latencyMs: call.latencyMs,
+        byRole: { [call.role]: { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs } },
+      }),
+    emptyUsage(),
+  );
+}

@@ -1,0 +1,193 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { z } from "zod";
+import { UserError } from "../cli/command.ts";
+import type { ModelCallRecord } from "../state/usage.ts";
+import type { ModelProvider, StructuredMethod } from "./models.ts";
+import { extractJson, stripThinking } from "./reply.ts";
+
+export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; content: string };
+
+export const toMessages = (input: ChatInput[]): BaseMessage[] =>
+  input.map((m) => {
+    if (!("role" in m) || typeof (m as { role?: unknown }).role !== "string" || "lc_kwargs" in m) return m as BaseMessage;
+    const { role, content } = m as { role: string; content: string };
+    if (role === "system") return new SystemMessage(content);
+    if (role === "assistant") return new AIMessage(content);
+    return new HumanMessage(content);
+  });
+
+export function messageText(message: BaseMessage): string {
+  const content = message.content;
+  if (typeof content === "string") return content;
+  return content
+    .map((part) => (typeof part === "string" ? part : "text" in part && typeof part.text === "string" ? part.text : ""))
+    .join("");
+}
+
+const roleOf = (message: BaseMessage): string => {
+  const type = message.getType();
+  return type === "human" ? "user" : type === "ai" ? "assistant" : type;
+};
+
+export const firstLineOf = (error: unknown): string =>
+  ((error instanceof Error ? error.message : String(error)).split("\n").find((l) => l.trim()) ?? "unknown error").trim().slice(0, 500);
+
+export interface CallResult {
+  ok: boolean;
+  /** The reply's text with reasoning preambles kept (parsers strip them). Empty on failure. */
+  text: string;
+  message?: AIMessage;
+  record: ModelCallRecord;
+}
+
+/**
+ * One model call for a role, under the provider's global request cap, with its record (prompt, reply, tokens, latency).
+ * Transport failures (after the client's own retries) come back as ok: false; a missing model configuration throws.
+ */
+export async function callModel(
+  models: ModelProvider,
+  role: string,
+  input: ChatInput[],
+  options: { callOptions?: Record<string, unknown>; method?: string; bindTools?: unknown[]; toolChoice?: unknown } = {},
+): Promise<CallResult> {
+  const { model, settings } = models.forRole(role);
+  const messages = toMessages(input);
+  const shown = messages.map((m) => ({ role: roleOf(m), content: messageText(m) }));
+  const started = performance.now();
+  try {
+    let runnable: { invoke: (m: BaseMessage[], o?: Record<string, unknown>) => Promise<unknown> } = model;
+    if (options.bindTools) {
+      if (typeof model.bindTools !== "function") throw new Error("this model does not support tools");
+      runnable = model.bindTools(options.bindTools as never, { tool_choice: options.toolChoice } as never);
+    }
+    const reply = (await models.limiter.run(() => runnable.invoke(messages, options.callOptions))) as AIMessage;
+    const latencyMs = performance.now() - started;
+    const usage = reply.usage_metadata;
+    const toolArgs = reply.tool_calls?.[0]?.args;
+    const text = toolArgs !== undefined ? JSON.stringify(toolArgs) : messageText(reply);
+    return {
+      ok: true,
+      text,
+      message: reply,
+      record: {
+        role,
+        model: settings.model,
+        messages: shown,
+        reply: text,
+        inputTokens: usage?.input_tokens ?? 0,
+        outputTokens: usage?.output_tokens ?? 0,
+        latencyMs,
+        method: options.method,
+      },
+    };
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    return {
+      ok: false,
+      text: "",
+      record: {
+        role,
+        model: settings.model,
+        messages: shown,
+        reply: "",
+        inputTokens: 0,
+        outputTokens: 0,
+        latencyMs: performance.now() - started,
+        method: options.method,
+        error: `model call failed: ${firstLineOf(error)}`,
+      },
+    };
+  }
+}
+
+export type StructuredResult<T> =
+  | { ok: true; value: T; records: ModelCallRecord[] }
+  | { ok: false; error: string; records: ModelCallRecord[] };
+
+const METHOD_ORDER: StructuredMethod[] = ["jsonSchema", "functionCalling", "jsonMode", "text"];
+
+/** A request the server refused because of how structured output was asked for (not a transient failure). */
+const isFormatRejection = (error: string) =>
+  /\b(400|404|422)\b|response_format|json_schema|tool|function|not supported|unsupported|invalid/i.test(error) &&
+  !/\b(429|5\d\d)\b|timeout|timed out|ECONNREFUSED|ECONNRESET/i.test(error);
+
+/**
+ * Asks a role for a JSON reply validated by a zod schema. Tries the configured method; with "auto", falls back from
+ * strict JSON schema to function calling, JSON mode and plain text as servers refuse each. Invalid replies are sent
+ * back with the validation error, at most `maxAttempts` times in all. Never throws for a bad reply.
+ */
+export async function callStructured<T>(
+  models: ModelProvider,
+  role: string,
+  input: ChatInput[],
+  schema: z.ZodType<T>,
+  options: { name: string; description?: string; maxAttempts?: number } = { name: "reply" },
+): Promise<StructuredResult<T>> {
+  const { settings } = models.forRole(role);
+  const jsonSchema = z.toJSONSchema(schema, { target: "draft-7" }) as Record<string, unknown>;
+  const cacheKey = `${role}:${settings.model}`;
+  const configured = settings.structuredMethod;
+  let methods: StructuredMethod[] =
+    configured === "auto" ? METHOD_ORDER.slice(METHOD_ORDER.indexOf(models.structuredMethodCache.get(cacheKey) ?? "jsonSchema")) : [configured];
+  const records: ModelCallRecord[] = [];
+  const maxAttempts = options.maxAttempts ?? 3;
+  let conversation = toMessages(input);
+  let lastError = "no attempt made";
+
+  for (let attempt = 0; attempt < maxAttempts && methods.length; ) {
+    const method = methods[0]!;
+    const prompt = method === "jsonMode" || method === "text" ? withJsonInstruction(conversation, jsonSchema) : conversation;
+    const call = await callModel(models, role, prompt, requestFor(method, options.name, options.description, jsonSchema));
+    records.push(call.record);
+    if (!call.ok) {
+      lastError = call.record.error ?? "model call failed";
+      if (configured === "auto" && methods.length > 1 && isFormatRejection(lastError)) {
+        methods = methods.slice(1);
+        continue; // a refused format is not the model's fault: no attempt spent
+      }
+      attempt++;
+      continue;
+    }
+    if (configured === "auto") models.structuredMethodCache.set(cacheKey, method);
+    const parsed = extractJson(call.text);
+    const validated = parsed.ok ? schema.safeParse(parsed.value) : undefined;
+    if (validated?.success) return { ok: true, value: validated.data, records };
+    lastError = !parsed.ok
+      ? parsed.error
+      : `reply does not match the schema: ${validated?.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).slice(0, 3).join("; ")}`;
+    call.record.error = lastError;
+    attempt++;
+    conversation = [
+      ...conversation,
+      new AIMessage(stripThinking(call.text).slice(0, 4000)),
+      new HumanMessage(`That reply was not usable (${lastError}). Reply again with only a JSON object that matches the schema.`),
+    ];
+  }
+  return { ok: false, error: lastError, records };
+}
+
+function withJsonInstruction(messages: BaseMessage[], jsonSchema: Record<string, unknown>): BaseMessage[] {
+  const instruction = `Reply with a single JSON object (no prose) that matches this JSON schema:\n${JSON.stringify(jsonSchema)}`;
+  return [...messages, new HumanMessage(instruction)];
+}
+
+function requestFor(method: StructuredMethod, name: string, description: string | undefined, jsonSchema: Record<string, unknown>) {
+  const fnName = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "reply";
+  switch (method) {
+    case "jsonSchema":
+      return {
+        method,
+        callOptions: { response_format: { type: "json_schema", json_schema: { name: fnName, description, schema: jsonSchema, strict: true } } },
+      };
+    case "functionCalling":
+      return {
+        method,
+        bindTools: [{ type: "function", function: { name: fnName, description: description ?? `Return the ${name}.`, parameters: jsonSchema } }],
+        toolChoice: { type: "function", function: { name: fnName } },
+      };
+    case "jsonMode":
+      return { method, callOptions: { response_format: { type: "json_object" } } };
+    default:
+      return { method };
+  }
+}

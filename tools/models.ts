@@ -1,0 +1,204 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { ChatOpenAI } from "@langchain/openai";
+import { z } from "zod";
+import { UserError } from "../cli/command.ts";
+
+/** How structured replies are requested; "auto" tries each in turn and remembers what the server accepts. */
+export const StructuredMethodSchema = z.enum(["auto", "jsonSchema", "functionCalling", "jsonMode", "text"]);
+export type StructuredMethod = z.infer<typeof StructuredMethodSchema>;
+
+export const ModelSettingsSchema = z.object({
+  model: z.string().min(1).optional(),
+  baseURL: z.string().url().optional(),
+  /** Environment variable holding the key; the key itself never goes in a config file. */
+  apiKeyEnv: z.string().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  maxTokens: z.number().int().positive().optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  maxRetries: z.number().int().min(0).max(20).optional(),
+  streaming: z.boolean().optional(),
+  structuredMethod: StructuredMethodSchema.optional(),
+});
+export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
+
+/** The config file (`sqlmend.config.json` or --config): defaults, per-role overrides, a global request cap. */
+export const ModelConfigSchema = ModelSettingsSchema.extend({
+  roles: z.record(z.string(), ModelSettingsSchema).default({}),
+  maxConcurrency: z.number().int().positive().optional(),
+}).strict();
+export type ModelConfig = z.infer<typeof ModelConfigSchema>;
+
+export interface ResolvedModelSettings {
+  model: string;
+  baseURL?: string;
+  apiKeyEnv: string;
+  temperature: number;
+  maxTokens?: number;
+  timeoutMs: number;
+  maxRetries: number;
+  streaming: boolean;
+  structuredMethod: StructuredMethod;
+}
+
+export const DEFAULT_SETTINGS = {
+  temperature: 0,
+  timeoutMs: 120_000,
+  maxRetries: 3,
+  streaming: false,
+  structuredMethod: "auto",
+  apiKeyEnv: "OPENAI_API_KEY",
+} as const;
+
+export const NO_MODEL_MESSAGE =
+  "no model configured: pass --model NAME or set SQLMEND_MODEL (with OPENAI_BASE_URL for a local or compatible server, and OPENAI_API_KEY)";
+
+/** A counting semaphore: the cap on model requests in flight across all roles and questions. */
+export class Semaphore {
+  private waiting: (() => void)[] = [];
+  private active = 0;
+  constructor(readonly capacity: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.capacity) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+export interface ModelProvider {
+  /** The chat model for an agent role (generator, fixer, reviewer, ...). Throws UserError when none is configured. */
+  forRole(role: string): { model: BaseChatModel; settings: ResolvedModelSettings };
+  /** Caps requests in flight across every role. */
+  limiter: Semaphore;
+  /** Remembered per role: the structured-output method the server accepted. */
+  structuredMethodCache: Map<string, StructuredMethod>;
+  /** A JSON-safe description for reports (no keys). */
+  describe(): Record<string, unknown>;
+}
+
+/** Reads a config file; a bad one is a one-line error naming it. */
+export function readModelConfig(file: string): ModelConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UserError(`${file}: cannot read model config: ${(error as Error).message.split("\n")[0]}`);
+  }
+  const parsed = ModelConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError(`${file}: ${issue?.path.join(".") || "config"}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export interface ModelFlags {
+  model?: string;
+  baseURL?: string;
+  temperature?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  maxConcurrency?: number;
+  streaming?: boolean;
+  structuredMethod?: StructuredMethod;
+  /** role=model pairs from --role-model. */
+  roleModels?: Record<string, string>;
+  configFile?: string;
+}
+
+/**
+ * Merges, lowest to highest: built-in defaults, the config file (--config, or ./sqlmend.config.json when present),
+ * the environment (SQLMEND_MODEL, OPENAI_BASE_URL), then flags.
+ */
+export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, cwd: string): ModelConfig {
+  const implicit = path.join(cwd, "sqlmend.config.json");
+  const file = flags.configFile ? path.resolve(cwd, flags.configFile) : fs.existsSync(implicit) ? implicit : undefined;
+  const base: ModelConfig = file ? readModelConfig(file) : { roles: {} };
+  const pick = <T>(...values: (T | undefined)[]) => values.find((v) => v !== undefined);
+  const roles = { ...base.roles };
+  for (const [role, model] of Object.entries(flags.roleModels ?? {})) roles[role] = { ...roles[role], model };
+  return {
+    ...base,
+    model: pick(flags.model, env.SQLMEND_MODEL || undefined, base.model),
+    baseURL: pick(flags.baseURL, base.baseURL, env.OPENAI_BASE_URL || undefined),
+    temperature: pick(flags.temperature, base.temperature),
+    timeoutMs: pick(flags.timeoutMs, base.timeoutMs),
+    maxRetries: pick(flags.maxRetries, base.maxRetries),
+    streaming: pick(flags.streaming, base.streaming),
+    structuredMethod: pick(flags.structuredMethod, base.structuredMethod),
+    maxConcurrency: pick(flags.maxConcurrency, base.maxConcurrency),
+    roles,
+  };
+}
+
+export function resolveRoleSettings(config: ModelConfig, role: string): ResolvedModelSettings | undefined {
+  const roleSettings = config.roles[role] ?? {};
+  const merged = { ...DEFAULT_SETTINGS, ...stripUndefined(config), ...stripUndefined(roleSettings) };
+  if (!merged.model) return undefined;
+  return {
+    model: merged.model,
+    baseURL: merged.baseURL,
+    apiKeyEnv: merged.apiKeyEnv,
+    temperature: merged.temperature,
+    maxTokens: merged.maxTokens,
+    timeoutMs: merged.timeoutMs,
+    maxRetries: merged.maxRetries,
+    streaming: merged.streaming,
+    structuredMethod: merged.structuredMethod,
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Chat models on an OpenAI-compatible endpoint through ChatOpenAI, created lazily per role. */
+export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
+  const cache = new Map<string, { model: BaseChatModel; settings: ResolvedModelSettings }>();
+  return {
+    limiter: new Semaphore(config.maxConcurrency ?? 8),
+    structuredMethodCache: new Map(),
+    forRole(role) {
+      const hit = cache.get(role);
+      if (hit) return hit;
+      const settings = resolveRoleSettings(config, role);
+      if (!settings) throw new UserError(NO_MODEL_MESSAGE);
+      // Local servers (Ollama, llama.cpp, vLLM) accept any key; the client insists on one.
+      const apiKey = env[settings.apiKeyEnv] || (settings.baseURL ? "sk-no-key" : undefined);
+      if (!apiKey) throw new UserError(`no API key: set ${settings.apiKeyEnv} (or point OPENAI_BASE_URL at a local server)`);
+      const model = new ChatOpenAI({
+        model: settings.model,
+        apiKey,
+        temperature: settings.temperature,
+        maxTokens: settings.maxTokens,
+        timeout: settings.timeoutMs,
+        maxRetries: settings.maxRetries,
+        streaming: settings.streaming,
+        streamUsage: true,
+        configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,
+      });
+      const entry = { model, settings };
+      cache.set(role, entry);
+      return entry;
+    },
+    describe() {
+      const roles = Object.fromEntries(
+        Object.keys(config.roles).map((role) => [role, resolveRoleSettings(config, role)?.model ?? null]),
+      );
+      return {
+        model: config.model ?? null,
+        baseURL: config.baseURL ?? "(OpenAI)",
+        temperature: config.temperature ?? DEFAULT_SETTINGS.temperature,
+        maxConcurrency: config.maxConcurrency ?? 8,
+        roles,
+      };
+    },
+  };
+}
