@@ -1,0 +1,78 @@
+/**
+ * The launcher's own overhead per graph step and per question, with an instant scripted model and checkpointing on
+ * (SqliteSaver on a file). Overhead = wall time of a step minus the time spent inside its node.
+ * Run: npx tsx bench/launcher-overhead.ts [--questions N]
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { baselineSpec } from "../graphs/baseline.ts";
+import type { NodeFactory } from "../nodes/types.ts";
+import { openCheckpointer } from "../cli/checkpoints.ts";
+import { inputOf } from "../cli/runner.ts";
+import { buildMinibench } from "../tools/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmark.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+import { scriptedProvider } from "../test/support/scripted-models.ts";
+
+const { values } = parseArgs({ options: { questions: { type: "string", default: "200" } } });
+const total = Number(values.questions);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlmend-bench-"));
+await buildMinibench(path.join(dir, "mb"));
+const dev = (await loadBenchmark(path.join(dir, "mb"), { split: "dev" })).questions;
+const gold = new Map(dev.map((q) => [q.question, q.goldSql!]));
+const models = scriptedProvider({
+  generator: ({ messages }) => `\`\`\`sql\n${gold.get(/Question: (.*)/.exec(messages.at(-1)!.content)?.[1] ?? "") ?? "SELECT 1"}\n\`\`\``,
+});
+const executor = createExecutor();
+const store = openCheckpointer(path.join(dir, "ckpt.sqlite"), {}, dir);
+
+// Time spent inside nodes, so the rest of each step is the framework's and the checkpointer's.
+let nodeMs = 0;
+const timed = (factory: NodeFactory): NodeFactory => (deps, options) => {
+  const node = factory(deps, options);
+  return async (state) => {
+    const t = performance.now();
+    try {
+      return await node(state);
+    } finally {
+      nodeMs += performance.now() - t;
+    }
+  };
+};
+const slots = Object.fromEntries(Object.entries(baselineSpec.slots).map(([slot, s]) => [slot, timed(s.factory)]));
+const graph = baselineSpec.build({ models, executor }, { slots, checkpointer: store.saver });
+
+const stepOverhead: number[] = [];
+const questionOverhead: number[] = [];
+const questionWall: number[] = [];
+for (let i = 0; i < total; i++) {
+  const q = dev[i % dev.length]!;
+  const config = { configurable: { thread_id: `bench-${i}` }, streamMode: "updates" as const };
+  const started = performance.now();
+  let last = started;
+  let nodeAtLast = nodeMs;
+  const nodeAtStart = nodeMs;
+  for await (const _update of await graph.stream(inputOf(q), config)) {
+    const now = performance.now();
+    stepOverhead.push(now - last - (nodeMs - nodeAtLast));
+    last = now;
+    nodeAtLast = nodeMs;
+  }
+  const wall = performance.now() - started;
+  questionWall.push(wall);
+  questionOverhead.push(wall - (nodeMs - nodeAtStart));
+}
+const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!;
+const warm = (xs: number[]) => xs.slice(Math.floor(xs.length / 10)); // first 10% warm the JIT and caches
+const ckptBytes = fs.statSync(path.join(dir, "ckpt.sqlite")).size + (fs.existsSync(path.join(dir, "ckpt.sqlite-wal")) ? fs.statSync(path.join(dir, "ckpt.sqlite-wal")).size : 0);
+console.log(`questions: ${total}, steps: ${stepOverhead.length} (SqliteSaver on a file, instant scripted model)`);
+console.log(`overhead per step:     median ${q(warm(stepOverhead), 0.5).toFixed(3)} ms, p90 ${q(warm(stepOverhead), 0.9).toFixed(3)} ms   (target: median < 2 ms)`);
+console.log(`overhead per question: median ${q(warm(questionOverhead), 0.5).toFixed(2)} ms, p90 ${q(warm(questionOverhead), 0.9).toFixed(2)} ms`);
+console.log(`wall per question:     median ${q(warm(questionWall), 0.5).toFixed(2)} ms (nodes included: SQL in child processes)`);
+console.log(`checkpoint store: ${(ckptBytes / 1024).toFixed(0)} KiB, ${(ckptBytes / total / 1024).toFixed(1)} KiB per question`);
+console.log(`rss: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+store.close();
+await executor.close();
+fs.rmSync(dir, { recursive: true, force: true });
