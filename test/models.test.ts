@@ -1,0 +1,109 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createOpenAIProvider, resolveModelConfig, resolveRoleSettings } from "../tools/models.ts";
+import { callModel, callStructured } from "../tools/llm.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { scriptedProvider } from "./support/scripted-models.ts";
+
+let dir: string;
+beforeAll(() => {
+  dir = makeTempDir();
+});
+afterAll(() => removeTempDir(dir));
+
+describe("model configuration", () => {
+  it("merges config file < environment < flags, with per-role overrides", () => {
+    const file = path.join(dir, "sqlmend.config.json");
+    fs.writeFileSync(file, JSON.stringify({ model: "file-model", baseURL: "http://127.0.0.1:1/v1", temperature: 0.5, roles: { reviewer: { model: "reviewer-model", temperature: 0.9 } } }));
+    const fromFile = resolveModelConfig({}, {}, dir);
+    expect(resolveRoleSettings(fromFile, "generator")).toMatchObject({ model: "file-model", temperature: 0.5, baseURL: "http://127.0.0.1:1/v1" });
+    expect(resolveRoleSettings(fromFile, "reviewer")).toMatchObject({ model: "reviewer-model", temperature: 0.9 });
+    const fromEnv = resolveModelConfig({}, { SQLMEND_MODEL: "env-model" }, dir);
+    expect(resolveRoleSettings(fromEnv, "generator")?.model).toBe("env-model");
+    const fromFlags = resolveModelConfig({ model: "flag-model", roleModels: { fixer: "fix-model" } }, { SQLMEND_MODEL: "env-model" }, dir);
+    expect(resolveRoleSettings(fromFlags, "generator")?.model).toBe("flag-model");
+    expect(resolveRoleSettings(fromFlags, "fixer")?.model).toBe("fix-model");
+    fs.rmSync(file);
+  });
+
+  it("fails with one line when no model is configured, and names a bad config file", () => {
+    const provider = createOpenAIProvider(resolveModelConfig({}, {}, dir), {});
+    expect(() => provider.forRole("generator")).toThrow(/^no model configured: pass --model NAME or set SQLMEND_MODEL/);
+    const bad = path.join(dir, "bad.json");
+    fs.writeFileSync(bad, JSON.stringify({ model: 3 }));
+    expect(() => resolveModelConfig({ configFile: bad }, {}, dir)).toThrow(/bad\.json: model: /);
+    fs.writeFileSync(bad, "{not json");
+    expect(() => resolveModelConfig({ configFile: bad }, {}, dir)).toThrow(/bad\.json: cannot read model config/);
+  });
+});
+
+describe("callModel", () => {
+  it("records prompt, reply, tokens and latency from the server's usage report", async () => {
+    const server = await startOpenAIServer({ respond: () => ({ content: "SELECT 1", usage: { prompt_tokens: 42, completion_tokens: 7 } }) });
+    try {
+      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, roles: {} }, {});
+      const call = await callModel(models, "generator", [{ role: "system", content: "sys" }, { role: "user", content: "hi" }]);
+      expect(call.ok).toBe(true);
+      expect(call.record).toMatchObject({ role: "generator", model: TEST_MODEL_ID, reply: "SELECT 1", inputTokens: 42, outputTokens: 7 });
+      expect(call.record.messages).toEqual([{ role: "system", content: "sys" }, { role: "user", content: "hi" }]);
+      expect(call.record.latencyMs).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("turns a failing server into a recorded error instead of a crash", async () => {
+    const server = await startOpenAIServer({ respond: () => ({ malformed: "no-choices" }) });
+    try {
+      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, maxRetries: 0, roles: {} }, {});
+      const call = await callModel(models, "generator", [{ role: "user", content: "hi" }]);
+      expect(call.ok).toBe(false);
+      expect(call.record.error).toMatch(/^model call failed: /);
+      expect(call.record.error).not.toContain("\n");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+const Persona = z.object({ name: z.string(), focus: z.string() });
+
+describe("callStructured", () => {
+  it("falls back from strict JSON schema to function calling when the server refuses it, and remembers", async () => {
+    const server = await startOpenAIServer({
+      rejectJsonSchema: true,
+      respond: () => ({ toolCall: { name: "persona", arguments: JSON.stringify({ name: "DBA", focus: "joins" }) }, usage: { prompt_tokens: 5, completion_tokens: 5 } }),
+    });
+    try {
+      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, maxRetries: 0, roles: {} }, {});
+      const first = await callStructured(models, "reviewer", [{ role: "user", content: "Invent a reviewer" }], Persona, { name: "persona" });
+      expect(first).toMatchObject({ ok: true, value: { name: "DBA", focus: "joins" } });
+      expect(server.requests[0]!.body.response_format.type).toBe("json_schema");
+      expect(server.requests[1]!.body.tools[0].function.name).toBe("persona");
+      expect(first.records.map((r) => r.method)).toEqual(["jsonSchema", "functionCalling"]);
+      const second = await callStructured(models, "reviewer", [{ role: "user", content: "Another" }], Persona, { name: "persona" });
+      expect(second.ok).toBe(true);
+      expect(server.requests).toHaveLength(3); // straight to function calling this time
+      expect(server.requests[2]!.body.tools).toBeDefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("re-asks with the validation error, a bounded number of times", async () => {
+    const models = scriptedProvider({ reviewer: ["<think>hmm</think>{\"name\": \"DBA\"}", '```json\n{"name": "DBA", "focus": "NULLs"}\n```'] });
+    const result = await callStructured(models, "reviewer", [{ role: "user", content: "Invent a reviewer" }], Persona, { name: "persona" });
+    expect(result).toMatchObject({ ok: true, value: { focus: "NULLs" } });
+    expect(result.records[0]!.error).toMatch(/does not match the schema: focus/);
+    const retryPrompt = models.shownTo("reviewer")[1]!.messages.at(-2)!.content;
+    expect(retryPrompt).toMatch(/not usable \(reply does not match the schema: focus/);
+
+    const hopeless = scriptedProvider({ reviewer: "no idea" });
+    const failed = await callStructured(hopeless, "reviewer", [{ role: "user", content: "x" }], Persona, { name: "persona", maxAttempts: 2 });
+    expect(failed).toMatchObject({ ok: false, error: "reply holds no JSON object" });
+    expect(hopeless.shown).toHaveLength(2);
+  });
+});
