@@ -107,3 +107,38 @@ describe("callStructured", () => {
     expect(hopeless.shown).toHaveLength(2);
   });
 });
+
+describe("rate limits", () => {
+  it("retries a bare 429 (which LangChain gives up on) with backoff, but never an exhausted quota", async () => {
+    const { withRateLimitRetries } = await import("../tools/llm.ts");
+    let tries = 0;
+    const rateLimited = Object.assign(new Error("429 Too Many Requests"), { status: 429 });
+    const value = await withRateLimitRetries(3, async () => {
+      if (++tries < 3) throw rateLimited;
+      return "ok";
+    }, 5);
+    expect(value).toBe("ok");
+    expect(tries).toBe(3);
+
+    let quotaTries = 0;
+    const quota = Object.assign(new Error("429 You exceeded your current quota (insufficient_quota)"), { status: 429 });
+    await expect(withRateLimitRetries(3, async () => {
+      quotaTries++;
+      throw quota;
+    }, 5)).rejects.toThrow(/quota/);
+    expect(quotaTries).toBe(1);
+  });
+
+  it("survives a bare 429 from a real server through ChatOpenAI", async () => {
+    let n = 0;
+    const server = await startOpenAIServer({ respond: () => (++n === 1 ? { status: 429 } : { content: "SELECT 1" }) });
+    try {
+      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, maxRetries: 1, roles: {} }, {});
+      const call = await callModel(models, "generator", [{ role: "user", content: "hi" }]);
+      expect(call.ok).toBe(true);
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  }, 15_000);
+});

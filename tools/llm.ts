@@ -60,7 +60,9 @@ export async function callModel(
       if (typeof model.bindTools !== "function") throw new Error("this model does not support tools");
       runnable = model.bindTools(options.bindTools as never, { tool_choice: options.toolChoice } as never);
     }
-    const reply = (await models.limiter.run(() => runnable.invoke(messages, options.callOptions))) as AIMessage;
+    const reply = (await withRateLimitRetries(settings.maxRetries, () =>
+      models.limiter.run(() => runnable.invoke(messages, options.callOptions)),
+    )) as AIMessage;
     const latencyMs = performance.now() - started;
     const usage = reply.usage_metadata;
     const toolArgs = reply.tool_calls?.[0]?.args;
@@ -97,6 +99,32 @@ export async function callModel(
         error: `model call failed: ${firstLineOf(error)}`,
       },
     };
+  }
+}
+
+/** First wait after a bare 429; doubles each time. */
+const RATE_LIMIT_BASE_DELAY_MS = 2_000;
+
+const statusOf = (error: unknown): number | undefined => {
+  const e = error as { status?: unknown; response?: { status?: unknown } } | null;
+  const status = e?.status ?? e?.response?.status;
+  return typeof status === "number" ? status : undefined;
+};
+
+/**
+ * LangChain retries 429s only when the server sends a short Retry-After; a bare 429 (common from self-hosted servers
+ * under load) fails at once. Retry those here with exponential backoff, never an exhausted quota.
+ */
+export async function withRateLimitRetries<T>(maxRetries: number, task: () => Promise<T>, baseDelayMs = RATE_LIMIT_BASE_DELAY_MS): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await task();
+    } catch (error) {
+      const quota = /insufficient_quota|quota|billing/i.test(firstLineOf(error));
+      if (statusOf(error) !== 429 || quota || attempt >= maxRetries) throw error;
+      const delay = Math.min(60_000, baseDelayMs * 2 ** attempt) * (1 + Math.random() / 2);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 }
 
