@@ -22,7 +22,7 @@ const devJson = JSON.parse(fs.readFileSync(path.join(mb, "dev.json"), "utf8")) a
 // A larger dev split from the same databases: the questions repeated under new ids.
 const big = Array.from({ length: n }, (_, i) => ({ ...devJson[i % devJson.length], question_id: i, question: `${devJson[i % devJson.length]!.question} (#${i})` }));
 fs.writeFileSync(path.join(mb, "dev.json"), JSON.stringify(big));
-const gold = new Map(big.map((q) => [q.question as string, q.SQL as string]));
+const gold = new Map(big.map((q) => [q.question, (q as Record<string, unknown>).SQL as string]));
 
 const server = await startOpenAIServer({
   latencyMs: Number(values["latency-ms"]),

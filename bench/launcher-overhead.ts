@@ -54,7 +54,7 @@ for (let i = 0; i < total; i++) {
   let last = started;
   let nodeAtLast = nodeMs;
   const nodeAtStart = nodeMs;
-  for await (const _update of await graph.stream(inputOf(q), config)) {
+  for await (const _update of await graph.stream(inputOf(q, "baseline"), config)) {
     const now = performance.now();
     stepOverhead.push(now - last - (nodeMs - nodeAtLast));
     last = now;

@@ -30,7 +30,7 @@ export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEn
   }
   let db: Database.Database;
   try {
-    db = new Database(file, { fileMustExist: options.mustExist });
+    db = new Database(file, { fileMustExist: options.mustExist ?? false });
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
     const foreign = tables.filter((t) => t !== "checkpoints" && t !== "writes");
     if (foreign.length) {
@@ -50,14 +50,28 @@ export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEn
 export interface ThreadSummary {
   threadId: string;
   checkpoints: number;
-  lastCheckpointId: string;
   graph?: string;
   question?: string;
+  /** The latest checkpoint's time. */
   updatedAt?: string;
 }
 
+/** What the latest checkpoint of a thread says: its graph (from state), question and time. */
+export async function describeThread(saver: BaseCheckpointSaver, threadId: string) {
+  const tuple = await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+  if (!tuple) return undefined;
+  const values = (tuple.checkpoint.channel_values ?? {}) as Record<string, unknown>;
+  return {
+    graph: typeof values.graph === "string" && values.graph ? values.graph : undefined,
+    question: typeof values.question === "string" ? values.question : undefined,
+    updatedAt: tuple.checkpoint.ts,
+  };
+}
+
 /** Threads in a checkpoint file, newest first (checkpoint ids are time-ordered). */
-export function listThreads(db: Database.Database, limit = 50, prefix?: string): ThreadSummary[] {
+export async function listThreads(store: OpenedCheckpointer, limit = 50, prefix?: string): Promise<ThreadSummary[]> {
+  const db = store.db;
+  if (!db) return [];
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
   if (!hasTable) return [];
   const rows = db
@@ -66,18 +80,14 @@ export function listThreads(db: Database.Database, limit = 50, prefix?: string):
        FROM checkpoints WHERE checkpoint_ns = '' ${prefix ? "AND thread_id LIKE ? ESCAPE '\\'" : ""}
        GROUP BY thread_id ORDER BY lastCheckpointId DESC LIMIT ?`,
     )
-    .all(...(prefix ? [`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit] : [limit])) as ThreadSummary[];
-  const meta = db.prepare("SELECT metadata FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id ASC LIMIT 1");
-  for (const row of rows) {
+    .all(...(prefix ? [`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit] : [limit])) as (ThreadSummary & { lastCheckpointId?: string })[];
+  const out: ThreadSummary[] = [];
+  for (const { lastCheckpointId: _last, ...row } of rows) {
     try {
-      const raw = (meta.get(row.threadId) as { metadata: Buffer | string } | undefined)?.metadata;
-      const parsed = raw ? JSON.parse(raw.toString()) : {};
-      row.graph = parsed.graph;
-      row.question = parsed.question;
-      row.updatedAt = parsed.startedAt;
+      out.push({ ...row, ...(await describeThread(store.saver, row.threadId)) });
     } catch {
-      // metadata written by another tool: list the thread without it
+      out.push(row); // a checkpoint this version cannot read: list the thread without details
     }
   }
-  return rows;
+  return out;
 }

@@ -47,7 +47,8 @@ export interface QuestionRun {
 
 const RECURSION_LIMIT = 200;
 
-export const inputOf = (q: Question, sql?: string): SqlInput => ({
+export const inputOf = (q: Question, graph: string, sql?: string): SqlInput => ({
+  graph,
   questionId: q.id,
   question: q.question,
   evidence: q.evidence,
@@ -61,8 +62,8 @@ export const inputOf = (q: Question, sql?: string): SqlInput => ({
  * Runs a graph on a thread: continues an unfinished thread from its last checkpoint, returns a finished thread's
  * state as it is, or starts the thread with the input. This is what makes `eval --resume` redo nothing.
  */
-export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string, metadata: Record<string, unknown>): Promise<SqlStateValue> {
-  const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT, metadata };
+export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string): Promise<SqlStateValue> {
+  const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT };
   const snapshot = await graph.getState(config).catch(() => undefined);
   const values = snapshot?.values as Partial<SqlStateValue> | undefined;
   if (values && Object.keys(values).length && values.question !== undefined) {
@@ -84,18 +85,17 @@ const iterationsOf = (state: SqlStateValue | undefined): number => {
 /** One question through the runner's graph (and, for a corrector, its initial SQL and scenario). Never throws. */
 export async function runQuestion(runner: Runner, q: Question, threadId: string): Promise<QuestionRun> {
   const started = performance.now();
-  const meta = (graph: string) => ({ graph, question: q.question, questionId: q.id, dbId: q.dbId, startedAt: new Date().toISOString() });
   let usage = emptyUsage();
   let initialSql: string | undefined;
   try {
     if (runner.spec.kind === "generator") {
-      const state = await runThread(runner.graph, inputOf(q), threadId, meta(runner.spec.name));
+      const state = await runThread(runner.graph, inputOf(q, runner.spec.name), threadId);
       return { threadId, sql: state.sql, state, usage: state.usage, latencyMs: performance.now() - started, iterations: iterationsOf(state) };
     }
     const initial = runner.initial;
     if (!initial) throw new Error(`corrector '${runner.spec.name}' needs initial SQL (--initial)`);
     if (initial.kind === "graph") {
-      const first = await runThread(initial.graph, inputOf(q), `${threadId}/initial`, meta(initial.spec.name));
+      const first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`);
       initialSql = first.sql;
       usage = addUsage(usage, first.usage);
     } else {
@@ -105,7 +105,7 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
     if (skip) {
       return { threadId, sql: initialSql, initialSql, correction: skip, usage, latencyMs: performance.now() - started, iterations: 0 };
     }
-    const state = await runThread(runner.graph, inputOf(q, initialSql), threadId, meta(runner.spec.name));
+    const state = await runThread(runner.graph, inputOf(q, runner.spec.name, initialSql), threadId);
     return {
       threadId,
       sql: state.sql,

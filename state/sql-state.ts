@@ -57,6 +57,8 @@ export function mergeCandidates(current: Candidate[], next: Candidate[]): Candid
  *   new StateSchema({ ...sqlStateFields, reviews: ... })
  */
 export const sqlStateFields = {
+  /** The graph running this thread (set by the launcher; `sqlmend inspect` rebuilds it from this name). */
+  graph: z.string().default(""),
   questionId: z.string().default(""),
   question: z.string(),
   evidence: z.string().default(""),
@@ -96,6 +98,7 @@ export type SqlStateUpdate = typeof SqlState.Update;
 
 /** What a graph is started with: a question and its database (and, for a corrector, the SQL to correct). */
 export const SqlInputSchema = z.object({
+  graph: z.string().optional(),
   questionId: z.string().optional(),
   question: z.string(),
   evidence: z.string().optional(),

@@ -115,7 +115,7 @@ describe("checkpoints", () => {
     try {
       const models = scriptedProvider({ generator: sqlReply("SELECT nme FROM customers"), fixer: sqlReply("SELECT name FROM customers") });
       const graph = baselineSpec.build({ models, executor }, { checkpointer: store.saver });
-      const state = await runThread(graph, input("Names?"), "ck1", { graph: "baseline" });
+      const state = await runThread(graph, input("Names?"), "ck1");
       expect(state.sql).toBe("SELECT name FROM customers");
       expect(state.calls).toHaveLength(1); // the fixer's, the latest; the generator's stays in history
       expect(state.calls[0]!.role).toBe("fixer");
@@ -124,11 +124,11 @@ describe("checkpoints", () => {
       const ran = history.flatMap((s: { tasks: { name: string }[] }) => s.tasks.map((t) => t.name));
       expect(ran).toEqual(expect.arrayContaining(["schema", "generate", "execute", "fix"]));
       // A finished thread is returned as it is: no second model call.
-      const again = await runThread(graph, input("Names?"), "ck1", { graph: "baseline" });
+      const again = await runThread(graph, input("Names?"), "ck1");
       expect(again.sql).toBe(state.sql);
       expect(models.shown).toHaveLength(2);
       // A different question on the same thread is refused rather than mixed in.
-      await expect(runThread(graph, input("Other?"), "ck1", { graph: "baseline" })).rejects.toThrow(/another question/);
+      await expect(runThread(graph, input("Other?"), "ck1")).rejects.toThrow(/another question/);
     } finally {
       store.close();
     }

@@ -1,4 +1,5 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import { UserError } from "../cli/command.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
@@ -55,14 +56,14 @@ export async function callModel(
   const shown = messages.map((m) => ({ role: roleOf(m), content: messageText(m) }));
   const started = performance.now();
   try {
-    let runnable: { invoke: (m: BaseMessage[], o?: Record<string, unknown>) => Promise<unknown> } = model;
+    let runnable: Pick<BaseChatModel, "invoke" | "stream"> = model;
     if (options.bindTools) {
       if (typeof model.bindTools !== "function") throw new Error("this model does not support tools");
       runnable = model.bindTools(options.bindTools as never, { tool_choice: options.toolChoice } as never);
     }
-    const reply = (await withRateLimitRetries(settings.maxRetries, () =>
-      models.limiter.run(() => runnable.invoke(messages, options.callOptions)),
-    )) as AIMessage;
+    const reply = await withRateLimitRetries(settings.maxRetries, () =>
+      models.limiter.run(() => (settings.streaming ? collectStream(runnable, messages, options.callOptions) : runnable.invoke(messages, options.callOptions))),
+    );
     const latencyMs = performance.now() - started;
     const usage = reply.usage_metadata;
     const toolArgs = reply.tool_calls?.[0]?.args;
@@ -126,6 +127,18 @@ export async function withRateLimitRetries<T>(maxRetries: number, task: () => Pr
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/**
+ * Streams a reply and joins the chunks. ChatOpenAI's own `streaming: true` invoke estimates token counts with
+ * tiktoken, which downloads its tables at run time (hangs offline) and discards the server's usage report;
+ * the joined chunks keep the usage the server sent in its last chunk.
+ */
+async function collectStream(runnable: Pick<BaseChatModel, "stream">, messages: BaseMessage[], callOptions?: Record<string, unknown>): Promise<AIMessage> {
+  let joined: AIMessageChunk | undefined;
+  for await (const chunk of await runnable.stream(messages, callOptions as never)) joined = joined ? joined.concat(chunk) : chunk;
+  if (!joined) throw new Error("the stream ended without a reply");
+  return new AIMessage({ content: joined.content, tool_calls: joined.tool_calls, usage_metadata: joined.usage_metadata, response_metadata: joined.response_metadata });
 }
 
 export type StructuredResult<T> =

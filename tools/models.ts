@@ -180,7 +180,7 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
         maxTokens: settings.maxTokens,
         timeout: settings.timeoutMs,
         maxRetries: settings.maxRetries,
-        streaming: settings.streaming,
+        // callModel streams itself when settings.streaming is on (see collectStream in llm.ts).
         streamUsage: true,
         configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,
       });

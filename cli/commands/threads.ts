@@ -2,7 +2,7 @@ import type { Command } from "../command.ts";
 import { UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { intFlag } from "../setup.ts";
-import { listThreads, openCheckpointer } from "../checkpoints.ts";
+import { describeThread, listThreads, openCheckpointer } from "../checkpoints.ts";
 import { findGraph } from "../../graphs/index.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
@@ -24,7 +24,7 @@ export const threadsCommand: Command = {
     const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
     try {
       if (!store.db) throw new UserError("an in-memory store holds no threads between runs");
-      const threads = listThreads(store.db, intFlag(values, "limit", 1) ?? 50, values.prefix);
+      const threads = await listThreads(store, intFlag(values, "limit", 1) ?? 50, values.prefix);
       if (values.json) io.stdout(`${JSON.stringify(threads, null, 2)}\n`);
       else if (!threads.length) io.stdout(`no threads in ${store.location}\n`);
       else {
@@ -77,22 +77,29 @@ const summarizeValue = (value: unknown): string => {
 export const inspectCommand: Command = {
   name: "inspect",
   summary: "show a thread's final state and its history step by step (nodes, changes, prompts and replies)",
-  usage: `Usage: sqlmend inspect THREAD [--step N] [--json] [--checkpoints FILE]
+  usage: `Usage: sqlmend inspect THREAD [--step N] [--json] [--checkpoints FILE] [--graph NAME]
 
   without --step   the final state and one line per step (which node ran, what it changed, its model calls)
-  --step N         step N in full: every field the node wrote and each model call's prompt and reply`,
+  --step N         step N in full: every field the node wrote and each model call's prompt and reply
+  --graph NAME     the graph that ran the thread, when its state does not say (threads started outside the launcher)`,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { step: { type: "string" }, json: { type: "boolean" }, checkpoints: { type: "string" } });
+    const { values, positionals } = parseFlags(argv, {
+      step: { type: "string" },
+      json: { type: "boolean" },
+      checkpoints: { type: "string" },
+      graph: { type: "string" },
+    });
     const threadId = positionals[0];
     if (!threadId) throw new UserError("name a thread (see 'sqlmend threads')");
     const wantedStep = intFlag(values, "step", 1);
     const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
     try {
-      const first = await firstCheckpoint(store.saver, threadId);
-      if (!first) throw new UserError(`no thread '${threadId}' in ${store.location}`);
-      const graphName = first.metadata?.graph as string | undefined;
-      const spec = graphName ? findGraph(graphName) : undefined;
-      if (!spec) throw new UserError(`thread '${threadId}' was run by graph '${graphName ?? "?"}', which this version does not have`);
+      const about = await describeThread(store.saver, threadId);
+      if (!about) throw new UserError(`no thread '${threadId}' in ${store.location}`);
+      const graphName = values.graph ?? about.graph;
+      if (!graphName) throw new UserError(`thread '${threadId}' does not say which graph ran it: pass --graph NAME`);
+      const spec = findGraph(graphName);
+      if (!spec) throw new UserError(`thread '${threadId}' was run by graph '${graphName}', which this version does not have`);
       const graph = spec.build(inertDeps, { checkpointer: store.saver });
       const config = { configurable: { thread_id: threadId } };
       const snapshots: { values: SqlStateValue; next: string[]; metadata?: Record<string, unknown>; createdAt?: string; tasks: { name: string; result?: unknown }[] }[] = [];
@@ -133,12 +140,6 @@ export const inspectCommand: Command = {
     }
   },
 };
-
-async function firstCheckpoint(saver: ReturnType<typeof openCheckpointer>["saver"], threadId: string) {
-  let oldest: { metadata?: Record<string, unknown> } | undefined;
-  for await (const tuple of saver.list({ configurable: { thread_id: threadId, checkpoint_ns: "" } })) oldest = tuple as never;
-  return oldest;
-}
 
 function renderOverview(threadId: string, graph: string, final: { values: SqlStateValue; next: string[] }, steps: StepView[]): string {
   const v = final.values;

@@ -1,0 +1,408 @@
+/**
+ * Safe execution of untrusted SQL (the SqlExecutor contract in ./types.ts).
+ *
+ * better-sqlite3 is synchronous and cannot be interrupted, and a worker thread stuck in native
+ * code cannot be terminated, so queries run in a pool of child processes (./worker.js) that are
+ * SIGKILLed on timeout and respawned lazily. The statement is screened twice: here, by its text
+ * (first keyword, one statement, no load_extension), and in the worker, by SQLite's own verdict
+ * (stmt.readonly, stmt.reader) on a read-only, query_only connection.
+ *
+ * Idle workers are unref'd, so a forgotten executor does not keep Node alive; close() kills them.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ExecFailure, ExecOptions, ExecResult, SqlExecutor } from "./types.ts";
+
+export interface ExecutorOptions {
+  /** Worker processes at most. Default: os.availableParallelism(). */
+  size?: number;
+  /** Time limit when run() is given none. Default 30 000 ms. */
+  defaultTimeoutMs?: number;
+}
+
+const WORKER = fileURLToPath(new URL("./worker.js", import.meta.url));
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** A worker that does not report ready within this time is considered broken. */
+const STARTUP_MS = 15_000;
+/** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself. */
+const WATCHDOG_GRACE_MS = 3_000;
+const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
+
+// ---------------------------------------------------------------------------------------------
+// Screening by text
+
+const WRITES = new Set([
+  "INSERT", "UPDATE", "DELETE", "REPLACE", "UPSERT", "CREATE", "DROP", "ALTER", "REINDEX", "ANALYZE",
+]);
+const TRANSACTION = new Set(["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"]);
+
+interface Scan {
+  /** First keyword, upper case ("" when there is none). */
+  keyword: string;
+  /** Something other than whitespace and comments follows a top-level semicolon. */
+  several: boolean;
+  /** load_extension appears outside string literals and comments. */
+  loadExtension: boolean;
+}
+
+/** Walks the text once, skipping string literals, quoted identifiers and comments. */
+function scan(sql: string): Scan {
+  let keyword = "";
+  let several = false;
+  let afterSemicolon = false;
+  const code: string[] = []; // the text outside '...' literals and comments
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i]!;
+    const next = sql[i + 1];
+    if (c === "-" && next === "-") {
+      const end = sql.indexOf("\n", i);
+      i = end < 0 ? n : end + 1;
+      code.push(" ");
+      continue;
+    }
+    if (c === "/" && next === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      code.push(" ");
+      continue;
+    }
+    if (/\s/.test(c)) {
+      code.push(" ");
+      i++;
+      continue;
+    }
+    if (afterSemicolon && c !== ";") several = true;
+    if (c === ";") {
+      afterSemicolon = true;
+      code.push(" ");
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === "`" || c === "[") {
+      const close = c === "[" ? "]" : c;
+      let j = i + 1;
+      for (;;) {
+        const k = sql.indexOf(close, j);
+        if (k < 0) {
+          j = n;
+          break;
+        }
+        // A doubled quote is an escaped quote (not for [...]).
+        if (close !== "]" && sql[k + 1] === close) {
+          j = k + 2;
+          continue;
+        }
+        j = k + 1;
+        break;
+      }
+      // Quoted identifiers stay in `code`: "load_extension"(...) is still a call.
+      code.push(c === "'" ? " '' " : sql.slice(i, j));
+      i = j;
+      continue;
+    }
+    if (!keyword && /[A-Za-z_]/.test(c)) {
+      const m = /^[A-Za-z_]+/.exec(sql.slice(i, i + 32));
+      keyword = m![0].toUpperCase();
+    }
+    if (!keyword) keyword = c; // a statement starting with punctuation, e.g. "("
+    code.push(c);
+    i++;
+  }
+  return { keyword, several, loadExtension: /load_extension/i.test(code.join("")) };
+}
+
+/** Why the text is refused, or null when it may go to SQLite for the final verdict. */
+export function screenStatement(sql: string): string | null {
+  const { keyword, several, loadExtension } = scan(sql);
+  if (!keyword) return `no SQL statement given; ${ONLY}`;
+  if (keyword !== "SELECT" && keyword !== "WITH" && keyword !== "VALUES") {
+    if (WRITES.has(keyword)) return `${keyword} writes to the database; ${ONLY}`;
+    if (keyword === "VACUUM") return `VACUUM rewrites the database or writes a copy (VACUUM INTO); ${ONLY}`;
+    if (keyword === "ATTACH" || keyword === "DETACH") return `${keyword} opens or closes other database files; ${ONLY}`;
+    if (keyword === "PRAGMA") return `PRAGMA can change the connection or the database; ${ONLY}`;
+    if (TRANSACTION.has(keyword)) return `${keyword} is transaction control; ${ONLY}`;
+    if (/^[A-Z_]+$/.test(keyword)) return `${keyword} is not a query; ${ONLY}`;
+    return `the statement does not start with SELECT, WITH or VALUES; ${ONLY}`;
+  }
+  if (several) return `several statements in one string; ${ONLY}`;
+  if (loadExtension) return `load_extension() would load native code; ${ONLY}`;
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pool
+
+interface Job {
+  id: number;
+  dbPath: string;
+  sql: string;
+  timeoutMs: number;
+  maxRows: number | null;
+  repeat: number;
+  resolve: (result: ExecResult) => void;
+}
+
+interface Slot {
+  child: ChildProcess;
+  ready: boolean;
+  job: Job | undefined;
+  timer: NodeJS.Timeout | undefined;
+  /** When the current job's clock started (Date.now()). */
+  startedAt: number;
+  /** Set when we killed the child: the failure to report once it has exited. */
+  killedWith: ExecFailure | undefined;
+  exited: boolean;
+  /** Resolves once the child has exited and been reaped (or never started). */
+  gone: Promise<void>;
+  markGone: () => void;
+  stderrTail: string;
+}
+
+/** Every live child of every executor, killed when this process exits for whatever reason. */
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const child of liveChildren) child.kill("SIGKILL");
+  });
+}
+
+const failure = (kind: ExecFailure["kind"], message: string, elapsedMs = 0): ExecFailure => ({
+  ok: false,
+  kind,
+  message,
+  elapsedMs,
+});
+
+function nonNegativeInt(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number`);
+  return Math.floor(value);
+}
+
+class ProcessPoolExecutor implements SqlExecutor {
+  private readonly size: number;
+  private readonly defaultTimeoutMs: number;
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: ExecutorOptions = {}) {
+    this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    installExitHook();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Pids of the current worker processes (for tests and diagnostics). */
+  workerPids(): number[] {
+    return [...this.slots].flatMap((s) => (s.child.pid === undefined ? [] : [s.child.pid]));
+  }
+
+  run(dbPath: string, sql: string, options: ExecOptions = {}): Promise<ExecResult> {
+    if (this.closed) return Promise.resolve(failure("internal", "the executor is closed"));
+    const refusal = screenStatement(sql);
+    if (refusal) return Promise.resolve(failure("rejected", refusal));
+    if (!dbPath) return Promise.resolve(failure("database", "no database file given"));
+    let timeoutMs: number, maxRows: number | undefined, repeat: number;
+    try {
+      timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
+      maxRows = nonNegativeInt(options.maxRows, "maxRows");
+      repeat = Math.max(1, nonNegativeInt(options.repeat, "repeat") ?? 1);
+    } catch (error) {
+      return Promise.resolve(failure("internal", (error as Error).message));
+    }
+    return new Promise((resolve) => {
+      this.queue.push({
+        id: this.nextId++,
+        // Absolute, so "file:..." or ":memory:" can never be taken as anything but a file name.
+        dbPath: path.resolve(dbPath),
+        sql,
+        timeoutMs,
+        maxRows: maxRows ?? null,
+        repeat,
+        resolve,
+      });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.resolve(failure("internal", "the executor was closed"));
+    const exits = [...this.slots].map((slot) => this.kill(slot, failure("internal", "the executor was closed")));
+    await Promise.all(exits);
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && !this.closed) {
+      let slot = [...this.slots].find((s) => !s.job && !s.killedWith);
+      if (!slot) {
+        if (this.slots.size >= this.size) return;
+        slot = this.spawn();
+      }
+      this.assign(slot, this.queue.shift()!);
+    }
+  }
+
+  private spawn(): Slot {
+    const child = fork(WORKER, [], {
+      serialization: "advanced",
+      execArgv: [], // plain node: no tsx loader, no inspector flags from the parent
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    let markGone = () => {};
+    const gone = new Promise<void>((resolve) => (markGone = resolve));
+    const slot: Slot = {
+      child,
+      gone,
+      markGone,
+      ready: false,
+      job: undefined,
+      timer: undefined,
+      startedAt: 0,
+      killedWith: undefined,
+      exited: false,
+      stderrTail: "",
+    };
+    this.slots.add(slot);
+    liveChildren.add(child);
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (text: string) => {
+      slot.stderrTail = (slot.stderrTail + text).slice(-2000);
+    });
+    child.on("message", (msg: { type?: string; id?: number; result?: ExecResult }) => this.onMessage(slot, msg));
+    child.on("exit", (code, signal) => this.onExit(slot, code, signal));
+    child.on("error", (error) => {
+      // Spawn failures emit "error" without "exit"; send failures are followed by "exit".
+      if (child.pid === undefined) this.onExit(slot, null, null, error.message);
+      else child.kill("SIGKILL");
+    });
+    return slot;
+  }
+
+  private setRef(slot: Slot, busy: boolean): void {
+    const handles = [slot.child, slot.child.channel, slot.child.stderr] as const;
+    for (const handle of handles) {
+      const h = handle as { ref?: () => void; unref?: () => void } | null | undefined;
+      if (busy) h?.ref?.();
+      else h?.unref?.();
+    }
+  }
+
+  private assign(slot: Slot, job: Job): void {
+    slot.job = job;
+    this.setRef(slot, true);
+    const message = {
+      type: "run",
+      id: job.id,
+      path: job.dbPath,
+      sql: job.sql,
+      maxRows: job.maxRows,
+      repeat: job.repeat,
+      deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS,
+    };
+    slot.child.send(message, (error) => {
+      if (error) this.kill(slot, failure("internal", `could not reach the worker process: ${error.message}`));
+    });
+    if (slot.ready) this.startClock(slot);
+    else {
+      slot.startedAt = Date.now();
+      slot.timer = setTimeout(
+        () => this.kill(slot, failure("internal", "the worker process did not start", Date.now() - slot.startedAt)),
+        STARTUP_MS,
+      );
+    }
+  }
+
+  /** The time limit counts from when the worker can start on the query, not from its spawn. */
+  private startClock(slot: Slot): void {
+    const job = slot.job;
+    if (!job) return;
+    clearTimeout(slot.timer);
+    slot.startedAt = Date.now();
+    slot.timer = setTimeout(() => {
+      const elapsed = Date.now() - slot.startedAt;
+      this.kill(slot, failure("timeout", `the query was stopped after ${job.timeoutMs} ms (time limit)`, elapsed));
+    }, job.timeoutMs);
+  }
+
+  private onMessage(slot: Slot, msg: { type?: string; id?: number; result?: ExecResult }): void {
+    if (msg?.type === "ready") {
+      slot.ready = true;
+      if (slot.job && !slot.killedWith) this.startClock(slot);
+      return;
+    }
+    if (msg?.type !== "result" || !slot.job || msg.id !== slot.job.id || slot.killedWith) return;
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.job = undefined;
+    this.setRef(slot, false);
+    job.resolve(msg.result ?? failure("internal", "the worker sent an empty reply"));
+    this.pump();
+  }
+
+  /** Kills the child; its pending job gets `outcome` once the process is really gone (reaped). */
+  private kill(slot: Slot, outcome: ExecFailure): Promise<void> {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    if (!slot.killedWith) slot.killedWith = outcome;
+    this.slots.delete(slot); // no new jobs for it; the pool may spawn a replacement
+    if (slot.exited) return slot.gone;
+    slot.child.kill("SIGKILL");
+    // Keep the process alive until the kill is confirmed, then pump the queue.
+    this.setRef(slot, true);
+    queueMicrotask(() => this.pump());
+    return slot.gone;
+  }
+
+  private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null, reason?: string): void {
+    if (slot.exited) return;
+    slot.exited = true;
+    slot.markGone();
+    clearTimeout(slot.timer);
+    this.slots.delete(slot);
+    liveChildren.delete(slot.child);
+    const job = slot.job;
+    slot.job = undefined;
+    if (job) {
+      if (slot.killedWith) job.resolve(slot.killedWith);
+      else {
+        const how = reason ?? (signal ? `signal ${signal}` : `exit code ${code}`);
+        const tail = slot.stderrTail.trim().split("\n").filter(Boolean).pop();
+        const elapsed = slot.startedAt ? Date.now() - slot.startedAt : 0;
+        job.resolve(
+          failure("internal", `the worker process died (${how})${tail ? `: ${tail.trim().slice(0, 300)}` : ""}`, elapsed),
+        );
+      }
+    }
+    this.pump();
+  }
+}
+
+/** A new pool of worker processes. Call close() when done (idle workers never hold the process open). */
+export function createExecutor(options?: ExecutorOptions): SqlExecutor & {
+  workerPids(): number[];
+  readonly isClosed: boolean;
+} {
+  return new ProcessPoolExecutor(options);
+}
+
+let shared: ProcessPoolExecutor | undefined;
+
+/** The process-wide executor, created on first use (and again if someone closed it). */
+export function getSharedExecutor(): SqlExecutor {
+  if (!shared || shared.isClosed) shared = new ProcessPoolExecutor();
+  return shared;
+}

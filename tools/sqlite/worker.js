@@ -1,0 +1,152 @@
+// One child process of the executor pool (tools/sqlite/executor.ts). Plain ESM JavaScript so it
+// runs under plain node without tsx. It answers {type:"run"} messages one at a time; the parent
+// kills this whole process to stop a runaway query (better-sqlite3 has no interrupt).
+import { statSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
+import Database from "better-sqlite3";
+
+const ONLY =
+  "only a single read-only SELECT/WITH/VALUES statement is allowed";
+// SQLite result codes that mean the file, not the statement, is at fault.
+const DATABASE_CODES = /^SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|PERM|AUTH|FULL|PROTOCOL|EMPTY|FORMAT)/;
+const CACHE_SIZE = 8;
+
+/** Open handles by path (LRU: Map keeps insertion order, the oldest is first). */
+const handles = new Map();
+
+// Watchdog thread: this process's main thread can be stuck in native code for as long as a
+// query runs, so a separate thread kills the process if the parent died (we were reparented)
+// or a query outlived its deadline (the parent should have killed us already).
+const deadline = new BigInt64Array(new SharedArrayBuffer(8));
+const watchdog = new Worker(
+  `const { workerData } = require("node:worker_threads");
+   const deadline = new BigInt64Array(workerData.buffer);
+   setInterval(() => {
+     const d = Number(Atomics.load(deadline, 0));
+     if (process.ppid !== workerData.ppid || (d > 0 && Date.now() > d)) process.kill(process.pid, "SIGKILL");
+   }, 250);`,
+  { eval: true, workerData: { buffer: deadline.buffer, ppid: process.ppid } },
+);
+watchdog.unref();
+
+const oneLine = (text) => String(text).replace(/\s+/g, " ").trim();
+
+function databaseMessage(path, error) {
+  const code = String(error?.code ?? "");
+  if (code === "ENOENT") return `database file not found: ${path}`;
+  if (code === "EISDIR") return `not a database file: ${path} (it is a directory)`;
+  if (code.startsWith("SQLITE_NOTADB")) return `not a database file: ${path}`;
+  if (code.startsWith("SQLITE_CORRUPT")) return `database file is corrupt: ${path} (${oneLine(error.message)})`;
+  return `cannot read database ${path}: ${oneLine(error?.message ?? error)}`;
+}
+
+function open(path) {
+  const stat = statSync(path); // throws ENOENT before SQLite can say something vaguer
+  if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+  const key = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  const cached = handles.get(path);
+  if (cached) {
+    handles.delete(path);
+    if (cached.key === key) {
+      handles.set(path, cached);
+      return cached.db;
+    }
+    cached.db.close();
+  }
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma("query_only = ON");
+    db.pragma("trusted_schema = OFF");
+    // Reads the header and schema now, so a garbage file fails here as a database error.
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  handles.set(path, { db, key });
+  while (handles.size > CACHE_SIZE) {
+    const [oldest, entry] = handles.entries().next().value;
+    handles.delete(oldest);
+    entry.db.close();
+  }
+  return db;
+}
+
+function cell(value) {
+  // A plain, exactly sized Uint8Array (Buffers from better-sqlite3 may be views on a larger pool).
+  return value instanceof Uint8Array ? new Uint8Array(value) : value;
+}
+
+function classify(error, path, started) {
+  const elapsedMs = performance.now() - started;
+  const code = String(error?.code ?? "");
+  if (error instanceof RangeError && /more than one statement/i.test(error.message))
+    return { ok: false, kind: "rejected", message: `several statements in one string; ${ONLY}`, elapsedMs };
+  if (error instanceof RangeError && /no statements/i.test(error.message))
+    return { ok: false, kind: "rejected", message: `no SQL statement given; ${ONLY}`, elapsedMs };
+  if (code.startsWith("SQLITE_READONLY"))
+    return { ok: false, kind: "rejected", message: `the statement writes to the database; ${ONLY}`, elapsedMs };
+  if (DATABASE_CODES.test(code)) return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs };
+  if (code.startsWith("SQLITE_")) return { ok: false, kind: "sql", message: oneLine(error.message), elapsedMs };
+  return { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs };
+}
+
+function execute({ path, sql, maxRows, repeat }) {
+  const started = performance.now();
+  let db;
+  try {
+    db = open(path);
+  } catch (error) {
+    return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started };
+  }
+  try {
+    const stmt = db.prepare(sql);
+    if (!stmt.readonly) return classify({ code: "SQLITE_READONLY" }, path, started);
+    if (!stmt.reader)
+      return { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: performance.now() - started };
+    stmt.safeIntegers(true);
+    stmt.raw(true);
+    const columns = stmt.columns().map((c) => c.name);
+    const rows = [];
+    const limit = maxRows ?? Infinity;
+    const runTimesMs = [];
+    let rowCount = 0;
+    for (let run = 0; run < repeat; run++) {
+      const t0 = performance.now();
+      let count = 0;
+      if (run === 0) {
+        for (const row of stmt.iterate()) {
+          if (count < limit) rows.push(row.map(cell));
+          count++;
+        }
+        rowCount = count;
+      } else {
+        for (const _ of stmt.iterate()) count++;
+      }
+      runTimesMs.push(performance.now() - t0);
+    }
+    const elapsedMs = runTimesMs.reduce((a, b) => a + b, 0) / runTimesMs.length;
+    const result = { ok: true, columns, rows, rowCount, truncated: rowCount > rows.length, elapsedMs };
+    if (repeat > 1) result.runTimesMs = runTimesMs;
+    return result;
+  } catch (error) {
+    return classify(error, path, started);
+  }
+}
+
+process.on("message", (msg) => {
+  if (msg?.type !== "run") return;
+  Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
+  let result;
+  try {
+    result = execute(msg);
+  } catch (error) {
+    result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
+  }
+  Atomics.store(deadline, 0, 0n);
+  process.send({ type: "result", id: msg.id, result });
+});
+// The parent went away (it exited or closed the channel): nothing left to do.
+process.on("disconnect", () => process.exit(0));
+process.send({ type: "ready" });
