@@ -30,7 +30,7 @@ Options:
   --keep-distinct         spider semantics: keep DISTINCT
   --ves                   also measure BIRD's VES and R-VES on correct predictions
   --ves-iterations N      timed runs per query for VES (default ${DEFAULT_VES_ITERATIONS}; BIRD uses 100)
-  --concurrency N         queries scored at once (default: CPUs)
+  --concurrency N         worker processes running queries (default: CPUs)
   --timeout-ms N          per-query time limit (default 30000)
   --json                  print the whole report, with per-question verdicts, as JSON`;
 
@@ -162,7 +162,7 @@ export const scoreCommand: Command = {
       report = await scoreAll(bench.questions, predictions, {
         executor,
         semantics,
-        concurrency,
+        concurrency: 4 * concurrency,
         timeoutMs,
         keepDistinct: values["keep-distinct"] ?? false,
         ...(values.ves ? { ves: { iterations: vesIterations } } : {}),

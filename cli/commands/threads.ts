@@ -141,6 +141,20 @@ export const inspectCommand: Command = {
   },
 };
 
+const executionSummary = (value: unknown): string => {
+  const e = value as { ok?: boolean; preview?: { rowCount?: number }; errorKind?: string; error?: string } | null;
+  if (!e) return "execution=null";
+  return e.ok ? `execution=ok, ${e.preview?.rowCount ?? 0} rows` : `execution=${e.errorKind} error: ${e.error}`;
+};
+
+/** The attempt history repeats what the overview shows, except the notes saying why a node kept its SQL. */
+const attemptNotes = (value: unknown): string =>
+  (Array.isArray(value) ? value : [])
+    .map((a: { note?: string }) => a.note)
+    .filter(Boolean)
+    .map((note) => `note: ${note}`)
+    .join("; ");
+
 function renderOverview(threadId: string, graph: string, final: { values: SqlStateValue; next: string[] }, steps: StepView[]): string {
   const v = final.values;
   const out: string[] = [];
@@ -154,7 +168,8 @@ function renderOverview(threadId: string, graph: string, final: { values: SqlSta
   out.push("", "Steps (sqlmend inspect THREAD --step N for prompts and replies):");
   for (const step of steps) {
     const changed = Object.entries(step.updates)
-      .flatMap(([, update]) => Object.entries(update).map(([key, value]) => `${key}=${summarizeValue(value)}`))
+      .flatMap(([, update]) => Object.entries(update).map(([key, value]) => (key === "attempts" ? ("execution" in update ? "" : attemptNotes(value)) : key === "execution" ? executionSummary(value) : `${key}=${summarizeValue(value)}`)))
+      .filter(Boolean)
       .join("; ");
     const calls = step.calls.length ? `  [${step.calls.length} model call${step.calls.length > 1 ? "s" : ""}: ${step.calls.map((c) => `${c.role} ${c.inputTokens}/${c.outputTokens} tok${c.error ? ` (${c.error})` : ""}`).join(", ")}]` : "";
     out.push(`  ${String(step.step).padStart(3)}  ${step.nodes.join(", ").padEnd(10)} ${changed || "(no change)"}${calls}`);
