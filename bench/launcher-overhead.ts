@@ -1,7 +1,7 @@
 /**
  * The launcher's own overhead per graph step and per question, with an instant scripted model and checkpointing on
  * (SqliteSaver on a file). Overhead = wall time of a step minus the time spent inside its node.
- * Run: npx tsx bench/launcher-overhead.ts [--questions N]
+ * Run: npx tsx bench/launcher-overhead.ts [--questions N] [--checkpoints file|memory]
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -16,7 +16,7 @@ import { loadBenchmark } from "../tools/benchmark.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { scriptedProvider } from "../test/support/scripted-models.ts";
 
-const { values } = parseArgs({ options: { questions: { type: "string", default: "200" } } });
+const { values } = parseArgs({ options: { questions: { type: "string", default: "200" }, checkpoints: { type: "string", default: "file" } } });
 const total = Number(values.questions);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlmend-bench-"));
 await buildMinibench(path.join(dir, "mb"));
@@ -26,7 +26,7 @@ const models = scriptedProvider({
   generator: ({ messages }) => `\`\`\`sql\n${gold.get(/Question: (.*)/.exec(messages.at(-1)!.content)?.[1] ?? "") ?? "SELECT 1"}\n\`\`\``,
 });
 const executor = createExecutor();
-const store = openCheckpointer(path.join(dir, "ckpt.sqlite"), {}, dir);
+const store = openCheckpointer(values.checkpoints === "memory" ? "memory" : path.join(dir, "ckpt.sqlite"), {}, dir);
 
 // Time spent inside nodes, so the rest of each step is the framework's and the checkpointer's.
 let nodeMs = 0;
@@ -66,8 +66,8 @@ for (let i = 0; i < total; i++) {
 }
 const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!;
 const warm = (xs: number[]) => xs.slice(Math.floor(xs.length / 10)); // first 10% warm the JIT and caches
-const ckptBytes = fs.statSync(path.join(dir, "ckpt.sqlite")).size + (fs.existsSync(path.join(dir, "ckpt.sqlite-wal")) ? fs.statSync(path.join(dir, "ckpt.sqlite-wal")).size : 0);
-console.log(`questions: ${total}, steps: ${stepOverhead.length} (SqliteSaver on a file, instant scripted model)`);
+const ckptBytes = values.checkpoints === "memory" ? 0 : fs.statSync(path.join(dir, "ckpt.sqlite")).size + (fs.existsSync(path.join(dir, "ckpt.sqlite-wal")) ? fs.statSync(path.join(dir, "ckpt.sqlite-wal")).size : 0);
+console.log(`questions: ${total}, steps: ${stepOverhead.length} (checkpoints: ${store.location === "memory" ? "MemorySaver" : "SqliteSaver on a file"}, instant scripted model)`);
 console.log(`overhead per step:     median ${q(warm(stepOverhead), 0.5).toFixed(3)} ms, p90 ${q(warm(stepOverhead), 0.9).toFixed(3)} ms   (target: median < 2 ms)`);
 console.log(`overhead per question: median ${q(warm(questionOverhead), 0.5).toFixed(2)} ms, p90 ${q(warm(questionOverhead), 0.9).toFixed(2)} ms`);
 console.log(`wall per question:     median ${q(warm(questionWall), 0.5).toFixed(2)} ms (nodes included: SQL in child processes)`);

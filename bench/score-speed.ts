@@ -1,0 +1,152 @@
+/**
+ * Times sqlmend's scorer on a Spider dev set and, given a checkout of the official Python scorer
+ * (taoyds/test-suite-sql-eval), times `python3 evaluation.py --etype exec` on the same inputs.
+ *
+ *   npx tsx bench/score-speed.ts --bench DIR [--official PATH] [--pred FILE] [--runs N] [--python BIN]
+ *
+ * --pred: Spider text predictions aligned with dev.json (default: the gold SQL as predictions).
+ * Prints wall times (median of --runs), the ratio, and both scorers' EX per hardness level.
+ * Reads the benchmark; writes only to a temp directory.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { loadBenchmark } from "../tools/benchmark.ts";
+import { readPredictions, scoreAll } from "../tools/score.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+
+const { values } = parseArgs({
+  options: {
+    bench: { type: "string" },
+    official: { type: "string" },
+    pred: { type: "string" },
+    runs: { type: "string", default: "3" },
+    python: { type: "string" },
+  },
+});
+if (!values.bench) {
+  console.error("usage: npx tsx bench/score-speed.ts --bench DIR [--official PATH] [--pred FILE] [--runs N] [--python BIN]");
+  process.exit(2);
+}
+const runs = Math.max(1, Number(values.runs));
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const benchDir = path.resolve(values.bench);
+const bench = await loadBenchmark(benchDir, { split: "dev" });
+if (bench.layout !== "spider") throw new Error(`${benchDir}: expected a Spider layout`);
+const all = [...bench.questions, ...bench.skipped].sort((a, b) => Number(a.id) - Number(b.id));
+const preds = values.pred ? await readPredictions(path.resolve(values.pred)) : new Map(bench.questions.map((q) => [q.id, q.goldSql!]));
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), "sqlmend-score-speed-"));
+const oneLine = (s: string) => s.replace(/[\r\n\t]+/g, " ").trim();
+// Ours reads predictions by position over all questions; the official scorer gets only those with a database.
+const ourPred = path.join(tmp, "pred_all.sql");
+writeFileSync(ourPred, all.map((q) => `${oneLine(preds.get(q.id) ?? "") || "SELECT"}\n`).join(""));
+const officialGold = path.join(tmp, "gold.sql");
+const officialPred = path.join(tmp, "pred.sql");
+writeFileSync(officialGold, bench.questions.map((q) => `${oneLine(q.goldSql!)}\t${q.dbId}\n`).join(""));
+writeFileSync(officialPred, bench.questions.map((q) => `${oneLine(preds.get(q.id) ?? "") || "SELECT"}\n`).join(""));
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const secs = (ms: number) => (ms / 1000).toFixed(2);
+const levels = ["easy", "medium", "hard", "extra", "all"];
+
+console.log(`benchmark: ${benchDir}  questions: ${bench.questions.length} scored, ${bench.skipped.length} skipped (no database)`);
+console.log(`predictions: ${values.pred ? path.resolve(values.pred) : "gold SQL"}  cpus: ${os.availableParallelism()}  runs: ${runs}`);
+
+// 1. In process: executor start, scoring, executor close.
+const inProcess: number[] = [];
+let ourLevels: Record<string, { count: number; ex: number }> = {};
+for (let i = 0; i < runs; i++) {
+  const t = performance.now();
+  const executor = createExecutor();
+  const report = await scoreAll(bench.questions, preds, { executor, semantics: "spider" });
+  await executor.close();
+  inProcess.push(performance.now() - t);
+  ourLevels = Object.fromEntries([
+    ...report.byDifficulty.map((d) => [d.difficulty, { count: d.count, ex: d.ex / 100 }]),
+    ["all", { count: report.count, ex: report.ex / 100 }],
+  ]);
+}
+
+// 2. The launcher, end to end (process start, module loading, benchmark reading, scoring).
+const cli: number[] = [];
+for (let i = 0; i < runs; i++) {
+  const t = performance.now();
+  const r = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "bin/sqlmend.js"), "score", "--bench", benchDir, "--pred", ourPred, "--semantics", "spider", "--json"],
+    { encoding: "utf8", maxBuffer: 1 << 28 },
+  );
+  cli.push(performance.now() - t);
+  if (r.status !== 0) throw new Error(`sqlmend score failed: ${r.stderr}`);
+}
+
+// 3. The official scorer.
+let official: number[] = [];
+let officialLevels: Record<string, { count: number; ex: number }> | undefined;
+const notes: string[] = [];
+if (values.official) {
+  const dir = path.resolve(values.official);
+  const python = values.python ?? (existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
+  const env = { ...process.env };
+  const probe = (code: string) => spawnSync(python, ["-c", code], { encoding: "utf8", env }).status === 0;
+  if (!probe("import sqlparse, nltk")) {
+    console.error(`${python} lacks sqlparse / nltk (Debian: apt-get install python3-sqlparse python3-nltk)`);
+    process.exit(1);
+  }
+  if (!probe("import nltk; nltk.word_tokenize('select a')")) {
+    // nltk's punkt data cannot be installed offline: tokenize without sentence splitting (local only).
+    const shim = path.join(tmp, "shim");
+    spawnSync("mkdir", ["-p", shim]);
+    writeFileSync(
+      path.join(shim, "sitecustomize.py"),
+      "import nltk, nltk.tokenize\n_wt = nltk.tokenize.word_tokenize\n" +
+        "def word_tokenize(text, language='english', preserve_line=True):\n    return _wt(text, language, True)\n" +
+        "nltk.word_tokenize = word_tokenize\nnltk.tokenize.word_tokenize = word_tokenize\n",
+    );
+    env.PYTHONPATH = [shim, env.PYTHONPATH].filter(Boolean).join(path.delimiter);
+    notes.push("nltk punkt data missing: the official scorer ran with word_tokenize(preserve_line=True) via a local sitecustomize shim");
+  }
+  if ([...preds.values()].some((s) => s.includes("value"))) {
+    notes.push("some predictions contain 'value', which evaluation.py replaces by '1' before running them");
+  }
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const r = spawnSync(
+      python,
+      ["evaluation.py", "--gold", officialGold, "--pred", officialPred, "--db", path.join(benchDir, "database"), "--etype", "exec"],
+      { cwd: dir, encoding: "utf8", env, maxBuffer: 1 << 28 },
+    );
+    official.push(performance.now() - t);
+    if (r.status !== 0) throw new Error(`official scorer failed: ${r.stderr.split("\n").slice(-5).join("\n")}`);
+    const line = (name: string) => r.stdout.split("\n").find((l) => l.startsWith(name))?.trim().split(/\s+/).slice(1);
+    const counts = line("count");
+    const execs = line("execution");
+    if (counts && execs) {
+      officialLevels = Object.fromEntries(levels.map((l, k) => [l, { count: Number(counts[k]), ex: Number(execs[k]) }]));
+    }
+  }
+}
+rmSync(tmp, { recursive: true, force: true });
+
+console.log("");
+console.log(`sqlmend scoreAll, in process (median)   ${secs(median(inProcess))} s   runs: ${inProcess.map(secs).join(", ")}`);
+console.log(`sqlmend score CLI, end to end (median)  ${secs(median(cli))} s   runs: ${cli.map(secs).join(", ")}`);
+if (official.length) {
+  console.log(`official evaluation.py --etype exec      ${secs(median(official))} s   runs: ${official.map(secs).join(", ")}`);
+  console.log(`ratio official / sqlmend CLI: ${(median(official) / median(cli)).toFixed(2)}x   official / in-process: ${(median(official) / median(inProcess)).toFixed(2)}x`);
+}
+console.log("");
+console.log(`${"level".padEnd(8)} ${"count".padStart(6)} ${"sqlmend EX".padStart(11)}${officialLevels ? ` ${"official".padStart(9)} ${"EX".padStart(6)}` : ""}`);
+for (const l of levels) {
+  const o = ourLevels[l];
+  const f = officialLevels?.[l];
+  console.log(
+    `${l.padEnd(8)} ${String(o?.count ?? 0).padStart(6)} ${(o?.ex ?? 0).toFixed(3).padStart(11)}` +
+      (f ? ` ${String(f.count).padStart(9)} ${f.ex.toFixed(3).padStart(6)}` : ""),
+  );
+}
+for (const n of notes) console.log(`note: ${n}`);
