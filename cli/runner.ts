@@ -12,7 +12,7 @@ import { UserError } from "./command.ts";
 // The compiled graphs' types differ per method; the runner needs only these calls.
 export interface RunnableGraph {
   invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
-  getState(config: Record<string, unknown>): Promise<{ values: unknown; next: string[] }>;
+  getState(config: Record<string, unknown>): Promise<{ values: unknown; next: string[]; tasks: unknown[] }>;
 }
 
 export type InitialSource =
@@ -66,12 +66,14 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
   const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT };
   const snapshot = await graph.getState(config).catch(() => undefined);
   const values = snapshot?.values as Partial<SqlStateValue> | undefined;
-  if (values && Object.keys(values).length && values.question !== undefined) {
+  if (snapshot && values && Object.keys(values).length && values.question !== undefined) {
     if (values.question !== input.question || values.dbPath !== input.dbPath) {
       throw new UserError(`thread '${threadId}' already holds another question; choose another thread id`);
     }
-    if (snapshot!.next.length) return (await graph.invoke(null, config)) as SqlStateValue;
-    return values as SqlStateValue;
+    // Finished means nothing to run and no task whose writes were saved without the next checkpoint (a kill
+    // between the two leaves `next` empty but a task pending): only then is the state the answer.
+    if (snapshot.next.length === 0 && snapshot.tasks.length === 0) return values as SqlStateValue;
+    return (await graph.invoke(null, config)) as SqlStateValue;
   }
   return (await graph.invoke(input, config)) as SqlStateValue;
 }

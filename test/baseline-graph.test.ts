@@ -134,6 +134,32 @@ describe("checkpoints", () => {
     }
   });
 
+  it("finishes a thread whose process died between a node's writes and the next checkpoint", async () => {
+    // The checkpointer fails once, as a kill would, right after a node's writes were saved.
+    class DiesOnce extends MemorySaver {
+      dieAtStep: number | undefined;
+      constructor(step: number) {
+        super();
+        this.dieAtStep = step;
+      }
+      override async put(...args: Parameters<MemorySaver["put"]>) {
+        if (args[2].step === this.dieAtStep) {
+          this.dieAtStep = undefined;
+          throw new Error("killed");
+        }
+        return super.put(...args);
+      }
+    }
+    for (const step of [0, 1, 2]) {
+      const models = scriptedProvider({ generator: sqlReply("SELECT count(*) FROM orders") });
+      const graph = baselineSpec.build({ models, executor }, { checkpointer: new DiesOnce(step) });
+      await expect(runThread(graph, input("How many orders?"), `die-${step}`)).rejects.toThrow(/killed/);
+      const state = await runThread(graph, input("How many orders?"), `die-${step}`);
+      expect(state.sql).toBe("SELECT count(*) FROM orders");
+      expect(state.execution?.ok).toBe(true);
+    }
+  });
+
   it("refuses to put checkpoints inside another SQLite database", () => {
     expect(() => openCheckpointer(dbPath, {}, dir)).toThrow(/another database/);
   });

@@ -197,6 +197,8 @@ describe("sqlmend eval", () => {
       // Finished questions were not asked again: new requests only for the rest.
       const askedAgain = server.requests.slice(requestsBefore).map(questionOf);
       for (const id of before) expect(askedAgain).not.toContain(dev.find((q) => q.id === id)!.question);
+      const wrong = fs.readFileSync(results, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((r) => !r.correct);
+      expect(wrong).toEqual([]);
       expect(resumed.out()).toMatch(/^EX 100\.00%/);
     } finally {
       await server.close();
