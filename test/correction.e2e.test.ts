@@ -71,7 +71,9 @@ afterAll(async () => {
 });
 
 describe("correction scenarios (MAGIC Table 1)", () => {
-  const [q0, q1, q2] = [0, 1, 2].map((i) => () => dev[i]!);
+  const q0 = () => dev[0]!;
+  const q1 = () => dev[1]!;
+  const q2 = () => dev[2]!;
   const writePreds = () => {
     // q0 correct, q1 fails to execute, q2 executes but is wrong.
     const preds = { [q0().id]: `${q0().goldSql}\t----- bird -----\t${q0().dbId}`, [q1().id]: `SELECT nope FROM nothing\t----- bird -----\t${q1().dbId}`, [q2().id]: `SELECT 42\t----- bird -----\t${q2().dbId}` };

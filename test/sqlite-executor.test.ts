@@ -385,3 +385,27 @@ describe("format", () => {
     expect(formatTable({ columns: ["a"], rows: [], rowCount: 0, truncated: false })).toBe("a\n-\n(0 rows)");
   });
 });
+
+describe("double-quoted string literals", () => {
+  it("are read as strings where no column has the name, as Python's sqlite3 does", async () => {
+    const dir = makeTempDir();
+    try {
+      const db = makeDb(dir, "dqs.sqlite", `CREATE TABLE airlines (name TEXT, "country" TEXT); INSERT INTO airlines VALUES ('JetBlue Airways', 'USA'), ('It''s "Air"', 'UK');`);
+      const executor = createExecutor({ size: 1 });
+      try {
+        const r = await executor.run(db, `SELECT "country" FROM airlines WHERE name = "JetBlue Airways"`);
+        expect(r).toMatchObject({ ok: true, rows: [["USA"]], executedSql: `SELECT "country" FROM airlines WHERE name = 'JetBlue Airways'` });
+        const quoted = await executor.run(db, `SELECT country FROM airlines WHERE name = "It's ""Air"""`);
+        expect(quoted).toMatchObject({ ok: true, rows: [["UK"]] });
+        const plain = await executor.run(db, `SELECT country FROM airlines WHERE name = 'JetBlue Airways'`);
+        expect(plain.ok && plain.executedSql).toBe(undefined);
+        const missing = await executor.run(db, `SELECT nosuch FROM airlines`);
+        expect(missing).toMatchObject({ ok: false, kind: "sql", message: expect.stringContaining("no such column: nosuch") });
+      } finally {
+        await executor.close();
+      }
+    } finally {
+      removeTempDir(dir);
+    }
+  });
+});

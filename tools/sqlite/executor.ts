@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExecFailure, ExecOptions, ExecResult, SqlExecutor } from "./types.ts";
+import { tokenizeSql } from "../sql-tokens.ts";
 
 export interface ExecutorOptions {
   /** Worker processes at most. Default: os.availableParallelism(). */
@@ -134,6 +135,23 @@ export function screenStatement(sql: string): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Double-quoted string literals
+
+const DQS_HINT = /no such column: "([\s\S]*)" - should this be a string literal in single-quotes\?/;
+const MAX_DQS_FIXES = 16;
+
+/** Rewrites each "value" token (a double-quoted identifier SQLite could not resolve) as 'value'. */
+export function singleQuoteLiteral(sql: string, value: string): string {
+  return tokenizeSql(sql)
+    .map((t) =>
+      t.type === "qident" && t.text.startsWith('"') && t.text.slice(1, -1).replaceAll('""', '"') === value
+        ? `'${value.replaceAll("'", "''")}'`
+        : t.text,
+    )
+    .join("");
+}
+
+// ---------------------------------------------------------------------------------------------
 // The pool
 
 interface Job {
@@ -209,7 +227,26 @@ class ProcessPoolExecutor implements SqlExecutor {
     return [...this.slots].flatMap((s) => (s.child.pid === undefined ? [] : [s.child.pid]));
   }
 
-  run(dbPath: string, sql: string, options: ExecOptions = {}): Promise<ExecResult> {
+  /**
+   * Python's sqlite3 and the sqlite3 shell (and so the official scorers) accept double-quoted string literals
+   * ("JetBlue") where no column has that name; better-sqlite3 is built without that. SQLite's error names the
+   * token: rewrite it to a single-quoted literal and run again, so models and scorers see what users' SQLite does.
+   */
+  async run(dbPath: string, sql: string, options: ExecOptions = {}): Promise<ExecResult> {
+    let current = sql;
+    let result = await this.runOnce(dbPath, current, options);
+    for (let fixes = 0; fixes < MAX_DQS_FIXES && !result.ok && result.kind === "sql"; fixes++) {
+      const literal = DQS_HINT.exec(result.message)?.[1];
+      if (literal === undefined) break;
+      const rewritten = singleQuoteLiteral(current, literal);
+      if (rewritten === current) break;
+      current = rewritten;
+      result = await this.runOnce(dbPath, current, options);
+    }
+    return result.ok && current !== sql ? { ...result, executedSql: current } : result;
+  }
+
+  private runOnce(dbPath: string, sql: string, options: ExecOptions): Promise<ExecResult> {
     if (this.closed) return Promise.resolve(failure("internal", "the executor is closed"));
     const refusal = screenStatement(sql);
     if (refusal) return Promise.resolve(failure("rejected", refusal));

@@ -44,6 +44,8 @@ export interface ExecSuccess {
   elapsedMs: number;
   /** With repeat > 1: every run's time, milliseconds. */
   runTimesMs?: number[];
+  /** Set when the executor rewrote double-quoted string literals ("x" → 'x') as Python's sqlite3 accepts them. */
+  executedSql?: string;
 }
 
 export interface ExecFailure {

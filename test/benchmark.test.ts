@@ -1,0 +1,303 @@
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UserError } from "../cli/command.ts";
+import {
+  detectLayout,
+  loadBenchmark,
+  resolveBenchmarkDir,
+  spiderHardness,
+  spiderHardnessCounts,
+  tokenizeSql,
+} from "../tools/benchmark.ts";
+import { buildMinibench } from "../tools/minibench/index.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+
+const SCHOOL = readFileSync(new URL("../tools/minibench/sql/school.sql", import.meta.url), "utf8");
+
+/** Expects a one-line UserError whose message contains every fragment. */
+async function expectUserError(promise: Promise<unknown>, ...fragments: string[]) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UserError);
+  const message = (error as Error).message;
+  expect(message).not.toContain("\n");
+  for (const f of fragments) expect(message).toContain(f);
+}
+
+describe("tokenizeSql", () => {
+  it("is lossless and keeps strings, quoted names and comments whole", () => {
+    const sql = `SELECT "a b", [c], \`d\`, 'it''s' -- note\nFROM t /* x */ WHERE x >= 1.5e3 AND y <> :p`;
+    const toks = tokenizeSql(sql);
+    expect(toks.map((t) => t.text).join("")).toBe(sql);
+    expect(toks.find((t) => t.type === "string")?.text).toBe("'it''s'");
+    expect(toks.filter((t) => t.type === "qident").map((t) => t.text)).toEqual(['"a b"', "[c]", "`d`"]);
+    expect(toks.filter((t) => t.type === "comment").map((t) => t.text)).toEqual(["-- note", "/* x */"]);
+    expect(toks.find((t) => t.type === "number")?.text).toBe("1.5e3");
+    expect(toks.some((t) => t.type === "punct" && t.text === ">=")).toBe(true);
+    expect(toks.some((t) => t.type === "punct" && t.text === "<>")).toBe(true);
+  });
+
+  it("never throws on unterminated input", () => {
+    for (const sql of ["SELECT 'abc", 'SELECT "x', "SELECT /* open", "SELECT [x", ""]) {
+      expect(tokenizeSql(sql).map((t) => t.text).join("")).toBe(sql);
+    }
+  });
+});
+
+describe("spiderHardness", () => {
+  // Expected values were produced by Spider's own evaluation.py (eval_hardness over process_sql's parse).
+  const cases: Array<[string, string, [number, number, number]]> = [
+    ["easy", "SELECT count(*) FROM students", [0, 0, 0]],
+    ["easy", "SELECT first_name FROM students WHERE city = 'Denver'", [1, 0, 0]],
+    ["medium", "SELECT first_name, last_name FROM students WHERE city = 'Denver'", [1, 0, 1]],
+    ["medium", "SELECT T2.name, count(*) FROM instructors AS T1 JOIN departments AS T2 ON T1.dept_id = T2.dept_id GROUP BY T2.name", [2, 0, 1]],
+    ["hard", "SELECT name FROM departments WHERE dept_id NOT IN (SELECT dept_id FROM instructors)", [1, 1, 0]],
+    [
+      "extra",
+      "SELECT T1.name FROM departments AS T1 JOIN instructors AS T2 ON T1.dept_id = T2.dept_id WHERE T2.salary > 100000 GROUP BY T1.name ORDER BY count(*) DESC LIMIT 1",
+      [5, 0, 0],
+    ],
+    ["hard", "SELECT city FROM students WHERE gpa > 3 INTERSECT SELECT city FROM students WHERE gpa < 2", [1, 1, 0]],
+    ["medium", "SELECT first_name FROM students WHERE city = 'Denver' OR city = 'Boston'", [2, 0, 1]],
+    // Quirk: count_agg over HAVING counts the 'and'/'or' strings, not the aggregates.
+    ["easy", "SELECT city FROM students GROUP BY city HAVING count(*) > 2 AND avg(gpa) > 3", [1, 0, 0]],
+    ["medium", "SELECT city FROM students GROUP BY city HAVING count(*) > 2 AND avg(gpa) > 3 AND max(gpa) < 4", [1, 0, 1]],
+    ["medium", "SELECT max(gpa), min(gpa) FROM students", [0, 0, 2]],
+    // Quirk: a column-valued comparison swallows the OR that follows it.
+    ["easy", "SELECT first_name FROM students WHERE gpa < enrollment_year OR city = 'Boston'", [1, 0, 0]],
+    ["medium", "SELECT first_name FROM students WHERE gpa > 3 AND city = 'Denver' AND enrollment_year = 2020 ORDER BY gpa", [2, 0, 1]],
+    ["easy", "SELECT count(*) FROM (SELECT city FROM students GROUP BY city)", [0, 0, 0]],
+    ["extra", "SELECT name FROM departments WHERE budget > (SELECT avg(budget) FROM departments) AND name LIKE '%o%'", [2, 1, 1]],
+    ["medium", "SELECT DISTINCT city FROM students WHERE gpa BETWEEN 2 AND 3 ORDER BY city", [2, 0, 0]],
+    ["medium", "SELECT first_name FROM students WHERE city NOT LIKE 'B%' AND gpa > 3.5", [2, 0, 1]],
+    [
+      "hard",
+      'SELECT T1.title FROM courses AS T1 JOIN departments AS T2 ON T1.dept_id = T2.dept_id JOIN teaching AS T3 ON T1.course_id = T3.course_id WHERE T2.name = "Physics"',
+      [3, 0, 0],
+    ],
+  ];
+  it.each(cases)("%s: %s", (expected, sql, [c1, c2, others]) => {
+    expect(spiderHardnessCounts(sql)).toEqual({ component1: c1, component2: c2, others });
+    expect(spiderHardness(sql)).toBe(expected);
+  });
+
+  it("gives an answer for SQL Spider's parser rejects", () => {
+    expect(spiderHardness("SELECT a FROM t WHERE (x = 1 OR y = 2) AND z IS NOT NULL")).toMatch(/^(easy|medium|hard|extra)$/);
+    expect(spiderHardness("WITH c AS (SELECT 1) SELECT * FROM c;")).toBe("easy");
+    expect(spiderHardness("")).toBe("easy");
+  });
+});
+
+describe("loadBenchmark", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = makeTempDir("sqlmend-bench-");
+  });
+  afterAll(() => removeTempDir(dir));
+
+  async function spiderLayout(name: string) {
+    const root = path.join(dir, name);
+    makeDb(root, "database/school/school.sqlite", SCHOOL);
+    await writeFile(
+      path.join(root, "dev.json"),
+      JSON.stringify([
+        { db_id: "school", question: "How many students?", query: "SELECT count(*) FROM students", query_toks: ["x"] },
+        { db_id: "wta_1", question: "How many players?", query: "SELECT count(*) FROM players" },
+        {
+          db_id: "school",
+          question: "Top department?",
+          query:
+            "SELECT T1.name FROM departments AS T1 JOIN instructors AS T2 ON T1.dept_id = T2.dept_id GROUP BY T1.name ORDER BY count(*) DESC LIMIT 1",
+        },
+      ]),
+    );
+    await writeFile(path.join(root, "train_spider.json"), JSON.stringify([{ db_id: "school", question: "Names?", query: "SELECT first_name FROM students" }]));
+    await writeFile(path.join(root, "tables.json"), "[]");
+    return root;
+  }
+
+  it("reads the Spider layout: index ids, computed hardness, missing database skipped with a reason", async () => {
+    const root = await spiderLayout("spider");
+    expect(detectLayout(root)).toBe("spider");
+    const b = await loadBenchmark(root);
+    expect(b.layout).toBe("spider");
+    expect(b.split).toBe("dev");
+    expect(b.name).toBe("spider/dev");
+    expect(b.questions.map((q) => q.id)).toEqual(["0", "2"]);
+    expect(b.questions[0]).toMatchObject({
+      dbId: "school",
+      dbPath: path.join(root, "database/school/school.sqlite"),
+      evidence: "",
+      goldSql: "SELECT count(*) FROM students",
+      difficulty: "easy",
+    });
+    expect(b.questions[1]!.difficulty).toBe("extra");
+    expect(b.skipped).toEqual([{ id: "1", dbId: "wta_1", reason: "database file not found: database/wta_1/wta_1.sqlite" }]);
+
+    const train = await loadBenchmark(root, { split: "train" });
+    expect(train.questions).toHaveLength(1);
+    expect(train.name).toBe("spider/train");
+  });
+
+  async function birdLayout(name: string) {
+    const root = path.join(dir, name);
+    makeDb(root, "dev_databases/school/school.sqlite", SCHOOL);
+    await mkdir(path.join(root, "dev_databases/school/database_description"), { recursive: true });
+    await writeFile(path.join(root, "dev_databases/school/database_description/students.csv"), "original_column_name,column_name\n");
+    await writeFile(
+      path.join(root, "dev.json"),
+      JSON.stringify([
+        { question_id: 7, db_id: "school", question: "How many students?", evidence: "", SQL: "SELECT count(*) FROM students", difficulty: "simple" },
+        { question_id: 8, db_id: "formula_1", question: "Fastest lap?", evidence: "fastest refers to MIN(time)", SQL: "SELECT 1", difficulty: "moderate" },
+      ]),
+    );
+    makeDb(root, "train_databases/school/school.sqlite", SCHOOL);
+    await writeFile(
+      path.join(root, "train.json"),
+      JSON.stringify([
+        { db_id: "school", question: "Count?", evidence: "x refers to y", SQL: "SELECT count(*) FROM courses" },
+        { db_id: "school", question: "Names?", SQL: "SELECT name FROM departments" },
+      ]),
+    );
+    return root;
+  }
+
+  it("reads the BIRD layout: question_id, evidence, difficulty, descriptions; train without ids uses the index", async () => {
+    const root = await birdLayout("bird");
+    expect(detectLayout(root)).toBe("bird");
+    const b = await loadBenchmark(root);
+    expect(b.layout).toBe("bird");
+    expect(b.questions).toHaveLength(1);
+    expect(b.questions[0]).toMatchObject({
+      id: "7",
+      dbId: "school",
+      difficulty: "simple",
+      goldSql: "SELECT count(*) FROM students",
+      descriptionDir: path.join(root, "dev_databases/school/database_description"),
+    });
+    expect(b.skipped).toEqual([{ id: "8", dbId: "formula_1", reason: "database file not found: dev_databases/formula_1/formula_1.sqlite" }]);
+
+    const train = await loadBenchmark(root, { split: "train" });
+    expect(train.questions.map((q) => q.id)).toEqual(["0", "1"]);
+    expect(train.questions[0]!.evidence).toBe("x refers to y");
+    expect(train.questions[1]!.evidence).toBe("");
+    expect(train.questions[0]!.difficulty).toBeUndefined();
+    expect(train.questions[0]!.descriptionDir).toBeUndefined();
+  });
+
+  it("rejects malformed files with a one-line UserError naming the file and the first problem", async () => {
+    const root = await birdLayout("bird-bad");
+    const file = path.join(root, "dev.json");
+    writeFileSync(file, "[{ not json");
+    await expectUserError(loadBenchmark(root), "dev.json", "not valid JSON");
+    writeFileSync(file, JSON.stringify({ questions: [] }));
+    await expectUserError(loadBenchmark(root), "dev.json", "expected a JSON array", "object");
+    writeFileSync(file, JSON.stringify([{ question_id: 0, db_id: "school", question: "q", SQL: "SELECT 1" }, { question_id: 1, db_id: "school", SQL: "SELECT 1" }]));
+    await expectUserError(loadBenchmark(root), `${file}: item 1: "question" is required`);
+    writeFileSync(file, JSON.stringify([{ question_id: 0, db_id: 5, question: "q", SQL: "SELECT 1" }]));
+    await expectUserError(loadBenchmark(root), 'item 0: "db_id" must be a string (got number)');
+    writeFileSync(file, JSON.stringify([{ question_id: 0, db_id: "school", question: "q", SQL: "" }]));
+    await expectUserError(loadBenchmark(root), 'item 0: "SQL" is empty');
+    writeFileSync(file, JSON.stringify(["SELECT 1"]));
+    await expectUserError(loadBenchmark(root), "item 0: expected an object (got string)");
+    writeFileSync(file, JSON.stringify([
+      { question_id: 3, db_id: "school", question: "q", SQL: "SELECT 1" },
+      { question_id: 3, db_id: "school", question: "q", SQL: "SELECT 1" },
+    ]));
+    await expectUserError(loadBenchmark(root), "item 1: duplicate question_id 3");
+
+    const spider = await spiderLayout("spider-bad");
+    writeFileSync(path.join(spider, "dev.json"), JSON.stringify([{ db_id: "school", question: "q" }]));
+    await expectUserError(loadBenchmark(spider), 'dev.json: item 0: "query" is required');
+  });
+
+  it("names the directory and what it looked for when the layout is unknown", async () => {
+    const root = path.join(dir, "empty");
+    await mkdir(root, { recursive: true });
+    writeFileSync(path.join(root, "questions.json"), "[]");
+    await expectUserError(loadBenchmark(root), root, "not a Spider or BIRD benchmark", "dev_databases/", "train_spider.json");
+    await expectUserError(loadBenchmark(path.join(dir, "nope")), "no such benchmark directory");
+    const birdDevOnly = await birdLayout("bird-dev-only");
+    await expectUserError(loadBenchmark(path.join(birdDevOnly, "dev_databases")), "not a Spider or BIRD benchmark");
+  });
+});
+
+describe("minibench", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = makeTempDir("sqlmend-minibench-");
+    await buildMinibench(path.join(dir, "mb"));
+  });
+  afterAll(() => removeTempDir(dir));
+
+  it("has train and dev splits in BIRD layout with evidence, difficulties, tables.json and descriptions", async () => {
+    const dev = await loadBenchmark(path.join(dir, "mb"));
+    const train = await loadBenchmark(path.join(dir, "mb"), { split: "train" });
+    expect(dev.layout).toBe("bird");
+    expect(dev.questions).toHaveLength(20);
+    expect(train.questions).toHaveLength(30);
+    expect(dev.skipped).toEqual([]);
+    for (const b of [dev, train]) {
+      expect(new Set(b.questions.map((q) => q.dbId))).toEqual(new Set(["school", "shop", "music"]));
+      expect(new Set(b.questions.map((q) => q.difficulty))).toEqual(new Set(["simple", "moderate", "challenging"]));
+      expect(b.questions.some((q) => q.evidence === "")).toBe(true);
+      expect(b.questions.some((q) => q.evidence.includes("refers to"))).toBe(true);
+    }
+    expect(dev.questions.find((q) => q.dbId === "shop")!.descriptionDir).toBe(path.join(dir, "mb/dev_databases/shop/database_description"));
+    for (const split of ["dev", "train"]) {
+      const tables = JSON.parse(readFileSync(path.join(dir, "mb", `${split}_tables.json`), "utf8")) as Array<Record<string, unknown[]>>;
+      expect(tables.map((t) => t.db_id)).toEqual(["school", "shop", "music"]);
+      for (const t of tables) {
+        expect(t.table_names_original!.length).toBeGreaterThanOrEqual(4);
+        expect(t.table_names_original!.length).toBeLessThanOrEqual(7);
+        expect(t.foreign_keys!.length).toBeGreaterThan(0);
+        expect(t.column_names_original!.length).toBe(t.column_types!.length);
+      }
+    }
+  });
+
+  it("every gold query executes and returns rows", async () => {
+    const executor = createExecutor({ size: 2 });
+    try {
+      for (const split of ["dev", "train"] as const) {
+        const b = await loadBenchmark(path.join(dir, "mb"), { split });
+        for (const q of b.questions) {
+          const r = await executor.run(q.dbPath, q.goldSql!);
+          expect(r.ok ? r.rowCount : `${q.id}: ${r.message}`, `${split} ${q.id}: ${q.goldSql}`).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      await executor.close();
+    }
+  });
+
+  it("resolveBenchmarkDir builds minibench once into the data dir and rebuilds when stale", async () => {
+    const env = { SQLMEND_HOME: path.join(dir, "home") };
+    const target = await resolveBenchmarkDir("minibench", env, dir);
+    expect(target).toBe(path.join(dir, "home", "minibench"));
+    const stamp = path.join(target, ".minibench-stamp");
+    const db = path.join(target, "dev_databases/school/school.sqlite");
+    const first = statSync(db).mtimeMs;
+    await resolveBenchmarkDir("minibench", env, dir);
+    expect(statSync(db).mtimeMs).toBe(first);
+    writeFileSync(stamp, "stale\n");
+    await resolveBenchmarkDir("minibench", env, dir);
+    expect(readFileSync(stamp, "utf8").trim()).not.toBe("stale");
+    expect((await loadBenchmark(target)).questions).toHaveLength(20);
+
+    expect(await resolveBenchmarkDir("mb", {}, dir)).toBe(path.join(dir, "mb"));
+    await expectUserError(resolveBenchmarkDir("no-such-dir", {}, dir), "no-such-dir", "no such benchmark directory");
+  });
+
+  it("concurrent builds do not clash", async () => {
+    const env = { SQLMEND_HOME: path.join(dir, "home2") };
+    const dirs = await Promise.all([1, 2, 3].map(() => resolveBenchmarkDir("minibench", env, dir)));
+    expect(new Set(dirs).size).toBe(1);
+    expect((await loadBenchmark(dirs[0]!, { split: "train" })).questions).toHaveLength(30);
+  });
+});

@@ -1,0 +1,576 @@
+/**
+ * Reads Spider and BIRD benchmarks into `Benchmark` / `Question` (state/question.ts),
+ * computes Spider's hardness from gold SQL, and resolves the name `minibench` to the
+ * project's own benchmark (tools/minibench/).
+ */
+import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { UserError } from "../cli/command.ts";
+import type { Benchmark, BenchmarkLayout, Question, SkippedQuestion, Split } from "../state/question.ts";
+import { ensureMinibench } from "./minibench/index.ts";
+import { dataDir } from "./paths.ts";
+
+export { tokenizeSql, type SqlToken, type SqlTokenType } from "./sql-tokens.ts";
+import { tokenizeSql, type SqlToken, type SqlTokenType } from "./sql-tokens.ts";
+
+// ---------------------------------------------------------------------------
+// Spider hardness
+// ---------------------------------------------------------------------------
+
+export type SpiderHardness = "easy" | "medium" | "hard" | "extra";
+
+/** The three counts Spider's eval_hardness combines. */
+export interface HardnessCounts {
+  component1: number;
+  component2: number;
+  others: number;
+}
+
+/** Spider's eval_hardness thresholds over the three counts. */
+export function hardnessFromCounts({ component1: c1, component2: c2, others: o }: HardnessCounts): SpiderHardness {
+  if (c1 <= 1 && o === 0 && c2 === 0) return "easy";
+  if ((o <= 2 && c1 <= 1 && c2 === 0) || (c1 <= 2 && o < 2 && c2 === 0)) return "medium";
+  if ((o > 2 && c1 <= 2 && c2 === 0) || (c1 > 2 && c1 <= 3 && o <= 2 && c2 === 0) || (c1 <= 1 && o === 0 && c2 <= 1)) {
+    return "hard";
+  }
+  return "extra";
+}
+
+const AGGS = new Set(["max", "min", "count", "sum", "avg"]);
+const SET_OPS = new Set(["union", "intersect", "except"]);
+const CLAUSES = ["select", "from", "where", "group", "having", "order", "limit"] as const;
+type Clause = (typeof CLAUSES)[number];
+
+interface Tok {
+  lower: string;
+  type: SqlTokenType;
+  /** Index of the matching parenthesis, for "(" and ")". */
+  match: number;
+}
+
+function significant(sql: string): Tok[] {
+  const toks: Tok[] = tokenizeSql(sql)
+    .filter((t) => t.type !== "ws" && t.type !== "comment")
+    .map((t) => ({ lower: t.lower, type: t.type, match: -1 }));
+  const stack: number[] = [];
+  toks.forEach((t, i) => {
+    if (t.type !== "punct") return;
+    if (t.lower === "(") stack.push(i);
+    else if (t.lower === ")" && stack.length) {
+      const open = stack.pop()!;
+      toks[open]!.match = i;
+      t.match = open;
+    }
+  });
+  return toks;
+}
+
+const isWord = (t: Tok | undefined, ...words: string[]) => t?.type === "word" && words.includes(t.lower);
+const isPunct = (t: Tok | undefined, p: string) => t?.type === "punct" && t.lower === p;
+/** A parenthesised subquery starts here: "(" followed by SELECT (or more "(" then SELECT). */
+const opensSubquery = (toks: Tok[], i: number): boolean => {
+  let j = i;
+  while (isPunct(toks[j], "(")) j++;
+  return j > i && isWord(toks[j], "select", "with", "values");
+};
+/** Index after the token at i, jumping over a parenthesised group. */
+const next = (toks: Tok[], i: number) => (isPunct(toks[i], "(") && toks[i]!.match > i ? toks[i]!.match + 1 : i + 1);
+
+const COMPARISONS = new Set(["=", "==", "<", ">", "<=", ">=", "!=", "<>"]);
+const isComparison = (t: Tok) => (t.type === "punct" && COMPARISONS.has(t.lower)) || (t.type === "word" && t.lower === "like");
+const NOT_COLUMN = new Set(["select", "not", "null", "case", "exists", "true", "false"]);
+const VALUE_STOPS = ["and", "select", "from", "where", "group", "order", "limit", "intersect", "union", "except", "join", "on", "as"];
+
+interface CondCounts {
+  conds: number;
+  connectors: number;
+  or: number;
+  like: number;
+  not: number;
+  nested: number;
+}
+
+/**
+ * Counts over one condition (ON / WHERE / HAVING). Spider's parser only knows flat
+ * conditions; we also look inside non-subquery parentheses (where Spider's parser would fail).
+ */
+function countCondition(toks: Tok[], start: number, end: number): CondCounts {
+  const c: CondCounts = { conds: 0, connectors: 0, or: 0, like: 0, not: 0, nested: 0 };
+  if (start >= end) return c;
+  const betweens: number[] = [0];
+  let caseDepth = 0;
+  for (let i = start; i < end; i++) {
+    const t = toks[i]!;
+    if (isPunct(t, "(")) {
+      if (opensSubquery(toks, i)) {
+        c.nested++;
+        i = Math.max(i, Math.min(t.match, end - 1));
+        continue;
+      }
+      betweens.push(0);
+      continue;
+    }
+    if (isPunct(t, ")")) {
+      if (betweens.length > 1) betweens.pop();
+      continue;
+    }
+    if (caseDepth === 0 && isComparison(t) && toks[i + 1]?.type === "word" && !NOT_COLUMN.has(toks[i + 1]!.lower) && !isPunct(toks[i + 2], "(")) {
+      // Spider's parse_value reads a column value up to the next ',', ')', AND or clause/join
+      // keyword, so an OR (and the conditions after it) following `a = b.c` is not counted.
+      if (t.lower === "like") c.like++;
+      let j = i + 1;
+      while (j < end && !isPunct(toks[j], ",") && !isPunct(toks[j], ")") && !isWord(toks[j], ...VALUE_STOPS)) j = next(toks, j);
+      i = j - 1;
+      continue;
+    }
+    if (t.type !== "word") continue;
+    if (t.lower === "case") caseDepth++;
+    else if (t.lower === "end" && caseDepth > 0) caseDepth--;
+    if (caseDepth > 0) continue;
+    const top = betweens.length - 1;
+    if (t.lower === "between") betweens[top]!++;
+    else if (t.lower === "and" || t.lower === "or") {
+      if (t.lower === "and" && betweens[top]! > 0) betweens[top]!--;
+      else {
+        c.connectors++;
+        if (t.lower === "or") c.or++;
+      }
+    } else if (t.lower === "like") c.like++;
+    else if (t.lower === "not" && !isWord(toks[i - 1], "is")) c.not++;
+  }
+  c.conds = c.connectors + 1;
+  return c;
+}
+
+/** Aggregate calls in a range, not looking into subqueries. */
+function countAggCalls(toks: Tok[], start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    if (isPunct(toks[i], "(") && opensSubquery(toks, i)) {
+      i = Math.max(i, toks[i]!.match);
+      continue;
+    }
+    if (toks[i]!.type === "word" && AGGS.has(toks[i]!.lower) && isPunct(toks[i + 1], "(")) n++;
+  }
+  return n;
+}
+
+/** Splits a range at top-level commas. */
+function splitCommas(toks: Tok[], start: number, end: number): Array<[number, number]> {
+  const parts: Array<[number, number]> = [];
+  let from = start;
+  for (let i = start; i < end; i = next(toks, i)) {
+    if (isPunct(toks[i], ",")) {
+      parts.push([from, i]);
+      from = i + 1;
+    }
+  }
+  if (from < end) parts.push([from, end]);
+  return parts;
+}
+
+/** Spider's three counts for the query in toks[start, end), computed the way evaluation.py counts its parse. */
+function countsFor(toks: Tok[], start: number, end: number): HardnessCounts {
+  // Unwrap "( ... )" around the whole query.
+  while (isPunct(toks[start], "(") && toks[start]!.match === end - 1) {
+    start++;
+    end--;
+  }
+  // Skip a leading WITH clause: its CTE bodies are parenthesised and so ignored below.
+  let i = start;
+  if (isWord(toks[i], "with")) {
+    while (i < end && !isWord(toks[i], "select")) i = next(toks, i);
+  }
+  // Clause positions at this level; the first set operator ends the main query.
+  const at: Partial<Record<Clause, number>> = {};
+  let setOp = false;
+  let mainEnd = end;
+  for (; i < end; i = next(toks, i)) {
+    const t = toks[i]!;
+    if (t.type !== "word") continue;
+    if (SET_OPS.has(t.lower)) {
+      setOp = true;
+      mainEnd = i;
+      break;
+    }
+    if (t.lower === "group" || t.lower === "order") {
+      if (!isWord(toks[i + 1], "by")) continue;
+    }
+    if ((CLAUSES as readonly string[]).includes(t.lower) && at[t.lower as Clause] === undefined) {
+      at[t.lower as Clause] = i;
+    }
+  }
+  const starts = CLAUSES.map((k) => at[k]).filter((v): v is number => v !== undefined);
+  const range = (k: Clause): [number, number] | undefined => {
+    const s = at[k];
+    if (s === undefined) return undefined;
+    const after = starts.filter((v) => v > s);
+    const skip = k === "group" || k === "order" ? 2 : 1;
+    return [s + skip, after.length ? Math.min(...after) : mainEnd];
+  };
+
+  let component1 = 0;
+  let component2 = setOp ? 1 : 0;
+  let aggs = 0;
+  let others = 0;
+
+  // SELECT: item count; an item counts as aggregated when it starts with an aggregate call.
+  const sel = range("select");
+  if (sel) {
+    let [s, e] = sel;
+    if (isWord(toks[s], "distinct", "all")) s++;
+    const items = splitCommas(toks, s, e);
+    aggs += items.filter(([a]) => AGGS.has(toks[a]!.lower) && toks[a]!.type === "word" && isPunct(toks[a + 1], "(")).length;
+    if (items.length > 1) others++;
+  }
+  // FROM: each JOIN (or comma) adds a table unit; ON conditions count for OR / LIKE / nesting.
+  const from = range("from");
+  if (from) {
+    const [s, e] = from;
+    let units = 1;
+    let on = -1;
+    const closeOn = (stop: number) => {
+      if (on < 0) return;
+      const c = countCondition(toks, on, stop);
+      component1 += c.or + c.like;
+      component2 += c.nested;
+      on = -1;
+    };
+    for (let j = s; j < e; j = next(toks, j)) {
+      if (isWord(toks[j], "join") || isPunct(toks[j], ",")) {
+        closeOn(j);
+        units++;
+      } else if (isWord(toks[j], "on")) {
+        closeOn(j);
+        on = j + 1;
+      }
+    }
+    closeOn(e);
+    component1 += units - 1;
+  }
+  // WHERE: a NOT condition counts as an aggregation (evaluation.py checks cond_unit[0], the not flag).
+  const where = range("where");
+  if (where) {
+    const c = countCondition(toks, where[0], where[1]);
+    component1 += 1 + c.or + c.like;
+    component2 += c.nested;
+    aggs += c.not;
+    if (c.conds > 1) others++;
+  }
+  const group = range("group");
+  if (group) {
+    component1++;
+    const items = splitCommas(toks, group[0], group[1]);
+    if (items.length > 1) others++;
+  }
+  // HAVING: evaluation.py's count_agg over the whole condition list counts every AND/OR (a string)
+  // and every NOT condition; aggregates inside HAVING conditions are not counted.
+  const having = range("having");
+  if (having) {
+    const c = countCondition(toks, having[0], having[1]);
+    component1 += c.or + c.like;
+    component2 += c.nested;
+    aggs += c.connectors + c.not;
+  }
+  const order = range("order");
+  if (order) {
+    component1++;
+    aggs += countAggCalls(toks, order[0], order[1]);
+  }
+  if (at.limit !== undefined) component1++;
+  if (aggs > 1) others++;
+  return { component1, component2, others };
+}
+
+/** Spider's three hardness counts from the SQL text (tokenizer-based; see spiderHardness). */
+export function spiderHardnessCounts(sql: string): HardnessCounts {
+  const toks = significant(sql);
+  let end = toks.length;
+  while (end > 0 && isPunct(toks[end - 1], ";")) end--;
+  return countsFor(toks, 0, end);
+}
+
+/**
+ * Spider's hardness (easy / medium / hard / extra) of a gold query, computed from tokens the way
+ * Spider's evaluation.py counts components of its own parse (count_component1/2, count_others),
+ * quirks included: a NOT condition in WHERE and every AND/OR in HAVING count as aggregations, an
+ * OR after a column-valued comparison is not seen. Agrees with the official script on all 972 Spider
+ * dev and 6,903 train queries it can parse. Where it may differ: queries Spider's parser rejects
+ * (parenthesised boolean groups, IS NOT NULL, subqueries in SELECT, comma joins) get a sensible
+ * count here instead of a crash; aggregates are recognised by name followed by "(".
+ */
+export function spiderHardness(sql: string): SpiderHardness {
+  return hardnessFromCounts(spiderHardnessCounts(sql));
+}
+
+// ---------------------------------------------------------------------------
+// Reading benchmark files
+// ---------------------------------------------------------------------------
+
+const nonEmpty = z.string().trim().min(1);
+const SpiderItemSchema = z.looseObject({ db_id: nonEmpty, question: nonEmpty, query: nonEmpty });
+const BirdItemSchema = z.looseObject({
+  question_id: z.union([z.number().int().nonnegative(), nonEmpty]).optional(),
+  db_id: nonEmpty,
+  question: nonEmpty,
+  evidence: z.string().nullish(),
+  SQL: nonEmpty,
+  difficulty: z.string().nullish(),
+});
+
+const typeName = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+
+/** "item 12: "question" is required" from the first zod issue. */
+function describeIssue(issue: z.core.$ZodIssue, data: unknown): string {
+  const where = issue.path.length ? issue.path.slice(0, -1) : [];
+  const key = issue.path.length ? issue.path[issue.path.length - 1] : undefined;
+  let parent: unknown = data;
+  for (const p of where) parent = (parent as Record<PropertyKey, unknown>)?.[p as PropertyKey];
+  const value = key === undefined ? parent : (parent as Record<PropertyKey, unknown>)?.[key as PropertyKey];
+  const index = typeof where[0] === "number" ? where[0] : typeof key === "number" && !where.length ? key : undefined;
+  const item = index === undefined ? "" : `item ${index}: `;
+  const field = key === undefined || typeof key === "number" ? "" : `"${String(key)}"`;
+  if (!field) return `${item}expected an object (got ${typeName(value)})`;
+  if (value === undefined) return `${item}${field} is required`;
+  if (issue.code === "invalid_type") return `${item}${field} must be ${issue.expected === "number" ? "a number" : `a ${issue.expected}`} (got ${typeName(value)})`;
+  if (issue.code === "too_small" && typeof value === "string") return `${item}${field} is empty`;
+  return `${item}${field}: ${issue.message}`;
+}
+
+/** Offset of the first JSON syntax error in text (text.length for a premature end), or -1 if valid. */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const n = text.length;
+  const ws = () => {
+    while (i < n && " \t\n\r".includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string) => {
+    if (!text.startsWith(word, i)) fail();
+    i += word.length;
+  };
+  const string = () => {
+    i++;
+    for (;;) {
+      if (i >= n) fail();
+      const c = text.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c < 0x20) fail();
+      if (c === 0x5c) {
+        i++;
+        if (text[i] === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? "")) fail();
+      }
+      i++;
+    }
+    i++;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      ws();
+      if (text[i] === "}") {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ":") fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "}") {
+          i++;
+          return;
+        } else fail();
+      }
+    } else if (c === "[") {
+      i++;
+      ws();
+      if (text[i] === "]") {
+        i++;
+        return;
+      }
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "]") {
+          i++;
+          return;
+        } else fail();
+      }
+    } else if (c === '"') string();
+    else if (c === "t") literal("true");
+    else if (c === "f") literal("false");
+    else if (c === "n") literal("null");
+    else {
+      const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
+      if (!m) fail();
+      i += m![0].length;
+    }
+  };
+  try {
+    value();
+    ws();
+    return i < n ? i : -1;
+  } catch (offset) {
+    return offset as number;
+  }
+}
+
+/** "not valid JSON at line 3, column 8 (unexpected 'S')" for a parse failure. */
+export function describeJsonError(text: string): string {
+  const offset = jsonErrorOffset(text);
+  if (offset < 0) return "not valid JSON";
+  const before = text.slice(0, offset).split("\n");
+  const where = `line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
+  const what = offset >= text.length ? "unexpected end of file" : `unexpected ${JSON.stringify(text[offset])}`;
+  return `not valid JSON at ${where} (${what})`;
+}
+
+async function readJsonArray<T>(file: string, schema: z.ZodType<T>): Promise<T[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UserError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new UserError(`${file}: ${describeJsonError(text)}`);
+  }
+  if (!Array.isArray(data)) throw new UserError(`${file}: expected a JSON array of questions (got ${typeName(data)})`);
+  const parsed = z.array(schema).safeParse(data);
+  if (!parsed.success) throw new UserError(`${file}: ${describeIssue(parsed.error.issues[0]!, data)}`);
+  return parsed.data;
+}
+
+const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
+const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
+
+/** Which layout a directory holds, or undefined. */
+export function detectLayout(dir: string): BenchmarkLayout | undefined {
+  if (isDir(path.join(dir, "database")) && (isFile(path.join(dir, "dev.json")) || isFile(path.join(dir, "train_spider.json")))) {
+    return "spider";
+  }
+  if (
+    (isDir(path.join(dir, "dev_databases")) && isFile(path.join(dir, "dev.json"))) ||
+    (isDir(path.join(dir, "train_databases")) && isFile(path.join(dir, "train.json")))
+  ) {
+    return "bird";
+  }
+  return undefined;
+}
+
+/** Reads a Spider or BIRD benchmark directory (layout detected). Throws UserError on bad files. */
+export async function loadBenchmark(dir: string, opts: { split?: Split } = {}): Promise<Benchmark> {
+  const split: Split = opts.split ?? "dev";
+  const root = path.resolve(dir);
+  if (!isDir(root)) throw new UserError(`${dir}: no such benchmark directory`);
+  const layout = detectLayout(root);
+  if (!layout) {
+    throw new UserError(
+      `${dir}: not a Spider or BIRD benchmark (looked for database/ with dev.json or train_spider.json, ` +
+        `or dev_databases/ with dev.json, or train_databases/ with train.json)`,
+    );
+  }
+  const questions: Question[] = [];
+  const skipped: SkippedQuestion[] = [];
+  const exists = new Map<string, boolean>();
+  const dbExists = (p: string) => {
+    if (!exists.has(p)) exists.set(p, isFile(p));
+    return exists.get(p)!;
+  };
+  const add = (q: Question, relDb: string) => {
+    if (dbExists(q.dbPath)) questions.push(q);
+    else skipped.push({ id: q.id, dbId: q.dbId, reason: `database file not found: ${relDb}` });
+  };
+
+  if (layout === "spider") {
+    const fileName = split === "dev" ? "dev.json" : "train_spider.json";
+    const file = path.join(root, fileName);
+    if (!isFile(file)) throw new UserError(`${dir}: Spider layout has no ${fileName} for split ${split}`);
+    const items = await readJsonArray(file, SpiderItemSchema);
+    items.forEach((item, index) => {
+      const relDb = `database/${item.db_id}/${item.db_id}.sqlite`;
+      add(
+        {
+          id: String(index),
+          dbId: item.db_id,
+          dbPath: path.join(root, relDb),
+          question: item.question,
+          evidence: "",
+          goldSql: item.query,
+          difficulty: spiderHardness(item.query),
+        },
+        relDb,
+      );
+    });
+  } else {
+    const fileName = `${split}.json`;
+    const dbFolder = `${split}_databases`;
+    const file = path.join(root, fileName);
+    if (!isFile(file) || !isDir(path.join(root, dbFolder))) {
+      throw new UserError(`${dir}: BIRD layout has no ${fileName} with ${dbFolder}/ for split ${split}`);
+    }
+    const items = await readJsonArray(file, BirdItemSchema);
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      const id = item.question_id === undefined ? String(index) : String(item.question_id);
+      if (seen.has(id)) throw new UserError(`${file}: item ${index}: duplicate question_id ${id}`);
+      seen.add(id);
+      const relDb = `${dbFolder}/${item.db_id}/${item.db_id}.sqlite`;
+      const descriptionDir = path.join(root, dbFolder, item.db_id, "database_description");
+      add(
+        {
+          id,
+          dbId: item.db_id,
+          dbPath: path.join(root, relDb),
+          question: item.question,
+          evidence: item.evidence ?? "",
+          goldSql: item.SQL,
+          ...(item.difficulty ? { difficulty: item.difficulty } : {}),
+          ...(isDir(descriptionDir) ? { descriptionDir } : {}),
+        },
+        relDb,
+      );
+    });
+  }
+  const base = path.basename(root);
+  return { dir: root, layout, split, name: `${base}/${split}`, questions, skipped };
+}
+
+/**
+ * A benchmark directory from a path, or the name `minibench` (the project's own benchmark,
+ * built once into dataDir()/minibench and rebuilt when its sources change).
+ */
+export async function resolveBenchmarkDir(
+  nameOrDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): Promise<string> {
+  if (nameOrDir === "minibench") {
+    const target = path.join(dataDir(env, cwd), "minibench");
+    await ensureMinibench(target);
+    return target;
+  }
+  const dir = path.resolve(cwd, nameOrDir);
+  if (!isDir(dir)) throw new UserError(`${nameOrDir}: no such benchmark directory (or use the name 'minibench')`);
+  return dir;
+}

@@ -1,0 +1,165 @@
+/**
+ * minibench: the project's own small benchmark in BIRD layout (train and dev splits over three
+ * SQLite databases built from the SQL scripts in sql/). Tests and the README demo use it.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const MINIBENCH_DATABASES = ["school", "shop", "music"] as const;
+const SPLITS = ["dev", "train"] as const;
+const STAMP = ".minibench-stamp";
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(full)));
+    else out.push(full);
+  }
+  return out.sort();
+}
+
+/** Hash of every source file (scripts, questions, descriptions, this builder). */
+export async function minibenchSourceHash(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const file of await listFiles(HERE)) {
+    hash.update(path.relative(HERE, file).split(path.sep).join("/"));
+    hash.update("\0");
+    hash.update(await readFile(file));
+    hash.update("\0");
+  }
+  return hash.digest("hex").slice(0, 24);
+}
+
+interface TableInfoRow {
+  cid: number;
+  name: string;
+  type: string;
+  notnull: number;
+  pk: number;
+}
+interface ForeignKeyRow {
+  table: string;
+  from: string;
+  to: string | null;
+}
+
+const readable = (name: string) => name.replace(/_/g, " ").toLowerCase();
+
+/** One tables.json entry (Spider / BIRD format) read from the database itself. */
+function describeDatabase(db: Database.Database, dbId: string) {
+  const tables = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all() as Array<{
+      name: string;
+    }>
+  ).map((r) => r.name);
+  const columnNamesOriginal: Array<[number, string]> = [[-1, "*"]];
+  const columnTypes: string[] = ["text"];
+  const primaryKeys: Array<number | number[]> = [];
+  const index = new Map<string, number>();
+  tables.forEach((table, t) => {
+    const cols = db.prepare(`PRAGMA table_info("${table}")`).all() as TableInfoRow[];
+    const pk: number[] = [];
+    for (const col of cols) {
+      index.set(`${table}.${col.name}`.toLowerCase(), columnNamesOriginal.length);
+      if (col.pk) pk.push(columnNamesOriginal.length);
+      columnNamesOriginal.push([t, col.name]);
+      columnTypes.push((col.type || "text").toLowerCase());
+    }
+    if (pk.length === 1) primaryKeys.push(pk[0]!);
+    else if (pk.length > 1) primaryKeys.push(pk);
+  });
+  const foreignKeys: Array<[number, number]> = [];
+  for (const table of tables) {
+    for (const fk of db.prepare(`PRAGMA foreign_key_list("${table}")`).all() as ForeignKeyRow[]) {
+      const from = index.get(`${table}.${fk.from}`.toLowerCase());
+      const to = index.get(`${fk.table}.${fk.to ?? ""}`.toLowerCase());
+      if (from !== undefined && to !== undefined) foreignKeys.push([from, to]);
+    }
+  }
+  return {
+    db_id: dbId,
+    table_names_original: tables,
+    table_names: tables.map(readable),
+    column_names_original: columnNamesOriginal,
+    column_names: columnNamesOriginal.map(([t, n]) => [t, n === "*" ? "*" : readable(n)]),
+    column_types: columnTypes,
+    primary_keys: primaryKeys,
+    foreign_keys: foreignKeys,
+  };
+}
+
+/** Writes the whole minibench layout (BIRD style) into targetDir, overwriting what is there. */
+export async function buildMinibench(targetDir: string): Promise<void> {
+  const work = path.join(targetDir, ".build");
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  const tables: unknown[] = [];
+  for (const dbId of MINIBENCH_DATABASES) {
+    const file = path.join(work, `${dbId}.sqlite`);
+    const db = new Database(file);
+    try {
+      db.exec(await readFile(path.join(HERE, "sql", `${dbId}.sql`), "utf8"));
+      tables.push(describeDatabase(db, dbId));
+    } finally {
+      db.close();
+    }
+  }
+  for (const split of SPLITS) {
+    const questions = JSON.parse(await readFile(path.join(HERE, `${split}.json`), "utf8")) as Array<{ SQL: string; db_id: string }>;
+    await writeFile(path.join(targetDir, `${split}.json`), `${JSON.stringify(questions, null, 2)}\n`);
+    await writeFile(path.join(targetDir, `${split}_gold.sql`), questions.map((q) => `${q.SQL}\t${q.db_id}\n`).join(""));
+    await writeFile(path.join(targetDir, `${split}_tables.json`), `${JSON.stringify(tables, null, 2)}\n`);
+    for (const dbId of MINIBENCH_DATABASES) {
+      const dbDir = path.join(targetDir, `${split}_databases`, dbId);
+      await mkdir(dbDir, { recursive: true });
+      await copyFile(path.join(work, `${dbId}.sqlite`), path.join(dbDir, `${dbId}.sqlite`));
+      const descriptions = path.join(HERE, "description", dbId);
+      if (existsSync(descriptions)) {
+        const out = path.join(dbDir, "database_description");
+        await mkdir(out, { recursive: true });
+        for (const csv of await readdir(descriptions)) await copyFile(path.join(descriptions, csv), path.join(out, csv));
+      }
+    }
+  }
+  await rm(work, { recursive: true, force: true });
+}
+
+const stampOf = (dir: string): string | undefined => {
+  try {
+    return readFileSync(path.join(dir, STAMP), "utf8").trim();
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Builds minibench into targetDir unless it is already built from the current sources.
+ * Builds in a sibling temp directory and renames it into place, so concurrent callers never
+ * see a half-built benchmark.
+ */
+export async function ensureMinibench(targetDir: string): Promise<void> {
+  const hash = await minibenchSourceHash();
+  if (stampOf(targetDir) === hash) return;
+  const parent = path.dirname(targetDir);
+  await mkdir(parent, { recursive: true });
+  const temp = path.join(parent, `.${path.basename(targetDir)}.${process.pid}.${randomBytes(6).toString("hex")}`);
+  try {
+    await buildMinibench(temp);
+    await writeFile(path.join(temp, STAMP), `${hash}\n`);
+    if (stampOf(targetDir) === hash) return; // another process finished first
+    await rm(targetDir, { recursive: true, force: true });
+    try {
+      await rename(temp, targetDir);
+    } catch (error) {
+      if (stampOf(targetDir) !== hash) throw error;
+    }
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,647 @@
+/**
+ * Execution accuracy under BIRD's or Spider's (test-suite-sql-eval) semantics, BIRD's VES,
+ * and the prediction file formats of both benchmarks.
+ *
+ * Values are compared the way the official Python scorers compare what sqlite3 returns:
+ * int and float compare numerically (1 == 1.0, exactly, also beyond 2^53), str never equals a
+ * number ('1' != 1), None == None, bytes never equal str.
+ */
+import { createHash } from "node:crypto";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { UserError } from "../cli/command.ts";
+import type { Question } from "../state/question.ts";
+import type { ExecOptions, ExecResult, Row, SqlExecutor, SqlValue } from "./sqlite/types.ts";
+import { describeJsonError } from "./benchmark.ts";
+import { tokenizeSql } from "./sql-tokens.ts";
+
+export type Semantics = "bird" | "spider";
+
+// ---------------------------------------------------------------------------
+// Values
+// ---------------------------------------------------------------------------
+
+/** Hex of the bytes. */
+const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
+
+/**
+ * A string equal for two values iff Python's == holds between them (and so their hashes agree).
+ * Integral floats take the integer's form, so 1.0 and 1n meet; length prefixes keep it unambiguous.
+ */
+export function valueKey(v: SqlValue): string {
+  if (v === null) return "n;";
+  switch (typeof v) {
+    case "bigint":
+      return `i${v.toString()};`;
+    case "number": {
+      if (Number.isInteger(v)) return `i${BigInt(v).toString()};`;
+      return `f${String(v)};`;
+    }
+    case "string":
+      return `s${v.length}:${v}`;
+    default:
+      return `b${v.byteLength}:${hex(v)}`;
+  }
+}
+
+const rowKey = (row: Row): string => {
+  let key = `${row.length}|`;
+  for (const v of row) key += valueKey(v);
+  return key;
+};
+
+// Python's str() of a value and of its type, for test-suite-sql-eval's row sorting (unorder_row).
+
+/** Python's repr of a float: shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
+export function pyFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const sign = x < 0 ? "-" : "";
+  const [mantissa, expText] = Math.abs(x).toExponential().split("e") as [string, string];
+  const digits = mantissa.replace(".", "");
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const e = Math.abs(exp).toString().padStart(2, "0");
+    return `${sign}${m}e${exp < 0 ? "-" : "+"}${e}`;
+  }
+  if (exp < 0) return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
+  const intPart = digits.slice(0, exp + 1).padEnd(exp + 1, "0");
+  const frac = digits.slice(exp + 1);
+  return `${sign}${intPart}.${frac || "0"}`;
+}
+
+function pyBytesRepr(b: Uint8Array): string {
+  const hasSingle = b.includes(0x27);
+  const quote = hasSingle && !b.includes(0x22) ? '"' : "'";
+  let out = "b" + quote;
+  for (const c of b) {
+    if (c === 0x5c) out += "\\\\";
+    else if (c === 0x09) out += "\\t";
+    else if (c === 0x0a) out += "\\n";
+    else if (c === 0x0d) out += "\\r";
+    else if (c === quote.charCodeAt(0)) out += `\\${quote}`;
+    else if (c >= 0x20 && c < 0x7f) out += String.fromCharCode(c);
+    else out += `\\x${c.toString(16).padStart(2, "0")}`;
+  }
+  return out + quote;
+}
+
+/** str(x) + str(type(x)) in Python: the sort key test-suite-sql-eval's unorder_row uses. */
+export function pySortKey(v: SqlValue): string {
+  if (v === null) return "None<class 'NoneType'>";
+  switch (typeof v) {
+    case "bigint":
+      return `${v.toString()}<class 'int'>`;
+    case "number":
+      return `${pyFloatRepr(v)}<class 'float'>`;
+    case "string":
+      return `${v}<class 'str'>`;
+    default:
+      return `${pyBytesRepr(v)}<class 'bytes'>`;
+  }
+}
+
+/** Compares strings by code point, as Python does (JS compares UTF-16 units). */
+function cmpCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
+    if (surrogate(x) || surrogate(y)) {
+      const cx = a.codePointAt(i)!;
+      const cy = b.codePointAt(i)!;
+      if (cx !== cy) return cx - cy;
+      continue;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** unorder_row: the row's values sorted by their Python str + type (stable), as one key. */
+function unorderedRowKey(row: Row): string {
+  const keyed = row.map((v) => ({ sort: pySortKey(v), key: valueKey(v) }));
+  keyed.sort((a, b) => cmpCodePoints(a.sort, b.sort));
+  let key = `${row.length}|`;
+  for (const k of keyed) key += k.key;
+  return key;
+}
+
+const countKeys = (keys: string[]): Map<string, number> => {
+  const m = new Map<string, number>();
+  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
+  return m;
+};
+const sameCounts = (a: Map<string, number>, b: Map<string, number>): boolean => {
+  if (a.size !== b.size) return false;
+  for (const [k, n] of a) if (b.get(k) !== n) return false;
+  return true;
+};
+const sameSet = (a: Iterable<string>, b: Iterable<string>): boolean => {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  if (sa.size !== sb.size) return false;
+  for (const k of sa) if (!sb.has(k)) return false;
+  return true;
+};
+
+// ---------------------------------------------------------------------------
+// Result comparison
+// ---------------------------------------------------------------------------
+
+/** Budget for the column-permutation search (the official search is unbounded). */
+const PERMUTATION_BUDGET = 200_000;
+
+/**
+ * test-suite-sql-eval's result_eq(gold, pred, order_matters): both empty → equal; otherwise the
+ * same row count, the same column count (of the first rows), the quick rejection by rows with
+ * their values sorted by Python str (a quirk: 1 and 1.0 sort differently next to strings), then
+ * some column permutation of pred that makes the row bags (or, with order, the row lists) equal.
+ * The official code enumerates permutations; we search the same space with pruning that never
+ * drops a valid permutation (per-column value bags, growing projections).
+ */
+function spiderResultEq(gold: Row[], pred: Row[], orderMatters: boolean): boolean {
+  if (gold.length === 0 && pred.length === 0) return true;
+  if (gold.length !== pred.length) return false;
+  const ncols = gold[0]!.length;
+  if (pred[0]!.length !== ncols) return false;
+
+  const gu = gold.map(unorderedRowKey);
+  const pu = pred.map(unorderedRowKey);
+  if (orderMatters ? gu.some((k, i) => k !== pu[i]) : !sameSet(gu, pu)) return false;
+
+  const gk = gold.map((r) => r.map(valueKey));
+  const pk = pred.map((r) => r.map(valueKey));
+  const column = (rows: string[][], c: number) => rows.map((r) => r[c]!);
+
+  if (orderMatters) {
+    // Rows must align exactly: every gold column must equal some distinct pred column as a vector.
+    const vec = (rows: string[][], c: number) => JSON.stringify(column(rows, c));
+    return sameCounts(
+      countKeys(Array.from({ length: ncols }, (_, c) => vec(gk, c))),
+      countKeys(Array.from({ length: ncols }, (_, c) => vec(pk, c))),
+    );
+  }
+  if (ncols === 1) return sameCounts(countKeys(gk.map((r) => r[0]!)), countKeys(pk.map((r) => r[0]!)));
+
+  // Pred columns that are identical vectors are interchangeable: try them in index order only.
+  const pvec = Array.from({ length: ncols }, (_, c) => JSON.stringify(column(pk, c)));
+  const bag = (rows: string[][], c: number) => JSON.stringify([...column(rows, c)].sort());
+  const gbags = Array.from({ length: ncols }, (_, c) => bag(gk, c));
+  const pbags = Array.from({ length: ncols }, (_, c) => bag(pk, c));
+  const candidates = gbags.map((g) => pbags.flatMap((p, c) => (p === g ? [c] : [])));
+  if (candidates.some((c) => c.length === 0)) return false;
+
+  const used = new Array<boolean>(ncols).fill(false);
+  let budget = PERMUTATION_BUDGET;
+  const gPrefix: string[][] = [gk.map((r) => `${r[0]!}`)];
+  for (let c = 1; c < ncols; c++) gPrefix.push(gk.map((r, i) => gPrefix[c - 1]![i]! + r[c]!));
+  const gCounts = gPrefix.map(countKeys);
+
+  const search = (col: number, prefix: string[] | null): boolean => {
+    if (col === ncols) return true;
+    for (const c of candidates[col]!) {
+      if (used[c]) continue;
+      // Symmetry: an identical, lower-indexed, unused column would give the same result.
+      if (candidates[col]!.some((d) => d < c && !used[d] && pvec[d] === pvec[c])) continue;
+      if (--budget < 0) return false;
+      const next = pk.map((r, i) => (prefix ? prefix[i]! : "") + r[c]!);
+      if (!sameCounts(countKeys(next), gCounts[col]!)) continue;
+      used[c] = true;
+      if (search(col + 1, next)) return true;
+      used[c] = false;
+    }
+    return false;
+  };
+  return search(0, null);
+}
+
+/**
+ * Whether a predicted result matches the gold result.
+ * - bird: BIRD's evaluation.py, set(pred) == set(gold): row order and duplicates ignored, column order matters.
+ * - spider: test-suite-sql-eval's result_eq: row bags (lists when orderMatters), columns may be permuted.
+ */
+export function resultsMatch(pred: Row[], gold: Row[], semantics: Semantics, opts: { orderMatters?: boolean } = {}): boolean {
+  if (semantics === "spider") return spiderResultEq(gold, pred, opts.orderMatters ?? false);
+  return sameSet(pred.map(rowKey), gold.map(rowKey));
+}
+
+/** A stable hash equal for two results iff they match under bird semantics (set of row tuples). */
+export function resultFingerprint(rows: Row[], semantics: "bird" = "bird"): string {
+  const keys = [...new Set(rows.map(rowKey))].sort();
+  const hash = createHash("sha256").update(semantics);
+  for (const k of keys) hash.update(`${k.length}\n${k}`);
+  return hash.digest("hex").slice(0, 32);
+}
+
+// ---------------------------------------------------------------------------
+// Query rewriting done by test-suite-sql-eval before execution
+// ---------------------------------------------------------------------------
+
+/** Drops every DISTINCT keyword token (not inside strings, quoted names or comments), like its remove_distinct. */
+export function removeDistinct(sql: string): string {
+  return tokenizeSql(sql)
+    .filter((t) => !(t.type === "word" && t.lower === "distinct"))
+    .map((t) => t.text)
+    .join("");
+}
+
+/** Its postprocess ('> =' → '>=' ...) and replace_cur_year (YEAR(CURDATE()) → 2020). */
+export function spiderRewrite(sql: string): string {
+  return sql
+    .replaceAll("> =", ">=")
+    .replaceAll("< =", "<=")
+    .replaceAll("! =", "!=")
+    .replace(/YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*/gi, "2020");
+}
+
+// ---------------------------------------------------------------------------
+// Scoring one question
+// ---------------------------------------------------------------------------
+
+export interface Verdict {
+  id: string;
+  correct: boolean;
+  /** One line: kind + message. */
+  predError?: string;
+  goldError?: string;
+  predRows?: number;
+  goldRows?: number;
+  difficulty?: string;
+  /** VES: mean gold/pred time ratio after outlier removal (0 when not correct or timing failed). */
+  timeRatio?: number;
+  /** R-VES reward bucket (BIRD mini-dev) of timeRatio. */
+  reward?: number;
+}
+
+export interface VesOptions {
+  /** Timed runs of each query (BIRD's evaluation_ves.py uses 100). */
+  iterations?: number;
+}
+
+export interface ScoreOptions {
+  executor: SqlExecutor;
+  semantics: Semantics;
+  /** Per query. Default 30 000 (BIRD's meta_time_out). */
+  timeoutMs?: number;
+  /** Spider semantics: keep DISTINCT (test-suite-sql-eval's --keep_distinct). */
+  keepDistinct?: boolean;
+  /** Measure VES for correct predictions. */
+  ves?: boolean | VesOptions;
+  goldCache?: GoldCache;
+}
+
+export const DEFAULT_VES_ITERATIONS = 10;
+export const OFFICIAL_VES_ITERATIONS = 100;
+
+/** A query as actually run (the executor may rewrite double-quoted literals), and its result. */
+export interface CompatRun {
+  sql: string;
+  result: ExecResult;
+}
+
+async function runQuery(executor: SqlExecutor, dbPath: string, sql: string, options: ExecOptions = {}): Promise<CompatRun> {
+  const result = await executor.run(dbPath, sql, options);
+  return { sql: (result.ok && result.executedSql) || sql, result };
+}
+
+/** Caches gold results per (database file, its size and mtime, SQL). */
+export class GoldCache {
+  private readonly entries = new Map<string, Promise<CompatRun>>();
+  constructor(private readonly maxEntries = 256) {}
+
+  async get(executor: SqlExecutor, dbPath: string, sql: string, timeoutMs: number): Promise<CompatRun> {
+    let version = "";
+    try {
+      const s = await stat(dbPath);
+      version = `${s.size}:${s.mtimeMs}`;
+    } catch {
+      // Missing file: the executor reports it; do not cache.
+      return runQuery(executor, dbPath, sql, { timeoutMs });
+    }
+    const key = `${dbPath}\0${version}\0${sql}`;
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const pending = runQuery(executor, dbPath, sql, { timeoutMs });
+    this.entries.set(key, pending);
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    const run = await pending;
+    // Timeouts and executor failures may be transient: do not keep them.
+    if (!run.result.ok && (run.result.kind === "timeout" || run.result.kind === "internal")) this.entries.delete(key);
+    return run;
+  }
+}
+
+const defaultGoldCache = new GoldCache(128);
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+const failureText = (r: ExecResult) => (r.ok ? "" : `${r.kind}: ${oneLine(r.message)}`);
+
+/** BIRD's clean_abnormal: keeps values strictly within mean ± 3 population std. */
+export function cleanAbnormal(values: number[]): number[] {
+  if (!values.length) return [];
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const std = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length);
+  const kept = values.filter((x) => x < mean + 3 * std && x > mean - 3 * std);
+  // All equal (std 0) keeps nothing officially, then divides by zero and scores 0; we keep them.
+  return kept.length ? kept : values;
+}
+
+/** BIRD mini-dev's R-VES reward for a time ratio (0 when incorrect). */
+export function vesReward(timeRatio: number): number {
+  if (timeRatio <= 0) return 0;
+  if (timeRatio >= 2) return 1.25;
+  if (timeRatio >= 1) return 1;
+  if (timeRatio >= 0.5) return 0.75;
+  if (timeRatio >= 0.25) return 0.5;
+  return 0.25;
+}
+
+/** gold/pred time ratio over repeated runs (first run dropped: it also converts the rows). */
+async function measureTimeRatio(
+  executor: SqlExecutor,
+  dbPath: string,
+  predSql: string,
+  goldSql: string,
+  iterations: number,
+  timeoutMs: number,
+): Promise<number> {
+  const options = { repeat: iterations + 1, timeoutMs: timeoutMs * (iterations + 1), maxRows: 1 };
+  const pred = await executor.run(dbPath, predSql, options);
+  if (!pred.ok) return 0;
+  const gold = await executor.run(dbPath, goldSql, options);
+  if (!gold.ok) return 0;
+  const pt = (pred.runTimesMs ?? [pred.elapsedMs]).slice(iterations > 0 ? 1 : 0);
+  const gt = (gold.runTimesMs ?? [gold.elapsedMs]).slice(iterations > 0 ? 1 : 0);
+  const n = Math.min(pt.length, gt.length);
+  if (!n) return 0;
+  const ratios = Array.from({ length: n }, (_, i) => gt[i]! / Math.max(pt[i]!, 1e-6));
+  const kept = cleanAbnormal(ratios);
+  return kept.reduce((a, b) => a + b, 0) / kept.length;
+}
+
+/** The queries actually executed, and whether row order matters, under the given semantics. */
+export function prepareQueries(
+  predSql: string,
+  goldSql: string,
+  semantics: Semantics,
+  keepDistinct = false,
+): { pred: string; gold: string; orderMatters: boolean } {
+  if (semantics === "bird") return { pred: predSql, gold: goldSql, orderMatters: false };
+  let pred = spiderRewrite(predSql);
+  let gold = spiderRewrite(goldSql);
+  if (!keepDistinct) {
+    pred = removeDistinct(pred);
+    gold = removeDistinct(gold);
+  }
+  // exec_eval.py: order_matters = 'order by' in g_str.lower()
+  return { pred, gold, orderMatters: gold.toLowerCase().includes("order by") };
+}
+
+/** Scores one prediction against the question's gold SQL. Never throws for bad SQL or files. */
+export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOptions): Promise<Verdict> {
+  const verdict: Verdict = { id: q.id, correct: false, ...(q.difficulty ? { difficulty: q.difficulty } : {}) };
+  if (!q.goldSql) return { ...verdict, goldError: "no gold SQL" };
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const { pred, gold, orderMatters } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
+  const cache = opts.goldCache ?? defaultGoldCache;
+  const [goldRun, predRun] = await Promise.all([
+    cache.get(opts.executor, q.dbPath, gold, timeoutMs),
+    runQuery(opts.executor, q.dbPath, pred, { timeoutMs }),
+  ]);
+  const g = goldRun.result;
+  const p = predRun.result;
+  if (g.ok) verdict.goldRows = g.rowCount;
+  else verdict.goldError = failureText(g);
+  if (p.ok) verdict.predRows = p.rowCount;
+  else verdict.predError = failureText(p);
+  if (!g.ok || !p.ok) return opts.ves ? { ...verdict, timeRatio: 0, reward: 0 } : verdict;
+  verdict.correct = resultsMatch(p.rows, g.rows, opts.semantics, { orderMatters });
+  if (opts.ves) {
+    const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
+    verdict.timeRatio = verdict.correct
+      ? await measureTimeRatio(opts.executor, q.dbPath, predRun.sql, goldRun.sql, iterations, timeoutMs)
+      : 0;
+    verdict.reward = vesReward(verdict.timeRatio);
+  }
+  return verdict;
+}
+
+// ---------------------------------------------------------------------------
+// Scoring a set of questions
+// ---------------------------------------------------------------------------
+
+export interface DifficultyScore {
+  difficulty: string;
+  count: number;
+  correct: number;
+  /** Percentage 0..100. */
+  ex: number;
+  ves?: number;
+  rves?: number;
+}
+
+export interface ScoreReport {
+  semantics: Semantics;
+  keepDistinct: boolean;
+  count: number;
+  correct: number;
+  /** Execution accuracy, percentage 0..100. */
+  ex: number;
+  byDifficulty: DifficultyScore[];
+  /**
+   * VES as BIRD's evaluation_ves.py: mean over questions of 100·sqrt(time ratio), 0 when wrong;
+   * rves as BIRD mini-dev's R-VES: mean of 100·sqrt(reward bucket). iterations: timed runs per query.
+   */
+  ves?: { iterations: number; officialIterations: number; ves: number; rves: number };
+  /** Questions with no prediction (scored wrong). */
+  missingPredictions: number;
+  /** Prediction ids that match no question. */
+  unmatchedPredictions: string[];
+  verdicts: Verdict[];
+  elapsedMs: number;
+}
+
+export interface ScoreAllOptions {
+  executor: SqlExecutor;
+  semantics: Semantics;
+  /**
+   * Questions in flight. Default 4 × CPUs: the executor's pool bounds real parallelism, and
+   * keeping its queue full hides the round trip to the worker processes.
+   */
+  concurrency?: number;
+  timeoutMs?: number;
+  keepDistinct?: boolean;
+  ves?: boolean | VesOptions;
+  onVerdict?: (verdict: Verdict, done: number, total: number) => void;
+}
+
+const DIFFICULTY_ORDER = ["simple", "moderate", "challenging", "easy", "medium", "hard", "extra"];
+
+const pct = (n: number, d: number) => (d ? (100 * n) / d : 0);
+const vesOf = (vs: Verdict[]) => (vs.length ? vs.reduce((a, v) => a + Math.sqrt(v.timeRatio ?? 0) * 100, 0) / vs.length : 0);
+const rvesOf = (vs: Verdict[]) => (vs.length ? vs.reduce((a, v) => a + Math.sqrt(v.reward ?? 0) * 100, 0) / vs.length : 0);
+
+/** Scores every question (in parallel); a question without a prediction is wrong ("no prediction"). */
+export async function scoreAll(questions: Question[], predictions: Map<string, string>, opts: ScoreAllOptions): Promise<ScoreReport> {
+  const started = performance.now();
+  const concurrency = Math.max(1, opts.concurrency ?? 4 * os.availableParallelism());
+  const goldCache = new GoldCache(Math.max(256, concurrency * 4));
+  const verdicts: Verdict[] = new Array(questions.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= questions.length) return;
+      const q = questions[i]!;
+      const base: Verdict = { id: q.id, correct: false, ...(q.difficulty ? { difficulty: q.difficulty } : {}) };
+      const pred = predictions.get(q.id);
+      let verdict: Verdict;
+      if (pred === undefined) verdict = { ...base, predError: "no prediction", ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+      else {
+        try {
+          verdict = await scoreQuestion(q, pred, {
+            executor: opts.executor,
+            semantics: opts.semantics,
+            goldCache,
+            ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+            ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}),
+            ...(opts.ves !== undefined ? { ves: opts.ves } : {}),
+          });
+        } catch (error) {
+          verdict = { ...base, predError: `internal: ${oneLine(error instanceof Error ? error.message : String(error))}` };
+        }
+      }
+      verdicts[i] = verdict;
+      done++;
+      opts.onVerdict?.(verdict, done, questions.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, questions.length)) }, worker));
+
+  const ids = new Set(questions.map((q) => q.id));
+  const groups = new Map<string, Verdict[]>();
+  for (const v of verdicts) {
+    const d = v.difficulty ?? "unknown";
+    if (!groups.has(d)) groups.set(d, []);
+    groups.get(d)!.push(v);
+  }
+  const rank = (d: string) => (DIFFICULTY_ORDER.includes(d) ? DIFFICULTY_ORDER.indexOf(d) : DIFFICULTY_ORDER.length);
+  const byDifficulty = [...groups.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([difficulty, vs]) => {
+      const correct = vs.filter((v) => v.correct).length;
+      const entry: DifficultyScore = { difficulty, count: vs.length, correct, ex: pct(correct, vs.length) };
+      if (opts.ves) Object.assign(entry, { ves: vesOf(vs), rves: rvesOf(vs) });
+      return entry;
+    });
+  const correct = verdicts.filter((v) => v.correct).length;
+  const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
+  return {
+    semantics: opts.semantics,
+    keepDistinct: opts.keepDistinct ?? false,
+    count: verdicts.length,
+    correct,
+    ex: pct(correct, verdicts.length),
+    byDifficulty,
+    ...(opts.ves
+      ? { ves: { iterations, officialIterations: OFFICIAL_VES_ITERATIONS, ves: vesOf(verdicts), rves: rvesOf(verdicts) } }
+      : {}),
+    missingPredictions: verdicts.filter((v) => v.predError === "no prediction").length,
+    unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
+    verdicts,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Prediction files
+// ---------------------------------------------------------------------------
+
+export const BIRD_SEPARATOR = "\t----- bird -----\t";
+
+export type PredictionFormat = "bird" | "spider";
+
+/**
+ * Reads predictions: BIRD's predict_dev.json ({"id": "SQL\t----- bird -----\tdb_id"}, a 0 or null
+ * value meaning none) or Spider's text format (one SQL per non-blank line, in question order, the
+ * 0-based line index being the id; a trailing "\tdb_id" is dropped). Malformed → UserError.
+ */
+export async function readPredictionFile(file: string): Promise<{ format: PredictionFormat; predictions: Map<string, string> }> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UserError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const predictions = new Map<string, string>();
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new UserError(`${file}: ${describeJsonError(text)}`);
+    }
+    const entries: Array<[string, unknown]> = Array.isArray(data)
+      ? data.map((v, i) => [String(i), v])
+      : Object.entries(data as Record<string, unknown>);
+    for (const [key, value] of entries) {
+      if (value === 0 || value === null) continue; // BIRD writes 0 for a question with no prediction
+      if (typeof value !== "string") {
+        const got = Array.isArray(value) ? "array" : typeof value;
+        throw new UserError(`${file}: key "${key}": expected a string "SQL\\t----- bird -----\\tdb_id" (got ${got})`);
+      }
+      const cut = value.indexOf(BIRD_SEPARATOR);
+      predictions.set(key, (cut >= 0 ? value.slice(0, cut) : value).trim());
+    }
+    return { format: "bird", predictions };
+  }
+  const lines = text.split(/\r?\n/);
+  let index = 0;
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!;
+    if (!line.trim()) continue;
+    if (line.includes("\0")) throw new UserError(`${file}: line ${n + 1}: binary data, not a prediction`);
+    const tab = line.lastIndexOf("\t");
+    const sql = tab >= 0 && /^[\w.-]+$/.test(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line;
+    predictions.set(String(index++), sql.trim());
+  }
+  if (!predictions.size) throw new UserError(`${file}: no predictions in the file`);
+  return { format: "spider", predictions };
+}
+
+/** Predictions by question id (see readPredictionFile). */
+export async function readPredictions(file: string): Promise<Map<string, string>> {
+  return (await readPredictionFile(file)).predictions;
+}
+
+/** Writes BIRD's predict_<split>.json: {"id": "SQL\t----- bird -----\tdb_id"}. */
+export async function writeBirdPredictions(file: string, rows: Array<{ id: string; sql: string; dbId: string }>): Promise<void> {
+  const out: Record<string, string> = {};
+  for (const r of rows) out[r.id] = `${r.sql.trim()}${BIRD_SEPARATOR}${r.dbId}`;
+  await writeFile(file, `${JSON.stringify(out, null, 4)}\n`);
+}
+
+/**
+ * Writes Spider's text format: one line per question, in order ("SQL\tdb_id" when dbId is given).
+ * Line breaks and tabs inside a query become spaces; an empty query is written as "SELECT"
+ * (which fails to execute) so lines stay aligned with questions.
+ */
+export async function writeSpiderPredictions(file: string, rows: Array<{ sql: string; dbId?: string }>): Promise<void> {
+  const lines = rows.map((r) => {
+    const sql = r.sql.replace(/[\r\n\t]+/g, " ").trim() || "SELECT";
+    return r.dbId ? `${sql}\t${r.dbId}` : sql;
+  });
+  await writeFile(file, lines.length ? `${lines.join("\n")}\n` : "");
+}
