@@ -10,8 +10,6 @@ export interface CliIO {
 
 export interface Command {
   name: string;
-  /** One line for `sqlmend help`. */
-  summary: string;
   usage: string;
   /** Returns the process exit status. Throw UserError for a one-line failure. */
   run(argv: string[], io: CliIO): Promise<number>;

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { type CliIO, type Command, defaultIO, UsageError, UserError } from "./command.ts";
+import { type CliIO, defaultIO, UsageError, UserError } from "./command.ts";
 import { commands } from "./commands/index.ts";
 
 export const firstLine = (error: unknown): string => {
@@ -28,11 +28,12 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
     io.stdout(helpText());
     return name ? 0 : 2;
   }
-  const command: Command | undefined = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.stderr(`sqlmend: unknown command '${name}'. Run 'sqlmend help' for the list.\n`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout(`${command.usage}\n`);
     return 0;

@@ -18,7 +18,6 @@ import type { Question } from "../../state/question.ts";
 
 export const askCommand: Command = {
   name: "ask",
-  summary: "answer one question on a SQLite database with a graph",
   usage: `Usage: sqlmend ask GRAPH --db FILE [--evidence TEXT] [--thread ID] [--sql SQL] [--examples BENCH] [--json] "QUESTION"
 
   --db FILE                 the SQLite database (opened read-only)

@@ -32,7 +32,6 @@ interface RunFile {
 
 export const evalCommand: Command = {
   name: "eval",
-  summary: "run a graph over a benchmark split, score it, write predictions and report.md",
   usage: `Usage: sqlmend eval GRAPH --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
                     [--concurrency K] [--resume] [--semantics bird|spider] [--keep-distinct]
 

@@ -54,7 +54,6 @@ function nonNegativeInt(text: string | undefined, flag: string, fallback: number
 
 export const execCommand: Command = {
   name: "exec",
-  summary: "run one read-only SQL statement against a SQLite file and print the result",
   usage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {

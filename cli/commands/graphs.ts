@@ -3,7 +3,6 @@ import { graphSpecs } from "../../graphs/index.ts";
 
 export const graphsCommand: Command = {
   name: "graphs",
-  summary: "list the graphs, a line each (with their node slots)",
   usage: "Usage: sqlmend graphs [--slots]",
   async run(argv, io) {
     const width = Math.max(...graphSpecs.map((g) => g.name.length));

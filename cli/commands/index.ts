@@ -1,10 +1,28 @@
 import type { Command } from "../command.ts";
-import { execCommand } from "./exec.ts";
-import { scoreCommand } from "./score.ts";
-import { graphsCommand } from "./graphs.ts";
-import { askCommand } from "./ask.ts";
-import { evalCommand } from "./eval.ts";
-import { inspectCommand, threadsCommand } from "./threads.ts";
+
+export interface CommandEntry {
+  name: string;
+  /** One line for `sqlmend help`. */
+  summary: string;
+  /** Loaded on use, so `sqlmend exec` does not pay for LangChain's start-up. */
+  load: () => Promise<Command>;
+}
 
 /** Every launcher command, in the order `sqlmend help` lists them. */
-export const commands: Command[] = [graphsCommand, askCommand, evalCommand, threadsCommand, inspectCommand, execCommand, scoreCommand];
+export const commands: CommandEntry[] = [
+  { name: "graphs", summary: "list the graphs, a line each (with their node slots)", load: async () => (await import("./graphs.ts")).graphsCommand },
+  { name: "ask", summary: "answer one question on a SQLite database with a graph", load: async () => (await import("./ask.ts")).askCommand },
+  { name: "eval", summary: "run a graph over a benchmark split, score it, write predictions and report.md", load: async () => (await import("./eval.ts")).evalCommand },
+  { name: "threads", summary: "list checkpointed threads, newest first", load: async () => (await import("./threads.ts")).threadsCommand },
+  {
+    name: "inspect",
+    summary: "show a thread's final state and its history step by step (nodes, changes, prompts and replies)",
+    load: async () => (await import("./threads.ts")).inspectCommand,
+  },
+  { name: "exec", summary: "run one read-only SQL statement against a SQLite file and print the result", load: async () => (await import("./exec.ts")).execCommand },
+  {
+    name: "score",
+    summary: "score predicted SQL against a benchmark's gold SQL (execution accuracy, VES)",
+    load: async () => (await import("./score.ts")).scoreCommand,
+  },
+];

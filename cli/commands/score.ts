@@ -106,7 +106,6 @@ function progress(io: CliIO) {
 
 export const scoreCommand: Command = {
   name: "score",
-  summary: "score predicted SQL against a benchmark's gold SQL (execution accuracy, VES)",
   usage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {

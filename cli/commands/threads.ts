@@ -12,7 +12,6 @@ import { formatUsage } from "../report.ts";
 
 export const threadsCommand: Command = {
   name: "threads",
-  summary: "list checkpointed threads, newest first",
   usage: "Usage: sqlmend threads [--prefix TEXT] [--limit N] [--checkpoints FILE] [--json]",
   async run(argv, io) {
     const { values } = parseFlags(argv, {
@@ -76,7 +75,6 @@ const summarizeValue = (value: unknown): string => {
 
 export const inspectCommand: Command = {
   name: "inspect",
-  summary: "show a thread's final state and its history step by step (nodes, changes, prompts and replies)",
   usage: `Usage: sqlmend inspect THREAD [--step N] [--json] [--checkpoints FILE] [--graph NAME]
 
   without --step   the final state and one line per step (which node ran, what it changed, its model calls)
