@@ -9,8 +9,8 @@ import {
   resolveBenchmarkDir,
   spiderHardness,
   spiderHardnessCounts,
-  tokenizeSql,
 } from "../tools/benchmark.ts";
+import { tokenizeSql } from "../tools/sql-tokens.ts";
 import { buildMinibench } from "../tools/minibench/index.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";

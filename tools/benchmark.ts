@@ -12,8 +12,7 @@ import type { Benchmark, BenchmarkLayout, Question, SkippedQuestion, Split } fro
 import { ensureMinibench } from "./minibench/index.ts";
 import { dataDir } from "./paths.ts";
 
-export { tokenizeSql, type SqlToken, type SqlTokenType } from "./sql-tokens.ts";
-import { tokenizeSql, type SqlToken, type SqlTokenType } from "./sql-tokens.ts";
+import { tokenizeSql, type SqlTokenType } from "./sql-tokens.ts";
 
 // ---------------------------------------------------------------------------
 // Spider hardness
@@ -441,14 +440,19 @@ export function describeJsonError(text: string): string {
   return `not valid JSON at ${where} (${what})`;
 }
 
-async function readJsonArray<T>(file: string, schema: z.ZodType<T>): Promise<T[]> {
+/** A text file's contents without a UTF-8 byte-order mark; an unreadable file is a one-line UserError. */
+export async function readTextFile(file: string): Promise<string> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
     throw new UserError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+async function readJsonArray<T>(file: string, schema: z.ZodType<T>): Promise<T[]> {
+  const text = await readTextFile(file);
   let data: unknown;
   try {
     data = JSON.parse(text);

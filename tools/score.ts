@@ -7,12 +7,12 @@
  * number ('1' != 1), None == None, bytes never equal str.
  */
 import { createHash } from "node:crypto";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { UserError } from "../cli/command.ts";
 import type { Question } from "../state/question.ts";
 import type { ExecOptions, ExecResult, Row, SqlExecutor, SqlValue } from "./sqlite/types.ts";
-import { describeJsonError } from "./benchmark.ts";
+import { describeJsonError, readTextFile } from "./benchmark.ts";
 import { tokenizeSql } from "./sql-tokens.ts";
 
 export type Semantics = "bird" | "spider";
@@ -577,13 +577,7 @@ export type PredictionFormat = "bird" | "spider";
  * 0-based line index being the id; a trailing "\tdb_id" is dropped). Malformed → UserError.
  */
 export async function readPredictionFile(file: string): Promise<{ format: PredictionFormat; predictions: Map<string, string> }> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new UserError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const text = await readTextFile(file);
   const predictions = new Map<string, string>();
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
