@@ -167,6 +167,31 @@ describe("sqlmend eval", () => {
     }
   }, 60_000);
 
+  it("stops cleanly on Ctrl-C: in-flight questions finish, outputs are written, exit status 130", async () => {
+    const server = await startOpenAIServer({ respond: benchResponder(new Set(), new Set()), latencyMs: 150 });
+    const out = path.join(dir, "eval-sigint");
+    const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-sigint") };
+    try {
+      const child = spawn(process.execPath, ["bin/sqlmend.js", "eval", "baseline", "--bench", benchDir, "--out", out, "--concurrency", "2"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      const results = path.join(out, "results.jsonl");
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && !(fs.existsSync(results) && fs.readFileSync(results, "utf8").split("\n").filter(Boolean).length >= 2)) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      child.kill("SIGINT");
+      const code = await new Promise((r) => child.once("exit", r));
+      expect(code).toBe(130);
+      const lines = fs.readFileSync(results, "utf8").trim().split("\n");
+      expect(lines.length).toBeLessThan(dev.length);
+      expect(stdout).toMatch(/Stopped early: \d+ questions not run; --resume finishes the run/);
+      expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toContain(`(${lines.length}/${lines.length})`);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("is killed mid-run and finishes with --resume, redoing no finished question and writing no duplicate line", async () => {
     const server = await startOpenAIServer({ respond: benchResponder(new Set(), new Set()), latencyMs: 150 });
     const out = path.join(dir, "eval-kill");

@@ -99,12 +99,29 @@ ${RUN_FLAGS_USAGE}`,
       );
       const progress = new Progress(questions.length, io, questions.length - todo.length);
       const keepDistinct = values["keep-distinct"] ?? false;
-      await pool(todo, concurrency, async (q) => {
-        const record = await evaluateQuestion(runner, q, `eval:${runFile.runId}:${q.id}`, semantics, keepDistinct);
-        fs.appendFileSync(path.join(outDir, RESULTS), `${JSON.stringify(record)}\n`);
-        done.set(q.id, record);
-        progress.record({ correct: record.correct, tokens: record.inputTokens + record.outputTokens });
-      });
+      // First Ctrl-C: start no new question, finish those in flight, write the outputs. Second: quit at once.
+      let stopping = false;
+      const onInterrupt = () => {
+        if (stopping) process.exit(130);
+        stopping = true;
+        io.stderr("\nsqlmend eval: stopping after the questions in flight (Ctrl-C again to quit now; --resume continues the run)\n");
+      };
+      process.on("SIGINT", onInterrupt);
+      try {
+        await pool(
+          todo,
+          concurrency,
+          async (q) => {
+            const record = await evaluateQuestion(runner, q, `eval:${runFile.runId}:${q.id}`, semantics, keepDistinct);
+            fs.appendFileSync(path.join(outDir, RESULTS), `${JSON.stringify(record)}\n`);
+            done.set(q.id, record);
+            progress.record({ correct: record.correct, tokens: record.inputTokens + record.outputTokens });
+          },
+          () => stopping,
+        );
+      } finally {
+        process.off("SIGINT", onInterrupt);
+      }
       progress.finish();
 
       const records = questions.map((q) => done.get(q.id)).filter((r): r is EvalRecord => !!r);
@@ -119,9 +136,10 @@ ${RUN_FLAGS_USAGE}`,
       const correct = records.filter((r) => r.correct).length;
       io.stdout(
         `EX ${records.length ? ((correct / records.length) * 100).toFixed(2) : "-"}% (${correct}/${records.length}, ${semantics} semantics); ${skipped.length} skipped\n` +
+          (stopping ? `Stopped early: ${questions.length - records.length} questions not run; --resume finishes the run.\n` : "") +
           `Report: ${path.join(outDir, "report.md")}\n`,
       );
-      return 0;
+      return stopping ? 130 : 0;
     } finally {
       checkpoints.close();
     }
@@ -246,11 +264,11 @@ async function evaluateQuestion(runner: Runner, q: Question, threadId: string, s
   };
 }
 
-/** Runs tasks with at most `limit` in flight. One task's failure never stops the others. */
-async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+/** Runs tasks with at most `limit` in flight, starting none once `stop()` says so. */
+async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>, stop: () => boolean): Promise<void> {
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
+    while (next < items.length && !stop()) {
       const item = items[next++]!;
       await task(item);
     }
