@@ -167,6 +167,30 @@ describe("sqlmend eval", () => {
     }
   }, 60_000);
 
+  it("records a corrupt database as that question's error, leaves the file as it was, and runs the rest", async () => {
+    const copy = path.join(dir, "minibench-corrupt");
+    fs.cpSync(benchDir, copy, { recursive: true });
+    const victim = dev.find((q) => q.dbId === "music")!;
+    const dbFile = path.join(copy, "dev_databases", "music", "music.sqlite");
+    fs.writeFileSync(dbFile, "this is not a database ".repeat(100));
+    const before = fs.readFileSync(dbFile);
+    const server = await startOpenAIServer({ respond: benchResponder(new Set(), new Set()) });
+    try {
+      const out = path.join(dir, "eval-corrupt");
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      expect(await main(["eval", "baseline", "--bench", copy, "--out", out, "--checkpoints", "memory", "--max-fix-rounds", "1"], run.io)).toBe(0);
+      const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(lines).toHaveLength(dev.length);
+      const broken = lines.find((l) => l.id === victim.id);
+      expect(broken.correct).toBe(false);
+      expect(broken.error ?? broken.predError).toMatch(/music\.sqlite/);
+      expect(lines.filter((l) => l.dbId !== "music").every((l) => l.correct)).toBe(true);
+      expect(fs.readFileSync(dbFile).equals(before)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("stops cleanly on Ctrl-C: in-flight questions finish, outputs are written, exit status 130", async () => {
     const server = await startOpenAIServer({ respond: benchResponder(new Set(), new Set()), latencyMs: 150 });
     const out = path.join(dir, "eval-sigint");

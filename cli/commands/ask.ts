@@ -75,6 +75,7 @@ ${RUN_FLAGS_USAGE}`,
       };
       const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomUUID().slice(0, 8)}`;
       const outcome = await runQuestion(runner, question, threadId);
+      if (outcome.error && !outcome.sql) throw new UserError(outcome.error);
       const execution = await executeSql(executor, dbPath, outcome.sql, { previewRows: 20, timeoutMs: runner.queryTimeoutMs });
       if (values.json) {
         io.stdout(
@@ -100,7 +101,8 @@ ${RUN_FLAGS_USAGE}`,
         io.stdout(`SQL:\n${outcome.sql || "(none)"}\n\n`);
         io.stdout(execution.ok && execution.preview ? `${formatTable(execution.preview)}\n` : `Result: ${execution.errorKind}: ${execution.error}\n`);
         if (outcome.error) io.stdout(`Run error: ${outcome.error}\n`);
-        io.stdout(`\nTokens: ${formatUsage(outcome.usage)}\nThread: ${threadId}  (sqlmend inspect ${threadId}${values.checkpoints ? ` --checkpoints ${values.checkpoints}` : ""})\n`);
+        const inspectHint = checkpoints.location === "memory" ? "" : `  (sqlmend inspect ${threadId}${values.checkpoints ? ` --checkpoints ${values.checkpoints}` : ""})`;
+        io.stdout(`\nTokens: ${formatUsage(outcome.usage)}\nThread: ${threadId}${inspectHint}\n`);
       }
       return outcome.error ? 1 : 0;
     } finally {
