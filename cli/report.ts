@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Usage } from "../state/usage.ts";
 import { compactNumber } from "./progress.ts";
+import { type DifficultyScore, exByDifficulty } from "../tools/score.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
 export const EvalRecordSchema = z.object({
@@ -62,24 +63,12 @@ export interface Summary {
   total: number;
   correct: number;
   ex: number;
-  byDifficulty: { difficulty: string; total: number; correct: number; ex: number }[];
+  byDifficulty: DifficultyScore[];
 }
 
 export function summarize(records: EvalRecord[]): Summary {
-  const groups = new Map<string, EvalRecord[]>();
-  for (const r of records) {
-    const key = r.difficulty ?? "(none)";
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
-  const order = ["simple", "moderate", "challenging", "easy", "medium", "hard", "extra"];
-  const byDifficulty = [...groups.entries()]
-    .sort(([a], [b]) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99))
-    .map(([difficulty, rs]) => {
-      const correct = rs.filter((r) => r.correct).length;
-      return { difficulty, total: rs.length, correct, ex: rs.length ? (correct / rs.length) * 100 : 0 };
-    });
   const correct = records.filter((r) => r.correct).length;
-  return { total: records.length, correct, ex: records.length ? (correct / records.length) * 100 : 0, byDifficulty };
+  return { total: records.length, correct, ex: records.length ? (correct / records.length) * 100 : 0, byDifficulty: exByDifficulty(records) };
 }
 
 /** report.md: EX overall and per difficulty, cost per question, skipped questions, and every setting that shaped the run. */
@@ -98,7 +87,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${ctx.command}\``, "");
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
-  for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.total} | ${d.correct} | ${d.ex.toFixed(2)} |`);
+  for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |`);
   lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |`, "");
   const corrected = records.filter((r) => r.initialCorrect !== undefined);
   if (corrected.length) {

@@ -490,6 +490,23 @@ const pct = (n: number, d: number) => (d ? (100 * n) / d : 0);
 const vesOf = (vs: Verdict[]) => (vs.length ? vs.reduce((a, v) => a + Math.sqrt(v.timeRatio ?? 0) * 100, 0) / vs.length : 0);
 const rvesOf = (vs: Verdict[]) => (vs.length ? vs.reduce((a, v) => a + Math.sqrt(v.reward ?? 0) * 100, 0) / vs.length : 0);
 
+/** EX per difficulty level, in the benchmarks' order (BIRD's levels, Spider's, then any other by name). */
+export function exByDifficulty<T extends { correct: boolean; difficulty?: string }>(items: T[], extra?: (group: T[]) => Partial<DifficultyScore>): DifficultyScore[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const d = item.difficulty ?? "unknown";
+    if (!groups.has(d)) groups.set(d, []);
+    groups.get(d)!.push(item);
+  }
+  const rank = (d: string) => (DIFFICULTY_ORDER.includes(d) ? DIFFICULTY_ORDER.indexOf(d) : DIFFICULTY_ORDER.length);
+  return [...groups.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([difficulty, group]) => {
+      const correct = group.filter((v) => v.correct).length;
+      return { difficulty, count: group.length, correct, ex: pct(correct, group.length), ...extra?.(group) };
+    });
+}
+
 /** Scores every question (in parallel); a question without a prediction is wrong ("no prediction"). */
 export async function scoreAll(questions: Question[], predictions: Map<string, string>, opts: ScoreAllOptions): Promise<ScoreReport> {
   const started = performance.now();
@@ -529,21 +546,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, questions.length)) }, worker));
 
   const ids = new Set(questions.map((q) => q.id));
-  const groups = new Map<string, Verdict[]>();
-  for (const v of verdicts) {
-    const d = v.difficulty ?? "unknown";
-    if (!groups.has(d)) groups.set(d, []);
-    groups.get(d)!.push(v);
-  }
-  const rank = (d: string) => (DIFFICULTY_ORDER.includes(d) ? DIFFICULTY_ORDER.indexOf(d) : DIFFICULTY_ORDER.length);
-  const byDifficulty = [...groups.entries()]
-    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([difficulty, vs]) => {
-      const correct = vs.filter((v) => v.correct).length;
-      const entry: DifficultyScore = { difficulty, count: vs.length, correct, ex: pct(correct, vs.length) };
-      if (opts.ves) Object.assign(entry, { ves: vesOf(vs), rves: rvesOf(vs) });
-      return entry;
-    });
+  const byDifficulty = exByDifficulty(verdicts, opts.ves ? (vs) => ({ ves: vesOf(vs), rves: rvesOf(vs) }) : undefined);
   const correct = verdicts.filter((v) => v.correct).length;
   const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
   return {
