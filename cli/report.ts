@@ -131,5 +131,11 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   for (const [reason, count] of reasons) lines.push(`- ${count} × ${reason}`);
   if (ctx.skipped.length) lines.push("", `Ids: ${ctx.skipped.map((q) => q.id).join(", ")}`);
   lines.push("", "## Settings", "", "```json", JSON.stringify({ models: ctx.models, ...ctx.settings }, null, 2), "```", "");
+  lines.push("## Per question", "", "| id | db | difficulty | EX | tokens in | tokens out | calls | latency (s) | iterations | error |", "|---|---|---|:-:|---:|---:|---:|---:|---:|---|");
+  for (const r of records) {
+    const error = (r.error ?? r.predError ?? "").replace(/\|/g, "\\|").slice(0, 80);
+    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} |`);
+  }
+  lines.push("");
   return lines.join("\n");
 }

@@ -157,6 +157,7 @@ describe("sqlmend eval", () => {
       expect(report).toContain("Execution accuracy (EX): **66.67%** (4/6)");
       expect(report).toContain("Scoring semantics: `bird`");
       expect(report).toMatch(/\| simple \|/);
+      expect(report).toContain(`| ${dev[2]!.id} | ${dev[2]!.dbId} | ${dev[2]!.difficulty} | ✓ | 100 | 10 | 1 |`);
 
       // The same --out without --resume is refused rather than overwritten.
       const again = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
