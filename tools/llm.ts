@@ -1,5 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, isBaseMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import { UserError } from "../cli/command.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
@@ -10,11 +10,10 @@ export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; c
 
 export const toMessages = (input: ChatInput[]): BaseMessage[] =>
   input.map((m) => {
-    if (!("role" in m) || typeof (m as { role?: unknown }).role !== "string" || "lc_kwargs" in m) return m as BaseMessage;
-    const { role, content } = m as { role: string; content: string };
-    if (role === "system") return new SystemMessage(content);
-    if (role === "assistant") return new AIMessage(content);
-    return new HumanMessage(content);
+    if (isBaseMessage(m)) return m;
+    if (m.role === "system") return new SystemMessage(m.content);
+    if (m.role === "assistant") return new AIMessage(m.content);
+    return new HumanMessage(m.content);
   });
 
 export function messageText(message: BaseMessage): string {
