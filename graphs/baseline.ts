@@ -1,8 +1,8 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState } from "../state/sql-state.ts";
-import { executeNode, fixSqlNode, generateSqlNode, loadSchemaNode } from "../nodes/index.ts";
 import { defaultDeps } from "./deps.ts";
 import { routeAfterExecute } from "./routes.ts";
+import { SHARED_SLOTS } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
 
 /**
@@ -13,12 +13,7 @@ export const baselineSpec: GraphSpec = {
   name: "baseline",
   summary: "generate SQL (zero- or few-shot), execute, fix execution errors up to N times",
   kind: "generator",
-  slots: {
-    schema: { summary: "describe the database for prompts", factory: loadSchemaNode },
-    generate: { summary: "write SQL for the question (role: generator)", factory: generateSqlNode },
-    execute: { summary: "run the SQL read-only", factory: executeNode },
-    fix: { summary: "repair SQL that failed to execute (role: fixer)", factory: fixSqlNode },
-  },
+  slots: SHARED_SLOTS,
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(baselineSpec, slot, deps, options);
     const graph = new StateGraph(SqlState)

@@ -1,8 +1,8 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState } from "../state/sql-state.ts";
-import { executeNode, fixSqlNode, loadSchemaNode } from "../nodes/index.ts";
 import { defaultDeps } from "./deps.ts";
 import { routeAfterExecute } from "./routes.ts";
+import { SHARED_SLOTS } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
 
 /**
@@ -13,11 +13,7 @@ export const repairSpec: GraphSpec = {
   name: "repair",
   summary: "corrector: execute the given SQL and fix execution errors up to N times",
   kind: "corrector",
-  slots: {
-    schema: { summary: "describe the database for prompts", factory: loadSchemaNode },
-    execute: { summary: "run the SQL read-only", factory: executeNode },
-    fix: { summary: "repair SQL that failed to execute (role: fixer)", factory: fixSqlNode },
-  },
+  slots: { schema: SHARED_SLOTS.schema, execute: SHARED_SLOTS.execute, fix: SHARED_SLOTS.fix },
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(repairSpec, slot, deps, options);
     const graph = new StateGraph(SqlState)

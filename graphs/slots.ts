@@ -1,0 +1,10 @@
+import { executeNode, fixSqlNode, generateSqlNode, loadSchemaNode } from "../nodes/index.ts";
+import type { SlotSpec } from "./spec.ts";
+
+/** The shared nodes as slots, described once; a graph picks the ones it wires. */
+export const SHARED_SLOTS = {
+  schema: { summary: "describe the database for prompts", factory: loadSchemaNode },
+  generate: { summary: "write SQL for the question (role: generator)", factory: generateSqlNode },
+  execute: { summary: "run the SQL read-only", factory: executeNode },
+  fix: { summary: "repair SQL that failed to execute (role: fixer)", factory: fixSqlNode },
+} satisfies Record<string, SlotSpec>;
