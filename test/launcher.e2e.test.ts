@@ -163,6 +163,13 @@ describe("sqlmend eval", () => {
       const again = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
       expect(await main(["eval", "baseline", "--bench", benchDir, "--out", out], again.io)).toBe(1);
       expect(again.err()).toMatch(/already holds a run: pass --resume/);
+      // Resuming with settings that change answers would mix two runs in one file: refused.
+      const other = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: "another-model" });
+      expect(await main(["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "6", "--max-fix-rounds", "0", "--resume", "--checkpoints", path.join(dir, "eval-ckpt.sqlite")], other.io)).toBe(1);
+      expect(other.err()).toMatch(/--resume: .* holds a run with models .*test-model.*another-model/);
+      const fixRounds = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      expect(await main(["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "6", "--max-fix-rounds", "2", "--resume"], fixRounds.io)).toBe(1);
+      expect(fixRounds.err()).toMatch(/holds a run with settings \{"max-fix-rounds":"0"\}, not \{"max-fix-rounds":"2"\}/);
     } finally {
       await server.close();
     }

@@ -196,7 +196,6 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
         model: config.model ?? null,
         baseURL: config.baseURL ?? "(OpenAI)",
         temperature: config.temperature ?? DEFAULT_SETTINGS.temperature,
-        maxConcurrency: config.maxConcurrency ?? 8,
         roles,
       };
     },

@@ -27,6 +27,9 @@ interface RunFile {
   bench: string;
   split: string;
   semantics: Semantics;
+  /** The models and the settings that shape answers: a resumed run must use the same, or its lines would mix. */
+  models: Record<string, unknown>;
+  settings: Record<string, unknown>;
   startedAt: string;
 }
 
@@ -76,10 +79,6 @@ ${RUN_FLAGS_USAGE}`,
     const examples = (Number(values["few-shot"] ?? 0) > 0) ? createExampleStore((await loadTrain(benchDir, split, bench)).questions) : undefined;
 
     const outDir = path.resolve(io.cwd, values.out);
-    const runFile = prepareOutDir(outDir, { graph: spec.name, bench: benchDir, split, semantics }, values.resume ?? false);
-    const done = readRecords(path.join(outDir, RESULTS));
-    const todo = questions.filter((q) => !done.has(q.id));
-
     const executor = getSharedExecutor();
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
@@ -94,6 +93,13 @@ ${RUN_FLAGS_USAGE}`,
         examples,
         allowOracle: true,
       });
+      const runFile = prepareOutDir(
+        outDir,
+        { graph: spec.name, bench: benchDir, split, semantics, models: runner.deps.models.describe(), settings: answerSettings(values) },
+        values.resume ?? false,
+      );
+      const done = readRecords(path.join(outDir, RESULTS));
+      const todo = questions.filter((q) => !done.has(q.id));
       io.stderr(
         `sqlmend eval: ${spec.name} on ${bench.name}: ${questions.length} questions (${done.size} already done, ${skipped.length} skipped), concurrency ${concurrency}\n`,
       );
@@ -130,7 +136,7 @@ ${RUN_FLAGS_USAGE}`,
         bench,
         semantics,
         runFile,
-        settings: { concurrency, keepDistinct, checkpoints: checkpoints.location, ...pickSettings(values) },
+        settings: { concurrency, checkpoints: checkpoints.location, ...answerSettings(values), ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}) },
         command: `sqlmend eval ${argv.join(" ")}`,
       });
       const correct = records.filter((r) => r.correct).length;
@@ -192,9 +198,11 @@ function prepareOutDir(outDir: string, expected: Omit<RunFile, "runId" | "starte
     } catch (error) {
       throw new UserError(`${runPath}: unreadable (${firstLineOf(error)})`);
     }
-    for (const key of ["graph", "bench", "split", "semantics"] as const) {
-      if (previous[key] !== expected[key]) {
-        throw new UserError(`--resume: ${outDir} holds a run with ${key} '${previous[key]}', not '${expected[key]}'`);
+    for (const key of ["graph", "bench", "split", "semantics", "models", "settings"] as const) {
+      const before = JSON.stringify(previous[key] ?? null);
+      const now = JSON.stringify(expected[key]);
+      if (before !== now) {
+        throw new UserError(`--resume: ${outDir} holds a run with ${key} ${before}, not ${now}; resume with the same, or choose another --out`);
       }
     }
     return previous;
@@ -276,8 +284,9 @@ async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<voi
   await Promise.all(workers);
 }
 
-function pickSettings(values: Record<string, unknown>) {
-  const keys = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "initial", "correct", "temperature", "structured-method", "stream", "max-requests"];
+/** The flags that change answers or verdicts (not speed): a resumed run must keep them. */
+function answerSettings(values: Record<string, unknown>) {
+  const keys = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "initial", "correct", "keep-distinct"];
   return Object.fromEntries(keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
 }
 
