@@ -29,6 +29,23 @@ export const EvalRecordSchema = z.object({
 });
 export type EvalRecord = z.infer<typeof EvalRecordSchema>;
 
+/** results.jsonl → records by id (a later line for an id wins); unreadable lines are counted, not fatal. */
+export function parseResults(text: string): { records: Map<string, EvalRecord>; dropped: number } {
+  const records = new Map<string, EvalRecord>();
+  let dropped = 0;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const parsed = EvalRecordSchema.safeParse(JSON.parse(line));
+      if (parsed.success) records.set(parsed.data.id, parsed.data);
+      else dropped++;
+    } catch {
+      dropped++;
+    }
+  }
+  return { records, dropped };
+}
+
 export const formatUsage = (usage: Usage): string => {
   const roles = Object.entries(usage.byRole)
     .map(([role, t]) => `${role} ${compactNumber(t.inputTokens)}/${compactNumber(t.outputTokens)} (${t.calls})`)

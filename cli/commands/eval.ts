@@ -9,7 +9,7 @@ import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion, type Runner } from "../runner.ts";
 import { Progress } from "../progress.ts";
-import { type EvalRecord, EvalRecordSchema, renderReport } from "../report.ts";
+import { type EvalRecord, parseResults, renderReport } from "../report.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
 import { createExampleStore } from "../../tools/examples.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../../tools/score.ts";
@@ -218,22 +218,11 @@ function prepareOutDir(outDir: string, expected: Omit<RunFile, "runId" | "starte
  * repeated one: both are dropped, and the file is rewritten clean, so lines stay one per question.
  */
 function readRecords(file: string): Map<string, EvalRecord> {
-  const records = new Map<string, EvalRecord>();
-  if (!fs.existsSync(file)) return records;
-  const lines = fs.readFileSync(file, "utf8").split("\n");
-  let dropped = 0;
-  for (const line of lines) {
-    if (!line.trim()) continue;
-    try {
-      const parsed = EvalRecordSchema.safeParse(JSON.parse(line));
-      if (parsed.success) records.set(parsed.data.id, parsed.data);
-      else dropped++;
-    } catch {
-      dropped++;
-    }
-  }
+  if (!fs.existsSync(file)) return new Map();
+  const text = fs.readFileSync(file, "utf8");
+  const { records, dropped } = parseResults(text);
   const clean = [...records.values()].map((r) => `${JSON.stringify(r)}\n`).join("");
-  if (dropped || clean.length !== fs.statSync(file).size) {
+  if (dropped || clean !== text) {
     const tmp = `${file}.tmp`;
     fs.writeFileSync(tmp, clean);
     fs.renameSync(tmp, file);

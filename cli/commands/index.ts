@@ -13,6 +13,11 @@ export const commands: CommandEntry[] = [
   { name: "graphs", summary: "list the graphs, a line each (with their node slots)", load: async () => (await import("./graphs.ts")).graphsCommand },
   { name: "ask", summary: "answer one question on a SQLite database with a graph", load: async () => (await import("./ask.ts")).askCommand },
   { name: "eval", summary: "run a graph over a benchmark split, score it, write predictions and report.md", load: async () => (await import("./eval.ts")).evalCommand },
+  {
+    name: "compare",
+    summary: "compare two eval runs: EX, per difficulty, questions flipped, McNemar test, cost",
+    load: async () => (await import("./compare.ts")).compareCommand,
+  },
   { name: "threads", summary: "list checkpointed threads, newest first", load: async () => (await import("./threads.ts")).threadsCommand },
   {
     name: "inspect",
