@@ -153,6 +153,10 @@ describe("sqlmend eval", () => {
       const birdPreds = JSON.parse(fs.readFileSync(path.join(out, "predict_dev.json"), "utf8"));
       expect(birdPreds[dev[2]!.id]).toBe(`${dev[2]!.goldSql}\t----- bird -----\t${dev[2]!.dbId}`);
       expect(fs.readFileSync(path.join(out, "pred_dev.sql"), "utf8").trim().split("\n")).toHaveLength(6);
+      // The official-format predictions score the same as the run itself.
+      const rescored = captureIO(dir, {});
+      expect(await main(["score", "--bench", benchDir, "--pred", path.join(out, "predict_dev.json"), "--only-predicted", "--json"], rescored.io)).toBe(0);
+      expect(JSON.parse(rescored.out())).toMatchObject({ count: 6, correct: 4, semantics: "bird" });
       const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
       expect(report).toContain("Execution accuracy (EX): **66.67%** (4/6)");
       expect(report).toContain("Scoring semantics: `bird`");

@@ -41,7 +41,8 @@ export const evalCommand: Command = {
   --bench DIR|minibench     Spider or BIRD layout, or the project's own small benchmark
   --out DIR                 results.jsonl (a line per question), predict_<split>.json (BIRD format),
                             pred_<split>.sql (Spider format: a line per selected question in file order,
-                            so with --limit/--ids score the .json, whose ids are explicit), report.md, run.json
+                            so with --limit/--ids score the .json, whose ids are explicit, with
+                            'sqlmend score --only-predicted'), report.md, run.json
   --split dev|train         default dev
   --limit N  --ids A,B,...  run a subset (ids as in the benchmark: BIRD question_id, Spider 0-based index)
   --concurrency K           questions in flight (default 4); --max-requests caps model requests

@@ -32,6 +32,8 @@ Options:
   --ves-iterations N      timed runs per query for VES (default ${DEFAULT_VES_ITERATIONS}; BIRD uses 100)
   --concurrency N         worker processes running queries (default: CPUs)
   --timeout-ms N          per-query time limit (default 30000)
+  --only-predicted        score only the questions that have a prediction (a subset run, e.g. eval --limit);
+                          otherwise a question without one counts as wrong
   --json                  print the whole report, with per-question verdicts, as JSON`;
 
 function positiveInt(text: string | undefined, flag: string, fallback: number): number {
@@ -118,6 +120,7 @@ export const scoreCommand: Command = {
       "ves-iterations": { type: "string" },
       concurrency: { type: "string" },
       "timeout-ms": { type: "string" },
+      "only-predicted": { type: "boolean" },
       json: { type: "boolean" },
     });
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -158,7 +161,8 @@ export const scoreCommand: Command = {
     const tick = progress(io);
     let report: ScoreReport;
     try {
-      report = await scoreAll(bench.questions, predictions, {
+      const questions = values["only-predicted"] ? bench.questions.filter((q) => predictions.has(q.id)) : bench.questions;
+      report = await scoreAll(questions, predictions, {
         executor,
         semantics,
         concurrency: 4 * concurrency,
