@@ -15,6 +15,10 @@ export interface Command {
   run(argv: string[], io: CliIO): Promise<number>;
 }
 
+/** The first non-empty line of an error's message: what a one-line error report shows. */
+export const firstLineOf = (error: unknown): string =>
+  ((error instanceof Error ? error.message : String(error)).split("\n").find((line) => line.trim()) ?? "unknown error").trim().slice(0, 500);
+
 /** A failure the user can fix: printed as one line, no stack trace. */
 export class UserError extends Error {
   constructor(

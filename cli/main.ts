@@ -1,18 +1,13 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { type CliIO, defaultIO, UsageError, UserError } from "./command.ts";
+import { type CliIO, defaultIO, firstLineOf, UsageError, UserError } from "./command.ts";
 import { commands } from "./commands/index.ts";
-
-export const firstLine = (error: unknown): string => {
-  const text = error instanceof Error ? error.message : String(error);
-  return (text.split("\n").find((line) => line.trim()) ?? "unknown error").trim();
-};
 
 /** parseArgs with flag errors turned into UsageError. */
 export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(firstLine(error));
+    throw new UsageError(firstLineOf(error));
   }
 }
 
@@ -42,14 +37,14 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`sqlmend ${command.name}: ${firstLine(error)}\n${command.usage}\n`);
+      io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n${command.usage}\n`);
       return error.exitCode;
     }
     if (error instanceof UserError) {
-      io.stderr(`sqlmend ${command.name}: ${firstLine(error)}\n`);
+      io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n`);
       return error.exitCode;
     }
-    io.stderr(`sqlmend ${command.name}: ${firstLine(error)}\n`);
+    io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n`);
     if (io.env.SQLMEND_DEBUG) io.stderr(`${error instanceof Error ? error.stack : ""}\n`);
     return 1;
   }

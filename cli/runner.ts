@@ -4,10 +4,9 @@ import type { NodeDeps } from "../nodes/types.ts";
 import type { Question } from "../state/question.ts";
 import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
 import { addUsage, emptyUsage, type Usage } from "../state/usage.ts";
-import { firstLineOf } from "../tools/llm.ts";
 import { scoreQuestion, type Semantics } from "../tools/score.ts";
 import type { CorrectScenario } from "./setup.ts";
-import { UserError } from "./command.ts";
+import { firstLineOf, UserError } from "./command.ts";
 
 // The compiled graphs' types differ per method; the runner needs only these calls.
 export interface RunnableGraph {
@@ -37,6 +36,8 @@ export interface QuestionRun {
   initialSql?: string;
   /** Correctors: "applied", or why correction was skipped under the scenario. */
   correction?: string;
+  /** Correctors under the oracle scenario: the gold's verdict on the initial SQL (so it is not scored twice). */
+  initialCorrect?: boolean;
   state?: SqlStateValue;
   usage: Usage;
   latencyMs: number;
@@ -103,9 +104,9 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
     } else {
       initialSql = initial.predictions.get(q.id) ?? "";
     }
-    const skip = await correctionSkipReason(runner, q, initialSql);
+    const { skip, initialCorrect } = await correctionSkipReason(runner, q, initialSql);
     if (skip) {
-      return { threadId, sql: initialSql, initialSql, correction: skip, usage, latencyMs: performance.now() - started, iterations: 0 };
+      return { threadId, sql: initialSql, initialSql, correction: skip, initialCorrect, usage, latencyMs: performance.now() - started, iterations: 0 };
     }
     const state = await runThread(runner.graph, inputOf(q, runner.spec.name, initialSql), threadId);
     return {
@@ -113,6 +114,7 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
       sql: state.sql,
       initialSql,
       correction: "applied",
+      initialCorrect,
       state,
       usage: addUsage(usage, state.usage),
       latencyMs: performance.now() - started,
@@ -125,13 +127,13 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
 }
 
 /** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
-async function correctionSkipReason(runner: Runner, q: Question, initialSql: string): Promise<string | undefined> {
-  if (runner.scenario === "all") return undefined;
+async function correctionSkipReason(runner: Runner, q: Question, initialSql: string): Promise<{ skip?: string; initialCorrect?: boolean }> {
+  if (runner.scenario === "all") return {};
   if (runner.scenario === "errors") {
     const execution = await executeSql(runner.deps.executor, q.dbPath, initialSql, { timeoutMs: runner.queryTimeoutMs });
-    return execution.ok ? "skipped: initial SQL executes" : undefined;
+    return execution.ok ? { skip: "skipped: initial SQL executes" } : {};
   }
-  if (!q.goldSql) return undefined;
+  if (!q.goldSql) return {};
   const verdict = await scoreQuestion(q, initialSql, { executor: runner.deps.executor, semantics: runner.semantics, timeoutMs: runner.queryTimeoutMs });
-  return verdict.correct ? "skipped: initial SQL is correct (oracle)" : undefined;
+  return { skip: verdict.correct ? "skipped: initial SQL is correct (oracle)" : undefined, initialCorrect: verdict.correct };
 }

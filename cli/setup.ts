@@ -4,7 +4,7 @@ import type { ParseArgsConfig } from "node:util";
 import { findGraph, graphSpecs, type GraphSpec } from "../graphs/index.ts";
 import type { GraphOptions, NodeFactory } from "../nodes/types.ts";
 import { createOpenAIProvider, type ModelFlags, type ModelProvider, resolveModelConfig, StructuredMethodSchema } from "../tools/models.ts";
-import { UsageError, UserError } from "./command.ts";
+import { firstLineOf, UsageError, UserError } from "./command.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
 export const runFlags = {
@@ -119,7 +119,7 @@ export async function loadSlotModules(spec: GraphSpec, list: string[] | undefine
     try {
       loaded = await import(pathToFileURL(file).href);
     } catch (error) {
-      throw new UserError(`cannot load node module ${modulePath}: ${(error as Error).message.split("\n")[0]}`);
+      throw new UserError(`cannot load node module ${modulePath}: ${firstLineOf(error)}`);
     }
     if (typeof loaded.default !== "function") throw new UserError(`${modulePath} must default-export a node factory: (deps, options) => node`);
     slots[slot] = loaded.default as NodeFactory;

@@ -1,7 +1,5 @@
-import { callModel } from "../tools/llm.ts";
-import { extractSql } from "../tools/reply.ts";
 import type { NodeFactory } from "./types.ts";
-import { withCalls } from "./common.ts";
+import { writeSqlStep } from "./common.ts";
 import { fixPrompt } from "./prompts.ts";
 
 /**
@@ -10,17 +8,6 @@ import { fixPrompt } from "./prompts.ts";
  */
 export const fixSqlNode: NodeFactory = (deps) => async (state) => {
   const error = state.execution && !state.execution.ok ? `${state.execution.errorKind}: ${state.execution.error}` : "unknown error";
-  const call = await callModel(
-    deps.models,
-    "fixer",
-    fixPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, sql: state.sql, error }),
-  );
-  const sql = call.ok ? extractSql(call.text) : null;
-  const fixRounds = state.fixRounds + 1;
-  if (!sql) {
-    const why = call.record.error ?? "reply holds no SQL";
-    if (call.ok) call.record.error = why;
-    return withCalls({ fixRounds, attempts: [{ node: "fix", sql: state.sql, ok: false, note: `${why}; kept the previous SQL` }] }, [call.record]);
-  }
-  return withCalls({ sql, fixRounds, attempts: [{ node: "fix", sql, ok: true }] }, [call.record]);
+  const prompt = fixPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, sql: state.sql, error });
+  return writeSqlStep(deps.models, "fixer", prompt, "fix", state, { fixRounds: state.fixRounds + 1 });
 };

@@ -1,7 +1,5 @@
-import { callModel } from "../tools/llm.ts";
-import { extractSql } from "../tools/reply.ts";
 import type { NodeFactory } from "./types.ts";
-import { DEFAULTS, withCalls } from "./common.ts";
+import { DEFAULTS, writeSqlStep } from "./common.ts";
 import { generationPrompt } from "./prompts.ts";
 
 /**
@@ -11,16 +9,6 @@ import { generationPrompt } from "./prompts.ts";
 export const generateSqlNode: NodeFactory = (deps, options) => async (state) => {
   const k = options.fewShot ?? DEFAULTS.fewShot;
   const examples = k > 0 && deps.examples ? await deps.examples.similar(state.question, k, state.questionId ? [state.questionId] : []) : [];
-  const call = await callModel(
-    deps.models,
-    "generator",
-    generationPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, examples }),
-  );
-  const sql = call.ok ? extractSql(call.text) : null;
-  if (!sql) {
-    const why = call.record.error ?? "reply holds no SQL";
-    if (call.ok) call.record.error = why;
-    return withCalls({ attempts: [{ node: "generate", sql: state.sql, ok: false, note: `${why}; kept the previous SQL` }] }, [call.record]);
-  }
-  return withCalls({ sql, attempts: [{ node: "generate", sql, ok: true }] }, [call.record]);
+  const prompt = generationPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, examples });
+  return writeSqlStep(deps.models, "generator", prompt, "generate", state);
 };

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, isBaseMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
-import { UserError } from "../cli/command.ts";
+import { firstLineOf, UserError } from "../cli/command.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
 import type { ModelProvider, StructuredMethod } from "./models.ts";
 import { extractJson, stripThinking } from "./reply.ts";
@@ -28,9 +28,6 @@ const roleOf = (message: BaseMessage): string => {
   const type = message.getType();
   return type === "human" ? "user" : type === "ai" ? "assistant" : type;
 };
-
-export const firstLineOf = (error: unknown): string =>
-  ((error instanceof Error ? error.message : String(error)).split("\n").find((l) => l.trim()) ?? "unknown error").trim().slice(0, 500);
 
 export interface CallResult {
   ok: boolean;

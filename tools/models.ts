@@ -3,7 +3,7 @@ import path from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
-import { UserError } from "../cli/command.ts";
+import { firstLineOf, UserError } from "../cli/command.ts";
 
 /** How structured replies are requested; "auto" tries each in turn and remembers what the server accepts. */
 export const StructuredMethodSchema = z.enum(["auto", "jsonSchema", "functionCalling", "jsonMode", "text"]);
@@ -89,7 +89,7 @@ export function readModelConfig(file: string): ModelConfig {
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (error) {
-    throw new UserError(`${file}: cannot read model config: ${(error as Error).message.split("\n")[0]}`);
+    throw new UserError(`${file}: cannot read model config: ${firstLineOf(error)}`);
   }
   const parsed = ModelConfigSchema.safeParse(raw);
   if (!parsed.success) {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type { CliIO, Command } from "../command.ts";
-import { UsageError, UserError } from "../command.ts";
+import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
@@ -14,7 +14,6 @@ import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
 import { createExampleStore } from "../../tools/examples.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../../tools/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { firstLineOf } from "../../tools/llm.ts";
 import type { Question, Benchmark } from "../../state/question.ts";
 import { projectVersion } from "../version.ts";
 
@@ -236,8 +235,8 @@ async function evaluateQuestion(runner: Runner, q: Question, threadId: string, s
   const run = await runQuestion(runner, q, threadId);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   const verdict = await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
-  let initialCorrect: boolean | undefined;
-  if (run.initialSql !== undefined && q.goldSql) {
+  let initialCorrect = run.initialCorrect;
+  if (initialCorrect === undefined && run.initialSql !== undefined && q.goldSql) {
     initialCorrect = run.initialSql === run.sql ? verdict.correct : (await scoreQuestion(q, run.initialSql, scoreOpts).catch(() => ({ correct: false }))).correct;
   }
   return {
