@@ -9,7 +9,7 @@ import { readPredictions, type Semantics } from "../tools/score.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "./runner.ts";
-import { graphOptionsFrom, loadSlotModules, modelsFrom, type runFlags, scenarioFrom } from "./setup.ts";
+import { declaredOptionsFrom, graphOptionsFrom, loadSlotModules, modelsFrom, type runFlags, scenarioFrom } from "./setup.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
 
@@ -28,7 +28,8 @@ export async function buildRunner(args: {
   inlineInitialSql?: string;
 }): Promise<Runner> {
   const { spec, values, env, cwd } = args;
-  const options = graphOptionsFrom(values);
+  const initialSpec = spec.kind === "corrector" ? findGraph((values.initial as string | undefined) ?? "baseline") : undefined;
+  const options = { ...graphOptionsFrom(values), ...declaredOptionsFrom(spec, values, initialSpec ? [initialSpec] : []) };
   const models = modelsFrom(values, env, cwd);
   const deps: NodeDeps = { models, executor: args.executor, examples: args.examples };
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
@@ -44,6 +45,7 @@ export async function buildRunner(args: {
   }
   return {
     spec,
+    graphSpecs: initial?.kind === "graph" ? [spec, initial.spec] : [spec],
     graph,
     deps,
     initial,
@@ -66,7 +68,8 @@ async function initialSource(
   const generator = findGraph(name);
   if (generator) {
     if (generator.kind !== "generator") throw new UserError(`--initial ${name}: '${name}' is a corrector; name a generator graph`);
-    return { kind: "graph", spec: generator, graph: generator.build(deps, { ...options, checkpointer: args.checkpointer }) };
+    const own = declaredOptionsFrom(generator, args.values as Record<string, unknown>, [args.spec]);
+    return { kind: "graph", spec: generator, graph: generator.build(deps, { ...options, ...own, checkpointer: args.checkpointer }) };
   }
   const file = path.resolve(args.cwd, name);
   if (!fs.existsSync(file)) throw new UserError(`--initial ${name}: neither a generator graph nor a predictions file`);

@@ -30,7 +30,7 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
   }
   const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout(`${command.usage}\n`);
+    io.stdout(`${command.usage}${command.helpFor?.(rest) ?? ""}\n`);
     return 0;
   }
   try {

@@ -20,6 +20,8 @@ export type InitialSource =
 
 export interface Runner {
   spec: GraphSpec;
+  /** The graphs whose declared options shape this run's answers: the graph, and a corrector's initial generator. */
+  graphSpecs: GraphSpec[];
   graph: RunnableGraph;
   deps: NodeDeps;
   /** Correctors only: where the initial SQL comes from, and which of it to correct. */

@@ -5,6 +5,7 @@ import { findGraph, graphSpecs, type GraphSpec } from "../graphs/index.ts";
 import type { GraphOptions, NodeFactory } from "../nodes/types.ts";
 import { createOpenAIProvider, type ModelFlags, type ModelProvider, resolveModelConfig, StructuredMethodSchema } from "../tools/models.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
+import { flagOf, optionFlags, optionsUsage, parseOption } from "../graphs/options.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
 export const runFlags = {
@@ -100,6 +101,60 @@ export function graphOptionsFrom(values: RunValues): GraphOptions {
     schemaMaxChars: intFlag(values, "schema-max-chars", 200),
     timeoutMs: intFlag(values, "query-timeout-ms", 1),
   };
+}
+
+/** parseArgs declarations for every graph's own options, so any graph's flags parse (and can be checked per graph). */
+export const graphFlags = () => optionFlags(graphSpecs.map((spec) => spec.options ?? {}));
+
+/**
+ * The values of `spec`'s declared options given on the command line (defaults are the nodes' business, via
+ * readOptions). A flag that only other graphs declare is refused, naming them, unless `alsoAllowed` (the initial
+ * generator of a corrector run) declares it.
+ */
+export function declaredOptionsFrom(spec: GraphSpec, values: Record<string, unknown>, alsoAllowed: GraphSpec[] = []): Record<string, unknown> {
+  const mine = new Set([spec, ...alsoAllowed].flatMap((g) => Object.keys(g.options ?? {}).map(flagOf)));
+  for (const other of graphSpecs) {
+    for (const key of Object.keys(other.options ?? {})) {
+      const flag = flagOf(key);
+      if (values[flag] !== undefined && !mine.has(flag)) {
+        const owners = graphSpecs.filter((g) => Object.keys(g.options ?? {}).some((k) => flagOf(k) === flag)).map((g) => g.name);
+        throw new UsageError(`--${flag} is an option of ${owners.join(", ")}, not of ${[spec, ...alsoAllowed].map((g) => g.name).join(" or ")}`);
+      }
+    }
+  }
+  return parseDeclared(spec, values);
+}
+
+function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, def] of Object.entries(spec.options ?? {})) {
+    const value = parseOption(key, def, values[flagOf(key)]);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * A graph's options as the report and `--resume` record them: every declared option that changes answers, with its
+ * default filled in, under its flag name.
+ */
+export function graphSettings(specs: GraphSpec[], values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const spec of specs) {
+    const given = parseDeclared(spec, values);
+    for (const [key, def] of Object.entries(spec.options ?? {})) {
+      if (def.affectsAnswers === false) continue;
+      const value = given[key] ?? def.default;
+      if (value !== undefined) out[flagOf(key)] = value;
+    }
+  }
+  return out;
+}
+
+/** `--help` of ask/eval for a named graph: its own options after the shared ones. */
+export function graphUsage(argv: string[]): string {
+  const spec = argv.filter((a) => !a.startsWith("-")).map(findGraph).find(Boolean);
+  return spec?.options ? `\n\n${optionsUsage(`Options of ${spec.name}`, spec.options)}` : "\n\nName a graph before --help to see its own options: sqlmend eval GRAPH --help";
 }
 
 export function requireGraph(name: string | undefined): GraphSpec {

@@ -13,7 +13,7 @@ export const baselineSpec: GraphSpec = {
   name: "baseline",
   summary: "generate SQL (zero- or few-shot), execute, fix execution errors up to N times",
   kind: "generator",
-  slots: SHARED_SLOTS,
+  slots: { schema: SHARED_SLOTS.schema, generate: SHARED_SLOTS.generate, execute: SHARED_SLOTS.execute, fix: SHARED_SLOTS.fix },
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(baselineSpec, slot, deps, options);
     const graph = new StateGraph(SqlState)

@@ -1,5 +1,6 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { GraphOptions, NodeDeps, NodeFactory } from "../nodes/types.ts";
+import type { OptionDefs } from "./options.ts";
 
 export interface BuildOptions extends GraphOptions {
   checkpointer?: BaseCheckpointSaver;
@@ -19,6 +20,8 @@ export interface GraphSpec {
   /** A generator writes SQL from a question; a corrector revises the SQL it is given (input field `sql`). */
   kind: "generator" | "corrector";
   slots: Record<string, SlotSpec>;
+  /** The graph's own knobs: the launcher makes flags, help, validation, report settings and the resume check of them. */
+  options?: OptionDefs;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(deps: NodeDeps, options?: BuildOptions): any;

@@ -1,12 +1,33 @@
 import type { SqlStateUpdate, SqlStateValue } from "../state/sql-state.ts";
-import { type ModelCallRecord, usageOfCalls } from "../state/usage.ts";
+import { getConfig } from "@langchain/langgraph";
+import { type ModelCallRecord, type Usage, usageOfCalls } from "../state/usage.ts";
 import { type ChatInput, callModel } from "../tools/llm.ts";
 import type { ModelProvider } from "../tools/models.ts";
 import { extractSql } from "../tools/reply.ts";
 
-/** A model node's update: its own fields plus the records of its calls and their usage (the node contract). */
-export function withCalls(update: SqlStateUpdate, records: ModelCallRecord[]): SqlStateUpdate {
-  return records.length ? { ...update, calls: records, usage: usageOfCalls(records) } : update;
+/**
+ * A model node's update: its own fields plus the records of its calls and their usage (the node contract). Each
+ * record is stamped with the graph step and node that made it, so parallel nodes' calls of one step stay together
+ * in `calls` and `inspect` can say who made which.
+ */
+export function withCalls<U extends object>(update: U, records: ModelCallRecord[]): U & { calls?: ModelCallRecord[]; usage?: Usage } {
+  if (!records.length) return update;
+  const where = currentStep();
+  const stamped = records.map((record) => ({ ...where, ...record }));
+  return { ...update, calls: stamped, usage: usageOfCalls(stamped) };
+}
+
+/** The running graph's step and node, when called inside a node (LangGraph keeps its config in AsyncLocalStorage). */
+function currentStep(): { step?: number; node?: string } {
+  try {
+    const metadata = getConfig()?.metadata as { langgraph_step?: unknown; langgraph_node?: unknown } | undefined;
+    return {
+      ...(typeof metadata?.langgraph_step === "number" ? { step: metadata.langgraph_step } : {}),
+      ...(typeof metadata?.langgraph_node === "string" ? { node: metadata.langgraph_node } : {}),
+    };
+  } catch {
+    return {};
+  }
 }
 
 /**

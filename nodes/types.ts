@@ -23,6 +23,8 @@ export interface GraphOptions {
   previewRows?: number;
   /** Per-query time limit. Default 30 000 ms. */
   timeoutMs?: number;
+  /** A method's own knobs, declared in its spec (`graphs/options.ts`) and read with `readOptions`. */
+  [option: string]: unknown;
 }
 
 /**

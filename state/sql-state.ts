@@ -1,7 +1,8 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
+import { LinkingSchema } from "./linking.ts";
 import { ResultPreviewSchema } from "./result.ts";
-import { addUsage, emptyUsage, ModelCallRecordSchema, UsageSchema } from "./usage.ts";
+import { addUsage, emptyUsage, type ModelCallRecord, ModelCallRecordSchema, UsageSchema } from "./usage.ts";
 
 /** What running one SQL string gave: a capped JSON-safe preview and a fingerprint of the full result, or the error. */
 export const ExecutionSchema = z.object({
@@ -53,6 +54,16 @@ export function mergeCandidates(current: Candidate[], next: Candidate[]): Candid
 }
 
 /**
+ * The `calls` reducer: the calls of the latest step. Parallel nodes of one step (a `Send` fan-out) each write their
+ * calls; those of one step are kept together, and a later step replaces them, so checkpoints stay small.
+ */
+export function callsOfLatestStep(current: ModelCallRecord[], next: ModelCallRecord[]): ModelCallRecord[] {
+  const step = next[0]?.step;
+  if (step !== undefined && current.length > 0 && current.every((call) => call.step === step)) return current.concat(next);
+  return next;
+}
+
+/**
  * The fields every graph shares. A method's graph spreads these into its own StateSchema and adds its fields:
  *   new StateSchema({ ...sqlStateFields, reviews: ... })
  */
@@ -67,6 +78,8 @@ export const sqlStateFields = {
   dbPath: z.string(),
   /** BIRD's database_description/ folder, when there is one. */
   descriptionDir: z.string().default(""),
+  /** What schema and value linking found (slot `link`), or null when the graph does not link. */
+  linking: LinkingSchema.nullable().default(null),
   /** The schema as shown to models (CREATE TABLE text). Filled by the schema node when empty. */
   schemaText: z.string().default(""),
   /** The current SQL: the answer so far. Correction graphs receive the initial SQL here. */
@@ -81,12 +94,13 @@ export const sqlStateFields = {
     reducer: mergeCandidates,
   }),
   /**
-   * The model calls of the latest node that made any. Each node's own calls stay in the checkpoint history
-   * (`sqlmend inspect --step N`); keeping only the latest here keeps checkpoints from growing quadratically.
+   * The model calls of the latest step that made any: all of them when nodes ran in parallel in that step. Each
+   * step's calls stay in the checkpoint history (`sqlmend inspect --step N`); keeping only the latest here keeps
+   * checkpoints from growing quadratically.
    */
   calls: new ReducedValue(z.array(ModelCallRecordSchema).default(() => []), {
     inputSchema: z.array(ModelCallRecordSchema),
-    reducer: (_current, next) => next,
+    reducer: callsOfLatestStep,
   }),
   /** Tokens, calls and latency summed over the whole run, per role. */
   usage: new ReducedValue(UsageSchema.default(emptyUsage), { inputSchema: UsageSchema, reducer: addUsage }),

@@ -13,6 +13,9 @@ export const ModelCallRecordSchema = z.object({
   method: z.string().optional(),
   /** One line: why the call failed or its reply was unusable. */
   error: z.string().optional(),
+  /** The graph step and node that made the call (stamped by `withCalls`; parallel nodes of one step share a step). */
+  step: z.number().int().optional(),
+  node: z.string().optional(),
 });
 export type ModelCallRecord = z.infer<typeof ModelCallRecordSchema>;
 

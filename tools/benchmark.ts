@@ -7,7 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "./errors.ts";
 import type { Benchmark, BenchmarkLayout, Question, SkippedQuestion, Split } from "../state/question.ts";
 import { ensureMinibench } from "./minibench/index.ts";
 import { dataDir } from "./paths.ts";

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, isBaseMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
-import { firstLineOf, UserError } from "../cli/command.ts";
+import { firstLineOf, UserError } from "./errors.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
 import type { ModelProvider, StructuredMethod } from "./models.ts";
 import { extractJson, stripThinking } from "./reply.ts";

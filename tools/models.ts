@@ -3,7 +3,7 @@ import path from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
-import { firstLineOf, UserError } from "../cli/command.ts";
+import { firstLineOf, UserError } from "./errors.ts";
 
 /** How structured replies are requested; "auto" tries each in turn and remembers what the server accepts. */
 export const StructuredMethodSchema = z.enum(["auto", "jsonSchema", "functionCalling", "jsonMode", "text"]);

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { stat, writeFile } from "node:fs/promises";
 import os from "node:os";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "./errors.ts";
 import type { Question } from "../state/question.ts";
 import type { ExecOptions, ExecResult, Row, SqlExecutor, SqlValue } from "./sqlite/types.ts";
 import { describeJsonError, readTextFile } from "./benchmark.ts";

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { graphFlags, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion } from "../runner.ts";
@@ -28,9 +28,11 @@ export const askCommand: Command = {
   --examples BENCH          benchmark dir (or 'minibench') whose train split feeds --few-shot
   --json                    print the outcome as JSON
 ${RUN_FLAGS_USAGE}`,
+  helpFor: graphUsage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       ...runFlags,
+      ...graphFlags(),
       db: { type: "string" },
       evidence: { type: "string" },
       "description-dir": { type: "string" },

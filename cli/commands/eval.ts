@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { CliIO, Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { graphFlags, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion, type Runner } from "../runner.ts";
@@ -48,9 +48,11 @@ export const evalCommand: Command = {
   --resume                  continue a killed or finished run in --out without redoing finished questions
   --semantics bird|spider   EX semantics (default: the benchmark's own)
 ${RUN_FLAGS_USAGE}`,
+  helpFor: graphUsage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
       ...runFlags,
+      ...graphFlags(),
       bench: { type: "string" },
       split: { type: "string" },
       limit: { type: "string" },
@@ -96,7 +98,7 @@ ${RUN_FLAGS_USAGE}`,
       });
       const runFile = prepareOutDir(
         outDir,
-        { graph: spec.name, bench: benchDir, split, semantics, models: runner.deps.models.describe(), settings: answerSettings(values) },
+        { graph: spec.name, bench: benchDir, split, semantics, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values) } },
         values.resume ?? false,
       );
       const done = readRecords(path.join(outDir, RESULTS));
@@ -137,7 +139,7 @@ ${RUN_FLAGS_USAGE}`,
         bench,
         semantics,
         runFile,
-        settings: { concurrency, checkpoints: checkpoints.location, ...answerSettings(values), ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}) },
+        settings: { concurrency, checkpoints: checkpoints.location, ...answerSettings(values), ...graphSettings(runner.graphSpecs, values), ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}) },
         command: `sqlmend eval ${argv.join(" ")}`,
       });
       const correct = records.filter((r) => r.correct).length;

@@ -1,15 +1,19 @@
 import type { Command } from "../command.ts";
 import { graphSpecs } from "../../graphs/index.ts";
+import { optionsUsage } from "../../graphs/options.ts";
 
 export const graphsCommand: Command = {
   name: "graphs",
-  usage: "Usage: sqlmend graphs [--slots]",
+  usage: "Usage: sqlmend graphs [--slots] [--options]\n\n  --slots    each graph's node slots (what --node SLOT=MODULE can replace)\n  --options  each graph's own options (flags of ask and eval)",
   async run(argv, io) {
     const width = Math.max(...graphSpecs.map((g) => g.name.length));
     for (const spec of graphSpecs) {
       io.stdout(`${spec.name.padEnd(width)}  ${spec.kind.padEnd(9)}  ${spec.summary}\n`);
       if (argv.includes("--slots")) {
         for (const [slot, info] of Object.entries(spec.slots)) io.stdout(`${"".padEnd(width)}    slot ${slot}: ${info.summary}\n`);
+      }
+      if (argv.includes("--options") && spec.options) {
+        io.stdout(`${optionsUsage("  options", spec.options).replace(/^/gm, "".padEnd(width + 2))}\n`);
       }
     }
     return 0;
