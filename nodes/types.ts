@@ -1,6 +1,7 @@
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import type { ModelProvider } from "../tools/models.ts";
 import type { ExampleStore } from "../tools/examples.ts";
+import type { Embedder } from "../tools/embeddings.ts";
 import type { SqlStateUpdate, SqlStateValue } from "../state/sql-state.ts";
 
 /** What nodes need from outside the graph. Passed to factories, never stored in state. */
@@ -9,6 +10,8 @@ export interface NodeDeps {
   executor: SqlExecutor;
   /** Training questions for few-shot retrieval (and methods that learn from a training split). */
   examples?: ExampleStore;
+  /** Dense embeddings, when an embedding model is configured; consumers fall back to lexical ranking without. */
+  embeddings?: Embedder;
 }
 
 /** Knobs every graph accepts; each method adds its own. */
