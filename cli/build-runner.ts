@@ -9,7 +9,7 @@ import { readPredictions, type Semantics } from "../tools/score.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "./runner.ts";
-import { declaredOptionsFrom, graphOptionsFrom, loadSlotModules, modelsFrom, type runFlags, scenarioFrom } from "./setup.ts";
+import { declaredOptionsFrom, graphOptionsFrom, graphOptionsOf, loadSlotModules, modelsFrom, type runFlags, scenarioFrom } from "./setup.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
 
@@ -28,8 +28,7 @@ export async function buildRunner(args: {
   inlineInitialSql?: string;
 }): Promise<Runner> {
   const { spec, values, env, cwd } = args;
-  const initialSpec = spec.kind === "corrector" ? findGraph((values.initial as string | undefined) ?? "baseline") : undefined;
-  const options = { ...graphOptionsFrom(values), ...declaredOptionsFrom(spec, values, initialSpec ? [initialSpec] : []) };
+  const options = { ...graphOptionsFrom(values), ...graphOptionsOf(spec, values) };
   const models = modelsFrom(values, env, cwd);
   const deps: NodeDeps = { models, executor: args.executor, examples: args.examples };
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {

@@ -134,6 +134,12 @@ function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record
   return out;
 }
 
+/** The graph's declared options from the flags, checked before anything slow starts (a corrector may also take its initial generator's). */
+export function graphOptionsOf(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
+  const initial = spec.kind === "corrector" ? findGraph(String(values.initial ?? "baseline")) : undefined;
+  return declaredOptionsFrom(spec, values, initial ? [initial] : []);
+}
+
 /**
  * A graph's options as the report and `--resume` record them: every declared option that changes answers, with its
  * default filled in, under its flag name.

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { graphFlags, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { graphFlags, graphOptionsOf, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion } from "../runner.ts";
@@ -42,6 +42,7 @@ ${RUN_FLAGS_USAGE}`,
       json: { type: "boolean" },
     });
     const spec = requireGraph(positionals[0]);
+    graphOptionsOf(spec, values);
     const questionText = positionals.slice(1).join(" ").trim();
     if (!values.db) throw new UsageError("--db FILE is required");
     if (!questionText) throw new UsageError("the question is missing");

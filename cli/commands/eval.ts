@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { CliIO, Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { graphFlags, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { graphFlags, graphOptionsOf, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion, type Runner } from "../runner.ts";
@@ -64,6 +64,7 @@ ${RUN_FLAGS_USAGE}`,
       "keep-distinct": { type: "boolean" },
     });
     const spec = requireGraph(positionals[0]);
+    graphOptionsOf(spec, values);
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     if (!values.bench) throw new UsageError("--bench DIR is required");
     if (!values.out) throw new UsageError("--out DIR is required");
