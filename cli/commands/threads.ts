@@ -183,7 +183,7 @@ function renderStep(step: StepView): string {
     out.push("");
   }
   step.calls.forEach((call, i) => {
-    out.push(`Model call ${i + 1}: role ${call.role}, model ${call.model}, ${call.inputTokens} in / ${call.outputTokens} out, ${Math.round(call.latencyMs)} ms${call.method ? `, ${call.method}` : ""}${call.error ? `, error: ${call.error}` : ""}`);
+    out.push(`Model call ${i + 1}: role ${call.role}${call.node ? ` (node ${call.node})` : ""}, model ${call.model}, ${call.inputTokens} in / ${call.outputTokens} out, ${Math.round(call.latencyMs)} ms${call.method ? `, ${call.method}` : ""}${call.error ? `, error: ${call.error}` : ""}`);
     for (const m of call.messages) out.push(`--- ${m.role} ---`, m.content);
     out.push("--- reply ---", call.reply || "(empty)", "");
   });
