@@ -18,7 +18,7 @@ const LOOP_SLOTS = {
   schema: SHARED_SLOTS.schema,
   execute: SHARED_SLOTS.execute,
   debug: { summary: "the writer rewrites SQL that failed to execute, error appended to its history (role: writer)", factory: asSlot(debugNode) },
-  personas: { summary: "n reviewer professions suited to the schema and SQL, once per question (role: persona)", factory: asSlot(personasNode) },
+  persona: { summary: "n reviewer professions suited to the schema and SQL, once per question (role: persona)", factory: asSlot(personasNode) },
   review: { summary: "one reviewer, in its persona, reviews the SQL and its result table; n run in parallel (role: reviewer)", factory: asSlot(reviewNode) },
   revise: { summary: "the writer reads the reviews and revises, or rebuts and keeps its SQL (role: writer)", factory: asSlot(reviseNode) },
   finish: { summary: "records why the loop stopped", factory: asSlot(finishNode) },
@@ -34,7 +34,7 @@ const reviewerSends = (opts: LoopOptions) => (state: R3StateValue) =>
 const routeAfterExecute = (opts: LoopOptions) => (state: R3StateValue) => {
   if (state.execution && !state.execution.ok && state.roundDebugTurns < opts.maxDebugTurns) return "debug";
   if (stopReasonOf(state, opts)) return "finish";
-  if (state.personas.length < opts.reviewers) return "personas";
+  if (state.personas.length < opts.reviewers) return "persona";
   return reviewerSends(opts)(state);
 };
 
@@ -45,7 +45,7 @@ const routeAfterRevise = (state: R3StateValue) => {
 };
 
 /**
- * Algorithm 1 as a graph. Generator: schema → write → execute ⇄ debug → personas → review ×n (Send) → revise →
+ * Algorithm 1 as a graph. Generator: schema → write → execute ⇄ debug → persona → review ×n (Send) → revise →
  * (finish | execute …). Corrector: the same from execute, the given SQL standing as the writer's first answer.
  */
 function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpec["build"]>[0], options: BuildOptions = {}) {
@@ -55,7 +55,7 @@ function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpe
     .addNode("schema", node("schema"))
     .addNode("execute", node("execute", { previewRows: Math.max(opts.resultRows, options.previewRows ?? 0) }))
     .addNode("debug", node("debug"))
-    .addNode("personas", node("personas"))
+    .addNode("persona", node("persona"))
     .addNode("review", node("review"))
     .addNode("revise", node("revise"))
     .addNode("finish", node("finish"));
@@ -63,9 +63,9 @@ function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpe
     ? graph.addNode("write", node("write")).addEdge(START, "schema").addEdge("schema", "write").addEdge("write", "execute")
     : graph.addEdge(START, "schema").addEdge("schema", "execute");
   const compiled = wired
-    .addConditionalEdges("execute", routeAfterExecute(opts), ["debug", "finish", "personas", "review"])
+    .addConditionalEdges("execute", routeAfterExecute(opts), ["debug", "finish", "persona", "review"])
     .addEdge("debug", "execute")
-    .addConditionalEdges("personas", reviewerSends(opts), ["review"])
+    .addConditionalEdges("persona", reviewerSends(opts), ["review"])
     .addEdge("review", "revise")
     .addConditionalEdges("revise", routeAfterRevise, ["execute", "finish"])
     .addEdge("finish", END)
