@@ -233,6 +233,16 @@ describe("ablation switches (Table 3)", () => {
     }
   });
 
+  it("--result-rows caps the rows of the result table reviewers see", async () => {
+    const { graph, models } = build({ writer: sql("SELECT name FROM customers ORDER BY id") }, { resultRows: 2, reviewers: 1, maxReviewTurns: 1 });
+    await graph.invoke(input("Customer names?"), config("rows"));
+    const shown = models.shownTo("reviewer")[0]!.messages[1]!.content.split("Its result:")[1]!;
+    expect(shown).toContain("Ada");
+    expect(shown).toContain("Linus");
+    expect(shown).not.toContain("Grace");
+    expect(shown).toContain("(2 of 3 rows shown)");
+  });
+
   it("--reasoning pot asks for a program before the SQL; cot for reasoning", async () => {
     const pot = build({ writer: "```python\nrows = orders\nprint(len(rows))\n```\n" + sql("SELECT count(*) FROM orders") }, { reasoning: "pot", reviewers: 0 });
     const state: R3StateValue = await pot.graph.invoke(input("How many orders?"), config("pot"));
