@@ -203,6 +203,14 @@ describe("r3 graph", () => {
     expect(models.shownTo("writer")).toHaveLength(1); // nothing to answer: no revise call
   });
 
+  it("validates the personas: an empty profession is sent back and asked again", async () => {
+    const { graph, models } = build({ writer: sql("SELECT 1"), persona: [JSON.stringify({ reviewers: [{ profession: " ", focus: "" }] }), PERSONAS] }, { maxReviewTurns: 1 });
+    const state: R3StateValue = await graph.invoke(input("One?"), config("revalidate"));
+    expect(models.shownTo("persona")).toHaveLength(2);
+    expect(models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n")).toMatch(/not usable .*profession/);
+    expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer", "BI report auditor"]);
+  });
+
   it("fills the panel when the persona reply is short or unusable", async () => {
     const { graph } = build({ writer: sql("SELECT 1"), persona: "no JSON here" }, { reviewers: 2, maxReviewTurns: 1 });
     const state: R3StateValue = await graph.invoke(input("One?"), config("standby"));

@@ -7,8 +7,17 @@ import { R3_LOOP_OPTIONS } from "./options.ts";
 import { personasPrompt } from "./prompts.ts";
 import type { R3NodeFactory } from "./types.ts";
 
+// Length rules as refinements: they validate (and re-ask) without putting keywords into the JSON schema that strict
+// structured-output modes refuse.
 const PersonasReply = z.object({
-  reviewers: z.array(z.object({ profession: z.string().trim().min(3).max(300), focus: z.string().max(500) })).min(1),
+  reviewers: z
+    .array(
+      z.object({
+        profession: z.string().refine((s) => s.trim().length >= 3 && s.length <= 300, "a profession of 3 to 300 characters"),
+        focus: z.string().refine((s) => s.length <= 500, "at most 500 characters"),
+      }),
+    )
+    .min(1),
 });
 
 /** Used when the model proposes fewer professions than reviewers, or none: a review panel still sits. */
