@@ -195,7 +195,7 @@ describe("kill and --resume mid-loop; inspect", () => {
       const reviewStep = /\s+(\d+)\s+review ×3/.exec(text)![1]!;
       const step = captureIO(dir, env);
       expect(await main(["inspect", "r3-kill", "--step", reviewStep, "--checkpoints", checkpoints], step.io)).toBe(0);
-      for (const who of ["Veterinary records clerk", "SQL engineer", "Data auditor"]) expect(step.out()).toContain(`You are ${who}.`);
+      for (const who of ["Veterinary records clerk", "SQL engineer", "Data auditor"]) expect(step.out()).toContain(`Your profession: ${who}.`);
       expect(step.out().match(/Model call \d: role reviewer/g)).toHaveLength(3);
     } finally {
       await server.close();

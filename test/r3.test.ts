@@ -74,7 +74,7 @@ describe("r3 graph", () => {
           : isError(messages)
             ? sql("SELECT name FROM customers WHERE city = 'London'")
             : sql("SELECT nme FROM customers WHERE city = 'London'"),
-      reviewer: ({ messages }) => `As ${/You are (.*?)\./.exec(messages[0]!.content)?.[1]}: add the id column.`,
+      reviewer: ({ messages }) => `As ${/Your profession: (.*?)\./.exec(messages[0]!.content)?.[1]}: add the id column.`,
     });
     const state: R3StateValue = await graph.invoke(input("Which customers live in London?"), config("c1"));
 
@@ -102,7 +102,7 @@ describe("r3 graph", () => {
 
     // Each reviewer in its persona saw schema, question, SQL and the result as a table.
     const reviewers = models.shownTo("reviewer");
-    expect(reviewers.map((r) => /You are (.*?)\./.exec(r.messages[0]!.content)?.[1]).sort()).toEqual(["BI report auditor", "Retail data analyst", "Senior database engineer"]);
+    expect(reviewers.map((r) => /Your profession: (.*?)\./.exec(r.messages[0]!.content)?.[1]).sort()).toEqual(["BI report auditor", "Retail data analyst", "Senior database engineer"]);
     for (const r of reviewers) {
       expect(r.messages[1]!.content).toContain("CREATE TABLE");
       expect(r.messages[1]!.content).toContain("Which customers live in London?");
@@ -209,6 +209,16 @@ describe("r3 graph", () => {
     expect(models.shownTo("persona")).toHaveLength(2);
     expect(models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n")).toMatch(/not usable .*profession/);
     expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer", "BI report auditor"]);
+  });
+
+  it("convenes no panel when the writer never gives SQL", async () => {
+    const { graph, models } = build({ writer: "I cannot answer that." }, { maxDebugTurns: 1 });
+    const state: R3StateValue = await graph.invoke(input("How many orders?"), config("nosql"));
+    expect(state.sql).toBe("");
+    expect(state.stopReason).toBe("no SQL to review: the writer gave none");
+    expect(models.shownTo("writer")).toHaveLength(2); // the first SQL and one debug turn
+    expect(models.shownTo("persona")).toHaveLength(0);
+    expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL"))).toHaveLength(2);
   });
 
   it("fills the panel when the persona reply is short or unusable", async () => {

@@ -22,9 +22,9 @@ const PersonasReply = z.object({
 
 /** Used when the model proposes fewer professions than reviewers, or none: a review panel still sits. */
 const STANDBY: Persona[] = [
-  { profession: "a senior database engineer", focus: "tables, joins, filters and aggregation" },
-  { profession: "a data analyst in this database's domain", focus: "whether the result answers the question as asked" },
-  { profession: "a SQL reviewer", focus: "the columns returned, ordering, DISTINCT, NULLs and ties" },
+  { profession: "Senior database engineer", focus: "tables, joins, filters and aggregation" },
+  { profession: "Data analyst in this database's domain", focus: "whether the result answers the question as asked" },
+  { profession: "SQL reviewer", focus: "the columns returned, ordering, DISTINCT, NULLs and ties" },
 ];
 
 /** Fills a panel of n from the model's proposals, then standby reviewers (numbered when they repeat). */

@@ -69,7 +69,7 @@ export function reviewerPrompt(args: { persona: Persona; schemaText: string; que
   return [
     {
       role: "system",
-      content: `You are ${args.persona.profession}.${focus} You review SQL queries written to answer questions about a database, judging them by what they return.`,
+      content: `You sit on a review panel for SQL queries. Your profession: ${args.persona.profession}.${focus} You judge queries written to answer questions about a database by what they return.`,
     },
     {
       role: "user",

@@ -24,7 +24,7 @@ export function resultForReview(execution: Execution | null, rows: number): stri
 export const reviewNode: R3NodeFactory = (deps, options) => async (state) => {
   const { resultRows } = readOptions(R3_LOOP_OPTIONS, options);
   const index = state.reviewerIndex;
-  const persona = state.personas[index] ?? { profession: "a SQL reviewer", focus: "" };
+  const persona = state.personas[index] ?? { profession: "SQL reviewer", focus: "" };
   const round = state.rounds + 1;
   const prompt = reviewerPrompt({
     persona,

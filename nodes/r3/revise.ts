@@ -23,23 +23,24 @@ export const reviseNode: R3NodeFactory = (deps, options) => async (state) => {
   const log = (outcome: Round["outcome"], sqlAfter: string): Round => ({ round, outcome, sqlBefore: state.sql, sqlAfter, reviews: usable.length, failedReviewers });
   const next = { rounds: round, roundDebugTurns: 0 };
   if (!usable.length) {
-    return { ...next, roundLog: [log("no-reviews", state.sql)], attempts: [{ node: "revise", sql: state.sql, ok: false, note: `round ${round}: every reviewer failed; kept the SQL` }] };
+    return { roundLog: [log("no-reviews", state.sql)], ...next, attempts: [{ node: "revise", sql: state.sql, ok: false, note: `round ${round}: every reviewer failed; kept the SQL` }] };
   }
   const turn = await askWriter(deps, state, opts, { role: "user", kind: "reviews", round, content: reviewsTurn(usable, failedReviewers.length) });
   const dropped = droppedNote(turn.dropped);
   if (!turn.sql) {
     const note = [dropped, `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ");
-    return withCalls({ ...next, history: turn.turns, roundLog: [log("unusable", state.sql)], attempts: [{ node: "revise", sql: state.sql, ok: false, note }] }, [turn.record]);
+    return withCalls({ roundLog: [log("unusable", state.sql)], ...next, history: turn.turns, attempts: [{ node: "revise", sql: state.sql, ok: false, note }] }, [turn.record]);
   }
   const kept = sameSql(turn.sql, state.sql);
   const sql = kept ? state.sql : turn.sql;
   return withCalls(
     {
-      ...next,
-      sql,
-      consensus: kept,
-      history: turn.turns,
+      // roundLog first: `inspect`'s one-line summary of the step shows the outcome before it cuts the line.
       roundLog: [log(kept ? "kept" : "revised", sql)],
+      consensus: kept,
+      sql,
+      ...next,
+      history: turn.turns,
       attempts: [{ node: "revise", sql, ok: true, ...(dropped ? { note: dropped } : {}) }],
     },
     [turn.record],
