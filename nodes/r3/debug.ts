@@ -13,7 +13,7 @@ import { askWriter, droppedNote } from "./writer.ts";
 export const debugNode: R3NodeFactory = (deps, options) => async (state) => {
   const opts = readOptions(R3_LOOP_OPTIONS, options);
   const error = state.execution && !state.execution.ok ? `${state.execution.errorKind}: ${state.execution.error}` : "unknown error";
-  const turn = await askWriter(deps, state, opts, { role: "user", kind: "error", round: state.rounds, content: errorTurn(error) });
+  const turn = await askWriter(deps, state, opts, { role: "user", kind: "error", round: state.rounds, content: errorTurn(state.sql, error) });
   const note = [droppedNote(turn.dropped), turn.sql ? undefined : `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ") || undefined;
   return withCalls(
     {

@@ -27,14 +27,16 @@ export function openingTurn(args: { schemaText: string; question: string; eviden
   return `Database schema:\n${args.schemaText}\n\n${shots}${questionBlock(args.question, args.evidence)}\n\nWrite the SQLite query that answers the question.`;
 }
 
-export const errorTurn = (error: string): string =>
-  `Running your query failed:\n${error}\n\nFind the cause and write a corrected SQLite query (in a \`\`\`sql block).`;
+// Error and review turns repeat the query they are about: when the history is cut to its budget, the writer still
+// sees what it is answering for.
+export const errorTurn = (sql: string, error: string): string =>
+  `Running your query failed:\n\`\`\`sql\n${sql}\n\`\`\`\nError: ${error}\n\nFind the cause and write a corrected SQLite query (in a \`\`\`sql block).`;
 
-export function reviewsTurn(reviews: Review[], failed: number): string {
+export function reviewsTurn(sql: string, reviews: Review[], failed: number): string {
   const body = reviews.map((r) => `Reviewer ${r.reviewer + 1} (${r.profession}):\n${r.text.trim()}`).join("\n\n");
   const missing = failed ? `\n\n(${failed} reviewer${failed > 1 ? "s" : ""} could not answer this round.)` : "";
   return (
-    `Your reviewers read the question, the schema, your query and its result. Their reviews:\n\n${body}${missing}\n\n` +
+    `Your reviewers read the question, the schema, your query and its result.\n\`\`\`sql\n${sql}\n\`\`\`\nTheir reviews:\n\n${body}${missing}\n\n` +
     "Weigh each review. If a point is right, revise the query. If you disagree, rebut it in a few sentences and keep your " +
     "query as it is. End with the query you stand by in a ```sql block (unchanged if you keep it)."
   );

@@ -25,7 +25,7 @@ export const reviseNode: R3NodeFactory = (deps, options) => async (state) => {
   if (!usable.length) {
     return { roundLog: [log("no-reviews", state.sql)], ...next, attempts: [{ node: "revise", sql: state.sql, ok: false, note: `round ${round}: every reviewer failed; kept the SQL` }] };
   }
-  const turn = await askWriter(deps, state, opts, { role: "user", kind: "reviews", round, content: reviewsTurn(usable, failedReviewers.length) });
+  const turn = await askWriter(deps, state, opts, { role: "user", kind: "reviews", round, content: reviewsTurn(state.sql, usable, failedReviewers.length) });
   const dropped = droppedNote(turn.dropped);
   if (!turn.sql) {
     const note = [dropped, `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ");
