@@ -26,9 +26,16 @@ const LOOP_SLOTS = {
 
 type LoopOptions = { reviewers: number; maxDebugTurns: number; maxReviewTurns: number };
 
-/** One `Send` per reviewer: they run in the same step, in parallel, each told which persona it is. */
+/**
+ * One `Send` per reviewer: they run in the same step, in parallel, each told which persona it is. A reviewer gets
+ * what the `review` slot reads, not the writer's history: Send arguments are stored in checkpoints, n per round.
+ */
 const reviewerSends = (opts: LoopOptions) => (state: R3StateValue) =>
-  Array.from({ length: opts.reviewers }, (_, i) => new Send("review", { ...state, reviewerIndex: i }));
+  Array.from({ length: opts.reviewers }, (_, i) => {
+    const { graph, questionId, question, evidence, dbId, dbPath, descriptionDir, schemaText, sql, execution, personas, rounds } = state;
+    const input = { graph, questionId, question, evidence, dbId, dbPath, descriptionDir, schemaText, sql, execution, personas, rounds, reviewerIndex: i };
+    return new Send("review", input);
+  });
 
 /** After execute: the debug loop while the SQL fails and turns remain; then stop, make the panel, or review. */
 const routeAfterExecute = (opts: LoopOptions) => (state: R3StateValue) => {

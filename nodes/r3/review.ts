@@ -18,7 +18,8 @@ export function resultForReview(execution: Execution | null, rows: number): stri
 
 /**
  * Slot `review` (role "reviewer"): one reviewer, in its persona, reviews the SQL and its result. Runs once per
- * reviewer in parallel (a `Send` carries `reviewerIndex`). In: personas, schemaText, question, sql, execution.
+ * reviewer in parallel (a `Send` carries `reviewerIndex` and only the input fields, schemaText, question, evidence,
+ * sql, execution, personas and rounds — not the writer's history). In: those.
  * Out: reviews [one entry; ok: false with the error when the call failed or said nothing — the round goes on].
  */
 export const reviewNode: R3NodeFactory = (deps, options) => async (state) => {
