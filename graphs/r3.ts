@@ -13,9 +13,9 @@ import { readOptions } from "./options.ts";
 import { SHARED_SLOTS } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
 
-/** R³'s agents as slots; `write` only in the generator. */
+/** R³'s agents as slots (after `schema`); `write` only in the generator. */
+const WRITE_SLOT = { summary: "the writer's first SQL, with k similar training examples (role: writer)", factory: asSlot(writeNode) };
 const LOOP_SLOTS = {
-  schema: SHARED_SLOTS.schema,
   execute: SHARED_SLOTS.execute,
   debug: { summary: "the writer rewrites SQL that failed to execute, error appended to its history (role: writer)", factory: asSlot(debugNode) },
   persona: { summary: "n reviewer professions suited to the schema and SQL, once per question (role: persona)", factory: asSlot(personasNode) },
@@ -85,7 +85,7 @@ export const r3Spec: GraphSpec = {
   name: "r3",
   summary: "R³: a SQL writer with memory and n generated reviewer personas review, rebut and revise until consensus",
   kind: "generator",
-  slots: { ...LOOP_SLOTS, write: { summary: "the writer's first SQL, with k similar training examples (role: writer)", factory: asSlot(writeNode) } },
+  slots: { schema: SHARED_SLOTS.schema, write: WRITE_SLOT, ...LOOP_SLOTS },
   options: R3_OPTIONS,
   needsExamples: (options) => {
     const k = readOptions(R3_OPTIONS, options).kShot;
@@ -98,7 +98,7 @@ export const r3ReviewSpec: GraphSpec = {
   name: "r3-review",
   summary: "corrector: R³'s review loop (debug, personas, n reviewers, rebuttal or revision) on the given SQL",
   kind: "corrector",
-  slots: LOOP_SLOTS,
+  slots: { schema: SHARED_SLOTS.schema, ...LOOP_SLOTS },
   options: R3_LOOP_OPTIONS,
   build: (deps, options) => buildR3(r3ReviewSpec, false, deps, options),
 };

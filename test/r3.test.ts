@@ -10,6 +10,7 @@ import { createExampleStore } from "../tools/examples.ts";
 import { normaliseSql, sameSql } from "../tools/sql-normalise.ts";
 import { fitHistory } from "../nodes/r3/writer.ts";
 import type { HistoryTurn, R3StateValue } from "../state/r3.ts";
+import type { NodeFactory } from "../nodes/types.ts";
 import type { Question } from "../state/question.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type Responder, scriptedProvider } from "./support/scripted-models.ts";
@@ -209,6 +210,18 @@ describe("r3 graph", () => {
     expect(models.shownTo("persona")).toHaveLength(2);
     expect(models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n")).toMatch(/not usable .*profession/);
     expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer", "BI report auditor"]);
+  });
+
+  it("takes a replacement agent in a slot (here: a rule-based reviewer)", async () => {
+    const ruleReviewer: NodeFactory = () => async (state) => {
+      const s = state as unknown as R3StateValue;
+      return { reviews: [{ round: s.rounds + 1, reviewer: s.reviewerIndex, profession: "linter", ok: true, text: `rule check #${s.reviewerIndex}` }] } as never;
+    };
+    const { graph, models } = build({ writer: sql("SELECT count(*) FROM orders") }, { slots: { review: ruleReviewer }, reviewers: 2 });
+    const state: R3StateValue = await graph.invoke(input("How many orders?"), config("swap"));
+    expect(models.shownTo("reviewer")).toHaveLength(0);
+    expect(state.reviews.map((r) => r.text).sort()).toEqual(["rule check #0", "rule check #1"]);
+    expect(last(models.shownTo("writer")[1]!.messages)).toContain("rule check #1");
   });
 
   it("convenes no panel when the writer never gives SQL", async () => {
