@@ -30,12 +30,9 @@ type LoopOptions = { reviewers: number; maxDebugTurns: number; maxReviewTurns: n
  * One `Send` per reviewer: they run in the same step, in parallel, each told which persona it is. A reviewer gets
  * what the `review` slot reads, not the writer's history: Send arguments are stored in checkpoints, n per round.
  */
+const REVIEW_INPUT = ["graph", "questionId", "question", "evidence", "dbId", "dbPath", "descriptionDir", "schemaText", "sql", "execution", "personas", "rounds"] as const;
 const reviewerSends = (opts: LoopOptions) => (state: R3StateValue) =>
-  Array.from({ length: opts.reviewers }, (_, i) => {
-    const { graph, questionId, question, evidence, dbId, dbPath, descriptionDir, schemaText, sql, execution, personas, rounds } = state;
-    const input = { graph, questionId, question, evidence, dbId, dbPath, descriptionDir, schemaText, sql, execution, personas, rounds, reviewerIndex: i };
-    return new Send("review", input);
-  });
+  Array.from({ length: opts.reviewers }, (_, i) => new Send("review", { ...Object.fromEntries(REVIEW_INPUT.map((key) => [key, state[key]])), reviewerIndex: i }));
 
 /** After execute: the debug loop while the SQL fails and turns remain; then stop, make the panel, or review. */
 const routeAfterExecute = (opts: LoopOptions) => (state: R3StateValue) => {
