@@ -141,6 +141,20 @@ export function graphOptionsOf(spec: GraphSpec, values: Record<string, unknown>)
 }
 
 /**
+ * Why this run needs the training split's examples, or undefined: `--few-shot K`, or a graph of the run (the graph,
+ * and a corrector's initial generator) whose `needsExamples` says so for its options (e.g. r3's `--k-shot`).
+ */
+export function examplesWantedBy(spec: GraphSpec, values: Record<string, unknown>): string | undefined {
+  if (Number(values["few-shot"] ?? 0) > 0) return `--few-shot ${values["few-shot"]}`;
+  const initial = spec.kind === "corrector" ? findGraph((values.initial as string | undefined) ?? "baseline") : undefined;
+  for (const graph of [spec, ...(initial ? [initial] : [])]) {
+    const reason = graph.needsExamples?.(parseDeclared(graph, values));
+    if (reason) return reason;
+  }
+  return undefined;
+}
+
+/**
  * A graph's options as the report and `--resume` record them: every declared option that changes answers, with its
  * default filled in, under its flag name.
  */

@@ -22,6 +22,12 @@ export interface GraphSpec {
   slots: Record<string, SlotSpec>;
   /** The graph's own knobs: the launcher makes flags, help, validation, report settings and the resume check of them. */
   options?: OptionDefs;
+  /**
+   * Whether a run needs the training split's examples (`deps.examples`), given the graph's own option values as
+   * parsed from the flags (absent when not given): the reason (e.g. "--k-shot 5"), or undefined. `eval` then loads
+   * the train split, as for `--few-shot`.
+   */
+  needsExamples?: (options: Record<string, unknown>) => string | undefined;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(deps: NodeDeps, options?: BuildOptions): any;

@@ -12,7 +12,7 @@ import { main } from "../cli/main.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 
 const demoOptions = defineOptions({
-  reviewers: { type: "int", default: 3, min: 0, help: "reviewer personas" },
+  panelSize: { type: "int", default: 3, min: 0, help: "reviewer personas" },
   reasoning: { type: "choice", choices: ["cot", "pot"], default: "cot", help: "how the writer reasons" },
   noManager: { type: "boolean", default: false, help: "the ablation without a manager" },
   coderModels: { type: "list", default: [], help: "models that write test code" },
@@ -40,15 +40,15 @@ afterEach(() => undo?.());
 
 describe("graph-declared options", () => {
   it("read typed values with defaults filled in", () => {
-    const values = readOptions(demoOptions, { reviewers: 1 });
-    expect(values).toEqual({ reviewers: 1, reasoning: "cot", noManager: false, coderModels: [], guideline: undefined, workers: 2 });
+    const values = readOptions(demoOptions, { panelSize: 1 });
+    expect(values).toEqual({ panelSize: 1, reasoning: "cot", noManager: false, coderModels: [], guideline: undefined, workers: 2 });
     expect(flagOf("maxReviewTurns")).toBe("max-review-turns");
   });
 
   it("validate flag values with one-line errors", () => {
-    expect(parseOption("reviewers", demoOptions.reviewers, "2")).toBe(2);
-    expect(() => parseOption("reviewers", demoOptions.reviewers, "-1")).toThrow("--reviewers takes a number >= 0, not '-1'");
-    expect(() => parseOption("reviewers", demoOptions.reviewers, "1.5")).toThrow("--reviewers takes a whole number, not '1.5'");
+    expect(parseOption("panelSize", demoOptions.panelSize, "2")).toBe(2);
+    expect(() => parseOption("panelSize", demoOptions.panelSize, "-1")).toThrow("--panel-size takes a number >= 0, not '-1'");
+    expect(() => parseOption("panelSize", demoOptions.panelSize, "1.5")).toThrow("--panel-size takes a whole number, not '1.5'");
     expect(() => parseOption("reasoning", demoOptions.reasoning, "tot")).toThrow("--reasoning takes cot, pot; not 'tot'");
     expect(parseOption("coderModels", demoOptions.coderModels, "a, b,,c")).toEqual(["a", "b", "c"]);
     expect(parseOption("guideline", demoOptions.guideline, undefined)).toBeUndefined();
@@ -57,20 +57,20 @@ describe("graph-declared options", () => {
   it("belong to their graph: another graph's flag is refused, naming its owner", () => {
     undo = withDemo();
     const baseline = graphSpecs.find((g) => g.name === "baseline")!;
-    expect(declaredOptionsFrom(demoSpec, { reviewers: "1", "no-manager": true })).toEqual({ reviewers: 1, noManager: true });
-    expect(() => declaredOptionsFrom(baseline, { reviewers: "1" })).toThrow("--reviewers is an option of demo-options, not of baseline");
+    expect(declaredOptionsFrom(demoSpec, { "panel-size": "1", "no-manager": true })).toEqual({ panelSize: 1, noManager: true });
+    expect(() => declaredOptionsFrom(baseline, { "panel-size": "1" })).toThrow("--panel-size is an option of demo-options, not of baseline");
     // A corrector run may take its initial generator's options.
-    expect(() => declaredOptionsFrom(baseline, { reviewers: "1" }, [demoSpec])).not.toThrow();
+    expect(() => declaredOptionsFrom(baseline, { "panel-size": "1" }, [demoSpec])).not.toThrow();
   });
 
   it("settings for the report and --resume hold every answer-changing option, defaults included", () => {
     undo = withDemo();
-    expect(graphSettings([demoSpec], { reviewers: "1" })).toEqual({ reviewers: 1, reasoning: "cot", "no-manager": false, "coder-models": [] });
+    expect(graphSettings([demoSpec], { "panel-size": "1" })).toEqual({ "panel-size": 1, reasoning: "cot", "no-manager": false, "coder-models": [] });
   });
 
   it("--help of ask/eval lists the named graph's options", async () => {
     undo = withDemo();
-    expect(graphUsage(["demo-options"])).toMatch(/--reviewers N\s+reviewer personas \(default 3\)/);
+    expect(graphUsage(["demo-options"])).toMatch(/--panel-size N\s+reviewer personas \(default 3\)/);
     expect(optionsUsage("x", demoOptions)).toMatch(/--reasoning cot\|pot\s+how the writer reasons \(default cot\)/);
     const out: string[] = [];
     const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t), env: {}, cwd: process.cwd() };
@@ -83,8 +83,8 @@ describe("graph-declared options", () => {
     undo = withDemo();
     const err: string[] = [];
     const io = { stdout: () => {}, stderr: (t: string) => err.push(t), env: {}, cwd: process.cwd() };
-    expect(await main(["eval", "baseline", "--bench", "minibench", "--out", "x", "--reviewers", "2"], io)).toBe(2);
-    expect(err.join("")).toContain("--reviewers is an option of demo-options, not of baseline");
+    expect(await main(["eval", "baseline", "--bench", "minibench", "--out", "x", "--panel-size", "2"], io)).toBe(2);
+    expect(err.join("")).toContain("--panel-size is an option of demo-options, not of baseline");
   });
 });
 

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { CliIO, Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { graphFlags, graphOptionsOf, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion, type Runner } from "../runner.ts";
@@ -80,7 +80,8 @@ ${RUN_FLAGS_USAGE}`,
     const bench = await loadBenchmark(benchDir, { split });
     const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
     const { questions, skipped } = selectQuestions(bench, values.ids, limit);
-    const examples = (Number(values["few-shot"] ?? 0) > 0) ? createExampleStore((await loadTrain(benchDir, split, bench)).questions) : undefined;
+    const wantedBy = examplesWantedBy(spec, values);
+    const examples = wantedBy ? createExampleStore((await loadTrain(benchDir, split, bench, wantedBy)).questions) : undefined;
 
     const outDir = path.resolve(io.cwd, values.out);
     const executor = getSharedExecutor();
@@ -183,12 +184,12 @@ function fileOrder<T extends { id: string }>(items: T[]): T[] {
   return numeric ? [...items].sort((a, b) => Number(a.id) - Number(b.id)) : items;
 }
 
-async function loadTrain(benchDir: string, split: string, bench: Benchmark) {
+async function loadTrain(benchDir: string, split: string, bench: Benchmark, wantedBy: string) {
   if (split === "train") return bench;
   try {
     return await loadBenchmark(benchDir, { split: "train" });
   } catch (error) {
-    throw new UserError(`--few-shot needs the train split of ${benchDir}: ${firstLineOf(error)}`);
+    throw new UserError(`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`);
   }
 }
 

@@ -111,10 +111,15 @@ export const inspectCommand: Command = {
         if (stepNo < 1) continue;
         const updates: StepView["updates"] = {};
         const calls: ModelCallRecord[] = [];
+        // Parallel tasks of one node (a Send fan-out) are told apart as review#1, review#2, ...
+        const sameName = (name: string) => ran.filter((t) => t.name === name).length;
+        const seen = new Map<string, number>();
         for (const task of ran) {
           const result = (task.result ?? {}) as Record<string, unknown>;
           const { calls: taskCalls, usage: _usage, ...rest } = result;
-          updates[task.name] = rest;
+          const nth = (seen.get(task.name) ?? 0) + 1;
+          seen.set(task.name, nth);
+          updates[sameName(task.name) > 1 ? `${task.name}#${nth}` : task.name] = rest;
           if (Array.isArray(taskCalls)) calls.push(...(taskCalls as ModelCallRecord[]));
         }
         steps.push({ step: stepNo, nodes: ran.map((t) => t.name), updates, calls, next: s.next, createdAt: s.createdAt });
@@ -170,13 +175,20 @@ function renderOverview(threadId: string, graph: string, final: { values: SqlSta
       .filter(Boolean)
       .join("; ");
     const calls = step.calls.length ? `  [${step.calls.length} model call${step.calls.length > 1 ? "s" : ""}: ${step.calls.map((c) => `${c.role} ${c.inputTokens}/${c.outputTokens} tok${c.error ? ` (${c.error})` : ""}`).join(", ")}]` : "";
-    out.push(`  ${String(step.step).padStart(3)}  ${step.nodes.join(", ").padEnd(10)} ${changed || "(no change)"}${calls}`);
+    out.push(`  ${String(step.step).padStart(3)}  ${nodeList(step.nodes).padEnd(10)} ${changed || "(no change)"}${calls}`);
   }
   return `${out.join("\n")}\n`;
 }
 
+/** "review ×3" for a node that ran as several parallel tasks in the step. */
+function nodeList(nodes: string[]): string {
+  const counts = new Map<string, number>();
+  for (const node of nodes) counts.set(node, (counts.get(node) ?? 0) + 1);
+  return [...counts].map(([node, n]) => (n > 1 ? `${node} ×${n}` : node)).join(", ");
+}
+
 function renderStep(step: StepView): string {
-  const out: string[] = [`Step ${step.step}: ${step.nodes.join(", ")}${step.next.length ? ` → next: ${step.next.join(", ")}` : " → end"}`, ""];
+  const out: string[] = [`Step ${step.step}: ${nodeList(step.nodes)}${step.next.length ? ` → next: ${step.next.join(", ")}` : " → end"}`, ""];
   for (const [node, update] of Object.entries(step.updates)) {
     out.push(`${node} wrote:`);
     for (const [key, value] of Object.entries(update)) out.push(`  ${key}: ${typeof value === "string" ? value : JSON.stringify(value, null, 2).replace(/\n/g, "\n  ")}`);

@@ -1,0 +1,28 @@
+import { readOptions } from "../../graphs/options.ts";
+import { withCalls } from "../common.ts";
+import { R3_LOOP_OPTIONS } from "./options.ts";
+import { errorTurn } from "./prompts.ts";
+import type { R3NodeFactory } from "./types.ts";
+import { askWriter, droppedNote } from "./writer.ts";
+
+/**
+ * Slot `debug` (role "writer"): the debug loop's turn. H ← H + e; y' = LLM(H); H ← H + y'. In: sql, execution
+ * (failed), history. Out: sql, history, fixRounds + 1, roundDebugTurns + 1. An unusable reply keeps the SQL and still
+ * counts the turn, so the loop ends.
+ */
+export const debugNode: R3NodeFactory = (deps, options) => async (state) => {
+  const opts = readOptions(R3_LOOP_OPTIONS, options);
+  const error = state.execution && !state.execution.ok ? `${state.execution.errorKind}: ${state.execution.error}` : "unknown error";
+  const turn = await askWriter(deps, state, opts, { role: "user", kind: "error", round: state.rounds, content: errorTurn(state.sql, error) });
+  const note = [droppedNote(turn.dropped), turn.sql ? undefined : `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ") || undefined;
+  return withCalls(
+    {
+      history: turn.turns,
+      ...(turn.sql ? { sql: turn.sql } : {}),
+      fixRounds: state.fixRounds + 1,
+      roundDebugTurns: state.roundDebugTurns + 1,
+      attempts: [{ node: "debug", sql: turn.sql ?? state.sql, ok: !!turn.sql, ...(note ? { note } : {}) }],
+    },
+    [turn.record],
+  );
+};

@@ -1,0 +1,43 @@
+import { readOptions } from "../../graphs/options.ts";
+import { formatTable } from "../../tools/format.ts";
+import { callModel } from "../../tools/llm.ts";
+import { stripThinking } from "../../tools/reply.ts";
+import type { Execution } from "../../state/sql-state.ts";
+import { withCalls } from "../common.ts";
+import { R3_LOOP_OPTIONS } from "./options.ts";
+import { reviewerPrompt } from "./prompts.ts";
+import type { R3NodeFactory } from "./types.ts";
+
+/** The result as reviewers see it: a table of at most `rows` rows, or the error when the SQL still fails. */
+export function resultForReview(execution: Execution | null, rows: number): string {
+  if (!execution) return "(not executed)";
+  if (!execution.ok || !execution.preview) return `The query failed to execute: ${execution.errorKind}: ${execution.error}`;
+  const preview = execution.preview;
+  return formatTable({ ...preview, rows: preview.rows.slice(0, rows) });
+}
+
+/**
+ * Slot `review` (role "reviewer"): one reviewer, in its persona, reviews the SQL and its result. Runs once per
+ * reviewer in parallel (a `Send` carries `reviewerIndex` and only the input fields, schemaText, question, evidence,
+ * sql, execution, personas and rounds — not the writer's history). In: those.
+ * Out: reviews [one entry; ok: false with the error when the call failed or said nothing — the round goes on].
+ */
+export const reviewNode: R3NodeFactory = (deps, options) => async (state) => {
+  const { resultRows } = readOptions(R3_LOOP_OPTIONS, options);
+  const index = state.reviewerIndex;
+  const persona = state.personas[index] ?? { profession: "SQL reviewer", focus: "" };
+  const round = state.rounds + 1;
+  const prompt = reviewerPrompt({
+    persona,
+    schemaText: state.schemaText,
+    question: state.question,
+    evidence: state.evidence,
+    sql: state.sql,
+    result: resultForReview(state.execution, resultRows),
+  });
+  const call = await callModel(deps.models, "reviewer", prompt);
+  const text = call.ok ? stripThinking(call.text) : "";
+  const error = call.ok ? (text ? undefined : "empty review") : (call.record.error ?? "model call failed");
+  if (error) call.record.error = error;
+  return withCalls({ reviews: [{ round, reviewer: index, profession: persona.profession, ok: !error, text, ...(error ? { error } : {}) }] }, [call.record]);
+};

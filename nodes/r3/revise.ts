@@ -1,0 +1,48 @@
+import { readOptions } from "../../graphs/options.ts";
+import { sameSql } from "../../tools/sql-normalise.ts";
+import type { Round } from "../../state/r3.ts";
+import { withCalls } from "../common.ts";
+import { R3_LOOP_OPTIONS } from "./options.ts";
+import { reviewsTurn } from "./prompts.ts";
+import type { R3NodeFactory } from "./types.ts";
+import { askWriter, droppedNote } from "./writer.ts";
+
+/**
+ * Slot `revise` (role "writer"): the writer reads every review of the round (H ← H + r; y'' = LLM(H)) and revises,
+ * or rebuts and keeps its SQL. Consensus when y'' equals y after normalising (white space, keyword case, a trailing
+ * semicolon, identifier quoting); then the SQL keeps its exact previous text. In: reviews of round `rounds + 1`,
+ * history, sql. Out: sql, history, rounds + 1, roundDebugTurns 0, roundLog, consensus. With no review at all (every
+ * reviewer failed) it asks nothing and the loop stops.
+ */
+export const reviseNode: R3NodeFactory = (deps, options) => async (state) => {
+  const opts = readOptions(R3_LOOP_OPTIONS, options);
+  const round = state.rounds + 1;
+  const ofRound = state.reviews.filter((r) => r.round === round).sort((a, b) => a.reviewer - b.reviewer);
+  const usable = ofRound.filter((r) => r.ok);
+  const failedReviewers = ofRound.filter((r) => !r.ok).map((r) => r.reviewer);
+  const log = (outcome: Round["outcome"], sqlAfter: string): Round => ({ round, outcome, sqlBefore: state.sql, sqlAfter, reviews: usable.length, failedReviewers });
+  const next = { rounds: round, roundDebugTurns: 0 };
+  if (!usable.length) {
+    return { roundLog: [log("no-reviews", state.sql)], ...next, attempts: [{ node: "revise", sql: state.sql, ok: false, note: `round ${round}: every reviewer failed; kept the SQL` }] };
+  }
+  const turn = await askWriter(deps, state, opts, { role: "user", kind: "reviews", round, content: reviewsTurn(state.sql, usable, failedReviewers.length) });
+  const dropped = droppedNote(turn.dropped);
+  if (!turn.sql) {
+    const note = [dropped, `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ");
+    return withCalls({ roundLog: [log("unusable", state.sql)], ...next, history: turn.turns, attempts: [{ node: "revise", sql: state.sql, ok: false, note }] }, [turn.record]);
+  }
+  const kept = sameSql(turn.sql, state.sql);
+  const sql = kept ? state.sql : turn.sql;
+  return withCalls(
+    {
+      // roundLog first: `inspect`'s one-line summary of the step shows the outcome before it cuts the line.
+      roundLog: [log(kept ? "kept" : "revised", sql)],
+      consensus: kept,
+      sql,
+      ...next,
+      history: turn.turns,
+      attempts: [{ node: "revise", sql, ok: true, ...(dropped ? { note: dropped } : {}) }],
+    },
+    [turn.record],
+  );
+};

@@ -1,0 +1,40 @@
+import { readOptions } from "../../graphs/options.ts";
+import { searchExamples } from "../../tools/example-search.ts";
+import { withCalls } from "../common.ts";
+import { R3_OPTIONS } from "./options.ts";
+import type { R3NodeFactory } from "./types.ts";
+import { askWriter } from "./writer.ts";
+
+/**
+ * Slot `write` (role "writer"): y = LLM(x, S), the first SQL, with the k training questions most similar to this one
+ * (dense embeddings when `deps.embeddings` is set, BM25 otherwise). Out: sql, history [y], shots, shotsRanking.
+ * Without a training split it writes zero-shot and says so.
+ */
+export const writeNode: R3NodeFactory = (deps, options) => async (state) => {
+  const opts = readOptions(R3_OPTIONS, options);
+  const notes: string[] = [];
+  let shots: { id: string; question: string; evidence: string; sql: string }[] = [];
+  let shotsRanking = "zero-shot";
+  if (opts.kShot > 0) {
+    if (deps.examples?.size) {
+      const found = await searchExamples(deps.examples, `${state.question} ${state.evidence}`.trim(), opts.kShot, state.questionId ? [state.questionId] : [], deps.embeddings);
+      shots = found.examples.map(({ id, question, evidence, sql }) => ({ id, question, evidence, sql }));
+      shotsRanking = found.ranking;
+    } else {
+      notes.push(`k-shot ${opts.kShot} asked but no training examples were given: zero-shot`);
+    }
+  }
+  const turn = await askWriter(deps, { ...state, shots }, opts);
+  const note = [...notes, turn.sql ? undefined : `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ") || undefined;
+  return withCalls(
+    {
+      shots,
+      shotsRanking,
+      history: turn.turns,
+      ...(turn.sql ? { sql: turn.sql } : {}),
+      attempts: [{ node: "write", sql: turn.sql ?? state.sql, ok: !!turn.sql, ...(note ? { note } : {}) }],
+    },
+    [turn.record],
+  );
+};
+

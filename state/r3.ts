@@ -1,0 +1,73 @@
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import { sqlStateFields } from "./sql-state.ts";
+
+/** One turn of the writer's dialogue history H after its opening (question and schema, rebuilt from state each call). */
+export const HistoryTurnSchema = z.object({
+  /** user: an execution error or the reviews shown to the writer; assistant: the writer's reply. */
+  role: z.enum(["user", "assistant"]),
+  /** sql: a writer reply; error: an execution error; reviews: a round's reviews. */
+  kind: z.enum(["sql", "error", "reviews"]),
+  /** The review round the turn belongs to (0 before the first review). */
+  round: z.number().int().nonnegative(),
+  content: z.string(),
+});
+export type HistoryTurn = z.infer<typeof HistoryTurnSchema>;
+
+export const PersonaSchema = z.object({
+  profession: z.string().min(1),
+  /** What this reviewer looks at first. */
+  focus: z.string().default(""),
+});
+export type Persona = z.infer<typeof PersonaSchema>;
+
+/** One reviewer's review in one round; `ok: false` says its call failed (the round goes on without it). */
+export const ReviewSchema = z.object({
+  round: z.number().int().positive(),
+  reviewer: z.number().int().nonnegative(),
+  profession: z.string(),
+  ok: z.boolean(),
+  text: z.string().default(""),
+  error: z.string().optional(),
+});
+export type Review = z.infer<typeof ReviewSchema>;
+
+/** What the writer did with a round's reviews. */
+export const RoundSchema = z.object({
+  round: z.number().int().positive(),
+  /** revised: new SQL; kept: same SQL after normalising (a rebuttal: consensus); unusable: no SQL in the reply; no-reviews: every reviewer failed. */
+  outcome: z.enum(["revised", "kept", "unusable", "no-reviews"]),
+  sqlBefore: z.string(),
+  sqlAfter: z.string(),
+  reviews: z.number().int().nonnegative(),
+  failedReviewers: z.array(z.number().int().nonnegative()),
+});
+export type Round = z.infer<typeof RoundSchema>;
+
+const concat = <T>(current: T[], next: T[]) => current.concat(next);
+
+/** R³'s state: the shared fields plus the writer's history, the personas, the reviews and the rounds. */
+export const R3State = new StateSchema({
+  ...sqlStateFields,
+  /** H after its opening turn: writer replies, execution errors, reviews. Append-only; prompts cut it to a budget. */
+  history: new ReducedValue(z.array(HistoryTurnSchema).default(() => []), { inputSchema: z.array(HistoryTurnSchema), reducer: concat }),
+  /** Training examples shown in the writer's opening turn (retrieved once), and how they were ranked. */
+  shots: z.array(z.object({ id: z.string(), question: z.string(), evidence: z.string(), sql: z.string() })).default(() => []),
+  shotsRanking: z.string().default(""),
+  /** The reviewers' professions, made once per question. */
+  personas: z.array(PersonaSchema).default(() => []),
+  /** Every review of every round (failed reviewers included, with their error). */
+  reviews: new ReducedValue(z.array(ReviewSchema).default(() => []), { inputSchema: z.array(ReviewSchema), reducer: concat }),
+  /** Review rounds finished (the writer has answered their reviews). */
+  rounds: z.number().int().nonnegative().default(0),
+  /** Debug turns used in the current review round (the shared `fixRounds` counts all of them). */
+  roundDebugTurns: z.number().int().nonnegative().default(0),
+  roundLog: new ReducedValue(z.array(RoundSchema).default(() => []), { inputSchema: z.array(RoundSchema), reducer: concat }),
+  consensus: z.boolean().default(false),
+  /** Why the loop stopped (set by the `finish` node). */
+  stopReason: z.string().default(""),
+  /** The reviewer a `Send` addresses (only in a reviewer task's input). */
+  reviewerIndex: z.number().int().nonnegative().default(0),
+});
+export type R3StateValue = typeof R3State.State;
+export type R3StateUpdate = typeof R3State.Update;
