@@ -80,7 +80,7 @@ describe("sandbox (QuickJS in WebAssembly)", () => {
     const out = await blocked(`"use strict"; tables.schools[0].name = "X"; result = 1;`);
     expect(out).toMatchObject({ ok: false, kind: "error" });
     expect(out.ok || out.message).toMatch(/read-only|read only|not writable/i);
-    expect(tables.schools[0]!.name).toBe("Alpha");
+    expect(tables.schools![0]!.name).toBe("Alpha");
   });
 
   it("stops an infinite loop at the time limit", async () => {
