@@ -25,10 +25,6 @@ export interface ExecutorOptions {
 
 const WORKER = fileURLToPath(new URL("./worker.js", import.meta.url));
 const DEFAULT_TIMEOUT_MS = 30_000;
-/** Whether an executor can build scratch databases (the pool can; a test double may not). */
-export const canRunScratch = (executor: SqlExecutor): executor is SqlExecutor & ScratchExecutor =>
-  typeof (executor as Partial<ScratchExecutor>).runScratch === "function";
-
 /** A worker that does not report ready within this time is considered broken. */
 const STARTUP_MS = 15_000;
 /** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself. */
