@@ -22,7 +22,7 @@ export type TestTables = Record<string, TableRows>;
 export interface SandboxOptions {
   /** CPU time limit in milliseconds. Default 1000. */
   timeoutMs?: number;
-  /** Heap limit of the runtime in bytes. Default 64 MiB. */
+  /** Heap limit of the runtime in bytes. Default 32 MiB (a bomb grows the host by ~4x the limit before it is stopped; bench/sandbox.ts). */
   memoryBytes?: number;
   /** Characters of the JSON answer at most. Default 1 000 000. */
   maxResultChars?: number;
@@ -49,7 +49,7 @@ export interface SandboxFailure {
 
 export type SandboxResult = SandboxSuccess | SandboxFailure;
 
-export const SANDBOX_DEFAULTS = { timeoutMs: 1000, memoryBytes: 64 * 1024 * 1024, maxResultChars: 1_000_000, maxRows: 10_000 } as const;
+export const SANDBOX_DEFAULTS = { timeoutMs: 1000, memoryBytes: 32 * 1024 * 1024, maxResultChars: 1_000_000, maxRows: 10_000 } as const;
 
 let quickJs: Promise<QuickJSWASMModule> | undefined;
 const loadQuickJs = () => (quickJs ??= getQuickJS());
@@ -105,7 +105,11 @@ export async function runSandboxed(code: string, tables: TestTables, options: Sa
   const classify = (error: unknown): SandboxFailure => {
     const text = describeError(error);
     if (Date.now() >= deadline || /interrupted/i.test(text)) return fail("timeout", `the test code was stopped after ${timeoutMs} ms (time limit)`);
-    if (/out of memory|memory limit|allocation failed/i.test(text)) return fail("memory", `the test code ran out of memory (limit ${Math.round(memoryBytes / 1048576)} MiB)`);
+    if (/out of memory|memory limit|allocation failed/i.test(text)) {
+      // WebAssembly memory never shrinks: a fresh module for the next run lets this grown one be collected.
+      quickJs = undefined;
+      return fail("memory", `the test code ran out of memory (limit ${Math.round(memoryBytes / 1048576)} MiB)`);
+    }
     if (/stack overflow/i.test(text)) return fail("error", `the test code overflowed the stack: ${text}`);
     return fail("error", text);
   };
