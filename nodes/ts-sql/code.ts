@@ -5,7 +5,7 @@ import { callModel } from "../../tools/llm.ts";
 import { extractJson, stripThinking } from "../../tools/reply.ts";
 import { runSandboxed } from "../../tools/sandbox.ts";
 import { withCalls } from "../common.ts";
-import { coderLabel, ddlText, foreignKeyLines, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { coderLabel, ddlText, descriptionLines, foreignKeyLines, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { coderPrompt, expectedResultPrompt } from "./prompts.ts";
 
@@ -37,8 +37,9 @@ export const coderNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const previous = state.codeCandidates.find((c) => c.model === task.model);
   const facts = await schemaFacts(deps, state);
   const tables = Object.keys(data?.tables ?? {});
+  const notes = descriptionLines(facts.schema, tables);
   const shared = {
-    schema: ddlText(facts, tables),
+    schema: notes ? `${ddlText(facts, tables)}\n\nColumn descriptions:\n${notes}` : ddlText(facts, tables),
     foreignKeys: foreignKeyLines(facts.schema, tables),
     tables: data?.tables ?? {},
     question: state.question,

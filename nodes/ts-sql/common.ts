@@ -118,3 +118,15 @@ export function scratchOf(executor: SqlExecutor): ScratchExecutor | undefined {
 export const codersOf = (coderModels: readonly string[]): string[] => (coderModels.length ? [...new Set(coderModels)] : [""]);
 
 export const coderLabel = (model: string): string => model || "coder";
+
+/** BIRD's column descriptions of some tables (documentation, not rows), a line each. */
+export function descriptionLines(schema: DbSchema, tables: string[]): string {
+  return schema.tables
+    .filter((t) => tables.includes(t.name))
+    .flatMap((t) =>
+      t.columns
+        .filter((c) => c.description || c.valueDescription)
+        .map((c) => `- ${t.name}.${c.name}: ${[c.description, c.valueDescription].filter(Boolean).join("; ")}`),
+    )
+    .join("\n");
+}

@@ -4,7 +4,7 @@ import { callModel } from "../../tools/llm.ts";
 import { extractJson } from "../../tools/reply.ts";
 import { quoteIdent } from "../../tools/schema.ts";
 import { withCalls } from "../common.ts";
-import { ddlText, foreignKeyLines, jsonCell, relevantTables, schemaFacts, scratchOf, type TsSqlNodeFactory } from "./common.ts";
+import { ddlText, descriptionLines, foreignKeyLines, jsonCell, relevantTables, schemaFacts, scratchOf, type TsSqlNodeFactory } from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
 
 const DataReplySchema = z.object({ tables: TestTablesSchema });
@@ -45,7 +45,11 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const prompt = dataPrompt({
     schema: ddlText(facts, tables),
     foreignKeys: foreignKeyLines(facts.schema, tables),
-    relevant: [relevantLines(state.linking), exampleLines(facts.schema, tables) ? `Examples of stored values:\n${exampleLines(facts.schema, tables)}` : ""]
+    relevant: [
+      relevantLines(state.linking),
+      descriptionLines(facts.schema, tables) ? `Column descriptions:\n${descriptionLines(facts.schema, tables)}` : "",
+      exampleLines(facts.schema, tables) ? `Examples of stored values:\n${exampleLines(facts.schema, tables)}` : "",
+    ]
       .filter(Boolean)
       .join("\n"),
     question: state.question,
