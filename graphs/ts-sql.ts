@@ -37,6 +37,7 @@ export const routeAfterCheck =
     const data = state.testData;
     const more = !opts.noDataAgent && state.dataRounds < opts.maxDataRounds;
     if (!data) return more ? "data" : "execute";
+    if (data.loadError) return "execute";
     const rows = Object.values(data.loaded).reduce((a, b) => a + b, 0);
     if (more && (data.violations.length > 0 || rows === 0 || (data.sqlRan && data.sqlRows === 0))) return "data";
     if (rows === 0) return "execute";

@@ -28,6 +28,8 @@ export const TestDataSchema = z.object({
   sqlRows: z.number().int().nonnegative().default(0),
   /** Why the data fails non-duality, for the data agent. */
   sqlNote: z.string().optional(),
+  /** Set when no data can be loaded at all (no scratch executor, unreadable database): retrying is pointless. */
+  loadError: z.string().optional(),
 });
 export type TestData = z.infer<typeof TestDataSchema>;
 

@@ -151,6 +151,17 @@ describe("ts-sql graph", () => {
     expect(state.execution).toMatchObject({ ok: true });
   });
 
+  it("an executor without scratch databases: no retries, no test case, the SQL kept", async () => {
+    const models = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const plain = { run: executor.run.bind(executor), close: async () => {} };
+    const graph = tsSqlRefineSpec.build({ models, executor: plain }, { checkpointer: new MemorySaver() });
+    const state = await graph.invoke({ question: QUESTION, dbPath, sql: WRONG_SQL }, { configurable: { thread_id: "plain" } });
+    expect(seen(models, "data")).toHaveLength(1);
+    expect(seen(models, "coder")).toHaveLength(0);
+    expect(state.sql).toBe(WRONG_SQL);
+    expect(state.attempts.some((a: { note?: string }) => a.note === "this executor cannot build scratch databases")).toBe(true);
+  });
+
   it("the revision loop stops at maxRevisions and keeps the latest SQL that ran on the test data", async () => {
     const models = provider({
       data: json(GOOD_DATA),

@@ -70,16 +70,19 @@ const PRELUDE = `
   Object.defineProperty(globalThis, "tables", { value: tables, enumerable: false });
   for (const name of names) Object.defineProperty(globalThis, name, { value: tables[name], enumerable: false });
   globalThis.console = { log() {}, warn() {}, error() {}, info() {}, debug() {} };
+  // The answer's serializer, fixed before the model's code runs (which may replace JSON.stringify).
+  const stringify = JSON.stringify;
+  Object.defineProperty(globalThis, "__answer", {
+    value: () => (typeof result === "undefined" ? stringify({ missing: true }) : stringify({ value: result === undefined ? null : result })),
+    writable: false,
+    configurable: false,
+    enumerable: false,
+  });
 })();
 `;
 
 // Runs after the model's code: the answer in `result` as one JSON string (validated again on the host side).
-const EPILOGUE = `
-(() => {
-  if (typeof result === "undefined") return JSON.stringify({ missing: true });
-  return JSON.stringify({ value: result === undefined ? null : result });
-})()
-`;
+const EPILOGUE = `__answer()`;
 
 /**
  * Runs test code over test tables. The code reads `tables.<name>` (or the table's name as a global: arrays of row

@@ -116,13 +116,14 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
   if (!state.testData) return {};
   const scratch = scratchOf(deps.executor);
   if (!scratch) {
-    return { testData: { ...state.testData, sqlRan: false, sqlRows: 0, sqlNote: "this executor cannot build scratch databases" } };
+    const loadError = "this executor cannot build scratch databases";
+    return { testData: { ...state.testData, sqlRan: false, sqlRows: 0, loadError }, attempts: [{ node: "check", sql: state.sql, ok: false, note: loadError }] };
   }
   const queries = state.sql.trim() ? [state.sql] : [];
   const out = await scratch.runScratch(state.dbPath, state.testData.tables, queries, { timeoutMs: options.timeoutMs ?? 30_000, maxRows: 1000 });
   if (!out.ok) {
     return {
-      testData: { ...state.testData, violations: [], sqlRan: false, sqlRows: 0, sqlNote: `the test data could not be loaded: ${out.kind}: ${out.message}` },
+      testData: { ...state.testData, violations: [], sqlRan: false, sqlRows: 0, loadError: `the test data could not be loaded: ${out.kind}: ${out.message}` },
       attempts: [{ node: "check", sql: state.sql, ok: false, note: out.message }],
     };
   }
