@@ -98,6 +98,13 @@ describe("sqlmend ts-sql audit", () => {
       // No revision in an audit: the gold is only tested.
       expect(server.requests.some((r) => /test case checks a query/.test(text(r)))).toBe(false);
 
+      // Every agent turn of the audit is a step `inspect` can show.
+      const shown = captureIO(dir, env);
+      expect(await main(["inspect", failed.thread, "--checkpoints", path.join(dir, "audit.ckpt")], shown.io)).toBe(0);
+      const stepNodes = [...shown.out().matchAll(/^\s+\d+\s+(\S+)/gm)].map((m) => m[1]);
+      expect(stepNodes).toEqual(expect.arrayContaining(["link", "data", "check", "coder", "inspect", "vote", "test", "execute"]));
+      expect(shown.out()).toMatch(/coder +.*\[1 model call: coder \d+\/\d+ tok\]/);
+
       const before = server.requests.length;
       const again = captureIO(dir, env);
       expect(await main([...args, "--resume"], again.io)).toBe(0);
