@@ -1,10 +1,11 @@
 import { baselineSpec } from "./baseline.ts";
 import { repairSpec } from "./repair.ts";
 import { r3ReviewSpec, r3Spec } from "./r3.ts";
+import { tsSqlRefineSpec, tsSqlSpec } from "./ts-sql.ts";
 import type { GraphSpec } from "./spec.ts";
 
 /** Every graph the launcher can run. A new method adds its spec here and its module to langgraph.json. */
-export const graphSpecs: GraphSpec[] = [baselineSpec, repairSpec, r3Spec, r3ReviewSpec];
+export const graphSpecs: GraphSpec[] = [baselineSpec, repairSpec, r3Spec, r3ReviewSpec, tsSqlSpec, tsSqlRefineSpec];
 
 export function findGraph(name: string): GraphSpec | undefined {
   return graphSpecs.find((spec) => spec.name === name);

@@ -3,7 +3,7 @@ import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, isBaseM
 import { z } from "zod";
 import { firstLineOf, UserError } from "./errors.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
-import type { ModelProvider, StructuredMethod } from "./models.ts";
+import type { ModelOverrides, ModelProvider, StructuredMethod } from "./models.ts";
 import { extractJson, stripThinking } from "./reply.ts";
 
 export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; content: string };
@@ -45,9 +45,9 @@ export async function callModel(
   models: ModelProvider,
   role: string,
   input: ChatInput[],
-  options: { callOptions?: Record<string, unknown>; method?: string; bindTools?: unknown[]; toolChoice?: unknown } = {},
+  options: { callOptions?: Record<string, unknown>; method?: string; bindTools?: unknown[]; toolChoice?: unknown; overrides?: ModelOverrides } = {},
 ): Promise<CallResult> {
-  const { model, settings } = models.forRole(role);
+  const { model, settings } = options.overrides && models.variant ? models.variant(role, options.overrides) : models.forRole(role);
   const messages = toMessages(input);
   const shown = messages.map((m) => ({ role: roleOf(m), content: messageText(m) }));
   const started = performance.now();

@@ -81,6 +81,17 @@ export interface ModelProvider {
   structuredMethodCache: Map<string, StructuredMethod>;
   /** A JSON-safe description for reports (no keys). */
   describe(): Record<string, unknown>;
+  /**
+   * The role's model with some settings changed for one call (another model name, a higher temperature): TS-SQL's
+   * coder models and its rising inspection temperature. Optional; callers fall back to `forRole` without it.
+   */
+  variant?(role: string, overrides: ModelOverrides): { model: BaseChatModel; settings: ResolvedModelSettings };
+}
+
+/** Per-call changes to a role's settings (see `ModelProvider.variant`). */
+export interface ModelOverrides {
+  model?: string;
+  temperature?: number;
 }
 
 /** Reads a config file; a bad one is a one-line error naming it. */
@@ -162,7 +173,33 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 /** Chat models on an OpenAI-compatible endpoint through ChatOpenAI, created lazily per role. */
 export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
   const cache = new Map<string, { model: BaseChatModel; settings: ResolvedModelSettings }>();
+  const chatModel = (settings: ResolvedModelSettings): BaseChatModel => {
+    // Local servers (Ollama, llama.cpp, vLLM) accept any key; the client insists on one.
+    const apiKey = env[settings.apiKeyEnv] || (settings.baseURL ? "sk-no-key" : undefined);
+    if (!apiKey) throw new UserError(`no API key: set ${settings.apiKeyEnv} (or point OPENAI_BASE_URL at a local server)`);
+    return new ChatOpenAI({
+      model: settings.model,
+      apiKey,
+      temperature: settings.temperature,
+      maxTokens: settings.maxTokens,
+      timeout: settings.timeoutMs,
+      maxRetries: settings.maxRetries,
+      // callModel streams itself when settings.streaming is on (see collectStream in llm.ts).
+      streamUsage: true,
+      configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,
+    });
+  };
   return {
+    variant(role, overrides) {
+      const base = this.forRole(role).settings;
+      const settings = { ...base, ...stripUndefined(overrides) };
+      const key = `${role}\u0000${settings.model}\u0000${settings.temperature}`;
+      const hit = cache.get(key);
+      if (hit) return hit;
+      const entry = { model: chatModel(settings), settings };
+      cache.set(key, entry);
+      return entry;
+    },
     limiter: new Semaphore(config.maxConcurrency ?? 8),
     structuredMethodCache: new Map(),
     forRole(role) {

@@ -26,6 +26,11 @@ export const commands: CommandEntry[] = [
   },
   { name: "exec", summary: "run one read-only SQL statement against a SQLite file and print the result", load: async () => (await import("./exec.ts")).execCommand },
   {
+    name: "ts-sql",
+    summary: "TS-SQL tools: 'audit' runs each gold SQL against its own TS-SQL test case (RQ0)",
+    load: async () => (await import("./ts-sql.ts")).tsSqlCommand,
+  },
+  {
     name: "score",
     summary: "score predicted SQL against a benchmark's gold SQL (execution accuracy, VES)",
     load: async () => (await import("./score.ts")).scoreCommand,

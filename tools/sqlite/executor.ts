@@ -13,7 +13,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ExecFailure, ExecOptions, ExecResult, SqlExecutor } from "./types.ts";
+import type { ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor } from "./types.ts";
 import { tokenizeSql } from "../sql-tokens.ts";
 
 export interface ExecutorOptions {
@@ -162,6 +162,8 @@ interface Job {
   maxRows: number | null;
   repeat: number;
   resolve: (result: ExecResult) => void;
+  /** A scratch-database job (TS-SQL's test data) instead of a query on the file. */
+  scratch?: { tables: Record<string, Record<string, ScratchCell>[]>; queries: string[] };
 }
 
 interface Slot {
@@ -204,7 +206,7 @@ function nonNegativeInt(value: number | undefined, name: string): number | undef
   return Math.floor(value);
 }
 
-class ProcessPoolExecutor implements SqlExecutor {
+class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
   private readonly size: number;
   private readonly defaultTimeoutMs: number;
   private readonly slots = new Set<Slot>();
@@ -269,6 +271,61 @@ class ProcessPoolExecutor implements SqlExecutor {
         maxRows: maxRows ?? null,
         repeat,
         resolve,
+      });
+      this.pump();
+    });
+  }
+
+  /**
+   * Builds an in-memory copy of the file's schema in a worker, loads the rows, runs the queries (each screened as
+   * run() screens them; double-quoted string literals rewritten as run() does), and discards it all.
+   */
+  async runScratch(
+    dbPath: string,
+    tables: Record<string, Record<string, ScratchCell>[]>,
+    queries: string[],
+    options: ScratchOptions = {},
+  ): Promise<ScratchResult> {
+    const refusals = queries.map((sql) => screenStatement(sql));
+    let current = queries.map((sql, i) => (refusals[i] ? "SELECT 1" : sql));
+    let result = await this.scratchOnce(dbPath, tables, current, options);
+    for (let fixes = 0; fixes < MAX_DQS_FIXES && result.ok; fixes++) {
+      const rewritten = current.map((sql, i) => {
+        const r = (result as { results: ExecResult[] }).results[i];
+        const literal = r && !r.ok && r.kind === "sql" ? DQS_HINT.exec(r.message)?.[1] : undefined;
+        return literal === undefined ? sql : singleQuoteLiteral(sql, literal);
+      });
+      if (rewritten.every((sql, i) => sql === current[i])) break;
+      current = rewritten;
+      result = await this.scratchOnce(dbPath, tables, current, options);
+    }
+    if (!result.ok) return result;
+    const results = result.results.map((r, i): ExecResult => {
+      const refusal = refusals[i];
+      if (refusal) return failure("rejected", refusal);
+      return r.ok && current[i] !== queries[i] ? { ...r, executedSql: current[i] } : r;
+    });
+    return { ...result, results };
+  }
+
+  private scratchOnce(
+    dbPath: string,
+    tables: Record<string, Record<string, ScratchCell>[]>,
+    queries: string[],
+    options: ScratchOptions,
+  ): Promise<ScratchResult> {
+    if (this.closed) return Promise.resolve(failure("internal", "the executor is closed"));
+    if (!dbPath) return Promise.resolve(failure("database", "no database file given"));
+    return new Promise((resolve) => {
+      this.queue.push({
+        id: this.nextId++,
+        dbPath: path.resolve(dbPath),
+        sql: "",
+        timeoutMs: nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs,
+        maxRows: nonNegativeInt(options.maxRows, "maxRows") ?? null,
+        repeat: 1,
+        resolve: resolve as (result: ExecResult) => void,
+        scratch: { tables, queries },
       });
       this.pump();
     });
@@ -340,15 +397,17 @@ class ProcessPoolExecutor implements SqlExecutor {
   private assign(slot: Slot, job: Job): void {
     slot.job = job;
     this.setRef(slot, true);
-    const message = {
-      type: "run",
-      id: job.id,
-      path: job.dbPath,
-      sql: job.sql,
-      maxRows: job.maxRows,
-      repeat: job.repeat,
-      deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS,
-    };
+    const message = job.scratch
+      ? { type: "scratch", id: job.id, path: job.dbPath, ...job.scratch, maxRows: job.maxRows, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS }
+      : {
+          type: "run",
+          id: job.id,
+          path: job.dbPath,
+          sql: job.sql,
+          maxRows: job.maxRows,
+          repeat: job.repeat,
+          deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS,
+        };
     slot.child.send(message, (error) => {
       if (error) this.kill(slot, failure("internal", `could not reach the worker process: ${error.message}`));
     });
@@ -429,7 +488,7 @@ class ProcessPoolExecutor implements SqlExecutor {
 }
 
 /** A new pool of worker processes. Call close() when done (idle workers never hold the process open). */
-export function createExecutor(options?: ExecutorOptions): SqlExecutor & {
+export function createExecutor(options?: ExecutorOptions): SqlExecutor & ScratchExecutor & {
   workerPids(): number[];
   readonly isClosed: boolean;
 } {
@@ -439,7 +498,7 @@ export function createExecutor(options?: ExecutorOptions): SqlExecutor & {
 let shared: ProcessPoolExecutor | undefined;
 
 /** The process-wide executor, created on first use (and again if someone closed it). */
-export function getSharedExecutor(): SqlExecutor {
+export function getSharedExecutor(): SqlExecutor & ScratchExecutor {
   if (!shared || shared.isClosed) shared = new ProcessPoolExecutor();
   return shared;
 }

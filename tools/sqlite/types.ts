@@ -64,3 +64,37 @@ export interface SqlExecutor {
   /** Kills the worker processes. Pending queries fail with kind "internal". */
   close(): Promise<void>;
 }
+
+/** A JSON cell of a scratch table: what model-written test data may hold. */
+export type ScratchCell = null | number | string | boolean;
+
+export interface ScratchOptions {
+  /** Milliseconds for building, loading and querying. Default: the executor's default. */
+  timeoutMs?: number;
+  /** Keep at most this many rows per query result. */
+  maxRows?: number;
+}
+
+export interface ScratchSuccess {
+  ok: true;
+  /** Rows kept per table (rows that violate the schema are not kept). */
+  loaded: Record<string, number>;
+  /** One line per rejected row or table: which, and the constraint it violates. */
+  errors: string[];
+  /** Schema objects the scratch database could not build (e.g. a virtual table whose module is missing). */
+  skipped: string[];
+  /** One result per query, in order. */
+  results: ExecResult[];
+  elapsedMs: number;
+}
+
+export type ScratchResult = ScratchSuccess | ExecFailure;
+
+/**
+ * Scratch databases (TS-SQL's test data): an in-memory database built from the real file's CREATE statements
+ * (constraints enforced, foreign keys on), loaded with the given rows, queried read-only, then discarded. The real
+ * file is read for its schema only.
+ */
+export interface ScratchExecutor {
+  runScratch(dbPath: string, tables: Record<string, Record<string, ScratchCell>[]>, queries: string[], options?: ScratchOptions): Promise<ScratchResult>;
+}

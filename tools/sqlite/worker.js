@@ -135,6 +135,161 @@ function execute({ path, sql, maxRows, repeat }) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Scratch databases (TS-SQL's test data): an in-memory database built from the real file's CREATE statements,
+// loaded with model-written rows, queried, thrown away. The real file is only read for its schema.
+
+const SCHEMA_SQL =
+  "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND type IN ('table', 'index', 'view') " +
+  "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid";
+const quoteId = (name) => `"${String(name).replace(/"/g, '""')}"`;
+
+/** A JSON cell as SQLite should store it: whole numbers as INTEGER (not 3.0), booleans as 1/0. */
+function bindable(value) {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "boolean") return value ? 1n : 0n;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`${value} is not a finite number`);
+    return Number.isSafeInteger(value) ? BigInt(value) : value;
+  }
+  if (typeof value === "string") return value;
+  throw new Error("cells must be numbers, strings, booleans or null");
+}
+
+/** Tables whose foreign keys point at others come after them, so rows can name their parents. */
+function parentsFirst(db, names) {
+  const order = [];
+  const state = new Map();
+  const visit = (name) => {
+    if (state.get(name)) return; // done, or on the stack (a cycle: deferred checks cover it)
+    state.set(name, 1);
+    for (const fk of db.prepare(`SELECT "table" FROM pragma_foreign_key_list(?)`).raw().all(name)) {
+      const parent = names.find((n) => n.toLowerCase() === String(fk[0]).toLowerCase());
+      if (parent && parent !== name) visit(parent);
+    }
+    order.push(name);
+  };
+  for (const name of names) visit(name);
+  return order;
+}
+
+function queryScratch(db, sql, maxRows) {
+  const started = performance.now();
+  try {
+    const stmt = db.prepare(sql);
+    if (!stmt.readonly) return { ok: false, kind: "rejected", message: `the statement writes to the database; ${ONLY}`, elapsedMs: performance.now() - started };
+    if (!stmt.reader) return { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: performance.now() - started };
+    stmt.safeIntegers(true);
+    stmt.raw(true);
+    const columns = stmt.columns().map((c) => c.name);
+    const rows = [];
+    let rowCount = 0;
+    const limit = maxRows ?? Infinity;
+    for (const row of stmt.iterate()) {
+      if (rowCount < limit) rows.push(row.map(cell));
+      rowCount++;
+    }
+    return { ok: true, columns, rows, rowCount, truncated: rowCount > rows.length, elapsedMs: performance.now() - started };
+  } catch (error) {
+    return classify(error, ":memory:", started);
+  }
+}
+
+function scratch({ path, tables, queries, maxRows }) {
+  const started = performance.now();
+  let statements;
+  try {
+    statements = open(path).prepare(SCHEMA_SQL).raw().all();
+  } catch (error) {
+    return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started };
+  }
+  const db = new Database(":memory:");
+  try {
+    db.pragma("foreign_keys = ON");
+    db.pragma("trusted_schema = OFF");
+    const skipped = [];
+    for (const [type, name, sql] of statements) {
+      try {
+        db.exec(sql);
+      } catch (error) {
+        skipped.push(`${type} ${name}: ${oneLine(error.message)}`); // e.g. a virtual table whose module is missing
+      }
+    }
+    const real = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").raw().all().map((r) => r[0]);
+    const byLower = new Map(real.map((n) => [n.toLowerCase(), n]));
+    const errors = [];
+    const loaded = {};
+    const given = new Map(); // real table name -> rows
+    for (const [name, rows] of Object.entries(tables ?? {})) {
+      const table = byLower.get(name.toLowerCase());
+      if (!table) errors.push(`table ${name}: no such table in the schema (tables: ${real.join(", ")})`);
+      else if (!Array.isArray(rows)) errors.push(`table ${table}: rows must be an array of objects`);
+      else given.set(table, rows);
+    }
+    // Queries see the rows inside one transaction that is rolled back: deferred foreign keys allow any order of
+    // insertion and cycles, and are checked explicitly below.
+    db.exec("BEGIN");
+    db.pragma("defer_foreign_keys = ON");
+    const rowIndex = new Map(); // table -> rowid -> row number
+    for (const table of parentsFirst(db, [...given.keys()])) {
+      const columns = new Map(db.prepare("SELECT name FROM pragma_table_info(?)").raw().all(table).map((r) => [String(r[0]).toLowerCase(), r[0]]));
+      const rowids = new Map();
+      rowIndex.set(table, rowids);
+      loaded[table] = 0;
+      given.get(table).forEach((row, i) => {
+        const where = `${table} row ${i + 1}`;
+        if (!row || typeof row !== "object" || Array.isArray(row)) return errors.push(`${where}: not an object of column values`);
+        const keys = Object.keys(row);
+        const unknown = keys.filter((k) => !columns.has(k.toLowerCase()));
+        if (unknown.length) return errors.push(`${where}: no such column: ${unknown.join(", ")}`);
+        try {
+          const values = keys.map((k) => bindable(row[k]));
+          const sql = keys.length
+            ? `INSERT INTO ${quoteId(table)} (${keys.map((k) => quoteId(columns.get(k.toLowerCase()))).join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`
+            : `INSERT INTO ${quoteId(table)} DEFAULT VALUES`;
+          const info = db.prepare(sql).run(...values);
+          rowids.set(String(info.lastInsertRowid), i + 1);
+          loaded[table]++;
+        } catch (error) {
+          errors.push(`${where}: ${oneLine(error.message)}`);
+        }
+      });
+    }
+    for (const [table, rowid, parent] of db.prepare("PRAGMA foreign_key_check").raw().all()) {
+      const number = rowIndex.get(table)?.get(String(rowid));
+      errors.push(`${table} row ${number ?? `rowid ${rowid}`}: FOREIGN KEY constraint failed (no matching row in ${parent})`);
+      // Queries see only rows that satisfy the schema.
+      if (rowid !== null) {
+        try {
+          db.prepare(`DELETE FROM ${quoteId(table)} WHERE rowid = ?`).run(rowid);
+          loaded[table]--;
+        } catch {
+          // WITHOUT ROWID or already gone: the error above still reports it
+        }
+      }
+    }
+    const results = (queries ?? []).map((sql) => queryScratch(db, sql, maxRows));
+    return { ok: true, loaded, errors, skipped, results, elapsedMs: performance.now() - started };
+  } catch (error) {
+    return { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: performance.now() - started };
+  } finally {
+    db.close();
+  }
+}
+
+process.on("message", (msg) => {
+  if (msg?.type !== "scratch") return;
+  Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
+  let result;
+  try {
+    result = scratch(msg);
+  } catch (error) {
+    result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
+  }
+  Atomics.store(deadline, 0, 0n);
+  process.send({ type: "result", id: msg.id, result });
+});
+
 process.on("message", (msg) => {
   if (msg?.type !== "run") return;
   Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));

@@ -1,0 +1,238 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import type { Command } from "../command.ts";
+import { firstLineOf, UsageError, UserError } from "../command.ts";
+import { parseFlags } from "../main.ts";
+import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, modelsFrom, RUN_FLAGS_USAGE, runFlags } from "../setup.ts";
+import { openCheckpointer } from "../checkpoints.ts";
+import { inputOf, type RunnableGraph, runThread } from "../runner.ts";
+import { Progress } from "../progress.ts";
+import { tsSqlRefineSpec } from "../../graphs/ts-sql.ts";
+import { optionsUsage } from "../../graphs/options.ts";
+import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
+import type { Question } from "../../state/question.ts";
+import type { TestCode, TestData, TestRun, TsSqlStateValue } from "../../state/ts-sql.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
+import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
+
+const RESULTS = "audit.jsonl";
+const RUN_FILE = "audit-run.json";
+
+/** One gold query against its own test case (RQ0). */
+export interface AuditRecord {
+  id: string;
+  dbId: string;
+  question: string;
+  evidence: string;
+  goldSql: string;
+  /** passed: the gold gives the test code's result; failed: it does not (listed for review); untested: no test case. */
+  status: "passed" | "failed" | "untested" | "error";
+  /** Why untested or error, one line. */
+  note?: string;
+  testData?: TestData["tables"];
+  testCode?: Pick<TestCode, "model" | "code" | "how" | "agreeing">;
+  expected?: TestCode["expected"];
+  gold?: Pick<TestRun, "ok" | "result" | "error">;
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+  thread: string;
+}
+
+/** The verdict of one finished audit thread. */
+export function auditRecordOf(q: Question, state: TsSqlStateValue | undefined, thread: string, error?: string): AuditRecord {
+  const base = { id: q.id, dbId: q.dbId, question: q.question, evidence: q.evidence, goldSql: q.goldSql ?? "", thread };
+  const usage = { inputTokens: state?.usage.inputTokens ?? 0, outputTokens: state?.usage.outputTokens ?? 0, calls: state?.usage.calls ?? 0 };
+  if (error || !state) return { ...base, ...usage, status: "error", note: error ?? "no state" };
+  const run = state.testRun;
+  if (!state.testCode || !run || run.error === "no test case") {
+    const last = [...state.attempts].reverse().find((a) => !a.ok && a.note)?.note;
+    return { ...base, ...usage, status: "untested", note: last ?? "no test case could be built", ...(state.testData ? { testData: state.testData.tables } : {}) };
+  }
+  return {
+    ...base,
+    ...usage,
+    status: run.match ? "passed" : "failed",
+    testData: state.testData?.tables,
+    testCode: { model: state.testCode.model, code: state.testCode.code, how: state.testCode.how, agreeing: state.testCode.agreeing },
+    expected: state.testCode.expected,
+    gold: { ok: run.ok, ...(run.result ? { result: run.result } : {}), ...(run.error ? { error: run.error } : {}) },
+  };
+}
+
+/** The review report: counts, then every gold query that fails its own test case with all a reviewer needs. */
+export function renderAuditReport(records: AuditRecord[], meta: { bench: string; split: string; command: string }): string {
+  const count = (s: AuditRecord["status"]) => records.filter((r) => r.status === s).length;
+  const failed = records.filter((r) => r.status === "failed");
+  const lines = [
+    `# TS-SQL audit of gold SQL (RQ0)`,
+    "",
+    `Benchmark: ${meta.bench} (${meta.split}); command: \`${meta.command}\``,
+    "",
+    "| questions | gold passes its test case | gold fails it | no test case | errors |",
+    "|---|---|---|---|---|",
+    `| ${records.length} | ${count("passed")} | ${count("failed")} | ${count("untested")} | ${count("error")} |`,
+    "",
+    "A failing gold query is a candidate for review, not a verdict: the test case (data and code) may be the one at fault",
+    "(the paper's Table 1 counts both). Each entry shows the question, the gold SQL, the synthetic test data, the test",
+    "code and both results.",
+    "",
+  ];
+  for (const r of failed) {
+    lines.push(
+      `## ${r.id} (${r.dbId})`,
+      "",
+      `**Question:** ${r.question}`,
+      ...(r.evidence ? ["", `**Evidence:** ${r.evidence}`] : []),
+      "",
+      "**Gold SQL:**",
+      "```sql",
+      r.goldSql,
+      "```",
+      "",
+      "**Test data:**",
+      "```",
+      showTables(r.testData ?? {}),
+      "```",
+      "",
+      `**Test code** (${r.testCode?.model || "coder"}, ${r.testCode?.how}):`,
+      "```javascript",
+      r.testCode?.code ?? "",
+      "```",
+      "",
+      `**Expected (test code):** ${showResult(r.expected)}`,
+      "",
+      `**Gold SQL on the test data:** ${r.gold?.ok ? showResult(r.gold.result) : `error: ${r.gold?.error}`}`,
+      "",
+    );
+  }
+  const untested = records.filter((r) => r.status === "untested" || r.status === "error");
+  if (untested.length) {
+    lines.push("## Not tested", "", "| id | status | why |", "|---|---|---|");
+    for (const r of untested) lines.push(`| ${r.id} | ${r.status} | ${(r.note ?? "").replace(/\|/g, "\\|")} |`);
+    lines.push("");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function readAuditRecords(file: string): Map<string, AuditRecord> {
+  const out = new Map<string, AuditRecord>();
+  if (!fs.existsSync(file)) return out;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const record = JSON.parse(line) as AuditRecord;
+      if (record && typeof record.id === "string") out.set(record.id, record);
+    } catch {
+      // a half-written last line from a kill: that question runs again
+    }
+  }
+  fs.writeFileSync(file, [...out.values()].map((r) => `${JSON.stringify(r)}\n`).join(""));
+  return out;
+}
+
+const USAGE = `Usage: sqlmend ts-sql audit --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
+                          [--concurrency K] [--resume] [TS-SQL options] [model options]
+
+Builds TS-SQL's test case (synthetic data checked for non-duality against the gold SQL, voted test code) for each
+question and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
+case in report.md, with the test data, the code and both results; audit.jsonl holds a line per question.
+
+  --out DIR                 audit.jsonl, report.md, audit-run.json
+  --limit N  --ids A,B,...  a subset (file order)
+  --concurrency K           questions in flight (default 2)
+  --resume                  continue a killed or finished audit in --out without redoing finished questions
+${RUN_FLAGS_USAGE}
+
+${optionsUsage("TS-SQL options", tsSqlRefineSpec.options)}`;
+
+export const tsSqlCommand: Command = {
+  name: "ts-sql",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, {
+      ...runFlags,
+      ...graphFlags(),
+      bench: { type: "string" },
+      split: { type: "string" },
+      limit: { type: "string" },
+      ids: { type: "string" },
+      concurrency: { type: "string" },
+      out: { type: "string" },
+      resume: { type: "boolean" },
+    });
+    if (positionals[0] !== "audit") throw new UsageError(positionals[0] ? `unknown ts-sql command '${positionals[0]}' (commands: audit)` : "name a ts-sql command: audit");
+    if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+    if (!values.bench) throw new UsageError("--bench DIR is required");
+    if (!values.out) throw new UsageError("--out DIR is required");
+    const split = (values.split ?? "dev") as "dev" | "train";
+    if (split !== "dev" && split !== "train") throw new UsageError(`--split takes dev or train, not '${values.split}'`);
+    const limit = intFlag(values, "limit", 1);
+    const concurrency = intFlag(values, "concurrency", 1) ?? 2;
+    const spec = tsSqlRefineSpec;
+    const options = { ...graphOptionsFrom(values), ...declaredOptionsFrom(spec, values), maxRevisions: 0 };
+
+    const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
+    const bench = await loadBenchmark(benchDir, { split });
+    const wanted = values.ids ? new Set(values.ids.split(",").map((s) => s.trim())) : undefined;
+    let questions = bench.questions.filter((q) => q.goldSql && (!wanted || wanted.has(q.id)));
+    if (limit !== undefined) questions = questions.slice(0, limit);
+
+    const models = modelsFrom(values, io.env, io.cwd, "coder");
+    const outDir = path.resolve(io.cwd, values.out);
+    const runPath = path.join(outDir, RUN_FILE);
+    const settings = { bench: benchDir, split, models: models.describe(), ...graphSettings([spec], values) };
+    let runId: string;
+    if (fs.existsSync(runPath)) {
+      if (!values.resume) throw new UserError(`${outDir} already holds an audit: pass --resume to continue it, or choose another --out`);
+      const previous = JSON.parse(fs.readFileSync(runPath, "utf8")) as { runId: string; settings: unknown };
+      if (JSON.stringify(previous.settings) !== JSON.stringify(settings)) {
+        throw new UserError(`--resume: ${outDir} holds an audit with other settings; resume with the same, or choose another --out`);
+      }
+      runId = previous.runId;
+    } else {
+      fs.mkdirSync(outDir, { recursive: true });
+      runId = randomUUID().slice(0, 8);
+      fs.writeFileSync(runPath, `${JSON.stringify({ runId, settings, startedAt: new Date().toISOString() }, null, 2)}\n`);
+    }
+
+    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    try {
+      const graph = spec.build({ models, executor: getSharedExecutor() }, { ...options, checkpointer: checkpoints.saver }) as RunnableGraph;
+      const resultsFile = path.join(outDir, RESULTS);
+      const done = readAuditRecords(resultsFile);
+      const todo = questions.filter((q) => !done.has(q.id));
+      io.stderr(`sqlmend ts-sql audit: ${questions.length} gold queries of ${bench.name} (${done.size} already done), concurrency ${concurrency}\n`);
+      const progress = new Progress(questions.length, io, questions.length - todo.length);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(concurrency, todo.length) }, async () => {
+          while (next < todo.length) {
+            const q = todo[next++]!;
+            const thread = `audit:${runId}:${q.id}`;
+            let record: AuditRecord;
+            try {
+              const state = (await runThread(graph, inputOf(q, spec.name, q.goldSql), thread)) as TsSqlStateValue;
+              record = auditRecordOf(q, state, thread);
+            } catch (error) {
+              if (error instanceof UserError) throw error;
+              record = auditRecordOf(q, undefined, thread, firstLineOf(error));
+            }
+            fs.appendFileSync(resultsFile, `${JSON.stringify(record)}\n`);
+            done.set(q.id, record);
+            progress.record({ correct: record.status === "passed", tokens: record.inputTokens + record.outputTokens });
+          }
+        }),
+      );
+      progress.finish();
+      const records = questions.map((q) => done.get(q.id)).filter((r): r is AuditRecord => Boolean(r));
+      fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: `sqlmend ts-sql ${argv.join(" ")}` }));
+      const failed = records.filter((r) => r.status === "failed").length;
+      io.stdout(`${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\nReport: ${path.join(outDir, "report.md")}\n`);
+      return 0;
+    } finally {
+      checkpoints.close();
+    }
+  },
+};

@@ -1,0 +1,132 @@
+import type { Linking } from "../../state/linking.ts";
+import type { TestResult, TsSqlStateUpdate, TsSqlStateValue } from "../../state/ts-sql.ts";
+import type { JsonScalar } from "../../tools/sandbox.ts";
+import { type DbSchema, readSchema, showIdent } from "../../tools/schema.ts";
+import { resultsMatch } from "../../tools/score.ts";
+import { tokenizeSql } from "../../tools/sql-tokens.ts";
+import type { Row, ScratchExecutor, SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
+import type { GraphOptions, NodeDeps, NodeFactory } from "../types.ts";
+import type { Command } from "@langchain/langgraph";
+
+/** A TS-SQL node: reads TS-SQL's state; returns an update, or a Command where it routes a loop itself. */
+export type TsSqlNode = (state: TsSqlStateValue) => Promise<TsSqlStateUpdate | Command>;
+export type TsSqlNodeFactory = (deps: NodeDeps, options: GraphOptions) => TsSqlNode;
+
+/** TS-SQL's factories in the shared slot table (they read TS-SQL's fields, a superset of the shared state). */
+export const asSlotFactory = (factory: TsSqlNodeFactory): NodeFactory => factory as unknown as NodeFactory;
+
+export interface SchemaFacts {
+  schema: DbSchema;
+  /** CREATE TABLE text as the database declares it, by table name. */
+  ddl: Map<string, string>;
+}
+
+/** The database's structure (no rows): described tables and their CREATE statements. */
+export async function schemaFacts(deps: NodeDeps, state: Pick<TsSqlStateValue, "dbPath" | "descriptionDir">): Promise<SchemaFacts> {
+  const schema = await readSchema(state.dbPath, { descriptionDir: state.descriptionDir || undefined, executor: deps.executor });
+  const ddl = new Map<string, string>();
+  const result = await deps.executor.run(state.dbPath, "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL", { timeoutMs: 10_000 });
+  if (result.ok) for (const [name, sql] of result.rows) ddl.set(String(name), String(sql));
+  return { schema, ddl };
+}
+
+/**
+ * The tables a test case needs: those the linking found, those the candidate SQL names, and the tables their
+ * foreign keys point to (rows must have parents). All tables when nothing points anywhere.
+ */
+export function relevantTables(schema: DbSchema, linking: Linking | null, sql: string): string[] {
+  const byLower = new Map(schema.tables.map((t) => [t.name.toLowerCase(), t.name]));
+  const picked = new Set<string>();
+  for (const c of linking?.columns ?? []) if (byLower.has(c.table.toLowerCase())) picked.add(byLower.get(c.table.toLowerCase())!);
+  for (const v of linking?.values ?? []) if (byLower.has(v.table.toLowerCase())) picked.add(byLower.get(v.table.toLowerCase())!);
+  for (const token of sql ? safeTokens(sql) : []) {
+    const name = token.replace(/^["`[]|["`\]]$/g, "").toLowerCase();
+    if (byLower.has(name)) picked.add(byLower.get(name)!);
+  }
+  if (!picked.size) return schema.tables.map((t) => t.name);
+  const queue = [...picked];
+  while (queue.length) {
+    const table = schema.tables.find((t) => t.name === queue.pop());
+    for (const fk of table?.foreignKeys ?? []) {
+      const parent = byLower.get(fk.refTable.toLowerCase());
+      if (parent && !picked.has(parent)) {
+        picked.add(parent);
+        queue.push(parent);
+      }
+    }
+  }
+  return schema.tables.map((t) => t.name).filter((n) => picked.has(n));
+}
+
+function safeTokens(sql: string): string[] {
+  try {
+    return tokenizeSql(sql).map((t) => t.text);
+  } catch {
+    return sql.split(/[^A-Za-z0-9_"`[\]]+/);
+  }
+}
+
+export function foreignKeyLines(schema: DbSchema, tables: string[]): string {
+  return schema.tables
+    .filter((t) => tables.includes(t.name))
+    .flatMap((t) =>
+      t.foreignKeys.map((fk) => `${showIdent(t.name)}(${fk.columns.map(showIdent).join(", ")}) -> ${showIdent(fk.refTable)}(${fk.refColumns.map(showIdent).join(", ")})`),
+    )
+    .join("\n");
+}
+
+/** CREATE statements of some tables: structure only, never a value. */
+export function ddlText(facts: SchemaFacts, tables: string[]): string {
+  return tables.map((t) => facts.ddl.get(t) ?? `CREATE TABLE ${showIdent(t)} (...)`).join("\n\n");
+}
+
+/** A cell as a JSON scalar (64-bit integers beyond 2^53 as strings, blobs as hex). */
+export function jsonCell(value: SqlValue): JsonScalar {
+  if (typeof value === "bigint") return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("hex");
+  return value;
+}
+
+export const toTestResult = (columns: string[], rows: Row[]): TestResult => ({ columns, rows: rows.map((r) => r.map(jsonCell)) });
+
+/**
+ * Floats computed in JavaScript and in SQLite may differ in the last bits (summation order); both sides are rounded
+ * to 10 significant digits before the shared scorer compares them. Booleans count as SQLite's 1 and 0.
+ */
+function comparable(rows: readonly (readonly (JsonScalar | SqlValue)[])[]): Row[] {
+  return rows.map((row) =>
+    row.map((v) => {
+      if (typeof v === "boolean") return v ? 1 : 0;
+      if (typeof v === "number" && !Number.isInteger(v)) return Number(v.toPrecision(10));
+      return v as SqlValue;
+    }),
+  );
+}
+
+/** Algorithm 1, line 5: the SQL's result against the expected one, under the shared scorer's set semantics. */
+export function matchesExpected(sqlRows: readonly (readonly (JsonScalar | SqlValue)[])[], expected: TestResult): boolean {
+  return resultsMatch(comparable(sqlRows), comparable(expected.rows), "bird");
+}
+
+/** The scratch-database executor, or why this run has none. */
+export function scratchOf(executor: SqlExecutor): ScratchExecutor | undefined {
+  const candidate = executor as SqlExecutor & Partial<ScratchExecutor>;
+  return typeof candidate.runScratch === "function" ? (candidate as SqlExecutor & ScratchExecutor) : undefined;
+}
+
+/** The coders of a run: the listed models, or the coder role's own model (""). */
+export const codersOf = (coderModels: readonly string[]): string[] => (coderModels.length ? [...new Set(coderModels)] : [""]);
+
+export const coderLabel = (model: string): string => model || "coder";
+
+/** BIRD's column descriptions of some tables (documentation, not rows), a line each. */
+export function descriptionLines(schema: DbSchema, tables: string[]): string {
+  return schema.tables
+    .filter((t) => tables.includes(t.name))
+    .flatMap((t) =>
+      t.columns
+        .filter((c) => c.description || c.valueDescription)
+        .map((c) => `- ${t.name}.${c.name}: ${[c.description, c.valueDescription].filter(Boolean).join("; ")}`),
+    )
+    .join("\n");
+}

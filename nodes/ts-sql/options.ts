@@ -1,0 +1,48 @@
+import { defineOptions } from "../../graphs/options.ts";
+
+/** TS-SQL's knobs (Appendix B, Table 4's ablations), declared once; flags, help and report settings come from here. */
+export const TS_SQL_OPTIONS = defineOptions({
+  maxRevisions: {
+    type: "int",
+    default: 3,
+    min: 0,
+    max: 20,
+    // Algorithm 1 says max_iteration = 3; Appendix B says 5. We follow the algorithm.
+    help: "SQL revisions against the test case at most (Algorithm 1: 3; Appendix B says 5)",
+    affectsAnswers: true,
+  },
+  maxDataRounds: {
+    type: "int",
+    default: 3,
+    min: 1,
+    max: 10,
+    help: "data agent turns at most (the first, then again after schema violations or a failed non-duality check)",
+    affectsAnswers: true,
+  },
+  maxCodeRefinements: {
+    type: "int",
+    default: 5,
+    min: 0,
+    max: 10,
+    help: "coder turns after failed inspections, per coder model (temperature +0.01 each)",
+    affectsAnswers: true,
+  },
+  coderModels: {
+    type: "list",
+    default: [],
+    metavar: "MODEL,...",
+    help: "models that each write test code, then vote (default: the coder role's model alone)",
+    affectsAnswers: true,
+  },
+  codeVote: {
+    type: "choice",
+    choices: ["majority", "select"],
+    default: "majority",
+    help: "choose among coder models' codes: the result most agree on (else the first model's), or A/B selection by the selector role",
+    affectsAnswers: true,
+  },
+  noDataAgent: { type: "boolean", default: false, help: "ablation: sample test rows from the real database instead of the data agent", affectsAnswers: true },
+  noInspection: { type: "boolean", default: false, help: "ablation: use the first test code without inspection", affectsAnswers: true },
+  noTestCode: { type: "boolean", default: false, help: "ablation: the coder predicts the expected result directly, without code", affectsAnswers: true },
+  sandboxTimeoutMs: { type: "int", default: 1000, min: 10, max: 60_000, help: "CPU time limit of one test-code run, in ms" },
+});

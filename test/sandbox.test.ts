@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { runSandboxed, type TestTables } from "../tools/sandbox.ts";
+
+const tables: TestTables = {
+  schools: [
+    { id: 1, name: "Alpha", status: "Active", score: 500 },
+    { id: 2, name: "Beta", status: "Closed", score: 620 },
+    { id: 3, name: "Gamma", status: "Active", score: 580 },
+  ],
+};
+
+/** Every escape attempt must fail inside the sandbox, with a clear message, and leave the host as it was. */
+async function blocked(code: string, opts = {}) {
+  const before = { proto: Object.prototype.toString, keys: Object.keys(globalThis).length };
+  const result = await runSandboxed(code, tables, opts);
+  expect(Object.prototype.toString).toBe(before.proto);
+  expect(Object.keys(globalThis).length).toBe(before.keys);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  return result;
+}
+
+describe("sandbox (QuickJS in WebAssembly)", () => {
+  it("runs test code over the tables and returns rows in a fixed shape", async () => {
+    const code = `// active schools, best reading score first
+      const active = tables.schools.filter((s) => s.status === "Active");
+      result = active.sort((a, b) => b.score - a.score).map((s) => ({ name: s.name, score: s.score }));`;
+    const out = await runSandboxed(code, tables);
+    expect(out).toMatchObject({ ok: true, columns: ["name", "score"], rows: [["Gamma", 580], ["Alpha", 500]] });
+  });
+
+  it("takes a table's name as a global, a scalar answer, and let/const result", async () => {
+    expect(await runSandboxed("const result = schools.length;", tables)).toMatchObject({ ok: true, columns: ["result"], rows: [[3]] });
+    expect(await runSandboxed("let result = [[1, 'a'], [2, null]];", tables)).toMatchObject({ ok: true, rows: [[1, "a"], [2, null]] });
+  });
+
+  it("refuses require and import", async () => {
+    const r1 = await blocked("const fs = require('fs'); result = fs.readFileSync('/etc/passwd', 'utf8');");
+    expect(r1).toMatchObject({ ok: false, kind: "error" });
+    expect(r1.ok || r1.message).toMatch(/require/);
+    const r2 = await blocked("import('fs').then((m) => { result = 1; }); result = 0;");
+    // A dynamic import has no loader: the promise rejects, nothing is loaded.
+    expect(r2).toMatchObject({ ok: true, rows: [[0]] });
+    const r3 = await blocked("import fs from 'fs'; result = 1;");
+    expect(r3).toMatchObject({ ok: false, kind: "error" });
+  });
+
+  it("file system and network calls fail with a clear error", async () => {
+    for (const [code, name] of [
+      ["result = fetch('http://127.0.0.1:1/');", "fetch"],
+      ["result = new XMLHttpRequest();", "XMLHttpRequest"],
+      ["result = std.loadFile('/etc/passwd');", "std"],
+      ["result = os.open('/etc/passwd');", "os"],
+      ["result = process.binding('fs');", "process"],
+      ["setTimeout(() => {}, 0); result = 1;", "setTimeout"],
+    ] as const) {
+      const out = await blocked(code);
+      expect(out).toMatchObject({ ok: false, kind: "error" });
+      expect(out.ok || out.message).toBe(`ReferenceError: '${name}' is not defined`);
+    }
+  });
+
+  it("stops catastrophic regular-expression backtracking at the time limit", async () => {
+    const out = await blocked("result = /(a+)+b/.test('a'.repeat(40));", { timeoutMs: 200 });
+    expect(out).toMatchObject({ ok: false, kind: "timeout" });
+  });
+
+  it("has no process, host globals, timers or network", async () => {
+    for (const name of ["process", "require", "setTimeout", "setInterval", "fetch", "XMLHttpRequest", "WebSocket", "Buffer", "std", "os"]) {
+      const out = await blocked(`result = typeof ${name};`);
+      expect(out).toMatchObject({ ok: true, rows: [["undefined"]] });
+    }
+    const r = await blocked("result = process.env.HOME;");
+    expect(r).toMatchObject({ ok: false, kind: "error" });
+    expect(r.ok || r.message).toMatch(/process/);
+  });
+
+  it("globalThis and prototype tampering stays inside", async () => {
+    const out = await blocked(`
+      Object.prototype.polluted = "yes";
+      Array.prototype.map = function () { return "hijacked"; };
+      globalThis.tables = null;
+      JSON.stringify = () => "{}";
+      result = [{ n: 1 }];`);
+    // The answer's serializer was fixed before the code ran; its tampering changes nothing on the host side.
+    expect(out).toMatchObject({ ok: true, columns: ["n"], rows: [[1]] });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect([1].map((x) => x + 1)).toEqual([2]);
+    // The next run starts clean.
+    expect(await runSandboxed("result = [{ p: ({}).polluted ?? null }];", tables)).toMatchObject({ ok: true, rows: [[null]] });
+  });
+
+  it("the Function constructor reaches only the sandbox's own global", async () => {
+    const out = await blocked(`const g = Function("return this")(); result = [typeof g.process, typeof g.require, typeof g.tables];`);
+    expect(out).toMatchObject({ ok: true, rows: [["undefined"], ["undefined"], ["object"]] });
+    const viaConstructor = await blocked(`result = (() => {}).constructor("return typeof process")();`);
+    expect(viaConstructor).toMatchObject({ ok: true, rows: [["undefined"]] });
+  });
+
+  it("test tables cannot be changed by the code", async () => {
+    const out = await blocked(`"use strict"; tables.schools[0].name = "X"; result = 1;`);
+    expect(out).toMatchObject({ ok: false, kind: "error" });
+    expect(out.ok || out.message).toMatch(/read-only|read only|not writable/i);
+    expect(tables.schools![0]!.name).toBe("Alpha");
+  });
+
+  it("stops an infinite loop at the time limit", async () => {
+    const started = Date.now();
+    const out = await blocked("while (true) {}", { timeoutMs: 200 });
+    expect(out).toMatchObject({ ok: false, kind: "timeout" });
+    expect(out.ok || out.message).toMatch(/200 ms/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("stops a memory bomb at the memory limit", async () => {
+    const out = await blocked("const a = []; for (;;) a.push({ k: a.length, s: 'row' + a.length });", { memoryBytes: 16 * 1024 * 1024, timeoutMs: 5000 });
+    expect(out).toMatchObject({ ok: false, kind: "memory" });
+    expect(out.ok || out.message).toMatch(/out of memory/);
+  });
+
+  it("refuses a huge result without copying it out", async () => {
+    const out = await blocked("result = Array.from({ length: 200000 }, (_, i) => ({ i, s: 'x'.repeat(20) }));", { maxResultChars: 100_000 });
+    expect(out).toMatchObject({ ok: false, kind: "shape" });
+    expect(out.ok || out.message).toMatch(/too large/);
+  });
+
+  it("says what is wrong with a missing or malformed result", async () => {
+    expect(await runSandboxed("const x = 1;", tables)).toMatchObject({ ok: false, kind: "shape", message: "the code did not assign `result`" });
+    expect(await runSandboxed("result = [{ a: { nested: 1 } }];", tables)).toMatchObject({ ok: false, kind: "shape" });
+    expect(await runSandboxed("result = [[1, 2], [3]];", tables)).toMatchObject({ ok: false, kind: "shape" });
+    expect(await runSandboxed("result = ;", tables)).toMatchObject({ ok: false, kind: "error" });
+    expect(await runSandboxed("throw new Error('boom');", tables)).toMatchObject({ ok: false, kind: "error", message: "Error: boom" });
+  });
+
+  it("a deep recursion is an error, not a crash", async () => {
+    const out = await blocked("function f(n) { return f(n + 1) + 1; } result = f(0);");
+    expect(out).toMatchObject({ ok: false, kind: "error" });
+    expect(out.ok || out.message).toMatch(/stack/);
+    expect(await runSandboxed("result = 2;", tables)).toMatchObject({ ok: true, rows: [[2]] });
+  });
+});

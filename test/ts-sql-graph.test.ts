@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemorySaver } from "@langchain/langgraph";
+import { tsSqlRefineSpec, tsSqlSpec } from "../graphs/ts-sql.ts";
+import type { ModelOverrides } from "../tools/models.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
+import { type Responder, type ScriptedProvider, scriptedProvider } from "./support/scripted-models.ts";
+
+// The real rows carry a sentinel: it may reach the generator (its schema shows sample values) and the data agent
+// (examples of formats), never a prompt of the test-code or revision stage.
+const SENTINEL = "SENTINEL-7f3a";
+const SCHOOLS = `
+CREATE TABLE district (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE school (
+  id INTEGER PRIMARY KEY,
+  district_id INTEGER NOT NULL REFERENCES district(id),
+  name TEXT NOT NULL,
+  status TEXT CHECK (status IN ('Active', 'Closed')),
+  score REAL
+);
+INSERT INTO district VALUES (1, 'North'), (2, 'South');
+INSERT INTO school VALUES (1, 1, '${SENTINEL}', 'Active', 700.5), (2, 2, 'Real Two', 'Closed', 300);
+`;
+const QUESTION = "Which active school has the highest score?";
+
+const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value)}\n\`\`\``;
+const sql = (text: string) => `\`\`\`sql\n${text}\n\`\`\``;
+const js = (text: string) => `\`\`\`javascript\n${text}\n\`\`\``;
+
+const GOOD_DATA = {
+  tables: {
+    district: [{ id: 1, name: "D1" }],
+    school: [
+      { id: 1, district_id: 1, name: "Alpha", status: "Active", score: 500 },
+      { id: 2, district_id: 1, name: "Beta", status: "Closed", score: 650 },
+      { id: 3, district_id: 1, name: "Gamma", status: "Active", score: 580 },
+    ],
+  },
+};
+const ORPHAN_DATA = { tables: { district: [{ id: 1, name: "D1" }], school: [...GOOD_DATA.tables.school.slice(0, 2), { id: 3, district_id: 9, name: "Gamma", status: "Active", score: 580 }] } };
+const WRONG_SQL = "SELECT name FROM school ORDER BY score DESC LIMIT 1";
+const RIGHT_SQL = "SELECT name FROM school WHERE status = 'Active' ORDER BY score DESC LIMIT 1";
+const ACTIVE_CODE = `// keep the active schools only
+const active = tables.school.filter((s) => s.status === "Active");
+// best score first; the top one answers the question
+result = active.sort((a, b) => b.score - a.score).slice(0, 1).map((s) => ({ name: s.name }));`;
+const ANY_CODE = `// the best score of all schools, active or not
+result = [...school].sort((a, b) => b.score - a.score).slice(0, 1).map((s) => ({ name: s.name }));`;
+
+/** A scripted provider with per-call model/temperature variants: `coder@m2` answers for model m2. */
+function provider(script: Record<string, Responder>): ScriptedProvider & { variants: (ModelOverrides & { role: string })[] } {
+  // `coder` answers only for the coder role's own model; the variants' scripts are `coder@<model>`.
+  const base = scriptedProvider({ linker: json({ keywords: ["active", "school", "score"] }), coder: "(no script)", ...script });
+  const variants: (ModelOverrides & { role: string })[] = [];
+  return Object.assign(base, {
+    variants,
+    variant(role: string, overrides: ModelOverrides) {
+      variants.push({ role, ...overrides });
+      return base.forRole(overrides.model ? `${role}@${overrides.model}` : role);
+    },
+  });
+}
+
+const seen = (models: ScriptedProvider, role: string) =>
+  models.shown.filter((s) => s.role === role || s.role.startsWith(`${role}@`)).map((s) => s.messages.map((m) => m.content).join("\n"));
+
+let dir: string;
+let dbPath: string;
+const executor = createExecutor({ size: 2 });
+beforeAll(() => {
+  dir = makeTempDir();
+  dbPath = makeDb(dir, "schools.sqlite", SCHOOLS);
+});
+afterAll(async () => {
+  await executor.close();
+  removeTempDir(dir);
+});
+
+let threads = 0;
+async function run(spec: typeof tsSqlSpec, models: ScriptedProvider, options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+  const graph = spec.build({ models, executor }, { checkpointer: new MemorySaver(), ...options });
+  return graph.invoke({ question: QUESTION, dbPath, dbId: "schools", ...extra }, { configurable: { thread_id: `t${++threads}` }, recursionLimit: 100 });
+}
+
+describe("ts-sql graph", () => {
+  it("builds a test case (schema violations sent back), inspects the code, revises the SQL until it passes", async () => {
+    const before = sha256File(dbPath);
+    const models = provider({
+      generator: sql(WRONG_SQL),
+      data: [json(ORPHAN_DATA), json(GOOD_DATA)],
+      // First code has no comments: inspection sends it back.
+      coder: [js(ACTIVE_CODE.replace(/\/\/.*\n/g, "")), js(ACTIVE_CODE)],
+      reviser: sql(RIGHT_SQL),
+    });
+    const state = await run(tsSqlSpec, models);
+
+    expect(state.sql).toBe(RIGHT_SQL);
+    expect(state.testRun).toMatchObject({ sql: RIGHT_SQL, ok: true, match: true });
+    expect(state.testCode).toMatchObject({ how: "single", expected: { columns: ["name"], rows: [["Gamma"]] } });
+    expect(state.rounds).toBe(1);
+    expect(state.initialSql).toBe(WRONG_SQL);
+    expect(state.execution).toMatchObject({ ok: true, preview: { rows: [[SENTINEL]] } });
+    expect(state.dataRounds).toBe(2);
+    expect(state.attempts.map((a: { node: string }) => a.node)).toEqual(
+      expect.arrayContaining(["generate", "data", "check", "inspect", "vote", "test", "revise", "execute"]),
+    );
+
+    // The schema violation went back to the data agent.
+    const dataSaw = seen(models, "data");
+    expect(dataSaw).toHaveLength(2);
+    expect(dataSaw[1]).toMatch(/school row 3: FOREIGN KEY constraint failed \(no matching row in district\)/);
+    // Inspection sent the uncommented code back, and the temperature rose by 0.01.
+    const coderSaw = seen(models, "coder");
+    expect(coderSaw).toHaveLength(2);
+    expect(coderSaw[1]).toMatch(/no comments/);
+    expect(models.variants.filter((v) => v.role === "coder").map((v) => v.temperature)).toEqual([0, 0.01]);
+    // The reviser got the test code, the expected result and the SQL's result on the test data.
+    const reviserSaw = seen(models, "reviser");
+    expect(reviserSaw).toHaveLength(1);
+    expect(reviserSaw[0]).toContain(ACTIVE_CODE);
+    expect(reviserSaw[0]).toMatch(/Expected result on the test data: columns \["name"\]; 1 row\(s\):\s+\["Gamma"\]/);
+    expect(reviserSaw[0]).toMatch(/result on the test data: columns \["name"\]; 1 row\(s\):\s+\["Beta"\]/);
+
+    // No real row at the test-code or revision stage; the sentinel is visible where real data is allowed.
+    expect(seen(models, "generator").join("\n")).toContain(SENTINEL);
+    for (const role of ["coder", "reviser"]) for (const prompt of seen(models, role)) expect(prompt).not.toContain(SENTINEL);
+    for (const prompt of [...seen(models, "coder"), ...seen(models, "reviser")]) expect(prompt).not.toMatch(/Real Two|North|South/);
+    expect(sha256File(dbPath)).toBe(before);
+    expect(state.usage.byRole).toMatchObject({ data: { calls: 2 }, coder: { calls: 2 }, reviser: { calls: 1 }, generator: { calls: 1 } });
+  });
+
+  it("non-duality: data on which the SQL finds nothing is written again", async () => {
+    const closedOnly = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Beta", status: "Closed", score: 650 }] } };
+    const models = provider({ data: [json(closedOnly), json(GOOD_DATA)], coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const state = await run(tsSqlRefineSpec, models, {}, { sql: RIGHT_SQL });
+    const dataSaw = seen(models, "data");
+    expect(dataSaw).toHaveLength(2);
+    expect(dataSaw[1]).toMatch(/the SQL returns no rows on this data/);
+    expect(state.testData).toMatchObject({ sqlRan: true, sqlRows: 1, violations: [] });
+    expect(state.testRun).toMatchObject({ match: true });
+    expect(seen(models, "reviser")).toHaveLength(0);
+    expect(state.sql).toBe(RIGHT_SQL);
+  });
+
+  it("data retries are bounded: bad data every time ends without a test case, SQL kept", async () => {
+    const models = provider({ data: "no json here", coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 2 }, { sql: WRONG_SQL });
+    expect(seen(models, "data")).toHaveLength(2);
+    expect(seen(models, "coder")).toHaveLength(0);
+    expect(state.sql).toBe(WRONG_SQL);
+    expect(state.execution).toMatchObject({ ok: true });
+  });
+
+  it("an executor without scratch databases: no retries, no test case, the SQL kept", async () => {
+    const models = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const plain = { run: executor.run.bind(executor), close: async () => {} };
+    const graph = tsSqlRefineSpec.build({ models, executor: plain }, { checkpointer: new MemorySaver() });
+    const state = await graph.invoke({ question: QUESTION, dbPath, sql: WRONG_SQL }, { configurable: { thread_id: "plain" } });
+    expect(seen(models, "data")).toHaveLength(1);
+    expect(seen(models, "coder")).toHaveLength(0);
+    expect(state.sql).toBe(WRONG_SQL);
+    expect(state.attempts.some((a: { note?: string }) => a.note === "this executor cannot build scratch databases")).toBe(true);
+  });
+
+  it("the revision loop stops at maxRevisions and keeps the latest SQL that ran on the test data", async () => {
+    const models = provider({
+      data: json(GOOD_DATA),
+      coder: js(ACTIVE_CODE),
+      reviser: [sql("SELECT name FROM school WHERE score > 600"), sql("SELECT nme FROM school")],
+    });
+    const state = await run(tsSqlRefineSpec, models, { maxRevisions: 2 }, { sql: WRONG_SQL });
+    expect(seen(models, "reviser")).toHaveLength(2);
+    expect(state.rounds).toBe(2);
+    expect(state.testRun).toMatchObject({ ok: false, match: false });
+    expect(state.sql).toBe("SELECT name FROM school WHERE score > 600");
+    // The second revision saw the first one's error-free but wrong result.
+    expect(seen(models, "reviser")[1]).toMatch(/score > 600/);
+    const zero = await run(tsSqlRefineSpec, provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), { maxRevisions: 0 }, { sql: WRONG_SQL });
+    expect(zero.sql).toBe(WRONG_SQL);
+    expect(zero.rounds).toBe(0);
+  });
+
+  it("voting: the result most coder models agree on; all calls of the fan-out are kept", async () => {
+    const models = provider({ data: json(GOOD_DATA), "coder@m1": js(ANY_CODE), "coder@m2": js(ACTIVE_CODE), "coder@m3": js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const graph = tsSqlRefineSpec.build({ models, executor }, { checkpointer: new MemorySaver(), coderModels: ["m1", "m2", "m3"] });
+    const config = { configurable: { thread_id: "vote-1" }, recursionLimit: 100 };
+    const state = await graph.invoke({ question: QUESTION, dbPath, sql: WRONG_SQL }, config);
+    expect(state.testCode).toMatchObject({ model: "m2", how: "agreement", agreeing: 2 });
+    expect(state.sql).toBe(RIGHT_SQL);
+    expect(state.usage.byRole.coder.calls).toBe(3);
+    expect(models.variants.filter((v) => v.role === "coder").map((v) => v.model).sort()).toEqual(["m1", "m2", "m3"]);
+    // The step that ran the three coders kept the three calls.
+    const steps = [];
+    for await (const snapshot of graph.getStateHistory(config)) steps.push(snapshot);
+    const coderStep = steps.find((s) => s.values.calls?.length === 3);
+    expect(coderStep?.values.calls.map((c: { model: string }) => c.model).sort()).toEqual(["scripted-coder@m1", "scripted-coder@m2", "scripted-coder@m3"]);
+  });
+
+  it("voting falls back to the first model's code when no two agree; select asks the selector A/B", async () => {
+    const third = `// count of active schools\nresult = tables.school.filter((s) => s.status === "Active").length;`;
+    const script = { data: json(GOOD_DATA), "coder@m1": js(ANY_CODE), "coder@m2": js(ACTIVE_CODE), "coder@m3": js(third), reviser: sql(RIGHT_SQL) };
+    const fallback = await run(tsSqlRefineSpec, provider(script), { coderModels: ["m1", "m2", "m3"] }, { sql: WRONG_SQL });
+    expect(fallback.testCode).toMatchObject({ model: "m1", how: "fallback" });
+    expect(fallback.sql).toBe(WRONG_SQL); // m1's test agrees with the wrong SQL: nothing to revise
+
+    const models = provider({ ...script, selector: ["<answer>B</answer>", "<answer>A</answer>"] });
+    const selected = await run(tsSqlRefineSpec, models, { coderModels: ["m1", "m2", "m3"], codeVote: "select" }, { sql: WRONG_SQL });
+    expect(selected.testCode).toMatchObject({ model: "m2", how: "selected" });
+    expect(seen(models, "selector")).toHaveLength(2);
+    expect(seen(models, "selector")[0]).toContain(ANY_CODE);
+    expect(seen(models, "selector")[0]).toContain(ACTIVE_CODE);
+    expect(selected.sql).toBe(RIGHT_SQL);
+  });
+
+  it("a coder model whose code keeps failing is given up after maxCodeRefinements; the others still vote", async () => {
+    const models = provider({ data: json(GOOD_DATA), "coder@m1": js("// broken\nresult = tables.nope.length;"), "coder@m2": js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const state = await run(tsSqlRefineSpec, models, { coderModels: ["m1", "m2"], maxCodeRefinements: 2 }, { sql: WRONG_SQL });
+    expect(seen(models, "coder@m1")).toHaveLength(3);
+    expect(seen(models, "coder@m1")[1]).toMatch(/the code fails: TypeError/);
+    expect(state.testCode).toMatchObject({ model: "m2" });
+    expect(state.sql).toBe(RIGHT_SQL);
+  });
+
+  it("ablations: noTestCode predicts the result; noInspection takes the first code; noDataAgent samples real rows", async () => {
+    const predicting = provider({ data: json(GOOD_DATA), coder: json({ columns: ["name"], rows: [["Gamma"]] }), reviser: sql(RIGHT_SQL) });
+    const a = await run(tsSqlRefineSpec, predicting, { noTestCode: true }, { sql: WRONG_SQL });
+    expect(a.testCode).toMatchObject({ expected: { rows: [["Gamma"]] } });
+    expect(a.sql).toBe(RIGHT_SQL);
+    expect(seen(predicting, "coder")[0]).toMatch(/What is the answer on exactly this data/);
+
+    const uninspected = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE.replace(/\/\/.*\n/g, "")), reviser: sql(RIGHT_SQL) });
+    const b = await run(tsSqlRefineSpec, uninspected, { noInspection: true }, { sql: WRONG_SQL });
+    expect(seen(uninspected, "coder")).toHaveLength(1);
+    expect(b.sql).toBe(RIGHT_SQL);
+
+    const sampling = provider({ coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const c = await run(tsSqlRefineSpec, sampling, { noDataAgent: true }, { sql: WRONG_SQL });
+    expect(seen(sampling, "data")).toHaveLength(0);
+    expect(c.testData).toMatchObject({ source: "sampled" });
+    // Without the data agent, real rows reach the coder: the no-real-rows guarantee does not hold.
+    expect(seen(sampling, "coder")[0]).toContain(SENTINEL);
+  });
+});
