@@ -1,0 +1,90 @@
+import { z } from "zod";
+import type { Execution } from "../../state/sql-state.ts";
+import type { Linking } from "../../state/linking.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
+import type { Example, ExampleStore } from "../../tools/examples.ts";
+import { LexicalKeyIndex } from "../../tools/key-index.ts";
+import { callStructured } from "../../tools/llm.ts";
+import { type ErrorType, ErrorTypeSchema } from "../../tools/memory-store.ts";
+import type { ModelProvider } from "../../tools/models.ts";
+import { sqlSkeleton } from "../../tools/sql-skeleton.ts";
+import { labelPrompt, type PromptContext } from "./prompts.ts";
+
+/** What every Memo-SQL branch carries (a `Send` payload holds only this, not the whole state). */
+export interface MemoContext extends PromptContext {
+  questionId: string;
+  dbPath: string;
+}
+
+export function contextOf(state: { questionId: string; question: string; evidence: string; dbPath: string; schemaText: string; linking: Linking | null }, useLinking = true): MemoContext {
+  return {
+    questionId: state.questionId,
+    question: state.question,
+    evidence: state.evidence,
+    dbPath: state.dbPath,
+    schemaText: state.schemaText,
+    linkingText: useLinking ? renderLinking(state.linking) : "",
+  };
+}
+
+/** Linked columns and values as a prompt block (A.2: matched schema items as grounded context). */
+export function renderLinking(linking: Linking | null): string {
+  if (!linking) return "";
+  const columns = [...new Set(linking.columns.map((c) => `${c.table}.${c.column}`))].slice(0, 30);
+  const values = linking.values.slice(0, 20).map((v) => `${v.table}.${v.column} = '${v.value}'`);
+  const parts = [];
+  if (columns.length) parts.push(`Columns the question likely refers to: ${columns.join(", ")}`);
+  if (values.length) parts.push(`Stored values matching the question: ${values.join("; ")}`);
+  return parts.join("\n");
+}
+
+/** An execution as one line for prompts: the first rows, or the error. */
+export function observe(execution: Execution): string {
+  if (!execution.ok) return `error (${execution.errorKind}): ${execution.error}`;
+  const p = execution.preview;
+  if (!p) return "ran";
+  if (p.rowCount === 0) return `0 rows (columns: ${p.columns.join(", ")})`;
+  const rows = p.rows.slice(0, 5).map((r) => `(${r.map((c) => (c === null ? "NULL" : String(c))).join(", ")})`);
+  return `${p.rowCount} row(s), columns ${p.columns.join(", ")}: ${rows.join(" ")}${p.rowCount > rows.length ? " ..." : ""}`;
+}
+
+export const LabelSchema = z.object({
+  errorTypes: z.array(ErrorTypeSchema).min(1).max(9),
+  suggestions: z.string().min(1),
+});
+
+/**
+ * The labeler (role `labeler`): error types from the taxonomy and correction suggestions for a wrong query. Types
+ * outside the taxonomy fail validation and are sent back (callStructured re-asks with the error) up to 3 times.
+ */
+export async function labelError(
+  models: ModelProvider,
+  args: PromptContext & { goldSql: string; wrongSql: string },
+): Promise<{ ok: true; errorTypes: ErrorType[]; suggestions: string; records: ModelCallRecord[] } | { ok: false; error: string; records: ModelCallRecord[] }> {
+  const reply = await callStructured(models, "labeler", labelPrompt(args), LabelSchema, { name: "error_label", maxAttempts: 3 });
+  if (!reply.ok) return reply;
+  return { ok: true, errorTypes: [...new Set(reply.value.errorTypes as ErrorType[])], suggestions: reply.value.suggestions.trim(), records: reply.records };
+}
+
+const exampleIndexes = new WeakMap<ExampleStore, { index: LexicalKeyIndex; list: Example[] }>();
+
+/**
+ * The k training examples closest to question + skeleton of the latest sub-SQL (§3.4.1), by BM25 over the same
+ * kind of key as the memory (question + skeleton of the gold SQL). Built once per example store. Never the question
+ * itself (same id or same text).
+ */
+export function exemplarsFor(examples: ExampleStore, question: string, sql: string, k: number, exclude: { id: string; question: string }): Example[] {
+  let built = exampleIndexes.get(examples);
+  if (!built) {
+    const list = examples.all();
+    const index = new LexicalKeyIndex();
+    for (const e of list) index.add({ question: e.question, skeleton: sqlSkeleton(e.sql) });
+    exampleIndexes.set(examples, (built = { index, list }));
+  }
+  const same = exclude.question.toLowerCase().trim();
+  const hits = built.index.search({ question, skeleton: sqlSkeleton(sql) }, k, (i) => {
+    const e = built.list[i]!;
+    return e.id !== exclude.id && e.question.toLowerCase().trim() !== same;
+  });
+  return hits.map((h) => built.list[h.index]!);
+}
