@@ -125,6 +125,12 @@ export function declaredOptionsFrom(spec: GraphSpec, values: Record<string, unkn
   return parseDeclared(spec, values);
 }
 
+/** Does the graph (or a corrector's initial generator) want training examples under these flags? */
+export function examplesWanted(spec: GraphSpec, values: Record<string, unknown>): boolean {
+  const initial = spec.kind === "corrector" ? findGraph((values.initial as string | undefined) ?? "baseline") : undefined;
+  return [spec, ...(initial ? [initial] : [])].some((g) => g.needsExamples?.(parseDeclared(g, values)) ?? false);
+}
+
 function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, def] of Object.entries(spec.options ?? {})) {

@@ -22,6 +22,8 @@ export interface GraphSpec {
   slots: Record<string, SlotSpec>;
   /** The graph's own knobs: the launcher makes flags, help, validation, report settings and the resume check of them. */
   options?: OptionDefs;
+  /** True when the graph, under these option values, wants training examples (eval then loads the train split). */
+  needsExamples?(options: Record<string, unknown>): boolean;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(deps: NodeDeps, options?: BuildOptions): any;

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { CliIO, Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { graphFlags, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { examplesWanted, graphFlags, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion, type Runner } from "../runner.ts";
@@ -79,7 +79,15 @@ ${RUN_FLAGS_USAGE}`,
     const bench = await loadBenchmark(benchDir, { split });
     const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
     const { questions, skipped } = selectQuestions(bench, values.ids, limit);
-    const examples = (Number(values["few-shot"] ?? 0) > 0) ? createExampleStore((await loadTrain(benchDir, split, bench)).questions) : undefined;
+    const examples =
+      Number(values["few-shot"] ?? 0) > 0
+        ? createExampleStore((await loadTrain(benchDir, split, bench)).questions)
+        : examplesWanted(spec, values)
+          ? await loadTrain(benchDir, split, bench).then(
+              (train) => createExampleStore(train.questions),
+              (error) => void io.stderr(`sqlmend eval: ${spec.name} runs without training exemplars: ${firstLineOf(error)}\n`),
+            )
+          : undefined;
 
     const outDir = path.resolve(io.cwd, values.out);
     const executor = getSharedExecutor();
