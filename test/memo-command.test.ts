@@ -19,6 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 let dir: string;
 let benchDir: string;
 let train: Question[];
+let dev: Question[];
 let server: OpenAIServer;
 /** Sampler requests for this question hang (to kill the build mid-question). */
 let hangOn: string | undefined;
@@ -30,6 +31,14 @@ const isLabeler = (req: ChatRequestRecord) => req.messages[0]?.content.startsWit
 
 /** Train question i: i%3==0 → one of each (gold, failing, wrong non-empty, wrong empty); 1 → all gold; 2 → all failing. */
 function respond(req: ChatRequestRecord): ScriptedReply {
+  const system = req.messages[0]?.content ?? "";
+  // memo-sql's and memo-refine's roles (the eval and ask runs below): answer with the dev question's gold.
+  if (system.startsWith("You are a strict reviewer")) return { content: '{"wrong": false, "errorTypes": [], "suggestions": ""}' };
+  if (system.startsWith("You pick out")) return { content: '{"keywords": ["title"]}' };
+  if (system.startsWith("You plan")) return { content: '{"simple": false, "fits": true, "subQuestions": ["first part", "second part"]}' };
+  if (system.startsWith("You check intermediate")) return { content: '{"problem": false, "issue": ""}' };
+  const d = dev.find((x) => x.question === questionOf(req));
+  if (d) return sql(d.goldSql!);
   const q = train.find((x) => x.question === questionOf(req));
   if (!q) return sql("SELECT 1");
   if (isLabeler(req)) {
@@ -59,6 +68,7 @@ beforeAll(async () => {
   benchDir = path.join(dir, "minibench");
   await buildMinibench(benchDir);
   train = (await loadBenchmark(benchDir, { split: "train" })).questions;
+  dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
   server = await startOpenAIServer({ respond });
 });
 afterAll(async () => {
@@ -156,6 +166,13 @@ describe("memo add, show, search", () => {
     expect(await main(["memo", "search", file, q.question, "--sql", "SELECT 1"], own.io)).toBe(0);
     expect(own.out()).not.toContain(`] ${q.question}`); // never the question's own entry
 
+    // The very next question retrieves it: memo-refine's critic is shown the added correction.
+    const before = server.requests.length;
+    const ask = io();
+    expect(await main(["ask", "memo-refine", "--db", q.dbPath, "--memory", file, "--sql", "SELECT 1", "--checkpoints", "memory", `${q.question} please`], ask.io)).toBe(0);
+    const critic = server.requests.slice(before).find((r) => r.messages[0]?.content.startsWith("You are a strict reviewer"))!;
+    expect(critic.messages.map((m) => m.content).join("\n")).toContain(`Question: ${q.question}\nWrong SQL: SELECT 12345`);
+
     const shown = io();
     expect(await main(["memo", "show", file], shown.io)).toBe(0);
     expect(shown.out()).toMatch(/Entries: 3/);
@@ -173,4 +190,30 @@ describe("memo add, show, search", () => {
     expect(notMemory.err()).toMatch(/not a Memo-SQL memory/);
     expect(fs.existsSync(path.join(dir, "m.sqlite"))).toBe(false);
   });
+});
+
+describe("eval memo-sql through the launcher", () => {
+  it("runs with its own flags, loads training exemplars, and scores", async () => {
+    const out = path.join(dir, "eval-memo");
+    const before = server.requests.length;
+    const run = io();
+    const code = await main(
+      ["eval", "memo-sql", "--bench", benchDir, "--out", out, "--ids", dev[0]!.id, "--memory", path.join(dir, "memory.sqlite"), "--styles", "1", "--refine-rounds", "1", "--vote-empty", "discard", "--checkpoints", "memory"],
+      run.io,
+    );
+    expect(run.err()).not.toMatch(/error/i);
+    expect(code).toBe(0);
+    const line = JSON.parse(fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim());
+    expect(line).toMatchObject({ id: dev[0]!.id, correct: true });
+    expect(Object.keys(line.usageByRole).sort()).toEqual(["critic", "decomposer", "linker", "reflector", "solver", "writer"]);
+    expect(line.usageByRole.writer.calls).toBe(3);
+    const writer = server.requests.slice(before).find((r) => (r.messages.at(-1)?.content ?? "").includes("Now write one SQLite query"))!;
+    expect(writer.messages.at(-1)!.content).toContain("Examples of questions"); // the train split was loaded for ICL
+    const settings = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings;
+    expect(settings).toMatchObject({ styles: 1, "vote-empty": "discard", retrieval: "filtered", "refine-rounds": 1 });
+
+    const bad = io();
+    expect(await main(["eval", "baseline", "--bench", benchDir, "--out", path.join(dir, "x"), "--styles", "2"], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/--styles is an option of memo-sql/);
+  }, 60_000);
 });
