@@ -180,6 +180,7 @@ export class MemoryStore {
       }
       db.pragma("journal_mode = WAL");
       db.pragma("busy_timeout = 5000");
+      db.pragma("synchronous = NORMAL"); // WAL + NORMAL: an app crash loses nothing committed; a power cut at most the last entries
       db.exec(`
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS entries (
