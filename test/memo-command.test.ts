@@ -86,10 +86,11 @@ describe("memo build", () => {
     const store = MemoryStore.open(file);
     const entries = store.entries();
     // Questions 0 and 3 have wrong-but-executable candidates; 1 and 4 were all right; 2 and 5 never executed.
-    expect(entries.map((e) => e.sourceId).sort()).toEqual([train[0]!.id, train[3]!.id].sort());
+    const sourceOf = (q: Question) => `${q.dbId}/${q.id}`;
+    expect(entries.map((e) => e.sourceId).sort()).toEqual([sourceOf(train[0]!), sourceOf(train[3]!)].sort());
     for (const e of entries) {
       expect(e.wrongSql).toBe("SELECT 12345"); // executes, wrong, non-empty: preferred to the empty LIMIT 0 variant
-      expect(e.goldSql).toBe(train.find((q) => q.id === e.sourceId)!.goldSql);
+      expect(e.goldSql).toBe(train.find((q) => sourceOf(q) === e.sourceId)!.goldSql);
       expect(e.errorTypes).toEqual(["filter_condition_error", "select_output_error"]);
       expect(e.skeleton).toBe("SELECT ?");
     }
@@ -127,7 +128,7 @@ describe("memo build", () => {
     hangOn = undefined;
     const killed = MemoryStore.open(file);
     expect([...killed.done().keys()].sort()).toEqual([train[0]!.id, train[1]!.id, train[2]!.id].sort());
-    expect(killed.entries().map((e) => e.sourceId)).toEqual([train[0]!.id]);
+    expect(killed.entries().map((e) => e.sourceId)).toEqual([`${train[0]!.dbId}/${train[0]!.id}`]);
     killed.close();
 
     const before = server.requests.length;
@@ -138,7 +139,7 @@ describe("memo build", () => {
     expect(asked.has(train[3]!.question)).toBe(true);
     const store = MemoryStore.open(file);
     expect(store.done().size).toBe(6);
-    expect(store.entries().map((e) => e.sourceId)).toEqual([train[0]!.id, train[3]!.id]);
+    expect(store.entries().map((e) => e.sourceId)).toEqual([train[0]!, train[3]!].map((q) => `${q.dbId}/${q.id}`));
     store.close();
     expect(resumed.err()).toMatch(/6 questions \(3 already done\)/);
   }, 60_000);

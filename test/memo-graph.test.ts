@@ -9,6 +9,8 @@ import { memoSqlSpec } from "../graphs/memo-sql.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
 import { majorityVote } from "../nodes/memo/correct.ts";
 import { examplesWanted } from "../cli/setup.ts";
+import { runThread } from "../cli/runner.ts";
+import { UserError } from "../tools/errors.ts";
 import { createExampleStore } from "../tools/examples.ts";
 import { MemoryStore, type NewMemoryEntry } from "../tools/memory-store.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -60,6 +62,8 @@ beforeAll(() => {
   store.add(entry({ sourceId: "m4", question: "How many customers live in Bern?", errorTypes: ["filter_condition_error"] }));
   store.add(entry({ sourceId: "m5", question: "How many customers live in Lima?", errorTypes: ["filter_condition_error"] }));
   store.add(entry({ sourceId: "self", question: QUESTION, wrongSql: "SELECT 'SELF ENTRY'", errorTypes: ["quantifier_intent_error"] }));
+  // Made from the question being answered (same database and id) under a reworded text: excluded by id.
+  store.add(entry({ sourceId: "shop/q-self", question: "Number of London residents among customers", wrongSql: "SELECT 'SELF BY ID'", errorTypes: ["temporal_semantics_error"] }));
   store.close();
 });
 afterAll(async () => {
@@ -141,6 +145,7 @@ describe("memo-sql", () => {
     for (const t of criticSaw) {
       expect(t).toContain("Past mistakes on similar questions");
       expect(t).not.toContain("SELF ENTRY");
+      expect(t).not.toContain("SELF BY ID");
     }
     const memo = nested.meta!.memory as { mode: string; ranking: string; shown: number[] };
     expect(memo).toMatchObject({ mode: "filtered", ranking: "lexical" });
@@ -160,6 +165,43 @@ describe("memo-sql", () => {
     expect(writeStep).toBeDefined();
     expect(state.usage.byRole.critic.calls).toBe(12);
   }, 30_000);
+
+  it("resumes a question killed mid-step from its checkpoint, redoing only the unfinished branch", async () => {
+    // One critic hangs (a process about to be killed); the run is aborted once the other branches are done.
+    let calls = 0;
+    let hung!: () => void;
+    const hanging = new Promise<void>((resolve) => (hung = resolve));
+    const critic = script().forRole("critic");
+    const answer = async (messages: Shown["messages"]) => String((await critic.model.invoke(messages.map((m) => [m.role === "user" ? "human" : m.role, m.content] as [string, string]))).content);
+    const first = script({
+      critic: async ({ messages }) => {
+        if (++calls === 5) {
+          hung();
+          await new Promise(() => {});
+        }
+        return answer(messages);
+      },
+    });
+    const saver = new MemorySaver();
+    const controller = new AbortController();
+    const killed = memoSqlSpec
+      .build({ models: first, executor, examples }, { memory: memoryFile, checkpointer: saver })
+      .invoke(input(), { configurable: { thread_id: "killed" }, recursionLimit: 200, signal: controller.signal });
+    await hanging;
+    await new Promise((r) => setTimeout(r, 500)); // the other branches of the step finish
+    controller.abort();
+    await expect(killed).rejects.toThrow();
+
+    const second = script();
+    const state = await runThread(memoSqlSpec.build({ models: second, executor, examples }, { memory: memoryFile, checkpointer: saver }), input(), "killed");
+    expect(state.sql).toBe(RIGHT);
+    expect(state.candidates.every((c: Candidate) => c.meta?.final)).toBe(true);
+    expect(state.memoVote.groups[0].ids).toHaveLength(9);
+    // Only the killed critic ran again (then the refinement that followed it, if its candidate needed one).
+    expect(second.shownTo("writer")).toHaveLength(0);
+    expect(second.shownTo("decomposer")).toHaveLength(0);
+    expect(first.shownTo("critic").length - 1 + second.shownTo("critic").length).toBe(12);
+  });
 
   it("falls back to no decomposition when the model judges the question simple", async () => {
     const state = await run(script({ decomposer: '{"simple": true, "fits": true, "subQuestions": []}' }), { noRefine: true });

@@ -63,7 +63,11 @@ export function normalizeErrorType(value: unknown): unknown {
 export const ErrorTypeSchema = z.preprocess(normalizeErrorType, z.enum(ERROR_TYPES));
 
 export interface NewMemoryEntry {
-  /** The question's id in its benchmark (or "added:<hash>" for `memo add`): what self-retrieval exclusion checks. */
+  /**
+   * Where the entry came from: `<dbId>/<question id>` for a build (benchmarks number train and dev from 0 each, and
+   * their databases differ, so the database keeps ids apart), `added:<hash>` for `memo add`. Self-retrieval exclusion
+   * checks it (and the question text).
+   */
   sourceId: string;
   dbId: string;
   question: string;
@@ -233,7 +237,7 @@ export class MemoryStore {
   }
 
   /** Adds one entry (validated); it is retrievable at once, here and — after their refresh — in other processes. */
-  add(entry: NewMemoryEntry, done?: { outcome: string; note?: string }): MemoryEntry {
+  add(entry: NewMemoryEntry, done?: { id: string; outcome: string; note?: string }): MemoryEntry {
     const types = z.array(ErrorTypeSchema).min(1).parse(entry.errorTypes) as ErrorType[];
     const skeleton = sqlSkeleton(entry.wrongSql);
     const insert = this.db.transaction(() => {
@@ -242,7 +246,7 @@ export class MemoryStore {
           "INSERT INTO entries (source_id, db_id, question, evidence, gold_sql, wrong_sql, error_types, suggestions, skeleton, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .run(entry.sourceId, entry.dbId, entry.question, entry.evidence, entry.goldSql, entry.wrongSql, JSON.stringify([...new Set(types)]), entry.suggestions, skeleton, new Date().toISOString());
-      if (done) this.markDoneNow(entry.sourceId, done.outcome, done.note);
+      if (done) this.markDoneNow(done.id, done.outcome, done.note);
       return Number(info.lastInsertRowid);
     });
     const id = insert();
@@ -250,7 +254,7 @@ export class MemoryStore {
     return this.rows.find((r) => r.id === id)!;
   }
 
-  /** Build bookkeeping: a question finished (with or without an entry). */
+  /** Build bookkeeping: a question (by its benchmark id) finished, with or without an entry. */
   markDone(sourceId: string, outcome: string, note?: string): void {
     this.markDoneNow(sourceId, outcome, note);
   }

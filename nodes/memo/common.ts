@@ -13,12 +13,14 @@ import { labelPrompt, type PromptContext } from "./prompts.ts";
 /** What every Memo-SQL branch carries (a `Send` payload holds only this, not the whole state). */
 export interface MemoContext extends PromptContext {
   questionId: string;
+  dbId: string;
   dbPath: string;
 }
 
-export function contextOf(state: { questionId: string; question: string; evidence: string; dbPath: string; schemaText: string; linking: Linking | null }, useLinking = true): MemoContext {
+export function contextOf(state: { questionId: string; dbId: string; question: string; evidence: string; dbPath: string; schemaText: string; linking: Linking | null }, useLinking = true): MemoContext {
   return {
     questionId: state.questionId,
+    dbId: state.dbId,
     question: state.question,
     evidence: state.evidence,
     dbPath: state.dbPath,

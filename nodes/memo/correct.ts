@@ -63,7 +63,7 @@ export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
   else if (!memory) memoryNote = { mode: "none", note: "no memory file: the critic works without memory" };
   else {
     const r = await memoryStoreFor(memory, deps.embeddings).retrieve(
-      { question: ctx.question, sql: candidate.sql, exclude: { ids: ctx.questionId ? [ctx.questionId] : [], question: ctx.question } },
+      { question: ctx.question, sql: candidate.sql, exclude: { ids: ctx.questionId ? [`${ctx.dbId}/${ctx.questionId}`] : [], question: ctx.question } },
       { mode: retrieval as RetrievalMode },
     );
     cases = r.entries;

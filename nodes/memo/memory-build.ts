@@ -52,7 +52,7 @@ export async function buildMemory(questions: Question[], options: BuildOptions):
         usage = addUsage(usage, result.usage);
         outcome = result.outcome;
         if (outcome === "entry") {
-          options.store.add(result.entry!, { outcome });
+          options.store.add(result.entry!, { id: q.id, outcome });
         } else {
           options.store.markDone(q.id, outcome, result.note);
         }
@@ -113,7 +113,7 @@ async function buildOne(q: Question, options: BuildOptions, schemaOf: (q: Questi
     outcome: "entry" as const,
     usage,
     entry: {
-      sourceId: q.id,
+      sourceId: `${q.dbId}/${q.id}`,
       dbId: q.dbId,
       question: q.question,
       evidence: q.evidence,

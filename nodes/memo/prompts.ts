@@ -89,13 +89,13 @@ export function actPrompt(c: PromptContext, plan: string[], index: number, earli
   ];
 }
 
-export function reflectPrompt(c: PromptContext, current: MemoStep, earlier: MemoStep[]): ChatInput[] {
+export function reflectPrompt(c: PromptContext, plan: string[], current: MemoStep, earlier: MemoStep[]): ChatInput[] {
   return [
     { role: "system", content: "You check intermediate SQL results for mistakes before they propagate." },
     {
       role: "user",
       content:
-        `${header(c)}\n\nEarlier steps:\n${showSteps(earlier)}\n\nCurrent step: ${current.subQuestion}\nSQL: ${current.sql}\nResult: ${current.observation}\n\n` +
+        `${header(c)}\n\nPlan:\n${plan.map((q, i) => `${i + 1}. ${q}`).join("\n")}\n\nEarlier steps:\n${showSteps(earlier)}\n\nCurrent step: ${current.subQuestion}\nSQL: ${current.sql}\nResult: ${current.observation}\n\n` +
         "Does the current step's SQL or result show a problem — wrong columns or tables, a filter that does not match the stored values, an empty or implausible result, a contradiction with earlier steps, or a misreading of the question? " +
         'Reply as JSON {"problem": boolean, "issue": "what is wrong and how to fix it, or empty"}.',
     },

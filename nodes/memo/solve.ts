@@ -104,7 +104,7 @@ const ReflectionSchema = z.object({ problem: z.boolean(), issue: z.string().defa
 /** Slot `reflect` (role `reflector`): shown the current step and every earlier one; a problem sends the step to revise (once). */
 export const reflectNode: MemoNodeFactory<PathPayload> = (deps, options) => async (payload) => {
   const current = payload.steps.at(-1)!;
-  const reply = await callStructured(deps.models, "reflector", reflectPrompt(payload.ctx, current, payload.steps.slice(0, -1)), ReflectionSchema, { name: "reflection" });
+  const reply = await callStructured(deps.models, "reflector", reflectPrompt(payload.ctx, payload.plan, current, payload.steps.slice(0, -1)), ReflectionSchema, { name: "reflection" });
   const problem = reply.ok && reply.value.problem && reply.value.issue.trim() !== "";
   const observation = reply.ok ? (problem ? reply.value.issue.trim() : "no problem found") : `reflection failed (${reply.error}); step kept`;
   const step: MemoStep = { strategy: payload.strategy, index: payload.index, kind: "reflect", subQuestion: current.subQuestion, sql: current.sql, ok: current.ok, observation, problem };
