@@ -10,11 +10,11 @@ import { memoRefineSpec } from "../graphs/memo-refine.ts";
 import { majorityVote } from "../nodes/memo/correct.ts";
 import { examplesWanted } from "../cli/setup.ts";
 import { runThread } from "../cli/runner.ts";
-import { UserError } from "../tools/errors.ts";
 import { createExampleStore } from "../tools/examples.ts";
 import { MemoryStore, type NewMemoryEntry } from "../tools/memory-store.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import type { Candidate } from "../state/sql-state.ts";
+import type { MemoStateValue } from "../state/memo.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type Responder, scriptedProvider, type Shown } from "./support/scripted-models.ts";
 
@@ -193,7 +193,7 @@ describe("memo-sql", () => {
     await expect(killed).rejects.toThrow();
 
     const second = script();
-    const state = await runThread(memoSqlSpec.build({ models: second, executor, examples }, { memory: memoryFile, checkpointer: saver }), input(), "killed");
+    const state = (await runThread(memoSqlSpec.build({ models: second, executor, examples }, { memory: memoryFile, checkpointer: saver }), input(), "killed")) as unknown as MemoStateValue;
     expect(state.sql).toBe(RIGHT);
     expect(state.candidates.every((c: Candidate) => c.meta?.final)).toBe(true);
     expect(state.memoVote.groups[0].ids).toHaveLength(9);
