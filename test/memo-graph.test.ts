@@ -196,7 +196,7 @@ describe("memo-sql", () => {
     const state = (await runThread(memoSqlSpec.build({ models: second, executor, examples }, { memory: memoryFile, checkpointer: saver }), input(), "killed")) as unknown as MemoStateValue;
     expect(state.sql).toBe(RIGHT);
     expect(state.candidates.every((c: Candidate) => c.meta?.final)).toBe(true);
-    expect(state.memoVote.groups[0].ids).toHaveLength(9);
+    expect(state.memoVote?.groups[0]?.ids).toHaveLength(9);
     // Only the killed critic ran again (then the refinement that followed it, if its candidate needed one).
     expect(second.shownTo("writer")).toHaveLength(0);
     expect(second.shownTo("decomposer")).toHaveLength(0);
