@@ -48,6 +48,9 @@ function respond(req: ChatRequestRecord): ScriptedReply {
       : { content: JSON.stringify({ errorTypes: ["typo_error"], suggestions: "?" }) };
   }
   const i = train.indexOf(q);
+  // memo-sql's solver and writers (memo build --elicit pipeline): the nested style goes wrong on questions 0, 3, ...
+  if (lastUser(req).includes("Now write one SQLite query")) return sql(i % 3 === 0 && lastUser(req).includes("nested subqueries") ? "SELECT 12345" : q.goldSql!);
+  if (lastUser(req).includes("Now step")) return sql(q.goldSql!);
   const variant = ["most direct", "explicit JOINs", "subqueries", "WITH clause"].findIndex((a) => lastUser(req).includes(a));
   const reply = i % 3 === 1 ? sql(q.goldSql!) : i % 3 === 2 ? sql("SELECT nope FROM nowhere") : sql([q.goldSql!, "SELECT nope FROM nowhere", "SELECT 12345", `${q.goldSql} LIMIT 0`][variant]!);
   return q.question === hangOn ? { ...reply, delayMs: 60_000 } : reply;
@@ -113,6 +116,20 @@ describe("memo build", () => {
     expect(await main(["memo", "build", "--bench", benchDir, "--out", file, "--limit", "6"], again.io)).toBe(1);
     expect(again.err()).toMatch(/already holds a memory: pass --resume/);
   }, 30_000);
+
+  it("elicits candidates with the memo-sql pipeline instead of sampling", async () => {
+    const file = path.join(dir, "pipeline.sqlite");
+    const before = server.requests.length;
+    const run = io();
+    expect(await main(["memo", "build", "--bench", benchDir, "--out", file, "--limit", "3", "--elicit", "pipeline"], run.io)).toBe(0);
+    const requests = server.requests.slice(before);
+    expect(requests.some((r) => lastUser(r).includes("Write the query the most direct way"))).toBe(false); // no sampling
+    expect(requests.filter((r) => lastUser(r).includes("Now write one SQLite query")).length).toBe(27); // 3 questions × 9 candidates
+    const store = MemoryStore.open(file);
+    expect(store.entries().map((e) => [e.sourceId, e.wrongSql])).toEqual([[`${train[0]!.dbId}/${train[0]!.id}`, "SELECT 12345"]]);
+    expect(store.stats().done).toEqual({ entry: 1, "all-correct": 2 });
+    store.close();
+  }, 60_000);
 
   it("is killed mid-question and finishes with --resume, redoing only unfinished questions, without duplicates", async () => {
     const file = path.join(dir, "killed.sqlite");

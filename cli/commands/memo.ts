@@ -15,20 +15,28 @@ import { createOpenAIProvider, resolveModelConfig } from "../../tools/models.ts"
 import { readSchema, renderSchema } from "../../tools/schema.ts";
 import type { Semantics } from "../../tools/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
+import type { SqlExecutor } from "../../tools/sqlite/types.ts";
+import { createExampleStore } from "../../tools/examples.ts";
+import type { ModelProvider } from "../../tools/models.ts";
+import type { Question } from "../../state/question.ts";
+import type { Usage } from "../../state/usage.ts";
+import { inputOf } from "../runner.ts";
 
 const MODEL_FLAGS = ["model", "base-url", "config", "role-model", "temperature", "request-timeout-ms", "max-retries", "max-requests", "stream", "structured-method"] as const;
 const modelFlags = Object.fromEntries(MODEL_FLAGS.map((k) => [k, runFlags[k]])) as Pick<typeof runFlags, (typeof MODEL_FLAGS)[number]>;
 
 const USAGE = `Usage: sqlmend memo build --bench DIR|minibench --out FILE [--split train] [--limit N] [--ids A,B] [--concurrency K]
-                          [--samples N] [--sample-temperature T] [--resume] [--semantics bird|spider] [model flags]
+                          [--elicit sampling|pipeline] [--samples N] [--sample-temperature T] [--resume]
+                          [--semantics bird|spider] [model flags]
        sqlmend memo add --memory FILE --db DB --question Q --wrong SQL --correct SQL [--evidence E] [model flags]
        sqlmend memo show FILE [--entries N] [--json]
        sqlmend memo search FILE "QUESTION" --sql SQL [--retrieval filtered|top4|random] [--exclude-id ID] [--json]
 
 Memo-SQL's error-correction memory: entries <question, gold SQL, wrong SQL, error types, suggestions> in a SQLite file.
 
-build   per training question: sample --samples candidates (role 'sampler', default 4, at --sample-temperature,
-        default 0.8, each asked from another angle), execute them against the gold, keep one that executes but is wrong,
+build   per training question: elicit candidates — sampling: --samples requests (role 'sampler', default 4, at
+        --sample-temperature, default 0.8, each asked from another angle); pipeline: memo-sql's nine candidates,
+        uncorrected (~30 calls a question) — execute them against the gold, keep one that executes but is wrong,
         have role 'labeler' classify it (nine error types) and suggest fixes. Resumable (--resume) after a kill.
 add     label and store one correction (user feedback); the very next question can retrieve it.
 show    counts and the histogram of error types.
@@ -69,6 +77,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
     ids: { type: "string" },
     concurrency: { type: "string" },
     samples: { type: "string" },
+    elicit: { type: "string" },
     "sample-temperature": { type: "string" },
     resume: { type: "boolean" },
     semantics: { type: "string" },
@@ -85,6 +94,8 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   const temperature = values["sample-temperature"] !== undefined ? Number(values["sample-temperature"]) : 0.8;
   if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw new UsageError(`--sample-temperature takes a number in 0..2, not '${values["sample-temperature"]}'`);
   if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
+  const elicit = values.elicit ?? "sampling";
+  if (elicit !== "sampling" && elicit !== "pipeline") throw new UsageError(`--elicit takes sampling or pipeline, not '${values.elicit}'`);
 
   const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
   const bench = await loadBenchmark(benchDir, { split });
@@ -102,6 +113,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   const store = MemoryStore.open(file, { create: true });
   try {
     const source = JSON.stringify({ bench: benchDir, split });
+    const executor = getSharedExecutor();
     if (existed && (store.done().size || store.size)) {
       if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
       const before = store.getMeta("build");
@@ -127,8 +139,9 @@ async function build(argv: string[], io: CliIO): Promise<number> {
     try {
       result = await buildMemory(todo, {
         models,
-        executor: getSharedExecutor(),
+        executor,
         store,
+        elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions) : undefined,
         semantics,
         samples,
         concurrency,
@@ -163,6 +176,19 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   } finally {
     store.close();
   }
+}
+
+/**
+ * memo-sql's candidates as the source of wrong queries: the whole generation half (decompositions, ReAct+Reflect,
+ * three styles, exemplars from the same split — never the question itself), without correction or memory.
+ */
+async function pipelineElicitor(models: ModelProvider, executor: SqlExecutor, questions: Question[]) {
+  const { memoSqlSpec } = await import("../../graphs/memo-sql.ts");
+  const graph = memoSqlSpec.build({ models, executor, examples: createExampleStore(questions) }, { noRefine: true, retrieval: "none" });
+  return async (q: Question) => {
+    const state = (await graph.invoke(inputOf(q, "memo-sql"), { recursionLimit: 200 })) as { candidates: { sql: string }[]; usage: Usage };
+    return { sqls: state.candidates.map((c) => c.sql), usage: state.usage };
+  };
 }
 
 function progressLine(done: number, total: number, entries: number, started: number, doneThisRun: number): string {

@@ -27,6 +27,11 @@ export interface BuildOptions {
   samples: number;
   concurrency: number;
   timeoutMs?: number;
+  /**
+   * Where candidates come from instead of sampling (e.g. the memo-sql pipeline's nine candidates, uncorrected):
+   * SQL strings and what they cost.
+   */
+  elicit?: (q: Question) => Promise<{ sqls: string[]; usage: Usage }>;
   onQuestion?: (q: Question, outcome: string) => void;
   shouldStop?: () => boolean;
 }
@@ -74,19 +79,29 @@ export async function buildMemory(questions: Question[], options: BuildOptions):
 async function buildOne(q: Question, options: BuildOptions, schemaOf: (q: Question) => Promise<DbSchema>) {
   const schemaText = renderSchema(await schemaOf(q), { question: q.question, evidence: q.evidence });
   const context = { schemaText, question: q.question, evidence: q.evidence, linkingText: "" };
-  const calls = await Promise.all(Array.from({ length: options.samples }, (_, v) => callModel(options.models, "sampler", samplePrompt(context, v))));
-  let usage = usageOfCalls(calls.map((c) => c.record));
+  let usage: Usage;
+  let raw: (string | null)[];
+  let failure: string | undefined;
+  if (options.elicit) {
+    const elicited = await options.elicit(q);
+    usage = elicited.usage;
+    raw = elicited.sqls;
+  } else {
+    const calls = await Promise.all(Array.from({ length: options.samples }, (_, v) => callModel(options.models, "sampler", samplePrompt(context, v))));
+    usage = usageOfCalls(calls.map((c) => c.record));
+    raw = calls.map((call) => (call.ok ? extractSql(call.text) : null));
+    failure = calls.find((c) => c.record.error)?.record.error;
+  }
   const seen = new Set<string>();
   const sqls: string[] = [];
-  for (const call of calls) {
-    const sql = call.ok ? extractSql(call.text) : null;
+  for (const sql of raw) {
     const norm = sql?.replace(/\s+/g, " ").trim().replace(/;$/, "");
     if (sql && norm && !seen.has(norm)) {
       seen.add(norm);
       sqls.push(sql);
     }
   }
-  if (!sqls.length) return { outcome: "no-sql" as const, usage, note: calls.find((c) => c.record.error)?.record.error };
+  if (!sqls.length) return { outcome: "no-sql" as const, usage, note: failure };
 
   const wrong: { sql: string; fingerprint: string; rows: number }[] = [];
   let executable = 0;

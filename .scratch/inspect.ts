@@ -1,0 +1,25 @@
+import path from "node:path";
+import fs from "node:fs";
+import os from "node:os";
+import { main } from "../cli/main.ts";
+import { buildMinibench } from "../tools/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmark.ts";
+import { startOpenAIServer, TEST_MODEL_ID } from "../test/support/openai-server.ts";
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memo-insp-"));
+await buildMinibench(path.join(dir, "mb"));
+const dev = (await loadBenchmark(path.join(dir, "mb"), { split: "dev" })).questions;
+const q = dev[2]!;
+const server = await startOpenAIServer({ respond: (req) => {
+  const system = req.messages[0]?.content ?? "";
+  if (system.startsWith("You are a strict reviewer")) return { content: '{"wrong": false, "errorTypes": [], "suggestions": ""}' };
+  if (system.startsWith("You pick out")) return { content: '{"keywords": ["name"]}' };
+  if (system.startsWith("You plan")) return { content: '{"simple": true, "fits": true, "subQuestions": []}' };
+  if (system.startsWith("You check intermediate")) return { content: '{"problem": false, "issue": ""}' };
+  return { content: "```sql\n" + q.goldSql + "\n```" };
+}});
+const io = { stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t), env: { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID }, cwd: dir, isTTY: false };
+const ck = path.join(dir, "ck.sqlite");
+await main(["ask", "memo-sql", "--db", q.dbPath, "--checkpoints", ck, "--thread", "t1", "--styles", "1", q.question], io);
+await main(["inspect", "t1", "--checkpoints", ck], io);
+await server.close();
+process.exit(0);
