@@ -203,6 +203,19 @@ describe("memo-sql", () => {
     expect(first.shownTo("critic").length - 1 + second.shownTo("critic").length).toBe(12);
   });
 
+  it("ranks memory entries and exemplars with the shared embedder when one is configured", async () => {
+    const embedder = { model: "toy", embed: async (texts: string[]) => texts.map((t) => [t.includes("London") ? 1 : 0, t.includes("orders") ? 1 : 0, 0.5]) };
+    const models = script();
+    const state = await memoSqlSpec
+      .build({ models, executor, examples, embeddings: embedder }, { memory: memoryFile, styles: 1 })
+      .invoke(input(), { recursionLimit: 200 });
+    for (const c of state.candidates as Candidate[]) {
+      expect(c.meta!.icl).toBe("embeddings");
+      expect(c.meta!.memory).toMatchObject({ ranking: "embeddings", mode: "filtered" });
+    }
+    expect(models.shownTo("writer").every((s) => !text(s).includes("SELF EXEMPLAR"))).toBe(true);
+  });
+
   it("falls back to no decomposition when the model judges the question simple", async () => {
     const state = await run(script({ decomposer: '{"simple": true, "fits": true, "subQuestions": []}' }), { noRefine: true });
     expect(state.memoPlans.map((p: { applied: string; subQuestions: string[] }) => `${p.applied}:${p.subQuestions.join("|")}`)).toEqual([
@@ -246,6 +259,7 @@ describe("memo-sql", () => {
     const noIcl = await run(f, { noIcl: true, noRefine: true, styles: 1 });
     expect(f.shownTo("writer").every((s) => !text(s).includes("Examples of questions"))).toBe(true);
     expect(noIcl.candidates[0].meta.icl).toBe("off");
+    expect(oneStyle.candidates[0].meta.icl).toBe("lexical");
   }, 30_000);
 });
 

@@ -3,7 +3,9 @@ import type { Execution } from "../../state/sql-state.ts";
 import type { Linking } from "../../state/linking.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import type { Example, ExampleStore } from "../../tools/examples.ts";
-import { LexicalKeyIndex } from "../../tools/key-index.ts";
+import { denseTopK, keyText, LexicalKeyIndex } from "../../tools/key-index.ts";
+import type { Embedder } from "../../tools/embeddings.ts";
+import { firstLineOf } from "../../tools/errors.ts";
 import { callStructured } from "../../tools/llm.ts";
 import { type ErrorType, ErrorTypeSchema } from "../../tools/memory-store.ts";
 import type { ModelProvider } from "../../tools/models.ts";
@@ -68,25 +70,54 @@ export async function labelError(
   return { ok: true, errorTypes: [...new Set(reply.value.errorTypes as ErrorType[])], suggestions: reply.value.suggestions.trim(), records: reply.records };
 }
 
-const exampleIndexes = new WeakMap<ExampleStore, { index: LexicalKeyIndex; list: Example[] }>();
+const exampleIndexes = new WeakMap<ExampleStore, { index: LexicalKeyIndex; list: Example[]; vectors: Map<string, Promise<number[][]>> }>();
 
 /**
- * The k training examples closest to question + skeleton of the latest sub-SQL (§3.4.1), by BM25 over the same
- * kind of key as the memory (question + skeleton of the gold SQL). Built once per example store. Never the question
- * itself (same id or same text).
+ * The k training examples closest to question + skeleton of the latest sub-SQL (§3.4.1), over the same kind of key
+ * as the memory (question + skeleton of the gold SQL): dense with the shared embedder when there is one (all keys
+ * embedded once per process), else BM25 built once per example store. Never the question itself (same id or text).
  */
-export function exemplarsFor(examples: ExampleStore, question: string, sql: string, k: number, exclude: { id: string; question: string }): Example[] {
+export async function exemplarsFor(
+  examples: ExampleStore,
+  embedder: Embedder | undefined,
+  question: string,
+  sql: string,
+  k: number,
+  exclude: { id: string; question: string },
+): Promise<{ examples: Example[]; ranking: string }> {
   let built = exampleIndexes.get(examples);
   if (!built) {
     const list = examples.all();
     const index = new LexicalKeyIndex();
     for (const e of list) index.add({ question: e.question, skeleton: sqlSkeleton(e.sql) });
-    exampleIndexes.set(examples, (built = { index, list }));
+    exampleIndexes.set(examples, (built = { index, list, vectors: new Map() }));
   }
+  const { index, list, vectors } = built;
   const same = exclude.question.toLowerCase().trim();
-  const hits = built.index.search({ question, skeleton: sqlSkeleton(sql) }, k, (i) => {
-    const e = built.list[i]!;
-    return e.id !== exclude.id && e.question.toLowerCase().trim() !== same;
-  });
-  return hits.map((h) => built.list[h.index]!);
+  const keep = (i: number) => list[i]!.id !== exclude.id && list[i]!.question.toLowerCase().trim() !== same;
+  const key = { question, skeleton: sqlSkeleton(sql) };
+  let note = "";
+  if (embedder) {
+    try {
+      let all = vectors.get(embedder.model);
+      if (!all) {
+        all = embedAll(embedder, list.map((e) => keyText({ question: e.question, skeleton: sqlSkeleton(e.sql) })));
+        vectors.set(embedder.model, all);
+        all.catch(() => vectors.delete(embedder.model));
+      }
+      const [query] = await embedder.embed([keyText(key)]);
+      if (!query) throw new Error("the embedder returned no vector");
+      return { examples: denseTopK(query, await all, k, keep).map((h) => list[h.index]!), ranking: "embeddings" };
+    } catch (error) {
+      note = ` (embeddings failed: ${firstLineOf(error)})`;
+    }
+  }
+  return { examples: index.search(key, k, keep).map((h) => list[h.index]!), ranking: `lexical${note}` };
+}
+
+async function embedAll(embedder: Embedder, texts: string[]): Promise<number[][]> {
+  const out: number[][] = [];
+  for (let i = 0; i < texts.length; i += 64) out.push(...(await embedder.embed(texts.slice(i, i + 64))));
+  if (out.length !== texts.length) throw new Error(`the embedder returned ${out.length} vectors for ${texts.length} texts`);
+  return out;
 }

@@ -12,14 +12,16 @@ import type { MemoNodeFactory, WritePayload } from "./solve.ts";
 
 /**
  * Slot `write` (role `writer`), once per (path, style): the final query for the whole question in one style, with
- * `exemplars` training examples retrieved by question + skeleton of the path's latest sub-SQL (§3.4.1; none under
- * noIcl or without a training split). Out: one candidate `strategy:style`, executed; then the collect gate.
+ * `exemplars` training examples retrieved by question + skeleton of the path's latest sub-SQL (§3.4.1; dense with
+ * the shared embedder, else lexical; none under noIcl or without a training split; `meta.icl` says which). Out: one candidate `strategy:style`, executed; then the collect gate.
  */
 export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async ({ ctx, strategy, steps, style, order }) => {
   const { noIcl, exemplars: k } = readOptions(MEMO_SQL_OPTIONS, options);
   const latest = [...steps].reverse().find((s) => s.kind !== "reflect" && s.sql)?.sql ?? "";
-  const exemplars = !noIcl && k > 0 && deps.examples?.size ? exemplarsFor(deps.examples, ctx.question, latest, k, { id: ctx.questionId, question: ctx.question }) : [];
-  const icl = noIcl || k === 0 ? "off" : deps.examples?.size ? "lexical" : "off: no training examples";
+  const wanted = !noIcl && k > 0;
+  const retrieved = wanted && deps.examples?.size ? await exemplarsFor(deps.examples, deps.embeddings, ctx.question, latest, k, { id: ctx.questionId, question: ctx.question }) : undefined;
+  const exemplars = retrieved?.examples ?? [];
+  const icl = !wanted ? "off" : (retrieved?.ranking ?? "off: no training examples");
   const call = await callModel(deps.models, "writer", writePrompt(ctx, steps, style, exemplars));
   const sql = (call.ok ? extractSql(call.text) : null) ?? "";
   if (!sql) call.record.error = call.record.error ?? "reply holds no SQL";
