@@ -207,6 +207,12 @@ describe("memo add, show, search", () => {
     expect(notMemory.err().trim().split("\n")).toHaveLength(1);
     expect(notMemory.err()).toMatch(/not a Memo-SQL memory/);
     expect(fs.existsSync(path.join(dir, "m.sqlite"))).toBe(false);
+    const corrupt = path.join(dir, "corrupt.sqlite");
+    fs.writeFileSync(corrupt, "this is not a database at all, just bytes ".repeat(100));
+    const garbage = io();
+    expect(await main(["memo", "search", corrupt, "q", "--sql", "SELECT 1"], garbage.io)).toBe(1);
+    expect(garbage.err().trim().split("\n")).toHaveLength(1);
+    expect(garbage.err()).toMatch(/cannot open the memory/);
   });
 });
 
