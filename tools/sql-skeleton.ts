@@ -8,7 +8,7 @@ import { tokenizeSql } from "./sql-tokens.ts";
  * - Identifiers (tables, columns, aliases, quoted names) become `_` by default, and `T1.col` becomes one `_`. The
  *   memory is built on training databases and queried for others (BIRD train → dev, or → Spider), so names rarely
  *   coincide; kept, they would make the key match the database instead of the error's shape. The question half of
- *   the key already carries the domain. `{ identifiers: "keep" }` keeps them (lower-cased) for same-database use.
+ *   the key already carries the domain. (Type names that are also common column names — date, text — count as names.) `{ identifiers: "keep" }` keeps them (lower-cased) for same-database use.
  * - Keywords are upper-cased, function names lower-cased (kept: COUNT vs SUM vs strftime is structure), comments
  *   dropped, whitespace collapsed.
  */
@@ -20,7 +20,7 @@ const KEYWORDS = new Set(
   `select from where group by having order limit offset join inner left right full outer cross natural on using as and or
   not in is null like glob between exists case when then else end distinct all union intersect except with recursive asc
   desc cast collate escape over partition rows range filter values true false current_date current_time current_timestamp
-  integer real text numeric blob float int varchar date`.split(/\s+/).filter(Boolean),
+  integer real numeric varchar`.split(/\s+/).filter(Boolean),
 );
 
 export function sqlSkeleton(sql: string, options: SkeletonOptions = {}): string {
