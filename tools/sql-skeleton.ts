@@ -8,7 +8,8 @@ import { tokenizeSql } from "./sql-tokens.ts";
  * - Identifiers (tables, columns, aliases, quoted names) become `_` by default, and `T1.col` becomes one `_`. The
  *   memory is built on training databases and queried for others (BIRD train → dev, or → Spider), so names rarely
  *   coincide; kept, they would make the key match the database instead of the error's shape. The question half of
- *   the key already carries the domain. (Type names that are also common column names — date, text — count as names.) `{ identifiers: "keep" }` keeps them (lower-cased) for same-database use.
+ *   the key already carries the domain. Type names that are also common column names (date, text) count as names.
+ *   `{ identifiers: "keep" }` keeps names (lower-cased) for same-database use.
  * - Keywords are upper-cased, function names lower-cased (kept: COUNT vs SUM vs strftime is structure), comments
  *   dropped, whitespace collapsed.
  */

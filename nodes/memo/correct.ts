@@ -10,7 +10,7 @@ import { ErrorTypeSchema, MemoryStore, type RetrievalMode } from "../../tools/me
 import { extractSql } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
-import type { GraphOptions } from "../types.ts";
+import type { GraphOptions, NodeDeps } from "../types.ts";
 import { contextOf, type MemoContext, observe } from "./common.ts";
 import { MEMO_CORRECTION_OPTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
 import { criticPrompt, refinePrompt } from "./prompts.ts";
@@ -120,7 +120,7 @@ export const collectNode = (_deps: unknown, options: GraphOptions) => async (sta
 };
 
 /** memo-refine's first node: the given SQL, executed, as the one candidate; then the critic. */
-export const seedNode = (deps: { executor: import("../../tools/sqlite/types.ts").SqlExecutor }, options: GraphOptions) => async (state: MemoStateValue) => {
+export const seedNode = (deps: NodeDeps, options: GraphOptions) => async (state: MemoStateValue) => {
   const execution = await executeSql(deps.executor, state.dbPath, state.sql, options);
   const candidate: Candidate = { id: "initial", sql: state.sql, source: "initial", execution, meta: { order: 0, rounds: 0, final: false, verdicts: [] } };
   if (!state.sql.trim()) return new Command({ update: { candidates: [finalCandidate(candidate, { accepted: null, note: "no SQL to correct" })], execution }, goto: "vote" });
