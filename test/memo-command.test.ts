@@ -117,6 +117,28 @@ describe("memo build", () => {
     expect(again.err()).toMatch(/already holds a memory: pass --resume/);
   }, 30_000);
 
+  it("goes on past a question whose database is corrupt", async () => {
+    const broken = path.join(dir, "broken-bench");
+    await buildMinibench(broken);
+    // Questions 9 (school), 12 (shop) and 21 (music) each yield an entry; shop's database is broken.
+    const picked = [train[9]!, train[12]!, train[21]!];
+    const victim = train[12]!;
+    const dbFile = path.join(broken, "train_databases", victim.dbId, `${victim.dbId}.sqlite`);
+    fs.writeFileSync(dbFile, "not a database ".repeat(200));
+    const file = path.join(dir, "broken.sqlite");
+    const run = io();
+    expect(await main(["memo", "build", "--bench", broken, "--out", file, "--ids", picked.map((q) => q.id).join(",")], run.io)).toBe(0);
+    const store = MemoryStore.open(file);
+    const sources = store.entries().map((e) => e.sourceId);
+    const victimDone = store.done().get(victim.id);
+    store.close();
+    expect(victimDone).toBeUndefined(); // not marked done: --resume tries it again
+    expect(run.err()).toMatch(new RegExp(`question ${victim.id}: failed: cannot read the schema: .*not a database file`));
+    expect(sources.sort()).toEqual([train[9]!, train[21]!].map((q) => `${q.dbId}/${q.id}`).sort());
+    expect(run.out()).toMatch(/Questions: 3 \(2 done/);
+    expect(run.out()).toMatch(/failed this run 1 \(retried by --resume\)/);
+  }, 60_000);
+
   it("elicits candidates with the memo-sql pipeline instead of sampling", async () => {
     const file = path.join(dir, "pipeline.sqlite");
     const before = server.requests.length;
