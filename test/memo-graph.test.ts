@@ -216,6 +216,19 @@ describe("memo-sql", () => {
     expect(models.shownTo("writer").every((s) => !text(s).includes("SELF EXEMPLAR"))).toBe(true);
   });
 
+  it("never throws on unusable replies: every step keeps going and says why", async () => {
+    const junk = "I am not sure what you mean.";
+    const models = script({ linker: junk, decomposer: junk, solver: junk, reflector: junk, writer: junk, critic: junk, refiner: junk });
+    const state = await run(models);
+    expect(state.memoPlans.every((p: { applied: string; note?: string }) => p.applied === "none" && /decomposition failed/.test(p.note ?? ""))).toBe(true);
+    expect(state.candidates).toHaveLength(9);
+    expect(state.candidates.every((c: Candidate) => c.sql === "" && c.meta?.final)).toBe(true);
+    expect(models.shownTo("critic")).toHaveLength(0); // nothing to criticise
+    expect(state.memoVote).toMatchObject({ winner: null, rule: expect.stringMatching(/no candidate executed/) });
+    expect(state.sql).toBe("");
+    expect(state.attempts.filter((a: { node: string; note?: string }) => a.node === "write" && /no candidate SQL/.test(a.note ?? ""))).toHaveLength(9);
+  });
+
   it("falls back to no decomposition when the model judges the question simple", async () => {
     const state = await run(script({ decomposer: '{"simple": true, "fits": true, "subQuestions": []}' }), { noRefine: true });
     expect(state.memoPlans.map((p: { applied: string; subQuestions: string[] }) => `${p.applied}:${p.subQuestions.join("|")}`)).toEqual([
