@@ -125,6 +125,7 @@ export function declaredOptionsFrom(spec: GraphSpec, values: Record<string, unkn
   return parseDeclared(spec, values);
 }
 
+/** Does the graph (or a corrector's initial generator) want training examples under these flags? */
 function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, def] of Object.entries(spec.options ?? {})) {

@@ -35,4 +35,9 @@ export const commands: CommandEntry[] = [
     summary: "score predicted SQL against a benchmark's gold SQL (execution accuracy, VES)",
     load: async () => (await import("./score.ts")).scoreCommand,
   },
+  {
+    name: "memo",
+    summary: "Memo-SQL's error-correction memory: build it from a training split, add a correction, show, search",
+    load: async () => (await import("./memo.ts")).memoCommand,
+  },
 ];

@@ -1,0 +1,47 @@
+import { START, StateGraph } from "@langchain/langgraph";
+import { MemoState } from "../state/memo.ts";
+import { memoryStoreFor, seedNode, voteNode } from "../nodes/memo/correct.ts";
+import { MEMO_CORRECTION_OPTIONS } from "../nodes/memo/options.ts";
+import type { NodeFactory } from "../nodes/types.ts";
+import { defaultDeps } from "./deps.ts";
+import { readOptions } from "./options.ts";
+import { MEMO_SLOTS } from "./memo-sql.ts";
+import { SHARED_SLOTS } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+
+/**
+ * Memo-SQL's correction module alone, as a corrector (Table 3): the given SQL → critic ↔ refiner with the
+ * error-correction memory → the final SQL. Comparable with the other correctors on the same `--initial` SQL.
+ */
+export const memoRefineSpec: GraphSpec = {
+  name: "memo-refine",
+  summary: "corrector: Memo-SQL's memory-guided critic↔refiner loop on the given SQL",
+  kind: "corrector",
+  options: MEMO_CORRECTION_OPTIONS,
+  slots: {
+    schema: SHARED_SLOTS.schema,
+    seed: { summary: "execute the given SQL as the one candidate", factory: seedNode as unknown as NodeFactory },
+    critic: MEMO_SLOTS.critic,
+    refine: MEMO_SLOTS.refine,
+    vote: { summary: "the final candidate (the vote over one)", factory: voteNode as unknown as NodeFactory },
+  },
+  build(deps, options: BuildOptions = {}) {
+    const o = readOptions(MEMO_CORRECTION_OPTIONS, options);
+    if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const node = (name: string) => slotNode(memoRefineSpec, name, deps, options) as any;
+    const compiled = new StateGraph(MemoState)
+      .addNode("schema", node("schema"))
+      .addNode("seed", node("seed"), { ends: ["critic", "vote"] })
+      .addNode("critic", node("critic"), { ends: ["refine", "vote"] })
+      .addNode("refine", node("refine"), { ends: ["critic", "vote"] })
+      .addNode("vote", node("vote"))
+      .addEdge(START, "schema")
+      .addEdge("schema", "seed")
+      .compile({ checkpointer: options.checkpointer });
+    compiled.name = "memo-refine";
+    return compiled;
+  },
+};
+
+export const graph = memoRefineSpec.build(defaultDeps());

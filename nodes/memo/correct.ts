@@ -1,0 +1,177 @@
+import path from "node:path";
+import { Command, END, Send } from "@langchain/langgraph";
+import { z } from "zod";
+import { readOptions } from "../../graphs/options.ts";
+import { type MemoStateValue, type MemoVote, STRATEGIES } from "../../state/memo.ts";
+import type { Candidate, Execution } from "../../state/sql-state.ts";
+import type { Embedder } from "../../tools/embeddings.ts";
+import { callModel, callStructured } from "../../tools/llm.ts";
+import { ErrorTypeSchema, MemoryStore, type RetrievalMode } from "../../tools/memory-store.ts";
+import { extractSql } from "../../tools/reply.ts";
+import { withCalls } from "../common.ts";
+import { executeSql } from "../execute.ts";
+import type { GraphOptions, NodeDeps } from "../types.ts";
+import { contextOf, type MemoContext, observe } from "./common.ts";
+import { MEMO_CORRECTION_OPTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
+import { criticPrompt, refinePrompt } from "./prompts.ts";
+import type { MemoNodeFactory } from "./solve.ts";
+
+/**
+ * Memo-SQL's correction half (§3.5): each candidate, in parallel, goes critic ↔ refiner until the critic accepts or
+ * `refineRounds` refinements were made; then a majority vote over execution fingerprints picks the answer.
+ */
+
+export interface CandidatePayload {
+  ctx: MemoContext;
+  candidate: Candidate;
+  /** Refinements made so far. */
+  round: number;
+  /** The critic's verdict, on the way to the refiner. */
+  verdict?: { errorTypes: string[]; suggestions: string };
+}
+
+const stores = new Map<string, MemoryStore>();
+
+/** One open store per memory file and embedder, shared by the nodes of every graph built in this process. */
+export function memoryStoreFor(file: string, embedder?: Embedder): MemoryStore {
+  const key = `${path.resolve(file)}\0${embedder?.model ?? ""}`;
+  let store = stores.get(key);
+  if (!store) stores.set(key, (store = MemoryStore.open(path.resolve(file), { embedder })));
+  return store;
+}
+
+const CriticSchema = z.object({
+  wrong: z.boolean(),
+  errorTypes: z.array(ErrorTypeSchema).default([]),
+  suggestions: z.string().default(""),
+});
+
+const meta = (c: Candidate) => (c.meta ?? {}) as { final?: boolean; rounds?: number; verdicts?: unknown[]; order?: number; [k: string]: unknown };
+const finalCandidate = (c: Candidate, extra: Record<string, unknown>): Candidate => ({ ...c, meta: { ...meta(c), ...extra, final: true } });
+
+/**
+ * Slot `critic` (role `critic`). In: { ctx, candidate, round }. Shown the memory entries retrieved for question +
+ * skeleton of the candidate (mode `retrieval`; none without a memory file), it answers {wrong, errorTypes,
+ * suggestions}. Wrong with rounds left → refine; else the candidate is final → vote. A bad reply accepts the SQL.
+ */
+export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => async (payload) => {
+  const { memory, retrieval, refineRounds } = readOptions(MEMO_CORRECTION_OPTIONS, options);
+  const { ctx, candidate, round } = payload;
+  let cases: Awaited<ReturnType<MemoryStore["retrieve"]>>["entries"] = [];
+  let memoryNote: Record<string, unknown>;
+  if (retrieval === "none") memoryNote = { mode: "none" };
+  else if (!memory) memoryNote = { mode: "none", note: "no memory file: the critic works without memory" };
+  else {
+    const r = await memoryStoreFor(memory, deps.embeddings).retrieve(
+      { question: ctx.question, sql: candidate.sql, exclude: { ids: ctx.questionId ? [`${ctx.dbId}/${ctx.questionId}`] : [], question: ctx.question } },
+      { mode: retrieval as RetrievalMode },
+    );
+    cases = r.entries;
+    memoryNote = { mode: r.mode, ranking: r.ranking, ranked: r.ranked.length, shown: r.entries.map((e) => e.id), ...(r.note ? { note: r.note } : {}) };
+  }
+  const observation = candidate.execution ? observe(candidate.execution) : "not executed";
+  const reply = await callStructured(deps.models, "critic", criticPrompt(ctx, candidate.sql, observation, cases), CriticSchema, { name: "verdict" });
+  const verdict = reply.ok ? { round, wrong: reply.value.wrong, errorTypes: reply.value.errorTypes, suggestions: reply.value.suggestions } : { round, wrong: false, errorTypes: [], suggestions: "", error: reply.error };
+  const updated: Candidate = { ...candidate, meta: { ...meta(candidate), memory: memoryNote, verdicts: [...(meta(candidate).verdicts ?? []), verdict] } };
+  if (verdict.wrong && round < refineRounds) {
+    return new Command({
+      update: withCalls({ candidates: [updated] }, reply.records),
+      goto: new Send("refine", { ctx, candidate: updated, round, verdict: { errorTypes: verdict.errorTypes, suggestions: verdict.suggestions } } satisfies CandidatePayload),
+    });
+  }
+  const accepted = !verdict.wrong;
+  return new Command({ update: withCalls({ candidates: [finalCandidate(updated, { accepted })] }, reply.records), goto: "vote" });
+};
+
+/** Slot `refine` (role `refiner`): rewrites the candidate per the critic's verdict and executes it; back to the critic while rounds remain. */
+export const refineNode: MemoNodeFactory<CandidatePayload> = (deps, options) => async (payload) => {
+  const { refineRounds } = readOptions(MEMO_CORRECTION_OPTIONS, options);
+  const { ctx, candidate, round, verdict } = payload;
+  const observation = candidate.execution ? observe(candidate.execution) : "not executed";
+  const call = await callModel(deps.models, "refiner", refinePrompt(ctx, candidate.sql, observation, verdict?.errorTypes ?? [], verdict?.suggestions ?? ""));
+  const sql = call.ok ? extractSql(call.text) : null;
+  if (!sql) {
+    call.record.error = call.record.error ?? "reply holds no SQL";
+    const kept = finalCandidate(candidate, { accepted: false, note: `${call.record.error}; kept the previous SQL` });
+    return new Command({ update: withCalls({ candidates: [kept], attempts: [{ node: "refine", sql: candidate.sql, ok: false, note: `${call.record.error}; kept the previous SQL` }] }, [call.record]), goto: "vote" });
+  }
+  const execution = await executeSql(deps.executor, ctx.dbPath, sql, options);
+  const rounds = round + 1;
+  const refined: Candidate = { ...candidate, sql, execution, meta: { ...meta(candidate), rounds } };
+  const update = withCalls({ candidates: [rounds < refineRounds ? refined : finalCandidate(refined, { accepted: false })], rounds: 1, attempts: [{ node: "refine", sql, ok: execution.ok }] }, [call.record]);
+  return new Command({ update, goto: rounds < refineRounds ? new Send("critic", { ctx, candidate: refined, round: rounds } satisfies CandidatePayload) : "vote" });
+};
+
+/**
+ * Slot `collect`: the gate between generation and correction. Paths finish at different steps, so it runs each time
+ * a writer finishes and passes only when every path × style candidate is in; then one critic per candidate (or the
+ * vote under noRefine).
+ */
+export const collectNode = (_deps: unknown, options: GraphOptions) => async (state: MemoStateValue) => {
+  const { styles, noRefine, noLinking } = readOptions(MEMO_SQL_OPTIONS, options);
+  if (state.candidates.length < STRATEGIES.length * styles) return new Command({ goto: [] });
+  const ready = state.candidates.filter((c) => c.sql.trim());
+  if (noRefine || !ready.length) {
+    return new Command({ update: { candidates: state.candidates.map((c) => finalCandidate(c, { accepted: null })) }, goto: "vote" });
+  }
+  const ctx = contextOf(state, !noLinking);
+  const empty = state.candidates.filter((c) => !c.sql.trim()).map((c) => finalCandidate(c, { accepted: null, note: "no SQL to correct" }));
+  return new Command({ update: empty.length ? { candidates: empty } : {}, goto: ready.map((candidate) => new Send("critic", { ctx, candidate, round: 0 } satisfies CandidatePayload)) });
+};
+
+/** memo-refine's first node: the given SQL, executed, as the one candidate; then the critic. */
+export const seedNode = (deps: NodeDeps, options: GraphOptions) => async (state: MemoStateValue) => {
+  const execution = await executeSql(deps.executor, state.dbPath, state.sql, options);
+  const candidate: Candidate = { id: "initial", sql: state.sql, source: "initial", execution, meta: { order: 0, rounds: 0, final: false, verdicts: [] } };
+  if (!state.sql.trim()) return new Command({ update: { candidates: [finalCandidate(candidate, { accepted: null, note: "no SQL to correct" })], execution }, goto: "vote" });
+  return new Command({ update: { candidates: [candidate], execution }, goto: new Send("critic", { ctx: contextOf(state, false), candidate, round: 0 } satisfies CandidatePayload) });
+};
+
+/**
+ * The vote (§3.5, A.4): candidates grouped by the fingerprint of their full result; execution errors excluded; empty
+ * results kept (`keep`) or left out unless nothing else ran (`discard`, Alpha-SQL's protocol). The biggest group
+ * wins. Tie-break: the group whose first member comes earliest in candidate order (paths table-wise → hierarchical →
+ * atomic, styles flat JOIN → CTE → nested); that member is the answer. Nothing ran: the first candidate with SQL.
+ */
+export function majorityVote(candidates: Candidate[], voteEmpty: "keep" | "discard"): MemoVote & { sql: string; execution: Execution | null } {
+  const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => (meta(a.c).order ?? a.i) - (meta(b.c).order ?? b.i) || a.i - b.i).map((x) => x.c);
+  const excluded: MemoVote["excluded"] = [];
+  let pool: Candidate[] = [];
+  for (const c of ordered) {
+    if (!c.sql.trim()) excluded.push({ id: c.id, reason: "no SQL" });
+    else if (!c.execution?.ok || !c.execution.fingerprint) excluded.push({ id: c.id, reason: `execution error: ${c.execution?.error ?? "not executed"}` });
+    else pool.push(c);
+  }
+  const isEmpty = (c: Candidate) => (c.execution?.preview?.rowCount ?? 0) === 0;
+  if (voteEmpty === "discard" && pool.some((c) => !isEmpty(c))) {
+    for (const c of pool.filter(isEmpty)) excluded.push({ id: c.id, reason: "empty result (voteEmpty=discard)" });
+    pool = pool.filter((c) => !isEmpty(c));
+  }
+  const groups = new Map<string, Candidate[]>();
+  for (const c of pool) groups.set(c.execution!.fingerprint!, [...(groups.get(c.execution!.fingerprint!) ?? []), c]);
+  // Map keeps first-appearance order and sort is stable: equal counts stay in candidate order.
+  const ranked = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
+  const summary = ranked.map(([fingerprint, members]) => ({ fingerprint, ids: members.map((m) => m.id), empty: isEmpty(members[0]!) }));
+  const top = ranked[0];
+  if (top) {
+    const winner = top[1][0]!;
+    const tie = ranked.length > 1 && ranked[1]![1].length === top[1].length;
+    return { winner: winner.id, groups: summary, excluded, rule: tie ? `tie at ${top[1].length} votes: earliest candidate's group` : `majority (${top[1].length} of ${pool.length})`, sql: winner.sql, execution: winner.execution ?? null };
+  }
+  const fallback = ordered.find((c) => c.sql.trim());
+  return { winner: fallback?.id ?? null, groups: [], excluded, rule: "no candidate executed: the first candidate with SQL", sql: fallback?.sql ?? "", execution: fallback?.execution ?? null };
+}
+
+/**
+ * Slot `vote`: the gate after correction (it runs as each candidate finishes and decides once all are final), then
+ * the majority vote. Out: sql, execution, memoVote.
+ */
+export const voteNode = (_deps: unknown, options: GraphOptions) => async (state: MemoStateValue) => {
+  if (!state.candidates.length || state.candidates.some((c) => !meta(c).final)) return new Command({ goto: [] });
+  const voteEmpty = (options.voteEmpty as "keep" | "discard" | undefined) ?? readOptions(MEMO_SQL_OPTIONS, {}).voteEmpty;
+  const { sql, execution, ...vote } = majorityVote(state.candidates, voteEmpty);
+  return new Command({
+    update: { sql, execution, memoVote: vote, attempts: [{ node: "vote", sql, ok: !!execution?.ok, note: vote.rule }] },
+    goto: END,
+  });
+};

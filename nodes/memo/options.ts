@@ -1,0 +1,26 @@
+import { defineOptions } from "../../graphs/options.ts";
+
+/** The correction module's knobs (memo-sql and memo-refine): Table 3's variants are `retrieval` values. */
+export const MEMO_CORRECTION_OPTIONS = defineOptions({
+  memory: { type: "string", metavar: "FILE", help: "error-correction memory (sqlmend memo build); without one the critic works without memory" },
+  retrieval: {
+    type: "choice",
+    choices: ["filtered", "top4", "random", "none"],
+    default: "filtered",
+    help: "memory shown to the critic: top 40 + subsumption filter, top 4 unfiltered, 4 at random, or none (direct correction)",
+  },
+  refineRounds: { type: "int", default: 3, min: 1, max: 10, help: "critic↔refiner rounds per candidate" },
+});
+
+/** memo-sql's knobs; the booleans and `decomposition`/`styles` are Table 5's ablations. */
+export const MEMO_SQL_OPTIONS = defineOptions({
+  ...MEMO_CORRECTION_OPTIONS,
+  voteEmpty: { type: "choice", choices: ["keep", "discard"], default: "keep", help: "empty results in the vote: keep (A.4) or discard (Alpha-SQL's protocol)" },
+  noLinking: { type: "boolean", default: false, help: "skip schema and value linking (Table 5: w/o schema linking)" },
+  decomposition: { type: "choice", choices: ["structured", "random"], default: "structured", help: "three paradigms, or random decompositions (Table 5)" },
+  noReflect: { type: "boolean", default: false, help: "act without reflect/revise (Table 5: w/o ReAct+Reflect)" },
+  styles: { type: "int", default: 3, min: 1, max: 3, help: "final SQL styles per path: flat JOIN, CTE, nested (Table 5: 1 = w/o multi-style)" },
+  noRefine: { type: "boolean", default: false, help: "vote over the candidates as written (Table 5: w/o SQL refinement)" },
+  noIcl: { type: "boolean", default: false, help: "no exemplars in final SQL generation (Table 5's ICL row)" },
+  exemplars: { type: "int", default: 5, min: 0, max: 20, help: "training exemplars retrieved for final SQL generation" },
+});

@@ -1,0 +1,138 @@
+import { Command, Send } from "@langchain/langgraph";
+import { z } from "zod";
+import { readOptions } from "../../graphs/options.ts";
+import { type MemoPlan, type MemoStep, STRATEGIES, type Strategy, STYLES, type Style } from "../../state/memo.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
+import { callModel, callStructured } from "../../tools/llm.ts";
+import { extractSql } from "../../tools/reply.ts";
+import { withCalls } from "../common.ts";
+import { executeSql } from "../execute.ts";
+import type { GraphOptions, NodeDeps } from "../types.ts";
+import { type MemoContext, observe } from "./common.ts";
+import { MEMO_SQL_OPTIONS } from "./options.ts";
+import { actPrompt, decomposePrompt, reflectPrompt, revisePrompt } from "./prompts.ts";
+
+/**
+ * Memo-SQL's generation half (§3.3–3.4): three decompositions in parallel, each path's sub-questions in order through
+ * act (reason → sub-SQL → execute) → reflect → revise once. Nodes reached by `Send` see only their payload (the
+ * branch), write their records to the shared state, and name the next step with a `Command`.
+ */
+
+export interface PathPayload {
+  ctx: MemoContext;
+  strategy: Strategy;
+  plan: string[];
+  index: number;
+  /** This path's steps so far (act, reflect, revise records). */
+  steps: MemoStep[];
+}
+
+export interface WritePayload {
+  ctx: MemoContext;
+  strategy: Strategy;
+  steps: MemoStep[];
+  style: Style;
+  /** Candidate order (strategy-major): the vote's tie-break. */
+  order: number;
+}
+
+type MemoNode<P> = (payload: P) => Promise<Command>;
+export type MemoNodeFactory<P> = (deps: NodeDeps, options: GraphOptions) => MemoNode<P>;
+
+const DecompositionSchema = z.object({
+  simple: z.boolean().default(false),
+  fits: z.boolean().default(true),
+  subQuestions: z.array(z.string()).default([]),
+});
+
+/** The first step of every path, or the next sub-question, or — once all are solved — the writers, one per style. */
+export function advance(payload: PathPayload, steps: MemoStep[], options: GraphOptions): Send[] {
+  if (payload.index + 1 < payload.plan.length) return [new Send("act", { ...payload, index: payload.index + 1, steps })];
+  const { styles } = readOptions(MEMO_SQL_OPTIONS, options);
+  const strategyAt = STRATEGIES.indexOf(payload.strategy);
+  return STYLES.slice(0, styles).map(
+    (style, s) => new Send("write", { ctx: payload.ctx, strategy: payload.strategy, steps, style, order: strategyAt * STYLES.length + s } satisfies WritePayload),
+  );
+}
+
+/**
+ * Slot `decompose` (role `decomposer`), once per paradigm. In: { ctx, strategy }. Out: memoPlans (what was applied:
+ * the paradigm; `none` when the model judges the question simple; `random` when it judges the paradigm a bad fit, or
+ * under `decomposition random`), then the path's first act. A bad reply falls back to no decomposition.
+ */
+export const decomposeNode: MemoNodeFactory<{ ctx: MemoContext; strategy: Strategy }> = (deps, options) => async ({ ctx, strategy }) => {
+  const { decomposition } = readOptions(MEMO_SQL_OPTIONS, options);
+  const records: ModelCallRecord[] = [];
+  const ask = async (paradigm: Strategy | "random") => {
+    const reply = await callStructured(deps.models, "decomposer", decomposePrompt(ctx, paradigm), DecompositionSchema, { name: "decomposition" });
+    records.push(...reply.records);
+    return reply;
+  };
+  let plan: MemoPlan;
+  const first = await ask(decomposition === "random" ? "random" : strategy);
+  const questions = (v: z.infer<typeof DecompositionSchema>) => v.subQuestions.map((q) => q.trim()).filter(Boolean).slice(0, 6);
+  if (!first.ok) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: `decomposition failed (${first.error}); the question is solved whole` };
+  else if (first.value.simple) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: "judged too simple to decompose" };
+  else if (!first.value.fits && decomposition !== "random") {
+    const second = await ask("random");
+    plan =
+      second.ok && questions(second.value).length
+        ? { strategy, applied: "random", subQuestions: questions(second.value), note: `the ${strategy} paradigm did not fit: a free decomposition` }
+        : { strategy, applied: "none", subQuestions: [ctx.question], note: "the paradigm did not fit and no other decomposition came back" };
+  } else if (!questions(first.value).length) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: "no sub-questions came back; the question is solved whole" };
+  else plan = { strategy, applied: decomposition === "random" ? "random" : strategy, subQuestions: questions(first.value) };
+  return new Command({
+    update: withCalls({ memoPlans: [plan] }, records),
+    goto: new Send("act", { ctx, strategy, plan: plan.subQuestions, index: 0, steps: [] } satisfies PathPayload),
+  });
+};
+
+/** Slot `act` (role `solver`): reason about the current sub-question, write its sub-SQL, execute it. Then reflect (or move on under noReflect). */
+export const actNode: MemoNodeFactory<PathPayload> = (deps, options) => async (payload) => {
+  const { ctx, plan, index, steps } = payload;
+  const call = await callModel(deps.models, "solver", actPrompt(ctx, plan, index, steps));
+  const sql = call.ok ? extractSql(call.text) : null;
+  const step = await observedStep(deps, options, payload, "act", sql, call.record.error ?? "reply holds no SQL");
+  const next = [...steps, step];
+  const { noReflect } = readOptions(MEMO_SQL_OPTIONS, options);
+  const goto = noReflect || !step.sql ? advance(payload, next, options) : [new Send("reflect", { ...payload, steps: next })];
+  return new Command({ update: withCalls({ memoSteps: [step] }, [call.record]), goto });
+};
+
+const ReflectionSchema = z.object({ problem: z.boolean(), issue: z.string().default("") });
+
+/** Slot `reflect` (role `reflector`): shown the current step and every earlier one; a problem sends the step to revise (once). */
+export const reflectNode: MemoNodeFactory<PathPayload> = (deps, options) => async (payload) => {
+  const current = payload.steps.at(-1)!;
+  const reply = await callStructured(deps.models, "reflector", reflectPrompt(payload.ctx, payload.plan, current, payload.steps.slice(0, -1)), ReflectionSchema, { name: "reflection" });
+  const problem = reply.ok && reply.value.problem && reply.value.issue.trim() !== "";
+  const observation = reply.ok ? (problem ? reply.value.issue.trim() : "no problem found") : `reflection failed (${reply.error}); step kept`;
+  const step: MemoStep = { strategy: payload.strategy, index: payload.index, kind: "reflect", subQuestion: current.subQuestion, sql: current.sql, ok: current.ok, observation, problem };
+  const next = [...payload.steps, step];
+  return new Command({
+    update: withCalls({ memoSteps: [step] }, reply.records),
+    goto: problem ? [new Send("revise", { ...payload, steps: next })] : advance(payload, next, options),
+  });
+};
+
+/** Slot `revise` (role `solver`): rewrite the step's sub-SQL once, given the reflection, and execute it; then the path moves on. */
+export const reviseNode: MemoNodeFactory<PathPayload> = (deps, options) => async (payload) => {
+  const reflection = payload.steps.at(-1)!;
+  const acted = [...payload.steps].reverse().find((s) => s.kind === "act" && s.index === payload.index)!;
+  const earlier = payload.steps.filter((s) => s.index < payload.index);
+  const call = await callModel(deps.models, "solver", revisePrompt(payload.ctx, acted, reflection.observation, earlier));
+  const sql = call.ok ? extractSql(call.text) : null;
+  // An unusable revision keeps the acted SQL (and says why).
+  const step = sql
+    ? await observedStep(deps, options, payload, "revise", sql, "")
+    : { ...acted, kind: "revise" as const, observation: `${call.record.error ?? "reply holds no SQL"}; kept the step's SQL: ${acted.observation}` };
+  const next = [...payload.steps, step];
+  return new Command({ update: withCalls({ memoSteps: [step] }, [call.record]), goto: advance(payload, next, options) });
+};
+
+async function observedStep(deps: NodeDeps, options: GraphOptions, payload: PathPayload, kind: "act" | "revise", sql: string | null, why: string): Promise<MemoStep> {
+  const base = { strategy: payload.strategy, index: payload.index, kind, subQuestion: payload.plan[payload.index]! };
+  if (!sql) return { ...base, sql: "", ok: false, observation: why };
+  const execution = await executeSql(deps.executor, payload.ctx.dbPath, sql, options);
+  return { ...base, sql, ok: execution.ok, observation: observe(execution) };
+}

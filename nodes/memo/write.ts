@@ -1,0 +1,40 @@
+import { Command } from "@langchain/langgraph";
+import { readOptions } from "../../graphs/options.ts";
+import type { Candidate } from "../../state/sql-state.ts";
+import { callModel } from "../../tools/llm.ts";
+import { extractSql } from "../../tools/reply.ts";
+import { withCalls } from "../common.ts";
+import { executeSql } from "../execute.ts";
+import { exemplarsFor } from "./common.ts";
+import { MEMO_SQL_OPTIONS } from "./options.ts";
+import { writePrompt } from "./prompts.ts";
+import type { MemoNodeFactory, WritePayload } from "./solve.ts";
+
+/**
+ * Slot `write` (role `writer`), once per (path, style): the final query for the whole question in one style, with
+ * `exemplars` training examples retrieved by question + skeleton of the path's latest sub-SQL (§3.4.1; dense with
+ * the shared embedder, else lexical; none under noIcl or without a training split; `meta.icl` says which). Out: one candidate `strategy:style`, executed; then the collect gate.
+ */
+export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async ({ ctx, strategy, steps, style, order }) => {
+  const { noIcl, exemplars: k } = readOptions(MEMO_SQL_OPTIONS, options);
+  const latest = [...steps].reverse().find((s) => s.kind !== "reflect" && s.sql)?.sql ?? "";
+  const wanted = !noIcl && k > 0;
+  const retrieved = wanted && deps.examples?.size ? await exemplarsFor(deps.examples, deps.embeddings, ctx.question, latest, k, { id: ctx.questionId, question: ctx.question }) : undefined;
+  const exemplars = retrieved?.examples ?? [];
+  const icl = !wanted ? "off" : (retrieved?.ranking ?? "off: no training examples");
+  const call = await callModel(deps.models, "writer", writePrompt(ctx, steps, style, exemplars));
+  const sql = (call.ok ? extractSql(call.text) : null) ?? "";
+  if (!sql) call.record.error = call.record.error ?? "reply holds no SQL";
+  const execution = await executeSql(deps.executor, ctx.dbPath, sql, options);
+  const candidate: Candidate = {
+    id: `${strategy}:${style}`,
+    sql,
+    source: `memo:${strategy}:${style}`,
+    execution,
+    meta: { strategy, style, order, exemplars: exemplars.map((e) => e.id), icl, rounds: 0, final: false, verdicts: [] },
+  };
+  return new Command({
+    update: withCalls({ candidates: [candidate], attempts: [{ node: "write", sql, ok: !!sql, note: sql ? undefined : `${call.record.error}; no candidate SQL` }] }, [call.record]),
+    goto: "collect",
+  });
+};

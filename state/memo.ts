@@ -1,0 +1,59 @@
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import { sqlStateFields } from "./sql-state.ts";
+
+/** Memo-SQL's decomposition paradigms (§3.3), in candidate order (the vote's tie-break follows it). */
+export const STRATEGIES = ["table", "hierarchical", "atomic"] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+/** The three final SQL styles (§3.4), in candidate order; `--styles 1` keeps the first (flat JOIN). */
+export const STYLES = ["join", "cte", "nested"] as const;
+export type Style = (typeof STYLES)[number];
+
+/** One path's decomposition: the paradigm asked for, what was applied (the fallback when the model judged so), and its sub-questions. */
+export const MemoPlanSchema = z.object({
+  strategy: z.enum(STRATEGIES),
+  applied: z.enum(["table", "hierarchical", "atomic", "random", "none"]),
+  subQuestions: z.array(z.string()),
+  note: z.string().optional(),
+});
+export type MemoPlan = z.infer<typeof MemoPlanSchema>;
+
+/** One turn of a path's ReAct+Reflect loop: act (reason → sub-SQL → execute), reflect, or revise (once). */
+export const MemoStepSchema = z.object({
+  strategy: z.enum(STRATEGIES),
+  index: z.number().int().nonnegative(),
+  kind: z.enum(["act", "reflect", "revise"]),
+  subQuestion: z.string(),
+  sql: z.string(),
+  ok: z.boolean(),
+  /** act/revise: a short result (rows, or the error); reflect: what the reflection found. */
+  observation: z.string(),
+  problem: z.boolean().optional(),
+});
+export type MemoStep = z.infer<typeof MemoStepSchema>;
+
+export const MemoVoteSchema = z.object({
+  winner: z.string().nullable(),
+  /** Result groups by fingerprint, biggest first: the candidate ids in each. */
+  groups: z.array(z.object({ fingerprint: z.string(), ids: z.array(z.string()), empty: z.boolean() })),
+  /** Candidates left out: why (execution error, empty result under voteEmpty=discard, no SQL). */
+  excluded: z.array(z.object({ id: z.string(), reason: z.string() })),
+  rule: z.string(),
+});
+export type MemoVote = z.infer<typeof MemoVoteSchema>;
+
+const concat = <T>(a: T[], b: T[]) => a.concat(b);
+const mergePlans = (a: MemoPlan[], b: MemoPlan[]) => [...a.filter((p) => !b.some((q) => q.strategy === p.strategy)), ...b];
+
+export const memoStateFields = {
+  ...sqlStateFields,
+  memoPlans: new ReducedValue(z.array(MemoPlanSchema).default(() => []), { inputSchema: z.array(MemoPlanSchema), reducer: mergePlans }),
+  memoSteps: new ReducedValue(z.array(MemoStepSchema).default(() => []), { inputSchema: z.array(MemoStepSchema), reducer: concat }),
+  memoVote: MemoVoteSchema.nullable().default(null),
+  /** Critic↔refiner refinements made, over all candidates (the launcher reports iterations from it). */
+  rounds: new ReducedValue(z.number().int().nonnegative().default(0), { inputSchema: z.number().int().nonnegative(), reducer: (a: number, b: number) => a + b }),
+};
+
+export const MemoState = new StateSchema(memoStateFields);
+export type MemoStateValue = typeof MemoState.State;
+export type MemoStateUpdate = typeof MemoState.Update;

@@ -1,0 +1,140 @@
+import { cosine } from "./embeddings.ts";
+
+/**
+ * Retrieval by a (question, SQL skeleton) key — Memo-SQL's memory and exemplars. Lexical: BM25 over question words
+ * and skeleton tokens and bigrams, an inverted index built once and extended on every add (never rebuilt per query).
+ * Dense: cosine over vectors the caller supplies (from the shared `Embedder`).
+ */
+export interface RetrievalKey {
+  question: string;
+  skeleton: string;
+}
+
+/** The text an embedder sees for a key. */
+export const keyText = (key: RetrievalKey) => `${key.question}\n${key.skeleton}`;
+
+const STOP = new Set("a an the of to in on for and or is are was were be by with what which who how many much list give show me all that this those these do does did from as at".split(" "));
+
+/** Index terms of a key: question words (q:), skeleton tokens (s:) and skeleton bigrams (b:) for structure. */
+export function keyTerms(key: RetrievalKey): string[] {
+  const words = key.question.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const terms = words.filter((w) => !STOP.has(w)).map((w) => `q:${w}`);
+  const sk = key.skeleton.match(/[A-Za-z_]+|\?|[^\sA-Za-z_?]+/g) ?? [];
+  for (let i = 0; i < sk.length; i++) {
+    terms.push(`s:${sk[i]}`);
+    if (i + 1 < sk.length) terms.push(`b:${sk[i]} ${sk[i + 1]}`);
+  }
+  return terms;
+}
+
+export interface Hit {
+  /** Position of the document in insertion order. */
+  index: number;
+  score: number;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+
+export class LexicalKeyIndex {
+  private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
+  private readonly lengths: number[] = [];
+  private totalLength = 0;
+  private scores = new Float64Array(1024);
+
+  get size(): number {
+    return this.lengths.length;
+  }
+
+  /** Adds the next document (its index is the current size). */
+  add(key: RetrievalKey): number {
+    const index = this.lengths.length;
+    const counts = new Map<string, number>();
+    const terms = keyTerms(key);
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const [term, tf] of counts) {
+      let list = this.postings.get(term);
+      if (!list) this.postings.set(term, (list = { docs: [], tfs: [] }));
+      list.docs.push(index);
+      list.tfs.push(tf);
+    }
+    this.lengths.push(terms.length);
+    this.totalLength += terms.length;
+    if (this.scores.length < this.lengths.length) {
+      const grown = new Float64Array(this.scores.length * 2);
+      this.scores = grown;
+    }
+    return index;
+  }
+
+  /** The k best documents by BM25 that `keep` accepts, best first (ties: earlier document first). */
+  search(key: RetrievalKey, k: number, keep: (index: number) => boolean = () => true): Hit[] {
+    const n = this.lengths.length;
+    if (!n || k <= 0) return [];
+    const scores = this.scores;
+    const touched: number[] = [];
+    const avg = this.totalLength / n || 1;
+    const queryTerms = new Map<string, number>();
+    for (const term of keyTerms(key)) queryTerms.set(term, (queryTerms.get(term) ?? 0) + 1);
+    for (const [term, qtf] of queryTerms) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const df = list.docs.length;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * qtf;
+      const { docs, tfs } = list;
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        const tf = tfs[i]!;
+        if (scores[d] === 0) touched.push(d);
+        scores[d] = scores[d]! + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[d]!) / avg)) + 1e-12;
+      }
+    }
+    const hits = topK(touched, (d) => scores[d]!, k, keep);
+    for (const d of touched) scores[d] = 0;
+    return hits;
+  }
+}
+
+/** The k best of `items` by score, best first; ties keep the lower index first. A bounded heap: O(n log k). */
+export function topK(items: Iterable<number>, scoreOf: (index: number) => number, k: number, keep: (index: number) => boolean): Hit[] {
+  const heap: Hit[] = []; // min-heap by (score, -index)
+  const worse = (a: Hit, b: Hit) => a.score < b.score || (a.score === b.score && a.index > b.index);
+  const up = (i: number) => {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!worse(heap[i]!, heap[p]!)) break;
+      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      i = p;
+    }
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (const index of items) {
+    const hit = { index, score: scoreOf(index) };
+    if (heap.length < k) {
+      if (!keep(index)) continue;
+      heap.push(hit);
+      up(heap.length - 1);
+    } else if (worse(heap[0]!, hit) && keep(index)) {
+      heap[0] = hit;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => b.score - a.score || a.index - b.index);
+}
+
+/** Dense top-k: cosine of the query vector with each stored vector. */
+export function denseTopK(query: readonly number[], vectors: readonly (readonly number[] | undefined)[], k: number, keep: (index: number) => boolean): Hit[] {
+  const scores = vectors.map((v) => (v ? cosine(query, v) : -Infinity));
+  return topK(scores.keys(), (i) => scores[i]!, k, (i) => scores[i] !== -Infinity && keep(i));
+}
