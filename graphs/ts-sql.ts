@@ -74,9 +74,10 @@ function buildTsSql(spec: GraphSpec, deps: NodeDeps, options: BuildOptions, gene
     graph
       .addNode("schema", node("schema"))
       .addNode("generate", node("generate"))
-      .addEdge(START, "schema")
-      .addEdge("schema", "link")
-      .addEdge("link", "generate")
+      // Linking first, so the schema the generator sees carries the matched values beside their columns.
+      .addEdge(START, "link")
+      .addEdge("link", "schema")
+      .addEdge("schema", "generate")
       .addEdge("generate", dataSlot);
   } else {
     graph.addEdge(START, "link").addEdge("link", dataSlot);
@@ -97,7 +98,7 @@ export const tsSqlSpec: GraphSpec = {
   name: "ts-sql",
   summary: "TS-SQL: synthetic test data and voted test code (sandboxed JavaScript) drive SQL revision",
   kind: "generator",
-  slots: { schema: SHARED_SLOTS.schema, link: SHARED_SLOTS.link, generate: SHARED_SLOTS.generate, ...TS_SQL_SLOTS, execute: SHARED_SLOTS.execute },
+  slots: { link: SHARED_SLOTS.link, schema: SHARED_SLOTS.schema, generate: SHARED_SLOTS.generate, ...TS_SQL_SLOTS, execute: SHARED_SLOTS.execute },
   options: TS_SQL_OPTIONS,
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlSpec, deps, options, true),
 };
