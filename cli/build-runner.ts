@@ -36,7 +36,7 @@ export async function buildRunner(args: {
     throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");
   }
   const slots = await loadSlotModules(spec, values.node as string[] | undefined, cwd);
-  const graph = spec.build(deps, { ...options, slots, checkpointer: args.checkpointer });
+  const graph = spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
   let initial: InitialSource | undefined;
   if (spec.kind === "corrector") {
     initial = await initialSource(values.initial as string | undefined, args, deps, options);

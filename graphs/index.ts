@@ -1,9 +1,12 @@
 import { baselineSpec } from "./baseline.ts";
 import { repairSpec } from "./repair.ts";
+import { magicSpec } from "./magic.ts";
+import { magicFeedbackSpec } from "./magic-feedback.ts";
+import { magicGuidelineSpec } from "./magic-guideline.ts";
 import type { GraphSpec } from "./spec.ts";
 
 /** Every graph the launcher can run. A new method adds its spec here and its module to langgraph.json. */
-export const graphSpecs: GraphSpec[] = [baselineSpec, repairSpec];
+export const graphSpecs: GraphSpec[] = [baselineSpec, repairSpec, magicSpec, magicFeedbackSpec, magicGuidelineSpec];
 
 export function findGraph(name: string): GraphSpec | undefined {
   return graphSpecs.find((spec) => spec.name === name);

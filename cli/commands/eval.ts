@@ -98,7 +98,7 @@ ${RUN_FLAGS_USAGE}`,
       });
       const runFile = prepareOutDir(
         outDir,
-        { graph: spec.name, bench: benchDir, split, semantics, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values) } },
+        { graph: spec.name, bench: benchDir, split, semantics, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) } },
         values.resume ?? false,
       );
       const done = readRecords(path.join(outDir, RESULTS));
@@ -139,7 +139,7 @@ ${RUN_FLAGS_USAGE}`,
         bench,
         semantics,
         runFile,
-        settings: { concurrency, checkpoints: checkpoints.location, ...answerSettings(values), ...graphSettings(runner.graphSpecs, values), ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}) },
+        settings: { concurrency, checkpoints: checkpoints.location, ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd), ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}) },
         command: `sqlmend eval ${argv.join(" ")}`,
       });
       const correct = records.filter((r) => r.correct).length;
