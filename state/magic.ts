@@ -33,7 +33,7 @@ export const magicFeedbackFields = {
   /** Iterations done (the launcher reports `rounds` as the question's iterations). */
   rounds: z.number().int().nonnegative().default(0),
   /** The latest feedback, as the correction agent was shown it. */
-  feedback: z.string().default(""),
+  latestFeedback: z.string().default(""),
   /** The correction agent's latest full reply (its ask-myself reasoning and SQL): the manager revises from it. */
   correctionReply: z.string().default(""),
   /** The agents' current instructions; "" means the predefined ones. Revised by the manager from iteration 2. */

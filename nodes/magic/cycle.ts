@@ -79,7 +79,7 @@ export const feedbackNode: CycleNode = (deps, options) => async (state) => {
     text = redactSql(text, state.goldSql);
     note = `feedback still contained the gold SQL after ${maxLeakRetries} re-asks: redacted`;
   }
-  return withCalls({ feedback: text, attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }] }, records);
+  return withCalls({ latestFeedback: text, attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }] }, records);
 };
 
 /**
@@ -93,7 +93,7 @@ export const correctNode: CycleNode = (deps) => async (state) => {
     question: state.question,
     evidence: state.evidence,
     incorrectSql: state.incorrectSql,
-    feedback: state.feedback,
+    feedback: state.latestFeedback,
   });
   const update = await writeSqlStep(deps.models, "corrector", prompt, "correct", state);
   const calls = Array.isArray(update.calls) ? update.calls : [];
@@ -108,7 +108,7 @@ export const managerJudgeNode: CycleNode = (deps, options) => async (state) => {
   const { semantics } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
   const verdict = await scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs });
   const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
-  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.feedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
+  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
   return { rounds: iteration.iteration, corrected: verdict.correct, iterations: [iteration], attempts: [{ node: "manager", sql: state.sql, ok: verdict.correct, note }] };
 };
 
@@ -127,7 +127,7 @@ export const reviseFeedbackNode: CycleNode = (deps) => async (state) => {
   const call = await callModel(
     deps.models,
     "manager",
-    revisePrompt({ agent: "feedback", revisions: state.feedbackRevisions, instructions, lastOutput: state.feedback, question: state.question }),
+    revisePrompt({ agent: "feedback", revisions: state.feedbackRevisions, instructions, lastOutput: state.latestFeedback, question: state.question }),
   );
   const revised = call.ok ? instructionsOf(call.text) : "";
   if (!revised && call.ok) call.record.error = "empty instructions";
@@ -207,7 +207,7 @@ export const checkNode: CycleNode = (deps, options) => async (state) => {
     scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs }),
   ]);
   const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
-  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.feedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
+  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
   return { rounds: iteration.iteration, corrected: verdict.correct, execution, judgedCorrect: null, iterations: [iteration], attempts: [{ node: "check", sql: state.sql, ok: execution.ok, note }] };
 };
 

@@ -3,7 +3,7 @@ import { tokenizeSql } from "../../tools/sql-tokens.ts";
 /**
  * Keeping the gold answer away from the correction agent (MAGIC §3.2). A text "contains" a SQL query when the
  * query's tokens appear in it as one run, compared case-insensitively, ignoring whitespace, comments, a trailing
- * semicolon, and the quoting of identifiers and strings (so `"name"`, `name` and `[name]` match).
+ * semicolon, and quoting (so "name", `name`, [name] and name match, as do 'London' and "London").
  */
 
 interface Tok {
@@ -23,11 +23,13 @@ const unquote = (text: string) => {
 function keyedTokens(text: string): Tok[] {
   const out: Tok[] = [];
   let at = 0;
-  for (const token of tokenizeSql(text)) {
+  // Backticks are inline-code marks in prose more often than identifier quotes: read them as spaces (same length).
+  for (const token of tokenizeSql(text.replace(/`/g, " "))) {
     const start = at;
     at += token.text.length;
     if (token.type === "ws" || token.type === "comment") continue;
-    const key = token.type === "string" || token.type === "qident" ? `v:${unquote(token.text).toLowerCase()}` : token.text.toLowerCase();
+    // Quoting is ignored: "name", [name] and name are one identifier; 'London' and "London" one value.
+    const key = token.type === "string" || token.type === "qident" ? unquote(token.text).toLowerCase() : token.text.toLowerCase();
     out.push({ key, start, end: at });
   }
   return out;
