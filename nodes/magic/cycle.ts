@@ -9,7 +9,7 @@ import { formatTable } from "../../tools/format.ts";
 import { DEFAULTS, withCalls, writeSqlStep } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import { containsSql, leakedRow, redactSql } from "./leaks.ts";
-import { MAGIC_FEEDBACK_OPTIONS } from "./options.ts";
+import { MAGIC_FEEDBACK_OPTIONS, semanticsOf } from "./options.ts";
 import {
   CORRECTION_INSTRUCTIONS,
   correctionPrompt,
@@ -105,7 +105,7 @@ export const correctNode: CycleNode = (deps) => async (state) => {
  * shared scorer, under the benchmark's semantics. Out: rounds + 1, corrected, the iteration's record.
  */
 export const managerJudgeNode: CycleNode = (deps, options) => async (state) => {
-  const { semantics } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
+  const semantics = semanticsOf(options);
   const verdict = await scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs });
   const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
   const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
@@ -200,7 +200,7 @@ export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) 
  * statistics (Figure 3, Table 4). Nothing routes on that verdict: the feedback agent decides when to stop.
  */
 export const checkNode: CycleNode = (deps, options) => async (state) => {
-  const { semantics } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
+  const semantics = semanticsOf(options);
   const timeoutMs = (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs;
   const [execution, verdict] = await Promise.all([
     executeSql(deps.executor, state.dbPath, state.sql, { timeoutMs, previewRows: (options.previewRows as number | undefined) ?? DEFAULTS.previewRows }),
