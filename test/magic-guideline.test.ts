@@ -134,6 +134,23 @@ describe("sqlmend magic guideline", () => {
   });
 });
 
+describe("sqlmend magic guideline --initial GRAPH", () => {
+  it("runs the generator now to find its failures, on threads of their own", async () => {
+    const server = await startOpenAIServer({ respond: magicResponder(train, { correctAt: () => 1, generatorWrong: (q) => q.id === "1" || q.id === "4" }) });
+    try {
+      const out = path.join(dir, "from-baseline");
+      const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", "baseline", "--max-fix-rounds", "0", "--out", out, "--limit", "6", "--batch", "1"], run.io)).toBe(0);
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      expect(stats).toMatchObject({ questions: 6, initiallyCorrect: 4, failures: 2, corrected: 2, batchesMerged: 2, initial: "baseline" });
+      expect(Object.keys(stats.tokensByRole).sort()).toEqual(["corrector", "feedback", "generator", "manager"]);
+      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "1")).toMatchObject({ initialSql: "SELECT 'generated wrong'", corrected: true, iterations: 1 });
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
 describe("sqlmend magic guideline --no-manager", () => {
   it("runs the ablation: no manager calls, the feedback agent judges", async () => {
     const server = await startOpenAIServer({ respond: magicResponder(train, { correctAt: () => 2 }) });

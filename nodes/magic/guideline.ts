@@ -69,6 +69,7 @@ export const keepExecutableNode: MagicNode = (deps, options) => async (state) =>
  * (the whole updated guideline), merged. An unusable reply keeps the guideline so far and says why.
  */
 export const mergeNode = (deps: NodeDeps) => async (state: MagicGuidelineValue) => {
+  if (!state.batch.length) throw new Error("magic-guideline merges batches of successful feedbacks: run it through 'sqlmend magic guideline'");
   const call = await callModel(deps.models, "manager", mergePrompt({ guideline: state.guideline, batch: state.batch }));
   let text = call.ok ? stripThinking(call.text) : "";
   const fenced = /^```(?:markdown|md)?\n([\s\S]*?)\n```$/.exec(text);

@@ -38,6 +38,8 @@ export interface MagicPlan {
   correctAt(q: Question): number;
   /** The feedback agent writes the gold SQL out (the cycle must refuse and redact it). */
   leakyFeedback?: boolean;
+  /** The initial generator (role generator) answers wrong for these questions. */
+  generatorWrong?(q: Question): boolean;
 }
 
 /** The merge agent appends one line per new mistake to the guideline so far: "N. reminder: <question>". */
@@ -73,6 +75,8 @@ export function magicResponder(questions: Question[], plan: MagicPlan) {
         correctorCalls.set(q.id, n);
         return n >= plan.correctAt(q) ? sqlReply(q.goldSql!) : sqlReply("SELECT 'still wrong'");
       }
+      case "generator":
+        return sqlReply(q && plan.generatorWrong?.(q) ? "SELECT 'generated wrong'" : (q?.goldSql ?? "SELECT 1"));
       default:
         return sqlReply(q?.goldSql ?? "SELECT 1");
     }
