@@ -29,9 +29,9 @@ export function questionTextOf(req: ChatRequestRecord): string {
 
 export const sqlReply = (sql: string, preface = "Did I use the right filter? Let me check."): ScriptedReply => ({
   content: `${preface}\n\`\`\`sql\n${sql}\n\`\`\``,
-  usage: { prompt_tokens: 100, completion_tokens: 20 },
 });
-const text = (content: string): ScriptedReply => ({ content, usage: { prompt_tokens: 100, completion_tokens: 20 } });
+// No usage given: the server counts tokens from the characters sent and returned (for bench/magic.ts's figures).
+const text = (content: string): ScriptedReply => ({ content });
 
 export interface MagicPlan {
   /** The correction agent's call number (1-based, per question) from which it answers with the gold SQL; Infinity: never. */
