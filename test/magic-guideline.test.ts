@@ -74,6 +74,10 @@ describe("sqlmend magic guideline", () => {
     expect(results).toHaveLength(30);
     expect(results.find((r) => r.id === "27")).toMatchObject({ corrected: false, iterations: 3 });
     expect(results.find((r) => r.id === "3")).toMatchObject({ corrected: true, iterations: 2 });
+    // The answers after the cycle, for scoring (Table 4's EX and VES).
+    const after = JSON.parse(fs.readFileSync(path.join(out, "predict_train.json"), "utf8"));
+    expect(after["3"]).toBe(`${train.find((q) => q.id === "3")!.goldSql}\t----- bird -----\t${train.find((q) => q.id === "3")!.dbId}`);
+    expect(after["27"]).toMatch(/^SELECT 'wrong answer'/);
   });
 
   it("merges successful feedbacks in benchmark order, B at a time and once more for the remainder, with a snapshot each", () => {

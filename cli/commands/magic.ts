@@ -14,9 +14,9 @@ import { findGraph } from "../../graphs/index.ts";
 import { magicFeedbackSpec } from "../../graphs/magic-feedback.ts";
 import { magicGuidelineSpec } from "../../graphs/magic-guideline.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
-import { readOptions } from "../../graphs/options.ts";
+import { optionsUsage, readOptions } from "../../graphs/options.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { scoreQuestion, type Semantics } from "../../tools/score.ts";
+import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { addUsage, emptyUsage, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
 import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../../state/magic.ts";
@@ -94,7 +94,8 @@ are merged batch by batch into a self-correction guideline (graph magic-guidelin
   --split train|dev         default train (the guideline must not be learnt on the evaluation split)
   --initial GRAPH|FILE      the initial method: a generator graph run now (default baseline) or its predictions file
   --out DIR                 guideline.md, guideline-batch-NNN.md after each batch, interactions.jsonl (a line per
-                            agent call), results.jsonl (a line per question), stats.json, run.json
+                            agent call), results.jsonl (a line per question), stats.json, run.json,
+                            predict_<split>.json (the answers after the cycle, for 'sqlmend score --ves')
   --batch B                 successful feedbacks per merge (default 10)
   --max-iter N              iterations per failure (default 5)   --no-manager   Table 4's ablation
   --limit N  --ids A,B,...  a subset, in file order
@@ -102,6 +103,7 @@ are merged batch by batch into a self-correction guideline (graph magic-guidelin
   --resume                  continue a killed or finished run in --out: no failure and no merge is redone
   --semantics bird|spider   how revisions are judged against the gold (default: the benchmark's own)
 ${RUN_FLAGS_USAGE}`,
+  helpFor: () => `\n\n${optionsUsage("Options of magic-feedback (the cycle)", MAGIC_FEEDBACK_OPTIONS)}`,
   async run(argv, io) {
     const [sub, ...rest] = argv;
     if (sub !== "guideline") throw new UsageError(sub ? `unknown subcommand '${sub}' (magic has: guideline)` : "name a subcommand: sqlmend magic guideline ...");
@@ -234,6 +236,11 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
 
     const records = questions.map((q) => done.get(q.id)).filter((r): r is MagicRecord => !!r);
     const stats = computeStats(records, { maxIter: cycle.maxIter, noManager: cycle.noManager, batches: merger.merged, keptGuideline: merger.unmerged, mergeUsage: merger.usage, skipped: skipped.length });
+    // The answers after the cycle (Table 4's EX and VES): the corrected SQL where the cycle succeeded, else the initial.
+    await writeBirdPredictions(
+      path.join(outDir, `predict_${split}.json`),
+      records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
+    );
     fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: benchDir, split, semantics, batch: batchSize }, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0));
     if (interrupt.stopping()) {
