@@ -16,6 +16,7 @@ import { magicGuidelineSpec } from "../../graphs/magic-guideline.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 import { optionsUsage, readOptions } from "../../graphs/options.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
+import { createExampleStore } from "../../tools/examples.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { addUsage, emptyUsage, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
@@ -149,8 +150,10 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
   const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
   try {
     const models = modelsFrom(values, io.env, io.cwd, "feedback");
-    const deps: NodeDeps = { models, executor };
     const graphOptions = graphOptionsFrom(values);
+    // An initial generator with --few-shot retrieves from the training split (never the question itself).
+    const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" ? bench : await loadBenchmark(benchDir, { split: "train" })).questions) : undefined;
+    const deps: NodeDeps = { models, executor, examples };
     const generator = findGraph((values.initial as string | undefined) ?? "baseline");
     const own = declaredOptionsFrom(magicFeedbackSpec, values, generator ? [generator] : []);
     const cycle = readOptions(MAGIC_FEEDBACK_OPTIONS, own);
