@@ -206,6 +206,7 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
         .filter((i) => (i.questionId !== null ? done.has(i.questionId) : i.batch !== undefined && fs.existsSync(path.join(outDir, snapshotName(i.batch))))),
     );
 
+    if (split !== "train") io.stderr("sqlmend magic guideline: note: a guideline learnt on the dev split must not be evaluated on it (MAGIC §3)\n");
     const todo = questions.filter((q) => !done.has(q.id));
     io.stderr(
       `sqlmend magic guideline: initial ${initial.kind === "graph" ? initial.spec.name : path.basename(initial.file)} on ${bench.name}: ${questions.length} questions ` +
@@ -227,7 +228,8 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
           done.set(q.id, record);
           const tokens = Object.values(record.usageByRole).reduce((n, t) => n + t.inputTokens + t.outputTokens, 0);
           progress.record({ correct: record.initialCorrect || record.corrected === true, tokens });
-          void merger.advance(false);
+          // A failed merge rejects the chain; the final advance below reports it (one line), so none is lost here.
+          merger.advance(false).catch(() => {});
         },
         interrupt.stopping,
       );
