@@ -124,6 +124,16 @@ describe("sqlmend magic guideline", () => {
     ]);
   });
 
+  it("shows every agent turn of a cycle with inspect, the parallel revisions in one step", async () => {
+    const runId = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).runId;
+    const view = captureIO({ SQLMEND_HOME: path.join(dir, "home") });
+    expect(await main(["inspect", `magic:${runId}:3`], view.io)).toBe(0);
+    const steps = view.out().split("Steps")[1]!;
+    expect(steps).toMatch(/\n\s+2\s+feedback /);
+    expect(steps).toMatch(/reviseFeedback, reviseCorrection .*\[2 model calls: manager/);
+    expect(steps.match(/^\s+\d+\s+manager\s/gm)).toHaveLength(2); // the manager judged two iterations
+  });
+
   it("refuses to reuse --out without --resume, and resumes a finished run without a model call", async () => {
     const again = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
     const args = ["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--batch", "4", "--max-iter", "3"];
