@@ -35,7 +35,7 @@ export async function buildRunner(args: {
     throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");
   }
   const slots = await loadSlotModules(spec, values.node as string[] | undefined, cwd);
-  const graph = spec.build(deps, { ...options, slots, checkpointer: args.checkpointer });
+  const graph = spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
   let initial: InitialSource | undefined;
   if (spec.kind === "corrector") {
     initial = await initialSource(values.initial as string | undefined, args, deps, options);
@@ -63,14 +63,27 @@ async function initialSource(
   if (args.inlineInitialSql !== undefined) {
     return { kind: "predictions", file: "--sql", predictions: new Map([["ask", args.inlineInitialSql]]) };
   }
+  return resolveInitialSource(initial, { cwd: args.cwd, values: args.values, checkpointer: args.checkpointer, alsoAllowed: [args.spec] }, deps, options);
+}
+
+/**
+ * `--initial GRAPH|FILE`: a generator graph (built with its own declared options; `alsoAllowed` are the graphs whose
+ * flags may appear beside them), or a predictions file in either official format. Default: baseline.
+ */
+export async function resolveInitialSource(
+  initial: string | undefined,
+  ctx: { cwd: string; values: Record<string, unknown>; checkpointer: BaseCheckpointSaver; alsoAllowed: GraphSpec[] },
+  deps: NodeDeps,
+  options: ReturnType<typeof graphOptionsFrom>,
+): Promise<InitialSource> {
   const name = initial ?? "baseline";
   const generator = findGraph(name);
   if (generator) {
     if (generator.kind !== "generator") throw new UserError(`--initial ${name}: '${name}' is a corrector; name a generator graph`);
-    const own = declaredOptionsFrom(generator, args.values as Record<string, unknown>, [args.spec]);
-    return { kind: "graph", spec: generator, graph: generator.build(deps, { ...options, ...own, checkpointer: args.checkpointer }) };
+    const own = declaredOptionsFrom(generator, ctx.values, ctx.alsoAllowed);
+    return { kind: "graph", spec: generator, graph: generator.build(deps, { ...options, ...own, checkpointer: ctx.checkpointer }) };
   }
-  const file = path.resolve(args.cwd, name);
+  const file = path.resolve(ctx.cwd, name);
   if (!fs.existsSync(file)) throw new UserError(`--initial ${name}: neither a generator graph nor a predictions file`);
   return { kind: "predictions", file, predictions: await readPredictions(file) };
 }

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ParseArgsConfig } from "node:util";
@@ -130,6 +132,7 @@ function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record
   const out: Record<string, unknown> = {};
   for (const [key, def] of Object.entries(spec.options ?? {})) {
     const value = parseOption(key, def, values[flagOf(key)]);
+    if (value === undefined && def.type === "string" && def.required) throw new UsageError(`${spec.name} needs --${flagOf(key)} ${def.metavar ?? "VALUE"}`);
     if (value !== undefined) out[key] = value;
   }
   return out;
@@ -155,18 +158,28 @@ export function examplesWantedBy(spec: GraphSpec, values: Record<string, unknown
   return undefined;
 }
 
+/** A file option as the report and `--resume` record it: its absolute path and the sha256 of its bytes. */
+function fileSetting(value: string, cwd: string): { path: string; sha256?: string } {
+  const file = path.resolve(cwd, value);
+  try {
+    return { path: file, sha256: createHash("sha256").update(fs.readFileSync(file)).digest("hex") };
+  } catch {
+    return { path: file };
+  }
+}
+
 /**
  * A graph's options as the report and `--resume` record them: every declared option that changes answers, with its
  * default filled in, under its flag name.
  */
-export function graphSettings(specs: GraphSpec[], values: Record<string, unknown>): Record<string, unknown> {
+export function graphSettings(specs: GraphSpec[], values: Record<string, unknown>, cwd = process.cwd()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const given = parseDeclared(spec, values);
     for (const [key, def] of Object.entries(spec.options ?? {})) {
       if (def.affectsAnswers === false) continue;
       const value = given[key] ?? def.default;
-      if (value !== undefined) out[flagOf(key)] = value;
+      if (value !== undefined) out[flagOf(key)] = def.type === "string" && def.file ? fileSetting(String(value), cwd) : value;
     }
   }
   return out;

@@ -11,7 +11,17 @@ export type OptionDef =
   | { type: "boolean"; default: boolean; help: string; affectsAnswers?: boolean }
   | { type: "choice"; choices: readonly string[]; default: string; help: string; affectsAnswers?: boolean }
   /** A free string such as a file path; `default` absent means "not set". */
-  | { type: "string"; default?: string; metavar?: string; help: string; affectsAnswers?: boolean }
+  | {
+      type: "string";
+      default?: string;
+      metavar?: string;
+      help: string;
+      affectsAnswers?: boolean;
+      /** The launcher refuses to run the graph without it (one-line usage error). */
+      required?: boolean;
+      /** A file path: resolved against the working directory; the report and `--resume` record its sha256. */
+      file?: boolean;
+    }
   /** Comma-separated list. */
   | { type: "list"; default: readonly string[]; metavar?: string; help: string; affectsAnswers?: boolean };
 

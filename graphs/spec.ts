@@ -6,6 +6,8 @@ export interface BuildOptions extends GraphOptions {
   checkpointer?: BaseCheckpointSaver;
   /** Replacement node factories by slot name: the "swap a node for a new strategy" hook. */
   slots?: Record<string, NodeFactory>;
+  /** The launcher's working directory: relative file options (a guideline, ...) resolve against it. */
+  cwd?: string;
 }
 
 export interface SlotSpec {

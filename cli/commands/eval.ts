@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
 import type { CliIO, Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
@@ -16,9 +15,9 @@ import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredict
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import type { Question, Benchmark } from "../../state/question.ts";
 import { projectVersion } from "../version.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, selectQuestions } from "../run-dir.ts";
 
 const RESULTS = "results.jsonl";
-const RUN_FILE = "run.json";
 
 interface RunFile {
   runId: string;
@@ -100,10 +99,11 @@ ${RUN_FLAGS_USAGE}`,
       });
       const runFile = prepareOutDir(
         outDir,
-        { graph: spec.name, bench: benchDir, split, semantics, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values) } },
+        { graph: spec.name, bench: benchDir, split, semantics, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) } },
         values.resume ?? false,
+        ["graph", "bench", "split", "semantics", "models", "settings"],
       );
-      const done = readRecords(path.join(outDir, RESULTS));
+      const done = new Map(readJsonLines(path.join(outDir, RESULTS), (text) => [...parseResults(text).records.values()]).map((r) => [r.id, r]));
       const todo = questions.filter((q) => !done.has(q.id));
       io.stderr(
         `sqlmend eval: ${spec.name} on ${bench.name}: ${questions.length} questions (${done.size} already done, ${skipped.length} skipped), concurrency ${concurrency}\n`,
@@ -111,13 +111,7 @@ ${RUN_FLAGS_USAGE}`,
       const progress = new Progress(questions.length, io, questions.length - todo.length);
       const keepDistinct = values["keep-distinct"] ?? false;
       // First Ctrl-C: start no new question, finish those in flight, write the outputs. Second: quit at once.
-      let stopping = false;
-      const onInterrupt = () => {
-        if (stopping) process.exit(130);
-        stopping = true;
-        io.stderr("\nsqlmend eval: stopping after the questions in flight (Ctrl-C again to quit now; --resume continues the run)\n");
-      };
-      process.on("SIGINT", onInterrupt);
+      const interrupt = gracefulInterrupt(io, "eval");
       try {
         await pool(
           todo,
@@ -128,11 +122,12 @@ ${RUN_FLAGS_USAGE}`,
             done.set(q.id, record);
             progress.record({ correct: record.correct, tokens: record.inputTokens + record.outputTokens });
           },
-          () => stopping,
+          interrupt.stopping,
         );
       } finally {
-        process.off("SIGINT", onInterrupt);
+        interrupt.release();
       }
+      const stopping = interrupt.stopping();
       progress.finish();
 
       const records = questions.map((q) => done.get(q.id)).filter((r): r is EvalRecord => !!r);
@@ -141,7 +136,7 @@ ${RUN_FLAGS_USAGE}`,
         bench,
         semantics,
         runFile,
-        settings: { concurrency, checkpoints: checkpoints.location, ...answerSettings(values), ...graphSettings(runner.graphSpecs, values), ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}) },
+        settings: { concurrency, checkpoints: checkpoints.location, ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd), ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}) },
         command: `sqlmend eval ${argv.join(" ")}`,
       });
       const correct = records.filter((r) => r.correct).length;
@@ -157,33 +152,6 @@ ${RUN_FLAGS_USAGE}`,
   },
 };
 
-function selectQuestions(bench: Benchmark, ids: string[] | undefined, limit: number | undefined) {
-  const wanted = ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
-  let questions = bench.questions;
-  let skipped = bench.skipped;
-  if (wanted?.length) {
-    const known = new Set([...questions.map((q) => q.id), ...skipped.map((q) => q.id)]);
-    const unknown = wanted.filter((id) => !known.has(id));
-    if (unknown.length) throw new UserError(`--ids: no question with id ${unknown.slice(0, 5).join(", ")} in ${bench.name}`);
-    const set = new Set(wanted);
-    questions = questions.filter((q) => set.has(q.id));
-    skipped = skipped.filter((q) => set.has(q.id));
-  }
-  if (limit !== undefined) {
-    // The limit counts questions in file order, skipped ones included, so a subset is the same subset every time.
-    const keep = new Set(fileOrder([...questions, ...skipped]).slice(0, limit).map((q) => q.id));
-    questions = questions.filter((q) => keep.has(q.id));
-    skipped = skipped.filter((q) => keep.has(q.id));
-  }
-  return { questions, skipped };
-}
-
-/** Benchmark order: numeric ids (BIRD question_id, Spider index) sort as numbers; other ids keep their order. */
-function fileOrder<T extends { id: string }>(items: T[]): T[] {
-  const numeric = items.every((q) => /^\d+$/.test(q.id));
-  return numeric ? [...items].sort((a, b) => Number(a.id) - Number(b.id)) : items;
-}
-
 async function loadTrain(benchDir: string, split: string, bench: Benchmark, wantedBy: string) {
   if (split === "train") return bench;
   try {
@@ -191,48 +159,6 @@ async function loadTrain(benchDir: string, split: string, bench: Benchmark, want
   } catch (error) {
     throw new UserError(`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`);
   }
-}
-
-function prepareOutDir(outDir: string, expected: Omit<RunFile, "runId" | "startedAt">, resume: boolean): RunFile {
-  const runPath = path.join(outDir, RUN_FILE);
-  if (fs.existsSync(runPath)) {
-    if (!resume) throw new UserError(`${outDir} already holds a run: pass --resume to continue it, or choose another --out`);
-    let previous: RunFile;
-    try {
-      previous = JSON.parse(fs.readFileSync(runPath, "utf8")) as RunFile;
-    } catch (error) {
-      throw new UserError(`${runPath}: unreadable (${firstLineOf(error)})`);
-    }
-    for (const key of ["graph", "bench", "split", "semantics", "models", "settings"] as const) {
-      const before = JSON.stringify(previous[key] ?? null);
-      const now = JSON.stringify(expected[key]);
-      if (before !== now) {
-        throw new UserError(`--resume: ${outDir} holds a run with ${key} ${before}, not ${now}; resume with the same, or choose another --out`);
-      }
-    }
-    return previous;
-  }
-  fs.mkdirSync(outDir, { recursive: true });
-  const runFile: RunFile = { runId: randomUUID().slice(0, 8), ...expected, startedAt: new Date().toISOString() };
-  fs.writeFileSync(runPath, `${JSON.stringify(runFile, null, 2)}\n`);
-  return runFile;
-}
-
-/**
- * Finished questions from results.jsonl. A kill can leave a half-written last line and a resumed run may have
- * repeated one: both are dropped, and the file is rewritten clean, so lines stay one per question.
- */
-function readRecords(file: string): Map<string, EvalRecord> {
-  if (!fs.existsSync(file)) return new Map();
-  const text = fs.readFileSync(file, "utf8");
-  const { records, dropped } = parseResults(text);
-  const clean = [...records.values()].map((r) => `${JSON.stringify(r)}\n`).join("");
-  if (dropped || clean !== text) {
-    const tmp = `${file}.tmp`;
-    fs.writeFileSync(tmp, clean);
-    fs.renameSync(tmp, file);
-  }
-  return records;
 }
 
 async function evaluateQuestion(runner: Runner, q: Question, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
@@ -264,18 +190,6 @@ async function evaluateQuestion(runner: Runner, q: Question, threadId: string, s
     error: run.error,
     thread: threadId,
   };
-}
-
-/** Runs tasks with at most `limit` in flight, starting none once `stop()` says so. */
-async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>, stop: () => boolean): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length && !stop()) {
-      const item = items[next++]!;
-      await task(item);
-    }
-  });
-  await Promise.all(workers);
 }
 
 /** The flags that change answers or verdicts (not speed): a resumed run must keep them. */

@@ -18,6 +18,11 @@ export const commands: CommandEntry[] = [
     summary: "compare two eval runs: EX, per difficulty, questions flipped, McNemar test, cost",
     load: async () => (await import("./compare.ts")).compareCommand,
   },
+  {
+    name: "magic",
+    summary: "MAGIC: write a self-correction guideline from a method's training failures (magic guideline)",
+    load: async () => (await import("./magic.ts")).magicCommand,
+  },
   { name: "threads", summary: "list checkpointed threads, newest first", load: async () => (await import("./threads.ts")).threadsCommand },
   {
     name: "inspect",

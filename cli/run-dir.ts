@@ -1,0 +1,119 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import type { Benchmark } from "../state/question.ts";
+import type { CliIO } from "./command.ts";
+import { firstLineOf, UserError } from "./command.ts";
+
+/**
+ * What commands that run many questions into an output directory share (`eval`, `magic guideline`): the run file
+ * that `--resume` checks, a JSON-lines file of finished work that survives a kill, question selection in benchmark
+ * order, a bounded pool, and a graceful Ctrl-C.
+ */
+
+const RUN_FILE = "run.json";
+
+export interface RunFileBase {
+  runId: string;
+  startedAt: string;
+}
+
+/**
+ * Creates `outDir/run.json`, or with `resume` checks that the run there was started with the same `keys` (models,
+ * settings, ...) and returns it; a directory holding a run is never reused without `resume`.
+ */
+export function prepareOutDir<T extends Record<string, unknown>>(outDir: string, expected: T, resume: boolean, keys: (keyof T & string)[]): T & RunFileBase {
+  const runPath = path.join(outDir, RUN_FILE);
+  if (fs.existsSync(runPath)) {
+    if (!resume) throw new UserError(`${outDir} already holds a run: pass --resume to continue it, or choose another --out`);
+    let previous: T & RunFileBase;
+    try {
+      previous = JSON.parse(fs.readFileSync(runPath, "utf8")) as T & RunFileBase;
+    } catch (error) {
+      throw new UserError(`${runPath}: unreadable (${firstLineOf(error)})`);
+    }
+    for (const key of keys) {
+      const before = JSON.stringify(previous[key] ?? null);
+      const now = JSON.stringify(expected[key]);
+      if (before !== now) {
+        throw new UserError(`--resume: ${outDir} holds a run with ${key} ${before}, not ${now}; resume with the same, or choose another --out`);
+      }
+    }
+    return previous;
+  }
+  fs.mkdirSync(outDir, { recursive: true });
+  const runFile = { runId: randomUUID().slice(0, 8), ...expected, startedAt: new Date().toISOString() };
+  fs.writeFileSync(runPath, `${JSON.stringify(runFile, null, 2)}\n`);
+  return runFile;
+}
+
+/**
+ * Reads a JSON-lines file of finished work through `parse`. A kill can leave a half-written last line and a resumed
+ * run may have repeated one: when the parsed lines differ from the file, the file is rewritten clean (atomically).
+ */
+export function readJsonLines<T>(file: string, parse: (text: string) => T[], serialize: (item: T) => string = (item) => JSON.stringify(item)): T[] {
+  if (!fs.existsSync(file)) return [];
+  const text = fs.readFileSync(file, "utf8");
+  const items = parse(text);
+  const clean = items.map((item) => `${serialize(item)}\n`).join("");
+  if (clean !== text) {
+    const tmp = `${file}.tmp`;
+    fs.writeFileSync(tmp, clean);
+    fs.renameSync(tmp, file);
+  }
+  return items;
+}
+
+/** The questions to run: `--ids` and `--limit` (counted in file order, skipped ones included, so a subset is stable). */
+export function selectQuestions(bench: Benchmark, ids: string[] | undefined, limit: number | undefined) {
+  const wanted = ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+  let questions = bench.questions;
+  let skipped = bench.skipped;
+  if (wanted?.length) {
+    const known = new Set([...questions.map((q) => q.id), ...skipped.map((q) => q.id)]);
+    const unknown = wanted.filter((id) => !known.has(id));
+    if (unknown.length) throw new UserError(`--ids: no question with id ${unknown.slice(0, 5).join(", ")} in ${bench.name}`);
+    const set = new Set(wanted);
+    questions = questions.filter((q) => set.has(q.id));
+    skipped = skipped.filter((q) => set.has(q.id));
+  }
+  if (limit !== undefined) {
+    const keep = new Set(fileOrder([...questions, ...skipped]).slice(0, limit).map((q) => q.id));
+    questions = questions.filter((q) => keep.has(q.id));
+    skipped = skipped.filter((q) => keep.has(q.id));
+  }
+  return { questions, skipped };
+}
+
+/** Benchmark order: numeric ids (BIRD question_id, Spider index) sort as numbers; other ids keep their order. */
+export function fileOrder<T extends { id: string }>(items: T[]): T[] {
+  const numeric = items.every((q) => /^\d+$/.test(q.id));
+  return numeric ? [...items].sort((a, b) => Number(a.id) - Number(b.id)) : items;
+}
+
+/** Runs tasks with at most `limit` in flight, starting none once `stop()` says so. */
+export async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>, stop: () => boolean): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length && !stop()) {
+      const item = items[next++]!;
+      await task(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+/**
+ * First Ctrl-C: `stopping()` turns true (start no new work, finish what is in flight, write the outputs). Second: quit
+ * at once. Call `release()` when done.
+ */
+export function gracefulInterrupt(io: CliIO, command: string): { stopping: () => boolean; release: () => void } {
+  let stopping = false;
+  const onInterrupt = () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    io.stderr(`\nsqlmend ${command}: stopping after the work in flight (Ctrl-C again to quit now; --resume continues the run)\n`);
+  };
+  process.on("SIGINT", onInterrupt);
+  return { stopping: () => stopping, release: () => process.off("SIGINT", onInterrupt) };
+}

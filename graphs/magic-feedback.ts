@@ -1,0 +1,81 @@
+import { END, START, StateGraph } from "@langchain/langgraph";
+import { MagicFeedbackState, type MagicFeedbackValue } from "../state/magic.ts";
+import type { NodeFactory } from "../nodes/types.ts";
+import { checkNode, correctNode, feedbackNode, judgeNode, managerJudgeNode, reviseCorrectionNode, reviseFeedbackNode } from "../nodes/magic/cycle.ts";
+import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
+import { defaultDeps } from "./deps.ts";
+import { readOptions } from "./options.ts";
+import { SHARED_SLOTS } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+
+// The cycle's nodes read MAGIC's own state; slots are typed on the shared state.
+const slot = (summary: string, factory: unknown) => ({ summary, factory: factory as NodeFactory });
+
+/** After the manager's verdict: stop on success or after maxIter iterations (exactly maxIter), else revise the prompts. */
+export const routeAfterManager =
+  (maxIter: number) =>
+  (state: MagicFeedbackValue): string[] | typeof END =>
+    state.corrected || state.rounds >= maxIter ? END : ["reviseFeedback", "reviseCorrection"];
+
+/** No-manager ablation: the scorer's verdict routes nothing; stop at maxIter, else let the feedback agent judge. */
+export const routeAfterCheck = (maxIter: number) => (state: MagicFeedbackValue) => (state.rounds >= maxIter ? END : "judge");
+export const routeAfterJudge = (state: MagicFeedbackValue) => (state.judgedCorrect ? END : "feedback");
+
+/**
+ * MAGIC's feedback-correction cycle on one training failure (Figure 2): feedback → correct → manager judges with
+ * the gold; on failure the manager revises both agents' instructions (in parallel) and the cycle repeats, at most
+ * maxIter times. With noManager (Table 4's ablation): fixed instructions, feedback → correct → check → the feedback
+ * agent judges the revision and decides whether to go on.
+ */
+export const magicFeedbackSpec: GraphSpec = {
+  name: "magic-feedback",
+  summary: "MAGIC training cycle on one failure: feedback agent, correction agent, manager (needs gold SQL; run by 'sqlmend magic guideline')",
+  kind: "corrector",
+  options: MAGIC_FEEDBACK_OPTIONS,
+  slots: {
+    schema: SHARED_SLOTS.schema,
+    feedback: slot("explain the incorrect SQL's mistakes against the gold, without writing SQL (role: feedback)", feedbackNode),
+    correct: slot("revise the incorrect SQL from the feedback, never seeing the gold (role: corrector)", correctNode),
+    manager: slot("execute the revision and judge it against the gold with the scorer", managerJudgeNode),
+    reviseFeedback: slot("rewrite the feedback agent's instructions from its last output (role: manager)", reviseFeedbackNode),
+    reviseCorrection: slot("rewrite the correction agent's instructions, never giving the gold away (role: manager)", reviseCorrectionNode),
+    check: slot("no-manager ablation: execute and score the revision for the record", checkNode),
+    judge: slot("no-manager ablation: the feedback agent judges the revision (role: feedback)", judgeNode),
+  },
+  build(deps, options: BuildOptions = {}) {
+    const { maxIter, noManager } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
+    const node = (name: string) => slotNode(magicFeedbackSpec, name, deps, options);
+    const graph = noManager
+      ? new StateGraph(MagicFeedbackState)
+          .addNode("schema", node("schema"))
+          .addNode("feedback", node("feedback"))
+          .addNode("correct", node("correct"))
+          .addNode("check", node("check"))
+          .addNode("judge", node("judge"))
+          .addEdge(START, "schema")
+          .addEdge("schema", "feedback")
+          .addEdge("feedback", "correct")
+          .addEdge("correct", "check")
+          .addConditionalEdges("check", routeAfterCheck(maxIter), ["judge", END])
+          .addConditionalEdges("judge", routeAfterJudge, ["feedback", END])
+          .compile({ checkpointer: options.checkpointer })
+      : new StateGraph(MagicFeedbackState)
+          .addNode("schema", node("schema"))
+          .addNode("feedback", node("feedback"))
+          .addNode("correct", node("correct"))
+          .addNode("manager", node("manager"))
+          .addNode("reviseFeedback", node("reviseFeedback"))
+          .addNode("reviseCorrection", node("reviseCorrection"))
+          .addEdge(START, "schema")
+          .addEdge("schema", "feedback")
+          .addEdge("feedback", "correct")
+          .addEdge("correct", "manager")
+          .addConditionalEdges("manager", routeAfterManager(maxIter), ["reviseFeedback", "reviseCorrection", END])
+          .addEdge(["reviseFeedback", "reviseCorrection"], "feedback")
+          .compile({ checkpointer: options.checkpointer });
+    graph.name = "magic-feedback";
+    return graph;
+  },
+};
+
+export const graph = magicFeedbackSpec.build(defaultDeps());

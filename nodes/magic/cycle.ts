@@ -1,0 +1,233 @@
+import type { NodeDeps } from "../types.ts";
+import type { MagicFeedbackUpdate, MagicFeedbackValue, MagicIteration } from "../../state/magic.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
+import { readOptions } from "../../graphs/options.ts";
+import { type ChatInput, callModel, callStructured } from "../../tools/llm.ts";
+import { stripThinking } from "../../tools/reply.ts";
+import { scoreQuestion } from "../../tools/score.ts";
+import { formatTable } from "../../tools/format.ts";
+import { DEFAULTS, withCalls, writeSqlStep } from "../common.ts";
+import { executeSql } from "../execute.ts";
+import { containsSql, leakedRow, redactSql } from "./leaks.ts";
+import { MAGIC_FEEDBACK_OPTIONS, semanticsOf } from "./options.ts";
+import {
+  CORRECTION_INSTRUCTIONS,
+  correctionPrompt,
+  FEEDBACK_HOLDS_GOLD,
+  FEEDBACK_INSTRUCTIONS,
+  feedbackPrompt,
+  INSTRUCTIONS_HOLD_GOLD,
+  judgePrompt,
+  revisePrompt,
+} from "./prompts.ts";
+import { z } from "zod";
+
+/**
+ * The agents of MAGIC's feedback-correction cycle (§3.1), one node each. Who is shown what (§3.2): the feedback
+ * agent sees the question, evidence, gold SQL and the incorrect SQL(s); the correction agent sees the schema,
+ * question, evidence, s' and the feedback, never the gold SQL or its result; the manager sees everything.
+ */
+export type CycleNode = (deps: NodeDeps, options: Record<string, unknown>) => (state: MagicFeedbackValue) => Promise<MagicFeedbackUpdate>;
+
+export const NEEDS_GOLD = "magic-feedback needs the question's gold SQL (goldSql) and incorrect SQL (incorrectSql): run it through 'sqlmend magic guideline'";
+
+const questionOf = (state: MagicFeedbackValue) => ({
+  id: state.questionId || "question",
+  dbId: state.dbId || "db",
+  dbPath: state.dbPath,
+  question: state.question,
+  evidence: state.evidence,
+  goldSql: state.goldSql,
+});
+
+/** The incorrect SQL and every revision tried since, once each, oldest first. */
+const incorrectSqlsOf = (state: MagicFeedbackValue) => [...new Set([state.incorrectSql, ...state.iterations.map((i) => i.sql).filter(Boolean)])];
+
+/**
+ * Slot `feedback` (role "feedback", Figure 5). In: question, evidence, goldSql, incorrectSql, iterations,
+ * feedbackInstructions. Out: feedback. A feedback that writes out the gold SQL is refused and asked again
+ * (`maxLeakRetries` times), then the gold SQL is redacted from it: the correction agent must not receive it.
+ */
+export const feedbackNode: CycleNode = (deps, options) => async (state) => {
+  if (!state.goldSql || !state.incorrectSql) throw new Error(NEEDS_GOLD);
+  const { maxLeakRetries } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
+  let conversation: ChatInput[] = feedbackPrompt({
+    instructions: state.feedbackInstructions,
+    question: state.question,
+    evidence: state.evidence,
+    goldSql: state.goldSql,
+    incorrectSqls: incorrectSqlsOf(state),
+  });
+  const records: ModelCallRecord[] = [];
+  let text = "";
+  let note: string | undefined;
+  for (let attempt = 0; attempt <= maxLeakRetries; attempt++) {
+    const call = await callModel(deps.models, "feedback", conversation);
+    records.push(call.record);
+    if (!call.ok) {
+      note = call.record.error;
+      text = "";
+      break;
+    }
+    text = stripThinking(call.text);
+    if (!text) note = call.record.error = "empty feedback";
+    if (!containsSql(text, state.goldSql)) break;
+    call.record.error = "feedback contains the gold SQL: refused";
+    conversation = [...conversation, { role: "assistant", content: text }, { role: "user", content: FEEDBACK_HOLDS_GOLD }];
+  }
+  if (text && containsSql(text, state.goldSql)) {
+    text = redactSql(text, state.goldSql);
+    note = `feedback still contained the gold SQL after ${maxLeakRetries} re-asks: redacted`;
+  }
+  return withCalls({ latestFeedback: text, attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }] }, records);
+};
+
+/**
+ * Slot `correct` (role "corrector", Figure 6). In: schemaText, question, evidence, incorrectSql (always s', §3.2),
+ * feedback, correctionInstructions. Out: sql (the revision), correctionReply. An unusable reply keeps the SQL.
+ */
+export const correctNode: CycleNode = (deps) => async (state) => {
+  const prompt = correctionPrompt({
+    instructions: state.correctionInstructions,
+    schemaText: state.schemaText,
+    question: state.question,
+    evidence: state.evidence,
+    incorrectSql: state.incorrectSql,
+    feedback: state.latestFeedback,
+  });
+  const update = await writeSqlStep(deps.models, "corrector", prompt, "correct", state);
+  const calls = Array.isArray(update.calls) ? update.calls : [];
+  return { ...update, correctionReply: calls[0]?.reply ?? "" } as MagicFeedbackUpdate;
+};
+
+/**
+ * Slot `manager` (role "manager", no model call): executes the revision and judges it against the gold SQL with the
+ * shared scorer, under the benchmark's semantics. Out: rounds + 1, corrected, the iteration's record.
+ */
+export const managerJudgeNode: CycleNode = (deps, options) => async (state) => {
+  const semantics = semanticsOf(options);
+  const verdict = await scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs });
+  const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
+  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
+  return { rounds: iteration.iteration, corrected: verdict.correct, iterations: [iteration], attempts: [{ node: "manager", sql: state.sql, ok: verdict.correct, note }] };
+};
+
+/** The instructions in a manager's reply: reasoning and wrapping quotes or fences dropped. */
+function instructionsOf(reply: string): string {
+  let text = stripThinking(reply).trim();
+  const fenced = /^```[A-Za-z]*\n([\s\S]*?)\n```$/.exec(text);
+  if (fenced) text = fenced[1]!.trim();
+  if (text.startsWith('"""') && text.endsWith('"""') && text.length > 6) text = text.slice(3, -3).trim();
+  return text;
+}
+
+/** Slot `reviseFeedback` (role "manager", Figure 7): new feedback instructions from the last unhelpful feedback. */
+export const reviseFeedbackNode: CycleNode = (deps) => async (state) => {
+  const instructions = state.feedbackInstructions || FEEDBACK_INSTRUCTIONS;
+  const call = await callModel(
+    deps.models,
+    "manager",
+    revisePrompt({ agent: "feedback", revisions: state.feedbackRevisions, instructions, lastOutput: state.latestFeedback, question: state.question }),
+  );
+  const revised = call.ok ? instructionsOf(call.text) : "";
+  if (!revised && call.ok) call.record.error = "empty instructions";
+  const note = revised ? undefined : `${call.record.error ?? "no instructions"}; kept the previous feedback instructions`;
+  return withCalls(
+    {
+      feedbackInstructions: revised || state.feedbackInstructions,
+      feedbackRevisions: state.feedbackRevisions + (revised ? 1 : 0),
+      attempts: [{ node: "reviseFeedback", sql: state.sql, ok: !!revised, note }],
+    },
+    [call.record],
+  );
+};
+
+/**
+ * Slot `reviseCorrection` (role "manager", Figure 8): new correction instructions from the last unhelpful correction,
+ * the manager seeing the gold SQL as the ideal output. Instructions that contain the gold SQL or a row of its result
+ * are refused and redone (`maxLeakRetries` times); then the previous instructions are kept.
+ */
+export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) => {
+  const { maxLeakRetries } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
+  const gold = await deps.executor.run(state.dbPath, state.goldSql, { timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs, maxRows: 200 });
+  const goldRows = gold.ok ? gold.rows : [];
+  const instructions = state.correctionInstructions || CORRECTION_INSTRUCTIONS;
+  let conversation: ChatInput[] = revisePrompt({
+    agent: "correction",
+    revisions: state.correctionRevisions,
+    instructions,
+    lastOutput: state.correctionReply,
+    ideal: state.goldSql,
+    question: state.question,
+  });
+  const records: ModelCallRecord[] = [];
+  let revised = "";
+  let note: string | undefined;
+  for (let attempt = 0; attempt <= maxLeakRetries; attempt++) {
+    const call = await callModel(deps.models, "manager", conversation);
+    records.push(call.record);
+    if (!call.ok) {
+      note = `${call.record.error}; kept the previous correction instructions`;
+      break;
+    }
+    const text = instructionsOf(call.text);
+    if (!text) {
+      note = call.record.error = "empty instructions; kept the previous correction instructions";
+      break;
+    }
+    const leak = containsSql(text, state.goldSql) ? "the gold SQL" : leakedRow(text, goldRows) ? "a row of the gold result" : undefined;
+    if (!leak) {
+      revised = text;
+      note = undefined;
+      break;
+    }
+    call.record.error = `instructions contain ${leak}: refused`;
+    note = `every revision gave away ${leak} (${maxLeakRetries + 1} tries); kept the previous correction instructions`;
+    conversation = [...conversation, { role: "assistant", content: text }, { role: "user", content: INSTRUCTIONS_HOLD_GOLD }];
+  }
+  return withCalls(
+    {
+      correctionInstructions: revised || state.correctionInstructions,
+      correctionRevisions: state.correctionRevisions + (revised ? 1 : 0),
+      attempts: [{ node: "reviseCorrection", sql: state.sql, ok: !!revised, note }],
+    },
+    records,
+  );
+};
+
+/**
+ * No-manager ablation, slot `check` (no model call): executes the revision and records the scorer's verdict for the
+ * statistics (Figure 3, Table 4). Nothing routes on that verdict: the feedback agent decides when to stop.
+ */
+export const checkNode: CycleNode = (deps, options) => async (state) => {
+  const semantics = semanticsOf(options);
+  const timeoutMs = (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs;
+  const [execution, verdict] = await Promise.all([
+    executeSql(deps.executor, state.dbPath, state.sql, { timeoutMs, previewRows: (options.previewRows as number | undefined) ?? DEFAULTS.previewRows }),
+    scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs }),
+  ]);
+  const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
+  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
+  return { rounds: iteration.iteration, corrected: verdict.correct, execution, judgedCorrect: null, iterations: [iteration], attempts: [{ node: "check", sql: state.sql, ok: execution.ok, note }] };
+};
+
+const VerdictSchema = z.object({ correct: z.boolean(), reason: z.string().default("") });
+
+/**
+ * No-manager ablation, slot `judge` (role "feedback"): the feedback agent judges the revision from the question, the
+ * gold SQL and the revision's result (no execution-based comparison with the gold). Out: judgedCorrect. An unusable
+ * reply counts as "not correct", so the cycle goes on (bounded by maxIter).
+ */
+export const judgeNode: CycleNode = (deps) => async (state) => {
+  const result = state.execution?.ok && state.execution.preview ? formatTable(state.execution.preview) : `error: ${state.execution?.error ?? "not executed"}`;
+  const reply = await callStructured(
+    deps.models,
+    "feedback",
+    judgePrompt({ question: state.question, evidence: state.evidence, goldSql: state.goldSql, revisedSql: state.sql, result }),
+    VerdictSchema,
+    { name: "verdict" },
+  );
+  const judged = reply.ok ? reply.value.correct : false;
+  const note = reply.ok ? `judged ${judged ? "correct" : "incorrect"}: ${reply.value.reason}` : `unusable verdict (${reply.error}): not correct`;
+  return withCalls({ judgedCorrect: judged, attempts: [{ node: "judge", sql: state.sql, ok: reply.ok, note }] }, reply.records);
+};

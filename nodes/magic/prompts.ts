@@ -1,0 +1,151 @@
+import type { ChatInput } from "../../tools/llm.ts";
+import type { SuccessfulFeedback } from "../../state/magic.ts";
+import { questionBlock } from "../prompts.ts";
+
+/**
+ * MAGIC's prompts (Figures 5-9), in our own words. The structure follows the paper: who is shown what, what must
+ * come back. An agent's instructions (the system message) are what the manager revises; the data block (question,
+ * SQL, feedback, ...) is always filled in by the node from state, so a revision cannot drop or falsify it.
+ */
+
+const fence = (sql: string) => `\`\`\`sql\n${sql}\n\`\`\``;
+
+/** Figure 5: the feedback agent explains the mistakes; it compares with the correct SQL but must not write it. */
+export const FEEDBACK_INSTRUCTIONS =
+  "You are a database expert reviewing a query that gave the wrong answer. Compare the incorrect SQL with the correct " +
+  "SQL and explain, in plain present-tense sentences, each mistake in the incorrect SQL and what the query must do " +
+  "instead. Do not write the corrected query or any SQL statement. Treat what the user marks as correct as correct.";
+
+export function feedbackPrompt(args: { instructions: string; question: string; evidence: string; goldSql: string; incorrectSqls: string[] }): ChatInput[] {
+  const [first, ...later] = args.incorrectSqls;
+  const tried = later.length ? `\n\nRevisions tried since, also incorrect:\n${later.map(fence).join("\n")}` : "";
+  return [
+    { role: "system", content: args.instructions || FEEDBACK_INSTRUCTIONS },
+    {
+      role: "user",
+      content: `${questionBlock(args.question, args.evidence)}\n\nCorrect SQL:\n${fence(args.goldSql)}\n\nIncorrect SQL:\n${fence(first ?? "")}${tried}\n\nThe mistakes of the incorrect SQL are:`,
+    },
+  ];
+}
+
+export const FEEDBACK_HOLDS_GOLD =
+  "Your explanation contains the correct SQL query. Explain the mistakes again in words only, without writing the corrected query.";
+
+/** Figure 6: the correction agent revises s' from the feedback; it is never shown the correct SQL. */
+export const CORRECTION_INSTRUCTIONS =
+  "You correct SQLite queries using an expert's feedback. You get the database schema, a question, the query that " +
+  "was predicted for it and the expert's feedback on that query. Before writing anything, ask yourself one question " +
+  "per mistake the feedback points out (\"Did I ...?\") and answer each against the predicted query. Then write the " +
+  "corrected query.";
+
+export const SQL_FORMAT_LINE = "End your reply with the corrected SQLite query in a ```sql fenced block.";
+
+export function correctionPrompt(args: { instructions: string; schemaText: string; question: string; evidence: string; incorrectSql: string; feedback: string }): ChatInput[] {
+  return [
+    { role: "system", content: args.instructions || CORRECTION_INSTRUCTIONS },
+    {
+      role: "user",
+      content:
+        `Database schema:\n${args.schemaText}\n\n${questionBlock(args.question, args.evidence)}\n\n` +
+        `Predicted SQL:\n${fence(args.incorrectSql)}\n\nExpert feedback:\n${args.feedback || "(no feedback)"}\n\n${SQL_FORMAT_LINE}`,
+    },
+  ];
+}
+
+const MANAGER_SYSTEM = "You manage other AI agents: you rewrite their instructions so that their next answer is useful.";
+
+/** Figures 7 and 8: the manager rewrites an agent's instructions from its last output that did not help. */
+export function revisePrompt(args: {
+  agent: "feedback" | "correction";
+  revisions: number;
+  instructions: string;
+  lastOutput: string;
+  /** Correction agent only: what its output should have been; the manager sees it, the agent must not. */
+  ideal?: string;
+  question: string;
+}): ChatInput[] {
+  const description =
+    args.agent === "feedback"
+      ? "It explains the mistakes of an incorrect SQL query by comparing it with the correct query, without writing the correct query."
+      : "It corrects an SQL query using an expert's feedback; it is shown the schema, the question, the incorrect query and the feedback.";
+  const ideal =
+    args.ideal !== undefined
+      ? `\n\nThe agent's output should have led to this query. It is for you only: the instructions must not contain this query, any part of its result, or the answer to the question.\n${fence(args.ideal)}`
+      : "";
+  return [
+    { role: "system", content: MANAGER_SYSTEM },
+    {
+      role: "user",
+      content:
+        `Revise the instructions of this agent. You have revised them ${args.revisions} time(s) so far.\n\nAgent: ${description}\n` +
+        `The question it worked on: ${args.question}\n\nIts current instructions:\n"""\n${args.instructions}\n"""\n\n` +
+        `Its last output, which did not lead to a correct query:\n"""\n${args.lastOutput || "(empty)"}\n"""${ideal}\n\n` +
+        "The question, the queries and the feedback are added below the instructions automatically; write only the instructions. " +
+        "Reply with the complete revised instructions and nothing else.",
+    },
+  ];
+}
+
+export const INSTRUCTIONS_HOLD_GOLD =
+  "Those instructions give away the correct query or rows of its result. Rewrite them so that they guide the agent without revealing the query or its result.";
+
+/** No-manager ablation: the feedback agent judges the revision itself (no execution-based comparison with the gold). */
+export function judgePrompt(args: { question: string; evidence: string; goldSql: string; revisedSql: string; result: string }): ChatInput[] {
+  return [
+    { role: "system", content: "You are a database expert. Decide whether a revised SQL query now answers the question as the correct query does." },
+    {
+      role: "user",
+      content:
+        `${questionBlock(args.question, args.evidence)}\n\nCorrect SQL:\n${fence(args.goldSql)}\n\nRevised SQL:\n${fence(args.revisedSql)}\n\n` +
+        `Result of the revised SQL:\n${args.result}\n\nReply with a JSON object {"correct": true|false, "reason": "one sentence"}.`,
+    },
+  ];
+}
+
+/** Figure 9: the manager merges a batch of successful feedbacks into the guideline. */
+export const GUIDELINE_FORMAT = `N. <short reminder of the mistake>
+- Question: "<question>"
+- Incorrect SQL generated by me: <incorrect SQL>
+- Corrected SQL generated by me: <corrected SQL>
+- Negative and strict step-by-step ask-to-myself questions to prevent the same mistake again:
+  - Did I ...?
+  - Have I ...?`;
+
+export function mergePrompt(args: { guideline: string; batch: SuccessfulFeedback[] }): ChatInput[] {
+  const items = args.batch
+    .map(
+      (f, i) =>
+        `Mistake ${i + 1}\n${questionBlock(f.question, f.evidence)}\nIncorrect SQL:\n${fence(f.incorrectSql)}\nCorrected SQL:\n${fence(f.correctedSql)}\nFeedback that led to the correction:\n${f.feedback}`,
+    )
+    .join("\n\n");
+  return [
+    { role: "system", content: "You maintain a self-correction guideline: numbered reminders of SQL mistakes an assistant made, written in its own voice, for it to check its next queries against." },
+    {
+      role: "user",
+      content:
+        `Each reminder has this format:\n${GUIDELINE_FORMAT}\n\n` +
+        `Guideline so far:\n${args.guideline.trim() || "(empty: this is the first batch)"}\n\n` +
+        `New mistakes to add (merge a mistake into an existing reminder when it is the same kind of mistake; otherwise add a reminder):\n\n${items}\n\n` +
+        "Reply with the complete updated guideline in Markdown, and nothing else.",
+    },
+  ];
+}
+
+/** Graph `magic`: the corrector walks the guideline's ask-yourself questions against the SQL, then revises it. */
+export function guidelineCorrectionPrompt(args: { guideline: string; schemaText: string; question: string; evidence: string; sql: string }): ChatInput[] {
+  return [
+    {
+      role: "system",
+      content:
+        "You review and correct your own SQLite queries with a guideline of mistakes you made before. For each reminder in the " +
+        "guideline, ask yourself its questions about the query below and answer them honestly; fix what they reveal, and keep " +
+        "what is already right.",
+    },
+    {
+      role: "user",
+      content:
+        `Guideline:\n${args.guideline.trim()}\n\nDatabase schema:\n${args.schemaText}\n\n${questionBlock(args.question, args.evidence)}\n\n` +
+        `Your query:\n${fence(args.sql)}\n\nGo through the guideline's questions, then end your reply with the revised SQLite query (the same query if nothing needs to change) in a \`\`\`sql fenced block.`,
+    },
+  ];
+}

@@ -1,0 +1,86 @@
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import { sqlStateFields } from "./sql-state.ts";
+
+/** One turn of MAGIC's feedback-correction cycle, as the manager (or, without it, the feedback agent) judged it. */
+export const MagicIterationSchema = z.object({
+  iteration: z.number().int().positive(),
+  /** The feedback the correction agent was given (gold SQL redacted if the feedback agent wrote it anyway). */
+  feedback: z.string(),
+  /** The correction agent's revised SQL ("" when its reply held none). */
+  sql: z.string(),
+  /** The scorer's verdict against the gold SQL, under the benchmark's semantics. */
+  correct: z.boolean(),
+  /** No-manager ablation: the feedback agent's own verdict, which is what stops the cycle there. */
+  judgedCorrect: z.boolean().optional(),
+  /** One line: the revision's execution error, or why an agent's output was not usable. */
+  note: z.string().optional(),
+});
+export type MagicIteration = z.infer<typeof MagicIterationSchema>;
+
+const concat = <T>(current: T[], next: T[]) => current.concat(next);
+
+/**
+ * Graph `magic-feedback`: one training failure through the feedback-correction cycle. Input: the shared fields with
+ * `sql` = `incorrectSql` = the initial method's incorrect SQL (s'), and `goldSql` (s^gt). Only the feedback agent and
+ * the manager are shown `goldSql`; the correction agent never is (§3.2).
+ */
+export const magicFeedbackFields = {
+  ...sqlStateFields,
+  goldSql: z.string().default(""),
+  /** s': the initial method's incorrect SQL. The correction agent always revises this one (§3.2). */
+  incorrectSql: z.string().default(""),
+  /** Iterations done (the launcher reports `rounds` as the question's iterations). */
+  rounds: z.number().int().nonnegative().default(0),
+  /** The latest feedback, as the correction agent was shown it. */
+  latestFeedback: z.string().default(""),
+  /** The correction agent's latest full reply (its ask-myself reasoning and SQL): the manager revises from it. */
+  correctionReply: z.string().default(""),
+  /** The agents' current instructions; "" means the predefined ones. Revised by the manager from iteration 2. */
+  feedbackInstructions: z.string().default(""),
+  correctionInstructions: z.string().default(""),
+  feedbackRevisions: z.number().int().nonnegative().default(0),
+  correctionRevisions: z.number().int().nonnegative().default(0),
+  /** No-manager ablation: the feedback agent's verdict on the latest revision. */
+  judgedCorrect: z.boolean().nullable().default(null),
+  iterations: new ReducedValue(z.array(MagicIterationSchema).default(() => []), { inputSchema: z.array(MagicIterationSchema), reducer: concat }),
+  /** The scorer's verdict on the final revision: was the failure corrected? */
+  corrected: z.boolean().default(false),
+};
+export const MagicFeedbackState = new StateSchema(magicFeedbackFields);
+export type MagicFeedbackValue = typeof MagicFeedbackState.State;
+export type MagicFeedbackUpdate = typeof MagicFeedbackState.Update;
+
+/** A successful feedback, as the manager keeps it for the guideline. */
+export const SuccessfulFeedbackSchema = z.object({
+  questionId: z.string(),
+  question: z.string(),
+  evidence: z.string().default(""),
+  incorrectSql: z.string(),
+  correctedSql: z.string(),
+  feedback: z.string(),
+});
+export type SuccessfulFeedback = z.infer<typeof SuccessfulFeedbackSchema>;
+
+/**
+ * Graph `magic-guideline`: one merge of a batch of successful feedbacks into the guideline (Figure 9). `question`
+ * names the batch (so `sqlmend threads` lists merges readably); `guideline` is the guideline so far, then the merge.
+ */
+export const magicGuidelineFields = {
+  ...sqlStateFields,
+  batchNo: z.number().int().nonnegative().default(0),
+  batch: z.array(SuccessfulFeedbackSchema).default(() => []),
+  guideline: z.string().default(""),
+  /** False when the merge kept the previous guideline (the manager's reply was unusable). */
+  merged: z.boolean().default(false),
+};
+export const MagicGuidelineState = new StateSchema(magicGuidelineFields);
+export type MagicGuidelineValue = typeof MagicGuidelineState.State;
+
+/** Graph `magic`: the guideline corrector. `initialSql` keeps the SQL it was given, to fall back on. */
+export const magicFields = {
+  ...sqlStateFields,
+  initialSql: z.string().default(""),
+};
+export const MagicState = new StateSchema(magicFields);
+export type MagicValue = typeof MagicState.State;

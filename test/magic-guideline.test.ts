@@ -1,0 +1,226 @@
+/**
+ * `sqlmend magic guideline` end to end through the real ChatOpenAI client and a local OpenAI-compatible server:
+ * failures found from a predictions file, the cycle on each, batches merged in benchmark order with snapshots,
+ * interactions and stats; the gold never reaching the correction agent; killed mid-run and resumed.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../cli/main.ts";
+import type { CliIO } from "../cli/command.ts";
+import { buildMinibench } from "../tools/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmark.ts";
+import { writeBirdPredictions } from "../tools/score.ts";
+import { containsSql } from "../nodes/magic/leaks.ts";
+import type { Question } from "../state/question.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { startOpenAIServer, TEST_MODEL_ID, type OpenAIServer } from "./support/openai-server.ts";
+import { agentOf, magicResponder, questionTextOf } from "./support/magic-agents.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+let dir: string;
+let benchDir: string;
+let train: Question[];
+let predictions: string;
+
+/** Every third training question is wrong in the initial predictions: ids 0, 3, ..., 27. */
+const isFailure = (q: Question) => Number(q.id) % 3 === 0;
+/** Failure k (0-based) is corrected at iteration 1 + k % 3, except the last one, never. */
+const correctAt = (q: Question) => (Number(q.id) === 27 ? Infinity : 1 + ((Number(q.id) / 3) % 3));
+
+function captureIO(env: NodeJS.ProcessEnv): { io: CliIO; out: () => string; err: () => string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd: dir, isTTY: false }, out: () => out.join(""), err: () => err.join("") };
+}
+const lines = (file: string) => fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  benchDir = path.join(dir, "minibench");
+  await buildMinibench(benchDir);
+  train = (await loadBenchmark(benchDir, { split: "train" })).questions;
+  predictions = path.join(dir, "initial_train.json");
+  await writeBirdPredictions(predictions, train.map((q) => ({ id: q.id, dbId: q.dbId, sql: isFailure(q) ? "SELECT 'wrong answer'" : q.goldSql! })));
+});
+afterAll(() => removeTempDir(dir));
+
+describe("sqlmend magic guideline", () => {
+  let server: OpenAIServer;
+  let out: string;
+  let stdout: string;
+  beforeAll(async () => {
+    server = await startOpenAIServer({ respond: magicResponder(train, { correctAt, leakyFeedback: true }) });
+    out = path.join(dir, "guideline-run");
+    const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+    const code = await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--batch", "4", "--max-iter", "3", "--concurrency", "3"], run.io);
+    stdout = run.out();
+    expect(run.err()).not.toMatch(/error/i);
+    expect(code).toBe(0);
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it("puts each failure through the cycle and counts corrections by iteration (Figure 3, Table 4)", () => {
+    const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+    expect(stats).toMatchObject({ questions: 30, initiallyCorrect: 20, failures: 10, corrected: 9, correctedWithin: [3, 6, 9], maxIter: 3, noManager: false, batchesMerged: 3 });
+    // AVG_i: 3 failures stop at 1, 3 at 2, 3 at 3, the uncorrectable one at 3 (max-iter).
+    expect(stats.avgIterations).toBeCloseTo((3 * 1 + 3 * 2 + 3 * 3 + 3) / 10);
+    expect(stats.exAfter).toBeCloseTo(((20 + 9) / 30) * 100);
+    expect(Object.keys(stats.tokensByRole).sort()).toEqual(["corrector", "feedback", "manager"]);
+    expect(stdout).toMatch(/Corrected: 9 \(90\.0%\); AVG_i 2\.10/);
+    expect(stdout).toMatch(/Corrected within 1\.\.3 iterations: 3, 6, 9/);
+    const results = lines(path.join(out, "results.jsonl"));
+    expect(results).toHaveLength(30);
+    expect(results.find((r) => r.id === "27")).toMatchObject({ corrected: false, iterations: 3 });
+    expect(results.find((r) => r.id === "3")).toMatchObject({ corrected: true, iterations: 2 });
+    // The answers after the cycle, for scoring (Table 4's EX and VES).
+    const after = JSON.parse(fs.readFileSync(path.join(out, "predict_train.json"), "utf8"));
+    expect(after["3"]).toBe(`${train.find((q) => q.id === "3")!.goldSql}\t----- bird -----\t${train.find((q) => q.id === "3")!.dbId}`);
+    expect(after["27"]).toMatch(/^SELECT 'wrong answer'/);
+  });
+
+  it("merges successful feedbacks in benchmark order, B at a time and once more for the remainder, with a snapshot each", () => {
+    const order = train.filter((q) => isFailure(q) && Number.isFinite(correctAt(q))).map((q) => q.question);
+    const reminders = (file: string) => [...fs.readFileSync(path.join(out, file), "utf8").matchAll(/^\d+\. reminder: (.*)$/gm)].map((m) => m[1]);
+    expect(reminders("guideline-batch-001.md")).toEqual(order.slice(0, 4));
+    expect(reminders("guideline-batch-002.md")).toEqual(order.slice(0, 8));
+    expect(reminders("guideline-batch-003.md")).toEqual(order);
+    expect(fs.existsSync(path.join(out, "guideline-batch-004.md"))).toBe(false);
+    expect(fs.readFileSync(path.join(out, "guideline.md"), "utf8")).toBe(fs.readFileSync(path.join(out, "guideline-batch-003.md"), "utf8"));
+    // The merge prompt follows Figure 9: the guideline so far, then the batch with incorrect and corrected SQL.
+    const merges = server.requests.filter((r) => agentOf(r) === "merge");
+    expect(merges).toHaveLength(3);
+    expect(merges[1]!.messages.at(-1)!.content).toContain(`1. reminder: ${order[0]}`);
+    expect(merges[0]!.messages.at(-1)!.content).toContain("Incorrect SQL generated by me");
+  });
+
+  it("never shows the correction agent the gold SQL, though the feedback agent wrote it out", () => {
+    const correctorRequests = server.requests.filter((r) => agentOf(r) === "corrector");
+    expect(correctorRequests.length).toBeGreaterThan(10);
+    for (const req of correctorRequests) {
+      const q = train.find((x) => x.question === questionTextOf(req))!;
+      expect(containsSql(req.messages.map((m) => m.content).join("\n"), q.goldSql!)).toBe(false);
+      expect(req.messages.at(-1)!.content).toContain("[correct SQL withheld]");
+    }
+  });
+
+  it("writes one interactions line per agent call, with question, agent, iteration, prompt, reply and success", () => {
+    const interactions = lines(path.join(out, "interactions.jsonl"));
+    const agentCalls = server.requests.filter((r) => agentOf(r) !== "generator").length;
+    expect(interactions).toHaveLength(agentCalls);
+    const q3 = interactions.filter((i) => i.questionId === "3");
+    expect(q3.filter((i) => i.agent === "corrector").map((i) => [i.iteration, i.success])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(q3.filter((i) => i.agent === "manager").map((i) => i.iteration)).toEqual([2, 2]);
+    expect(q3[0]).toMatchObject({ agent: "feedback", iteration: 1 });
+    expect(q3[0].prompt[1].content).toContain("Correct SQL:");
+    expect(interactions.filter((i) => i.questionId === null).map((i) => [i.agent, i.batch])).toEqual([
+      ["manager", 1],
+      ["manager", 2],
+      ["manager", 3],
+    ]);
+  });
+
+  it("shows every agent turn of a cycle with inspect, the parallel revisions in one step", async () => {
+    const runId = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).runId;
+    const view = captureIO({ SQLMEND_HOME: path.join(dir, "home") });
+    expect(await main(["inspect", `magic:${runId}:3`], view.io)).toBe(0);
+    const steps = view.out().split("Steps")[1]!;
+    expect(steps).toMatch(/\n\s+2\s+feedback /);
+    expect(steps).toMatch(/reviseFeedback, reviseCorrection .*\[2 model calls: manager/);
+    expect(steps.match(/^\s+\d+\s+manager\s/gm)).toHaveLength(2); // the manager judged two iterations
+  });
+
+  it("refuses to reuse --out without --resume, and resumes a finished run without a model call", async () => {
+    const again = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+    const args = ["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--batch", "4", "--max-iter", "3"];
+    expect(await main(args, again.io)).toBe(1);
+    expect(again.err()).toMatch(/already holds a run: pass --resume/);
+    const before = server.requests.length;
+    expect(await main([...args, "--resume"], again.io)).toBe(0);
+    expect(server.requests.length).toBe(before);
+    const changed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+    expect(await main([...args.slice(0, -1), "5", "--resume"], changed.io)).toBe(1);
+    expect(changed.err()).toMatch(/--resume: .* holds a run with settings/);
+  });
+});
+
+describe("sqlmend magic guideline --initial GRAPH", () => {
+  it("runs the generator now to find its failures, on threads of their own", async () => {
+    const server = await startOpenAIServer({ respond: magicResponder(train, { correctAt: () => 1, generatorWrong: (q) => q.id === "1" || q.id === "4" }) });
+    try {
+      const out = path.join(dir, "from-baseline");
+      const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", "baseline", "--max-fix-rounds", "0", "--out", out, "--limit", "6", "--batch", "1"], run.io)).toBe(0);
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      expect(stats).toMatchObject({ questions: 6, initiallyCorrect: 4, failures: 2, corrected: 2, batchesMerged: 2, initial: "baseline" });
+      expect(Object.keys(stats.tokensByRole).sort()).toEqual(["corrector", "feedback", "generator", "manager"]);
+      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "1")).toMatchObject({ initialSql: "SELECT 'generated wrong'", corrected: true, iterations: 1 });
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
+describe("sqlmend magic guideline --no-manager", () => {
+  it("runs the ablation: no manager calls, the feedback agent judges", async () => {
+    const server = await startOpenAIServer({ respond: magicResponder(train, { correctAt: () => 2 }) });
+    try {
+      const out = path.join(dir, "no-manager");
+      const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--no-manager", "--max-iter", "2", "--batch", "10"], run.io)).toBe(0);
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      // The scripted judge never accepts: every failure runs to max-iter; the scorer still sees the corrections.
+      expect(stats).toMatchObject({ failures: 3, corrected: 3, avgIterations: 2, noManager: true, correctedWithin: [0, 3] });
+      expect(server.requests.filter((r) => agentOf(r) === "reviseFeedback" || agentOf(r) === "reviseCorrection")).toHaveLength(0);
+      expect(server.requests.filter((r) => agentOf(r) === "judge")).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
+describe("sqlmend magic guideline, killed and resumed", () => {
+  it("finishes with --resume, redoing no finished failure and no merge", async () => {
+    const server = await startOpenAIServer({ respond: magicResponder(train, { correctAt }), latencyMs: 60 });
+    const out = path.join(dir, "killed");
+    const home = path.join(dir, "home-kill");
+    const args = ["bin/sqlmend.js", "magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--batch", "2", "--max-iter", "3", "--concurrency", "2"];
+    const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home };
+    try {
+      const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && !fs.existsSync(path.join(out, "guideline-batch-002.md"))) await new Promise((r) => setTimeout(r, 10));
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+      const finished = new Set(lines(path.join(out, "results.jsonl")).map((r) => r.id as string));
+      const snapshotsBefore = fs.readdirSync(out).filter((f) => f.startsWith("guideline-batch-")).length;
+      expect(snapshotsBefore).toBeGreaterThanOrEqual(2);
+      expect(finished.size).toBeLessThan(train.length);
+      const requestsBefore = server.requests.length;
+
+      const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
+      expect(await main([...args.slice(1), "--resume"], resumed.io)).toBe(0);
+      const after = server.requests.slice(requestsBefore);
+      // No finished failure asked again, no finished merge redone.
+      for (const req of after.filter((r) => agentOf(r) !== "merge")) expect(finished.has(train.find((q) => q.question === questionTextOf(req))!.id)).toBe(false);
+      expect(after.filter((r) => agentOf(r) === "merge")).toHaveLength(5 - snapshotsBefore);
+      const results = lines(path.join(out, "results.jsonl"));
+      expect(new Set(results.map((r) => r.id)).size).toBe(30);
+      expect(results).toHaveLength(30);
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      expect(stats).toMatchObject({ failures: 10, corrected: 9, correctedWithin: [3, 6, 9], batchesMerged: 5 });
+      // One interactions line per call, across the kill: corrector lines per failure = its iterations.
+      const interactions = lines(path.join(out, "interactions.jsonl"));
+      for (const r of results.filter((x) => x.iterations)) expect(interactions.filter((i) => i.questionId === r.id && i.agent === "corrector")).toHaveLength(r.iterations);
+      expect(interactions.filter((i) => i.questionId === null)).toHaveLength(5);
+      const reminders = [...fs.readFileSync(path.join(out, "guideline.md"), "utf8").matchAll(/^\d+\. reminder: /gm)];
+      expect(reminders).toHaveLength(9);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
+});
