@@ -67,7 +67,7 @@ export function lexicalKeywords(question: string, evidence = ""): string[] {
   for (const line of text.split(/\n/)) {
     for (const m of line.matchAll(/(?<!^|[.?!]\s)\b[A-Z][\p{L}\d'&-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\p{L}\d'&-]*)*/gu)) found.push(m[0]);
   }
-  for (const word of text.split(/[^\p{L}\p{N}_'-]+/u)) if (word.length >= 3 && !STOPWORDS.has(word.toLowerCase())) found.push(word);
+  for (const word of text.split(/[^\p{L}\p{N}_'-]+/u)) if (word.length >= 3 && !/^\d+$/.test(word) && !STOPWORDS.has(word.toLowerCase())) found.push(word);
   return cleanKeywords(found);
 }
 

@@ -136,7 +136,7 @@ export class ValueIndex {
 
   /**
    * Stored values and schema names near a keyword: LSH candidates, kept when their normalised edit distance is at
-   * most `maxDistance` (numbers must match exactly), best first. The keyword is also looked up as an ISO date when it
+   * most `maxDistance` (numbers and dates must match exactly), best first. The keyword is also looked up as an ISO date when it
    * is written as one ("March 4, 2015"), and word by word when it has several words.
    */
   lookup(keyword: string, opts: { maxDistance?: number; limit?: number } = {}): ValueMatch[] {
@@ -152,7 +152,8 @@ export class ValueIndex {
     }
     const best = new Map<number, ValueMatch>();
     for (const query of queries) {
-      const allowed = isNumber(query.text) ? 0 : maxDistance;
+      // Numbers, dates and times match exactly: 2024-03-04 is not "nearly" 2024-03-05.
+      const allowed = isNumber(query.text) || /^[\d\s.,:/+-]+$/.test(query.text) ? 0 : maxDistance;
       for (const key of this.candidates(query.text)) {
         const keyText = this.text(this.keyText, key);
         const distance = normalizedEditDistance(query.text, keyText, allowed);
@@ -508,7 +509,7 @@ const align = (n: number) => (n + 3) & ~3;
  * another process got there first (the loser keeps the winner's file). Where hard links are not allowed, an atomic
  * rename (same content either way).
  */
-function publish(file: string, write: (fd: number) => void): void {
+export function publish(file: string, write: (fd: number) => void): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   const fd = fs.openSync(temp, "w");
