@@ -32,6 +32,13 @@ export function fmix32(h: number): number {
   return h >>> 0;
 }
 
+/** FNV-1a of a whole string, finalised: the exact-match index's key. */
+export function textHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return fmix32(h >>> 0);
+}
+
 const shingleHashes = new Uint32Array(4096);
 const minimums = new Uint32Array(PERMUTATIONS);
 

@@ -14,11 +14,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { firstLineOf } from "../errors.ts";
 import { dataDir as defaultDataDir } from "../paths.ts";
-import { BANDS, bandHashes } from "./minhash.ts";
+import { BANDS, bandHashes, textHash } from "./minhash.ts";
 import { isNumber, isoDate, normalize, normalizedEditDistance, plainNumber, STOPWORDS, wordsOf } from "./text.ts";
 
 const MAGIC = "SQLMLSH1";
-const FORMAT = 1;
+const FORMAT = 3;
 /** Longer values (free text) are left out: a keyword does not name them. */
 export const MAX_VALUE_CHARS = 200;
 /** Values of at most this many words are indexed word by word too. */
@@ -27,8 +27,9 @@ const MAX_WORDS = 6;
 const MAX_NUMERIC_DISTINCT = 1000;
 /** Normalised edit distance allowed between a keyword and a value (TS-SQL's threshold). */
 export const MAX_DISTANCE = 0.3;
-const BUCKET_CAP = 2000;
-const CANDIDATE_CAP = 20_000;
+/** Entries read from one LSH bucket, and in all: a huge bucket holds near-duplicates (timestamps, addresses). */
+const BUCKET_CAP = 500;
+const CANDIDATE_CAP = 4000;
 const POSTINGS_CAP = 50;
 
 export type EntryKind = "value" | "table" | "column";
@@ -95,6 +96,9 @@ export class ValueIndex {
   private readonly postings: Uint32Array;
   private readonly bandHash: Uint32Array[] = [];
   private readonly bandKey: Uint32Array[] = [];
+  private readonly exactHash: Uint32Array;
+  private readonly keyLength: Uint8Array;
+  private readonly exactKey: Uint32Array;
   private readonly seen: Uint32Array;
   private stamp = 0;
   private readonly queryBands = new Uint32Array(BANDS);
@@ -124,6 +128,10 @@ export class ValueIndex {
       this.bandHash.push(u32(`bandHash${b}`));
       this.bandKey.push(u32(`bandKey${b}`));
     }
+    this.exactHash = u32("exactHash");
+    const [lengthOffset, lengthBytes] = header.sections.keyLength!;
+    this.keyLength = new Uint8Array(buffer.buffer, buffer.byteOffset + lengthOffset, lengthBytes);
+    this.exactKey = u32("exactKey");
     this.seen = new Uint32Array(header.keys);
     this.stats = { entries: header.entries, keys: header.keys, columns: header.columns.length, bytes: buffer.byteLength, ...(buildMs !== undefined ? { buildMs } : {}) };
   }
@@ -150,28 +158,54 @@ export class ValueIndex {
     if (words.length > 1) {
       for (const word of words) if ((word.length >= 3 && !STOPWORDS.has(word)) || isNumber(word)) queries.push({ text: plainNumber(word), partial: true });
     }
-    const best = new Map<number, ValueMatch>();
+    // Entry → its best (score, distance); entries are decoded only for the results returned.
+    const best = new Map<number, { score: number; distance: number }>();
     for (const query of queries) {
       // Numbers, dates and times match exactly: 2024-03-04 is not "nearly" 2024-03-05.
       const allowed = isNumber(query.text) || /^[\d\s.,:/+-]+$/.test(query.text) ? 0 : maxDistance;
-      for (const key of this.candidates(query.text)) {
-        const keyText = this.text(this.keyText, key);
-        const distance = normalizedEditDistance(query.text, keyText, allowed);
+      const length = query.text.length;
+      for (const key of allowed === 0 ? this.exact(query.text) : this.candidates(query.text)) {
+        // Lengths first (stored, capped at 255): most candidates end here, undecoded.
+        const keyLength = this.keyLength[key]!;
+        if (keyLength < 255 && Math.abs(keyLength - length) > Math.floor(allowed * Math.max(keyLength, length) + 1e-9)) continue;
+        const distance = normalizedEditDistance(query.text, this.text(this.keyText, key), allowed);
         if (distance > allowed) continue;
         const end = Math.min(this.postingStart[key + 1]!, this.postingStart[key]! + POSTINGS_CAP);
         for (let p = this.postingStart[key]!; p < end; p++) {
-          const entry = this.postings[p]!;
-          const value = this.text(this.entryText, entry);
-          const partial = query.partial || normalize(value) !== keyText;
+          const posting = this.postings[p]!;
+          const entry = posting & 0x7fffffff;
+          // High bit: the key is a word (or the readable form) of the entry, not all of it.
+          const partial = query.partial || posting >>> 31 === 1;
           const score = 1 - distance - (query.partial ? 0.1 : 0) - (partial ? 0.05 : 0);
           const previous = best.get(entry);
-          if (previous && previous.score >= score) continue;
-          const [table, column] = this.columns[this.entryColumn[entry]!]!;
-          best.set(entry, { kind: KINDS[this.entryKind[entry]!]!, table, column, value, distance, score });
+          if (!previous || previous.score < score) best.set(entry, { score, distance });
         }
       }
     }
-    return [...best.values()].sort((a, b) => b.score - a.score || a.value.length - b.value.length).slice(0, opts.limit ?? 200);
+    const bytes = (entry: number) => this.entryText[entry + 1]! - this.entryText[entry]!;
+    return [...best]
+      .sort((a, b) => b[1].score - a[1].score || bytes(a[0]) - bytes(b[0]) || a[0] - b[0])
+      .slice(0, opts.limit ?? 50)
+      .map(([entry, { score, distance }]) => {
+        const [table, column] = this.columns[this.entryColumn[entry]!]!;
+        return { kind: KINDS[this.entryKind[entry]!]!, table, column, value: this.text(this.entryText, entry), distance, score };
+      });
+  }
+
+  /** Keys whose whole-text hash equals the text's (then compared in full by the caller). */
+  private exact(text: string): number[] {
+    const wanted = textHash(text);
+    const hashes = this.exactHash;
+    let lo = 0;
+    let hi = hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (hashes[mid]! < wanted) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: number[] = [];
+    for (let i = lo; i < hashes.length && hashes[i] === wanted; i++) out.push(this.exactKey[i]!);
+    return out;
   }
 
   /** Keys sharing at least one band bucket with the text. */
@@ -374,7 +408,7 @@ function buildIndex(source: string, sha256: string, file: string): number {
   const keyStrings: string[] = [];
   const pairKey = new U32List();
   const pairEntry = new U32List();
-  const addKey = (text: string, entry: number) => {
+  const addKey = (text: string, entry: number, partial: boolean) => {
     let id = keyIds.get(text);
     if (id === undefined) {
       id = keyStrings.length;
@@ -382,7 +416,7 @@ function buildIndex(source: string, sha256: string, file: string): number {
       keyStrings.push(text);
     }
     pairKey.push(id);
-    pairEntry.push(entry);
+    pairEntry.push(partial ? (entry | 0x80000000) >>> 0 : entry);
   };
   for (const [kind, column, value] of readEntries(source, columns)) {
     const entry = entryStrings.length;
@@ -396,7 +430,7 @@ function buildIndex(source: string, sha256: string, file: string): number {
     keys.add(readable);
     const words = wordsOf(readable);
     if (words.length > 1 && words.length <= MAX_WORDS) for (const word of words) if (word.length >= 2 || isNumber(word)) keys.add(word);
-    for (const key of keys) if (key) addKey(key, entry);
+    for (const key of keys) if (key) addKey(key, entry, key !== whole);
   }
 
   const nKeys = keyStrings.length;
@@ -415,6 +449,11 @@ function buildIndex(source: string, sha256: string, file: string): number {
 
   const bandsAll = new Uint32Array(BANDS * nKeys);
   for (let k = 0; k < nKeys; k++) bandHashes(keyStrings[k]!, bandsAll, k, nKeys);
+  const exactAll = new Uint32Array(nKeys);
+  for (let k = 0; k < nKeys; k++) exactAll[k] = textHash(keyStrings[k]!);
+  const exact = radixSort(exactAll);
+  const keyLength = new Uint8Array(nKeys);
+  for (let k = 0; k < nKeys; k++) keyLength[k] = Math.min(255, keyStrings[k]!.length);
 
   // Text blobs: UTF-8 strings back to back with their offsets.
   const blob = (strings: string[]) => {
@@ -454,6 +493,9 @@ function buildIndex(source: string, sha256: string, file: string): number {
       { name: `bandHash${b}`, bytes: u32(nKeys), data: () => band(b).hashes },
       { name: `bandKey${b}`, bytes: u32(nKeys), data: () => band(b).keys },
     ]).flat(),
+    { name: "exactHash", bytes: u32(nKeys), data: () => exact.hashes },
+    { name: "exactKey", bytes: u32(nKeys), data: () => exact.keys },
+    { name: "keyLength", bytes: nKeys, data: () => keyLength },
     { name: "entryKind", bytes: nEntries, data: () => Uint8Array.from(entryKind.view()) },
   ];
 
