@@ -377,12 +377,18 @@ describe("sqlmend link and ask --link through the real clients", () => {
     });
     try {
       const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: "test-model", SQLMEND_HOME: dataDir });
-      const code = await main(["ask", "baseline", "--link", "--db", dbPath, "--checkpoints", "memory", "--json", "Which country is Jetblu from?"], run.io);
+      const checkpoints = path.join(dataDir, "ckpt.sqlite");
+      const code = await main(["ask", "baseline", "--link", "--db", dbPath, "--checkpoints", checkpoints, "--thread", "t-link", "--json", "Which country is Jetblu from?"], run.io);
       expect(run.err()).toBe("");
       expect(code).toBe(0);
       expect(JSON.parse(run.out()).result.rows).toEqual([["United States"]]);
       const generation = server.requests.find((r) => r.messages.some((m) => m.content.includes("Database schema")))!;
       expect(generation.messages.map((m) => m.content).join("\n")).toContain("matches the question: 'JetBlue Airways'");
+      // inspect says what linking found and how it ranked.
+      const inspect = captureIO(dir, {});
+      expect(await main(["inspect", "t-link", "--checkpoints", checkpoints], inspect.io)).toBe(0);
+      expect(inspect.out()).toMatch(/link\s+linking=1 keywords, \d+ columns, 1 values \('JetBlue Airways'\), ranked lexically \(no embedding model configured/);
+      expect(inspect.out()).toMatch(/linker \d+\/\d+ tok/);
       const help = captureIO(dir, {});
       expect(await main(["eval", "baseline", "--help"], help.io)).toBe(0);
       expect(help.out() + help.err()).toMatch(/--link\s+link the question/);
