@@ -242,6 +242,8 @@ export class ValueIndex {
 // Opening: reuse, or build once per content
 
 const contentHashes = new Map<string, Promise<string>>();
+/** Indexes kept in memory per process. */
+const MAX_OPEN_INDEXES = 4;
 const openIndexes = new Map<string, Promise<ValueIndex>>();
 
 /** SHA-256 of a file's bytes, remembered per path, size and modification time. */
@@ -281,7 +283,11 @@ export async function openValueIndex(dbPath: string, opts: OpenIndexOptions = {}
   const sha256 = await contentHash(source);
   const file = indexFileFor(sha256, opts.dataDir ?? defaultDataDir());
   let pending = openIndexes.get(file);
-  if (!pending) {
+  if (pending) {
+    // Most recently used last: the least recently used index is the one let go.
+    openIndexes.delete(file);
+    openIndexes.set(file, pending);
+  } else {
     pending = Promise.resolve().then(() => {
       const existing = readIndex(file, true);
       if (existing) return existing;
@@ -294,6 +300,8 @@ export async function openValueIndex(dbPath: string, opts: OpenIndexOptions = {}
     });
     openIndexes.set(file, pending);
     pending.catch(() => openIndexes.delete(file));
+    // A run over many databases keeps only the last few indexes in memory (a big one is hundreds of MiB).
+    while (openIndexes.size > MAX_OPEN_INDEXES) openIndexes.delete(openIndexes.keys().next().value!);
   }
   return pending;
 }
