@@ -160,6 +160,10 @@ export class ValueIndex {
     }
     // Entry → its best (score, distance); entries are decoded only for the results returned.
     const best = new Map<number, { score: number; distance: number }>();
+    // A keyword stored verbatim needs no fuzzy search: its exact matches are the answer (and the common case is fast).
+    const verbatim = queries.filter((q) => !q.partial);
+    for (const query of verbatim) for (const key of this.exact(query.text)) if (this.text(this.keyText, key) === query.text) this.offer(best, key, 0, false);
+    if (best.size) return this.matches(best, opts.limit);
     for (const query of queries) {
       // Numbers, dates and times match exactly: 2024-03-04 is not "nearly" 2024-03-05.
       const allowed = isNumber(query.text) || /^[\d\s.,:/+-]+$/.test(query.text) ? 0 : maxDistance;
@@ -170,22 +174,32 @@ export class ValueIndex {
         if (keyLength < 255 && Math.abs(keyLength - length) > Math.floor(allowed * Math.max(keyLength, length) + 1e-9)) continue;
         const distance = normalizedEditDistance(query.text, this.text(this.keyText, key), allowed);
         if (distance > allowed) continue;
-        const end = Math.min(this.postingStart[key + 1]!, this.postingStart[key]! + POSTINGS_CAP);
-        for (let p = this.postingStart[key]!; p < end; p++) {
-          const posting = this.postings[p]!;
-          const entry = posting & 0x7fffffff;
-          // High bit: the key is a word (or the readable form) of the entry, not all of it.
-          const partial = query.partial || posting >>> 31 === 1;
-          const score = 1 - distance - (query.partial ? 0.1 : 0) - (partial ? 0.05 : 0);
-          const previous = best.get(entry);
-          if (!previous || previous.score < score) best.set(entry, { score, distance });
-        }
+        this.offer(best, key, distance, query.partial);
       }
     }
+    return this.matches(best, opts.limit);
+  }
+
+  /** Records the entries of a matching key with their score (kept when better than what an entry had). */
+  private offer(best: Map<number, { score: number; distance: number }>, key: number, distance: number, partialQuery: boolean): void {
+    const end = Math.min(this.postingStart[key + 1]!, this.postingStart[key]! + POSTINGS_CAP);
+    for (let p = this.postingStart[key]!; p < end; p++) {
+      const posting = this.postings[p]!;
+      const entry = posting & 0x7fffffff;
+      // High bit: the key is a word (or the readable form) of the entry, not all of it.
+      const partial = partialQuery || posting >>> 31 === 1;
+      const score = 1 - distance - (partialQuery ? 0.1 : 0) - (partial ? 0.05 : 0);
+      const previous = best.get(entry);
+      if (!previous || previous.score < score) best.set(entry, { score, distance });
+    }
+  }
+
+  /** The best entries, decoded. */
+  private matches(best: Map<number, { score: number; distance: number }>, limit = 50): ValueMatch[] {
     const bytes = (entry: number) => this.entryText[entry + 1]! - this.entryText[entry]!;
     return [...best]
       .sort((a, b) => b[1].score - a[1].score || bytes(a[0]) - bytes(b[0]) || a[0] - b[0])
-      .slice(0, opts.limit ?? 50)
+      .slice(0, limit)
       .map(([entry, { score, distance }]) => {
         const [table, column] = this.columns[this.entryColumn[entry]!]!;
         return { kind: KINDS[this.entryKind[entry]!]!, table, column, value: this.text(this.entryText, entry), distance, score };
