@@ -5,7 +5,10 @@ import { cosine, createOpenAIEmbedder, embedRecorded } from "../tools/embeddings
 import { Bm25Index, createExampleStore } from "../tools/examples.ts";
 import { createEmbedderFrom, resolveEmbeddingSettings, resolveModelConfig } from "../tools/models.ts";
 import type { Question } from "../state/question.ts";
-import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { baselineSpec } from "../graphs/baseline.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { scriptedProvider } from "./support/scripted-models.ts";
 import { hashedEmbedding, type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
 
 let dir: string;
@@ -100,6 +103,25 @@ describe("few-shot retrieval", () => {
       expect(fallback.note).toMatch(/embeddings unavailable/);
     } finally {
       await failing.close();
+    }
+  });
+
+  it("the generate node shows the nearest examples by embeddings and counts the requests under role embedder", async () => {
+    const executor = createExecutor({ size: 1 });
+    try {
+      const dbPath = makeDb(dir, "few.sqlite", "CREATE TABLE singer (name TEXT, age INTEGER); INSERT INTO singer VALUES ('Ann', 30);");
+      const embedder = createOpenAIEmbedder({ model: "emb", baseURL: server.url, apiKeyEnv: "NONE", timeoutMs: 5000, maxRetries: 0 });
+      const models = scriptedProvider({ generator: "```sql\nSELECT count(*) FROM singer\n```" });
+      const examples = createExampleStore(questions).withEmbeddings(embedder);
+      const state = await baselineSpec.build({ models, executor, examples, embeddings: embedder }, { fewShot: 1 }).invoke({ question: "How many singers do we have?", dbPath });
+      const prompt = models.shownTo("generator")[0]!.messages.map((m) => m.content).join("\n");
+      expect(prompt).toContain("How many singers are there?");
+      expect(prompt).not.toContain("largest fleet");
+      expect(state.usage.byRole.embedder?.calls).toBe(2); // the examples once, the question
+      expect(state.usage.byRole.generator?.calls).toBe(1);
+      expect(state.usage.calls).toBe(3);
+    } finally {
+      await executor.close();
     }
   });
 });

@@ -25,6 +25,8 @@ export const MAX_VALUE_CHARS = 200;
 const MAX_WORDS = 6;
 /** A numeric column is indexed when it has at most this many distinct numbers. */
 const MAX_NUMERIC_DISTINCT = 1000;
+/** Values indexed per database at most (memory stays bounded on a huge database; schema names always go in). */
+const MAX_VALUES = 5_000_000;
 /** Normalised edit distance allowed between a keyword and a value (TS-SQL's threshold). */
 export const MAX_DISTANCE = 0.3;
 /** Entries read from one LSH bucket, and in all: a huge bucket holds near-duplicates (timestamps, addresses). */
@@ -440,7 +442,9 @@ function buildIndex(source: string, sha256: string, file: string): number {
     pairKey.push(id);
     pairEntry.push(partial ? (entry | 0x80000000) >>> 0 : entry);
   };
+  let values = 0;
   for (const [kind, column, value] of readEntries(source, columns)) {
+    if (kind === 0 && ++values > MAX_VALUES) continue;
     const entry = entryStrings.length;
     entryStrings.push(value);
     entryColumn.push(column);
