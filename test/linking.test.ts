@@ -202,6 +202,10 @@ describe("linking", () => {
     expect(linking.values.filter((v) => v.keyword === "Jetblu").length).toBeLessThanOrEqual(5);
     expect(linking.columns).toContainEqual(expect.objectContaining({ table: "airlines", column: "fleet_size", via: "name" }));
     expect(linking.columns).toContainEqual(expect.objectContaining({ table: "airlines", column: "country", via: "value" }));
+    // A column called "name" is linked by a keyword naming it with its table; the table's other columns are not.
+    const named = await linkKeywords(["airline name"], { dbPath, dataDir, executor });
+    expect(named.linking.columns).toContainEqual(expect.objectContaining({ table: "airlines", column: "name", via: "name" }));
+    expect(named.linking.columns.map((c) => c.column)).not.toContain("country");
   });
 
   it("links columns by their BIRD description", async () => {
@@ -221,8 +225,9 @@ describe("linking", () => {
     const server = await startOpenAIServer({ respond: () => ({ content: "" }) });
     try {
       const cacheFile = path.join(dataDir, "embeddings.sqlite");
-      const first = await linkKeywords(["Jetblu"], { dbPath, dataDir, executor, embeddings: embedderOn(server, cacheFile) });
+      const first = await linkKeywords(["Jetblu", "fleet size"], { dbPath, dataDir, executor, embeddings: embedderOn(server, cacheFile) });
       expect(first.linking.ranking).toBe("embeddings");
+      expect(first.linking.columns).toContainEqual(expect.objectContaining({ table: "airlines", column: "fleet_size", keyword: "fleet size" }));
       expect(first.linking.note).toBeUndefined();
       expect(first.linking.values[0]).toMatchObject({ value: "JetBlue Airways" });
       expect(first.records).toEqual([expect.objectContaining({ role: "embedder", model: "test-embed", outputTokens: 0 })]);
@@ -230,7 +235,7 @@ describe("linking", () => {
       expect(server.embeddingRequests).toHaveLength(1);
       expect(server.embeddingRequests[0]!.input).toContain("Jetblu");
       // A new process (a new embedder) finds every vector on disk: no request, nothing counted.
-      const again = await linkKeywords(["Jetblu"], { dbPath, dataDir, executor, embeddings: embedderOn(server, cacheFile) });
+      const again = await linkKeywords(["Jetblu", "fleet size"], { dbPath, dataDir, executor, embeddings: embedderOn(server, cacheFile) });
       expect(again.linking.ranking).toBe("embeddings");
       expect(again.records).toEqual([]);
       expect(server.embeddingRequests).toHaveLength(1);

@@ -88,23 +88,30 @@ function columnsOf(schema: DbSchema): ColumnRef[] {
   );
 }
 
-/** How well a keyword names a column, lexically: shared words or a near spelling of the name; shared description words. */
+/** Words that never carry a column's meaning (a column may well be called "name" or "number", so fewer than STOPWORDS). */
+const FILLER = new Set(["a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "and", "or", "is", "are", "was", "were", "what", "which", "who", "how", "many", "much"]);
+
+/**
+ * How well a keyword names a column, lexically: its words shared with the column's name (a word shared with the
+ * table's name counts half), or a near spelling of the name; or its words found in the column's description.
+ */
 function lexicalColumnScore(keyword: string, ref: ColumnRef): { score: number; via: "name" | "description" } {
-  const wanted = new Set(tokens(keyword).filter((t) => !STOPWORDS.has(t)));
+  const wanted = new Set(tokens(keyword).filter((t) => !FILLER.has(t)));
   if (!wanted.size) return { score: 0, via: "name" };
   const name = new Set(tokens(ref.column));
+  const table = new Set(tokens(ref.table));
   let shared = 0;
-  for (const t of wanted) if (name.has(t)) shared++;
+  for (const t of wanted) shared += name.has(t) ? 1 : table.has(t) ? 0.5 : 0;
   let nameScore = shared / Math.max(wanted.size, name.size);
   const squashed = (s: string) => normalize(s).replace(/[\s_]+/g, "");
   const distance = normalizedEditDistance(squashed(keyword), squashed(ref.column), 0.3);
   if (distance <= 0.3) nameScore = Math.max(nameScore, 1 - distance);
   let descriptionScore = 0;
   if (ref.descriptionText) {
-    const described = new Set(tokens(ref.descriptionText).filter((t) => !STOPWORDS.has(t)));
-    let hits = 0;
-    for (const t of wanted) if (described.has(t)) hits++;
-    descriptionScore = (0.8 * hits) / wanted.size;
+    const content = [...wanted].filter((t) => !STOPWORDS.has(t));
+    const described = new Set(tokens(ref.descriptionText));
+    const hits = content.filter((t) => described.has(t)).length;
+    descriptionScore = content.length ? (0.8 * hits) / content.length : 0;
   }
   return nameScore >= descriptionScore ? { score: nameScore, via: "name" } : { score: descriptionScore, via: "description" };
 }
