@@ -71,6 +71,11 @@ describe("value index", () => {
     expect(matches[0]!.distance).toBeLessThanOrEqual(0.3);
     expect(index.lookup("Lufthansaa")[0]).toMatchObject({ value: "Lufthansa", column: "name" });
     expect(index.lookup("Frankfort")[0]).toMatchObject({ value: "Frankfurt", table: "flights", column: "origin" });
+    // A swap of neighbouring letters in a short word is one edit; a word under five letters matches only exactly.
+    expect(index.lookup("Frnace")[0]).toMatchObject({ value: "France", column: "country" });
+    expect(index.lookup("Irland")[0]).toMatchObject({ value: "Ireland" });
+    expect(index.lookup("Pars")).toEqual([]);
+    expect(index.lookup("Paris")[0]).toMatchObject({ value: "Paris", distance: 0 });
     // Beyond the edit-distance threshold nothing is returned.
     expect(index.lookup("Ryanair").filter((m) => m.kind === "value")).toEqual([]);
     expect(normalizedEditDistance("ryanair", "lufthansa", 0.3)).toBe(Infinity);

@@ -1,5 +1,7 @@
 /**
- * MinHash signatures over character 3-grams, folded into LSH band hashes. Deterministic (fixed seeds), so an index
+ * MinHash signatures over character n-grams (padded at both ends), folded into LSH band hashes. Two families: 3-grams
+ * for every key, and 2-grams for short words, whose typos leave few 3-grams in common ("Frnace" and "France" share
+ * none; their padded 2-grams meet with probability 0.9). Deterministic (fixed seeds), so an index
  * written by one process is read by another. Written here rather than taken from npm: the one package that exists
  * (`minhash`, 2019 code) draws its permutations from Math.random, so signatures cannot be stored and reread, has no
  * types, and works on arrays of boxed numbers — too slow for a million values.
@@ -10,7 +12,11 @@ export const SHINGLE = 3;
 export const ROWS = 2;
 /** Bands: with 2 rows, strings of 3-gram Jaccard 0.5 meet with probability 0.97, of 0.25 with 0.54. */
 export const BANDS = 12;
-const PERMUTATIONS = ROWS * BANDS;
+/** The short-word family: keys of at most SHORT_MAX characters, 2-grams, SHORT_BANDS bands of 2 rows. */
+export const SHORT_MAX = 8;
+export const SHORT_SHINGLE = 2;
+export const SHORT_BANDS = 10;
+const PERMUTATIONS = ROWS * Math.max(BANDS, SHORT_BANDS);
 
 const SEEDS = (() => {
   const seeds = new Uint32Array(PERMUTATIONS);
@@ -43,21 +49,22 @@ const shingleHashes = new Uint32Array(4096);
 const minimums = new Uint32Array(PERMUTATIONS);
 
 /**
- * The BANDS band hashes of a (normalised) string, written to `out` at `out[offset + band * stride]`. A string shorter
- * than the shingle is its own single shingle.
+ * The `bands` band hashes of a (normalised) string's `shingle`-grams, written to `out` at `out[offset + band * stride]`.
  */
-export function bandHashes(text: string, out: Uint32Array, offset = 0, stride = 1): void {
+export function bandHashes(raw: string, out: Uint32Array, offset = 0, stride = 1, shingle = SHINGLE, bands = BANDS): void {
+  // Padded, so the first and last letters weigh as much as the middle ones (short words need it).
+  const text = `\u0002${raw}\u0003`;
   let count = 0;
-  const last = Math.max(1, text.length - SHINGLE + 1);
+  const last = Math.max(1, text.length - shingle + 1);
   for (let start = 0; start < last && count < shingleHashes.length; start++) {
     // FNV-1a over the shingle's UTF-16 units.
     let h = 0x811c9dc5;
-    const end = Math.min(text.length, start + SHINGLE);
+    const end = Math.min(text.length, start + shingle);
     for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
     shingleHashes[count++] = h >>> 0;
   }
   minimums.fill(0xffffffff);
-  for (let p = 0; p < PERMUTATIONS; p++) {
+  for (let p = 0; p < bands * ROWS; p++) {
     const seed = SEEDS[p]!;
     let min = 0xffffffff;
     for (let s = 0; s < count; s++) {
@@ -66,7 +73,7 @@ export function bandHashes(text: string, out: Uint32Array, offset = 0, stride = 
     }
     minimums[p] = min;
   }
-  for (let band = 0; band < BANDS; band++) {
+  for (let band = 0; band < bands; band++) {
     let h = Math.imul(band + 1, 0x9e3779b1);
     for (let r = 0; r < ROWS; r++) h = fmix32((h ^ minimums[band * ROWS + r]!) >>> 0);
     out[offset + band * stride] = h;

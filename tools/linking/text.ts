@@ -51,8 +51,9 @@ export function isoDate(text: string): string | undefined {
 }
 
 /**
- * Levenshtein distance of a and b divided by the longer length, or Infinity as soon as it must exceed `max`
- * (a banded computation: candidates far from the keyword cost little).
+ * Edit distance of a and b — insertions, deletions, substitutions and swaps of neighbouring letters ("Frnace" is one
+ * edit from "France"; optimal string alignment) — divided by the longer length, or Infinity as soon as it must exceed
+ * `max` (a banded computation: candidates far from the keyword cost little).
  */
 export function normalizedEditDistance(a: string, b: string, max = 1): number {
   if (a === b) return 0;
@@ -61,21 +62,26 @@ export function normalizedEditDistance(a: string, b: string, max = 1): number {
   const limit = Math.floor(max * longer + 1e-9);
   if (Math.abs(a.length - b.length) > limit) return Infinity;
   if (a.length > b.length) [a, b] = [b, a];
+  let before = new Uint32Array(a.length + 1);
   let previous = new Uint32Array(a.length + 1);
   let current = new Uint32Array(a.length + 1);
   for (let i = 0; i <= a.length; i++) previous[i] = i;
+  let previousMin = 0;
   for (let j = 1; j <= b.length; j++) {
     current[0] = j;
     let rowMin = j;
     const bj = b.charCodeAt(j - 1);
     for (let i = 1; i <= a.length; i++) {
-      const cost = a.charCodeAt(i - 1) === bj ? 0 : 1;
-      const value = Math.min(previous[i]! + 1, current[i - 1]! + 1, previous[i - 1]! + cost);
+      const ai = a.charCodeAt(i - 1);
+      let value = Math.min(previous[i]! + 1, current[i - 1]! + 1, previous[i - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) value = Math.min(value, before[i - 2]! + 1);
       current[i] = value;
       if (value < rowMin) rowMin = value;
     }
-    if (rowMin > limit) return Infinity;
-    [previous, current] = [current, previous];
+    // A swap jumps over one row, never two: stop when two rows in a row are past the limit.
+    if (rowMin > limit && previousMin > limit) return Infinity;
+    previousMin = rowMin;
+    [before, previous, current] = [previous, current, before];
   }
   const distance = previous[a.length]!;
   return distance > limit ? Infinity : distance / longer;

@@ -14,11 +14,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { firstLineOf } from "../errors.ts";
 import { dataDir as defaultDataDir } from "../paths.ts";
-import { BANDS, bandHashes, textHash } from "./minhash.ts";
+import { BANDS, bandHashes, SHORT_BANDS, SHORT_MAX, SHORT_SHINGLE, textHash } from "./minhash.ts";
 import { isNumber, isoDate, normalize, normalizedEditDistance, plainNumber, STOPWORDS, wordsOf } from "./text.ts";
 
 const MAGIC = "SQLMLSH1";
-const FORMAT = 3;
+const FORMAT = 4;
 /** Longer values (free text) are left out: a keyword does not name them. */
 export const MAX_VALUE_CHARS = 200;
 /** Values of at most this many words are indexed word by word too. */
@@ -103,11 +103,13 @@ export class ValueIndex {
   private readonly exactKey: Uint32Array;
   private readonly seen: Uint32Array;
   private stamp = 0;
-  private readonly queryBands = new Uint32Array(BANDS);
+  private readonly shortHash: Uint32Array[] = [];
+  private readonly shortKey: Uint32Array[] = [];
+  private readonly queryBands = new Uint32Array(Math.max(BANDS, SHORT_BANDS));
 
   constructor(
     private readonly buffer: Buffer,
-    private readonly header: Header,
+    header: Header,
     /** The index file. */
     readonly file: string,
     /** True when an existing file was read, false when this call built it. */
@@ -129,6 +131,10 @@ export class ValueIndex {
     for (let b = 0; b < header.bands; b++) {
       this.bandHash.push(u32(`bandHash${b}`));
       this.bandKey.push(u32(`bandKey${b}`));
+    }
+    for (let b = 0; b < SHORT_BANDS; b++) {
+      this.shortHash.push(u32(`shortHash${b}`));
+      this.shortKey.push(u32(`shortKey${b}`));
     }
     this.exactHash = u32("exactHash");
     const [lengthOffset, lengthBytes] = header.sections.keyLength!;
@@ -168,7 +174,8 @@ export class ValueIndex {
     if (best.size) return this.matches(best, opts.limit);
     for (const query of queries) {
       // Numbers, dates and times match exactly: 2024-03-04 is not "nearly" 2024-03-05.
-      const allowed = isNumber(query.text) || /^[\d\s.,:/+-]+$/.test(query.text) ? 0 : maxDistance;
+      // So do words under five letters: one edit away is another word ("land" is not "and").
+      const allowed = isNumber(query.text) || /^[\d\s.,:/+-]+$/.test(query.text) || query.text.length < 5 ? 0 : maxDistance;
       const length = query.text.length;
       for (const key of allowed === 0 ? this.exact(query.text) : this.candidates(query.text)) {
         // Lengths first (stored, capped at 255): most candidates end here, undecoded.
@@ -224,17 +231,28 @@ export class ValueIndex {
     return out;
   }
 
-  /** Keys sharing at least one band bucket with the text. */
+  /** Keys sharing at least one band bucket with the text: 3-gram bands, and 2-gram bands for a short word. */
   private candidates(text: string): number[] {
-    bandHashes(text, this.queryBands);
     if (++this.stamp === 0xffffffff) {
       this.seen.fill(0);
       this.stamp = 1;
     }
     const out: number[] = [];
-    for (let b = 0; b < this.header.bands && out.length < CANDIDATE_CAP; b++) {
-      const hashes = this.bandHash[b]!;
-      const keys = this.bandKey[b]!;
+    bandHashes(text, this.queryBands);
+    this.collect(this.bandHash, this.bandKey, out);
+    // One letter more than the short keys: a deletion typo of a short word is still short.
+    if (text.length <= SHORT_MAX + 1) {
+      bandHashes(text, this.queryBands, 0, 1, SHORT_SHINGLE, SHORT_BANDS);
+      this.collect(this.shortHash, this.shortKey, out);
+    }
+    return out;
+  }
+
+  private collect(bandHash: Uint32Array[], bandKey: Uint32Array[], out: number[]): void {
+    const cap = out.length + CANDIDATE_CAP;
+    for (let b = 0; b < bandHash.length && out.length < cap; b++) {
+      const hashes = bandHash[b]!;
+      const keys = bandKey[b]!;
       const wanted = this.queryBands[b]!;
       let lo = 0;
       let hi = hashes.length;
@@ -250,7 +268,6 @@ export class ValueIndex {
         out.push(key);
       }
     }
-    return out;
   }
 }
 
@@ -475,6 +492,17 @@ function buildIndex(source: string, sha256: string, file: string): number {
 
   const bandsAll = new Uint32Array(BANDS * nKeys);
   for (let k = 0; k < nKeys; k++) bandHashes(keyStrings[k]!, bandsAll, k, nKeys);
+  // The short-word family: 2-gram bands of the short keys only (key ids, not positions).
+  const shortIds = new U32List();
+  for (let k = 0; k < nKeys; k++) if (keyStrings[k]!.length <= SHORT_MAX) shortIds.push(k);
+  const nShort = shortIds.length;
+  const shortAll = new Uint32Array(SHORT_BANDS * nShort);
+  for (let i = 0; i < nShort; i++) bandHashes(keyStrings[shortIds.data[i]!]!, shortAll, i, nShort, SHORT_SHINGLE, SHORT_BANDS);
+  const shortBand = (b: number) => {
+    const sortedBand = radixSort(shortAll.subarray(b * nShort, (b + 1) * nShort));
+    for (let i = 0; i < nShort; i++) sortedBand.keys[i] = shortIds.data[sortedBand.keys[i]!]!;
+    return sortedBand;
+  };
   const exactAll = new Uint32Array(nKeys);
   for (let k = 0; k < nKeys; k++) exactAll[k] = textHash(keyStrings[k]!);
   const exact = radixSort(exactAll);
@@ -519,6 +547,13 @@ function buildIndex(source: string, sha256: string, file: string): number {
       { name: `bandHash${b}`, bytes: u32(nKeys), data: () => band(b).hashes },
       { name: `bandKey${b}`, bytes: u32(nKeys), data: () => band(b).keys },
     ]).flat(),
+    ...Array.from({ length: SHORT_BANDS }, (_, b) => {
+      let sortedBand: ReturnType<typeof radixSort> | undefined;
+      return [
+        { name: `shortHash${b}`, bytes: u32(nShort), data: () => (sortedBand = shortBand(b)).hashes },
+        { name: `shortKey${b}`, bytes: u32(nShort), data: () => sortedBand!.keys },
+      ];
+    }).flat(),
     { name: "exactHash", bytes: u32(nKeys), data: () => exact.hashes },
     { name: "exactKey", bytes: u32(nKeys), data: () => exact.keys },
     { name: "keyLength", bytes: nKeys, data: () => keyLength },
