@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cleanKeywords, lexicalKeywords, linkKeywords, MAX_KEYWORDS } from "../tools/linking/link.ts";
+import { cleanKeywords, lexicalKeywords, type LinkResult, linkKeywords, MAX_KEYWORDS } from "../tools/linking/link.ts";
 import { callStructured } from "../tools/llm.ts";
 import { withCalls } from "./common.ts";
 import { questionBlock } from "./prompts.ts";
@@ -34,7 +34,7 @@ export interface LinkInput {
 }
 
 /** The link step outside a graph too (`sqlmend link`): keywords, then values and columns; with the calls it made. */
-export async function linkQuestion(deps: NodeDeps, input: LinkInput): Promise<{ linking: Linking; records: ModelCallRecord[] }> {
+export async function linkQuestion(deps: NodeDeps, input: LinkInput): Promise<{ linking: Linking; records: ModelCallRecord[]; index?: LinkResult["index"] }> {
   let keywords = input.keywords ? cleanKeywords(input.keywords) : [];
   let why: string | undefined;
   const records: ModelCallRecord[] = [];
@@ -49,7 +49,7 @@ export async function linkQuestion(deps: NodeDeps, input: LinkInput): Promise<{ 
   }
   const found = await linkKeywords(keywords, { dbPath: input.dbPath, descriptionDir: input.descriptionDir, executor: deps.executor, embeddings: deps.embeddings });
   const note = [why, found.linking.note].filter(Boolean).join("; ");
-  return { linking: { ...found.linking, ...(note ? { note } : {}) }, records: [...records, ...found.records] };
+  return { linking: { ...found.linking, ...(note ? { note } : {}) }, records: [...records, ...found.records], ...(found.index ? { index: found.index } : {}) };
 }
 
 /**

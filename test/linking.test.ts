@@ -188,6 +188,7 @@ describe("value index", () => {
       expect(r.err).toBe("");
       expect(r.code).toBe(0);
       expect(JSON.parse(r.out).values[0]).toMatchObject({ value: "JetBlue Airways", table: "names", column: "name" });
+      expect(JSON.parse(r.out).index).toMatchObject({ file: mine.file, entries: mine.stats.entries });
     }
     expect(mine.lookup("Jetblu")[0]).toMatchObject({ value: "JetBlue Airways" });
     const files = fs.readdirSync(path.join(dataDir, "linking"));

@@ -52,7 +52,7 @@ export const linkCommand: Command = {
     try {
       const embeddings = embeddingsFrom(values, io.env, io.cwd);
       const deps = { models: createOpenAIProvider(config, io.env), executor, ...(embeddings ? { embeddings } : {}) };
-      const { linking, records } = await linkQuestion(deps, {
+      const { linking, records, index } = await linkQuestion(deps, {
         question,
         evidence: values.evidence ?? "",
         dbPath,
@@ -62,7 +62,7 @@ export const linkCommand: Command = {
       const keywordSource = keywords ? "--keywords" : hasModel ? "linker" : "the question's own words (no model configured)";
       const used = usageOfCalls(records);
       if (values.json) {
-        io.stdout(`${JSON.stringify({ ...linking, keywordSource, usage: used }, null, 2)}\n`);
+        io.stdout(`${JSON.stringify({ ...linking, keywordSource, usage: used, ...(index ? { index } : {}) }, null, 2)}\n`);
         return 0;
       }
       const lines = [`Keywords (${keywordSource}): ${linking.keywords.join(", ") || "(none)"}`];
@@ -74,6 +74,10 @@ export const linkCommand: Command = {
       if (!linking.values.length) lines.push("  (none)");
       for (const v of linking.values) {
         lines.push(`  ${v.keyword} → ${v.table}.${v.column} = '${v.value}'  (score ${v.score.toFixed(3)}, distance ${(v.distance ?? 0).toFixed(2)})`);
+      }
+      if (index) {
+        const how = index.reused ? "reused" : `built in ${((index.buildMs ?? 0) / 1000).toFixed(2)} s`;
+        lines.push("", `Value index: ${how}, ${index.entries.toLocaleString()} entries, ${(index.bytes / 2 ** 20).toFixed(1)} MiB (${index.file})`);
       }
       if (used.calls) lines.push("", `Tokens: ${formatUsage(used)}`);
       io.stdout(`${lines.join("\n")}\n`);

@@ -37,6 +37,8 @@ export interface LinkResult {
   linking: Linking;
   /** Embedding requests made (role `embedder`), for the node's calls and usage. */
   records: ModelCallRecord[];
+  /** The value index used: its file, whether it was reused or built now, its size. */
+  index?: { file: string; reused: boolean; entries: number; keys: number; bytes: number; buildMs?: number };
 }
 
 /** Keywords cleaned: trimmed, at most 100 characters, no bare stopwords, no duplicates (case-insensitive), at most 40. */
@@ -125,8 +127,10 @@ export async function linkKeywords(keywordsIn: string[], opts: LinkOptions): Pro
   // Value candidates per keyword, lexically ranked.
   const candidates = new Map<string, ValueMatch[]>();
   const schemaHits = new Map<string, ValueMatch[]>();
+  let indexInfo: LinkResult["index"];
   try {
     const index = await openValueIndex(opts.dbPath, { dataDir: opts.dataDir });
+    indexInfo = { file: index.file, reused: index.reused, ...index.stats };
     for (const keyword of keywords) {
       const matches = index.lookup(keyword);
       candidates.set(keyword, matches.filter((m) => m.kind === "value").slice(0, CANDIDATES_PER_KEYWORD));
@@ -204,7 +208,7 @@ export async function linkKeywords(keywordsIn: string[], opts: LinkOptions): Pro
     ranking: vectorOf ? "embeddings" : "lexical",
     ...(notes.length ? { note: notes.join("; ") } : {}),
   };
-  return { linking, records };
+  return { linking, records, ...(indexInfo ? { index: indexInfo } : {}) };
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -321,10 +321,10 @@ export async function openValueIndex(dbPath: string, opts: OpenIndexOptions = {}
     openIndexes.delete(file);
     openIndexes.set(file, pending);
   } else {
-    pending = Promise.resolve().then(() => {
+    pending = Promise.resolve().then(async () => {
       const existing = readIndex(file, true);
       if (existing) return existing;
-      const buildMs = buildIndex(source, sha256, file);
+      const buildMs = await buildIndex(source, sha256, file);
       // Whichever process won the race, read what is on disk now (the same content either way). The build's own
       // arrays are garbage by now, so memory holds one copy.
       const built = readIndex(file, false, buildMs);
@@ -439,7 +439,11 @@ function radixSort(hashes: Uint32Array): { hashes: Uint32Array; keys: Uint32Arra
   return { hashes: h, keys: k };
 }
 
-function buildIndex(source: string, sha256: string, file: string): number {
+/** Lets other work of the process (model calls, queries of other questions) run during a long build. */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+const PAUSE_EVERY = 20_000;
+
+async function buildIndex(source: string, sha256: string, file: string): Promise<number> {
   const started = performance.now();
   const columns: Array<[string, string]> = [];
   const entryStrings: string[] = [];
@@ -460,7 +464,9 @@ function buildIndex(source: string, sha256: string, file: string): number {
     pairEntry.push(partial ? (entry | 0x80000000) >>> 0 : entry);
   };
   let values = 0;
+  let read = 0;
   for (const [kind, column, value] of readEntries(source, columns)) {
+    if (++read % PAUSE_EVERY === 0) await pause();
     if (kind === 0 && ++values > MAX_VALUES) continue;
     const entry = entryStrings.length;
     entryStrings.push(value);
@@ -491,7 +497,10 @@ function buildIndex(source: string, sha256: string, file: string): number {
   pairKey.data = pairEntry.data = new Uint32Array(0);
 
   const bandsAll = new Uint32Array(BANDS * nKeys);
-  for (let k = 0; k < nKeys; k++) bandHashes(keyStrings[k]!, bandsAll, k, nKeys);
+  for (let k = 0; k < nKeys; k++) {
+    bandHashes(keyStrings[k]!, bandsAll, k, nKeys);
+    if (k % PAUSE_EVERY === 0) await pause();
+  }
   // The short-word family: 2-gram bands of the short keys only (key ids, not positions).
   const shortIds = new U32List();
   for (let k = 0; k < nKeys; k++) if (keyStrings[k]!.length <= SHORT_MAX) shortIds.push(k);
