@@ -33,7 +33,7 @@ export async function buildRunner(args: {
   const models = modelsFrom(values, env, cwd);
   const embeddings = embeddingsFrom(values, env, cwd);
   // Few-shot retrieval ranks by embeddings too when a model is configured (BM25 otherwise, and on failure).
-  const examples = embeddings && args.examples ? args.examples.withEmbeddings(embeddings) : args.examples;
+  const examples = (embeddings && args.examples?.withEmbeddings?.(embeddings)) || args.examples;
   const deps: NodeDeps = { models, executor: args.executor, examples, ...(embeddings ? { embeddings } : {}) };
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
     throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");

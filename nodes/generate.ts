@@ -8,7 +8,9 @@ import { generationPrompt } from "./prompts.ts";
  */
 export const generateSqlNode: NodeFactory = (deps, options) => async (state) => {
   const k = options.fewShot ?? DEFAULTS.fewShot;
-  const found = k > 0 && deps.examples ? await deps.examples.similarRanked(state.question, k, state.questionId ? [state.questionId] : []) : undefined;
+  const store = k > 0 ? deps.examples : undefined;
+  const exclude = state.questionId ? [state.questionId] : [];
+  const found = store && (store.similarRanked ? await store.similarRanked(state.question, k, exclude) : { examples: await store.similar(state.question, k, exclude), records: [] });
   const prompt = generationPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, examples: found?.examples ?? [] });
   const step = await writeSqlStep(deps.models, "generator", prompt, "generate", state);
   // Embedding requests of the retrieval count in usage like model calls (role "embedder").

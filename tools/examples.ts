@@ -24,11 +24,17 @@ export interface ExampleStore {
   readonly size: number;
   /** The k most similar examples; `excludeIds` keeps a question from being its own example. */
   similar(text: string, k: number, excludeIds?: string[]): Promise<Example[]>;
-  /** The same, saying how they were ranked and what embedding calls it made. */
-  similarRanked(text: string, k: number, excludeIds?: string[]): Promise<RankedExamples>;
+  /** The same, saying how they were ranked and what embedding calls it made (optional for other stores). */
+  similarRanked?(text: string, k: number, excludeIds?: string[]): Promise<RankedExamples>;
   all(): Example[];
-  /** The same examples, ranked by embedding similarity (BM25 when the endpoint fails). */
-  withEmbeddings(embedder: Embedder): ExampleStore;
+  /** The same examples, ranked by embedding similarity (BM25 when the endpoint fails); optional for other stores. */
+  withEmbeddings?(embedder: Embedder): ExampleStore;
+}
+
+/** The store `createExampleStore` makes: both optional members present. */
+export interface RankedExampleStore extends ExampleStore {
+  similarRanked(text: string, k: number, excludeIds?: string[]): Promise<RankedExamples>;
+  withEmbeddings(embedder: Embedder): RankedExampleStore;
 }
 
 const tokenize = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
@@ -75,14 +81,14 @@ export class Bm25Index {
   }
 }
 
-export function createExampleStore(questions: Question[]): ExampleStore {
+export function createExampleStore(questions: Question[]): RankedExampleStore {
   const examples: Example[] = questions
     .filter((q) => q.goldSql)
     .map((q) => ({ id: q.id, dbId: q.dbId, question: q.question, evidence: q.evidence, sql: q.goldSql! }));
   return storeOf(examples);
 }
 
-function storeOf(examples: Example[], embedder?: Embedder): ExampleStore {
+function storeOf(examples: Example[], embedder?: Embedder): RankedExampleStore {
   const texts = examples.map((e) => `${e.question} ${e.evidence}`.trim());
   let bm25: Bm25Index | undefined;
   let vectors: Promise<{ ok: true; vectors: number[][]; records: ModelCallRecord[] } | { ok: false; note: string }> | undefined;
@@ -99,7 +105,7 @@ function storeOf(examples: Example[], embedder?: Embedder): ExampleStore {
     return out;
   };
 
-  const store: ExampleStore = {
+  const store: RankedExampleStore = {
     size: examples.length,
     all: () => examples,
     withEmbeddings: (next) => storeOf(examples, next),
