@@ -407,4 +407,42 @@ describe("sqlmend link and ask --link through the real clients", () => {
       await server.close();
     }
   });
+
+  it("eval baseline --link with an embedding model: EX, the report names the embedding model and the link setting", async () => {
+    const bench = path.join(dir, "bench");
+    fs.mkdirSync(path.join(bench, "dev_databases", "air"), { recursive: true });
+    fs.copyFileSync(dbPath, path.join(bench, "dev_databases", "air", "air.sqlite"));
+    fs.writeFileSync(
+      path.join(bench, "dev.json"),
+      JSON.stringify([
+        { question_id: 1, db_id: "air", question: "Which country is Jetblu from?", evidence: "", SQL: "SELECT country FROM airlines WHERE name = 'JetBlue Airways'" },
+        { question_id: 2, db_id: "air", question: "Fleet of Lufthansaa?", evidence: "", SQL: "SELECT fleet_size FROM airlines WHERE name = 'Lufthansa'" },
+      ]),
+    );
+    // The generator copies the first value linking matched into its SQL: right only if linking found it.
+    const server = await startOpenAIServer({
+      respond: (req) => {
+        const last = req.messages.at(-1)?.content ?? "";
+        const all = req.messages.map((m) => m.content).join("\n");
+        if (req.body.response_format || /keywords/i.test(all)) return { content: JSON.stringify({ keywords: [/Jetblu|Lufthansaa/.exec(all)?.[0] ?? "x"] }) };
+        const schema = all;
+        const value = /matches the question: '([^']+)'/.exec(schema)?.[1] ?? "none";
+        const column = /Fleet/.test(last) ? "fleet_size" : "country";
+        return { content: `\`\`\`sql\nSELECT ${column} FROM airlines WHERE name = '${value}'\n\`\`\`` };
+      },
+    });
+    try {
+      const out = path.join(dir, "eval-link");
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: "test-model", SQLMEND_HOME: dataDir, SQLMEND_EMBEDDING_MODEL: "test-embed" });
+      const code = await main(["eval", "baseline", "--link", "--bench", bench, "--out", out, "--checkpoints", "memory", "--structured-method", "jsonMode"], run.io);
+      expect(run.out()).toMatch(/EX 100\.00% \(2\/2/);
+      expect(code).toBe(0);
+      const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
+      expect(report).toMatch(/"embeddings": "test-embed"/);
+      expect(report).toMatch(/"link": true/);
+      expect(report).toMatch(/\| embedder \| \d+ \|/);
+    } finally {
+      await server.close();
+    }
+  });
 });
