@@ -1,8 +1,8 @@
 /**
  * The value index of one database file (Memo-SQL A.2, TS-SQL §3.1.1): the distinct text values of every column, and
- * the table and column names, under MinHash LSH over character 3-grams. Built once per database content (keyed by
- * its SHA-256), stored in the data directory as one binary file, reused by every later run and process, rebuilt
- * when the file changes. The database is opened read-only and never written.
+ * the table and column names, under MinHash LSH over character n-grams (minhash.ts). Built once per database
+ * content (keyed by its SHA-256), stored in the data directory as one binary file, reused by every later run and
+ * process, rebuilt when the file changes. The database is opened read-only and never written.
  *
  * What is indexed ("keys", each pointing to the entries it came from): a value's whole normalised text and, for
  * values of at most six words, each word — so "Jetblu" finds 'JetBlue Airways' through its word "jetblue". Numeric
