@@ -57,6 +57,17 @@ describe("embedding configuration", () => {
     expect(server.embeddingRequests.length).toBe(before + 1);
   });
 
+  it("sends large batches in several requests and says so in the one call record", async () => {
+    const embedder = createOpenAIEmbedder({ model: "emb", baseURL: server.url, apiKeyEnv: "NONE", timeoutMs: 5000, maxRetries: 0 });
+    const before = server.embeddingRequests.length;
+    const texts = Array.from({ length: 600 }, (_, i) => `value number ${i}`);
+    const outcome = await embedRecorded(embedder, texts);
+    expect(outcome.ok && outcome.vectors.length).toBe(600);
+    expect(server.embeddingRequests.length - before).toBe(2);
+    expect(outcome.records).toHaveLength(1);
+    expect(outcome.records[0]!.reply).toMatch(/600 vectors \(0 from cache, 2 requests\)/);
+  });
+
   it("reports a missing key for OpenAI itself as a fallback note, not a crash", async () => {
     const embedder = createOpenAIEmbedder({ model: "text-embedding-3-small", apiKeyEnv: "SQLMEND_TEST_NO_SUCH_KEY", timeoutMs: 1000, maxRetries: 0 }, { env: {} });
     const outcome = await embedRecorded(embedder, ["x"]);

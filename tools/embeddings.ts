@@ -96,9 +96,16 @@ export interface EmbeddingSettings {
   maxRetries: number;
 }
 
+/** Vectors kept in memory per process (the disk keeps them all). */
+const MEMORY_VECTORS = 20_000;
+
 /** Vectors by (model, text hash) in a SQLite file of the data directory, shared by processes; memory only if it cannot open. */
 class VectorCache {
   private readonly memory = new Map<string, number[]>();
+  private remember(key: string, vector: number[]): void {
+    this.memory.set(key, vector);
+    if (this.memory.size > MEMORY_VECTORS) this.memory.delete(this.memory.keys().next().value!);
+  }
   private db: Database.Database | undefined;
   private get_: Database.Statement | undefined;
   private put: Database.Statement | undefined;
@@ -127,7 +134,7 @@ class VectorCache {
       const blob = this.get_?.get(model, hash) as Buffer | undefined;
       if (!blob) return undefined;
       const vector = Array.from(new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)));
-      this.memory.set(key, vector);
+      this.remember(key, vector);
       return vector;
     } catch {
       return undefined;
@@ -135,7 +142,7 @@ class VectorCache {
   }
 
   set(model: string, entries: Array<[string, number[]]>): void {
-    for (const [hash, vector] of entries) this.memory.set(`${model}\u0000${hash}`, vector);
+    for (const [hash, vector] of entries) this.remember(`${model}\u0000${hash}`, vector);
     if (!this.db || !this.put) return;
     try {
       this.db.transaction(() => {
@@ -164,12 +171,14 @@ export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: 
   let downUntil = 0;
   let downReason = "";
 
-  async function request(texts: string[]): Promise<{ vectors: number[][]; tokens: number }> {
+  async function request(texts: string[]): Promise<{ vectors: number[][]; tokens: number; requests: number }> {
     const apiKey = env[settings.apiKeyEnv] || (settings.baseURL ? "sk-no-key" : undefined);
     if (!apiKey) throw new Error(`no API key for embeddings: set ${settings.apiKeyEnv}`);
     let tokens: number | undefined;
+    let requests = 0;
     // OpenAIEmbeddings drops the usage the endpoint reports; read it from the response on its way through.
     const countingFetch = async (url: unknown, init: unknown) => {
+      requests++;
       const response = await fetch(url as string, init as RequestInit);
       try {
         const body = (await response.clone().json()) as { usage?: { prompt_tokens?: number; total_tokens?: number } };
@@ -192,7 +201,7 @@ export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: 
       throw new Error(`the endpoint returned ${vectors.length} vectors for ${texts.length} texts`);
     }
     // Servers that report no usage: about four characters a token.
-    return { vectors, tokens: tokens ?? Math.ceil(texts.reduce((n, t) => n + t.length, 0) / 4) };
+    return { vectors, tokens: tokens ?? Math.ceil(texts.reduce((n, t) => n + t.length, 0) / 4), requests: Math.max(1, requests) };
   }
 
   async function embedCounted(texts: string[]): Promise<{ vectors: number[][]; usage: EmbedUsage }> {
@@ -210,11 +219,12 @@ export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: 
       if (Date.now() < downUntil) throw new Error(downReason);
       const started = performance.now();
       try {
-        const { vectors, tokens } = await request([...missing.values()]);
+        const { vectors, tokens, requests } = await request([...missing.values()]);
         const fresh = [...missing.keys()].map((hash, i): [string, number[]] => [hash, vectors[i]!]);
         cache.set(cacheModel, fresh);
         for (const [hash, vector] of fresh) found.set(hash, vector);
-        usage.calls = 1;
+        // OpenAIEmbeddings sends 512 texts a request: each request is a call.
+        usage.calls = requests;
         usage.inputTokens = tokens;
       } catch (error) {
         downUntil = Date.now() + RETRY_AFTER_FAILURE_MS;
