@@ -9,7 +9,7 @@ import { readPredictions, type Semantics } from "../tools/score.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "./runner.ts";
-import { declaredOptionsFrom, graphOptionsFrom, graphOptionsOf, loadSlotModules, modelsFrom, type runFlags, scenarioFrom } from "./setup.ts";
+import { declaredOptionsFrom, embeddingsFrom, graphOptionsFrom, graphOptionsOf, loadSlotModules, modelsFrom, type runFlags, scenarioFrom } from "./setup.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
 
@@ -30,7 +30,10 @@ export async function buildRunner(args: {
   const { spec, values, env, cwd } = args;
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(spec, values) };
   const models = modelsFrom(values, env, cwd);
-  const deps: NodeDeps = { models, executor: args.executor, examples: args.examples };
+  const embeddings = embeddingsFrom(values, env, cwd);
+  // Few-shot retrieval ranks by embeddings too when a model is configured (BM25 otherwise, and on failure).
+  const examples = (embeddings && args.examples?.withEmbeddings?.(embeddings)) || args.examples;
+  const deps: NodeDeps = { models, executor: args.executor, examples, ...(embeddings ? { embeddings } : {}) };
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
     throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");
   }

@@ -5,7 +5,8 @@ import { pathToFileURL } from "node:url";
 import type { ParseArgsConfig } from "node:util";
 import { findGraph, graphSpecs, type GraphSpec } from "../graphs/index.ts";
 import type { GraphOptions, NodeFactory } from "../nodes/types.ts";
-import { createOpenAIProvider, type ModelFlags, type ModelProvider, resolveModelConfig, StructuredMethodSchema } from "../tools/models.ts";
+import type { Embedder } from "../tools/embeddings.ts";
+import { createEmbedderFrom, createOpenAIProvider, type ModelFlags, type ModelProvider, resolveModelConfig, StructuredMethodSchema } from "../tools/models.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
 import { flagOf, optionFlags, optionsUsage, parseOption } from "../graphs/options.ts";
 
@@ -21,6 +22,8 @@ export const runFlags = {
   "max-requests": { type: "string" },
   stream: { type: "boolean" },
   "structured-method": { type: "string" },
+  "embedding-model": { type: "string" },
+  "embedding-base-url": { type: "string" },
   "max-fix-rounds": { type: "string" },
   "few-shot": { type: "string" },
   "schema-max-chars": { type: "string" },
@@ -38,6 +41,8 @@ export const RUN_FLAGS_USAGE = `Model:
   --role-model ROLE=NAME    a different model for one agent role (repeatable)
   --temperature T  --request-timeout-ms N  --max-retries N  --max-requests N (in flight, all roles)
   --stream                  stream replies  --structured-method auto|jsonSchema|functionCalling|jsonMode|text
+  --embedding-model NAME    embeddings for linking and few-shot retrieval (or SQLMEND_EMBEDDING_MODEL; default: lexical)
+  --embedding-base-url URL  the embedding endpoint when it is not --base-url (or SQLMEND_EMBEDDING_BASE_URL)
 Graph:
   --max-fix-rounds N        execution-error fix rounds (default 3)
   --few-shot K              examples retrieved from the training split (default 0)
@@ -93,6 +98,8 @@ export function modelFlagsFrom(values: RunValues): ModelFlags {
     maxConcurrency: intFlag(values, "max-requests", 1),
     streaming: values.stream,
     structuredMethod: method as ModelFlags["structuredMethod"],
+    embeddingModel: values["embedding-model"],
+    embeddingBaseURL: values["embedding-base-url"],
   };
 }
 
@@ -221,6 +228,11 @@ export function modelsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: strin
   const provider = createOpenAIProvider(resolveModelConfig(modelFlagsFrom(values), env, cwd), env);
   provider.forRole(roleToCheck);
   return provider;
+}
+
+/** The embedder from flags, env and config file, or undefined when no embedding model is configured. */
+export function embeddingsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string): Embedder | undefined {
+  return createEmbedderFrom(resolveModelConfig(modelFlagsFrom(values), env, cwd), env, cwd);
 }
 
 export type CorrectScenario = "all" | "errors" | "incorrect";

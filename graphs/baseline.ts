@@ -3,25 +3,40 @@ import { SqlState } from "../state/sql-state.ts";
 import { defaultDeps } from "./deps.ts";
 import { routeAfterExecute } from "./routes.ts";
 import { SHARED_SLOTS } from "./slots.ts";
+import { defineOptions, readOptions } from "./options.ts";
 import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
 
+/** The baseline's own knobs (flags `--link`, ...). */
+export const baselineOptions = defineOptions({
+  link: {
+    type: "boolean",
+    default: false,
+    help: "link the question to columns and stored values first (slot link, role linker); the schema shows the matches",
+  },
+});
+
 /**
- * The baseline: schema → generate → execute → fix on error (at most maxFixRounds) → done.
+ * The baseline: [link →] schema → generate → execute → fix on error (at most maxFixRounds) → done.
+ * With --link, the link slot first finds the columns and stored values the question names, and the schema shows them.
  * The initial text-to-SQL method that correctors revise, and the control in every comparison.
  */
 export const baselineSpec: GraphSpec = {
   name: "baseline",
   summary: "generate SQL (zero- or few-shot), execute, fix execution errors up to N times",
   kind: "generator",
-  slots: { schema: SHARED_SLOTS.schema, generate: SHARED_SLOTS.generate, execute: SHARED_SLOTS.execute, fix: SHARED_SLOTS.fix },
+  options: baselineOptions,
+  slots: { link: SHARED_SLOTS.link, schema: SHARED_SLOTS.schema, generate: SHARED_SLOTS.generate, execute: SHARED_SLOTS.execute, fix: SHARED_SLOTS.fix },
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(baselineSpec, slot, deps, options);
+    const { link } = readOptions(baselineOptions, options);
     const graph = new StateGraph(SqlState)
+      .addNode("link", node("link"))
       .addNode("schema", node("schema"))
       .addNode("generate", node("generate"))
       .addNode("execute", node("execute"))
       .addNode("fix", node("fix"))
-      .addEdge(START, "schema")
+      .addConditionalEdges(START, () => (link ? "link" : "schema"), ["link", "schema"])
+      .addEdge("link", "schema")
       .addEdge("schema", "generate")
       .addEdge("generate", "execute")
       .addConditionalEdges("execute", routeAfterExecute(options.maxFixRounds), ["fix", END])

@@ -1,5 +1,6 @@
 import type { NodeDeps } from "../nodes/types.ts";
-import { createOpenAIProvider, resolveModelConfig } from "../tools/models.ts";
+import type { Embedder } from "../tools/embeddings.ts";
+import { createEmbedderFrom, createOpenAIProvider, resolveModelConfig } from "../tools/models.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
 
 /** Dependencies from the environment alone (SQLMEND_MODEL, OPENAI_BASE_URL, ...): for langgraph.json and library use. */
@@ -17,10 +18,22 @@ export function defaultDeps(env: NodeJS.ProcessEnv = process.env): NodeDeps {
     forRole: (role) => lazyModels().forRole(role),
     describe: () => lazyModels().describe(),
   };
+  let embeddings: Embedder | null | undefined;
   return {
     models: provider,
     get executor() {
       return getSharedExecutor();
+    },
+    // SQLMEND_EMBEDDING_MODEL (or embeddingModel in the config file), else lexical ranking.
+    get embeddings() {
+      if (embeddings === undefined) {
+        try {
+          embeddings = createEmbedderFrom(resolveModelConfig({}, env, process.cwd()), env, process.cwd()) ?? null;
+        } catch {
+          embeddings = null; // a bad config file is reported when the models are first used
+        }
+      }
+      return embeddings ?? undefined;
     },
   };
 }

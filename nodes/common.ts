@@ -1,6 +1,6 @@
 import type { SqlStateUpdate, SqlStateValue } from "../state/sql-state.ts";
 import { getConfig } from "@langchain/langgraph";
-import { type ModelCallRecord, type Usage, usageOfCalls } from "../state/usage.ts";
+import { addUsage, type ModelCallRecord, type Usage, usageOfCalls } from "../state/usage.ts";
 import { type ChatInput, callModel } from "../tools/llm.ts";
 import type { ModelProvider } from "../tools/models.ts";
 import { extractSql } from "../tools/reply.ts";
@@ -15,6 +15,16 @@ export function withCalls<U extends object>(update: U, records: ModelCallRecord[
   const where = currentStep();
   const stamped = records.map((record) => ({ ...where, ...record }));
   return { ...update, calls: stamped, usage: usageOfCalls(stamped) };
+}
+
+/** Two updates' calls and usage together (e.g. a node's embedding requests beside its model call). */
+export function joinCalls(update: SqlStateUpdate, extra: { calls?: ModelCallRecord[]; usage?: Usage }): SqlStateUpdate {
+  if (!extra.calls?.length) return update;
+  return {
+    ...update,
+    calls: [...extra.calls, ...((update.calls as ModelCallRecord[] | undefined) ?? [])],
+    usage: update.usage ? addUsage(update.usage as Usage, extra.usage ?? usageOfCalls(extra.calls)) : (extra.usage ?? usageOfCalls(extra.calls)),
+  };
 }
 
 /** The running graph's step and node, when called inside a node (LangGraph keeps its config in AsyncLocalStorage). */

@@ -1,5 +1,5 @@
 import type { NodeFactory } from "./types.ts";
-import { DEFAULTS, writeSqlStep } from "./common.ts";
+import { DEFAULTS, joinCalls, withCalls, writeSqlStep } from "./common.ts";
 import { generationPrompt } from "./prompts.ts";
 
 /**
@@ -8,7 +8,11 @@ import { generationPrompt } from "./prompts.ts";
  */
 export const generateSqlNode: NodeFactory = (deps, options) => async (state) => {
   const k = options.fewShot ?? DEFAULTS.fewShot;
-  const examples = k > 0 && deps.examples ? await deps.examples.similar(state.question, k, state.questionId ? [state.questionId] : []) : [];
-  const prompt = generationPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, examples });
-  return writeSqlStep(deps.models, "generator", prompt, "generate", state);
+  const store = k > 0 ? deps.examples : undefined;
+  const exclude = state.questionId ? [state.questionId] : [];
+  const found = store && (store.similarRanked ? await store.similarRanked(state.question, k, exclude) : { examples: await store.similar(state.question, k, exclude), records: [] });
+  const prompt = generationPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, examples: found?.examples ?? [] });
+  const step = await writeSqlStep(deps.models, "generator", prompt, "generate", state);
+  // Embedding requests of the retrieval count in usage like model calls (role "embedder").
+  return found?.records.length ? joinCalls(step, withCalls({}, found.records)) : step;
 };

@@ -3,8 +3,9 @@ import type { NodeFactory } from "./types.ts";
 import { DEFAULTS } from "./common.ts";
 
 /**
- * Slot `schema`. In: dbPath, descriptionDir, question, evidence, schemaText. Out: schemaText (CREATE TABLE text within
- * the size budget, keeping keys and the columns most relevant to the question). Leaves a given schemaText alone.
+ * Slot `schema`. In: dbPath, descriptionDir, question, evidence, schemaText, linking. Out: schemaText (CREATE TABLE text
+ * within the size budget, keeping keys and the columns most relevant to the question — linked columns first — with the
+ * stored values linking matched beside their columns). Leaves a given schemaText alone.
  */
 export const loadSchemaNode: NodeFactory = (deps, options) => async (state) => {
   if (state.schemaText) return {};
@@ -14,6 +15,7 @@ export const loadSchemaNode: NodeFactory = (deps, options) => async (state) => {
       question: state.question,
       evidence: state.evidence,
       maxChars: options.schemaMaxChars ?? DEFAULTS.schemaMaxChars,
+      linking: state.linking,
     }),
   };
 };

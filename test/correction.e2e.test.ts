@@ -159,7 +159,7 @@ describe("few-shot and node swapping", () => {
 
     const bad = io();
     expect(await main(["ask", "baseline", "--db", dev[0]!.dbPath, "--node", `nosuch=${file}`, "--checkpoints", "memory", "Q?"], bad.io)).toBe(1);
-    expect(bad.err()).toMatch(/graph 'baseline' has no slot 'nosuch' \(slots: schema, generate, execute, fix\)/);
+    expect(bad.err()).toMatch(/graph 'baseline' has no slot 'nosuch' \(slots: link, schema, generate, execute, fix\)/);
   });
 });
 

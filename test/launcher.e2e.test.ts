@@ -173,7 +173,7 @@ describe("sqlmend eval", () => {
       expect(other.err()).toMatch(/--resume: .* holds a run with models .*test-model.*another-model/);
       const fixRounds = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
       expect(await main(["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "6", "--max-fix-rounds", "2", "--resume"], fixRounds.io)).toBe(1);
-      expect(fixRounds.err()).toMatch(/holds a run with settings \{"max-fix-rounds":"0"\}, not \{"max-fix-rounds":"2"\}/);
+      expect(fixRounds.err()).toMatch(/holds a run with settings \{"max-fix-rounds":"0","link":false\}, not \{"max-fix-rounds":"2","link":false\}/);
     } finally {
       await server.close();
     }

@@ -189,7 +189,7 @@ describe("openai test server with real ChatOpenAI", () => {
     expect(models.status).toBe(200);
     expect(((await models.json()) as { data: unknown[] }).data).toHaveLength(1);
 
-    const missing = await fetch(`${server.url}/embeddings`, { method: "POST", body: "{}" });
+    const missing = await fetch(`${server.url}/audio/speech`, { method: "POST", body: "{}" });
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/Unknown route/);
 

@@ -2,12 +2,35 @@
  * Dense text embeddings, the contract every consumer codes against (linking, few-shot retrieval, Memo-SQL's memory,
  * TS-SQL's value ranking). An `Embedder` comes in `NodeDeps.embeddings` only when an embedding model is configured;
  * without one, each consumer uses its lexical default and says so.
+ *
+ * The concrete embedder (`createOpenAIEmbedder`) calls any OpenAI-compatible `/v1/embeddings` endpoint through
+ * @langchain/openai's OpenAIEmbeddings, keeps every vector on disk by text hash (`embeddings.sqlite` in the data
+ * directory), counts the endpoint's tokens, and after a failure answers "unavailable" at once for a minute, so an
+ * unreachable endpoint costs one timeout per run, not one per question.
  */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { OpenAIEmbeddings } from "@langchain/openai";
+import type { ModelCallRecord } from "../state/usage.ts";
+import { firstLineOf } from "./errors.ts";
+
+/** What one `embedCounted` call cost: requests to the endpoint, their tokens and time, and vectors served from cache. */
+export interface EmbedUsage {
+  calls: number;
+  inputTokens: number;
+  latencyMs: number;
+  cached: number;
+}
+
 export interface Embedder {
   /** The embedding model's name, for reports. */
   readonly model: string;
   /** One vector per text, in order. Throws (one line) when the endpoint fails; callers fall back to lexical. */
   embed(texts: string[]): Promise<number[][]>;
+  /** The same, with what it cost (optional: `embedRecorded` works with any Embedder). */
+  embedCounted?(texts: string[]): Promise<{ vectors: number[][]; usage: EmbedUsage }>;
 }
 
 /** Cosine similarity of two vectors (0 when either is all zeros). */
@@ -21,4 +44,204 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
     nb += b[i]! * b[i]!;
   }
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** The role embedding calls are counted under in usage (`usage.byRole.embedder`). */
+export const EMBEDDER_ROLE = "embedder";
+
+export type EmbedOutcome =
+  | { ok: true; vectors: number[][]; records: ModelCallRecord[] }
+  | { ok: false; note: string; records: ModelCallRecord[] };
+
+/**
+ * Embeds texts for a consumer that falls back to lexical ranking: never throws; on failure says why in one line.
+ * When the endpoint was called, one call record (role `embedder`, tokens, latency) joins the node's `calls`, so
+ * embeddings count in usage like any model call.
+ */
+export async function embedRecorded(embedder: Embedder, texts: string[]): Promise<EmbedOutcome> {
+  try {
+    if (!embedder.embedCounted) return { ok: true, vectors: await embedder.embed(texts), records: [] };
+    const { vectors, usage } = await embedder.embedCounted(texts);
+    const records: ModelCallRecord[] = usage.calls
+      ? [
+          {
+            role: EMBEDDER_ROLE,
+            model: embedder.model,
+            messages: [{ role: "user", content: summarize(texts) }],
+            reply: `${texts.length} vectors (${usage.cached} from cache, ${usage.calls} ${usage.calls === 1 ? "request" : "requests"})`,
+            inputTokens: usage.inputTokens,
+            outputTokens: 0,
+            latencyMs: usage.latencyMs,
+          },
+        ]
+      : [];
+    return { ok: true, vectors, records };
+  } catch (error) {
+    return { ok: false, note: `embeddings unavailable (${firstLineOf(error)}); ranked lexically`, records: [] };
+  }
+}
+
+const summarize = (texts: string[]): string => {
+  const shown = texts.slice(0, 20).map((t) => (t.length > 80 ? `${t.slice(0, 79)}…` : t));
+  return `embed ${texts.length} texts:\n${shown.join("\n")}${texts.length > shown.length ? `\n… ${texts.length - shown.length} more` : ""}`;
+};
+
+export interface EmbeddingSettings {
+  model: string;
+  /** The endpoint, when not OpenAI's own. */
+  baseURL?: string;
+  /** Environment variable holding the key. */
+  apiKeyEnv: string;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/** Vectors kept in memory per process (the disk keeps them all). */
+const MEMORY_VECTORS = 20_000;
+
+/** Vectors by (model, text hash) in a SQLite file of the data directory, shared by processes; memory only if it cannot open. */
+class VectorCache {
+  private readonly memory = new Map<string, number[]>();
+  private remember(key: string, vector: number[]): void {
+    this.memory.set(key, vector);
+    if (this.memory.size > MEMORY_VECTORS) this.memory.delete(this.memory.keys().next().value!);
+  }
+  private db: Database.Database | undefined;
+  private get_: Database.Statement | undefined;
+  private put: Database.Statement | undefined;
+
+  constructor(file: string | undefined) {
+    if (!file) return;
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const db = new Database(file);
+      db.pragma("busy_timeout = 5000");
+      db.pragma("journal_mode = WAL");
+      db.exec("CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID");
+      this.get_ = db.prepare("SELECT vector FROM vectors WHERE model = ? AND hash = ?").pluck();
+      this.put = db.prepare("INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?, ?, ?)");
+      this.db = db;
+    } catch {
+      this.db = undefined; // a read-only or broken data directory: vectors live for this process only
+    }
+  }
+
+  get(model: string, hash: string): number[] | undefined {
+    const key = `${model}\u0000${hash}`;
+    const hit = this.memory.get(key);
+    if (hit) return hit;
+    try {
+      const blob = this.get_?.get(model, hash) as Buffer | undefined;
+      if (!blob) return undefined;
+      const vector = Array.from(new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)));
+      this.remember(key, vector);
+      return vector;
+    } catch {
+      return undefined;
+    }
+  }
+
+  set(model: string, entries: Array<[string, number[]]>): void {
+    for (const [hash, vector] of entries) this.remember(`${model}\u0000${hash}`, vector);
+    if (!this.db || !this.put) return;
+    try {
+      this.db.transaction(() => {
+        for (const [hash, vector] of entries) this.put!.run(model, hash, Buffer.from(new Float32Array(vector).buffer));
+      })();
+    } catch {
+      // Busy beyond the timeout or a full disk: the vectors stay in memory.
+    }
+  }
+}
+
+const hashOf = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 32);
+
+/** How long a failed endpoint is left alone before it is tried again. */
+const RETRY_AFTER_FAILURE_MS = 60_000;
+
+/**
+ * An Embedder on an OpenAI-compatible endpoint. `cacheFile` (usually `<data dir>/embeddings.sqlite`) keeps vectors
+ * across runs; omit it for memory only.
+ */
+export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: NodeJS.ProcessEnv; cacheFile?: string } = {}): Embedder {
+  const env = opts.env ?? process.env;
+  const cache = new VectorCache(opts.cacheFile);
+  // The cache key names the endpoint too: one model name on two servers may be two models.
+  const cacheModel = `${settings.model}@${settings.baseURL ?? "openai"}`;
+  let downUntil = 0;
+  let downReason = "";
+
+  async function request(texts: string[]): Promise<{ vectors: number[][]; tokens: number; requests: number }> {
+    const apiKey = env[settings.apiKeyEnv] || (settings.baseURL ? "sk-no-key" : undefined);
+    if (!apiKey) throw new Error(`no API key for embeddings: set ${settings.apiKeyEnv}`);
+    let tokens: number | undefined;
+    let requests = 0;
+    // OpenAIEmbeddings drops the usage the endpoint reports; read it from the response on its way through.
+    const countingFetch = async (url: unknown, init: unknown) => {
+      requests++;
+      const response = await fetch(url as string, init as RequestInit);
+      try {
+        const body = (await response.clone().json()) as { usage?: { prompt_tokens?: number; total_tokens?: number } };
+        const reported = body.usage?.prompt_tokens ?? body.usage?.total_tokens;
+        if (typeof reported === "number") tokens = (tokens ?? 0) + reported;
+      } catch {
+        // Not JSON (an error page): nothing to count.
+      }
+      return response;
+    };
+    const client = new OpenAIEmbeddings({
+      model: settings.model,
+      apiKey,
+      timeout: settings.timeoutMs,
+      maxRetries: Math.min(settings.maxRetries, 2),
+      configuration: { ...(settings.baseURL ? { baseURL: settings.baseURL } : {}), fetch: countingFetch as never },
+    });
+    const vectors = await client.embedDocuments(texts);
+    if (vectors.length !== texts.length || vectors.some((v) => !Array.isArray(v) || v.length === 0)) {
+      throw new Error(`the endpoint returned ${vectors.length} vectors for ${texts.length} texts`);
+    }
+    // Servers that report no usage: about four characters a token.
+    return { vectors, tokens: tokens ?? Math.ceil(texts.reduce((n, t) => n + t.length, 0) / 4), requests: Math.max(1, requests) };
+  }
+
+  async function embedCounted(texts: string[]): Promise<{ vectors: number[][]; usage: EmbedUsage }> {
+    const hashes = texts.map(hashOf);
+    const found = new Map<string, number[]>();
+    const missing = new Map<string, string>();
+    hashes.forEach((hash, i) => {
+      if (found.has(hash) || missing.has(hash)) return;
+      const hit = cache.get(cacheModel, hash);
+      if (hit) found.set(hash, hit);
+      else missing.set(hash, texts[i]!);
+    });
+    const usage: EmbedUsage = { calls: 0, inputTokens: 0, latencyMs: 0, cached: texts.length - [...missing.keys()].length };
+    if (missing.size) {
+      if (Date.now() < downUntil) throw new Error(downReason);
+      const started = performance.now();
+      try {
+        const { vectors, tokens, requests } = await request([...missing.values()]);
+        const fresh = [...missing.keys()].map((hash, i): [string, number[]] => [hash, vectors[i]!]);
+        cache.set(cacheModel, fresh);
+        for (const [hash, vector] of fresh) found.set(hash, vector);
+        // OpenAIEmbeddings sends 512 texts a request: each request is a call.
+        usage.calls = requests;
+        usage.inputTokens = tokens;
+      } catch (error) {
+        downUntil = Date.now() + RETRY_AFTER_FAILURE_MS;
+        downReason = `embedding endpoint failed: ${firstLineOf(error)}`;
+        throw new Error(downReason);
+      } finally {
+        usage.latencyMs = performance.now() - started;
+      }
+    }
+    return { vectors: hashes.map((hash) => found.get(hash)!), usage };
+  }
+
+  return {
+    model: settings.model,
+    embedCounted,
+    async embed(texts) {
+      return (await embedCounted(texts)).vectors;
+    },
+  };
 }

@@ -1,6 +1,6 @@
-import { Document } from "@langchain/core/documents";
-import { BM25Retriever } from "@langchain/community/retrievers/bm25";
 import type { Question } from "../state/question.ts";
+import type { ModelCallRecord } from "../state/usage.ts";
+import { cosine, type Embedder, embedRecorded } from "./embeddings.ts";
 
 export interface Example {
   id: string;
@@ -10,30 +10,131 @@ export interface Example {
   sql: string;
 }
 
-/** Training questions with gold SQL, searchable by question similarity (BM25). */
+/** What a retrieval found and how it ranked: embeddings when configured and reachable, else BM25 (and why, in `note`). */
+export interface RankedExamples {
+  examples: Example[];
+  ranking: "embeddings" | "lexical";
+  note?: string;
+  /** The embedding requests made (role `embedder`), for the node's `calls` and usage. */
+  records: ModelCallRecord[];
+}
+
+/** Training questions with gold SQL, searchable by question similarity (BM25, or embeddings when configured). */
 export interface ExampleStore {
   readonly size: number;
   /** The k most similar examples; `excludeIds` keeps a question from being its own example. */
   similar(text: string, k: number, excludeIds?: string[]): Promise<Example[]>;
+  /** The same, saying how they were ranked and what embedding calls it made (optional for other stores). */
+  similarRanked?(text: string, k: number, excludeIds?: string[]): Promise<RankedExamples>;
   all(): Example[];
+  /** The same examples, ranked by embedding similarity (BM25 when the endpoint fails); optional for other stores. */
+  withEmbeddings?(embedder: Embedder): ExampleStore;
 }
 
-export function createExampleStore(questions: Question[]): ExampleStore {
+/** The store `createExampleStore` makes: both optional members present. */
+export interface RankedExampleStore extends ExampleStore {
+  similarRanked(text: string, k: number, excludeIds?: string[]): Promise<RankedExamples>;
+  withEmbeddings(embedder: Embedder): RankedExampleStore;
+}
+
+const tokenize = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** Okapi BM25 over the examples, indexed once (term postings, document lengths) and queried many times. */
+export class Bm25Index {
+  private readonly postings = new Map<string, Array<[number, number]>>();
+  private readonly lengths: Float64Array;
+  private readonly averageLength: number;
+  constructor(
+    texts: string[],
+    private readonly k1 = 1.2,
+    private readonly b = 0.75,
+  ) {
+    this.lengths = new Float64Array(texts.length);
+    texts.forEach((text, doc) => {
+      const counts = new Map<string, number>();
+      const terms = tokenize(text);
+      this.lengths[doc] = terms.length;
+      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+      for (const [term, tf] of counts) {
+        let list = this.postings.get(term);
+        if (!list) this.postings.set(term, (list = []));
+        list.push([doc, tf]);
+      }
+    });
+    this.averageLength = texts.length ? this.lengths.reduce((a, b) => a + b, 0) / texts.length || 1 : 1;
+  }
+
+  /** Scores of the documents sharing a term with the query, best first (ties: earlier document first). */
+  search(query: string): Array<[number, number]> {
+    const n = this.lengths.length;
+    const scores = new Map<number, number>();
+    for (const term of new Set(tokenize(query))) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
+      for (const [doc, tf] of list) {
+        const norm = tf + this.k1 * (1 - this.b + (this.b * this.lengths[doc]!) / this.averageLength);
+        scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (this.k1 + 1)) / norm);
+      }
+    }
+    return [...scores].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+  }
+}
+
+export function createExampleStore(questions: Question[]): RankedExampleStore {
   const examples: Example[] = questions
     .filter((q) => q.goldSql)
     .map((q) => ({ id: q.id, dbId: q.dbId, question: q.question, evidence: q.evidence, sql: q.goldSql! }));
-  const docs = examples.map((e, index) => new Document({ pageContent: `${e.question} ${e.evidence}`, metadata: { index } }));
-  return {
+  return storeOf(examples);
+}
+
+function storeOf(examples: Example[], embedder?: Embedder): RankedExampleStore {
+  const texts = examples.map((e) => `${e.question} ${e.evidence}`.trim());
+  let bm25: Bm25Index | undefined;
+  let vectors: Promise<{ ok: true; vectors: number[][]; records: ModelCallRecord[] } | { ok: false; note: string }> | undefined;
+
+  const lexical = (text: string, k: number, excludeIds: string[]): Example[] => {
+    bm25 ??= new Bm25Index(texts);
+    const out: Example[] = [];
+    for (const [doc] of bm25.search(text)) {
+      const example = examples[doc]!;
+      if (excludeIds.includes(example.id)) continue;
+      out.push(example);
+      if (out.length >= k) break;
+    }
+    return out;
+  };
+
+  const store: RankedExampleStore = {
     size: examples.length,
     all: () => examples,
+    withEmbeddings: (next) => storeOf(examples, next),
     async similar(text, k, excludeIds = []) {
-      if (!examples.length || k <= 0) return [];
-      const retriever = BM25Retriever.fromDocuments(docs, { k: k + excludeIds.length });
-      const hits = await retriever.invoke(text);
-      return hits
-        .map((doc) => examples[doc.metadata.index as number]!)
-        .filter((e) => !excludeIds.includes(e.id))
-        .slice(0, k);
+      return (await store.similarRanked(text, k, excludeIds)).examples;
+    },
+    async similarRanked(text, k, excludeIds = []) {
+      if (!examples.length || k <= 0) return { examples: [], ranking: embedder ? "embeddings" : "lexical", records: [] };
+      if (!embedder) return { examples: lexical(text, k, excludeIds), ranking: "lexical", records: [] };
+      // The examples' vectors once per store (a failure is retried by the next question, after the embedder's pause).
+      const pending = (vectors ??= embedRecorded(embedder, texts));
+      const documents = await pending;
+      if (!documents.ok) {
+        vectors = undefined;
+        return { examples: lexical(text, k, excludeIds), ranking: "lexical", note: documents.note, records: [] };
+      }
+      const query = await embedRecorded(embedder, [text]);
+      if (!query.ok) return { examples: lexical(text, k, excludeIds), ranking: "lexical", note: query.note, records: [] };
+      // The documents' own records go to the first question that paid for them.
+      const records = [...documents.records.splice(0), ...query.records];
+      const q = query.vectors[0]!;
+      const ranked = documents.vectors
+        .map((v, doc) => [doc, cosine(q, v)] as const)
+        .filter(([doc]) => !excludeIds.includes(examples[doc]!.id))
+        .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+        .slice(0, k)
+        .map(([doc]) => examples[doc]!);
+      return { examples: ranked, ranking: "embeddings", records };
     },
   };
+  return store;
 }

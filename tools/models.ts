@@ -3,7 +3,9 @@ import path from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
+import { createOpenAIEmbedder, type Embedder, type EmbeddingSettings } from "./embeddings.ts";
 import { firstLineOf, UserError } from "./errors.ts";
+import { dataDir } from "./paths.ts";
 
 /** How structured replies are requested; "auto" tries each in turn and remembers what the server accepts. */
 export const StructuredMethodSchema = z.enum(["auto", "jsonSchema", "functionCalling", "jsonMode", "text"]);
@@ -27,6 +29,10 @@ export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 export const ModelConfigSchema = ModelSettingsSchema.extend({
   roles: z.record(z.string(), ModelSettingsSchema).default({}),
   maxConcurrency: z.number().int().positive().optional(),
+  /** Embedding model for linking and few-shot retrieval (any OpenAI-compatible /v1/embeddings); none: lexical. */
+  embeddingModel: z.string().min(1).optional(),
+  /** The embedding endpoint, when it is not `baseURL`. */
+  embeddingBaseURL: z.string().url().optional(),
 }).strict();
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 
@@ -119,6 +125,8 @@ export interface ModelFlags {
   maxConcurrency?: number;
   streaming?: boolean;
   structuredMethod?: StructuredMethod;
+  embeddingModel?: string;
+  embeddingBaseURL?: string;
   /** role=model pairs from --role-model. */
   roleModels?: Record<string, string>;
   configFile?: string;
@@ -126,7 +134,7 @@ export interface ModelFlags {
 
 /**
  * Merges, lowest to highest: built-in defaults, the config file (--config, or ./sqlmend.config.json when present),
- * the environment (SQLMEND_MODEL, OPENAI_BASE_URL), then flags.
+ * the environment (SQLMEND_MODEL, OPENAI_BASE_URL, SQLMEND_EMBEDDING_MODEL, SQLMEND_EMBEDDING_BASE_URL), then flags.
  */
 export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, cwd: string): ModelConfig {
   const implicit = path.join(cwd, "sqlmend.config.json");
@@ -145,8 +153,29 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, cw
     streaming: pick(flags.streaming, base.streaming),
     structuredMethod: pick(flags.structuredMethod, base.structuredMethod),
     maxConcurrency: pick(flags.maxConcurrency, base.maxConcurrency),
+    embeddingModel: pick(flags.embeddingModel, env.SQLMEND_EMBEDDING_MODEL || undefined, base.embeddingModel),
+    embeddingBaseURL: pick(flags.embeddingBaseURL, env.SQLMEND_EMBEDDING_BASE_URL || undefined, base.embeddingBaseURL),
     roles,
   };
+}
+
+/** The embedding model's settings, or undefined when none is configured (consumers then rank lexically). */
+export function resolveEmbeddingSettings(config: ModelConfig): EmbeddingSettings | undefined {
+  if (!config.embeddingModel) return undefined;
+  const baseURL = config.embeddingBaseURL ?? config.baseURL;
+  return {
+    model: config.embeddingModel,
+    ...(baseURL ? { baseURL } : {}),
+    apiKeyEnv: config.apiKeyEnv ?? DEFAULT_SETTINGS.apiKeyEnv,
+    timeoutMs: config.timeoutMs ?? DEFAULT_SETTINGS.timeoutMs,
+    maxRetries: config.maxRetries ?? DEFAULT_SETTINGS.maxRetries,
+  };
+}
+
+/** The configured embedder, vectors cached in `<data dir>/embeddings.sqlite`; undefined when no embedding model is set. */
+export function createEmbedderFrom(config: ModelConfig, env: NodeJS.ProcessEnv, cwd: string): Embedder | undefined {
+  const settings = resolveEmbeddingSettings(config);
+  return settings && createOpenAIEmbedder(settings, { env, cacheFile: path.join(dataDir(env, cwd), "embeddings.sqlite") });
 }
 
 export function resolveRoleSettings(config: ModelConfig, role: string): ResolvedModelSettings | undefined {
@@ -234,6 +263,8 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
         baseURL: config.baseURL ?? "(OpenAI)",
         temperature: config.temperature ?? DEFAULT_SETTINGS.temperature,
         roles,
+        // Only when set, so runs without embeddings describe themselves as before (the --resume check compares this).
+        ...(config.embeddingModel ? { embeddingModel: config.embeddingModel, embeddingBaseURL: config.embeddingBaseURL ?? config.baseURL ?? "(OpenAI)" } : {}),
       };
     },
   };

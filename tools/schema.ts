@@ -8,6 +8,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { getSharedExecutor } from "./sqlite/executor.ts";
 import type { ExecSuccess, Row, SqlExecutor, SqlValue } from "./sqlite/types.ts";
+import type { Linking } from "../state/linking.ts";
 
 export type SampleValue = string | number;
 
@@ -379,6 +380,11 @@ export interface RenderOptions {
   maxChars?: number;
   /** Show sample values. Default true. */
   sampleValues?: boolean;
+  /**
+   * What linking found (slot `link`): its columns rank first under the budget (kept longest), and the stored values
+   * that matched the question are shown beside their columns.
+   */
+  linking?: Pick<Linking, "columns" | "values"> | null;
 }
 
 const STOPWORDS = new Set(
@@ -425,6 +431,8 @@ interface ColumnPlan {
   description: boolean;
   base: string;
   notes: Array<string | undefined>;
+  /** Stored values linking matched, shown whatever the budget while the column is shown. */
+  matched: string[];
 }
 
 interface TablePlan {
@@ -443,6 +451,7 @@ function comment(c: ColumnPlan): string {
 
 function buildComment(c: ColumnPlan): string {
   const parts: string[] = [];
+  if (c.matched.length) parts.push(`matches the question: ${c.matched.map((v) => sampleText(v)).join(", ")}`);
   if (c.description && c.column.description) parts.push(c.column.description);
   if (c.description && c.column.valueDescription) parts.push(`values: ${c.column.valueDescription}`);
   if (c.samples && c.column.samples.length > 0) parts.push(`examples: ${c.column.samples.map(sampleText).join(", ")}`);
@@ -465,6 +474,17 @@ export function renderSchema(schema: DbSchema, opts: RenderOptions = {}): string
   const asked = `${opts.question ?? ""} ${opts.evidence ?? ""}`;
   const wanted = new Set(tokens(asked).filter((t) => !STOPWORDS.has(t)));
   const askedLower = asked.toLowerCase();
+  const linkKey = (table: string, column: string) => `${table}\u0000${column}`;
+  const linkedScore = new Map<string, number>();
+  for (const c of opts.linking?.columns ?? []) linkedScore.set(linkKey(c.table, c.column), Math.max(linkedScore.get(linkKey(c.table, c.column)) ?? 0, c.score));
+  const matched = new Map<string, string[]>();
+  for (const v of opts.linking?.values ?? []) {
+    const key = linkKey(v.table, v.column);
+    const list = matched.get(key) ?? [];
+    if (!list.includes(v.value) && list.length < 5) list.push(v.value);
+    matched.set(key, list);
+    linkedScore.set(key, Math.max(linkedScore.get(key) ?? 0, v.score));
+  }
 
   const plans: TablePlan[] = schema.tables.map((table) => {
     const keyNames = new Set([...table.primaryKey, ...table.foreignKeys.flatMap((fk) => fk.columns)]);
@@ -475,6 +495,9 @@ export function renderSchema(schema: DbSchema, opts: RenderOptions = {}): string
       for (const s of column.samples) {
         if (typeof s === "string" && s.length >= 3 && askedLower.includes(s.toLowerCase())) score += 2;
       }
+      // Linked columns outrank any word overlap, so the budget keeps them longest.
+      const linked = linkedScore.get(linkKey(table.name, column.name));
+      if (linked !== undefined) score += 20 + 10 * linked;
       const type = column.type ? ` ${column.type}` : "";
       return {
         column,
@@ -485,6 +508,7 @@ export function renderSchema(schema: DbSchema, opts: RenderOptions = {}): string
         description: true,
         base: `  ${showIdent(column.name)}${type}${column.notNull ? " NOT NULL" : ""}`,
         notes: [],
+        matched: matched.get(linkKey(table.name, column.name)) ?? [],
       };
     });
     const scores = columns.map((c) => c.score).sort((a, b) => b - a);

@@ -136,7 +136,15 @@ ${RUN_FLAGS_USAGE}`,
         bench,
         semantics,
         runFile,
-        settings: { concurrency, checkpoints: checkpoints.location, ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd), ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}) },
+        settings: {
+          concurrency,
+          checkpoints: checkpoints.location,
+          // Linking and few-shot retrieval rank by this model, or lexically (each linking says which, in inspect).
+          embeddings: runner.deps.embeddings?.model ?? "none (lexical ranking)",
+          ...answerSettings(values),
+          ...graphSettings(runner.graphSpecs, values, io.cwd),
+          ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),
+        },
         command: `sqlmend eval ${argv.join(" ")}`,
       });
       const correct = records.filter((r) => r.correct).length;

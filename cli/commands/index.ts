@@ -29,6 +29,11 @@ export const commands: CommandEntry[] = [
     summary: "show a thread's final state and its history step by step (nodes, changes, prompts and replies)",
     load: async () => (await import("./threads.ts")).inspectCommand,
   },
+  {
+    name: "link",
+    summary: "show what schema and value linking finds for a question: keywords, columns, stored values",
+    load: async () => (await import("./link.ts")).linkCommand,
+  },
   { name: "exec", summary: "run one read-only SQL statement against a SQLite file and print the result", load: async () => (await import("./exec.ts")).execCommand },
   {
     name: "ts-sql",

@@ -150,6 +150,14 @@ const executionSummary = (value: unknown): string => {
   return e.ok ? `execution=ok, ${e.preview?.rowCount ?? 0} rows` : `execution=${e.errorKind} error: ${e.error}`;
 };
 
+/** What the link node found, in one line: counts, how it ranked, and why it fell back. */
+const linkingSummary = (value: unknown): string => {
+  const l = value as { keywords?: unknown[]; columns?: unknown[]; values?: Array<{ value: string }>; ranking?: string; note?: string } | null;
+  if (!l) return "linking=null";
+  const shown = (l.values ?? []).slice(0, 3).map((v) => `'${v.value}'`).join(", ");
+  return `linking=${l.keywords?.length ?? 0} keywords, ${l.columns?.length ?? 0} columns, ${l.values?.length ?? 0} values${shown ? ` (${shown}${(l.values?.length ?? 0) > 3 ? ", ..." : ""})` : ""}, ranked ${l.ranking === "embeddings" ? "by embeddings" : "lexically"}${l.note ? ` (${l.note})` : ""}`;
+};
+
 /** The attempt history repeats what the overview shows, except the notes saying why a node kept its SQL. */
 const attemptNotes = (value: unknown): string =>
   (Array.isArray(value) ? value : [])
@@ -171,7 +179,7 @@ function renderOverview(threadId: string, graph: string, final: { values: SqlSta
   out.push("", "Steps (sqlmend inspect THREAD --step N for prompts and replies):");
   for (const step of steps) {
     const changed = Object.entries(step.updates)
-      .flatMap(([, update]) => Object.entries(update).map(([key, value]) => (key === "attempts" ? ("execution" in update ? "" : attemptNotes(value)) : key === "execution" ? executionSummary(value) : `${key}=${summarizeValue(value)}`)))
+      .flatMap(([, update]) => Object.entries(update).map(([key, value]) => (key === "attempts" ? ("execution" in update ? "" : attemptNotes(value)) : key === "execution" ? executionSummary(value) : key === "linking" ? linkingSummary(value) : `${key}=${summarizeValue(value)}`)))
       .filter(Boolean)
       .join("; ");
     const calls = step.calls.length ? `  [${step.calls.length} model call${step.calls.length > 1 ? "s" : ""}: ${step.calls.map((c) => `${c.role} ${c.inputTokens}/${c.outputTokens} tok${c.error ? ` (${c.error})` : ""}`).join(", ")}]` : "";

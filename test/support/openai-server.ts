@@ -36,12 +36,38 @@ export interface OpenAIServerOptions {
   latencyMs?: number;
   /** reject response_format json_schema with 400 like servers that lack it */
   rejectJsonSchema?: boolean;
+  /** `/v1/embeddings`: vectors of hashed character 3-grams (`hashedEmbedding`), or this HTTP status as a failure. */
+  embeddingStatus?: number;
+}
+
+export interface EmbeddingRequestRecord {
+  model: string;
+  input: string[];
+  encodingFormat?: string;
+}
+
+/**
+ * A deterministic embedding for tests: character 3-grams of the lower-cased text hashed into `dimensions` buckets,
+ * L2-normalised. Texts sharing many 3-grams get a high cosine, like a real model on misspellings.
+ */
+export function hashedEmbedding(text: string, dimensions = 64): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  const t = ` ${text.toLowerCase()} `;
+  for (let i = 0; i + 3 <= t.length; i++) {
+    let h = 0x811c9dc5;
+    for (let j = i; j < i + 3; j++) h = Math.imul(h ^ t.charCodeAt(j), 0x01000193);
+    vector[(h >>> 0) % dimensions]! += 1;
+  }
+  const norm = Math.sqrt(vector.reduce((n, v) => n + v * v, 0)) || 1;
+  return vector.map((v) => v / norm);
 }
 
 export interface OpenAIServer {
   /** Base URL including `/v1`, e.g. http://127.0.0.1:PORT/v1 */
   url: string;
   requests: ChatRequestRecord[];
+  /** Every `/v1/embeddings` request, in order. */
+  embeddingRequests: EmbeddingRequestRecord[];
   close(): Promise<void>;
 }
 
@@ -123,6 +149,7 @@ function errorBody(status: number, message?: string, code?: string | null) {
 
 export async function startOpenAIServer(options: OpenAIServerOptions): Promise<OpenAIServer> {
   const requests: ChatRequestRecord[] = [];
+  const embeddingRequests: EmbeddingRequestRecord[] = [];
   const sockets = new Set<Socket>();
   let isClosing = false;
   let idCounter = 0;
@@ -283,6 +310,29 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
     writeSse(res, events, true);
   };
 
+  const handleEmbeddings = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const raw = await readBody(req);
+    let body: any;
+    try {
+      body = JSON.parse(raw ?? "");
+    } catch {
+      return sendJson(res, 400, errorBody(400, "Request body is not valid JSON"));
+    }
+    const input: string[] = typeof body?.input === "string" ? [body.input] : Array.isArray(body?.input) ? body.input.map(String) : [];
+    embeddingRequests.push({ model: String(body?.model ?? ""), input, encodingFormat: body?.encoding_format });
+    await sleep(options.latencyMs ?? 0);
+    if (options.embeddingStatus) return sendJson(res, options.embeddingStatus, errorBody(options.embeddingStatus));
+    // The openai client asks for base64 (little-endian float32) unless told otherwise.
+    const encode = (v: number[]) => (body?.encoding_format === "base64" ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v);
+    const tokens = input.reduce((n, t) => n + estimateTokens(t.length), 0);
+    return sendJson(res, 200, {
+      object: "list",
+      data: input.map((text, index) => ({ object: "embedding", index, embedding: encode(hashedEmbedding(text)) })),
+      model: body?.model ?? TEST_MODEL_ID,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  };
+
   const writeSse = (res: http.ServerResponse, events: unknown[], done: boolean) => {
     if (res.destroyed || res.writableEnded) return;
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
@@ -342,7 +392,9 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
     const work =
       route === "POST /v1/chat/completions"
         ? handleChat(req, res)
-        : route === "GET /v1/models"
+        : route === "POST /v1/embeddings"
+          ? handleEmbeddings(req, res)
+          : route === "GET /v1/models"
           ? Promise.resolve(
               sendJson(res, 200, {
                 object: "list",
@@ -374,6 +426,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddingRequests,
     close() {
       closed ??= new Promise<void>((resolve) => {
         isClosing = true;
