@@ -318,7 +318,7 @@ describe("ablation switches (Table 3)", () => {
     const fallback: R3StateValue = await r3Spec
       .build({ models: scriptedProvider({ writer: sql("SELECT 1") }), executor, examples, embeddings: failing }, { kShot: 1, reviewers: 0 })
       .invoke(input("How many customers live in London?", { questionId: "self" }));
-    expect(fallback.shotsRanking).toBe("bm25 (embeddings failed: endpoint down)");
+    expect(fallback.shotsRanking).toMatch(/^bm25 \(embeddings failed: .*endpoint down/);
     expect(fallback.shots.map((s) => s.id)).toEqual(["t1"]);
   });
 });

@@ -15,11 +15,13 @@ export const writeNode: R3NodeFactory = (deps, options) => async (state) => {
   const notes: string[] = [];
   let shots: { id: string; question: string; evidence: string; sql: string }[] = [];
   let shotsRanking = "zero-shot";
+  const embeddingCalls: Parameters<typeof withCalls>[1] = [];
   if (opts.kShot > 0) {
     if (deps.examples?.size) {
       const found = await searchExamples(deps.examples, `${state.question} ${state.evidence}`.trim(), opts.kShot, state.questionId ? [state.questionId] : [], deps.embeddings);
       shots = found.examples.map(({ id, question, evidence, sql }) => ({ id, question, evidence, sql }));
       shotsRanking = found.ranking;
+      embeddingCalls.push(...found.records);
     } else {
       notes.push(`k-shot ${opts.kShot} asked but no training examples were given: zero-shot`);
     }
@@ -34,7 +36,7 @@ export const writeNode: R3NodeFactory = (deps, options) => async (state) => {
       ...(turn.sql ? { sql: turn.sql } : {}),
       attempts: [{ node: "write", sql: turn.sql ?? state.sql, ok: !!turn.sql, ...(note ? { note } : {}) }],
     },
-    [turn.record],
+    [...embeddingCalls, turn.record],
   );
 };
 
