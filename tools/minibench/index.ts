@@ -9,7 +9,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+// The sources (SQL scripts, questions, descriptions), also when this module runs compiled from dist/tools/minibench/.
+const HERE = ((dir) => (existsSync(path.join(dir, "sql")) ? dir : path.resolve(dir, "../../../tools/minibench")))(
+  path.dirname(fileURLToPath(import.meta.url)),
+);
 export const MINIBENCH_DATABASES = ["school", "shop", "music"] as const;
 const SPLITS = ["dev", "train"] as const;
 const STAMP = ".minibench-stamp";
