@@ -7,7 +7,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFil
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 
 // The sources (SQL scripts, questions, descriptions), also when this module runs compiled from dist/tools/minibench/.
 const HERE = ((dir) => (existsSync(path.join(dir, "sql")) ? dir : path.resolve(dir, "../../../tools/minibench")))(
@@ -103,9 +103,10 @@ export async function buildMinibench(targetDir: string): Promise<void> {
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   const tables: unknown[] = [];
+  const { default: Sqlite } = await import("better-sqlite3"); // loaded only to build, not on every start
   for (const dbId of MINIBENCH_DATABASES) {
     const file = path.join(work, `${dbId}.sqlite`);
-    const db = new Database(file);
+    const db = new Sqlite(file);
     try {
       db.exec(await readFile(path.join(HERE, "sql", `${dbId}.sql`), "utf8"));
       tables.push(describeDatabase(db, dbId));
