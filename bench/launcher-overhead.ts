@@ -75,12 +75,13 @@ const warm = (xs: number[]) => xs.slice(Math.floor(xs.length / 10)); // first 10
 // Everything in the WAL goes into the file first, so the file's size is what the run left on disk.
 store.db?.pragma("wal_checkpoint(TRUNCATE)");
 const ckptBytes = values.checkpoints === "memory" ? 0 : fs.statSync(path.join(dir, "ckpt.sqlite")).size + (fs.existsSync(path.join(dir, "ckpt.sqlite-wal")) ? fs.statSync(path.join(dir, "ckpt.sqlite-wal")).size : 0);
+const hasBlobs = Boolean(store.db?.prepare("SELECT 1 FROM sqlite_master WHERE name = 'blobs'").get());
 const contentBytes = store.db
   ? (store.db
       .prepare(
         `SELECT (SELECT coalesce(sum(length(checkpoint) + length(metadata)), 0) FROM checkpoints)
               + (SELECT coalesce(sum(length(value)), 0) FROM writes)
-              + (SELECT coalesce(sum(length(value)), 0) FROM sqlite_master m, blobs WHERE m.name = 'blobs')`,
+              ${hasBlobs ? "+ (SELECT coalesce(sum(length(value)), 0) FROM blobs)" : ""}`,
       )
       .pluck()
       .get() as number)
@@ -98,11 +99,10 @@ if (ckptBytes) {
 }
 if (store.db) {
   const bytes = (sql: string) => ((store.db!.prepare(sql).pluck().get() as number | null) ?? 0) / 1024;
-  const blobs = store.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'blobs'").get();
   console.log(
     `  of which checkpoints ${bytes("SELECT sum(length(checkpoint) + length(metadata)) FROM checkpoints").toFixed(0)} KiB (${bytes("SELECT count(*) * 1024 FROM checkpoints").toFixed(0)} rows), ` +
       `writes ${bytes("SELECT sum(length(value)) FROM writes").toFixed(0)} KiB (${bytes("SELECT count(*) * 1024 FROM writes").toFixed(0)} rows)` +
-      (blobs ? `, blobs ${bytes("SELECT sum(length(value)) FROM blobs").toFixed(0)} KiB (${bytes("SELECT count(*) * 1024 FROM blobs").toFixed(0)} rows)` : ""),
+      (hasBlobs ? `, blobs ${bytes("SELECT sum(length(value)) FROM blobs").toFixed(0)} KiB (${bytes("SELECT count(*) * 1024 FROM blobs").toFixed(0)} rows)` : ""),
   );
   if (process.env.SQLMEND_BENCH_KEEP) fs.copyFileSync(path.join(dir, "ckpt.sqlite"), process.env.SQLMEND_BENCH_KEEP);
 }
