@@ -9,7 +9,8 @@
  * every graph to declare its channels that way, and only covers appends.)
  *
  * Format: the row type is "json+blobs"; the JSON is JsonPlusSerializer's, with each subtree (the value itself
- * included) of at least BLOB_MIN_CHARS characters replaced by {"$blob": hash} (hash: the first 32 hex digits of the
+ * included, except a checkpoint and its channel_values, which change at every step and are deflated in their row
+ * behind a leading 0 byte) of at least BLOB_MIN_CHARS characters replaced by {"$blob": hash} (hash: the first 32 hex digits of the
  * SHA-256 of the subtree's JSON, which may hold references itself). A blob is kept as text, or deflated (a BLOB)
  * when that is smaller: prompts repeat the schema's wording and shrink several times. An object of ours whose only
  * key is "$blob" or "$esc" is written as {"$esc": object}, so references cannot be forged by state values.
@@ -17,8 +18,10 @@
 import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
-import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
+import type { CheckpointListOptions, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 
 export const BLOB_TYPE = "json+blobs";
 /** Subtrees at least this long (as JSON) are stored apart; a reference costs 44 characters. */
@@ -33,6 +36,9 @@ const DEFLATE_MIN_CHARS = 512;
 export const BLOBS_TABLE_SQL = "CREATE TABLE IF NOT EXISTS blobs (hash TEXT NOT NULL UNIQUE, value BLOB NOT NULL)";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const isCheckpoint = (v: Json): v is { [key: string]: Json } =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && "channel_values" in v && "channel_versions" in v;
 
 export class BlobSerializer implements SerializerProtocol {
   private readonly inner = new JsonPlusSerializer();
@@ -55,12 +61,29 @@ export class BlobSerializer implements SerializerProtocol {
     const text = this.decoder.decode(bytes);
     // SqliteSaver writes a checkpoint and its metadata with one type: every JSON value gets ours.
     if (text.length < BLOB_MIN_CHARS) return [BLOB_TYPE, bytes];
-    return [BLOB_TYPE, this.encoder.encode(this.slim(JSON.parse(text) as Json))];
+    const value = JSON.parse(text) as Json;
+    if (!isCheckpoint(value)) return [BLOB_TYPE, this.encoder.encode(this.slim(value))];
+    // A checkpoint and its channel_values are new at every step: they stay in the row (deflated), their parts go apart.
+    const fields = Object.keys(value).map((k) => {
+      const v = value[k]!;
+      const inner =
+        k === "channel_values" && v !== null && typeof v === "object" && !Array.isArray(v)
+          ? `{${Object.keys(v).map((c) => `${JSON.stringify(c)}:${this.slim(v[c]!)}`).join(",")}}`
+          : this.slim(v);
+      return `${JSON.stringify(k)}:${inner}`;
+    });
+    const row = `{${fields.join(",")}}`;
+    if (row.length < DEFLATE_MIN_CHARS) return [BLOB_TYPE, this.encoder.encode(row)];
+    const deflated = deflateRawSync(row);
+    const out = new Uint8Array(deflated.length + 1); // a leading 0 byte: JSON text never starts with one
+    out.set(deflated, 1);
+    return [BLOB_TYPE, out];
   }
 
   async loadsTyped(type: string, data: Uint8Array | string): Promise<unknown> {
     if (type !== BLOB_TYPE) return this.inner.loadsTyped(type, data);
-    const text = typeof data === "string" ? data : this.decoder.decode(data);
+    const text =
+      typeof data === "string" ? data : data[0] === 0 ? inflateRawSync(data.subarray(1)).toString("utf8") : this.decoder.decode(data);
     if (!text.includes(`"${REF}"`) && !text.includes(`"${ESC}"`)) return this.inner.loadsTyped("json", text);
     const cache = new Map<string, Json>();
     return this.inner.loadsTyped("json", JSON.stringify(this.inflate(JSON.parse(text) as Json, cache)));
@@ -109,4 +132,42 @@ export class BlobSerializer implements SerializerProtocol {
     cache.set(hash, value);
     return value;
   }
+}
+
+/** The channel of one write row that holds all the writes of a task ([channel, value] pairs, in order). */
+export const PACKED_WRITES = "__sqlmend_writes__";
+
+/**
+ * SqliteSaver with the blob serializer, storing the ordinary writes of one task in one row: a row carries two ids of
+ * 36 characters, the thread id and an index entry repeating them, more than most written values. Special writes
+ * (errors, interrupts, resumes, Send tasks) keep their own rows, as SqliteSaver's reads and replaces rely on them.
+ * Reads unpack, so LangGraph sees the pending writes as they were written.
+ */
+export class LightSqliteSaver extends SqliteSaver {
+  constructor(db: Database.Database) {
+    super(db, new BlobSerializer(db));
+  }
+
+  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    const own = writes.length < 2 || writes.some(([channel]) => channel in WRITES_IDX_MAP || channel === TASKS || channel === PACKED_WRITES);
+    if (own) return super.putWrites(config, writes, taskId);
+    return super.putWrites(config, [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]], taskId);
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const tuple = await super.getTuple(config);
+    return tuple && unpack(tuple);
+  }
+
+  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    for await (const tuple of super.list(config, options)) yield unpack(tuple);
+  }
+}
+
+function unpack(tuple: CheckpointTuple): CheckpointTuple {
+  if (!tuple.pendingWrites?.some(([, channel]) => channel === PACKED_WRITES)) return tuple;
+  const pendingWrites = tuple.pendingWrites.flatMap(([taskId, channel, value]) =>
+    channel === PACKED_WRITES ? (value as Array<[string, unknown]>).map(([c, v]): [string, string, unknown] => [taskId, c, v]) : [[taskId, channel, value] as [string, string, unknown]],
+  );
+  return { ...tuple, pendingWrites };
 }

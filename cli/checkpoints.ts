@@ -2,10 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { dataDir } from "../tools/paths.ts";
 import { UserError } from "./command.ts";
-import { BlobSerializer } from "./checkpoint-blobs.ts";
+import { LightSqliteSaver } from "./checkpoint-blobs.ts";
 
 export interface OpenedCheckpointer {
   saver: BaseCheckpointSaver;
@@ -46,7 +45,7 @@ export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEn
     throw new UserError(`cannot open checkpoint file ${file}: ${(error as Error).message}`);
   }
   // Large values are stored once, by content, and referenced from checkpoints (./checkpoint-blobs.ts).
-  return { saver: new SqliteSaver(db, new BlobSerializer(db)), location: file, db, close: () => db.close() };
+  return { saver: new LightSqliteSaver(db), location: file, db, close: () => db.close() };
 }
 
 export interface ThreadSummary {

@@ -6,7 +6,7 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../cli/command.ts";
-import { BLOB_TYPE, BlobSerializer } from "../cli/checkpoint-blobs.ts";
+import { BLOB_TYPE, BlobSerializer, PACKED_WRITES } from "../cli/checkpoint-blobs.ts";
 import { openCheckpointer } from "../cli/checkpoints.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
@@ -56,6 +56,10 @@ describe("checkpoints with content-addressed blobs", () => {
       // (hex deflates to about half: one blob that size, no second copy)
       expect(store.db!.prepare("SELECT count(*) FROM blobs WHERE length(value) >= ?").pluck().get(BIG.length * 0.4)).toBe(1);
       expect(store.db!.prepare("SELECT DISTINCT type FROM checkpoints").pluck().all()).toEqual([BLOB_TYPE]);
+      // A task's writes share one row (load writes big and step; each work step writes step and log).
+      const rows = store.db!.prepare("SELECT task_id, count(*) AS n FROM writes WHERE thread_id = 't1' GROUP BY task_id").all() as { n: number }[];
+      expect(rows.every((r) => r.n === 1)).toBe(true);
+      expect(store.db!.prepare("SELECT count(*) FROM writes WHERE channel = ?").pluck().get(PACKED_WRITES)).toBe(7);
 
       const final = await graph.getState(config);
       expect(final.values.big).toBe(BIG);
@@ -67,6 +71,8 @@ describe("checkpoints with content-addressed blobs", () => {
       for (const snapshot of history.filter((s) => s.values.step >= 1)) expect(snapshot.values.big).toBe(BIG);
       // The tasks' results (what `inspect` shows per step) come back from the pending writes.
       expect(history.some((s) => s.tasks.some((t) => (t.result as { big?: string } | undefined)?.big === BIG))).toBe(true);
+      const lastWork = history.find((s) => s.tasks.some((t) => t.name === "work" && (t.result as { step?: number } | undefined)?.step === 7));
+      expect(lastWork?.tasks[0]?.result).toEqual({ step: 7, log: [`step 6 ${"x".repeat(300)}`] });
     } finally {
       store.close();
     }
