@@ -283,6 +283,19 @@ describe("scoring against a database", () => {
     expect(dqs).toMatchObject({ correct: true, pred: { sql: "SELECT name FROM people WHERE city = 'Rome'" } });
   });
 
+  it("a runaway query in a batch of comparisons times out alone; the others keep their verdicts", async () => {
+    const slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+    const preds = Array.from({ length: 12 }, (_, i) => (i === 5 ? slow : "SELECT count(*) FROM people"));
+    const started = Date.now();
+    const verdicts = await Promise.all(
+      preds.map((pred, i) => scoreQuestion(q("SELECT count(*) FROM people", { id: String(i) }), pred, { executor, semantics: "bird", timeoutMs: 300 })),
+    );
+    expect(verdicts.map((v) => v.correct)).toEqual(preds.map((p) => p !== slow));
+    expect(verdicts[5]!.predError).toMatch(/^timeout: /);
+    expect(verdicts[5]!.goldRows).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it("scoreAll: per difficulty, missing and unmatched predictions, never dies", async () => {
     const questions = [
       q("SELECT count(*) FROM people", { id: "a", difficulty: "simple" }),

@@ -340,8 +340,9 @@ class ProcessPoolExecutor implements SqlExecutor {
 
   /**
    * The next job; queued comparisons go to a worker several at a time (one message each way), so the worker is not
-   * idle while the parent handles a reply. A batch that fails as a whole (time limit, crash) fails each of its
-   * comparisons the same way, and compare() then redoes them apart.
+   * idle while the parent handles a reply. The time limit holds for each comparison of a batch (the worker says when
+   * a slow one is done); a batch that fails as a whole (time limit, crash) fails each of its comparisons the same
+   * way, and compare() then redoes them apart.
    */
   private takeJob(): Job {
     const first = this.queue.shift()!;
@@ -353,7 +354,8 @@ class ProcessPoolExecutor implements SqlExecutor {
     return {
       id: this.nextId++,
       message: { type: "batch", items: batch.map((job) => job.message) },
-      timeoutMs: batch.reduce((sum, job) => sum + job.timeoutMs, 0),
+      // Per comparison: the worker reports progress after any slow one, which restarts the clock (startClock).
+      timeoutMs: Math.max(...batch.map((job) => job.timeoutMs)),
       resolve: (reply) => {
         const results = "ok" in reply ? undefined : (reply as unknown as { results?: WorkerComparison[] }).results;
         batch.forEach((job, i) => job.resolve(results?.[i] ?? ("ok" in reply ? reply : failure("internal", "the worker sent an incomplete reply"))));
@@ -440,6 +442,10 @@ class ProcessPoolExecutor implements SqlExecutor {
     if (msg?.type === "ready") {
       slot.ready = true;
       if (slot.job && !slot.killedWith) this.startClock(slot);
+      return;
+    }
+    if (msg?.type === "progress") {
+      if (slot.job && msg.id === slot.job.id && !slot.killedWith) this.startClock(slot);
       return;
     }
     if (msg?.type !== "result" || !slot.job || msg.id !== slot.job.id || slot.killedWith) return;

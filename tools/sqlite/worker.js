@@ -190,12 +190,29 @@ function compare({ path, pred, gold, semantics, orderMatters, fingerprint }) {
   return result;
 }
 
+/** Reports progress after a slow comparison, so the parent's time limit counts per comparison, not per batch. */
+const PROGRESS_AFTER_MS = 500;
+
+function compareBatch(msg) {
+  let mark = performance.now();
+  return msg.items.map((item) => {
+    Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
+    const result = compare(item);
+    const now = performance.now();
+    if (now - mark > PROGRESS_AFTER_MS) {
+      mark = now;
+      process.send({ type: "progress", id: msg.id });
+    }
+    return result;
+  });
+}
+
 process.on("message", (msg) => {
   if (msg?.type !== "run" && msg?.type !== "compare" && msg?.type !== "batch") return;
   Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
   let result;
   try {
-    if (msg.type === "batch") result = { results: msg.items.map(compare) };
+    if (msg.type === "batch") result = { results: compareBatch(msg) };
     else result = msg.type === "compare" ? compare(msg) : execute(msg);
   } catch (error) {
     result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
