@@ -316,6 +316,20 @@ class ProcessPoolExecutor implements SqlExecutor {
     if (this.closed) return Promise.resolve(failure("internal", "the executor is closed"));
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, message, timeoutMs, resolve });
+      this.schedulePump();
+    });
+  }
+
+  private pumpScheduled = false;
+  /**
+   * Dispatches on the next turn of the event loop rather than at once: callers that enqueue while handling one reply
+   * (a scorer starting its next questions) then fill a batch together instead of each taking a worker alone.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
