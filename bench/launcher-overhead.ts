@@ -1,6 +1,8 @@
 /**
  * The launcher's own overhead per graph step and per question, with an instant scripted model and checkpointing on
  * (SqliteSaver on a file). Overhead = wall time of a step minus the time spent inside its node.
+ * Also weighs the checkpoint file against the text of the prompts and replies it records (each question once:
+ * --questions 20 on minibench's dev split).
  * Run: npx tsx bench/launcher-overhead.ts [--questions N] [--checkpoints file|memory]
  */
 import fs from "node:fs";
@@ -96,6 +98,9 @@ if (ckptBytes) {
     `prompts and replies: ${(promptAndReplyChars / 1024).toFixed(0)} KiB; checkpoint file / prompt+reply text: ${(ckptBytes / promptAndReplyChars).toFixed(2)}x ` +
       `(target <= 2x); values stored (checkpoints, writes, blobs): ${(contentBytes / 1024).toFixed(0)} KiB = ${(contentBytes / promptAndReplyChars).toFixed(2)}x`,
   );
+  if (total > dev.length) {
+    console.log(`  note: ${total} runs of ${dev.length} distinct questions; repeated prompts are stored once, so use --questions ${dev.length} for the per-question ratio`);
+  }
 }
 if (store.db) {
   const bytes = (sql: string) => ((store.db!.prepare(sql).pluck().get() as number | null) ?? 0) / 1024;
