@@ -29,4 +29,11 @@ if (result.status !== 0) {
   console.warn("sqlmend build: tsc failed; dist/ removed, the launcher will run the TypeScript sources (slower start).");
   process.exit(0);
 }
+// Files the modules read beside themselves (new URL("./x.txt", import.meta.url)) are copied next to the compiled ones.
+for (const rel of Object.keys(snapshot.entries)) {
+  const from = path.join(ROOT, rel);
+  if (/\.(ts|js)$/.test(rel) || !fs.statSync(from).isFile()) continue;
+  fs.mkdirSync(path.dirname(path.join(DIST, rel)), { recursive: true });
+  fs.copyFileSync(from, path.join(DIST, rel));
+}
 fs.writeFileSync(path.join(DIST, ".sources.json"), JSON.stringify(snapshot));

@@ -9,10 +9,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type Database from "better-sqlite3";
 
-// The sources (SQL scripts, questions, descriptions), also when this module runs compiled from dist/tools/minibench/.
-const HERE = ((dir) => (existsSync(path.join(dir, "sql")) ? dir : path.resolve(dir, "../../../tools/minibench")))(
-  path.dirname(fileURLToPath(import.meta.url)),
-);
+// The sources (SQL scripts, questions, descriptions, this file), also when this module runs compiled from
+// dist/tools/minibench/: the source hash, and so the build, is then the same in both modes.
+const HERE = ((dir) => {
+  const source = path.resolve(dir, "../../../tools/minibench");
+  return path.basename(path.resolve(dir, "../..")) === "dist" && existsSync(source) ? source : dir;
+})(path.dirname(fileURLToPath(import.meta.url)));
 export const MINIBENCH_DATABASES = ["school", "shop", "music"] as const;
 const SPLITS = ["dev", "train"] as const;
 const STAMP = ".minibench-stamp";
