@@ -1,8 +1,11 @@
 /**
  * Times sqlmend's scorer on a Spider dev set and, given a checkout of the official Python scorer
  * (taoyds/test-suite-sql-eval), times `python3 evaluation.py --etype exec` on the same inputs.
+ * First, the target figure: `sqlmend score --pred gold --semantics bird` as a whole process against a minimal Python
+ * implementation of BIRD's rule (sqlite3, set(pred) == set(gold), a 2-process pool) on the same pairs, run
+ * alternately (--rule-runs times each) so both see the same machine load; prints the ratio of the medians.
  *
- *   npx tsx bench/score-speed.ts --bench DIR [--official PATH] [--pred FILE] [--runs N] [--python BIN]
+ *   npx tsx bench/score-speed.ts --bench DIR [--official PATH] [--pred FILE] [--runs N] [--rule-runs N] [--python BIN]
  *
  * --pred: Spider text predictions aligned with dev.json (default: the gold SQL as predictions).
  * Prints wall times (median of --runs), the ratio, and both scorers' EX per hardness level.
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     official: { type: "string" },
     pred: { type: "string" },
     runs: { type: "string", default: "3" },
+    "rule-runs": { type: "string", default: "9" },
     python: { type: "string" },
   },
 });
@@ -39,6 +43,8 @@ if (bench.layout !== "spider") throw new Error(`${benchDir}: expected a Spider l
 const all = [...bench.questions, ...bench.skipped].sort((a, b) => Number(a.id) - Number(b.id));
 const preds = values.pred ? await readPredictions(path.resolve(values.pred)) : new Map(bench.questions.map((q) => [q.id, q.goldSql!]));
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const secs = (ms: number) => (ms / 1000).toFixed(2);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "sqlmend-score-speed-"));
 const oneLine = (s: string) => s.replace(/[\r\n\t]+/g, " ").trim();
 // Ours reads predictions by position over all questions; the official scorer gets only those with a database.
@@ -49,12 +55,67 @@ const officialPred = path.join(tmp, "pred.sql");
 writeFileSync(officialGold, bench.questions.map((q) => `${oneLine(q.goldSql!)}\t${q.dbId}\n`).join(""));
 writeFileSync(officialPred, bench.questions.map((q) => `${oneLine(preds.get(q.id) ?? "") || "SELECT"}\n`).join(""));
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const secs = (ms: number) => (ms / 1000).toFixed(2);
 const levels = ["easy", "medium", "hard", "extra", "all"];
 
 console.log(`benchmark: ${benchDir}  questions: ${bench.questions.length} scored, ${bench.skipped.length} skipped (no database)`);
 console.log(`predictions: ${values.pred ? path.resolve(values.pred) : "gold SQL"}  cpus: ${os.availableParallelism()}  runs: ${runs}`);
+
+// 0. The target: the whole `sqlmend score` process against a minimal Python BIRD rule, alternately.
+const MINIMAL_BIRD_RULE = `import json, sqlite3, sys
+from multiprocessing import Pool
+
+def verdict(pair):
+    db, pred, gold = pair
+    conn = sqlite3.connect(db)
+    try:
+        cur = conn.cursor()
+        cur.execute(pred); p = cur.fetchall()
+        cur.execute(gold); g = cur.fetchall()
+        return 1 if set(p) == set(g) else 0
+    except Exception:
+        return 0
+    finally:
+        conn.close()
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as f:
+        pairs = json.load(f)
+    with Pool(2) as pool:
+        results = pool.map(verdict, pairs)
+    print(sum(results), len(results))
+`;
+const python = values.python ?? (existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
+const ruleScript = path.join(tmp, "bird_rule.py");
+const rulePairs = path.join(tmp, "pairs.json");
+writeFileSync(ruleScript, MINIMAL_BIRD_RULE);
+writeFileSync(rulePairs, JSON.stringify(bench.questions.map((q) => [q.dbPath, q.goldSql, q.goldSql])));
+const ruleRuns = Math.max(1, Number(values["rule-runs"]));
+const pyRule: number[] = [];
+const cliRule: number[] = [];
+let pyCorrect = "";
+let cliCorrect = "";
+for (let i = 0; i < ruleRuns; i++) {
+  let t = performance.now();
+  const py = spawnSync(python, [ruleScript, rulePairs], { encoding: "utf8" });
+  pyRule.push(performance.now() - t);
+  if (py.status !== 0) throw new Error(`python rule failed: ${py.stderr}`);
+  pyCorrect = py.stdout.trim();
+  t = performance.now();
+  const ours = spawnSync(process.execPath, [path.join(ROOT, "bin/sqlmend.js"), "score", "--bench", benchDir, "--pred", "gold", "--semantics", "bird"], {
+    encoding: "utf8",
+  });
+  cliRule.push(performance.now() - t);
+  if (ours.status !== 0) throw new Error(`sqlmend score failed: ${ours.stderr}`);
+  const all = ours.stdout.split("\n").find((l) => l.startsWith("all"))?.trim().split(/\s+/);
+  cliCorrect = all ? `${all[2]} ${all[1]}` : "?";
+}
+const ruleRatio = median(cliRule) / median(pyRule);
+console.log(
+  `gold vs gold, bird semantics, whole process (median of ${ruleRuns}, alternating): sqlmend score ${secs(median(cliRule))} s ` +
+    `(correct ${cliCorrect}), minimal Python BIRD rule ${secs(median(pyRule))} s (correct ${pyCorrect})`,
+);
+console.log(`ratio sqlmend score / minimal Python rule: ${ruleRatio.toFixed(2)}x   (target <= 1.0x)`);
+console.log(`  sqlmend runs: ${cliRule.map(secs).join(", ")}   python runs: ${pyRule.map(secs).join(", ")}`);
 
 // 1. In process: executor start, scoring, executor close.
 const inProcess: number[] = [];
@@ -90,7 +151,6 @@ let officialLevels: Record<string, { count: number; ex: number }> | undefined;
 const notes: string[] = [];
 if (values.official) {
   const dir = path.resolve(values.official);
-  const python = values.python ?? (existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
   const env = { ...process.env };
   const probe = (code: string) => spawnSync(python, ["-c", code], { encoding: "utf8", env }).status === 0;
   if (!probe("import sqlparse, nltk")) {

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { dataDir } from "../tools/paths.ts";
 import { UserError } from "./command.ts";
+import { LightSqliteSaver } from "./checkpoint-blobs.ts";
 
 export interface OpenedCheckpointer {
   saver: BaseCheckpointSaver;
@@ -32,7 +32,7 @@ export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEn
   try {
     db = new Database(file, { fileMustExist: options.mustExist ?? false });
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
-    const foreign = tables.filter((t) => t !== "checkpoints" && t !== "writes");
+    const foreign = tables.filter((t) => t !== "checkpoints" && t !== "writes" && t !== "blobs");
     if (foreign.length) {
       db.close();
       throw new UserError(`${file} is another database (it has table '${foreign[0]}'); checkpoints need a file of their own`);
@@ -44,7 +44,8 @@ export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEn
     if (error instanceof UserError) throw error;
     throw new UserError(`cannot open checkpoint file ${file}: ${(error as Error).message}`);
   }
-  return { saver: new SqliteSaver(db), location: file, db, close: () => db.close() };
+  // Large values are stored once, by content, and referenced from checkpoints (./checkpoint-blobs.ts).
+  return { saver: new LightSqliteSaver(db), location: file, db, close: () => db.close() };
 }
 
 export interface ThreadSummary {

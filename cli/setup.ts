@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { ParseArgsConfig } from "node:util";
 import { findGraph, graphSpecs, type GraphSpec } from "../graphs/index.ts";
 import type { GraphOptions, NodeFactory } from "../nodes/types.ts";
 import type { Embedder } from "../tools/embeddings.ts";
 import { createEmbedderFrom, createOpenAIProvider, type ModelFlags, type ModelProvider, resolveModelConfig, StructuredMethodSchema } from "../tools/models.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
+import { importModule } from "../tools/import-module.ts";
 import { flagOf, optionFlags, optionsUsage, parseOption } from "../graphs/options.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
@@ -213,7 +213,7 @@ export async function loadSlotModules(spec: GraphSpec, list: string[] | undefine
     const file = path.resolve(cwd, modulePath);
     let loaded: { default?: unknown };
     try {
-      loaded = await import(pathToFileURL(file).href);
+      loaded = await importModule(file);
     } catch (error) {
       throw new UserError(`cannot load node module ${modulePath}: ${firstLineOf(error)}`);
     }

@@ -5,7 +5,9 @@ let cached: string | undefined;
 export function projectVersion(): string {
   if (!cached) {
     try {
-      cached = (JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+      // cli/ in the sources, dist/cli/ when compiled.
+      const file = [new URL("../package.json", import.meta.url), new URL("../../package.json", import.meta.url)].find((f) => fs.existsSync(f))!;
+      cached = (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
     } catch {
       cached = "unknown";
     }

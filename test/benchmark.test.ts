@@ -1,4 +1,6 @@
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -294,10 +296,61 @@ describe("minibench", () => {
     await expectUserError(resolveBenchmarkDir("no-such-dir", {}, dir), "no-such-dir", "no such benchmark directory");
   });
 
-  it("concurrent builds do not clash", async () => {
-    const env = { SQLMEND_HOME: path.join(dir, "home2") };
-    const dirs = await Promise.all([1, 2, 3].map(() => resolveBenchmarkDir("minibench", env, dir)));
-    expect(new Set(dirs).size).toBe(1);
-    expect((await loadBenchmark(dirs[0]!, { split: "train" })).questions).toHaveLength(30);
+  it("concurrent first uses build once, atomically, in every round (8 callers x 8 rounds, fresh data dirs)", async () => {
+    for (let round = 0; round < 8; round++) {
+      const env = { SQLMEND_HOME: path.join(dir, `race-${round}`) };
+      // Each caller reads the benchmark as soon as it resolves, while the others may still be building or linking:
+      // a finished build must never disappear or be half there.
+      const reads = await Promise.all(
+        Array.from({ length: 8 }, async (_, k) => {
+          await new Promise((resolve) => setTimeout(resolve, (k * 7 + round * 3) % 11));
+          const target = await resolveBenchmarkDir("minibench", env, dir);
+          const dev = JSON.parse(readFileSync(path.join(target, "dev.json"), "utf8")) as unknown[];
+          statSync(path.join(target, "train_databases/music/music.sqlite"));
+          return { target, questions: dev.length };
+        }),
+      );
+      expect(new Set(reads.map((r) => r.target))).toEqual(new Set([path.join(dir, `race-${round}`, "minibench")]));
+      expect(reads.map((r) => r.questions)).toEqual(new Array(8).fill(20));
+      // Exactly one build is kept; every loser removed its own temp directory.
+      expect(readdirSync(path.join(dir, `race-${round}`, ".minibench-builds"))).toHaveLength(1);
+      expect(readdirSync(path.join(dir, `race-${round}`)).sort()).toEqual([".minibench-builds", "minibench"]);
+    }
+    expect((await loadBenchmark(path.join(dir, "race-0", "minibench"), { split: "train" })).questions).toHaveLength(30);
+  }, 60_000);
+
+  it("two processes building at once both get the same complete benchmark", async () => {
+    const home = path.join(dir, "two-processes");
+    const script = `import { resolveBenchmarkDir } from ${JSON.stringify(pathToFileURL(path.resolve("tools/benchmark.ts")).href)};
+      import { readFileSync } from "node:fs";
+      const dirs = await Promise.all([1, 2, 3, 4].map(() => resolveBenchmarkDir("minibench", { SQLMEND_HOME: process.argv[1] })));
+      for (const d of dirs) JSON.parse(readFileSync(d + "/train.json", "utf8"));
+      console.log(dirs[0]);`;
+    const child = () =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const p = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, home], { stdio: "pipe" });
+        let out = "";
+        let err = "";
+        p.stdout.on("data", (d) => (out += d));
+        p.stderr.on("data", (d) => (err += d));
+        p.on("close", (code) => resolve({ code, out, err }));
+      });
+    const [a, b] = await Promise.all([child(), child()]);
+    expect(a.err + b.err).toBe("");
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(a.out.trim()).toBe(path.join(home, "minibench"));
+    expect(b.out.trim()).toBe(path.join(home, "minibench"));
+    expect(readdirSync(path.join(home, ".minibench-builds"))).toHaveLength(1);
+    expect((await loadBenchmark(path.join(home, "minibench"))).questions).toHaveLength(20);
+  }, 60_000);
+
+  it("replaces a stale real directory left by an older layout", async () => {
+    const env = { SQLMEND_HOME: path.join(dir, "legacy") };
+    await buildMinibench(path.join(dir, "legacy", "minibench"));
+    writeFileSync(path.join(dir, "legacy", "minibench", ".minibench-stamp"), "old\n");
+    const target = await resolveBenchmarkDir("minibench", env, dir);
+    expect(lstatSync(target).isSymbolicLink()).toBe(true);
+    expect((await loadBenchmark(target)).questions).toHaveLength(20);
+    expect(readdirSync(path.join(dir, "legacy")).sort()).toEqual([".minibench-builds", "minibench"]);
   });
 });

@@ -249,6 +249,53 @@ describe("scoring against a database", () => {
     expect(wrong).toMatchObject({ correct: false, timeRatio: 0, reward: 0 });
   });
 
+  it("compares inside the worker with the same verdicts as comparing full results here, batched or not", async () => {
+    // The same pool seen without compare(): scoreQuestion then fetches both results and compares them in this process.
+    const rowsHere: SqlExecutor = { run: (db, sql, o) => executor.run(db, sql, o), close: async () => {} };
+    const pairs: Array<[string, string]> = [
+      ["SELECT age FROM people", "SELECT DISTINCT age FROM people ORDER BY age DESC"],
+      ["SELECT count(*) FROM people", "SELECT 4.0"],
+      ["SELECT count(*) FROM people", "SELECT '4'"],
+      ["SELECT name, city FROM people", "SELECT city, name FROM people"],
+      ["SELECT name FROM people ORDER BY age, name", "SELECT name FROM people ORDER BY age DESC, name"],
+      ["SELECT name FROM people ORDER BY age, name", "SELECT name FROM people ORDER BY age, name"],
+      ["SELECT age FROM people", "SELECT age FROM people GROUP BY age"],
+      ["SELECT score FROM people", "SELECT score FROM people WHERE score IS NOT NULL"],
+      [`SELECT name FROM people WHERE city = "Oslo"`, `SELECT name FROM people WHERE city = "Oslo" AND "x" = "x"`],
+      ["SELECT name FROM people", "SELECT nam FROM people"],
+      ["SELECT nope FROM people", "SELECT 1"],
+      ["SELECT 1", "DELETE FROM people"],
+      ["SELECT x'00ff'", "SELECT x'00ff'"],
+      ["SELECT 9007199254740993", "SELECT 9007199254740992.0"],
+    ];
+    for (const semantics of ["bird", "spider"] as const) {
+      const inWorker = await Promise.all(pairs.map(([gold, pred], i) => scoreQuestion(q(gold, { id: String(i) }), pred, { executor, semantics })));
+      const here = [];
+      for (const [i, [gold, pred]] of pairs.entries()) here.push(await scoreQuestion(q(gold, { id: String(i) }), pred, { executor: rowsHere, semantics }));
+      expect(inWorker).toEqual(here);
+    }
+    const outcome = await executor.compare!(dbPath, "SELECT name FROM people", "SELECT name FROM people", { semantics: "bird", fingerprint: true });
+    const rows = await executor.run(dbPath, "SELECT name FROM people");
+    expect(outcome).toMatchObject({ correct: true, pred: { ok: true, rowCount: 4 }, gold: { ok: true, rowCount: 4 } });
+    expect(outcome.fingerprint).toBe(resultFingerprint(rows.ok ? rows.rows : []));
+    expect(outcome).not.toHaveProperty("pred.rows");
+    const dqs = await executor.compare!(dbPath, `SELECT name FROM people WHERE city = "Rome"`, "SELECT 'Ben' UNION SELECT 'Di'", { semantics: "bird" });
+    expect(dqs).toMatchObject({ correct: true, pred: { sql: "SELECT name FROM people WHERE city = 'Rome'" } });
+  });
+
+  it("a runaway query in a batch of comparisons times out alone; the others keep their verdicts", async () => {
+    const slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+    const preds = Array.from({ length: 12 }, (_, i) => (i === 5 ? slow : "SELECT count(*) FROM people"));
+    const started = Date.now();
+    const verdicts = await Promise.all(
+      preds.map((pred, i) => scoreQuestion(q("SELECT count(*) FROM people", { id: String(i) }), pred, { executor, semantics: "bird", timeoutMs: 300 })),
+    );
+    expect(verdicts.map((v) => v.correct)).toEqual(preds.map((p) => p !== slow));
+    expect(verdicts[5]!.predError).toMatch(/^timeout: /);
+    expect(verdicts[5]!.goldRows).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it("scoreAll: per difficulty, missing and unmatched predictions, never dies", async () => {
     const questions = [
       q("SELECT count(*) FROM people", { id: "a", difficulty: "simple" }),

@@ -3,10 +3,12 @@
  * computes Spider's hardness from gold SQL, and resolves the name `minibench` to the
  * project's own benchmark (tools/minibench/).
  */
-import { existsSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { fileURLToPath } from "node:url";
 import { UserError } from "./errors.ts";
 import type { Benchmark, BenchmarkLayout, Question, SkippedQuestion, Split } from "../state/question.ts";
 import { ensureMinibench } from "./minibench/index.ts";
@@ -308,16 +310,73 @@ export function spiderHardness(sql: string): SpiderHardness {
 // Reading benchmark files
 // ---------------------------------------------------------------------------
 
-const nonEmpty = z.string().trim().min(1);
-const SpiderItemSchema = z.looseObject({ db_id: nonEmpty, question: nonEmpty, query: nonEmpty });
-const BirdItemSchema = z.looseObject({
-  question_id: z.union([z.number().int().nonnegative(), nonEmpty]).optional(),
-  db_id: nonEmpty,
-  question: nonEmpty,
-  evidence: z.string().nullish(),
-  SQL: nonEmpty,
-  difficulty: z.string().nullish(),
-});
+interface SpiderItem {
+  db_id: string;
+  question: string;
+  query: string;
+  /** Spider's hardness of the gold query (computed once, then cached with the item). */
+  hardness?: SpiderHardness;
+}
+interface BirdItem {
+  question_id?: number | string | undefined;
+  db_id: string;
+  question: string;
+  evidence?: string | null | undefined;
+  SQL: string;
+  difficulty?: string | null | undefined;
+}
+
+// zod loads only when a benchmark file is parsed (not when the item cache answers): it is a tenth of start-up.
+let itemSchemas: Promise<{ z: typeof z; spider: z.ZodType<SpiderItem>; bird: z.ZodType<BirdItem> }> | undefined;
+const schemas = () =>
+  (itemSchemas ??= import("zod").then(({ z }) => {
+    const nonEmpty = z.string().trim().min(1);
+    return {
+      z,
+      spider: z.looseObject({ db_id: nonEmpty, question: nonEmpty, query: nonEmpty }),
+      bird: z.looseObject({
+        question_id: z.union([z.number().int().nonnegative(), nonEmpty]).optional(),
+        db_id: nonEmpty,
+        question: nonEmpty,
+        evidence: z.string().nullish(),
+        SQL: nonEmpty,
+        difficulty: z.string().nullish(),
+      }),
+    };
+  }));
+
+/** This module's own text: a cache written by another version of the reader (or of spiderHardness) is not used. */
+let readerVersion: string | undefined;
+const versionOfReader = () =>
+  (readerVersion ??= createHash("sha256").update(readFileSync(fileURLToPath(import.meta.url))).digest("hex").slice(0, 16));
+
+/**
+ * The items of a benchmark file, parsed and validated, through a cache in `cacheDir` (when given) keyed by the file's
+ * path, size and mtime and this reader's version: Spider's dev.json is 3.6 MB of which a scorer needs a tenth, and its
+ * hardness levels take as long again to compute. The cache holds only what the file says; what depends on other files
+ * (which databases exist) is checked on every load.
+ */
+async function readItems<T>(file: string, cacheDir: string | undefined, read: () => Promise<T[]>): Promise<T[]> {
+  if (!cacheDir) return read();
+  const s = statSync(file);
+  const key = createHash("sha256").update(`${file}\0${s.size}\0${s.mtimeMs}\0${versionOfReader()}`).digest("hex").slice(0, 32);
+  const cached = path.join(cacheDir, `items-${key}.json`);
+  try {
+    return JSON.parse(await readFile(cached, "utf8")) as T[];
+  } catch {
+    // no cache yet, or an unreadable one: read the file
+  }
+  const items = await read();
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    const temp = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    await writeFile(temp, JSON.stringify(items));
+    await rename(temp, cached); // atomic: readers see no cache or a whole one
+  } catch {
+    // a read-only data directory only costs speed
+  }
+  return items;
+}
 
 const typeName = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
@@ -451,7 +510,7 @@ export async function readTextFile(file: string): Promise<string> {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-async function readJsonArray<T>(file: string, schema: z.ZodType<T>): Promise<T[]> {
+async function readJsonArray<T>(file: string, pick: (s: Awaited<ReturnType<typeof schemas>>) => z.ZodType<T>): Promise<T[]> {
   const text = await readTextFile(file);
   let data: unknown;
   try {
@@ -460,7 +519,8 @@ async function readJsonArray<T>(file: string, schema: z.ZodType<T>): Promise<T[]
     throw new UserError(`${file}: ${describeJsonError(text)}`);
   }
   if (!Array.isArray(data)) throw new UserError(`${file}: expected a JSON array of questions (got ${typeName(data)})`);
-  const parsed = z.array(schema).safeParse(data);
+  const loaded = await schemas();
+  const parsed = loaded.z.array(pick(loaded)).safeParse(data);
   if (!parsed.success) throw new UserError(`${file}: ${describeIssue(parsed.error.issues[0]!, data)}`);
   return parsed.data;
 }
@@ -482,8 +542,11 @@ export function detectLayout(dir: string): BenchmarkLayout | undefined {
   return undefined;
 }
 
-/** Reads a Spider or BIRD benchmark directory (layout detected). Throws UserError on bad files. */
-export async function loadBenchmark(dir: string, opts: { split?: Split } = {}): Promise<Benchmark> {
+/**
+ * Reads a Spider or BIRD benchmark directory (layout detected). Throws UserError on bad files. With `cacheDir`, the
+ * parsed question files are cached there (see readItems) so later loads skip parsing and hardness.
+ */
+export async function loadBenchmark(dir: string, opts: { split?: Split; cacheDir?: string } = {}): Promise<Benchmark> {
   const split: Split = opts.split ?? "dev";
   const root = path.resolve(dir);
   if (!isDir(root)) throw new UserError(`${dir}: no such benchmark directory`);
@@ -510,7 +573,11 @@ export async function loadBenchmark(dir: string, opts: { split?: Split } = {}): 
     const fileName = split === "dev" ? "dev.json" : "train_spider.json";
     const file = path.join(root, fileName);
     if (!isFile(file)) throw new UserError(`${dir}: Spider layout has no ${fileName} for split ${split}`);
-    const items = await readJsonArray(file, SpiderItemSchema);
+    const items = await readItems(file, opts.cacheDir, async () =>
+      (await readJsonArray(file, (s) => s.spider)).map(
+        (item): SpiderItem => ({ db_id: item.db_id, question: item.question, query: item.query, hardness: spiderHardness(item.query) }),
+      ),
+    );
     items.forEach((item, index) => {
       const relDb = `database/${item.db_id}/${item.db_id}.sqlite`;
       add(
@@ -521,7 +588,7 @@ export async function loadBenchmark(dir: string, opts: { split?: Split } = {}): 
           question: item.question,
           evidence: "",
           goldSql: item.query,
-          difficulty: spiderHardness(item.query),
+          difficulty: item.hardness ?? spiderHardness(item.query),
         },
         relDb,
       );
@@ -533,7 +600,18 @@ export async function loadBenchmark(dir: string, opts: { split?: Split } = {}): 
     if (!isFile(file) || !isDir(path.join(root, dbFolder))) {
       throw new UserError(`${dir}: BIRD layout has no ${fileName} with ${dbFolder}/ for split ${split}`);
     }
-    const items = await readJsonArray(file, BirdItemSchema);
+    const items = await readItems(file, opts.cacheDir, async () =>
+      (await readJsonArray(file, (s) => s.bird)).map(
+        (item): BirdItem => ({
+          ...(item.question_id !== undefined ? { question_id: item.question_id } : {}),
+          db_id: item.db_id,
+          question: item.question,
+          evidence: item.evidence ?? null,
+          SQL: item.SQL,
+          difficulty: item.difficulty ?? null,
+        }),
+      ),
+    );
     const seen = new Set<string>();
     items.forEach((item, index) => {
       const id = item.question_id === undefined ? String(index) : String(item.question_id);

@@ -6,237 +6,24 @@
  * int and float compare numerically (1 == 1.0, exactly, also beyond 2^53), str never equals a
  * number ('1' != 1), None == None, bytes never equal str.
  */
-import { createHash } from "node:crypto";
 import { stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { UserError } from "./errors.ts";
 import type { Question } from "../state/question.ts";
-import type { ExecOptions, ExecResult, Row, SqlExecutor, SqlValue } from "./sqlite/types.ts";
+import type { CompareOutcome, ExecOptions, ExecResult, SqlExecutor } from "./sqlite/types.ts";
 import { describeJsonError, readTextFile } from "./benchmark.ts";
 import { tokenizeSql } from "./sql-tokens.ts";
 
 export type Semantics = "bird" | "spider";
 
 // ---------------------------------------------------------------------------
-// Values
+// Values and result comparison: tools/sqlite/compare.js (plain JavaScript, so the executor's worker processes
+// compare results where they are, and only verdicts cross the process boundary).
 // ---------------------------------------------------------------------------
 
-/** Hex of the bytes. */
-const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
+import { resultsMatch } from "./sqlite/compare.js";
 
-/**
- * A string equal for two values iff Python's == holds between them (and so their hashes agree).
- * Integral floats take the integer's form, so 1.0 and 1n meet; length prefixes keep it unambiguous.
- */
-export function valueKey(v: SqlValue): string {
-  if (v === null) return "n;";
-  switch (typeof v) {
-    case "bigint":
-      return `i${v.toString()};`;
-    case "number": {
-      if (Number.isInteger(v)) return `i${BigInt(v).toString()};`;
-      return `f${String(v)};`;
-    }
-    case "string":
-      return `s${v.length}:${v}`;
-    default:
-      return `b${v.byteLength}:${hex(v)}`;
-  }
-}
-
-const rowKey = (row: Row): string => {
-  let key = `${row.length}|`;
-  for (const v of row) key += valueKey(v);
-  return key;
-};
-
-// Python's str() of a value and of its type, for test-suite-sql-eval's row sorting (unorder_row).
-
-/** Python's repr of a float: shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
-export function pyFloatRepr(x: number): string {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const sign = x < 0 ? "-" : "";
-  const [mantissa, expText] = Math.abs(x).toExponential().split("e") as [string, string];
-  const digits = mantissa.replace(".", "");
-  const exp = Number(expText);
-  if (exp < -4 || exp >= 16) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const e = Math.abs(exp).toString().padStart(2, "0");
-    return `${sign}${m}e${exp < 0 ? "-" : "+"}${e}`;
-  }
-  if (exp < 0) return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
-  const intPart = digits.slice(0, exp + 1).padEnd(exp + 1, "0");
-  const frac = digits.slice(exp + 1);
-  return `${sign}${intPart}.${frac || "0"}`;
-}
-
-function pyBytesRepr(b: Uint8Array): string {
-  const hasSingle = b.includes(0x27);
-  const quote = hasSingle && !b.includes(0x22) ? '"' : "'";
-  let out = "b" + quote;
-  for (const c of b) {
-    if (c === 0x5c) out += "\\\\";
-    else if (c === 0x09) out += "\\t";
-    else if (c === 0x0a) out += "\\n";
-    else if (c === 0x0d) out += "\\r";
-    else if (c === quote.charCodeAt(0)) out += `\\${quote}`;
-    else if (c >= 0x20 && c < 0x7f) out += String.fromCharCode(c);
-    else out += `\\x${c.toString(16).padStart(2, "0")}`;
-  }
-  return out + quote;
-}
-
-/** str(x) + str(type(x)) in Python: the sort key test-suite-sql-eval's unorder_row uses. */
-export function pySortKey(v: SqlValue): string {
-  if (v === null) return "None<class 'NoneType'>";
-  switch (typeof v) {
-    case "bigint":
-      return `${v.toString()}<class 'int'>`;
-    case "number":
-      return `${pyFloatRepr(v)}<class 'float'>`;
-    case "string":
-      return `${v}<class 'str'>`;
-    default:
-      return `${pyBytesRepr(v)}<class 'bytes'>`;
-  }
-}
-
-/** Compares strings by code point, as Python does (JS compares UTF-16 units). */
-function cmpCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
-    if (surrogate(x) || surrogate(y)) {
-      const cx = a.codePointAt(i)!;
-      const cy = b.codePointAt(i)!;
-      if (cx !== cy) return cx - cy;
-      continue;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
-/** unorder_row: the row's values sorted by their Python str + type (stable), as one key. */
-function unorderedRowKey(row: Row): string {
-  const keyed = row.map((v) => ({ sort: pySortKey(v), key: valueKey(v) }));
-  keyed.sort((a, b) => cmpCodePoints(a.sort, b.sort));
-  let key = `${row.length}|`;
-  for (const k of keyed) key += k.key;
-  return key;
-}
-
-const countKeys = (keys: string[]): Map<string, number> => {
-  const m = new Map<string, number>();
-  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
-  return m;
-};
-const sameCounts = (a: Map<string, number>, b: Map<string, number>): boolean => {
-  if (a.size !== b.size) return false;
-  for (const [k, n] of a) if (b.get(k) !== n) return false;
-  return true;
-};
-const sameSet = (a: Iterable<string>, b: Iterable<string>): boolean => {
-  const sa = new Set(a);
-  const sb = new Set(b);
-  if (sa.size !== sb.size) return false;
-  for (const k of sa) if (!sb.has(k)) return false;
-  return true;
-};
-
-// ---------------------------------------------------------------------------
-// Result comparison
-// ---------------------------------------------------------------------------
-
-/** Budget for the column-permutation search (the official search is unbounded). */
-const PERMUTATION_BUDGET = 200_000;
-
-/**
- * test-suite-sql-eval's result_eq(gold, pred, order_matters): both empty → equal; otherwise the
- * same row count, the same column count (of the first rows), the quick rejection by rows with
- * their values sorted by Python str (a quirk: 1 and 1.0 sort differently next to strings), then
- * some column permutation of pred that makes the row bags (or, with order, the row lists) equal.
- * The official code enumerates permutations; we search the same space with pruning that never
- * drops a valid permutation (per-column value bags, growing projections).
- */
-function spiderResultEq(gold: Row[], pred: Row[], orderMatters: boolean): boolean {
-  if (gold.length === 0 && pred.length === 0) return true;
-  if (gold.length !== pred.length) return false;
-  const ncols = gold[0]!.length;
-  if (pred[0]!.length !== ncols) return false;
-
-  const gu = gold.map(unorderedRowKey);
-  const pu = pred.map(unorderedRowKey);
-  if (orderMatters ? gu.some((k, i) => k !== pu[i]) : !sameSet(gu, pu)) return false;
-
-  const gk = gold.map((r) => r.map(valueKey));
-  const pk = pred.map((r) => r.map(valueKey));
-  const column = (rows: string[][], c: number) => rows.map((r) => r[c]!);
-
-  if (orderMatters) {
-    // Rows must align exactly: every gold column must equal some distinct pred column as a vector.
-    const vec = (rows: string[][], c: number) => JSON.stringify(column(rows, c));
-    return sameCounts(
-      countKeys(Array.from({ length: ncols }, (_, c) => vec(gk, c))),
-      countKeys(Array.from({ length: ncols }, (_, c) => vec(pk, c))),
-    );
-  }
-  if (ncols === 1) return sameCounts(countKeys(gk.map((r) => r[0]!)), countKeys(pk.map((r) => r[0]!)));
-
-  // Pred columns that are identical vectors are interchangeable: try them in index order only.
-  const pvec = Array.from({ length: ncols }, (_, c) => JSON.stringify(column(pk, c)));
-  const bag = (rows: string[][], c: number) => JSON.stringify([...column(rows, c)].sort());
-  const gbags = Array.from({ length: ncols }, (_, c) => bag(gk, c));
-  const pbags = Array.from({ length: ncols }, (_, c) => bag(pk, c));
-  const candidates = gbags.map((g) => pbags.flatMap((p, c) => (p === g ? [c] : [])));
-  if (candidates.some((c) => c.length === 0)) return false;
-
-  const used = new Array<boolean>(ncols).fill(false);
-  let budget = PERMUTATION_BUDGET;
-  const gPrefix: string[][] = [gk.map((r) => `${r[0]!}`)];
-  for (let c = 1; c < ncols; c++) gPrefix.push(gk.map((r, i) => gPrefix[c - 1]![i]! + r[c]!));
-  const gCounts = gPrefix.map(countKeys);
-
-  const search = (col: number, prefix: string[] | null): boolean => {
-    if (col === ncols) return true;
-    for (const c of candidates[col]!) {
-      if (used[c]) continue;
-      // Symmetry: an identical, lower-indexed, unused column would give the same result.
-      if (candidates[col]!.some((d) => d < c && !used[d] && pvec[d] === pvec[c])) continue;
-      if (--budget < 0) return false;
-      const next = pk.map((r, i) => (prefix ? prefix[i]! : "") + r[c]!);
-      if (!sameCounts(countKeys(next), gCounts[col]!)) continue;
-      used[c] = true;
-      if (search(col + 1, next)) return true;
-      used[c] = false;
-    }
-    return false;
-  };
-  return search(0, null);
-}
-
-/**
- * Whether a predicted result matches the gold result.
- * - bird: BIRD's evaluation.py, set(pred) == set(gold): row order and duplicates ignored, column order matters.
- * - spider: test-suite-sql-eval's result_eq: row bags (lists when orderMatters), columns may be permuted.
- */
-export function resultsMatch(pred: Row[], gold: Row[], semantics: Semantics, opts: { orderMatters?: boolean } = {}): boolean {
-  if (semantics === "spider") return spiderResultEq(gold, pred, opts.orderMatters ?? false);
-  return sameSet(pred.map(rowKey), gold.map(rowKey));
-}
-
-/** A stable hash equal for two results iff they match under bird semantics (set of row tuples). */
-export function resultFingerprint(rows: Row[], semantics: "bird" = "bird"): string {
-  const keys = [...new Set(rows.map(rowKey))].sort();
-  const hash = createHash("sha256").update(semantics);
-  for (const k of keys) hash.update(`${k.length}\n${k}`);
-  return hash.digest("hex").slice(0, 32);
-}
+export { pyFloatRepr, pySortKey, resultFingerprint, resultsMatch, valueKey } from "./sqlite/compare.js";
 
 // ---------------------------------------------------------------------------
 // Query rewriting done by test-suite-sql-eval before execution
@@ -406,12 +193,35 @@ export function prepareQueries(
   return { pred, gold, orderMatters: gold.toLowerCase().includes("order by") };
 }
 
-/** Scores one prediction against the question's gold SQL. Never throws for bad SQL or files. */
+/** The verdict from a comparison made inside the executor (no rows returned), plus VES when asked. */
+async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, opts: ScoreOptions): Promise<Verdict> {
+  const { pred: p, gold: g } = outcome;
+  if (g.ok) verdict.goldRows = g.rowCount;
+  else verdict.goldError = failureText(g);
+  if (p.ok) verdict.predRows = p.rowCount;
+  else verdict.predError = failureText(p);
+  if (!g.ok || !p.ok) return opts.ves ? { ...verdict, timeRatio: 0, reward: 0 } : verdict;
+  verdict.correct = outcome.correct;
+  if (opts.ves) {
+    const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
+    verdict.timeRatio = verdict.correct
+      ? await measureTimeRatio(opts.executor, q.dbPath, p.sql, g.sql, iterations, opts.timeoutMs ?? 30_000)
+      : 0;
+    verdict.reward = vesReward(verdict.timeRatio);
+  }
+  return verdict;
+}
+
+/**
+ * Scores one prediction against the question's gold SQL. Never throws for bad SQL or files. With an executor that
+ * compares in its workers (compare()), the rows never leave them; otherwise both results come back and compare here.
+ */
 export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOptions): Promise<Verdict> {
   const verdict: Verdict = { id: q.id, correct: false, ...(q.difficulty ? { difficulty: q.difficulty } : {}) };
   if (!q.goldSql) return { ...verdict, goldError: "no gold SQL" };
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const { pred, gold, orderMatters } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
+  if (opts.executor.compare) return withVes(verdict, await opts.executor.compare(q.dbPath, pred, gold, { semantics: opts.semantics, orderMatters, timeoutMs }), q, opts);
   const cache = opts.goldCache ?? defaultGoldCache;
   const [goldRun, predRun] = await Promise.all([
     cache.get(opts.executor, q.dbPath, gold, timeoutMs),
@@ -474,7 +284,7 @@ export interface ScoreAllOptions {
   executor: SqlExecutor;
   semantics: Semantics;
   /**
-   * Questions in flight. Default 4 × CPUs: the executor's pool bounds real parallelism, and
+   * Questions in flight. Default 16 × CPUs: the executor's pool bounds real parallelism, and
    * keeping its queue full hides the round trip to the worker processes.
    */
   concurrency?: number;
@@ -510,7 +320,7 @@ export function exByDifficulty<T extends { correct: boolean; difficulty?: string
 /** Scores every question (in parallel); a question without a prediction is wrong ("no prediction"). */
 export async function scoreAll(questions: Question[], predictions: Map<string, string>, opts: ScoreAllOptions): Promise<ScoreReport> {
   const started = performance.now();
-  const concurrency = Math.max(1, opts.concurrency ?? 4 * os.availableParallelism());
+  const concurrency = Math.max(1, opts.concurrency ?? 16 * os.availableParallelism());
   const goldCache = new GoldCache(Math.max(256, concurrency * 4));
   const verdicts: Verdict[] = new Array(questions.length);
   let next = 0;

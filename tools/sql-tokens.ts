@@ -1,4 +1,5 @@
-/** A lossless SQL tokenizer: joining every token's text gives the input back. Never throws. */
+/** A lossless SQL tokenizer (tools/sqlite/sql-tokens.js, plain JavaScript so worker processes share it), typed. */
+import { tokenizeSql as tokenize } from "./sqlite/sql-tokens.js";
 
 export type SqlTokenType = "ws" | "comment" | "string" | "qident" | "number" | "word" | "param" | "punct";
 export interface SqlToken {
@@ -8,66 +9,5 @@ export interface SqlToken {
   lower: string;
 }
 
-const MULTI_PUNCT = ["||", "<=", ">=", "<>", "!=", "==", "<<", ">>", "->>", "->"];
-
 /** Splits SQL into tokens; never throws (unterminated strings and comments run to the end). */
-export function tokenizeSql(sql: string): SqlToken[] {
-  const out: SqlToken[] = [];
-  const n = sql.length;
-  let i = 0;
-  const push = (type: SqlTokenType, end: number) => {
-    const text = sql.slice(i, end);
-    out.push({ type, text, lower: type === "word" ? text.toLowerCase() : text });
-    i = end;
-  };
-  const until = (close: string, from: number, doubled: boolean): number => {
-    let j = from;
-    for (;;) {
-      const k = sql.indexOf(close, j);
-      if (k < 0) return n;
-      if (doubled && sql[k + 1] === close) {
-        j = k + 2;
-        continue;
-      }
-      return k + 1;
-    }
-  };
-  while (i < n) {
-    const c = sql[i]!;
-    if (/\s/.test(c)) {
-      let j = i + 1;
-      while (j < n && /\s/.test(sql[j]!)) j++;
-      push("ws", j);
-    } else if (c === "-" && sql[i + 1] === "-") {
-      const k = sql.indexOf("\n", i);
-      push("comment", k < 0 ? n : k);
-    } else if (c === "/" && sql[i + 1] === "*") {
-      const k = sql.indexOf("*/", i + 2);
-      push("comment", k < 0 ? n : k + 2);
-    } else if (c === "'") {
-      push("string", until("'", i + 1, true));
-    } else if (c === '"') {
-      push("qident", until('"', i + 1, true));
-    } else if (c === "`") {
-      push("qident", until("`", i + 1, true));
-    } else if (c === "[") {
-      const k = sql.indexOf("]", i + 1);
-      push("qident", k < 0 ? n : k + 1);
-    } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
-      const m = /^(0[xX][0-9a-fA-F]+|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.(?:[eE][+-]?[0-9]+)?)/.exec(sql.slice(i, i + 400));
-      push("number", i + (m?.[0].length || 1));
-    } else if (/[A-Za-z_\u0080-\uffff]/.test(c)) {
-      let j = i + 1;
-      while (j < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(sql[j]!)) j++;
-      push("word", j);
-    } else if ((c === "?" || c === ":" || c === "@" || c === "$") && /[A-Za-z0-9_]/.test(sql[i + 1] ?? "")) {
-      let j = i + 1;
-      while (j < n && /[A-Za-z0-9_]/.test(sql[j]!)) j++;
-      push("param", j);
-    } else {
-      const op = MULTI_PUNCT.find((p) => sql.startsWith(p, i));
-      push("punct", i + (op?.length ?? 1));
-    }
-  }
-  return out;
-}
+export const tokenizeSql = tokenize as (sql: string) => SqlToken[];

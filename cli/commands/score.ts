@@ -11,6 +11,7 @@ import {
   type Semantics,
 } from "../../tools/score.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
+import { dataDir } from "../../tools/paths.ts";
 import type { Benchmark, Split } from "../../state/question.ts";
 
 const usage = `Usage: sqlmend score --bench DIR|minibench --pred FILE|gold [options]
@@ -135,60 +136,63 @@ export const scoreCommand: Command = {
     const timeoutMs = positiveInt(values["timeout-ms"], "--timeout-ms", 30_000);
     const vesIterations = positiveInt(values["ves-iterations"], "--ves-iterations", DEFAULT_VES_ITERATIONS);
 
-    const bench = await loadBenchmark(await resolveBenchmarkDir(values.bench, io.env, io.cwd), { split });
-    const semantics: Semantics = (values.semantics as Semantics | undefined) ?? bench.layout;
-    const notes: string[] = [];
-    if (values["keep-distinct"] && semantics === "bird") notes.push("--keep-distinct has no effect under bird semantics");
-
-    let predictions: Map<string, string>;
-    let predLabel: string;
-    if (values.pred === "gold") {
-      predictions = new Map(bench.questions.map((q) => [q.id, q.goldSql ?? ""]));
-      predLabel = "gold SQL (self-check)";
-    } else {
-      const file = path.resolve(io.cwd, values.pred);
-      const read = await readPredictionFile(file);
-      predictions = read.predictions;
-      predLabel = `${file} (${read.format} format)`;
-      const total = bench.questions.length + bench.skipped.length;
-      if (read.format === "spider" && predictions.size !== total) {
-        notes.push(`${predictions.size} prediction lines for ${total} questions: lines are matched to questions by position`);
-      }
-    }
-    const skippedIds = new Set(bench.skipped.map((s) => s.id));
-
-    const executor = createExecutor({ size: concurrency, defaultTimeoutMs: timeoutMs });
-    const tick = progress(io);
-    let report: ScoreReport;
+    // The workers start while the benchmark is read.
+    const executor = createExecutor({ size: concurrency, defaultTimeoutMs: timeoutMs, prestart: true });
     try {
+      const bench = await loadBenchmark(await resolveBenchmarkDir(values.bench, io.env, io.cwd), {
+        split,
+        cacheDir: path.join(dataDir(io.env, io.cwd), "cache"),
+      });
+      const semantics: Semantics = (values.semantics as Semantics | undefined) ?? bench.layout;
+      const notes: string[] = [];
+      if (values["keep-distinct"] && semantics === "bird") notes.push("--keep-distinct has no effect under bird semantics");
+
+      let predictions: Map<string, string>;
+      let predLabel: string;
+      if (values.pred === "gold") {
+        predictions = new Map(bench.questions.map((q) => [q.id, q.goldSql ?? ""]));
+        predLabel = "gold SQL (self-check)";
+      } else {
+        const file = path.resolve(io.cwd, values.pred);
+        const read = await readPredictionFile(file);
+        predictions = read.predictions;
+        predLabel = `${file} (${read.format} format)`;
+        const total = bench.questions.length + bench.skipped.length;
+        if (read.format === "spider" && predictions.size !== total) {
+          notes.push(`${predictions.size} prediction lines for ${total} questions: lines are matched to questions by position`);
+        }
+      }
+      const skippedIds = new Set(bench.skipped.map((s) => s.id));
+
+      const tick = progress(io);
       const questions = values["only-predicted"] ? bench.questions.filter((q) => predictions.has(q.id)) : bench.questions;
-      report = await scoreAll(questions, predictions, {
+      const report: ScoreReport = await scoreAll(questions, predictions, {
         executor,
         semantics,
-        concurrency: 4 * concurrency,
+        concurrency: 16 * concurrency, // enough queued for the pool to send comparisons in batches
         timeoutMs,
         keepDistinct: values["keep-distinct"] ?? false,
         ...(values.ves ? { ves: { iterations: vesIterations } } : {}),
         ...(tick ? { onVerdict: (_v, done, total) => tick(done, total) } : {}),
       });
+      const unmatched = report.unmatchedPredictions.filter((id) => !skippedIds.has(id));
+
+      if (values.json) {
+        const out = {
+          benchmark: { dir: bench.dir, name: bench.name, layout: bench.layout, split: bench.split },
+          predictions: predLabel,
+          ...report,
+          unmatchedPredictions: unmatched,
+          skipped: bench.skipped,
+          notes,
+        };
+        io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+      } else {
+        io.stdout(renderText(report, bench, predLabel, { unmatched, notes }));
+      }
+      return 0;
     } finally {
       await executor.close();
     }
-    const unmatched = report.unmatchedPredictions.filter((id) => !skippedIds.has(id));
-
-    if (values.json) {
-      const out = {
-        benchmark: { dir: bench.dir, name: bench.name, layout: bench.layout, split: bench.split },
-        predictions: predLabel,
-        ...report,
-        unmatchedPredictions: unmatched,
-        skipped: bench.skipped,
-        notes,
-      };
-      io.stdout(`${JSON.stringify(out, null, 2)}\n`);
-    } else {
-      io.stdout(renderText(report, bench, predLabel, { unmatched, notes }));
-    }
-    return 0;
   },
 };

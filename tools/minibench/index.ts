@@ -3,13 +3,18 @@
  * SQLite databases built from the SQL scripts in sql/). Tests and the README demo use it.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+// The sources (SQL scripts, questions, descriptions, this file), also when this module runs compiled from
+// dist/tools/minibench/: the source hash, and so the build, is then the same in both modes.
+const HERE = ((dir) => {
+  const source = path.resolve(dir, "../../../tools/minibench");
+  return path.basename(path.resolve(dir, "../..")) === "dist" && existsSync(source) ? source : dir;
+})(path.dirname(fileURLToPath(import.meta.url)));
 export const MINIBENCH_DATABASES = ["school", "shop", "music"] as const;
 const SPLITS = ["dev", "train"] as const;
 const STAMP = ".minibench-stamp";
@@ -100,9 +105,10 @@ export async function buildMinibench(targetDir: string): Promise<void> {
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   const tables: unknown[] = [];
+  const { default: Sqlite } = await import("better-sqlite3"); // loaded only to build, not on every start
   for (const dbId of MINIBENCH_DATABASES) {
     const file = path.join(work, `${dbId}.sqlite`);
-    const db = new Database(file);
+    const db = new Sqlite(file);
     try {
       db.exec(await readFile(path.join(HERE, "sql", `${dbId}.sql`), "utf8"));
       tables.push(describeDatabase(db, dbId));
@@ -138,28 +144,105 @@ const stampOf = (dir: string): string | undefined => {
   }
 };
 
+const codeOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code ?? "";
+const unique = () => `${process.pid}-${randomBytes(6).toString("hex")}`;
+/** Temp directories of builds that died (killed processes) are removed after this long. */
+const ABANDONED_MS = 60 * 60 * 1000;
+
 /**
- * Builds minibench into targetDir unless it is already built from the current sources.
- * Builds in a sibling temp directory and renames it into place, so concurrent callers never
- * see a half-built benchmark.
+ * Builds minibench unless targetDir already holds a build of the current sources.
+ *
+ * Every interleaving of concurrent callers (threads of one process or several processes) is safe, and readers never
+ * see a missing or half-built benchmark: each caller builds in a temp directory of its own, then renames it to
+ * `.<name>-builds/<source hash>`. rename(2) refuses a non-empty destination, so exactly one build of a hash lands;
+ * the losers keep the winner's and delete only their own temp. targetDir is a symlink to that build, replaced by
+ * renaming a new symlink over it (atomic), so nobody ever deletes a finished build in use.
  */
 export async function ensureMinibench(targetDir: string): Promise<void> {
   const hash = await minibenchSourceHash();
   if (stampOf(targetDir) === hash) return;
   const parent = path.dirname(targetDir);
-  await mkdir(parent, { recursive: true });
-  const temp = path.join(parent, `.${path.basename(targetDir)}.${process.pid}.${randomBytes(6).toString("hex")}`);
+  const builds = path.join(parent, `.${path.basename(targetDir)}-builds`);
+  const finished = path.join(builds, hash);
+  await mkdir(builds, { recursive: true });
+  if (stampOf(finished) !== hash) await buildOnce(finished, hash, builds);
+  await pointAt(targetDir, finished, hash);
+  await removeOldBuilds(builds, hash);
+}
+
+/** Builds into a temp directory and renames it to `finished`, unless another caller's build got there first. */
+async function buildOnce(finished: string, hash: string, builds: string): Promise<void> {
+  const temp = path.join(builds, `.tmp-${unique()}`);
   try {
     await buildMinibench(temp);
     await writeFile(path.join(temp, STAMP), `${hash}\n`);
-    if (stampOf(targetDir) === hash) return; // another process finished first
-    await rm(targetDir, { recursive: true, force: true });
-    try {
-      await rename(temp, targetDir);
-    } catch (error) {
-      if (stampOf(targetDir) !== hash) throw error;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await rename(temp, finished);
+        return;
+      } catch (error) {
+        if (stampOf(finished) === hash) return; // the winner's build: keep it
+        const occupied = ["ENOTEMPTY", "EEXIST", "EPERM", "EACCES"].includes(codeOf(error));
+        if (!occupied || attempt >= 3) throw error;
+        // Something that is not a finished build (its stamp was edited or removed) holds the name: move it away.
+        const aside = path.join(builds, `.old-${unique()}`);
+        try {
+          await rename(finished, aside);
+        } catch {
+          continue; // gone already, or replaced by another caller: look again
+        }
+        if (stampOf(aside) === hash) {
+          // A finished build landed between the check and the move: put it back (ours is then the loser).
+          try {
+            await rename(aside, finished);
+            return;
+          } catch {
+            // a third caller's build took the name meanwhile: that one is finished too
+          }
+        }
+        await rm(aside, { recursive: true, force: true });
+      }
     }
   } finally {
     await rm(temp, { recursive: true, force: true });
+  }
+}
+
+/** Makes targetDir a symlink to `finished` by renaming a fresh symlink over it (readers see the old or the new). */
+async function pointAt(targetDir: string, finished: string, hash: string): Promise<void> {
+  const parent = path.dirname(targetDir);
+  // Windows links directories as junctions, which need an absolute target.
+  const linkTarget = process.platform === "win32" ? finished : path.relative(parent, finished);
+  for (let attempt = 0; ; attempt++) {
+    if (stampOf(targetDir) === hash) return;
+    const link = path.join(parent, `.${path.basename(targetDir)}.link-${unique()}`);
+    await symlink(linkTarget, link, "junction");
+    try {
+      await rename(link, targetDir);
+      return;
+    } catch (error) {
+      await rm(link, { force: true });
+      // targetDir is a real directory (a build by an older sqlmend, or a stale copy): move it away and retry.
+      const isDirectory = ["EISDIR", "ENOTEMPTY", "EEXIST", "ENOTDIR", "EPERM"].includes(codeOf(error));
+      if (!isDirectory || attempt >= 3) throw error;
+      const aside = path.join(parent, `.${path.basename(targetDir)}.old-${unique()}`);
+      try {
+        await rename(targetDir, aside);
+      } catch {
+        continue;
+      }
+      await rm(aside, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Builds of other sources, and temp directories of builds that died long ago. */
+async function removeOldBuilds(builds: string, hash: string): Promise<void> {
+  for (const name of await readdir(builds).catch(() => [] as string[])) {
+    if (name === hash) continue;
+    const full = path.join(builds, name);
+    const abandoned = name.startsWith(".") && Date.now() - ((await stat(full).catch(() => undefined))?.mtimeMs ?? Date.now()) > ABANDONED_MS;
+    // The link no longer points at another hash's build; a process still reading it keeps its open files.
+    if (!name.startsWith(".") || abandoned) await rm(full, { recursive: true, force: true }).catch(() => {});
   }
 }

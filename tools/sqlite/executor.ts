@@ -13,14 +13,17 @@ import { type ChildProcess, fork } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor } from "./types.ts";
-import { tokenizeSql } from "../sql-tokens.ts";
+import type { CompareOptions, CompareOutcome, CompareSide, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor } from "./types.ts";
+import { resultFingerprint, resultsMatch } from "./compare.js";
+import { DQS_HINT, MAX_DQS_FIXES, rewriteForHint, singleQuoteLiteral } from "./dqs.js";
 
 export interface ExecutorOptions {
   /** Worker processes at most. Default: os.availableParallelism(). */
   size?: number;
   /** Time limit when run() is given none. Default 30 000 ms. */
   defaultTimeoutMs?: number;
+  /** Start every worker now, so their start-up overlaps the caller's own work (e.g. reading a benchmark). */
+  prestart?: boolean;
 }
 
 const WORKER = fileURLToPath(new URL("./worker.js", import.meta.url));
@@ -30,6 +33,8 @@ const STARTUP_MS = 15_000;
 /** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself. */
 const WATCHDOG_GRACE_MS = 3_000;
 const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
+/** Comparisons sent to a worker in one message, at most. */
+const MAX_BATCH = 16;
 
 // ---------------------------------------------------------------------------------------------
 // Screening by text
@@ -48,12 +53,17 @@ interface Scan {
   loadExtension: boolean;
 }
 
+/** /\s/ without a regex for the common characters (scan() looks at every character). */
+const isSpace = (c: string) => c === " " || c === "\n" || c === "\t" || c === "\r" || (c > "~" || c < " " ? /\s/.test(c) : false);
+
 /** Walks the text once, skipping string literals, quoted identifiers and comments. */
 function scan(sql: string): Scan {
   let keyword = "";
   let several = false;
   let afterSemicolon = false;
-  const code: string[] = []; // the text outside '...' literals and comments
+  // The text outside '...' literals and comments, kept only when load_extension appears at all (rare).
+  const keepCode = /load_extension/i.test(sql);
+  const code: string[] = [];
   let i = 0;
   const n = sql.length;
   while (i < n) {
@@ -62,24 +72,24 @@ function scan(sql: string): Scan {
     if (c === "-" && next === "-") {
       const end = sql.indexOf("\n", i);
       i = end < 0 ? n : end + 1;
-      code.push(" ");
+      if (keepCode) code.push(" ");
       continue;
     }
     if (c === "/" && next === "*") {
       const end = sql.indexOf("*/", i + 2);
       i = end < 0 ? n : end + 2;
-      code.push(" ");
+      if (keepCode) code.push(" ");
       continue;
     }
-    if (/\s/.test(c)) {
-      code.push(" ");
+    if (isSpace(c)) {
+      if (keepCode) code.push(" ");
       i++;
       continue;
     }
     if (afterSemicolon && c !== ";") several = true;
     if (c === ";") {
       afterSemicolon = true;
-      code.push(" ");
+      if (keepCode) code.push(" ");
       i++;
       continue;
     }
@@ -101,7 +111,7 @@ function scan(sql: string): Scan {
         break;
       }
       // Quoted identifiers stay in `code`: "load_extension"(...) is still a call.
-      code.push(c === "'" ? " '' " : sql.slice(i, j));
+      if (keepCode) code.push(c === "'" ? " '' " : sql.slice(i, j));
       i = j;
       continue;
     }
@@ -110,10 +120,10 @@ function scan(sql: string): Scan {
       keyword = m![0].toUpperCase();
     }
     if (!keyword) keyword = c; // a statement starting with punctuation, e.g. "("
-    code.push(c);
+    if (keepCode) code.push(c);
     i++;
   }
-  return { keyword, several, loadExtension: /load_extension/i.test(code.join("")) };
+  return { keyword, several, loadExtension: keepCode && /load_extension/i.test(code.join("")) };
 }
 
 /** Why the text is refused, or null when it may go to SQLite for the final verdict. */
@@ -137,34 +147,22 @@ export function screenStatement(sql: string): string | null {
 // ---------------------------------------------------------------------------------------------
 // Double-quoted string literals
 
-const DQS_HINT = /no such column: "([\s\S]*)" - should this be a string literal in single-quotes\?/;
-const MAX_DQS_FIXES = 16;
-
-/** Rewrites each "value" token (a double-quoted identifier SQLite could not resolve) as 'value'. */
-export function singleQuoteLiteral(sql: string, value: string): string {
-  return tokenizeSql(sql)
-    .map((t) =>
-      t.type === "qident" && t.text.startsWith('"') && t.text.slice(1, -1).replaceAll('""', '"') === value
-        ? `'${value.replaceAll("'", "''")}'`
-        : t.text,
-    )
-    .join("");
-}
+export { singleQuoteLiteral } from "./dqs.js";
 
 // ---------------------------------------------------------------------------------------------
 // The pool
 
 interface Job {
   id: number;
-  dbPath: string;
-  sql: string;
+  /** What the worker is asked to do: {type:"run"} or {type:"compare"}, without id and deadline. */
+  message: Record<string, unknown>;
   timeoutMs: number;
-  maxRows: number | null;
-  repeat: number;
-  resolve: (result: ExecResult) => void;
-  /** A scratch-database job (TS-SQL's test data) instead of a query on the file. */
-  scratch?: { tables: Record<string, Record<string, ScratchCell>[]>; queries: string[] };
+  /** The worker's reply, or an ExecFailure when the job failed as a whole (timeout, crash, closed pool). */
+  resolve: (result: ExecResult | WorkerComparison) => void;
 }
+
+/** The worker's reply to {type:"compare"}: each side's outcome (no rows) and the verdict. */
+type WorkerComparison = CompareOutcome;
 
 interface Slot {
   child: ChildProcess;
@@ -218,6 +216,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     installExitHook();
+    if (options.prestart) for (let i = 0; i < this.size; i++) this.spawn();
   }
 
   get isClosed(): boolean {
@@ -238,14 +237,61 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     let current = sql;
     let result = await this.runOnce(dbPath, current, options);
     for (let fixes = 0; fixes < MAX_DQS_FIXES && !result.ok && result.kind === "sql"; fixes++) {
-      const literal = DQS_HINT.exec(result.message)?.[1];
-      if (literal === undefined) break;
-      const rewritten = singleQuoteLiteral(current, literal);
-      if (rewritten === current) break;
+      const rewritten = rewriteForHint(current, result.message);
+      if (rewritten === undefined) break;
       current = rewritten;
       result = await this.runOnce(dbPath, current, options);
     }
     return result.ok && current !== sql ? { ...result, executedSql: current } : result;
+  }
+
+  /**
+   * Both queries go to one worker, which compares the results itself and sends back only the verdict (the rows
+   * never cross the process boundary); it rewrites double-quoted literals as run() does. A side refused by its text,
+   * or a job stopped as a whole (time limit, crash), is redone as two run()s so each side gets its own outcome.
+   */
+  async compare(dbPath: string, predSql: string, goldSql: string, options: CompareOptions): Promise<CompareOutcome> {
+    let timeoutMs: number;
+    try {
+      timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
+    } catch (error) {
+      const fail = failure("internal", (error as Error).message);
+      return { pred: { ...fail, sql: predSql }, gold: { ...fail, sql: goldSql }, correct: false };
+    }
+    if (!this.closed && dbPath && !screenStatement(predSql) && !screenStatement(goldSql)) {
+      const reply = await this.enqueue(
+        {
+          type: "compare",
+          path: path.resolve(dbPath),
+          pred: predSql,
+          gold: goldSql,
+          semantics: options.semantics,
+          orderMatters: options.orderMatters ?? false,
+          fingerprint: options.fingerprint ?? false,
+        },
+        2 * timeoutMs, // two queries, each within the limit
+      );
+      if (!("ok" in reply)) return reply;
+      // The job failed as a whole (time limit, crash): run the sides apart to tell whose fault it was.
+    }
+    return this.compareApart(dbPath, predSql, goldSql, options);
+  }
+
+  private async compareApart(dbPath: string, predSql: string, goldSql: string, options: CompareOptions): Promise<CompareOutcome> {
+    const exec = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
+    const [p, g] = await Promise.all([this.run(dbPath, predSql, exec), this.run(dbPath, goldSql, exec)]);
+    const side = (r: ExecResult, sql: string): CompareSide => {
+      if (!r.ok) return { ...r, sql };
+      const { rows: _rows, executedSql, ...rest } = r;
+      return { ...rest, sql: executedSql ?? sql };
+    };
+    const correct = p.ok && g.ok && resultsMatch(p.rows, g.rows, options.semantics, { orderMatters: options.orderMatters ?? false });
+    return {
+      pred: side(p, predSql),
+      gold: side(g, goldSql),
+      correct,
+      ...(options.fingerprint && p.ok ? { fingerprint: resultFingerprint(p.rows) } : {}),
+    };
   }
 
   private runOnce(dbPath: string, sql: string, options: ExecOptions): Promise<ExecResult> {
@@ -261,17 +307,29 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     } catch (error) {
       return Promise.resolve(failure("internal", (error as Error).message));
     }
+    // Absolute, so "file:..." or ":memory:" can never be taken as anything but a file name.
+    const message = { type: "run", path: path.resolve(dbPath), sql, maxRows: maxRows ?? null, repeat };
+    return this.enqueue(message, timeoutMs) as Promise<ExecResult>;
+  }
+
+  private enqueue(message: Record<string, unknown>, timeoutMs: number): Promise<ExecResult | WorkerComparison> {
+    if (this.closed) return Promise.resolve(failure("internal", "the executor is closed"));
     return new Promise((resolve) => {
-      this.queue.push({
-        id: this.nextId++,
-        // Absolute, so "file:..." or ":memory:" can never be taken as anything but a file name.
-        dbPath: path.resolve(dbPath),
-        sql,
-        timeoutMs,
-        maxRows: maxRows ?? null,
-        repeat,
-        resolve,
-      });
+      this.queue.push({ id: this.nextId++, message, timeoutMs, resolve });
+      this.schedulePump();
+    });
+  }
+
+  private pumpScheduled = false;
+  /**
+   * Dispatches on the next turn of the event loop rather than at once: callers that enqueue while handling one reply
+   * (a scorer starting its next questions) then fill a batch together instead of each taking a worker alone.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
@@ -319,15 +377,11 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     return new Promise((resolve) => {
       this.queue.push({
         id: this.nextId++,
-        dbPath: path.resolve(dbPath),
-        sql: "",
+        message: { type: "scratch", path: path.resolve(dbPath), tables, queries, maxRows: nonNegativeInt(options.maxRows, "maxRows") ?? null },
         timeoutMs: nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs,
-        maxRows: nonNegativeInt(options.maxRows, "maxRows") ?? null,
-        repeat: 1,
-        resolve: resolve as (result: ExecResult) => void,
-        scratch: { tables, queries },
+        resolve: resolve as (result: ExecResult | WorkerComparison) => void,
       });
-      this.pump();
+      this.schedulePump();
     });
   }
 
@@ -345,8 +399,33 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
         if (this.slots.size >= this.size) return;
         slot = this.spawn();
       }
-      this.assign(slot, this.queue.shift()!);
+      this.assign(slot, this.takeJob());
     }
+  }
+
+  /**
+   * The next job; queued comparisons go to a worker several at a time (one message each way), so the worker is not
+   * idle while the parent handles a reply. The time limit holds for each comparison of a batch (the worker says when
+   * a slow one is done); a batch that fails as a whole (time limit, crash) fails each of its comparisons the same
+   * way, and compare() then redoes them apart.
+   */
+  private takeJob(): Job {
+    const first = this.queue.shift()!;
+    if (first.message.type !== "compare") return first;
+    const limit = Math.min(MAX_BATCH, Math.ceil((this.queue.length + 1) / this.size));
+    const batch = [first];
+    while (batch.length < limit && this.queue[0]?.message.type === "compare") batch.push(this.queue.shift()!);
+    if (batch.length === 1) return first;
+    return {
+      id: this.nextId++,
+      message: { type: "batch", items: batch.map((job) => job.message) },
+      // Per comparison: the worker reports progress after any slow one, which restarts the clock (startClock).
+      timeoutMs: Math.max(...batch.map((job) => job.timeoutMs)),
+      resolve: (reply) => {
+        const results = "ok" in reply ? undefined : (reply as unknown as { results?: WorkerComparison[] }).results;
+        batch.forEach((job, i) => job.resolve(results?.[i] ?? ("ok" in reply ? reply : failure("internal", "the worker sent an incomplete reply"))));
+      },
+    };
   }
 
   private spawn(): Slot {
@@ -375,8 +454,9 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     child.stderr?.on("data", (text: string) => {
       slot.stderrTail = (slot.stderrTail + text).slice(-2000);
     });
-    child.on("message", (msg: { type?: string; id?: number; result?: ExecResult }) => this.onMessage(slot, msg));
+    child.on("message", (msg: { type?: string; id?: number; result?: ExecResult | WorkerComparison }) => this.onMessage(slot, msg));
     child.on("exit", (code, signal) => this.onExit(slot, code, signal));
+    this.setRef(slot, false); // idle until assigned a job: never holds the process open
     child.on("error", (error) => {
       // Spawn failures emit "error" without "exit"; send failures are followed by "exit".
       if (child.pid === undefined) this.onExit(slot, null, null, error.message);
@@ -397,17 +477,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
   private assign(slot: Slot, job: Job): void {
     slot.job = job;
     this.setRef(slot, true);
-    const message = job.scratch
-      ? { type: "scratch", id: job.id, path: job.dbPath, ...job.scratch, maxRows: job.maxRows, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS }
-      : {
-          type: "run",
-          id: job.id,
-          path: job.dbPath,
-          sql: job.sql,
-          maxRows: job.maxRows,
-          repeat: job.repeat,
-          deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS,
-        };
+    const message = { ...job.message, id: job.id, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS };
     slot.child.send(message, (error) => {
       if (error) this.kill(slot, failure("internal", `could not reach the worker process: ${error.message}`));
     });
@@ -433,10 +503,14 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     }, job.timeoutMs);
   }
 
-  private onMessage(slot: Slot, msg: { type?: string; id?: number; result?: ExecResult }): void {
+  private onMessage(slot: Slot, msg: { type?: string; id?: number; result?: ExecResult | WorkerComparison }): void {
     if (msg?.type === "ready") {
       slot.ready = true;
       if (slot.job && !slot.killedWith) this.startClock(slot);
+      return;
+    }
+    if (msg?.type === "progress") {
+      if (slot.job && msg.id === slot.job.id && !slot.killedWith) this.startClock(slot);
       return;
     }
     if (msg?.type !== "result" || !slot.job || msg.id !== slot.job.id || slot.killedWith) return;

@@ -58,9 +58,38 @@ export interface ExecFailure {
 
 export type ExecResult = ExecSuccess | ExecFailure;
 
+export interface CompareOptions {
+  /** bird: set of row tuples; spider: test-suite-sql-eval's result_eq (bags, permutable columns). */
+  semantics: "bird" | "spider";
+  /** Spider semantics: rows must come in the same order (gold has ORDER BY). */
+  orderMatters?: boolean;
+  /** Milliseconds per query. Default: the executor's. */
+  timeoutMs?: number;
+  /** Also return the predicted result's fingerprint (tools/score.ts resultFingerprint). */
+  fingerprint?: boolean;
+}
+
+/** One side of a comparison: its outcome without rows, and the SQL actually run (double-quoted literals rewritten). */
+export type SideOutcome = Omit<ExecSuccess, "rows" | "executedSql"> | ExecFailure;
+export type CompareSide = SideOutcome & { sql: string };
+
+export interface CompareOutcome {
+  pred: CompareSide;
+  gold: CompareSide;
+  /** Both ran and their results match under the semantics. */
+  correct: boolean;
+  /** With `fingerprint`: the predicted result's fingerprint when it ran. */
+  fingerprint?: string;
+}
+
 export interface SqlExecutor {
   /** Runs one untrusted statement against a SQLite file, read-only. Never throws for bad SQL or files. */
   run(dbPath: string, sql: string, options?: ExecOptions): Promise<ExecResult>;
+  /**
+   * Runs a prediction and its gold query on one database and compares the results where they were produced: only
+   * the verdict, row counts and errors come back, never the rows. Optional: the scorer falls back to two run()s.
+   */
+  compare?(dbPath: string, predSql: string, goldSql: string, options: CompareOptions): Promise<CompareOutcome>;
   /** Kills the worker processes. Pending queries fail with kind "internal". */
   close(): Promise<void>;
 }

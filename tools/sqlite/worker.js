@@ -1,10 +1,14 @@
 // One child process of the executor pool (tools/sqlite/executor.ts). Plain ESM JavaScript so it
-// runs under plain node without tsx. It answers {type:"run"} messages one at a time; the parent
+// runs under plain node without tsx. It answers {type:"run"} (a result with rows), {type:"compare"}
+// (two queries compared here, only the verdict goes back) and {type:"batch"} (several comparisons)
+// messages one at a time; the parent
 // kills this whole process to stop a runaway query (better-sqlite3 has no interrupt).
 import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { resultFingerprint, resultsMatch } from "./compare.js";
+import { MAX_DQS_FIXES, rewriteForHint } from "./dqs.js";
 
 const ONLY =
   "only a single read-only SELECT/WITH/VALUES statement is allowed";
@@ -289,13 +293,81 @@ process.on("message", (msg) => {
   Atomics.store(deadline, 0, 0n);
   process.send({ type: "result", id: msg.id, result });
 });
+/**
+ * One side of a comparison: its outcome without rows and the SQL actually run, and the rows apart (they stay in this
+ * process). Double-quoted literals are rewritten and run again, as the parent's run() does.
+ */
+function runSide(path, sql) {
+  let current = sql;
+  let side = runAll(path, current);
+  for (let fixes = 0; fixes < MAX_DQS_FIXES && !side.outcome.ok && side.outcome.kind === "sql"; fixes++) {
+    const rewritten = rewriteForHint(current, side.outcome.message);
+    if (rewritten === undefined) break;
+    current = rewritten;
+    side = runAll(path, current);
+  }
+  side.outcome.sql = current;
+  return side;
+}
+
+function runAll(path, sql) {
+  const started = performance.now();
+  let db;
+  try {
+    db = open(path);
+  } catch (error) {
+    return { outcome: { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started } };
+  }
+  try {
+    const stmt = db.prepare(sql);
+    if (!stmt.readonly) return { outcome: classify({ code: "SQLITE_READONLY" }, path, started) };
+    if (!stmt.reader)
+      return { outcome: { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: performance.now() - started } };
+    stmt.safeIntegers(true);
+    stmt.raw(true);
+    const columns = stmt.columns().map((c) => c.name);
+    const t0 = performance.now();
+    const rows = stmt.all();
+    return { outcome: { ok: true, columns, rowCount: rows.length, truncated: false, elapsedMs: performance.now() - t0 }, rows };
+  } catch (error) {
+    return { outcome: classify(error, path, started) };
+  }
+}
+
+/** Runs gold and prediction and compares them here: only the verdict goes back to the parent. */
+function compare({ path, pred, gold, semantics, orderMatters, fingerprint }) {
+  const g = runSide(path, gold);
+  const p = runSide(path, pred);
+  const correct = Boolean(g.rows && p.rows && resultsMatch(p.rows, g.rows, semantics, { orderMatters }));
+  const result = { pred: p.outcome, gold: g.outcome, correct };
+  if (fingerprint && p.rows) result.fingerprint = resultFingerprint(p.rows);
+  return result;
+}
+
+/** Reports progress after a slow comparison, so the parent's time limit counts per comparison, not per batch. */
+const PROGRESS_AFTER_MS = 500;
+
+function compareBatch(msg) {
+  let mark = performance.now();
+  return msg.items.map((item) => {
+    Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
+    const result = compare(item);
+    const now = performance.now();
+    if (now - mark > PROGRESS_AFTER_MS) {
+      mark = now;
+      process.send({ type: "progress", id: msg.id });
+    }
+    return result;
+  });
+}
 
 process.on("message", (msg) => {
-  if (msg?.type !== "run") return;
+  if (msg?.type !== "run" && msg?.type !== "compare" && msg?.type !== "batch") return;
   Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
   let result;
   try {
-    result = execute(msg);
+    if (msg.type === "batch") result = { results: compareBatch(msg) };
+    else result = msg.type === "compare" ? compare(msg) : execute(msg);
   } catch (error) {
     result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
   }

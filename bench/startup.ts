@@ -1,0 +1,65 @@
+/**
+ * Start-up of every launcher command against a bare `node -e 0`, measured alternately in one run (median of --runs).
+ * Each command is timed on `--help` (the launcher's own start: loading the command and its modules), plus a real
+ * `exec` on a small database; with the compiled launcher (dist/, when fresh) and with the sources through tsx.
+ * Run: npx tsx bench/startup.ts [--runs N]
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { distIsFresh } from "../bin/freshness.js";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "7" } } });
+const runs = Math.max(1, Number(values.runs));
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = path.join(ROOT, "bin", "sqlmend.js");
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sqlmend-startup-"));
+const dbFile = path.join(tmp, "t.sqlite");
+const db = new Database(dbFile);
+db.exec("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2);");
+db.close();
+
+const cases: Array<[string, string[]]> = [
+  ["--help", ["--help"]],
+  ...["graphs", "ask", "eval", "compare", "threads", "inspect", "exec", "score"].map((c): [string, string[]] => [`${c} --help`, [c, "--help"]]),
+  ["exec (a query)", ["exec", "--db", dbFile, "SELECT a FROM t"]],
+];
+const time = (args: string[], env: NodeJS.ProcessEnv) => {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, { env, encoding: "utf8" });
+  const ms = performance.now() - t;
+  if (r.status !== 0 && !args.includes("--help")) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+  return ms;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const baseEnv = { ...process.env, SQLMEND_SOURCE: "" };
+const sourceEnv = { ...process.env, SQLMEND_SOURCE: "1" };
+
+const bare: number[] = [];
+const compiled = new Map<string, number[]>(cases.map(([n]) => [n, []]));
+const source = new Map<string, number[]>(cases.map(([n]) => [n, []]));
+for (let i = 0; i < runs; i++) {
+  for (const [name, args] of cases) {
+    bare.push(time(["-e", "0"], baseEnv));
+    compiled.get(name)!.push(time([BIN, ...args], baseEnv));
+    source.get(name)!.push(time([BIN, ...args], sourceEnv));
+  }
+}
+// The floor a command that runs graphs cannot go below: importing LangGraph itself.
+const langgraph: number[] = [];
+for (let i = 0; i < runs; i++) langgraph.push(time(["--input-type=module", "-e", "await import('@langchain/langgraph')"], { ...baseEnv }));
+
+const b = median(bare);
+console.log(`node ${process.version}, cpus: ${os.availableParallelism()}, runs: ${runs}, dist/ fresh: ${distIsFresh(ROOT)}`);
+console.log(`bare node -e 0: ${b.toFixed(0)} ms (median)   import('@langchain/langgraph') alone: ${median(langgraph).toFixed(0)} ms = ${(median(langgraph) / b).toFixed(2)}x`);
+console.log(`${"command".padEnd(16)} ${"compiled".padStart(9)} ${"ratio".padStart(6)} ${"sources".padStart(9)} ${"ratio".padStart(6)}`);
+for (const [name] of cases) {
+  const c = median(compiled.get(name)!);
+  const s = median(source.get(name)!);
+  console.log(`${name.padEnd(16)} ${c.toFixed(0).padStart(6)} ms ${(c / b).toFixed(2).padStart(5)}x ${s.toFixed(0).padStart(6)} ms ${(s / b).toFixed(2).padStart(5)}x`);
+}
+fs.rmSync(tmp, { recursive: true, force: true });

@@ -1,0 +1,49 @@
+// Whether dist/ was compiled from the sources as they are now (plain JS: bin/sqlmend.js uses it before any loader).
+import fs from "node:fs";
+import path from "node:path";
+
+/** What tsconfig.build.json compiles (files and folders, relative to the package root). */
+export const SOURCE_ROOTS = ["index.ts", "cli", "graphs", "nodes", "tools", "state"];
+
+/**
+ * mtimes of every file and folder under the roots. A folder's mtime changes when a file in it is added, removed or
+ * renamed, so comparing folders and files catches every edit without reading any content.
+ */
+export function sourceSnapshot(root, roots = SOURCE_ROOTS) {
+  const entries = {};
+  const visit = (rel) => {
+    const full = path.join(root, rel);
+    let stat;
+    try {
+      stat = fs.statSync(full);
+    } catch {
+      return;
+    }
+    entries[rel] = stat.mtimeMs;
+    if (stat.isDirectory()) for (const name of fs.readdirSync(full).sort()) visit(path.join(rel, name));
+  };
+  for (const rel of roots) visit(rel);
+  return { roots, entries };
+}
+
+/** True when dist/.sources.json exists and every file and folder it lists still has its recorded mtime. */
+export function distIsFresh(root) {
+  let recorded;
+  try {
+    recorded = JSON.parse(fs.readFileSync(path.join(root, "dist", ".sources.json"), "utf8"));
+  } catch {
+    return false;
+  }
+  for (const [rel, mtimeMs] of Object.entries(recorded.entries ?? {})) {
+    let stat;
+    try {
+      stat = fs.statSync(path.join(root, rel));
+    } catch {
+      return false;
+    }
+    if (stat.mtimeMs !== mtimeMs) return false;
+  }
+  // A root that did not exist at build time and exists now (or the reverse) changes the set.
+  for (const rel of recorded.roots ?? []) if (fs.existsSync(path.join(root, rel)) !== rel in recorded.entries) return false;
+  return Object.keys(recorded.entries ?? {}).length > 0;
+}

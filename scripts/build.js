@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Compiles the launcher and library to JavaScript in dist/ (npm's `prepare`, so after `npm install` / `npm ci`),
+// then records every source file's and folder's mtime in dist/.sources.json: bin/sqlmend.js runs dist/ only while
+// that record still matches the sources, and otherwise runs the TypeScript sources through tsx.
+// A failed build removes dist/ and does not fail the install: the launcher then runs the sources.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { SOURCE_ROOTS, sourceSnapshot } from "../bin/freshness.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DIST = path.join(ROOT, "dist");
+
+let tsc;
+try {
+  tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+} catch {
+  console.warn("sqlmend build: typescript is not installed; the launcher will run the TypeScript sources (slower start).");
+  process.exit(0);
+}
+// Taken before compiling, so a file edited during the build makes the output stale.
+const snapshot = sourceSnapshot(ROOT, SOURCE_ROOTS);
+fs.rmSync(DIST, { recursive: true, force: true });
+const result = spawnSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
+if (result.status !== 0) {
+  fs.rmSync(DIST, { recursive: true, force: true });
+  console.warn("sqlmend build: tsc failed; dist/ removed, the launcher will run the TypeScript sources (slower start).");
+  process.exit(0);
+}
+// Files the modules read beside themselves (new URL("./x.txt", import.meta.url)) are copied next to the compiled ones.
+for (const rel of Object.keys(snapshot.entries)) {
+  const from = path.join(ROOT, rel);
+  if (/\.(ts|js)$/.test(rel) || !fs.statSync(from).isFile()) continue;
+  fs.mkdirSync(path.dirname(path.join(DIST, rel)), { recursive: true });
+  fs.copyFileSync(from, path.join(DIST, rel));
+}
+fs.writeFileSync(path.join(DIST, ".sources.json"), JSON.stringify(snapshot));

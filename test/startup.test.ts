@@ -1,0 +1,87 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { distIsFresh, sourceSnapshot } from "../bin/freshness.js";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+let dir: string;
+beforeAll(() => {
+  dir = makeTempDir("sqlmend-startup-");
+});
+afterAll(() => removeTempDir(dir));
+
+/** A package root with bin/, sources (cli/main.ts) and a compiled dist/cli/main.js that say which one ran. */
+function fakePackage(name: string): string {
+  const root = path.join(dir, name);
+  fs.mkdirSync(path.join(root, "bin"), { recursive: true });
+  fs.writeFileSync(path.join(root, "package.json"), '{ "type": "module" }\n');
+  for (const f of ["sqlmend.js", "freshness.js"]) fs.copyFileSync(path.join(ROOT, "bin", f), path.join(root, "bin", f));
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"));
+  fs.mkdirSync(path.join(root, "cli"), { recursive: true });
+  const main = (which: string) => `export async function main(argv${which === "source" ? ": string[]" : ""}) { process.stdout.write("${which} " + argv.join(" ")); return 0; }\n`;
+  fs.writeFileSync(path.join(root, "cli", "main.ts"), main("source"));
+  fs.mkdirSync(path.join(root, "dist", "cli"), { recursive: true });
+  fs.writeFileSync(path.join(root, "dist", "cli", "main.js"), main("compiled"));
+  fs.writeFileSync(path.join(root, "dist", ".sources.json"), JSON.stringify(sourceSnapshot(root)));
+  return root;
+}
+const run = (root: string, env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(process.execPath, [path.join(root, "bin", "sqlmend.js"), "hello"], { encoding: "utf8", env: { ...process.env, SQLMEND_SOURCE: "", ...env } }).stdout;
+
+describe("bin/sqlmend.js", () => {
+  it("runs dist/ while it matches the sources, the sources through tsx once they change, never stale code", () => {
+    const root = fakePackage("pkg");
+    expect(distIsFresh(root)).toBe(true);
+    expect(run(root)).toBe("compiled hello");
+    expect(run(root, { SQLMEND_SOURCE: "1" })).toBe("source hello");
+
+    // An edited source file (its mtime moves) makes dist/ stale.
+    const later = new Date(Date.now() + 5_000);
+    fs.utimesSync(path.join(root, "cli", "main.ts"), later, later);
+    expect(distIsFresh(root)).toBe(false);
+    expect(run(root)).toBe("source hello");
+
+    // Rebuilt: fresh again. Then a new file in a source folder makes it stale, and so does a deleted one.
+    fs.writeFileSync(path.join(root, "dist", ".sources.json"), JSON.stringify(sourceSnapshot(root)));
+    expect(run(root)).toBe("compiled hello");
+    fs.writeFileSync(path.join(root, "cli", "extra.ts"), "export {};\n");
+    expect(distIsFresh(root)).toBe(false);
+    fs.writeFileSync(path.join(root, "dist", ".sources.json"), JSON.stringify(sourceSnapshot(root)));
+    expect(distIsFresh(root)).toBe(true);
+    fs.rmSync(path.join(root, "cli", "extra.ts"));
+    expect(distIsFresh(root)).toBe(false);
+
+    // No build at all (a fresh clone before npm install, or a failed build).
+    fs.rmSync(path.join(root, "dist"), { recursive: true });
+    expect(run(root)).toBe("source hello");
+  });
+
+  it("the compiled launcher loads a TypeScript slot module by registering tsx only then", () => {
+    // tools/import-module.ts compiled to plain JavaScript, run by plain node without any loader.
+    const out = path.join(dir, "compiled");
+    fs.mkdirSync(out, { recursive: true });
+    const source = fs.readFileSync(path.join(ROOT, "tools", "import-module.ts"), "utf8");
+    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    fs.writeFileSync(path.join(out, "import-module.mjs"), js);
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+    fs.writeFileSync(path.join(out, "slot.ts"), "const factory = (deps: unknown, options: Record<string, unknown>): string => 'typed ' + typeof deps;\nexport default factory;\n");
+    fs.writeFileSync(path.join(out, "plain.mjs"), "export default () => 'plain';\n");
+    // The same module in an ESM package (a user's project with "type": "module").
+    fs.mkdirSync(path.join(out, "esm"));
+    fs.writeFileSync(path.join(out, "esm", "package.json"), '{ "type": "module" }\n');
+    fs.copyFileSync(path.join(out, "slot.ts"), path.join(out, "esm", "slot.ts"));
+    const script = `import { importModule } from "./import-module.mjs";
+      const plain = await importModule(${JSON.stringify(path.join(out, "plain.mjs"))});
+      const typed = await importModule(${JSON.stringify(path.join(out, "slot.ts"))});
+      const esm = await importModule(${JSON.stringify(path.join(out, "esm", "slot.ts"))});
+      console.log(plain.default(), typed.default({}, {}), esm.default(1, {}));`;
+    fs.writeFileSync(path.join(out, "run.mjs"), script);
+    const r = spawnSync(process.execPath, [path.join(out, "run.mjs")], { encoding: "utf8", cwd: out });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("plain typed object typed number");
+  });
+});
