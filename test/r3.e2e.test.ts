@@ -86,6 +86,26 @@ describe("eval r3", () => {
     }
   }, 60_000);
 
+  it("ranks the shots by embeddings when a model is configured: the train split embedded once for the run, counted in usage", async () => {
+    const server = await startOpenAIServer({ respond: goldResponder });
+    try {
+      const out = path.join(dir, "eval-r3-dense");
+      const env = { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-dense") };
+      const run = captureIO(dir, env);
+      const args = ["eval", "r3", "--bench", benchDir, "--out", out, "--limit", "4", "--concurrency", "4", "--reviewers", "1", "--embedding-model", "emb", "--checkpoints", "memory"];
+      expect(await main(args, run.io)).toBe(0);
+      const trainTexts = server.embeddingRequests.filter((r) => r.input.length > 1);
+      expect(trainTexts).toHaveLength(1); // not once per question in flight
+      expect(trainTexts[0]!.input).toHaveLength(train.length);
+      expect(server.embeddingRequests.filter((r) => r.input.length === 1)).toHaveLength(4); // one query each
+      const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      // The train split's request is paid by one question; every question pays its own query.
+      expect(lines.reduce((n, l) => n + (l.usageByRole.embedder?.calls ?? 0), 0)).toBe(5);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("needs no train split at --k-shot 0, and says how to do without one otherwise", async () => {
     const noTrain = path.join(dir, "minibench-no-train");
     fs.cpSync(benchDir, noTrain, { recursive: true });

@@ -11,12 +11,28 @@ export interface ExampleSearch {
 }
 
 /**
+ * The embedding-ranked view of a store, made once per (store, embedder): the view holds the examples' vectors, so
+ * questions of a run (several in flight at once) share one embedding of the training split rather than each paying
+ * for their own.
+ */
+const rankedViews = new WeakMap<ExampleStore, WeakMap<Embedder, ExampleStore>>();
+function embeddingView(store: ExampleStore, embedder: Embedder): ExampleStore {
+  if (!store.withEmbeddings) return store;
+  let byEmbedder = rankedViews.get(store);
+  if (!byEmbedder) rankedViews.set(store, (byEmbedder = new WeakMap()));
+  let view = byEmbedder.get(embedder);
+  if (!view) byEmbedder.set(embedder, (view = store.withEmbeddings(embedder)));
+  return view;
+}
+
+/**
  * The k training examples most similar to a question: by dense embeddings when an embedder is given (the store's own
- * ranked search, vectors computed once per store), by BM25 otherwise or when the embedder fails. Says which ranked.
+ * ranked search, vectors computed once per store and embedder), by BM25 otherwise or when the embedder fails. Says
+ * which ranked.
  */
 export async function searchExamples(store: ExampleStore, text: string, k: number, excludeIds: string[], embedder?: Embedder): Promise<ExampleSearch> {
   if (k <= 0 || !store.size) return { examples: [], ranking: "none", records: [] };
-  const ranked = embedder && store.withEmbeddings ? store.withEmbeddings(embedder) : store;
+  const ranked = embedder ? embeddingView(store, embedder) : store;
   if (!ranked.similarRanked) return { examples: await ranked.similar(text, k, excludeIds), ranking: "bm25", records: [] };
   const found = await ranked.similarRanked(text, k, excludeIds);
   const ranking =
