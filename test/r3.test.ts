@@ -302,6 +302,12 @@ describe("ablation switches (Table 3)", () => {
     expect(opening).toContain("SELECT count(*) FROM customers WHERE city = 'Paris'");
     expect(opening).not.toContain("leak");
 
+    // A dev question's id also names an unrelated training question (both splits count from 0): that one still shows.
+    const sameId: R3StateValue = await r3Spec
+      .build({ models: scriptedProvider({ writer: sql("SELECT 1") }), executor, examples }, { kShot: 2, reviewers: 0 })
+      .invoke(input("How many customers live in London?", { questionId: "t1" }));
+    expect(sameId.shots.map((s) => s.id)).toEqual(["t1", "t3"]);
+
     const zero = scriptedProvider({ writer: sql("SELECT 1") });
     await r3Spec.build({ models: zero, executor, examples }, { kShot: 0, reviewers: 0 }).invoke(input("How many customers live in London?"));
     expect(zero.shownTo("writer")[0]!.messages[1]!.content).not.toContain("Examples of questions");

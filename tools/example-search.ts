@@ -11,6 +11,18 @@ export interface ExampleSearch {
 }
 
 /**
+ * The examples that are this very question (same database, same wording), to keep out of its own prompt. Not by id:
+ * a dev question's id also names an unrelated training question (both splits count from 0).
+ */
+export function sameQuestionIds(store: ExampleStore, question: { dbId: string; question: string }): string[] {
+  const text = question.question.trim();
+  return store
+    .all()
+    .filter((e) => e.dbId === question.dbId && e.question.trim() === text)
+    .map((e) => e.id);
+}
+
+/**
  * The embedding-ranked view of a store, made once per (store, embedder): the view holds the examples' vectors, so
  * questions of a run (several in flight at once) share one embedding of the training split rather than each paying
  * for their own.
