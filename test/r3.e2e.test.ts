@@ -129,6 +129,31 @@ describe("eval r3", () => {
   }, 60_000);
 });
 
+describe("ask r3", () => {
+  it("takes its k shots from --examples BENCH, and says so on stderr when it has none", async () => {
+    const server = await startOpenAIServer({ respond: goldResponder });
+    try {
+      const env = { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID };
+      const q = dev[0]!;
+      const base = ["ask", "r3", "--db", q.dbPath, "--reviewers", "0", "--checkpoints", "memory"];
+      const bare = captureIO(dir, env);
+      expect(await main([...base, q.question], bare.io)).toBe(0);
+      expect(bare.err().trim().split("\n")).toEqual([expect.stringMatching(/r3 --k-shot 5 .*wants training examples; none given \(--examples BENCH\), so it writes zero-shot/)]);
+      expect(server.requests.at(-1)!.messages[1]!.content).not.toContain("Examples of questions");
+
+      const withShots = captureIO(dir, env);
+      expect(await main([...base, "--examples", benchDir, "--k-shot", "3", q.question], withShots.io)).toBe(0);
+      expect(withShots.err()).toBe("");
+      expect([...server.requests.at(-1)!.messages[1]!.content.matchAll(/^SQL: /gm)]).toHaveLength(3);
+      const zero = captureIO(dir, env);
+      expect(await main([...base, "--k-shot", "0", q.question], zero.io)).toBe(0);
+      expect(zero.err()).toBe("");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
 describe("r3-review under --initial and --correct", () => {
   it("reviews only the initial SQL that fails (--correct errors), from a predictions file and from a generator", async () => {
     const server = await startOpenAIServer({

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { graphFlags, graphOptionsOf, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion } from "../runner.ts";
@@ -25,7 +25,7 @@ export const askCommand: Command = {
   --description-dir DIR     BIRD-style database_description/ folder for column descriptions
   --thread ID               checkpoint thread id (default: a new one); an unfinished thread is resumed
   --sql SQL                 corrector graphs: the SQL to correct (default: --initial baseline's answer)
-  --examples BENCH          benchmark dir (or 'minibench') whose train split feeds --few-shot
+  --examples BENCH          benchmark dir (or 'minibench') whose train split feeds --few-shot (and r3's --k-shot)
   --json                    print the outcome as JSON
 ${RUN_FLAGS_USAGE}`,
   helpFor: graphUsage,
@@ -53,6 +53,8 @@ ${RUN_FLAGS_USAGE}`,
     const examples = values.examples
       ? createExampleStore((await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" })).questions)
       : undefined;
+    const wantedBy = values.examples ? undefined : examplesWantedBy(spec, values);
+    if (wantedBy) io.stderr(`sqlmend ask: ${wantedBy} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);
     const executor = getSharedExecutor();
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
