@@ -191,6 +191,14 @@ describe("r3 graph", () => {
     expect(state.sql).toBe("SELECT name, city FROM customers");
   });
 
+  it("cuts a runaway review, so the writer's prompt stays near its budget", async () => {
+    const { graph, models } = build({ writer: sql("SELECT name FROM customers"), reviewer: "y".repeat(200_000) }, { maxReviewTurns: 1 });
+    const state: R3StateValue = await graph.invoke(input("Names?"), config("huge"));
+    expect(state.reviews.every((r) => r.ok && r.text.length < 5000 && /review cut: \d+ more characters/.test(r.text))).toBe(true);
+    const revise = models.shownTo("writer")[1]!.messages.map((m) => m.content).join("");
+    expect(revise.length).toBeLessThan(4 * 12_000);
+  });
+
   it("stops when every reviewer fails, keeping the SQL", async () => {
     const { graph, models } = build({
       writer: sql("SELECT name FROM customers"),
