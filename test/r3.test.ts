@@ -238,6 +238,7 @@ describe("r3 graph", () => {
     expect(state.sql).toBe("");
     expect(state.stopReason).toBe("no SQL to review: the writer gave none");
     expect(models.shownTo("writer")).toHaveLength(2); // the first SQL and one debug turn
+    expect(last(models.shownTo("writer")[1]!.messages)).toMatch(/^Your reply held no SQL query/); // not an empty query and its "error"
     expect(models.shownTo("persona")).toHaveLength(0);
     expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL"))).toHaveLength(2);
   });

@@ -32,6 +32,10 @@ export function openingTurn(args: { schemaText: string; question: string; eviden
 export const errorTurn = (sql: string, error: string): string =>
   `Running your query failed:\n\`\`\`sql\n${sql}\n\`\`\`\nError: ${error}\n\nFind the cause and write a corrected SQLite query (in a \`\`\`sql block).`;
 
+/** The debug turn when the writer has given no SQL yet: there is no query or database error to show it. */
+export const noSqlTurn = (): string =>
+  "Your reply held no SQL query to run. Write the SQLite query that answers the question, in a ```sql block.";
+
 export function reviewsTurn(sql: string, reviews: Review[], failed: number): string {
   const body = reviews.map((r) => `Reviewer ${r.reviewer + 1} (${r.profession}):\n${r.text.trim()}`).join("\n\n");
   const missing = failed ? `\n\n(${failed} reviewer${failed > 1 ? "s" : ""} could not answer this round.)` : "";
