@@ -238,9 +238,30 @@ describe("r3 graph", () => {
     expect(state.sql).toBe("");
     expect(state.stopReason).toBe("no SQL to review: the writer gave none");
     expect(models.shownTo("writer")).toHaveLength(2); // the first SQL and one debug turn
-    expect(last(models.shownTo("writer")[1]!.messages)).toMatch(/^Your reply held no SQL query/); // not an empty query and its "error"
+    // Not an empty query and its "error"; after a reply without SQL, user and assistant still alternate.
+    expect(last(models.shownTo("writer")[1]!.messages)).toMatch(/^Your reply held no SQL query/);
+    expect(models.shownTo("writer")[1]!.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(models.shownTo("persona")).toHaveLength(0);
     expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL"))).toHaveLength(2);
+  });
+
+  it("keeps user and assistant alternating when a writer call fails (strict chat templates refuse two user turns)", async () => {
+    let calls = 0;
+    const { graph, models } = build(
+      {
+        writer: () => {
+          if (calls++ === 0) throw new Error("connection reset");
+          return sql("SELECT count(*) FROM orders");
+        },
+      },
+      { reviewers: 0 },
+    );
+    const state: R3StateValue = await graph.invoke(input("How many orders?"), config("alternate"));
+    expect(state.sql).toBe("SELECT count(*) FROM orders");
+    const retry = models.shownTo("writer")[1]!.messages;
+    expect(retry.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(retry[1]!.content).toContain("How many orders?");
+    expect(retry[1]!.content).toMatch(/Your reply held no SQL query/);
   });
 
   it("fills the panel when the persona reply is short or unusable", async () => {

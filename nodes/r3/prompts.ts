@@ -46,9 +46,19 @@ export function reviewsTurn(sql: string, reviews: Review[], failed: number): str
   );
 }
 
-/** The writer's messages: system, the opening turn, then H's later turns in order. */
+/**
+ * The writer's messages: system, the opening turn, then H's later turns in order. Turns of one role in a row (a
+ * failed writer call leaves no reply; the budget may cut an odd number of turns) join into one message: many local
+ * models' chat templates refuse roles that do not alternate.
+ */
 export function writerMessages(reasoning: Reasoning, opening: string, turns: HistoryTurn[]): ChatInput[] {
-  return [{ role: "system", content: writerSystem(reasoning) }, { role: "user", content: opening }, ...turns.map((t) => ({ role: t.role, content: t.content }))];
+  const dialogue: { role: "user" | "assistant"; content: string }[] = [];
+  for (const { role, content } of [{ role: "user" as const, content: opening }, ...turns]) {
+    const previous = dialogue.at(-1);
+    if (previous?.role === role) previous.content = `${previous.content}\n\n${content}`;
+    else dialogue.push({ role, content });
+  }
+  return [{ role: "system", content: writerSystem(reasoning) }, ...dialogue];
 }
 
 export function personasPrompt(args: { schemaText: string; question: string; evidence: string; sql: string; n: number }): ChatInput[] {
