@@ -239,7 +239,7 @@ describe("r3 graph", () => {
     expect(state.stopReason).toBe("no SQL to review: the writer gave none");
     expect(models.shownTo("writer")).toHaveLength(2); // the first SQL and one debug turn
     // Not an empty query and its "error"; after a reply without SQL, user and assistant still alternate.
-    expect(last(models.shownTo("writer")[1]!.messages)).toMatch(/^Your reply held no SQL query/);
+    expect(last(models.shownTo("writer")[1]!.messages)).toMatch(/^There is no SQL query to run yet/);
     expect(models.shownTo("writer")[1]!.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(models.shownTo("persona")).toHaveLength(0);
     expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL"))).toHaveLength(2);
@@ -261,7 +261,7 @@ describe("r3 graph", () => {
     const retry = models.shownTo("writer")[1]!.messages;
     expect(retry.map((m) => m.role)).toEqual(["system", "user"]);
     expect(retry[1]!.content).toContain("How many orders?");
-    expect(retry[1]!.content).toMatch(/Your reply held no SQL query/);
+    expect(retry[1]!.content).toMatch(/There is no SQL query to run yet/);
   });
 
   it("fills the panel when the persona reply is short or unusable", async () => {

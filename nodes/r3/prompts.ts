@@ -34,7 +34,7 @@ export const errorTurn = (sql: string, error: string): string =>
 
 /** The debug turn when the writer has given no SQL yet: there is no query or database error to show it. */
 export const noSqlTurn = (): string =>
-  "Your reply held no SQL query to run. Write the SQLite query that answers the question, in a ```sql block.";
+  "There is no SQL query to run yet. Write the SQLite query that answers the question, in a ```sql block.";
 
 export function reviewsTurn(sql: string, reviews: Review[], failed: number): string {
   const body = reviews.map((r) => `Reviewer ${r.reviewer + 1} (${r.profession}):\n${r.text.trim()}`).join("\n\n");
