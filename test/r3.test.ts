@@ -220,6 +220,15 @@ describe("r3 graph", () => {
     expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer", "BI report auditor"]);
   });
 
+  it("validates the personas: the same profession twice is sent back", async () => {
+    const twice = JSON.stringify({ reviewers: [{ profession: "Data analyst", focus: "a" }, { profession: "data analyst ", focus: "b" }] });
+    const { graph, models } = build({ writer: sql("SELECT 1"), persona: [twice, PERSONAS] }, { reviewers: 2, maxReviewTurns: 1 });
+    const state: R3StateValue = await graph.invoke(input("One?"), config("distinct"));
+    expect(models.shownTo("persona")).toHaveLength(2);
+    expect(models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n")).toMatch(/different profession/);
+    expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer"]);
+  });
+
   it("takes a replacement agent in a slot (here: a rule-based reviewer)", async () => {
     const ruleReviewer: NodeFactory = () => async (state) => {
       const s = state as unknown as R3StateValue;
