@@ -152,6 +152,18 @@ describe("ask r3", () => {
       await server.close();
     }
   }, 60_000);
+
+  it("says in one line why there is no SQL when the writer's endpoint is down", async () => {
+    const server = await startOpenAIServer({ respond: () => ({ status: 500, body: { error: { message: "upstream down" } } }) });
+    try {
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      expect(await main(["ask", "r3", "--db", dev[0]!.dbPath, "--k-shot", "0", "--max-retries", "0", "--max-debug-turns", "1", "--checkpoints", "memory", dev[0]!.question], run.io)).toBe(1);
+      expect(run.err().trim().split("\n")).toEqual([expect.stringMatching(/^sqlmend ask: no SQL: writer: .*upstream down \(thread ask-/)]);
+      expect(server.requests).toHaveLength(2); // the first SQL and one debug turn, no panel
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
 
 describe("r3-review under --initial and --correct", () => {

@@ -15,6 +15,7 @@ import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
 import { createExampleStore } from "../../tools/examples.ts";
 import { formatUsage } from "../report.ts";
 import type { Question } from "../../state/question.ts";
+import type { SqlStateValue } from "../../state/sql-state.ts";
 
 export const askCommand: Command = {
   name: "ask",
@@ -80,7 +81,7 @@ ${RUN_FLAGS_USAGE}`,
       };
       const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomUUID().slice(0, 8)}`;
       const outcome = await runQuestion(runner, question, threadId);
-      if (outcome.error && !outcome.sql) throw new UserError(outcome.error);
+      if (!outcome.sql) throw new UserError(`no SQL: ${outcome.error ?? whyNoSql(outcome.state)} (thread ${threadId})`);
       const execution = await executeSql(executor, dbPath, outcome.sql, { previewRows: 20, timeoutMs: runner.queryTimeoutMs });
       if (values.json) {
         io.stdout(
@@ -115,3 +116,10 @@ ${RUN_FLAGS_USAGE}`,
     }
   },
 };
+
+/** Why a finished run has no SQL, in one line: the last failed model call of its final step (a model that is down, or
+ * a reply without SQL), else that the graph gave none. */
+function whyNoSql(state: SqlStateValue | undefined): string {
+  const failed = (state?.calls ?? []).filter((call) => call.error).at(-1);
+  return failed ? `${failed.role}: ${failed.error}` : "the graph gave none";
+}
