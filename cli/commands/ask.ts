@@ -117,8 +117,10 @@ ${RUN_FLAGS_USAGE}`,
   },
 };
 
-/** Why a finished run has no SQL, in one line: the last failed model call of its final step (a model that is down, or
- * a reply without SQL), else that the graph gave none. */
+/**
+ * Why a finished run has no SQL, in one line: the last failed model call of its final step (a model that is down, or
+ * a reply without SQL), else that the graph gave none.
+ */
 function whyNoSql(state: SqlStateValue | undefined): string {
   const failed = (state?.calls ?? []).filter((call) => call.error).at(-1);
   return failed ? `${failed.role}: ${failed.error}` : "the graph gave none";

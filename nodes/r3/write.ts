@@ -7,8 +7,8 @@ import { askWriter } from "./writer.ts";
 
 /**
  * Slot `write` (role "writer"): y = LLM(x, S), the first SQL, with the k training questions most similar to this one
- * (dense embeddings when `deps.embeddings` is set, BM25 otherwise), never the question itself. Out: sql, history [y], shots, shotsRanking.
- * Without a training split it writes zero-shot and says so.
+ * (dense embeddings when `deps.embeddings` is set, BM25 otherwise), never the question itself. Out: sql, history [y],
+ * shots, shotsRanking. Without a training split it writes zero-shot and says so.
  */
 export const writeNode: R3NodeFactory = (deps, options) => async (state) => {
   const opts = readOptions(R3_OPTIONS, options);
