@@ -134,7 +134,7 @@ export function declaredOptionsFrom(spec: GraphSpec, values: Record<string, unkn
   return parseDeclared(spec, values);
 }
 
-/** Does the graph (or a corrector's initial generator) want training examples under these flags? */
+/** The graph's declared options given on the command line, parsed and checked (absent when not given). */
 function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, def] of Object.entries(spec.options ?? {})) {

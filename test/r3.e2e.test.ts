@@ -86,6 +86,26 @@ describe("eval r3", () => {
     }
   }, 60_000);
 
+  it("ranks the shots by embeddings when a model is configured: the train split embedded once for the run, counted in usage", async () => {
+    const server = await startOpenAIServer({ respond: goldResponder });
+    try {
+      const out = path.join(dir, "eval-r3-dense");
+      const env = { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-dense") };
+      const run = captureIO(dir, env);
+      const args = ["eval", "r3", "--bench", benchDir, "--out", out, "--limit", "4", "--concurrency", "4", "--reviewers", "1", "--embedding-model", "emb", "--checkpoints", "memory"];
+      expect(await main(args, run.io)).toBe(0);
+      const trainTexts = server.embeddingRequests.filter((r) => r.input.length > 1);
+      expect(trainTexts).toHaveLength(1); // not once per question in flight
+      expect(trainTexts[0]!.input).toHaveLength(train.length);
+      expect(server.embeddingRequests.filter((r) => r.input.length === 1)).toHaveLength(4); // one query each
+      const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      // The train split's request is paid by one question; every question pays its own query.
+      expect(lines.reduce((n, l) => n + (l.usageByRole.embedder?.calls ?? 0), 0)).toBe(5);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it("needs no train split at --k-shot 0, and says how to do without one otherwise", async () => {
     const noTrain = path.join(dir, "minibench-no-train");
     fs.cpSync(benchDir, noTrain, { recursive: true });
@@ -103,6 +123,43 @@ describe("eval r3", () => {
       const other = captureIO(dir, env);
       expect(await main(["eval", "baseline", "--bench", noTrain, "--out", path.join(dir, "no-train-3"), "--k-shot", "2"], other.io)).toBe(2);
       expect(other.err()).toMatch(/--k-shot is an option of r3, not of baseline/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
+describe("ask r3", () => {
+  it("takes its k shots from --examples BENCH, and says so on stderr when it has none", async () => {
+    const server = await startOpenAIServer({ respond: goldResponder });
+    try {
+      const env = { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID };
+      const q = dev[0]!;
+      const base = ["ask", "r3", "--db", q.dbPath, "--reviewers", "0", "--checkpoints", "memory"];
+      const bare = captureIO(dir, env);
+      expect(await main([...base, q.question], bare.io)).toBe(0);
+      expect(bare.err().trim().split("\n")).toEqual([expect.stringMatching(/r3 --k-shot 5 .*wants training examples; none given \(--examples BENCH\), so it writes zero-shot/)]);
+      expect(server.requests.at(-1)!.messages[1]!.content).not.toContain("Examples of questions");
+
+      const withShots = captureIO(dir, env);
+      expect(await main([...base, "--examples", benchDir, "--k-shot", "3", q.question], withShots.io)).toBe(0);
+      expect(withShots.err()).toBe("");
+      expect([...server.requests.at(-1)!.messages[1]!.content.matchAll(/^SQL: /gm)]).toHaveLength(3);
+      const zero = captureIO(dir, env);
+      expect(await main([...base, "--k-shot", "0", q.question], zero.io)).toBe(0);
+      expect(zero.err()).toBe("");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("says in one line why there is no SQL when the writer's endpoint is down", async () => {
+    const server = await startOpenAIServer({ respond: () => ({ status: 500, body: { error: { message: "upstream down" } } }) });
+    try {
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      expect(await main(["ask", "r3", "--db", dev[0]!.dbPath, "--k-shot", "0", "--max-retries", "0", "--max-debug-turns", "1", "--checkpoints", "memory", dev[0]!.question], run.io)).toBe(1);
+      expect(run.err().trim().split("\n")).toEqual([expect.stringMatching(/^sqlmend ask: no SQL: writer: .*upstream down \(thread ask-/)]);
+      expect(server.requests).toHaveLength(2); // the first SQL and one debug turn, no panel
     } finally {
       await server.close();
     }

@@ -191,6 +191,14 @@ describe("r3 graph", () => {
     expect(state.sql).toBe("SELECT name, city FROM customers");
   });
 
+  it("cuts a runaway review, so the writer's prompt stays near its budget", async () => {
+    const { graph, models } = build({ writer: sql("SELECT name FROM customers"), reviewer: "y".repeat(200_000) }, { maxReviewTurns: 1 });
+    const state: R3StateValue = await graph.invoke(input("Names?"), config("huge"));
+    expect(state.reviews.every((r) => r.ok && r.text.length < 5000 && /review cut: \d+ more characters/.test(r.text))).toBe(true);
+    const revise = models.shownTo("writer")[1]!.messages.map((m) => m.content).join("");
+    expect(revise.length).toBeLessThan(4 * 12_000);
+  });
+
   it("stops when every reviewer fails, keeping the SQL", async () => {
     const { graph, models } = build({
       writer: sql("SELECT name FROM customers"),
@@ -212,6 +220,15 @@ describe("r3 graph", () => {
     expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer", "BI report auditor"]);
   });
 
+  it("validates the personas: the same profession twice is sent back", async () => {
+    const twice = JSON.stringify({ reviewers: [{ profession: "Data analyst", focus: "a" }, { profession: "data analyst ", focus: "b" }] });
+    const { graph, models } = build({ writer: sql("SELECT 1"), persona: [twice, PERSONAS] }, { reviewers: 2, maxReviewTurns: 1 });
+    const state: R3StateValue = await graph.invoke(input("One?"), config("distinct"));
+    expect(models.shownTo("persona")).toHaveLength(2);
+    expect(models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n")).toMatch(/different profession/);
+    expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer"]);
+  });
+
   it("takes a replacement agent in a slot (here: a rule-based reviewer)", async () => {
     const ruleReviewer: NodeFactory = () => async (state) => {
       const s = state as unknown as R3StateValue;
@@ -230,8 +247,30 @@ describe("r3 graph", () => {
     expect(state.sql).toBe("");
     expect(state.stopReason).toBe("no SQL to review: the writer gave none");
     expect(models.shownTo("writer")).toHaveLength(2); // the first SQL and one debug turn
+    // Not an empty query and its "error"; after a reply without SQL, user and assistant still alternate.
+    expect(last(models.shownTo("writer")[1]!.messages)).toMatch(/^There is no SQL query to run yet/);
+    expect(models.shownTo("writer")[1]!.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(models.shownTo("persona")).toHaveLength(0);
     expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL"))).toHaveLength(2);
+  });
+
+  it("keeps user and assistant alternating when a writer call fails (strict chat templates refuse two user turns)", async () => {
+    let calls = 0;
+    const { graph, models } = build(
+      {
+        writer: () => {
+          if (calls++ === 0) throw new Error("connection reset");
+          return sql("SELECT count(*) FROM orders");
+        },
+      },
+      { reviewers: 0 },
+    );
+    const state: R3StateValue = await graph.invoke(input("How many orders?"), config("alternate"));
+    expect(state.sql).toBe("SELECT count(*) FROM orders");
+    const retry = models.shownTo("writer")[1]!.messages;
+    expect(retry.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(retry[1]!.content).toContain("How many orders?");
+    expect(retry[1]!.content).toMatch(/There is no SQL query to run yet/);
   });
 
   it("fills the panel when the persona reply is short or unusable", async () => {
@@ -301,6 +340,12 @@ describe("ablation switches (Table 3)", () => {
     expect(state.shotsRanking).toBe("bm25");
     expect(opening).toContain("SELECT count(*) FROM customers WHERE city = 'Paris'");
     expect(opening).not.toContain("leak");
+
+    // A dev question's id also names an unrelated training question (both splits count from 0): that one still shows.
+    const sameId: R3StateValue = await r3Spec
+      .build({ models: scriptedProvider({ writer: sql("SELECT 1") }), executor, examples }, { kShot: 2, reviewers: 0 })
+      .invoke(input("How many customers live in London?", { questionId: "t1" }));
+    expect(sameId.shots.map((s) => s.id)).toEqual(["t1", "t3"]);
 
     const zero = scriptedProvider({ writer: sql("SELECT 1") });
     await r3Spec.build({ models: zero, executor, examples }, { kShot: 0, reviewers: 0 }).invoke(input("How many customers live in London?"));

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { graphFlags, graphOptionsOf, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion } from "../runner.ts";
@@ -15,6 +15,7 @@ import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
 import { createExampleStore } from "../../tools/examples.ts";
 import { formatUsage } from "../report.ts";
 import type { Question } from "../../state/question.ts";
+import type { SqlStateValue } from "../../state/sql-state.ts";
 
 export const askCommand: Command = {
   name: "ask",
@@ -25,7 +26,7 @@ export const askCommand: Command = {
   --description-dir DIR     BIRD-style database_description/ folder for column descriptions
   --thread ID               checkpoint thread id (default: a new one); an unfinished thread is resumed
   --sql SQL                 corrector graphs: the SQL to correct (default: --initial baseline's answer)
-  --examples BENCH          benchmark dir (or 'minibench') whose train split feeds --few-shot
+  --examples BENCH          benchmark dir (or 'minibench') whose train split feeds --few-shot (and r3's --k-shot)
   --json                    print the outcome as JSON
 ${RUN_FLAGS_USAGE}`,
   helpFor: graphUsage,
@@ -53,6 +54,8 @@ ${RUN_FLAGS_USAGE}`,
     const examples = values.examples
       ? createExampleStore((await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" })).questions)
       : undefined;
+    const wantedBy = values.examples ? undefined : examplesWantedBy(spec, values);
+    if (wantedBy) io.stderr(`sqlmend ask: ${wantedBy} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);
     const executor = getSharedExecutor();
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
@@ -78,7 +81,7 @@ ${RUN_FLAGS_USAGE}`,
       };
       const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomUUID().slice(0, 8)}`;
       const outcome = await runQuestion(runner, question, threadId);
-      if (outcome.error && !outcome.sql) throw new UserError(outcome.error);
+      if (!outcome.sql) throw new UserError(`no SQL: ${outcome.error ?? whyNoSql(outcome.state)} (thread ${threadId})`);
       const execution = await executeSql(executor, dbPath, outcome.sql, { previewRows: 20, timeoutMs: runner.queryTimeoutMs });
       if (values.json) {
         io.stdout(
@@ -113,3 +116,12 @@ ${RUN_FLAGS_USAGE}`,
     }
   },
 };
+
+/**
+ * Why a finished run has no SQL, in one line: the last failed model call of its final step (a model that is down, or
+ * a reply without SQL), else that the graph gave none.
+ */
+function whyNoSql(state: SqlStateValue | undefined): string {
+  const failed = (state?.calls ?? []).filter((call) => call.error).at(-1);
+  return failed ? `${failed.role}: ${failed.error}` : "the graph gave none";
+}

@@ -1,19 +1,21 @@
 import { readOptions } from "../../graphs/options.ts";
 import { withCalls } from "../common.ts";
 import { R3_LOOP_OPTIONS } from "./options.ts";
-import { errorTurn } from "./prompts.ts";
+import { errorTurn, noSqlTurn } from "./prompts.ts";
 import type { R3NodeFactory } from "./types.ts";
 import { askWriter, droppedNote } from "./writer.ts";
 
 /**
  * Slot `debug` (role "writer"): the debug loop's turn. H ← H + e; y' = LLM(H); H ← H + y'. In: sql, execution
- * (failed), history. Out: sql, history, fixRounds + 1, roundDebugTurns + 1. An unusable reply keeps the SQL and still
- * counts the turn, so the loop ends.
+ * (failed), history; with no SQL at all the writer is asked for one afresh rather than shown an empty query. Out: sql,
+ * history, fixRounds + 1, roundDebugTurns + 1. An unusable reply keeps the SQL and still counts the turn, so the loop
+ * ends.
  */
 export const debugNode: R3NodeFactory = (deps, options) => async (state) => {
   const opts = readOptions(R3_LOOP_OPTIONS, options);
   const error = state.execution && !state.execution.ok ? `${state.execution.errorKind}: ${state.execution.error}` : "unknown error";
-  const turn = await askWriter(deps, state, opts, { role: "user", kind: "error", round: state.rounds, content: errorTurn(state.sql, error) });
+  const content = state.sql.trim() ? errorTurn(state.sql, error) : noSqlTurn();
+  const turn = await askWriter(deps, state, opts, { role: "user", kind: "error", round: state.rounds, content });
   const note = [droppedNote(turn.dropped), turn.sql ? undefined : `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ") || undefined;
   return withCalls(
     {

@@ -17,7 +17,9 @@ const PersonasReply = z.object({
         focus: z.string().refine((s) => s.length <= 500, "at most 500 characters"),
       }),
     )
-    .min(1),
+    .min(1)
+    // The panel's point is different viewpoints: the same profession twice is sent back.
+    .refine((list) => new Set(list.map((r) => r.profession.trim().toLowerCase())).size === list.length, "each reviewer a different profession"),
 });
 
 /** Used when the model proposes fewer professions than reviewers, or none: a review panel still sits. */

@@ -32,6 +32,10 @@ export function openingTurn(args: { schemaText: string; question: string; eviden
 export const errorTurn = (sql: string, error: string): string =>
   `Running your query failed:\n\`\`\`sql\n${sql}\n\`\`\`\nError: ${error}\n\nFind the cause and write a corrected SQLite query (in a \`\`\`sql block).`;
 
+/** The debug turn when the writer has given no SQL yet: there is no query or database error to show it. */
+export const noSqlTurn = (): string =>
+  "There is no SQL query to run yet. Write the SQLite query that answers the question, in a ```sql block.";
+
 export function reviewsTurn(sql: string, reviews: Review[], failed: number): string {
   const body = reviews.map((r) => `Reviewer ${r.reviewer + 1} (${r.profession}):\n${r.text.trim()}`).join("\n\n");
   const missing = failed ? `\n\n(${failed} reviewer${failed > 1 ? "s" : ""} could not answer this round.)` : "";
@@ -42,9 +46,19 @@ export function reviewsTurn(sql: string, reviews: Review[], failed: number): str
   );
 }
 
-/** The writer's messages: system, the opening turn, then H's later turns in order. */
+/**
+ * The writer's messages: system, the opening turn, then H's later turns in order. Turns of one role in a row (a
+ * failed writer call leaves no reply; the budget may cut an odd number of turns) join into one message: many local
+ * models' chat templates refuse roles that do not alternate.
+ */
 export function writerMessages(reasoning: Reasoning, opening: string, turns: HistoryTurn[]): ChatInput[] {
-  return [{ role: "system", content: writerSystem(reasoning) }, { role: "user", content: opening }, ...turns.map((t) => ({ role: t.role, content: t.content }))];
+  const dialogue: { role: "user" | "assistant"; content: string }[] = [];
+  for (const { role, content } of [{ role: "user" as const, content: opening }, ...turns]) {
+    const previous = dialogue.at(-1);
+    if (previous?.role === role) previous.content = `${previous.content}\n\n${content}`;
+    else dialogue.push({ role, content });
+  }
+  return [{ role: "system", content: writerSystem(reasoning) }, ...dialogue];
 }
 
 export function personasPrompt(args: { schemaText: string; question: string; evidence: string; sql: string; n: number }): ChatInput[] {

@@ -17,10 +17,19 @@ export function resultForReview(execution: Execution | null, rows: number): stri
 }
 
 /**
+ * A review is cut at this length: the round's reviews form the newest turn of the writer's history, which its budget
+ * never cuts, so one runaway reviewer would otherwise overflow the writer's prompt.
+ */
+export const REVIEW_MAX_CHARS = 4000;
+const capReview = (text: string): string =>
+  text.length > REVIEW_MAX_CHARS ? `${text.slice(0, REVIEW_MAX_CHARS)}\n… (review cut: ${text.length - REVIEW_MAX_CHARS} more characters)` : text;
+
+/**
  * Slot `review` (role "reviewer"): one reviewer, in its persona, reviews the SQL and its result. Runs once per
  * reviewer in parallel (a `Send` carries `reviewerIndex` and only the input fields, schemaText, question, evidence,
  * sql, execution, personas and rounds — not the writer's history). In: those.
- * Out: reviews [one entry; ok: false with the error when the call failed or said nothing — the round goes on].
+ * Out: reviews [one entry, its text cut at REVIEW_MAX_CHARS; ok: false with the error when the call failed or said
+ * nothing — the round goes on].
  */
 export const reviewNode: R3NodeFactory = (deps, options) => async (state) => {
   const { resultRows } = readOptions(R3_LOOP_OPTIONS, options);
@@ -36,7 +45,7 @@ export const reviewNode: R3NodeFactory = (deps, options) => async (state) => {
     result: resultForReview(state.execution, resultRows),
   });
   const call = await callModel(deps.models, "reviewer", prompt);
-  const text = call.ok ? stripThinking(call.text) : "";
+  const text = call.ok ? capReview(stripThinking(call.text).trim()) : "";
   const error = call.ok ? (text ? undefined : "empty review") : (call.record.error ?? "model call failed");
   if (error) call.record.error = error;
   return withCalls({ reviews: [{ round, reviewer: index, profession: persona.profession, ok: !error, text, ...(error ? { error } : {}) }] }, [call.record]);

@@ -1,5 +1,5 @@
 import { readOptions } from "../../graphs/options.ts";
-import { searchExamples } from "../../tools/example-search.ts";
+import { sameQuestionIds, searchExamples } from "../../tools/example-search.ts";
 import { withCalls } from "../common.ts";
 import { R3_OPTIONS } from "./options.ts";
 import type { R3NodeFactory } from "./types.ts";
@@ -7,8 +7,8 @@ import { askWriter } from "./writer.ts";
 
 /**
  * Slot `write` (role "writer"): y = LLM(x, S), the first SQL, with the k training questions most similar to this one
- * (dense embeddings when `deps.embeddings` is set, BM25 otherwise). Out: sql, history [y], shots, shotsRanking.
- * Without a training split it writes zero-shot and says so.
+ * (dense embeddings when `deps.embeddings` is set, BM25 otherwise), never the question itself. Out: sql, history [y],
+ * shots, shotsRanking. Without a training split it writes zero-shot and says so.
  */
 export const writeNode: R3NodeFactory = (deps, options) => async (state) => {
   const opts = readOptions(R3_OPTIONS, options);
@@ -18,7 +18,8 @@ export const writeNode: R3NodeFactory = (deps, options) => async (state) => {
   const embeddingCalls: Parameters<typeof withCalls>[1] = [];
   if (opts.kShot > 0) {
     if (deps.examples?.size) {
-      const found = await searchExamples(deps.examples, `${state.question} ${state.evidence}`.trim(), opts.kShot, state.questionId ? [state.questionId] : [], deps.embeddings);
+      const self = sameQuestionIds(deps.examples, state);
+      const found = await searchExamples(deps.examples, `${state.question} ${state.evidence}`.trim(), opts.kShot, self, deps.embeddings);
       shots = found.examples.map(({ id, question, evidence, sql }) => ({ id, question, evidence, sql }));
       shotsRanking = found.ranking;
       embeddingCalls.push(...found.records);
