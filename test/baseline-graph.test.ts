@@ -164,3 +164,20 @@ describe("checkpoints", () => {
     expect(() => openCheckpointer(dbPath, {}, dir)).toThrow(/another database/);
   });
 });
+
+describe("few-shot examples", () => {
+  it("keep the question itself out by database and wording, not by id (dev and train ids both count from 0)", async () => {
+    const { createExampleStore } = await import("../tools/examples.ts");
+    const train = [
+      { id: "0", dbId: "shop", dbPath, question: "How many customers are there?", evidence: "", goldSql: "SELECT count(*) FROM customers" },
+      { id: "1", dbId: "shop", dbPath, question: "List the cities of customers", evidence: "", goldSql: "SELECT city FROM customers" },
+    ];
+    const models = scriptedProvider({ generator: sqlReply("SELECT city FROM customers") });
+    const graph = baselineSpec.build({ models, executor, examples: createExampleStore(train) }, { fewShot: 1, checkpointer: new MemorySaver() });
+    // Dev question 0 is the same question as train question 1.
+    await graph.invoke(input("List the cities of customers", { questionId: "0" }), config("few-shot-self"));
+    const prompt = models.shownTo("generator")[0]!.messages.map((m) => m.content).join("\n");
+    expect(prompt).toContain("How many customers are there?");
+    expect(prompt).not.toContain("SELECT city FROM customers");
+  });
+});
