@@ -148,6 +148,13 @@ function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record
 /** The graph's declared options from the flags, checked before anything slow starts (a corrector may also take its initial generator's). */
 export function graphOptionsOf(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
   const initial = spec.kind === "corrector" ? findGraph(String(values.initial ?? "baseline")) : undefined;
+  const graphs = initial ? [spec, initial] : [spec];
+  // The shared knobs act through shared slots; a run none of whose graphs has that slot would ignore them silently.
+  for (const [flag, slot] of [["few-shot", "generate"], ["max-fix-rounds", "fix"]] as const) {
+    if (values[flag] !== undefined && !graphs.some((g) => g.slots[slot])) {
+      throw new UsageError(`--${flag} applies to graphs with a '${slot}' slot, not ${graphs.map((g) => g.name).join(" or ")} (see its own options: sqlmend eval ${spec.name} --help)`);
+    }
+  }
   return declaredOptionsFrom(spec, values, initial ? [initial] : []);
 }
 

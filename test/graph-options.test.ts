@@ -7,7 +7,7 @@ import type { GraphSpec } from "../graphs/spec.ts";
 import { withCalls } from "../nodes/common.ts";
 import { sqlStateFields } from "../state/sql-state.ts";
 import { callModel } from "../tools/llm.ts";
-import { declaredOptionsFrom, graphSettings, graphUsage } from "../cli/setup.ts";
+import { declaredOptionsFrom, graphOptionsOf, graphSettings, graphUsage } from "../cli/setup.ts";
 import { main } from "../cli/main.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 
@@ -119,5 +119,18 @@ describe("calls of parallel nodes", () => {
     expect(final.calls.map((c) => c.role)).toEqual(["writer"]);
     expect(final.usage.calls).toBe(4);
     expect(final.usage.byRole.reviewer!.calls).toBe(3);
+  });
+});
+
+describe("shared knobs", () => {
+  it("are refused for a run none of whose graphs has the slot they act through", async () => {
+    const err: string[] = [];
+    const io = { stdout: () => {}, stderr: (t: string) => err.push(t), env: {}, cwd: process.cwd() };
+    expect(await main(["eval", "r3", "--bench", "minibench", "--out", "x", "--few-shot", "3"], io)).toBe(2);
+    expect(err.join("")).toContain("--few-shot applies to graphs with a 'generate' slot, not r3");
+    // A corrector whose initial generator has the slot takes it.
+    const r3Review = graphSpecs.find((g) => g.name === "r3-review")!;
+    expect(() => graphOptionsOf(r3Review, { "few-shot": "2", initial: "baseline" })).not.toThrow();
+    expect(() => graphOptionsOf(r3Review, { "max-fix-rounds": "2", initial: "r3" })).toThrow("--max-fix-rounds applies to graphs with a 'fix' slot");
   });
 });
