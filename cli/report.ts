@@ -23,6 +23,9 @@ export const EvalRecordSchema = z.object({
   latencyMs: z.number(),
   iterations: z.number(),
   usageByRole: z.record(z.string(), z.object({ calls: z.number(), inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number() })),
+  /** Model calls that got no reply (the graph went on without them), and the first one's error. */
+  failedCalls: z.number().optional(),
+  callFailure: z.string().optional(),
   /** One line, when the graph could not finish the question. */
   error: z.string().optional(),
   thread: z.string(),
@@ -138,6 +141,8 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const predErrors = records.filter((r) => r.predError);
   lines.push(`- Questions whose run failed: ${errors.length}${errors.length ? ` (first: ${errors[0]!.id}: ${errors[0]!.error})` : ""}`);
   lines.push(`- Predictions that did not execute: ${predErrors.length}`);
+  const failedCalls = callFailures(records);
+  if (failedCalls) lines.push(`- ${failedCalls}`);
   const goldErrors = records.filter((r) => r.goldError);
   if (goldErrors.length) lines.push(`- Gold SQL that did not execute (scored wrong): ${goldErrors.length} (first: ${goldErrors[0]!.id}: ${goldErrors[0]!.goldError})`);
   lines.push("");
@@ -155,4 +160,14 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   }
   lines.push("");
   return lines.join("\n");
+}
+
+/** "Model calls that got no reply: F of N, in Q questions (first: ERROR)", or "" when every call got one. */
+export function callFailures(records: EvalRecord[]): string {
+  const hit = records.filter((r) => r.failedCalls);
+  if (!hit.length) return "";
+  const failed = hit.reduce((n, r) => n + r.failedCalls!, 0);
+  const calls = records.reduce((n, r) => n + r.calls, 0);
+  const first = hit.find((r) => r.callFailure)?.callFailure;
+  return `Model calls that got no reply: ${failed} of ${calls}, in ${hit.length} question${hit.length > 1 ? "s" : ""}${first ? ` (first: ${first})` : ""}`;
 }

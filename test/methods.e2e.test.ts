@@ -111,6 +111,20 @@ describe("every graph through the launcher, against role-aware agents on the loc
     });
   }
 
+  it("says when model calls got no reply, instead of a silent EX 0%", async () => {
+    const down = await startOpenAIServer({ respond: () => ({ status: 500 }) });
+    try {
+      const out = path.join(dir, "runs", "down");
+      const run = await sqlmend("eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "2", "--checkpoints", "memory", "--base-url", down.url, "--max-retries", "0", "--max-fix-rounds", "1");
+      expect(run.code).toBe(0);
+      const line = /^Model calls that got no reply: 4 of 4, in 2 questions \(first: model call failed: 500 .*\)$/m;
+      expect(run.out).toMatch(line);
+      expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/^- Model calls that got no reply: 4 of 4/m);
+    } finally {
+      await down.close();
+    }
+  });
+
   it("every request named a role the agents know", () => {
     expect(agents.unrouted.map((r) => r.model)).toEqual([]);
     expect(server.embeddingRequests.length).toBeGreaterThan(0);
