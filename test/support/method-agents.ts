@@ -41,6 +41,8 @@ export function agentsConfig(extra: Record<string, unknown> = {}): Record<string
   };
 }
 
+type TestTables = Record<string, Record<string, unknown>[]>;
+
 export type InitialPlan = "right" | "wrong-result" | "fails";
 
 export interface MethodAgentsOptions {
@@ -108,35 +110,81 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
   const gold = (q: Question | undefined) => q?.goldSql ?? "SELECT 1";
   const isGold = (q: Question | undefined, sql: string | undefined) => !!q?.goldSql && !!sql && norm(sql) === norm(q.goldSql);
 
-  /** Every row of the prompt's tables, the gold query's tables and their foreign-key parents (the real ones). */
-  const testData = (req: ChatRequestRecord, q: Question) => {
+  /**
+   * Test data from the real rows: the prompt's tables, the gold query's tables and their foreign-key parents; up to 8
+   * rows a table plus the parent rows they reference. When the gold query finds nothing in that sample, every row.
+   */
+  const testData = (req: ChatRequestRecord, q: Question): TestTables => {
     const db = dbOf(q);
     const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
     const prompt = allText(req);
     const wanted = new Set(names.filter((n) => new RegExp(`CREATE TABLE\\s+["\`]?${n}["\`]?\\s*\\(`, "i").test(prompt) || new RegExp(`\\b${n}\\b`, "i").test(q.goldSql ?? "")));
+    const fks = (t: string) => db.prepare(`PRAGMA foreign_key_list("${t}")`).all() as { table: string; from: string; to: string | null }[];
+    const parentOf = (fkTable: string) => names.find((n) => n.toLowerCase() === fkTable.toLowerCase());
     const queue = [...wanted];
     while (queue.length) {
-      const table = queue.pop()!;
-      for (const fk of db.prepare(`PRAGMA foreign_key_list("${table}")`).all() as { table: string }[]) {
-        const parent = names.find((n) => n.toLowerCase() === fk.table.toLowerCase());
+      for (const fk of fks(queue.pop()!)) {
+        const parent = parentOf(fk.table);
         if (parent && !wanted.has(parent)) {
           wanted.add(parent);
           queue.push(parent);
         }
       }
     }
-    return { tables: Object.fromEntries([...wanted].map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all()])) };
+    const all = Object.fromEntries([...wanted].map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]]));
+    const sample: TestTables = Object.fromEntries(Object.entries(all).map(([t, rows]) => [t, rows.slice(0, 8)]));
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const t of wanted) {
+        for (const fk of fks(t)) {
+          const parent = parentOf(fk.table);
+          if (!parent || !fk.to) continue;
+          for (const row of sample[t]!) {
+            const key = row[fk.from];
+            if (key === null || key === undefined || sample[parent]!.some((p) => p[fk.to!] === key)) continue;
+            const found = all[parent]!.find((p) => p[fk.to!] === key);
+            if (found) {
+              sample[parent]!.push(found);
+              changed = true;
+            }
+          }
+        }
+      }
+    }
+    return goldRows(q, sample).rows.length ? sample : all;
   };
 
-  /** The gold query's result on the test data (= on the real tables, since the data holds all their rows). */
+  /** The gold query's result on the test tables, in a scratch in-memory copy of their schema. */
+  const goldRows = (q: Question, tables: TestTables): { columns: string[]; rows: unknown[][] } => {
+    const scratch = new Database(":memory:");
+    scratch.pragma("foreign_keys = OFF");
+    try {
+      for (const [t, rows] of Object.entries(tables)) {
+        const { sql } = dbOf(q).prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(t) as { sql: string };
+        scratch.exec(sql);
+        for (const row of rows) {
+          const cols = Object.keys(row);
+          scratch.prepare(`INSERT INTO "${t}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => row[c]));
+        }
+      }
+      const stmt = scratch.prepare(q.goldSql!);
+      return { columns: stmt.columns().map((c) => c.name), rows: stmt.raw(true).all() as unknown[][] };
+    } catch {
+      return { columns: [], rows: [] };
+    } finally {
+      scratch.close();
+    }
+  };
+  const sentData = new Map<string, TestTables>();
+
+  /** Commented JavaScript whose result is the gold query's result on the test data this question was given. */
   const coderReply = (q: Question): ScriptedReply => {
-    const stmt = dbOf(q).prepare(q.goldSql!);
-    const columns = stmt.columns().map((c) => c.name);
-    const rows = (stmt.raw(true).all() as unknown[][]).map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+    const { columns, rows } = goldRows(q, sentData.get(q.question) ?? {});
+    const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
     return text(
       "The answer follows from the test tables directly.\n```javascript\n" +
         `// ${q.question}\n// worked out from the tables above: the rows the question asks for, with its columns only\n` +
-        `const answer = ${JSON.stringify(rows)};\n// the result is the answer as row objects\nresult = answer;\n\`\`\``,
+        `const answer = ${JSON.stringify(objects)};\n// the result is the answer as row objects\nresult = answer;\n\`\`\``,
     );
   };
 
@@ -202,7 +250,9 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
       case "labeler":
         return json({ errorTypes: ["select_output_error"], suggestions: "Return the rows the question asks for instead of an empty or wrapped result." });
       case "data":
-        return q ? text(`Rows covering the conditions:\n\`\`\`json\n${JSON.stringify(testData(req, q))}\n\`\`\``) : text("```json\n{\"tables\": {}}\n```");
+        if (!q?.goldSql) return text('```json\n{"tables": {}}\n```');
+        sentData.set(q.question, testData(req, q));
+        return text(`Rows covering the conditions:\n\`\`\`json\n${JSON.stringify({ tables: sentData.get(q.question) })}\n\`\`\``);
       case "coder":
         return q?.goldSql ? coderReply(q) : text("```javascript\n// nothing known\nresult = [];\n```");
       case "selector":
