@@ -62,7 +62,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
 export function usageOfCalls(calls: ModelCallRecord[]): Usage {
   return calls.reduce((usage, call) => {
     // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.
-    const failed = call.error !== undefined && call.reply === "" ? { failed: 1 } : {};
+    const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
     const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed };
     return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
   }, emptyUsage());

@@ -93,11 +93,17 @@ export async function callModel(
         outputTokens: 0,
         latencyMs: performance.now() - started,
         method: options.method,
-        error: `model call failed: ${firstLineOf(error)}`,
+        error: replyNotJson(error) ? `the server ignored response_format json_schema: its reply is not JSON (${firstLineOf(error)})` : `model call failed: ${firstLineOf(error)}`,
       },
     };
   }
 }
+
+/**
+ * Under response_format json_schema the client parses the reply itself and throws a SyntaxError when it is not JSON:
+ * the server answered but ignored the format (callStructured then falls back to the next method).
+ */
+const replyNotJson = (error: unknown): boolean => error instanceof SyntaxError || /is not valid JSON|in JSON at position/.test(firstLineOf(error));
 
 /** First wait after a bare 429; doubles each time. */
 const RATE_LIMIT_BASE_DELAY_MS = 2_000;
