@@ -98,7 +98,6 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const tokensOut = records.map((r) => r.outputTokens);
   const latency = records.map((r) => r.latencyMs);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  const errors = records.filter((r) => r.error);
   const lines: string[] = [];
   lines.push(`# sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
   lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total})`);
@@ -139,7 +138,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   }
   lines.push("## Errors", "");
   const predErrors = records.filter((r) => r.predError);
-  lines.push(`- Questions whose run failed: ${errors.length}${errors.length ? ` (first: ${errors[0]!.id}: ${errors[0]!.error})` : ""}`);
+  lines.push(`- ${failedRuns(records) || "Questions whose run failed: 0"}`);
   lines.push(`- Predictions that did not execute: ${predErrors.length}`);
   const failedCalls = callFailures(records);
   if (failedCalls) lines.push(`- ${failedCalls}`);
@@ -170,4 +169,10 @@ export function callFailures(records: EvalRecord[]): string {
   const calls = records.reduce((n, r) => n + r.calls, 0);
   const first = hit.find((r) => r.callFailure)?.callFailure;
   return `Model calls that got no reply: ${failed} of ${calls}, in ${hit.length} question${hit.length > 1 ? "s" : ""}${first ? ` (first: ${first})` : ""}`;
+}
+
+/** "Questions whose run failed: N (first: ID: ERROR)", or "" when none did. */
+export function failedRuns(records: EvalRecord[]): string {
+  const errors = records.filter((r) => r.error);
+  return errors.length ? `Questions whose run failed: ${errors.length} (first: ${errors[0]!.id}: ${errors[0]!.error})` : "";
 }

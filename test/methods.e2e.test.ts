@@ -125,6 +125,24 @@ describe("every graph through the launcher, against role-aware agents on the loc
     }
   });
 
+  it("refuses the graphs only 'sqlmend magic guideline' can run, before any model call; names a run's failed questions", async () => {
+    const before = server.requests.length;
+    for (const graph of ["magic-feedback", "magic-guideline"]) {
+      const run = await sqlmend("eval", graph, "--bench", benchDir, "--out", path.join(dir, "runs", graph), "--limit", "1", "--checkpoints", "memory");
+      expect(run.code).not.toBe(0);
+      expect(run.err.trim()).toBe(`sqlmend eval: graph '${graph}' is run by 'sqlmend magic guideline', not by ask or eval`);
+      const ask = await sqlmend("ask", graph, "--db", dev[0]!.dbPath, dev[0]!.question);
+      expect(ask.err.trim()).toBe(`sqlmend ask: graph '${graph}' is run by 'sqlmend magic guideline', not by ask or eval`);
+    }
+    expect(server.requests.length).toBe(before);
+    // A question whose graph throws (here a swapped-in slot that throws) is named under the EX line, not only in report.md.
+    const thrower = path.join(dir, "thrower.mjs");
+    fs.writeFileSync(thrower, "export default () => async () => { throw new Error('the slot broke'); };\n");
+    const run = await sqlmend("eval", "baseline", "--bench", benchDir, "--out", path.join(dir, "runs", "thrower"), "--limit", "2", "--checkpoints", "memory", "--node", `generate=${thrower}`);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^Questions whose run failed: 2 \(first: [01]: .*the slot broke\)$/m);
+  });
+
   it("every request named a role the agents know", () => {
     expect(agents.unrouted.map((r) => r.model)).toEqual([]);
     expect(server.embeddingRequests.length).toBeGreaterThan(0);
