@@ -125,7 +125,7 @@ describe("every graph through the launcher, against role-aware agents on the loc
     }
   });
 
-  it("refuses the graphs only 'sqlmend magic guideline' can run, before any model call; names a run's failed questions", async () => {
+  it("refuses the graphs only 'sqlmend magic guideline' can run, before any model call; explains '--flag -1'; names a run's failed questions", async () => {
     const before = server.requests.length;
     for (const graph of ["magic-feedback", "magic-guideline"]) {
       const run = await sqlmend("eval", graph, "--bench", benchDir, "--out", path.join(dir, "runs", graph), "--limit", "1", "--checkpoints", "memory");
@@ -135,6 +135,8 @@ describe("every graph through the launcher, against role-aware agents on the loc
       expect(ask.err.trim()).toBe(`sqlmend ask: graph '${graph}' is run by 'sqlmend magic guideline', not by ask or eval`);
     }
     expect(server.requests.length).toBe(before);
+    const negative = await sqlmend("eval", "r3", "--bench", benchDir, "--out", path.join(dir, "runs", "negative"), "--reviewers", "-1");
+    expect(negative.err.split("\n")[0]).toBe("sqlmend eval: --reviewers needs a value; one that starts with '-' is written --reviewers=VALUE (e.g. --reviewers=-1)");
     // A question whose graph throws (here a swapped-in slot that throws) is named under the EX line, not only in report.md.
     const thrower = path.join(dir, "thrower.mjs");
     fs.writeFileSync(thrower, "export default () => async () => { throw new Error('the slot broke'); };\n");
