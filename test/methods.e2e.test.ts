@@ -98,7 +98,7 @@ describe("every graph through the launcher, against role-aware agents on the loc
     const magic = await sqlmend("magic", "guideline", "--bench", benchDir, "--split", "train", "--limit", "2", "--initial", path.join(dir, "runs", "init-train", "predict_train.json"), "--out", path.join(dir, "runs", "magic-train"));
     expect(magic.code, magic.err).toBe(0);
     expect(fs.readFileSync(path.join(dir, "runs", "magic-train", "guideline.md"), "utf8")).toMatch(/^1\. Reminder/m);
-    const memo = await sqlmend("memo", "build", "--bench", benchDir, "--limit", "2", "--out", path.join(dir, "memory"));
+    const memo = await sqlmend("memo", "build", "--bench", benchDir, "--limit", "2", "--samples", "3", "--out", path.join(dir, "memory"));
     expect(memo.code, memo.err).toBe(0);
     const shown = await sqlmend("memo", "show", path.join(dir, "memory"));
     expect(shown.out).toMatch(/select_output_error/);
