@@ -118,7 +118,8 @@ for (const r of rows) {
   const cells = [`${(r.ex * 100).toFixed(0)}%`, String(r.errors), r.calls.toFixed(1), r.requests.toFixed(1), r.inputTokens.toFixed(0), r.outputTokens.toFixed(0), r.seconds.toFixed(2), (r.checkpointBytes / 1024).toFixed(1)];
   console.log(`${r.graph.padEnd(14)} ${[5, 6, 8, 10, 9, 9, 8, 9].map((w, i) => pad(cells[i]!, w)).join(" ")}`);
 }
-console.log(`\n(${rows[0]!.questions} questions each; total ${total.toFixed(0)} s)`);
+console.log(`\n(${rows[0]!.questions} questions each; total ${total.toFixed(0)} s. calls/q: the launcher's count (results.jsonl); requests/q: the`);
+console.log(`server's, chat and embeddings; wall s/q: the eval's wall time / questions, ${values.concurrency} in flight; ckpt: the checkpoint file with its WAL)`);
 console.log("\n$ sqlmend compare runs/r3-review runs/memo-refine");
 console.log(await sqlmend(["compare", path.join(dir, "runs", "r3-review"), path.join(dir, "runs", "memo-refine")]));
 if (agents.unrouted.length) console.log(`requests under no known role: ${agents.unrouted.length}`);
