@@ -102,9 +102,11 @@ describe("callStructured", () => {
           : { content: "Sure! A database administrator would review this." },
     });
     try {
-      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, maxRetries: 0, roles: {} }, {});
+      // Retries allowed: a prose reply is not retried (it would come back the same, after seconds of backoff).
+      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, maxRetries: 3, roles: {} }, {});
       const result = await callStructured(models, "reviewer", [{ role: "user", content: "Invent a reviewer" }], Persona, { name: "persona" });
       expect(result).toMatchObject({ ok: true, value: { name: "DBA", focus: "joins" } });
+      expect(server.requests).toHaveLength(2);
       expect(result.records.map((r) => r.method)).toEqual(["jsonSchema", "functionCalling"]);
       expect(result.records[0]!.error).toMatch(/^the server ignored response_format json_schema: its reply is not JSON/);
       expect(usageOfCalls(result.records)).toMatchObject({ calls: 2 });

@@ -3,7 +3,7 @@ import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, isBaseM
 import { z } from "zod";
 import { firstLineOf, UserError } from "./errors.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
-import type { ModelOverrides, ModelProvider, StructuredMethod } from "./models.ts";
+import { type ModelOverrides, type ModelProvider, replyNotJson, type StructuredMethod } from "./models.ts";
 import { extractJson, stripThinking } from "./reply.ts";
 
 export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; content: string };
@@ -98,12 +98,6 @@ export async function callModel(
     };
   }
 }
-
-/**
- * Under response_format json_schema the client parses the reply itself and throws a SyntaxError when it is not JSON:
- * the server answered but ignored the format (callStructured then falls back to the next method).
- */
-const replyNotJson = (error: unknown): boolean => error instanceof SyntaxError || /is not valid JSON|in JSON at position/.test(firstLineOf(error));
 
 /** First wait after a bare 429; doubles each time. */
 const RATE_LIMIT_BASE_DELAY_MS = 2_000;
