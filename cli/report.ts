@@ -23,6 +23,9 @@ export const EvalRecordSchema = z.object({
   latencyMs: z.number(),
   iterations: z.number(),
   usageByRole: z.record(z.string(), z.object({ calls: z.number(), inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number() })),
+  /** Model calls that got no reply (the graph went on without them), and the first one's error. */
+  failedCalls: z.number().optional(),
+  callFailure: z.string().optional(),
   /** One line, when the graph could not finish the question. */
   error: z.string().optional(),
   thread: z.string(),
@@ -95,7 +98,6 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const tokensOut = records.map((r) => r.outputTokens);
   const latency = records.map((r) => r.latencyMs);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  const errors = records.filter((r) => r.error);
   const lines: string[] = [];
   lines.push(`# sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
   lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total})`);
@@ -136,8 +138,10 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   }
   lines.push("## Errors", "");
   const predErrors = records.filter((r) => r.predError);
-  lines.push(`- Questions whose run failed: ${errors.length}${errors.length ? ` (first: ${errors[0]!.id}: ${errors[0]!.error})` : ""}`);
+  lines.push(`- ${failedRuns(records) || "Questions whose run failed: 0"}`);
   lines.push(`- Predictions that did not execute: ${predErrors.length}`);
+  const failedCalls = callFailures(records);
+  if (failedCalls) lines.push(`- ${failedCalls}`);
   const goldErrors = records.filter((r) => r.goldError);
   if (goldErrors.length) lines.push(`- Gold SQL that did not execute (scored wrong): ${goldErrors.length} (first: ${goldErrors[0]!.id}: ${goldErrors[0]!.goldError})`);
   lines.push("");
@@ -155,4 +159,20 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   }
   lines.push("");
   return lines.join("\n");
+}
+
+/** "Model calls that got no reply: F of N, in Q questions (first: ERROR)", or "" when every call got one. */
+export function callFailures(records: EvalRecord[]): string {
+  const hit = records.filter((r) => r.failedCalls);
+  if (!hit.length) return "";
+  const failed = hit.reduce((n, r) => n + r.failedCalls!, 0);
+  const calls = records.reduce((n, r) => n + r.calls, 0);
+  const first = hit.find((r) => r.callFailure)?.callFailure;
+  return `Model calls that got no reply: ${failed} of ${calls}, in ${hit.length} question${hit.length > 1 ? "s" : ""}${first ? ` (first: ${first})` : ""}`;
+}
+
+/** "Questions whose run failed: N (first: ID: ERROR)", or "" when none did. */
+export function failedRuns(records: EvalRecord[]): string {
+  const errors = records.filter((r) => r.error);
+  return errors.length ? `Questions whose run failed: ${errors.length} (first: ${errors[0]!.id}: ${errors[0]!.error})` : "";
 }

@@ -209,6 +209,8 @@ export function requireGraph(name: string | undefined): GraphSpec {
   if (!name) throw new UsageError("name a graph (see 'sqlmend graphs')");
   const spec = findGraph(name);
   if (!spec) throw new UserError(`unknown graph '${name}' (graphs: ${graphSpecs.map((g) => g.name).join(", ")})`);
+  // Its inputs (gold SQL, a batch of feedbacks, ...) come from that command: ask or eval would fail every question.
+  if (spec.runBy) throw new UserError(`graph '${name}' is run by '${spec.runBy}', not by ask or eval`);
   return spec;
 }
 

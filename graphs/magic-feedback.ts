@@ -31,6 +31,7 @@ export const magicFeedbackSpec: GraphSpec = {
   name: "magic-feedback",
   summary: "MAGIC training cycle on one failure: feedback agent, correction agent, manager (needs gold SQL; run by 'sqlmend magic guideline')",
   kind: "corrector",
+  runBy: "sqlmend magic guideline",
   options: MAGIC_FEEDBACK_OPTIONS,
   slots: {
     schema: SHARED_SLOTS.schema,

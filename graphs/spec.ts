@@ -30,6 +30,8 @@ export interface GraphSpec {
    * the train split, as for `--few-shot`.
    */
   needsExamples?: (options: Record<string, unknown>) => string | undefined;
+  /** The command that runs this graph with the inputs it prepares (e.g. "sqlmend magic guideline"): ask and eval refuse it. */
+  runBy?: string;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(deps: NodeDeps, options?: BuildOptions): any;

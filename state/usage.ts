@@ -24,22 +24,30 @@ export const UsageTotalsSchema = z.object({
   inputTokens: z.number().int().nonnegative().default(0),
   outputTokens: z.number().int().nonnegative().default(0),
   latencyMs: z.number().nonnegative().default(0),
+  /** Calls that got no reply (endpoint down, refused, timed out): counted so a run never fails silently. */
+  failed: z.number().int().nonnegative().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
 export const UsageSchema = UsageTotalsSchema.extend({
   byRole: z.record(z.string(), UsageTotalsSchema).default({}),
+  /** The first failed call's error, one line. */
+  failure: z.string().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const emptyUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0, byRole: {} });
 
-const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => ({
-  calls: a.calls + b.calls,
-  inputTokens: a.inputTokens + b.inputTokens,
-  outputTokens: a.outputTokens + b.outputTokens,
-  latencyMs: a.latencyMs + b.latencyMs,
-});
+const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
+  const failed = (a.failed ?? 0) + (b.failed ?? 0);
+  return {
+    calls: a.calls + b.calls,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    latencyMs: a.latencyMs + b.latencyMs,
+    ...(failed ? { failed } : {}),
+  };
+};
 
 /** Sums two usage reports, role by role. Associative, so it serves as a state reducer. */
 export function addUsage(a: Usage, b: Usage): Usage {
@@ -47,19 +55,15 @@ export function addUsage(a: Usage, b: Usage): Usage {
   for (const [role, totals] of Object.entries(b.byRole)) {
     byRole[role] = addTotals(byRole[role] ?? { calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0 }, totals);
   }
-  return { ...addTotals(a, b), byRole };
+  const failure = a.failure ?? b.failure;
+  return { ...addTotals(a, b), byRole, ...(failure ? { failure } : {}) };
 }
 
 export function usageOfCalls(calls: ModelCallRecord[]): Usage {
-  return calls.reduce(
-    (usage, call) =>
-      addUsage(usage, {
-        calls: 1,
-        inputTokens: call.inputTokens,
-        outputTokens: call.outputTokens,
-        latencyMs: call.latencyMs,
-        byRole: { [call.role]: { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs } },
-      }),
-    emptyUsage(),
-  );
+  return calls.reduce((usage, call) => {
+    // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.
+    const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
+    const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed };
+    return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
+  }, emptyUsage());
 }

@@ -7,6 +7,7 @@ import { callModel, callStructured } from "../tools/llm.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
+import { usageOfCalls } from "../state/usage.ts";
 
 let dir: string;
 beforeAll(() => {
@@ -88,6 +89,28 @@ describe("callStructured", () => {
       expect(second.ok).toBe(true);
       expect(server.requests).toHaveLength(3); // straight to function calling this time
       expect(server.requests[2]!.body.tools).toBeDefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("falls back when the server ignores response_format json_schema and answers in prose, without calling it a failed call", async () => {
+    const server = await startOpenAIServer({
+      respond: (req) =>
+        req.body.tools
+          ? { toolCall: { name: "persona", arguments: JSON.stringify({ name: "DBA", focus: "joins" }) } }
+          : { content: "Sure! A database administrator would review this." },
+    });
+    try {
+      // Retries allowed: a prose reply is not retried (it would come back the same, after seconds of backoff).
+      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, maxRetries: 3, roles: {} }, {});
+      const result = await callStructured(models, "reviewer", [{ role: "user", content: "Invent a reviewer" }], Persona, { name: "persona" });
+      expect(result).toMatchObject({ ok: true, value: { name: "DBA", focus: "joins" } });
+      expect(server.requests).toHaveLength(2);
+      expect(result.records.map((r) => r.method)).toEqual(["jsonSchema", "functionCalling"]);
+      expect(result.records[0]!.error).toMatch(/^the server ignored response_format json_schema: its reply is not JSON/);
+      expect(usageOfCalls(result.records)).toMatchObject({ calls: 2 });
+      expect(usageOfCalls(result.records).failed).toBeUndefined();
     } finally {
       await server.close();
     }

@@ -3,7 +3,7 @@ import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, isBaseM
 import { z } from "zod";
 import { firstLineOf, UserError } from "./errors.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
-import type { ModelOverrides, ModelProvider, StructuredMethod } from "./models.ts";
+import { type ModelOverrides, type ModelProvider, replyNotJson, type StructuredMethod } from "./models.ts";
 import { extractJson, stripThinking } from "./reply.ts";
 
 export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; content: string };
@@ -93,7 +93,7 @@ export async function callModel(
         outputTokens: 0,
         latencyMs: performance.now() - started,
         method: options.method,
-        error: `model call failed: ${firstLineOf(error)}`,
+        error: replyNotJson(error) ? `the server ignored response_format json_schema: its reply is not JSON (${firstLineOf(error)})` : `model call failed: ${firstLineOf(error)}`,
       },
     };
   }

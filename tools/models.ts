@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
+import { AsyncCaller } from "@langchain/core/utils/async_caller";
 import { z } from "zod";
 import { createOpenAIEmbedder, type Embedder, type EmbeddingSettings } from "./embeddings.ts";
 import { firstLineOf, UserError } from "./errors.ts";
@@ -199,6 +200,20 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/**
+ * Under response_format json_schema the client parses the reply itself and throws a SyntaxError when it is not JSON:
+ * the server answered but ignored the format (callStructured then falls back to the next method).
+ */
+export const replyNotJson = (error: unknown): boolean => error instanceof SyntaxError || /is not valid JSON|in JSON at position/.test(firstLineOf(error));
+
+// LangChain's own retry policy (not exported), kept for every other error.
+const retryPolicy = (new AsyncCaller({}) as unknown as { onFailedAttempt?: (error: unknown) => unknown }).onFailedAttempt;
+/** A reply that is not JSON would come back the same on a retry (after backoff): give it to callStructured at once. */
+const onFailedAttempt = (error: unknown) => {
+  if (replyNotJson(error)) throw error;
+  return retryPolicy?.(error);
+};
+
 /** Chat models on an OpenAI-compatible endpoint through ChatOpenAI, created lazily per role. */
 export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
   const cache = new Map<string, { model: BaseChatModel; settings: ResolvedModelSettings }>();
@@ -213,6 +228,7 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
       maxTokens: settings.maxTokens,
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
+      onFailedAttempt,
       // callModel streams itself when settings.streaming is on (see collectStream in llm.ts).
       streamUsage: true,
       configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,
@@ -246,6 +262,7 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
         maxTokens: settings.maxTokens,
         timeout: settings.timeoutMs,
         maxRetries: settings.maxRetries,
+        onFailedAttempt,
         // callModel streams itself when settings.streaming is on (see collectStream in llm.ts).
         streamUsage: true,
         configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,

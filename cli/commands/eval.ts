@@ -8,7 +8,7 @@ import { buildRunner } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { runQuestion, type Runner } from "../runner.ts";
 import { Progress } from "../progress.ts";
-import { type EvalRecord, parseResults, renderReport } from "../report.ts";
+import { callFailures, type EvalRecord, failedRuns, parseResults, renderReport } from "../report.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
 import { createExampleStore } from "../../tools/examples.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../../tools/score.ts";
@@ -150,6 +150,8 @@ ${RUN_FLAGS_USAGE}`,
       const correct = records.filter((r) => r.correct).length;
       io.stdout(
         `EX ${records.length ? ((correct / records.length) * 100).toFixed(2) : "-"}% (${correct}/${records.length}, ${semantics} semantics); ${skipped.length} skipped\n` +
+          (failedRuns(records) ? `${failedRuns(records)}\n` : "") +
+          (callFailures(records) ? `${callFailures(records)}\n` : "") +
           (stopping ? `Stopped early: ${questions.length - records.length} questions not run; --resume finishes the run.\n` : "") +
           `Report: ${path.join(outDir, "report.md")}\n`,
       );
@@ -195,6 +197,7 @@ async function evaluateQuestion(runner: Runner, q: Question, threadId: string, s
     latencyMs: Math.round(run.latencyMs),
     iterations: run.iterations,
     usageByRole: run.usage.byRole,
+    ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     error: run.error,
     thread: threadId,
   };

@@ -1,0 +1,129 @@
+/**
+ * Every graph side by side on minibench, through the launcher (`main()` in-process, as `sqlmend` runs it), against
+ * the local OpenAI-compatible server where each agent role answers plausibly (test/support/method-agents.ts), with a
+ * fixed latency per request. Generators: baseline, r3, memo-sql, ts-sql. Correctors, all on the baseline's
+ * predictions with --correct all: repair, magic (guideline from `magic guideline` on the train split), r3-review,
+ * memo-refine (memory from `memo build`), ts-sql-refine. Then `sqlmend compare` of two correctors.
+ *
+ * EX here measures the scripted agents (first writers are wrong on every 4th question and fail on the next), not a
+ * method's quality: it shows that each graph reads, uses and keeps what its agents say. Calls, tokens (counted by the
+ * server from characters, about 4 a token), wall time and checkpoint bytes are the graph's own cost.
+ *
+ * Run: npx tsx bench/methods.ts [--limit N] [--latency-ms MS] [--concurrency K] [--keep]
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { main } from "../cli/main.ts";
+import { buildMinibench } from "../tools/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmark.ts";
+import type { EvalRecord } from "../cli/report.ts";
+import { startOpenAIServer } from "../test/support/openai-server.ts";
+import { agentsConfig, methodAgents } from "../test/support/method-agents.ts";
+
+const { values } = parseArgs({
+  options: {
+    limit: { type: "string", default: "8" },
+    "latency-ms": { type: "string", default: "200" },
+    concurrency: { type: "string", default: "4" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const limit = values.limit!;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlmend-bench-methods-"));
+const benchDir = path.join(dir, "minibench");
+await buildMinibench(benchDir);
+const dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
+const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
+const agents = methodAgents({ questions: [dev, train] });
+const server = await startOpenAIServer({ latencyMs: Number(values["latency-ms"]), respond: agents.respond });
+fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
+const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") };
+delete env.OPENAI_BASE_URL;
+delete env.SQLMEND_MODEL;
+
+async function sqlmend(args: string[]): Promise<string> {
+  const out: string[] = [];
+  const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t), env, cwd: dir, isTTY: false };
+  const code = await main(args, io);
+  if (code !== 0) throw new Error(`sqlmend ${args.join(" ")} exited ${code}:\n${out.join("")}`);
+  return out.join("");
+}
+
+interface Row {
+  graph: string;
+  ex: number;
+  errors: number;
+  requests: number;
+  questions: number;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  seconds: number;
+  checkpointBytes: number;
+}
+const rows: Row[] = [];
+
+async function evalGraph(graph: string, extra: string[] = [], label = graph): Promise<void> {
+  const out = path.join(dir, "runs", label);
+  const checkpoints = path.join(dir, "checkpoints", `${label}.sqlite`);
+  const before = server.requests.length + server.embeddingRequests.length;
+  const started = performance.now();
+  await sqlmend(["eval", graph, "--bench", benchDir, "--out", out, "--limit", limit, "--concurrency", values.concurrency!, "--checkpoints", checkpoints, ...extra]);
+  const seconds = (performance.now() - started) / 1000;
+  const results = fs
+    .readFileSync(path.join(out, "results.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as EvalRecord);
+  const stored = ["", "-wal", "-shm"].reduce((n, s) => n + (fs.existsSync(checkpoints + s) ? fs.statSync(checkpoints + s).size : 0), 0);
+  const n = results.length;
+  const per = (f: (r: EvalRecord) => number) => results.reduce((sum, r) => sum + f(r), 0) / n;
+  rows.push({
+    graph: label,
+    ex: per((r) => (r.correct ? 1 : 0)),
+    errors: results.filter((r) => r.error).length,
+    questions: n,
+    calls: per((r) => r.calls),
+    requests: (server.requests.length + server.embeddingRequests.length - before) / n,
+    inputTokens: per((r) => r.inputTokens),
+    outputTokens: per((r) => r.outputTokens),
+    seconds: seconds / n,
+    checkpointBytes: stored / n,
+  });
+}
+
+console.log(`minibench dev, --limit ${limit}, server latency ${values["latency-ms"]} ms, --concurrency ${values.concurrency}`);
+const started = performance.now();
+for (const graph of ["baseline", "r3", "memo-sql", "ts-sql"]) await evalGraph(graph);
+const initial = path.join(dir, "runs", "baseline", "predict_dev.json");
+
+// The correctors' inputs: a guideline from the train split, a memory from the train split.
+await sqlmend(["eval", "baseline", "--bench", benchDir, "--split", "train", "--out", path.join(dir, "runs", "init-train"), "--limit", limit, "--checkpoints", "memory"]);
+await sqlmend(["magic", "guideline", "--bench", benchDir, "--initial", path.join(dir, "runs", "init-train", "predict_train.json"), "--out", path.join(dir, "runs", "magic-train"), "--limit", limit]);
+await sqlmend(["memo", "build", "--bench", benchDir, "--out", path.join(dir, "memory"), "--limit", limit]);
+
+const correct = ["--initial", initial, "--correct", "all"];
+await evalGraph("repair", correct);
+await evalGraph("magic", [...correct, "--guideline", path.join(dir, "runs", "magic-train", "guideline.md")]);
+await evalGraph("r3-review", correct);
+await evalGraph("memo-refine", [...correct, "--memory", path.join(dir, "memory")]);
+await evalGraph("ts-sql-refine", correct);
+const total = (performance.now() - started) / 1000;
+
+const pad = (s: string, n: number) => s.padStart(n);
+console.log(`\n${"graph".padEnd(14)} ${pad("EX", 5)} ${pad("errors", 6)} ${pad("calls/q", 8)} ${pad("requests/q", 10)} ${pad("in tok/q", 9)} ${pad("out tok/q", 9)} ${pad("wall s/q", 8)} ${pad("ckpt KB/q", 9)}`);
+for (const r of rows) {
+  const cells = [`${(r.ex * 100).toFixed(0)}%`, String(r.errors), r.calls.toFixed(1), r.requests.toFixed(1), r.inputTokens.toFixed(0), r.outputTokens.toFixed(0), r.seconds.toFixed(2), (r.checkpointBytes / 1024).toFixed(1)];
+  console.log(`${r.graph.padEnd(14)} ${[5, 6, 8, 10, 9, 9, 8, 9].map((w, i) => pad(cells[i]!, w)).join(" ")}`);
+}
+console.log(`\n(${rows[0]!.questions} questions each; total ${total.toFixed(0)} s. calls/q: the launcher's count (results.jsonl); requests/q: the`);
+console.log(`server's, chat and embeddings; wall s/q: the eval's wall time / questions, ${values.concurrency} in flight; ckpt: the checkpoint file with its WAL)`);
+console.log("\n$ sqlmend compare runs/r3-review runs/memo-refine");
+console.log(await sqlmend(["compare", path.join(dir, "runs", "r3-review"), path.join(dir, "runs", "memo-refine")]));
+if (agents.unrouted.length) console.log(`requests under no known role: ${agents.unrouted.length}`);
+await server.close();
+if (values.keep) console.log(`kept ${dir}`);
+else fs.rmSync(dir, { recursive: true, force: true });
+process.exit(0);

@@ -1,0 +1,267 @@
+/**
+ * Every agent of every graph behind the local OpenAI-compatible server, for the side-by-side e2e test and
+ * bench/methods.ts. The role of a request is read from its model name: `agentsConfig()` gives each role its own model
+ * (`agent/<role>`) in a sqlmend.config.json, so the responder knows who is asking without guessing from prompts.
+ * Requests under any other model name are counted in `unrouted` (a role the responder does not know yet).
+ *
+ * What the agents answer (a plausible, well-formed reply for each):
+ * - writers of a first SQL (generator, the R³ writer's opening turn, Memo-SQL's writer): the question's gold SQL,
+ *   except by plan a wrong-result query (`SELECT * FROM (gold) LIMIT 0`) or one that fails (`... FROM missing_table`);
+ * - agents that correct or revise (fixer, corrector, refiner, reviser, solver, the R³ writer after an error or reviews
+ *   that found a problem): the gold SQL; after reviews that found nothing, the R³ writer keeps its query (a rebuttal);
+ * - judges (reviewer, critic, reflector, feedback's judge) say "wrong" exactly when the query under review is not the gold;
+ * - structured agents (linker, persona, decomposer, reflector, critic, labeler) reply with their JSON;
+ * - TS-SQL's data agent writes every row of the real tables the prompt shows (plus the gold query's tables and their
+ *   foreign-key parents), its coders a commented JavaScript program whose result is the gold query's result on them.
+ * Embeddings come from the server itself (hashed 3-grams) when an embedding model is configured.
+ */
+import Database from "better-sqlite3";
+import type { Question } from "../../state/question.ts";
+import type { ChatRequestRecord, ScriptedReply } from "./openai-server.ts";
+
+export const AGENT_ROLES = [
+  "generator", "fixer", "linker",
+  "writer", "persona", "reviewer",
+  "feedback", "corrector", "manager",
+  "decomposer", "solver", "reflector", "critic", "refiner", "labeler", "sampler",
+  "data", "coder", "selector", "reviser",
+] as const;
+export type AgentRole = (typeof AGENT_ROLES)[number];
+
+const MODEL_PREFIX = "agent/";
+export const EMBEDDING_MODEL = "agent/embedder";
+
+/** A sqlmend.config.json body: one model per role, so the server can tell the roles apart; embeddings on. */
+export function agentsConfig(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    model: "agent/unrouted",
+    embeddingModel: EMBEDDING_MODEL,
+    roles: Object.fromEntries(AGENT_ROLES.map((role) => [role, { model: `${MODEL_PREFIX}${role}` }])),
+    ...extra,
+  };
+}
+
+type TestTables = Record<string, Record<string, unknown>[]>;
+
+export type InitialPlan = "right" | "wrong-result" | "fails";
+
+export interface MethodAgentsOptions {
+  /** Questions the agents know (gold SQL looked up by question text); earlier lists win when a prompt shows several. */
+  questions: Question[][];
+  /** What a first SQL writer gets wrong for this question (default: every 4th wrong result, the next one fails). */
+  initial?: (q: Question) => InitialPlan;
+}
+
+export interface MethodAgents {
+  respond: (req: ChatRequestRecord) => ScriptedReply;
+  /** Requests per role. */
+  calls: Map<string, number>;
+  /** Requests whose model named no known role. */
+  unrouted: ChatRequestRecord[];
+}
+
+export const defaultInitial = (q: Question): InitialPlan => (Number(q.id) % 4 === 0 ? "wrong-result" : Number(q.id) % 4 === 1 ? "fails" : "right");
+
+const norm = (sql: string) => sql.replace(/\s+/g, " ").replace(/;\s*$/, "").trim().toLowerCase();
+const sqlBlock = (sql: string, preface: string): ScriptedReply => ({ content: `${preface}\n\`\`\`sql\n${sql}\n\`\`\`` });
+const json = (value: unknown): ScriptedReply => ({ content: JSON.stringify(value) });
+const text = (content: string): ScriptedReply => ({ content });
+const allText = (req: ChatRequestRecord) => req.messages.map((m) => m.content).join("\n");
+const lastUser = (req: ChatRequestRecord) => req.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+/** The body of the last ```sql block after `label` in `text`, or the plain line after it. */
+function sqlAfter(text: string, label: string): string | undefined {
+  const at = text.lastIndexOf(label);
+  if (at < 0) return undefined;
+  const rest = text.slice(at + label.length);
+  const fenced = /^\s*```sql\n([\s\S]*?)```/.exec(rest);
+  if (fenced) return fenced[1]!.trim();
+  return /^\s*(.+)$/m.exec(rest)?.[1]?.trim();
+}
+
+export function wrongResult(gold: string): string {
+  return `SELECT * FROM (${gold}) LIMIT 0`;
+}
+export function failing(gold: string): string {
+  return gold.replace(/\bFROM\s+(\w+)/i, "FROM $1_missing");
+}
+
+export function methodAgents(options: MethodAgentsOptions): MethodAgents {
+  const initial = options.initial ?? defaultInitial;
+  const calls = new Map<string, number>();
+  const unrouted: ChatRequestRecord[] = [];
+  const lookups = options.questions.map((list) => new Map(list.map((q) => [q.question, q])));
+  const dbs = new Map<string, Database.Database>();
+
+  const questionOf = (req: ChatRequestRecord): Question | undefined => {
+    const shown = [...allText(req).matchAll(/^Question: (.*)$/gm)].map((m) => m[1]!.trim());
+    for (const lookup of lookups) for (const s of shown) if (lookup.has(s)) return lookup.get(s);
+    return undefined;
+  };
+  const dbOf = (q: Question): Database.Database => {
+    let db = dbs.get(q.dbPath);
+    if (!db) dbs.set(q.dbPath, (db = new Database(q.dbPath, { readonly: true, fileMustExist: true })));
+    return db;
+  };
+  const firstSql = (q: Question | undefined): string => {
+    if (!q?.goldSql) return "SELECT 1";
+    const plan = initial(q);
+    return plan === "wrong-result" ? wrongResult(q.goldSql) : plan === "fails" ? failing(q.goldSql) : q.goldSql;
+  };
+  const gold = (q: Question | undefined) => q?.goldSql ?? "SELECT 1";
+  const isGold = (q: Question | undefined, sql: string | undefined) => !!q?.goldSql && !!sql && norm(sql) === norm(q.goldSql);
+
+  /**
+   * Test data from the real rows: the prompt's tables, the gold query's tables and their foreign-key parents; up to 8
+   * rows a table plus the parent rows they reference. When the gold query finds nothing in that sample, every row.
+   */
+  const testData = (req: ChatRequestRecord, q: Question): TestTables => {
+    const db = dbOf(q);
+    const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
+    const prompt = allText(req);
+    const wanted = new Set(names.filter((n) => new RegExp(`CREATE TABLE\\s+["\`]?${n}["\`]?\\s*\\(`, "i").test(prompt) || new RegExp(`\\b${n}\\b`, "i").test(q.goldSql ?? "")));
+    const fks = (t: string) => db.prepare(`PRAGMA foreign_key_list("${t}")`).all() as { table: string; from: string; to: string | null }[];
+    const parentOf = (fkTable: string) => names.find((n) => n.toLowerCase() === fkTable.toLowerCase());
+    const queue = [...wanted];
+    while (queue.length) {
+      for (const fk of fks(queue.pop()!)) {
+        const parent = parentOf(fk.table);
+        if (parent && !wanted.has(parent)) {
+          wanted.add(parent);
+          queue.push(parent);
+        }
+      }
+    }
+    const all = Object.fromEntries([...wanted].map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]]));
+    const sample: TestTables = Object.fromEntries(Object.entries(all).map(([t, rows]) => [t, rows.slice(0, 8)]));
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const t of wanted) {
+        for (const fk of fks(t)) {
+          const parent = parentOf(fk.table);
+          if (!parent || !fk.to) continue;
+          for (const row of sample[t]!) {
+            const key = row[fk.from];
+            if (key === null || key === undefined || sample[parent]!.some((p) => p[fk.to!] === key)) continue;
+            const found = all[parent]!.find((p) => p[fk.to!] === key);
+            if (found) {
+              sample[parent]!.push(found);
+              changed = true;
+            }
+          }
+        }
+      }
+    }
+    return goldRows(q, sample).rows.length ? sample : all;
+  };
+
+  /** The gold query's result on the test tables, in a scratch in-memory copy of their schema. */
+  const goldRows = (q: Question, tables: TestTables): { columns: string[]; rows: unknown[][] } => {
+    const scratch = new Database(":memory:");
+    scratch.pragma("foreign_keys = OFF");
+    try {
+      for (const [t, rows] of Object.entries(tables)) {
+        const { sql } = dbOf(q).prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(t) as { sql: string };
+        scratch.exec(sql);
+        for (const row of rows) {
+          const cols = Object.keys(row);
+          scratch.prepare(`INSERT INTO "${t}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => row[c]));
+        }
+      }
+      const stmt = scratch.prepare(q.goldSql!);
+      return { columns: stmt.columns().map((c) => c.name), rows: stmt.raw(true).all() as unknown[][] };
+    } catch {
+      return { columns: [], rows: [] };
+    } finally {
+      scratch.close();
+    }
+  };
+  const sentData = new Map<string, TestTables>();
+
+  /** Commented JavaScript whose result is the gold query's result on the test data this question was given. */
+  const coderReply = (q: Question): ScriptedReply => {
+    const { columns, rows } = goldRows(q, sentData.get(q.question) ?? {});
+    const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+    return text(
+      "The answer follows from the test tables directly.\n```javascript\n" +
+        `// ${q.question}\n// worked out from the tables above: the rows the question asks for, with its columns only\n` +
+        `const answer = ${JSON.stringify(objects)};\n// the result is the answer as row objects\nresult = answer;\n\`\`\``,
+    );
+  };
+
+  const respond = (req: ChatRequestRecord): ScriptedReply => {
+    const role = req.model.startsWith(MODEL_PREFIX) ? req.model.slice(MODEL_PREFIX.length) : "";
+    calls.set(role || req.model, (calls.get(role || req.model) ?? 0) + 1);
+    const q = questionOf(req);
+    const prompt = allText(req);
+    const last = lastUser(req);
+    switch (role as AgentRole) {
+      case "generator":
+        return sqlBlock(firstSql(q), "The question needs these tables and filters.");
+      case "fixer":
+      case "solver":
+      case "refiner":
+      case "reviser":
+        return sqlBlock(gold(q), "Corrected after checking every table, join and filter.");
+      case "sampler":
+        // One angle of the memory's sampling goes wrong, so the memory gets entries to learn from.
+        return sqlBlock(last.includes("subqueries") ? wrongResult(gold(q)) : gold(q), "Sampled.");
+      case "writer": {
+        // Memo-SQL's writer (one style of a solved path) and R³'s writer (a conversation) share the role.
+        if (last.includes("sub-questions were solved")) return sqlBlock(firstSql(q), "Combining the solved steps.");
+        if (last.includes("Their reviews:")) {
+          const found = /^Reviewer \d+ \(.*\):\n(?!No problems)/m.test(last);
+          return found ? sqlBlock(gold(q), "Reviewer 1 is right; revised.") : sqlBlock(sqlAfter(last, "your query and its result.") ?? gold(q), "The reviewers found nothing to change: I keep my query.");
+        }
+        if (last.includes("Running your query failed")) return sqlBlock(gold(q), "The table name was wrong.");
+        return sqlBlock(firstSql(q), "```python\nrows = [r for r in table if matches(r)]\n```");
+      }
+      case "linker":
+        return json({ keywords: (q?.question ?? "").split(/\W+/).filter((w) => w.length > 4).slice(0, 4) });
+      case "persona": {
+        const n = Number(/Propose (\d+) reviewer/.exec(last)?.[1] ?? 1);
+        const kinds = ["database engineer specialised in joins", "data analyst of this domain", "SQL performance consultant", "statistician", "auditor"];
+        return json({ reviewers: Array.from({ length: n }, (_, i) => ({ profession: kinds[i % kinds.length]!, focus: "the filters and the columns returned" })) });
+      }
+      case "reviewer": {
+        const sql = sqlAfter(last, "The query:");
+        return text(isGold(q, sql) ? "No problems found: the query answers the question and its result looks right." : "The result does not answer the question: a filter or join is wrong. Fix the conditions so the asked rows come back.");
+      }
+      case "feedback":
+        if (prompt.includes('"correct"')) return json({ correct: isGold(q, sqlAfter(last, "Revised SQL:")), reason: "compared with the correct query" });
+        return text("The incorrect query filters the wrong rows: it misses a condition the question states, and returns a different result.");
+      case "corrector":
+        return sqlBlock(gold(q), "Checked against each reminder; the filter needed fixing.");
+      case "manager":
+        if (prompt.includes("You maintain a self-correction guideline")) {
+          const questions = [...last.matchAll(/^Mistake \d+\nQuestion: (.*)$/gm)].map((m) => m[1]!);
+          const sofar = /Guideline so far:\n([\s\S]*?)\n\nNew mistakes/.exec(last)?.[1] ?? "";
+          const kept = sofar.startsWith("(empty") ? "" : `${sofar.trim()}\n`;
+          return text(`# Self-correction guideline\n\n${kept}${questions.map((x, i) => `${i + 1}. Reminder from "${x}": did I apply every condition of the question?\n   - Ask: which filter does each phrase of the question map to?`).join("\n")}`);
+        }
+        return text("Name each wrong filter or join precisely and say which condition of the question it breaks.");
+      case "decomposer":
+        return json({ simple: false, fits: true, subQuestions: ["Which rows satisfy the question's conditions?", "What does the question ask for about those rows?"] });
+      case "reflector":
+        return json({ problem: false, issue: "" });
+      case "critic": {
+        const sql = sqlAfter(last, "Query under review:");
+        return isGold(q, sql) ? json({ wrong: false, errorTypes: [], suggestions: "" }) : json({ wrong: true, errorTypes: ["filter_condition_error"], suggestions: "Apply the question's conditions and return its rows." });
+      }
+      case "labeler":
+        return json({ errorTypes: ["select_output_error"], suggestions: "Return the rows the question asks for instead of an empty or wrapped result." });
+      case "data":
+        if (!q?.goldSql) return text('```json\n{"tables": {}}\n```');
+        sentData.set(q.question, testData(req, q));
+        return text(`Rows covering the conditions:\n\`\`\`json\n${JSON.stringify({ tables: sentData.get(q.question) })}\n\`\`\``);
+      case "coder":
+        return q?.goldSql ? coderReply(q) : text("```javascript\n// nothing known\nresult = [];\n```");
+      case "selector":
+        return text("A computes what the question asks. <answer>A</answer>");
+      default:
+        unrouted.push(req);
+        return sqlBlock(gold(q), "");
+    }
+  };
+  return { respond, calls, unrouted };
+}
+
