@@ -169,10 +169,12 @@ describe("magic-feedback: without the manager (Table 4's ablation)", () => {
     expect(() => models.shownTo("manager")).not.toThrow();
     expect(models.shownTo("manager")).toHaveLength(0);
     for (const shown of models.shownTo("corrector")) expect(shown.messages[0]!.content).toBe(CORRECTION_INSTRUCTIONS);
-    // The judge sees the revision's result, not a comparison with the gold's.
+    // The feedback agent compares the two results itself (§4: it uses the executor on both); the scorer routes nothing.
     const judgeSaw = models.shownTo("feedback").filter((s) => text(s).includes('"correct"'));
     expect(judgeSaw).toHaveLength(2);
-    expect(text(judgeSaw[0]!)).toContain("Grace");
+    expect(text(judgeSaw[0]!)).toMatch(/Result of the correct SQL:\n[\s\S]*Ada[\s\S]*Alan[\s\S]*Result of the revised SQL:\n[\s\S]*Grace/);
+    // ...and nothing of that reaches the correction agent.
+    for (const shown of models.shownTo("corrector")) expect(text(shown)).not.toMatch(/Result of the correct SQL|judged/);
   });
 
   it("a judge fooled into 'correct' stops the cycle on a wrong revision; the scorer's verdict is still recorded", async () => {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
+import { computeStats } from "../cli/commands/magic.ts";
 import type { CliIO } from "../cli/command.ts";
 import { buildMinibench } from "../tools/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmark.ts";
@@ -69,7 +70,7 @@ describe("sqlmend magic guideline", () => {
     expect(stats.exAfter).toBeCloseTo(((20 + 9) / 30) * 100);
     expect(Object.keys(stats.tokensByRole).sort()).toEqual(["corrector", "feedback", "manager"]);
     expect(stdout).toMatch(/Corrected: 9 \(90\.0%\); AVG_i 2\.10/);
-    expect(stdout).toMatch(/Corrected within 1\.\.3 iterations: 3, 6, 9/);
+    expect(stdout).toMatch(/Corrected with --max-iter 1\.\.3: 3, 6, 9/);
     const results = lines(path.join(out, "results.jsonl"));
     expect(results).toHaveLength(30);
     expect(results.find((r) => r.id === "27")).toMatchObject({ corrected: false, iterations: 3 });
@@ -223,4 +224,29 @@ describe("sqlmend magic guideline, killed and resumed", () => {
       await server.close();
     }
   }, 90_000);
+});
+
+describe("magic guideline statistics", () => {
+  const record = (id: string, verdicts: boolean[]) => ({
+    id,
+    dbId: "db",
+    question: `q${id}`,
+    evidence: "",
+    initialSql: "SELECT 0",
+    initialCorrect: false,
+    corrected: verdicts.at(-1)!,
+    iterations: verdicts.length,
+    verdicts,
+    usageByRole: {},
+  });
+  const ctx = { maxIter: 3, batches: 0, keptGuideline: 0, mergeUsage: { calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0, byRole: {} }, skipped: 0 };
+
+  it("counts Figure 3's corrections per --max-iter from each iteration's verdict, also when the feedback agent went past a right revision", () => {
+    // With the manager: stops at the first right revision.
+    expect(computeStats([record("a", [false, true]), record("b", [true]), record("c", [false, false, false])], { ...ctx, noManager: false }).correctedWithin).toEqual([1, 2, 2]);
+    // Without it: the feedback agent judged a right revision wrong and the next one was wrong; capped at 1 it was corrected.
+    const stats = computeStats([record("a", [true, false, false]), record("b", [false, true])], { ...ctx, noManager: true });
+    expect(stats.correctedWithin).toEqual([1, 1, 1]);
+    expect([stats.corrected, stats.avgIterations]).toEqual([1, 2.5]);
+  });
 });

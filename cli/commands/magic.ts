@@ -43,6 +43,8 @@ export const MagicRecordSchema = z.object({
   /** Failures that went through the cycle: */
   corrected: z.boolean().optional(),
   iterations: z.number().int().optional(),
+  /** The scorer's verdict on each iteration's revision, in order (Figure 3 without the manager needs them all). */
+  verdicts: z.array(z.boolean()).optional(),
   /** The feedback that led to the successful revision, and that revision. */
   feedback: z.string().optional(),
   correctedSql: z.string().optional(),
@@ -308,6 +310,7 @@ async function processQuestion(
         ...head,
         corrected: state.corrected,
         iterations: state.rounds,
+        verdicts: state.iterations.map((i) => i.correct),
         ...(state.corrected ? { feedback: state.latestFeedback, correctedSql: state.sql } : {}),
         thread,
         usageByRole: usage.byRole,
@@ -445,7 +448,11 @@ export interface MagicStats {
   corrected: number;
   /** AVG_i: mean iterations until a stopping rule fired, over the failures. */
   avgIterations: number;
-  /** Figure 3: failures corrected within k iterations, k = 1..maxIter. */
+  /**
+   * Figure 3: failures corrected had --max-iter been k, k = 1..maxIter: the verdict on the revision the cycle would
+   * have ended with, iteration min(k, where it stopped). With the manager that is "corrected within k iterations";
+   * without it the feedback agent may go past a correct revision, so the curve need not rise.
+   */
   correctedWithin: number[];
   /** Table 4's EX on the split: initially correct plus corrected, over the questions run. */
   exAfter: number;
@@ -486,7 +493,7 @@ export function computeStats(
     failures: cycled.length,
     corrected: corrected.length,
     avgIterations: cycled.length ? cycled.reduce((n, r) => n + (r.iterations ?? 0), 0) / cycled.length : 0,
-    correctedWithin: Array.from({ length: ctx.maxIter }, (_, k) => corrected.filter((r) => (r.iterations ?? Infinity) <= k + 1).length),
+    correctedWithin: Array.from({ length: ctx.maxIter }, (_, k) => cycled.filter((r) => correctedAtCap(r, k + 1)).length),
     exAfter: records.length ? ((initiallyCorrect + corrected.length) / records.length) * 100 : 0,
     maxIter: ctx.maxIter,
     noManager: ctx.noManager,
@@ -499,6 +506,13 @@ export function computeStats(
   };
 }
 
+/** Would this failure have ended corrected with the cycle capped at `cap` iterations? */
+function correctedAtCap(r: MagicRecord, cap: number): boolean {
+  const stoppedAt = r.iterations ?? 0;
+  if (!r.verdicts?.length) return !!r.corrected && stoppedAt <= cap; // a record written before verdicts were kept
+  return r.verdicts[Math.min(cap, r.verdicts.length) - 1] === true;
+}
+
 function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean): string {
   const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)}%` : "-");
   const notCycled = Object.entries(s.notCycled).map(([why, n]) => `${n} ${why}`).join(", ");
@@ -508,7 +522,7 @@ function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean): st
   return (
     `Failures: ${s.failures} through the cycle of ${s.questions} questions (${s.initiallyCorrect} initially correct${notCycled ? `; not cycled: ${notCycled}` : ""}${s.errors ? `; ${s.errors} run errors` : ""})\n` +
     `Corrected: ${s.corrected} (${pct(s.corrected, s.failures)}); AVG_i ${s.avgIterations.toFixed(2)} (max ${s.maxIter}${s.noManager ? ", no manager" : ""})\n` +
-    `Corrected within 1..${s.maxIter} iterations: ${s.correctedWithin.join(", ")}\n` +
+    `Corrected with --max-iter 1..${s.maxIter}: ${s.correctedWithin.join(", ")}\n` +
     `EX on the split after correction: ${s.exAfter.toFixed(2)}%\n` +
     `Tokens by role: ${roles || "none"}\n` +
     (hasGuideline

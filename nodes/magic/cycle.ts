@@ -213,17 +213,23 @@ export const checkNode: CycleNode = (deps, options) => async (state) => {
 
 const VerdictSchema = z.object({ correct: z.boolean(), reason: z.string().default("") });
 
+const resultText = (execution: { ok: boolean; preview?: Parameters<typeof formatTable>[0]; error?: string } | null | undefined) =>
+  execution?.ok && execution.preview ? formatTable(execution.preview) : `error: ${execution?.error ?? "not executed"}`;
+
 /**
- * No-manager ablation, slot `judge` (role "feedback"): the feedback agent judges the revision from the question, the
- * gold SQL and the revision's result (no execution-based comparison with the gold). Out: judgedCorrect. An unusable
- * reply counts as "not correct", so the cycle goes on (bounded by maxIter).
+ * No-manager ablation, slot `judge` (role "feedback"). Without the manager, "the feedback agent controls the maximum
+ * iteration count and utilizes the SQL executor tool to compare the execution results of the revised SQL with the
+ * ground truth SQL" (§4, RQ3): it is shown the question, the gold SQL and revision, and both results, and decides
+ * itself (no scorer check routes the cycle). Its verdict goes nowhere else: the correction agent never sees it.
+ * Out: judgedCorrect. An unusable reply counts as "not correct", so the cycle goes on (bounded by maxIter).
  */
-export const judgeNode: CycleNode = (deps) => async (state) => {
-  const result = state.execution?.ok && state.execution.preview ? formatTable(state.execution.preview) : `error: ${state.execution?.error ?? "not executed"}`;
+export const judgeNode: CycleNode = (deps, options) => async (state) => {
+  const run = { timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs, previewRows: (options.previewRows as number | undefined) ?? DEFAULTS.previewRows };
+  const gold = await executeSql(deps.executor, state.dbPath, state.goldSql, run);
   const reply = await callStructured(
     deps.models,
     "feedback",
-    judgePrompt({ question: state.question, evidence: state.evidence, goldSql: state.goldSql, revisedSql: state.sql, result }),
+    judgePrompt({ question: state.question, evidence: state.evidence, goldSql: state.goldSql, goldResult: resultText(gold), revisedSql: state.sql, result: resultText(state.execution) }),
     VerdictSchema,
     { name: "verdict" },
   );
