@@ -250,6 +250,8 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
     );
     fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: benchDir, split, semantics, batch: batchSize }, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0));
+    const runErrors = records.filter((r) => r.error);
+    if (runErrors.length) io.stderr(`sqlmend magic guideline: ${runErrors.length} question${runErrors.length === 1 ? "" : "s"} not run to the end, e.g. ${runErrors[0]!.id}: ${runErrors[0]!.error}\n`);
     if (interrupt.stopping()) {
       io.stdout(`Stopped early: ${questions.length - records.length} questions not run; --resume finishes the run.\n`);
       return 130;
@@ -305,6 +307,13 @@ async function processQuestion(
     const state = (await runThread(ctx.feedbackGraph, input, thread)) as unknown as MagicFeedbackValue;
     usage = addUsage(usage, state.usage);
     const interactions = await interactionsOf(ctx.feedbackGraph, thread, q.id, state);
+    // A cycle whose agents could not reach the model is no evidence that the failure cannot be corrected: it is a
+    // run error (counted apart, with its first line), not a failure in Figure 3 or Table 4.
+    const unreached = interactions.filter((i) => i.error?.startsWith("model call failed"));
+    if (unreached.length && !state.corrected) {
+      const error = `${unreached.length} of ${interactions.length} agent calls failed: ${unreached[0]!.error}`;
+      return { record: { ...head, iterations: state.rounds, thread, usageByRole: usage.byRole, error }, interactions };
+    }
     return {
       record: {
         ...head,
