@@ -239,7 +239,7 @@ describe("magic guideline statistics", () => {
     verdicts,
     usageByRole: {},
   });
-  const ctx = { maxIter: 3, batches: 0, keptGuideline: 0, mergeUsage: { calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0, byRole: {} }, skipped: 0 };
+  const ctx = { maxIter: 3, batches: 0, mergeUsage: { calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0, byRole: {} }, skipped: 0 };
 
   it("counts Figure 3's corrections per --max-iter from each iteration's verdict, also when the feedback agent went past a right revision", () => {
     // With the manager: stops at the first right revision.
@@ -268,6 +268,41 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
       expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "3")).toMatchObject({ error: expect.stringMatching(/^2 of \d+ agent calls failed: model call failed/) });
       expect(run.err()).toMatch(/1 question not run to the end, e\.g\. 3: /);
       expect(run.out()).toMatch(/1 run errors/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
+describe("sqlmend magic guideline, a merge that fails", () => {
+  it("writes no snapshot for the failed batch, merges nothing after it, and --resume retries it once", async () => {
+    const scripted = magicResponder(train, { correctAt: () => 1 });
+    let merges = 0;
+    const server = await startOpenAIServer({ respond: (req) => (agentOf(req) === "merge" && ++merges === 2 ? { status: 500, body: { error: { message: "overloaded" } } } : scripted(req)) });
+    try {
+      const out = path.join(dir, "merge-fails");
+      const home = path.join(dir, "home-merge");
+      // Failures 0, 3, 6, 9 (all corrected at iteration 1): batches of 2 and 1.
+      const args = ["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "13", "--batch", "2", "--max-iter", "2", "--max-retries", "0"];
+      const first = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
+      expect(await main(args, first.io)).toBe(0);
+      expect(fs.readdirSync(out).filter((f) => f.startsWith("guideline-batch-"))).toEqual(["guideline-batch-001.md"]);
+      expect(first.err()).toMatch(/the merge of batch 2 failed \(model call failed.*\); later batches wait: --resume retries the merge/);
+      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ corrected: 5, batchesMerged: 1, mergeFailure: expect.stringMatching(/batch 2/) });
+
+      const before = server.requests.length;
+      const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
+      expect(await main([...args, "--resume"], resumed.io)).toBe(0);
+      const after = server.requests.slice(before);
+      // Batch 2 retried, batch 3 (the remainder) merged; no cycle redone.
+      expect(after.map(agentOf)).toEqual(["merge", "merge"]);
+      expect(fs.readdirSync(out).filter((f) => f.startsWith("guideline-batch-"))).toEqual(["guideline-batch-001.md", "guideline-batch-002.md", "guideline-batch-003.md"]);
+      expect([...fs.readFileSync(path.join(out, "guideline-batch-002.md"), "utf8").matchAll(/^\d+\. reminder: /gm)]).toHaveLength(4);
+      expect([...fs.readFileSync(path.join(out, "guideline.md"), "utf8").matchAll(/^\d+\. reminder: /gm)]).toHaveLength(5);
+      expect(lines(path.join(out, "interactions.jsonl")).filter((i) => i.questionId === null).map((i) => [i.batch, i.success])).toEqual([[1, true], [2, true], [3, true]]);
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      expect(stats.batchesMerged).toBe(3);
+      expect(stats.mergeFailure).toBeUndefined();
     } finally {
       await server.close();
     }

@@ -242,7 +242,7 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
     }
 
     const records = questions.map((q) => done.get(q.id)).filter((r): r is MagicRecord => !!r);
-    const stats = computeStats(records, { maxIter: cycle.maxIter, noManager: cycle.noManager, batches: merger.merged, keptGuideline: merger.unmerged, mergeUsage: merger.usage, skipped: skipped.length });
+    const stats = computeStats(records, { maxIter: cycle.maxIter, noManager: cycle.noManager, batches: merger.merged, mergeFailure: merger.failure, mergeUsage: merger.usage, skipped: skipped.length });
     // The answers after the cycle (Table 4's EX and VES): the corrected SQL where the cycle succeeded, else the initial.
     await writeBirdPredictions(
       path.join(outDir, `predict_${split}.json`),
@@ -250,6 +250,7 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
     );
     fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: benchDir, split, semantics, batch: batchSize }, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0));
+    if (merger.failure) io.stderr(`sqlmend magic guideline: ${merger.failure}; later batches wait: --resume retries the merge\n`);
     const runErrors = records.filter((r) => r.error);
     if (runErrors.length) io.stderr(`sqlmend magic guideline: ${runErrors.length} question${runErrors.length === 1 ? "" : "s"} not run to the end, e.g. ${runErrors[0]!.id}: ${runErrors[0]!.error}\n`);
     if (interrupt.stopping()) {
@@ -377,8 +378,8 @@ async function interactionsOf(
  */
 class GuidelineMerger {
   merged = 0;
-  /** Merges whose reply was unusable (the guideline so far was kept). */
-  unmerged = 0;
+  /** Why a merge could not be made (its reply was unusable): later batches wait, and a resumed run retries it. */
+  failure: string | undefined;
   usage: Usage = emptyUsage();
   private guideline = "";
   private chain: Promise<void> = Promise.resolve();
@@ -397,8 +398,8 @@ class GuidelineMerger {
   advance(final: boolean): Promise<void> {
     this.chain = this.chain.then(async () => {
       const { successes, complete } = this.successes();
-      while (successes.length >= (this.merged + 1) * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize, (this.merged + 1) * this.batchSize));
-      if (final && complete && successes.length > this.merged * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize));
+      while (!this.failure && successes.length >= (this.merged + 1) * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize, (this.merged + 1) * this.batchSize));
+      if (!this.failure && final && complete && successes.length > this.merged * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize));
     });
     return this.chain;
   }
@@ -420,9 +421,16 @@ class GuidelineMerger {
     const snapshot = path.join(this.outDir, snapshotName(batchNo));
     const fresh = !fs.existsSync(snapshot);
     const input = { graph: magicGuidelineSpec.name, questionId: `batch-${batchNo}`, question: `guideline batch ${batchNo}`, dbPath: "", batchNo, batch, guideline: this.guideline };
-    const state = (await runThread(this.graph, input as SqlInput, `magic:${this.runId}:guideline:${String(batchNo).padStart(3, "0")}`)) as unknown as MagicGuidelineValue;
+    // A merge whose reply was unusable finished its thread without merging: a resumed run retries it on a new one.
+    let state: MagicGuidelineValue | undefined;
+    for (let attempt = 1; !state; attempt++) {
+      const thread = `magic:${this.runId}:guideline:${String(batchNo).padStart(3, "0")}${attempt > 1 ? `#${attempt}` : ""}`;
+      const saved = await this.graph.getState({ configurable: { thread_id: thread } }).catch(() => undefined);
+      const values = saved?.values as Partial<MagicGuidelineValue> | undefined;
+      const failedBefore = values?.question !== undefined && values.merged === false && saved!.next.length === 0 && saved!.tasks.length === 0;
+      if (!failedBefore) state = (await runThread(this.graph, input as SqlInput, thread)) as unknown as MagicGuidelineValue;
+    }
     this.usage = addUsage(this.usage, state.usage);
-    if (!state.merged) this.unmerged++;
     if (fresh) {
       const lines = state.calls.map(
         (call): Interaction => ({
@@ -439,6 +447,11 @@ class GuidelineMerger {
         }),
       );
       fs.appendFileSync(this.interactionsFile, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    }
+    if (!state.merged) {
+      // No snapshot: batch N's snapshot must hold batch N (Table 3), so nothing after it is merged until it is.
+      this.failure = `the merge of batch ${batchNo} failed (${state.attempts.at(-1)?.note ?? "unusable reply"})`;
+      return;
     }
     this.guideline = state.guideline;
     if (this.guideline.trim()) {
@@ -472,13 +485,14 @@ export interface MagicStats {
   errors: number;
   skippedQuestions: number;
   batchesMerged: number;
-  mergesKeptPrevious: number;
+  /** Why the next batch's merge failed, when it did (a resumed run retries it). */
+  mergeFailure?: string;
   tokensByRole: Record<string, { calls: number; inputTokens: number; outputTokens: number }>;
 }
 
 export function computeStats(
   records: MagicRecord[],
-  ctx: { maxIter: number; noManager: boolean; batches: number; keptGuideline: number; mergeUsage: Usage; skipped: number },
+  ctx: { maxIter: number; noManager: boolean; batches: number; mergeFailure?: string; mergeUsage: Usage; skipped: number },
 ): MagicStats {
   const cycled = records.filter((r) => r.corrected !== undefined);
   const corrected = cycled.filter((r) => r.corrected);
@@ -510,7 +524,7 @@ export function computeStats(
     errors: records.filter((r) => r.error).length,
     skippedQuestions: ctx.skipped,
     batchesMerged: ctx.batches,
-    mergesKeptPrevious: ctx.keptGuideline,
+    ...(ctx.mergeFailure ? { mergeFailure: ctx.mergeFailure } : {}),
     tokensByRole,
   };
 }
@@ -535,7 +549,7 @@ function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean): st
     `EX on the split after correction: ${s.exAfter.toFixed(2)}%\n` +
     `Tokens by role: ${roles || "none"}\n` +
     (hasGuideline
-      ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergesKeptPrevious ? `, ${s.mergesKeptPrevious} unusable` : ""})\n`
-      : "Guideline: none written (no successful feedback yet)\n")
+      ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergeFailure ? `; ${s.mergeFailure}: --resume retries it` : ""})\n`
+      : `Guideline: none written (${s.mergeFailure ? `${s.mergeFailure}: --resume retries it` : "no successful feedback yet"})\n`)
   );
 }
