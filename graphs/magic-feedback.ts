@@ -31,6 +31,8 @@ export const magicFeedbackSpec: GraphSpec = {
   name: "magic-feedback",
   summary: "MAGIC training cycle on one failure: feedback agent, correction agent, manager (needs gold SQL; run by 'sqlmend magic guideline')",
   kind: "corrector",
+  // It needs the gold SQL, which eval and ask never hand a graph.
+  runBy: "sqlmend magic guideline",
   options: MAGIC_FEEDBACK_OPTIONS,
   slots: {
     schema: SHARED_SLOTS.schema,

@@ -14,6 +14,7 @@ export const magicGuidelineSpec: GraphSpec = {
   name: "magic-guideline",
   summary: "MAGIC: the manager merges a batch of successful feedbacks into the guideline (run by 'sqlmend magic guideline')",
   kind: "generator",
+  runBy: "sqlmend magic guideline",
   slots: { merge: { summary: "merge the batch into the guideline so far (role: manager)", factory: mergeNode as unknown as NodeFactory } },
   build(deps, options: BuildOptions = {}) {
     const graph = new StateGraph(MagicGuidelineState)
