@@ -36,10 +36,10 @@ afterAll(async () => {
 
 const input = () => ({ graph: "magic-feedback", questionId: "7", question: "Who lives in London?", evidence: "London refers to city = 'London'", dbId: "shop", dbPath, sql: INCORRECT, incorrectSql: INCORRECT, goldSql: GOLD });
 let threads = 0;
-async function run(models: ScriptedProvider, options: Record<string, unknown> = {}) {
+async function run(models: ScriptedProvider, options: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) {
   const graph = magicFeedbackSpec.build({ models, executor }, { checkpointer: new MemorySaver(), ...options });
   const config = { configurable: { thread_id: `t${++threads}` }, recursionLimit: 200 };
-  const state = await graph.invoke(input(), config);
+  const state = await graph.invoke({ ...input(), ...overrides }, config);
   return { state, graph, config };
 }
 /** The manager revises the two agents' instructions; its replies say which agent and which revision they are. */
@@ -149,6 +149,14 @@ describe("magic-feedback: the gold never reaches the correction agent", () => {
     expect(state.attempts.filter((a: { node: string; note?: string }) => a.node === "reviseCorrection").every((a: { note?: string }) => /kept the previous correction instructions/.test(a.note ?? ""))).toBe(true);
   });
 
+  it("accepts revised correction instructions naming a gold value the agent is shown anyway", async () => {
+    // The gold answer is 'London', which the question and evidence already name.
+    const models = scriptedProvider({ feedback: "Wrong column.", corrector: sqlReply(WRONG), manager: ({ messages }) => (messages.at(-1)!.content.includes("It corrects an SQL query") ? "Return the city, which is 'London' here." : "Be precise.") });
+    const { state } = await run(models, { maxIter: 2 }, { goldSql: "SELECT city FROM customers WHERE name = 'Ada'" });
+    expect(state.correctionRevisions).toBe(1);
+    expect(models.shownTo("corrector")[1]!.messages[0]!.content).toBe("Return the city, which is 'London' here.");
+  });
+
   it("normalises SQL when looking for it, and finds gold rows in prose", () => {
     expect(containsSql("try `SELECT  name\nFROM [customers] where city='London';` next", GOLD)).toBe(true);
     expect(containsSql("SELECT name FROM customers WHERE city = 'Paris'", GOLD)).toBe(false);
@@ -156,6 +164,9 @@ describe("magic-feedback: the gold never reaches the correction agent", () => {
     expect(leakedRow("the result is Ada from London", [["Ada", "London"]])).toEqual(["Ada", "London"]);
     expect(leakedRow("Adam from Londonderry", [["Ada", "London"]])).toBeUndefined();
     expect(leakedRow("step 3", [[3]])).toBeUndefined(); // single-character cells are too common to count
+    // A value the correction agent is shown anyway (here in the evidence) gives nothing away; a new one does.
+    expect(leakedRow("Filter on title = 'Lecturer'.", [["Lecturer"]], "lecturers refers to title = 'Lecturer'")).toBeUndefined();
+    expect(leakedRow("Answer Ada and London.", [["Ada", "London"]], "Who lives in London?")).toEqual(["Ada", "London"]);
   });
 });
 

@@ -151,6 +151,8 @@ export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) 
   const { maxLeakRetries } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
   const gold = await deps.executor.run(state.dbPath, state.goldSql, { timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs, maxRows: 200 });
   const goldRows = gold.ok ? gold.rows : [];
+  // What the correction agent is shown anyway: a gold value already there gives nothing away.
+  const shownAnyway = [state.question, state.evidence, state.incorrectSql, state.latestFeedback].join("\n");
   const instructions = state.correctionInstructions || CORRECTION_INSTRUCTIONS;
   let conversation: ChatInput[] = revisePrompt({
     agent: "correction",
@@ -175,7 +177,7 @@ export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) 
       note = call.record.error = "empty instructions; kept the previous correction instructions";
       break;
     }
-    const leak = containsSql(text, state.goldSql) ? "the gold SQL" : leakedRow(text, goldRows) ? "a row of the gold result" : undefined;
+    const leak = containsSql(text, state.goldSql) ? "the gold SQL" : leakedRow(text, goldRows, shownAnyway) ? "a row of the gold result" : undefined;
     if (!leak) {
       revised = text;
       note = undefined;
