@@ -11,8 +11,6 @@ export const MagicIterationSchema = z.object({
   sql: z.string(),
   /** The scorer's verdict against the gold SQL, under the benchmark's semantics. */
   correct: z.boolean(),
-  /** No-manager ablation: the feedback agent's own verdict, which is what stops the cycle there. */
-  judgedCorrect: z.boolean().optional(),
   /** One line: the revision's execution error, or why an agent's output was not usable. */
   note: z.string().optional(),
 });
