@@ -7,7 +7,7 @@ export const MagicIterationSchema = z.object({
   iteration: z.number().int().positive(),
   /** The feedback the correction agent was given (gold SQL redacted if the feedback agent wrote it anyway). */
   feedback: z.string(),
-  /** The correction agent's revised SQL ("" when its reply held none). */
+  /** The SQL judged this iteration: the correction agent's revision (the previous SQL when its reply held none). */
   sql: z.string(),
   /** The scorer's verdict against the gold SQL, under the benchmark's semantics. */
   correct: z.boolean(),

@@ -100,17 +100,20 @@ export const correctNode: CycleNode = (deps) => async (state) => {
   return { ...update, correctionReply: calls[0]?.reply ?? "" } as MagicFeedbackUpdate;
 };
 
+/** The scorer's verdict on this iteration's revision against the gold SQL, under the benchmark's semantics. */
+async function scoreIteration(deps: NodeDeps, options: Record<string, unknown>, state: MagicFeedbackValue, node: string) {
+  const timeoutMs = (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs;
+  const verdict = await scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics: semanticsOf(options), timeoutMs });
+  const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
+  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
+  return { rounds: iteration.iteration, corrected: verdict.correct, iterations: [iteration], attempts: [{ node, sql: state.sql, ok: verdict.correct, note }] };
+}
+
 /**
  * Slot `manager` (role "manager", no model call): executes the revision and judges it against the gold SQL with the
  * shared scorer, under the benchmark's semantics. Out: rounds + 1, corrected, the iteration's record.
  */
-export const managerJudgeNode: CycleNode = (deps, options) => async (state) => {
-  const semantics = semanticsOf(options);
-  const verdict = await scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs });
-  const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
-  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
-  return { rounds: iteration.iteration, corrected: verdict.correct, iterations: [iteration], attempts: [{ node: "manager", sql: state.sql, ok: verdict.correct, note }] };
-};
+export const managerJudgeNode: CycleNode = (deps, options) => (state) => scoreIteration(deps, options, state, "manager");
 
 /** The instructions in a manager's reply: reasoning and wrapping quotes or fences dropped. */
 function instructionsOf(reply: string): string {
@@ -202,15 +205,9 @@ export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) 
  * statistics (Figure 3, Table 4). Nothing routes on that verdict: the feedback agent decides when to stop.
  */
 export const checkNode: CycleNode = (deps, options) => async (state) => {
-  const semantics = semanticsOf(options);
-  const timeoutMs = (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs;
-  const [execution, verdict] = await Promise.all([
-    executeSql(deps.executor, state.dbPath, state.sql, { timeoutMs, previewRows: (options.previewRows as number | undefined) ?? DEFAULTS.previewRows }),
-    scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs }),
-  ]);
-  const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
-  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
-  return { rounds: iteration.iteration, corrected: verdict.correct, execution, judgedCorrect: null, iterations: [iteration], attempts: [{ node: "check", sql: state.sql, ok: execution.ok, note }] };
+  const run = { timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs, previewRows: (options.previewRows as number | undefined) ?? DEFAULTS.previewRows };
+  const [execution, scored] = await Promise.all([executeSql(deps.executor, state.dbPath, state.sql, run), scoreIteration(deps, options, state, "check")]);
+  return { ...scored, execution, judgedCorrect: null };
 };
 
 const VerdictSchema = z.object({ correct: z.boolean(), reason: z.string().default("") });
