@@ -11,6 +11,9 @@ import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
 // The cycle's nodes read MAGIC's own state; slots are typed on the shared state.
 const slot = (summary: string, factory: unknown) => ({ summary, factory: factory as NodeFactory });
 
+/** An agent whose call got no reply at all ends the cycle: without the model, more iterations only wait on it. */
+export const unlessUnreachable = (next: string) => (state: MagicFeedbackValue) => (state.unreachable ? END : next);
+
 /** After the manager's verdict: stop on success or after maxIter iterations (exactly maxIter), else revise the prompts. */
 export const routeAfterManager =
   (maxIter: number) =>
@@ -56,8 +59,8 @@ export const magicFeedbackSpec: GraphSpec = {
           .addNode("judge", node("judge"))
           .addEdge(START, "schema")
           .addEdge("schema", "feedback")
-          .addEdge("feedback", "correct")
-          .addEdge("correct", "check")
+          .addConditionalEdges("feedback", unlessUnreachable("correct"), ["correct", END])
+          .addConditionalEdges("correct", unlessUnreachable("check"), ["check", END])
           .addConditionalEdges("check", routeAfterCheck(maxIter), ["judge", END])
           .addConditionalEdges("judge", routeAfterJudge, ["feedback", END])
           .compile({ checkpointer: options.checkpointer })
@@ -70,8 +73,8 @@ export const magicFeedbackSpec: GraphSpec = {
           .addNode("reviseCorrection", node("reviseCorrection"))
           .addEdge(START, "schema")
           .addEdge("schema", "feedback")
-          .addEdge("feedback", "correct")
-          .addEdge("correct", "manager")
+          .addConditionalEdges("feedback", unlessUnreachable("correct"), ["correct", END])
+          .addConditionalEdges("correct", unlessUnreachable("manager"), ["manager", END])
           .addConditionalEdges("manager", routeAfterManager(maxIter), ["reviseFeedback", "reviseCorrection", END])
           .addEdge(["reviseFeedback", "reviseCorrection"], "feedback")
           .compile({ checkpointer: options.checkpointer });

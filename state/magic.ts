@@ -42,6 +42,8 @@ export const magicFeedbackFields = {
   /** No-manager ablation: the feedback agent's verdict on the latest revision. */
   judgedCorrect: z.boolean().nullable().default(null),
   iterations: new ReducedValue(z.array(MagicIterationSchema).default(() => []), { inputSchema: z.array(MagicIterationSchema), reducer: concat }),
+  /** Set when an agent's call got no reply at all (endpoint down, after the client's retries): the cycle stops there. */
+  unreachable: z.string().default(""),
   /** The scorer's verdict on the final revision: was the failure corrected? */
   corrected: z.boolean().default(false),
 };

@@ -255,19 +255,27 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
   it("counts a cycle whose agents could not reach the model as a run error, not as an uncorrectable failure", async () => {
     const scripted = magicResponder(train, { correctAt: () => 1 });
     const unreachable = train.find((q) => q.id === "3")!;
+    const noFeedback = train.find((q) => q.id === "6")!;
+    const down = { status: 500, body: { error: { message: "upstream down" } } };
     const server = await startOpenAIServer({
-      respond: (req) => (agentOf(req) === "corrector" && questionTextOf(req) === unreachable.question ? { status: 500, body: { error: { message: "upstream down" } } } : scripted(req)),
+      respond: (req) =>
+        (agentOf(req) === "corrector" && questionTextOf(req) === unreachable.question) || (agentOf(req) === "feedback" && questionTextOf(req) === noFeedback.question) ? down : scripted(req),
     });
     try {
       const out = path.join(dir, "endpoint-down");
       const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
       expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0"], run.io)).toBe(0);
       const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
-      // Failures 0, 3, 6: question 3's corrector never answered.
-      expect(stats).toMatchObject({ failures: 2, corrected: 2, errors: 1, avgIterations: 1, correctedWithin: [2, 2] });
-      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "3")).toMatchObject({ error: expect.stringMatching(/^2 of \d+ agent calls failed: model call failed/) });
-      expect(run.err()).toMatch(/1 question not run to the end, e\.g\. 3: /);
-      expect(run.out()).toMatch(/1 run errors/);
+      // Failures 0, 3, 6: question 3's corrector never answered, nor question 6's feedback agent.
+      expect(stats).toMatchObject({ failures: 1, corrected: 1, errors: 2, avgIterations: 1, correctedWithin: [1, 1] });
+      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "3")).toMatchObject({ error: expect.stringMatching(/^stopped at iteration 1: corrector: model call failed/) });
+      // The cycle stopped at the first call that got no reply, instead of waiting on the model max-iter times.
+      const askedFor3 = server.requests.filter((r) => questionTextOf(r) === unreachable.question).map(agentOf);
+      expect(askedFor3).toEqual(["feedback", "corrector"]);
+      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "6")).toMatchObject({ error: expect.stringMatching(/^stopped at iteration 1: feedback: model call failed/) });
+      expect(server.requests.filter((r) => questionTextOf(r) === noFeedback.question).map(agentOf)).toEqual(["feedback"]);
+      expect(run.err()).toMatch(/2 questions not run to the end, e\.g\. 3: /);
+      expect(run.out()).toMatch(/2 run errors/);
     } finally {
       await server.close();
     }

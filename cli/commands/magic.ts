@@ -308,11 +308,10 @@ async function processQuestion(
     const state = (await runThread(ctx.feedbackGraph, input, thread)) as unknown as MagicFeedbackValue;
     usage = addUsage(usage, state.usage);
     const interactions = await interactionsOf(ctx.feedbackGraph, thread, q.id, state);
-    // A cycle whose agents could not reach the model is no evidence that the failure cannot be corrected: it is a
-    // run error (counted apart, with its first line), not a failure in Figure 3 or Table 4.
-    const unreached = interactions.filter((i) => i.error?.startsWith("model call failed"));
-    if (unreached.length && !state.corrected) {
-      const error = `${unreached.length} of ${interactions.length} agent calls failed: ${unreached[0]!.error}`;
+    // A cycle stopped because an agent got no reply from the model is no evidence that the failure cannot be
+    // corrected: it is a run error (counted apart, with its first line), not a failure in Figure 3 or Table 4.
+    if (state.unreachable) {
+      const error = `stopped at iteration ${state.rounds + 1}: ${state.unreachable}`;
       return { record: { ...head, iterations: state.rounds, thread, usageByRole: usage.byRole, error }, interactions };
     }
     return {

@@ -61,11 +61,13 @@ export const feedbackNode: CycleNode = (deps, options) => async (state) => {
   const records: ModelCallRecord[] = [];
   let text = "";
   let note: string | undefined;
+  let unreachable = "";
   for (let attempt = 0; attempt <= maxLeakRetries; attempt++) {
     const call = await callModel(deps.models, "feedback", conversation);
     records.push(call.record);
     if (!call.ok) {
       note = call.record.error;
+      unreachable = `feedback: ${note}`;
       text = "";
       break;
     }
@@ -79,7 +81,7 @@ export const feedbackNode: CycleNode = (deps, options) => async (state) => {
     text = redactSql(text, state.goldSql);
     note = `feedback still contained the gold SQL after ${maxLeakRetries} re-asks: redacted`;
   }
-  return withCalls({ latestFeedback: text, attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }] }, records);
+  return withCalls({ latestFeedback: text, ...(unreachable ? { unreachable } : {}), attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }] }, records);
 };
 
 /**
@@ -97,7 +99,9 @@ export const correctNode: CycleNode = (deps) => async (state) => {
   });
   const update = await writeSqlStep(deps.models, "corrector", prompt, "correct", state);
   const calls = Array.isArray(update.calls) ? update.calls : [];
-  return { ...update, correctionReply: calls[0]?.reply ?? "" } as MagicFeedbackUpdate;
+  // callModel's record of a call that got no reply at all (as opposed to a reply without SQL).
+  const failed = calls[0]?.error?.startsWith("model call failed") ? `corrector: ${calls[0].error}` : "";
+  return { ...update, correctionReply: calls[0]?.reply ?? "", ...(failed ? { unreachable: failed } : {}) } as MagicFeedbackUpdate;
 };
 
 /** The scorer's verdict on this iteration's revision against the gold SQL, under the benchmark's semantics. */
