@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { magicFeedbackSpec } from "../graphs/magic-feedback.ts";
+import { magicGuidelineSpec } from "../graphs/magic-guideline.ts";
 import { containsSql, leakedRow, redactSql, REDACTED } from "../nodes/magic/leaks.ts";
 import { CORRECTION_INSTRUCTIONS, FEEDBACK_INSTRUCTIONS } from "../nodes/magic/prompts.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -211,5 +212,24 @@ describe("magic-feedback: input", () => {
     const models = scriptedProvider({ feedback: "x", corrector: sqlReply(RIGHT), manager });
     const graph = magicFeedbackSpec.build({ models, executor }, { checkpointer: new MemorySaver() });
     await expect(graph.invoke({ ...input(), goldSql: "" }, { configurable: { thread_id: "nogold" } })).rejects.toThrow(/needs the question's gold SQL/);
+  });
+});
+
+describe("magic-guideline: one merge", () => {
+  const batch = [{ questionId: "7", question: "Who lives in London?", evidence: "", incorrectSql: INCORRECT, correctedSql: GOLD, feedback: "Wrong city." }];
+  const merge = async (reply: string) => {
+    const graph = magicGuidelineSpec.build({ models: scriptedProvider({ manager: reply }), executor }, { checkpointer: new MemorySaver() });
+    return graph.invoke({ graph: "magic-guideline", question: "guideline batch 2", dbPath: "", batchNo: 2, batch, guideline: "1. Wrong table\n- Did I ...?" }, { configurable: { thread_id: `m${++threads}` } });
+  };
+
+  it("takes a reply in Figure 9's numbered format as the whole new guideline", async () => {
+    const state = await merge("```markdown\n1. Wrong table\n- Did I ...?\n2. Wrong city\n- Did I filter on the city the question names?\n```");
+    expect([state.merged, state.guideline]).toEqual([true, "1. Wrong table\n- Did I ...?\n2. Wrong city\n- Did I filter on the city the question names?"]);
+  });
+
+  it("keeps the guideline so far when the reply is a refusal or chat, not a guideline", async () => {
+    const state = await merge("I'm sorry, I can't help with that.");
+    expect([state.merged, state.guideline]).toEqual([false, "1. Wrong table\n- Did I ...?"]);
+    expect(state.attempts.at(-1).note).toMatch(/no numbered reminder.*kept the guideline so far/);
   });
 });
