@@ -50,34 +50,27 @@ export const magicFeedbackSpec: GraphSpec = {
   build(deps, options: BuildOptions = {}) {
     const { maxIter, noManager } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
     const node = (name: string) => slotNode(magicFeedbackSpec, name, deps, options);
-    const graph = noManager
-      ? new StateGraph(MagicFeedbackState)
-          .addNode("schema", node("schema"))
-          .addNode("feedback", node("feedback"))
-          .addNode("correct", node("correct"))
-          .addNode("check", node("check"))
-          .addNode("judge", node("judge"))
-          .addEdge(START, "schema")
-          .addEdge("schema", "feedback")
-          .addConditionalEdges("feedback", unlessUnreachable("correct"), ["correct", END])
-          .addConditionalEdges("correct", unlessUnreachable("check"), ["check", END])
-          .addConditionalEdges("check", routeAfterCheck(maxIter), ["judge", END])
-          .addConditionalEdges("judge", routeAfterJudge, ["feedback", END])
-          .compile({ checkpointer: options.checkpointer })
-      : new StateGraph(MagicFeedbackState)
-          .addNode("schema", node("schema"))
-          .addNode("feedback", node("feedback"))
-          .addNode("correct", node("correct"))
-          .addNode("manager", node("manager"))
-          .addNode("reviseFeedback", node("reviseFeedback"))
-          .addNode("reviseCorrection", node("reviseCorrection"))
-          .addEdge(START, "schema")
-          .addEdge("schema", "feedback")
-          .addConditionalEdges("feedback", unlessUnreachable("correct"), ["correct", END])
-          .addConditionalEdges("correct", unlessUnreachable("manager"), ["manager", END])
-          .addConditionalEdges("manager", routeAfterManager(maxIter), ["reviseFeedback", "reviseCorrection", END])
-          .addEdge(["reviseFeedback", "reviseCorrection"], "feedback")
-          .compile({ checkpointer: options.checkpointer });
+    // Both paths are in every build (the option picks one after `correct`), so a graph built with the defaults —
+    // `sqlmend inspect`, Studio — still reads the steps of a thread that ran without the manager.
+    const afterCorrect = (state: MagicFeedbackValue) => (state.unreachable ? END : noManager ? "check" : "manager");
+    const graph = new StateGraph(MagicFeedbackState)
+      .addNode("schema", node("schema"))
+      .addNode("feedback", node("feedback"))
+      .addNode("correct", node("correct"))
+      .addNode("manager", node("manager"))
+      .addNode("reviseFeedback", node("reviseFeedback"))
+      .addNode("reviseCorrection", node("reviseCorrection"))
+      .addNode("check", node("check"))
+      .addNode("judge", node("judge"))
+      .addEdge(START, "schema")
+      .addEdge("schema", "feedback")
+      .addConditionalEdges("feedback", unlessUnreachable("correct"), ["correct", END])
+      .addConditionalEdges("correct", afterCorrect, ["manager", "check", END])
+      .addConditionalEdges("manager", routeAfterManager(maxIter), ["reviseFeedback", "reviseCorrection", END])
+      .addEdge(["reviseFeedback", "reviseCorrection"], "feedback")
+      .addConditionalEdges("check", routeAfterCheck(maxIter), ["judge", END])
+      .addConditionalEdges("judge", routeAfterJudge, ["feedback", END])
+      .compile({ checkpointer: options.checkpointer });
     graph.name = "magic-feedback";
     return graph;
   },

@@ -178,6 +178,14 @@ describe("sqlmend magic guideline --no-manager", () => {
       expect(stats).toMatchObject({ failures: 3, corrected: 3, avgIterations: 2, noManager: true, correctedWithin: [0, 3] });
       expect(server.requests.filter((r) => agentOf(r) === "reviseFeedback" || agentOf(r) === "reviseCorrection")).toHaveLength(0);
       expect(server.requests.filter((r) => agentOf(r) === "judge")).toHaveLength(3);
+      // inspect (which builds the graph with its defaults) still shows the ablation's check and judge turns.
+      const runId = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).runId;
+      const view = captureIO({ SQLMEND_HOME: path.join(dir, "home") });
+      expect(await main(["inspect", `magic:${runId}:3`], view.io)).toBe(0);
+      const steps = view.out().split("Steps")[1]!;
+      expect(steps).not.toMatch(/no change/);
+      expect(steps).toMatch(/^\s+4\s+check\s+rounds=1; corrected=false/m);
+      expect(steps).toMatch(/^\s+5\s+judge\s+judgedCorrect=false.*\[1 model call: feedback/m);
     } finally {
       await server.close();
     }
