@@ -28,6 +28,7 @@ export async function buildRunner(args: {
   inlineInitialSql?: string;
 }): Promise<Runner> {
   const { spec, values, env, cwd } = args;
+  if (spec.runBy) throw new UsageError(`'${spec.name}' is run by '${spec.runBy}', not on its own`);
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(spec, values) };
   const models = modelsFrom(values, env, cwd);
   const embeddings = embeddingsFrom(values, env, cwd);
@@ -82,6 +83,7 @@ export async function resolveInitialSource(
   const name = initial ?? "baseline";
   const generator = findGraph(name);
   if (generator) {
+    if (generator.runBy) throw new UserError(`--initial ${name}: '${name}' is run by '${generator.runBy}'; name a generator graph`);
     if (generator.kind !== "generator") throw new UserError(`--initial ${name}: '${name}' is a corrector; name a generator graph`);
     const own = declaredOptionsFrom(generator, ctx.values, ctx.alsoAllowed);
     return { kind: "graph", spec: generator, graph: generator.build(deps, { ...options, ...own, checkpointer: ctx.checkpointer }) };

@@ -11,6 +11,9 @@ import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
 // The cycle's nodes read MAGIC's own state; slots are typed on the shared state.
 const slot = (summary: string, factory: unknown) => ({ summary, factory: factory as NodeFactory });
 
+/** An agent whose call got no reply at all ends the cycle: without the model, more iterations only wait on it. */
+export const unlessUnreachable = (next: string) => (state: MagicFeedbackValue) => (state.unreachable ? END : next);
+
 /** After the manager's verdict: stop on success or after maxIter iterations (exactly maxIter), else revise the prompts. */
 export const routeAfterManager =
   (maxIter: number) =>
@@ -31,6 +34,7 @@ export const magicFeedbackSpec: GraphSpec = {
   name: "magic-feedback",
   summary: "MAGIC training cycle on one failure: feedback agent, correction agent, manager (needs gold SQL; run by 'sqlmend magic guideline')",
   kind: "corrector",
+  // It needs the gold SQL, which eval and ask never hand a graph.
   runBy: "sqlmend magic guideline",
   options: MAGIC_FEEDBACK_OPTIONS,
   slots: {
@@ -46,34 +50,27 @@ export const magicFeedbackSpec: GraphSpec = {
   build(deps, options: BuildOptions = {}) {
     const { maxIter, noManager } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
     const node = (name: string) => slotNode(magicFeedbackSpec, name, deps, options);
-    const graph = noManager
-      ? new StateGraph(MagicFeedbackState)
-          .addNode("schema", node("schema"))
-          .addNode("feedback", node("feedback"))
-          .addNode("correct", node("correct"))
-          .addNode("check", node("check"))
-          .addNode("judge", node("judge"))
-          .addEdge(START, "schema")
-          .addEdge("schema", "feedback")
-          .addEdge("feedback", "correct")
-          .addEdge("correct", "check")
-          .addConditionalEdges("check", routeAfterCheck(maxIter), ["judge", END])
-          .addConditionalEdges("judge", routeAfterJudge, ["feedback", END])
-          .compile({ checkpointer: options.checkpointer })
-      : new StateGraph(MagicFeedbackState)
-          .addNode("schema", node("schema"))
-          .addNode("feedback", node("feedback"))
-          .addNode("correct", node("correct"))
-          .addNode("manager", node("manager"))
-          .addNode("reviseFeedback", node("reviseFeedback"))
-          .addNode("reviseCorrection", node("reviseCorrection"))
-          .addEdge(START, "schema")
-          .addEdge("schema", "feedback")
-          .addEdge("feedback", "correct")
-          .addEdge("correct", "manager")
-          .addConditionalEdges("manager", routeAfterManager(maxIter), ["reviseFeedback", "reviseCorrection", END])
-          .addEdge(["reviseFeedback", "reviseCorrection"], "feedback")
-          .compile({ checkpointer: options.checkpointer });
+    // Both paths are in every build (the option picks one after `correct`), so a graph built with the defaults —
+    // `sqlmend inspect`, Studio — still reads the steps of a thread that ran without the manager.
+    const afterCorrect = (state: MagicFeedbackValue) => (state.unreachable ? END : noManager ? "check" : "manager");
+    const graph = new StateGraph(MagicFeedbackState)
+      .addNode("schema", node("schema"))
+      .addNode("feedback", node("feedback"))
+      .addNode("correct", node("correct"))
+      .addNode("manager", node("manager"))
+      .addNode("reviseFeedback", node("reviseFeedback"))
+      .addNode("reviseCorrection", node("reviseCorrection"))
+      .addNode("check", node("check"))
+      .addNode("judge", node("judge"))
+      .addEdge(START, "schema")
+      .addEdge("schema", "feedback")
+      .addConditionalEdges("feedback", unlessUnreachable("correct"), ["correct", END])
+      .addConditionalEdges("correct", afterCorrect, ["manager", "check", END])
+      .addConditionalEdges("manager", routeAfterManager(maxIter), ["reviseFeedback", "reviseCorrection", END])
+      .addEdge(["reviseFeedback", "reviseCorrection"], "feedback")
+      .addConditionalEdges("check", routeAfterCheck(maxIter), ["judge", END])
+      .addConditionalEdges("judge", routeAfterJudge, ["feedback", END])
+      .compile({ checkpointer: options.checkpointer });
     graph.name = "magic-feedback";
     return graph;
   },

@@ -30,7 +30,10 @@ export interface GraphSpec {
    * the train split, as for `--few-shot`.
    */
   needsExamples?: (options: Record<string, unknown>) => string | undefined;
-  /** The command that runs this graph with the inputs it prepares (e.g. "sqlmend magic guideline"): ask and eval refuse it. */
+  /**
+   * A graph only one command can run meaningfully (it needs inputs eval and ask do not give, e.g. the gold SQL): that
+   * command. eval, ask and --initial refuse the graph with one line naming it.
+   */
   runBy?: string;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

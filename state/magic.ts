@@ -7,12 +7,10 @@ export const MagicIterationSchema = z.object({
   iteration: z.number().int().positive(),
   /** The feedback the correction agent was given (gold SQL redacted if the feedback agent wrote it anyway). */
   feedback: z.string(),
-  /** The correction agent's revised SQL ("" when its reply held none). */
+  /** The SQL judged this iteration: the correction agent's revision (the previous SQL when its reply held none). */
   sql: z.string(),
   /** The scorer's verdict against the gold SQL, under the benchmark's semantics. */
   correct: z.boolean(),
-  /** No-manager ablation: the feedback agent's own verdict, which is what stops the cycle there. */
-  judgedCorrect: z.boolean().optional(),
   /** One line: the revision's execution error, or why an agent's output was not usable. */
   note: z.string().optional(),
 });
@@ -44,6 +42,8 @@ export const magicFeedbackFields = {
   /** No-manager ablation: the feedback agent's verdict on the latest revision. */
   judgedCorrect: z.boolean().nullable().default(null),
   iterations: new ReducedValue(z.array(MagicIterationSchema).default(() => []), { inputSchema: z.array(MagicIterationSchema), reducer: concat }),
+  /** Set when an agent's call got no reply at all (endpoint down, after the client's retries): the cycle stops there. */
+  unreachable: z.string().default(""),
   /** The scorer's verdict on the final revision: was the failure corrected? */
   corrected: z.boolean().default(false),
 };

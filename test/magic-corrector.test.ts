@@ -134,3 +134,20 @@ describe("ask magic --guideline --sql", () => {
     expect(run.out()).toMatch(/Initial SQL:\nSELECT 42/);
   });
 });
+
+describe("MAGIC's training graphs outside 'magic guideline'", () => {
+  it("refuses them under eval, ask and --initial with one line (they need the gold SQL)", async () => {
+    const cases = [
+      ["eval", "magic-feedback", "--bench", benchDir, "--out", path.join(dir, "mf"), "--checkpoints", "memory"],
+      ["eval", "magic-guideline", "--bench", benchDir, "--out", path.join(dir, "mg"), "--checkpoints", "memory"],
+      ["ask", "magic-feedback", "--db", q(2).dbPath, "--sql", "SELECT 1", "--checkpoints", "memory", q(2).question],
+      ["eval", "magic", "--guideline", guideline, "--initial", "magic-guideline", "--bench", benchDir, "--out", path.join(dir, "mi"), "--checkpoints", "memory"],
+    ];
+    for (const argv of cases) {
+      const run = capture();
+      expect(await main(argv, run.io)).not.toBe(0);
+      expect(run.err().split("\n")[0]).toMatch(/'magic-(feedback|guideline)' is run by 'sqlmend magic guideline'/);
+      expect(fs.existsSync(path.join(dir, "mf", "results.jsonl")) || fs.existsSync(path.join(dir, "mg", "results.jsonl"))).toBe(false);
+    }
+  });
+});

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { magicFeedbackSpec } from "../graphs/magic-feedback.ts";
+import { magicGuidelineSpec } from "../graphs/magic-guideline.ts";
 import { containsSql, leakedRow, redactSql, REDACTED } from "../nodes/magic/leaks.ts";
 import { CORRECTION_INSTRUCTIONS, FEEDBACK_INSTRUCTIONS } from "../nodes/magic/prompts.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -36,10 +37,10 @@ afterAll(async () => {
 
 const input = () => ({ graph: "magic-feedback", questionId: "7", question: "Who lives in London?", evidence: "London refers to city = 'London'", dbId: "shop", dbPath, sql: INCORRECT, incorrectSql: INCORRECT, goldSql: GOLD });
 let threads = 0;
-async function run(models: ScriptedProvider, options: Record<string, unknown> = {}) {
+async function run(models: ScriptedProvider, options: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) {
   const graph = magicFeedbackSpec.build({ models, executor }, { checkpointer: new MemorySaver(), ...options });
   const config = { configurable: { thread_id: `t${++threads}` }, recursionLimit: 200 };
-  const state = await graph.invoke(input(), config);
+  const state = await graph.invoke({ ...input(), ...overrides }, config);
   return { state, graph, config };
 }
 /** The manager revises the two agents' instructions; its replies say which agent and which revision they are. */
@@ -149,6 +150,14 @@ describe("magic-feedback: the gold never reaches the correction agent", () => {
     expect(state.attempts.filter((a: { node: string; note?: string }) => a.node === "reviseCorrection").every((a: { note?: string }) => /kept the previous correction instructions/.test(a.note ?? ""))).toBe(true);
   });
 
+  it("accepts revised correction instructions naming a gold value the agent is shown anyway", async () => {
+    // The gold answer is 'London', which the question and evidence already name.
+    const models = scriptedProvider({ feedback: "Wrong column.", corrector: sqlReply(WRONG), manager: ({ messages }) => (messages.at(-1)!.content.includes("It corrects an SQL query") ? "Return the city, which is 'London' here." : "Be precise.") });
+    const { state } = await run(models, { maxIter: 2 }, { goldSql: "SELECT city FROM customers WHERE name = 'Ada'" });
+    expect(state.correctionRevisions).toBe(1);
+    expect(models.shownTo("corrector")[1]!.messages[0]!.content).toBe("Return the city, which is 'London' here.");
+  });
+
   it("normalises SQL when looking for it, and finds gold rows in prose", () => {
     expect(containsSql("try `SELECT  name\nFROM [customers] where city='London';` next", GOLD)).toBe(true);
     expect(containsSql("SELECT name FROM customers WHERE city = 'Paris'", GOLD)).toBe(false);
@@ -156,6 +165,9 @@ describe("magic-feedback: the gold never reaches the correction agent", () => {
     expect(leakedRow("the result is Ada from London", [["Ada", "London"]])).toEqual(["Ada", "London"]);
     expect(leakedRow("Adam from Londonderry", [["Ada", "London"]])).toBeUndefined();
     expect(leakedRow("step 3", [[3]])).toBeUndefined(); // single-character cells are too common to count
+    // A value the correction agent is shown anyway (here in the evidence) gives nothing away; a new one does.
+    expect(leakedRow("Filter on title = 'Lecturer'.", [["Lecturer"]], "lecturers refers to title = 'Lecturer'")).toBeUndefined();
+    expect(leakedRow("Answer Ada and London.", [["Ada", "London"]], "Who lives in London?")).toEqual(["Ada", "London"]);
   });
 });
 
@@ -169,10 +181,12 @@ describe("magic-feedback: without the manager (Table 4's ablation)", () => {
     expect(() => models.shownTo("manager")).not.toThrow();
     expect(models.shownTo("manager")).toHaveLength(0);
     for (const shown of models.shownTo("corrector")) expect(shown.messages[0]!.content).toBe(CORRECTION_INSTRUCTIONS);
-    // The judge sees the revision's result, not a comparison with the gold's.
+    // The feedback agent compares the two results itself (§4: it uses the executor on both); the scorer routes nothing.
     const judgeSaw = models.shownTo("feedback").filter((s) => text(s).includes('"correct"'));
     expect(judgeSaw).toHaveLength(2);
-    expect(text(judgeSaw[0]!)).toContain("Grace");
+    expect(text(judgeSaw[0]!)).toMatch(/Result of the correct SQL:\n[\s\S]*Ada[\s\S]*Alan[\s\S]*Result of the revised SQL:\n[\s\S]*Grace/);
+    // ...and nothing of that reaches the correction agent.
+    for (const shown of models.shownTo("corrector")) expect(text(shown)).not.toMatch(/Result of the correct SQL|judged/);
   });
 
   it("a judge fooled into 'correct' stops the cycle on a wrong revision; the scorer's verdict is still recorded", async () => {
@@ -198,5 +212,24 @@ describe("magic-feedback: input", () => {
     const models = scriptedProvider({ feedback: "x", corrector: sqlReply(RIGHT), manager });
     const graph = magicFeedbackSpec.build({ models, executor }, { checkpointer: new MemorySaver() });
     await expect(graph.invoke({ ...input(), goldSql: "" }, { configurable: { thread_id: "nogold" } })).rejects.toThrow(/needs the question's gold SQL/);
+  });
+});
+
+describe("magic-guideline: one merge", () => {
+  const batch = [{ questionId: "7", question: "Who lives in London?", evidence: "", incorrectSql: INCORRECT, correctedSql: GOLD, feedback: "Wrong city." }];
+  const merge = async (reply: string) => {
+    const graph = magicGuidelineSpec.build({ models: scriptedProvider({ manager: reply }), executor }, { checkpointer: new MemorySaver() });
+    return graph.invoke({ graph: "magic-guideline", question: "guideline batch 2", dbPath: "", batchNo: 2, batch, guideline: "1. Wrong table\n- Did I ...?" }, { configurable: { thread_id: `m${++threads}` } });
+  };
+
+  it("takes a reply in Figure 9's numbered format as the whole new guideline", async () => {
+    const state = await merge("```markdown\n1. Wrong table\n- Did I ...?\n2. Wrong city\n- Did I filter on the city the question names?\n```");
+    expect([state.merged, state.guideline]).toEqual([true, "1. Wrong table\n- Did I ...?\n2. Wrong city\n- Did I filter on the city the question names?"]);
+  });
+
+  it("keeps the guideline so far when the reply is a refusal or chat, not a guideline", async () => {
+    const state = await merge("I'm sorry, I can't help with that.");
+    expect([state.merged, state.guideline]).toEqual([false, "1. Wrong table\n- Did I ...?"]);
+    expect(state.attempts.at(-1).note).toMatch(/no numbered reminder.*kept the guideline so far/);
   });
 });

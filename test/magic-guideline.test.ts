@@ -8,6 +8,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
+import { computeStats } from "../cli/commands/magic.ts";
 import type { CliIO } from "../cli/command.ts";
 import { buildMinibench } from "../tools/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmark.ts";
@@ -69,7 +70,7 @@ describe("sqlmend magic guideline", () => {
     expect(stats.exAfter).toBeCloseTo(((20 + 9) / 30) * 100);
     expect(Object.keys(stats.tokensByRole).sort()).toEqual(["corrector", "feedback", "manager"]);
     expect(stdout).toMatch(/Corrected: 9 \(90\.0%\); AVG_i 2\.10/);
-    expect(stdout).toMatch(/Corrected within 1\.\.3 iterations: 3, 6, 9/);
+    expect(stdout).toMatch(/Corrected with --max-iter 1\.\.3: 3, 6, 9/);
     const results = lines(path.join(out, "results.jsonl"));
     expect(results).toHaveLength(30);
     expect(results.find((r) => r.id === "27")).toMatchObject({ corrected: false, iterations: 3 });
@@ -177,6 +178,14 @@ describe("sqlmend magic guideline --no-manager", () => {
       expect(stats).toMatchObject({ failures: 3, corrected: 3, avgIterations: 2, noManager: true, correctedWithin: [0, 3] });
       expect(server.requests.filter((r) => agentOf(r) === "reviseFeedback" || agentOf(r) === "reviseCorrection")).toHaveLength(0);
       expect(server.requests.filter((r) => agentOf(r) === "judge")).toHaveLength(3);
+      // inspect (which builds the graph with its defaults) still shows the ablation's check and judge turns.
+      const runId = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).runId;
+      const view = captureIO({ SQLMEND_HOME: path.join(dir, "home") });
+      expect(await main(["inspect", `magic:${runId}:3`], view.io)).toBe(0);
+      const steps = view.out().split("Steps")[1]!;
+      expect(steps).not.toMatch(/no change/);
+      expect(steps).toMatch(/^\s+4\s+check\s+rounds=1; corrected=false/m);
+      expect(steps).toMatch(/^\s+5\s+judge\s+judgedCorrect=false.*\[1 model call: feedback/m);
     } finally {
       await server.close();
     }
@@ -226,4 +235,95 @@ describe("sqlmend magic guideline, killed and resumed", () => {
       await server.close();
     }
   }, 90_000);
+});
+
+describe("magic guideline statistics", () => {
+  const record = (id: string, verdicts: boolean[]) => ({
+    id,
+    dbId: "db",
+    question: `q${id}`,
+    evidence: "",
+    initialSql: "SELECT 0",
+    initialCorrect: false,
+    corrected: verdicts.at(-1)!,
+    iterations: verdicts.length,
+    verdicts,
+    usageByRole: {},
+  });
+  const ctx = { maxIter: 3, batches: 0, mergeUsage: { calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0, byRole: {} }, skipped: 0 };
+
+  it("counts Figure 3's corrections per --max-iter from each iteration's verdict, also when the feedback agent went past a right revision", () => {
+    // With the manager: stops at the first right revision.
+    expect(computeStats([record("a", [false, true]), record("b", [true]), record("c", [false, false, false])], { ...ctx, noManager: false }).correctedWithin).toEqual([1, 2, 2]);
+    // Without it: the feedback agent judged a right revision wrong and the next one was wrong; capped at 1 it was corrected.
+    const stats = computeStats([record("a", [true, false, false]), record("b", [false, true])], { ...ctx, noManager: true });
+    expect(stats.correctedWithin).toEqual([1, 1, 1]);
+    expect([stats.corrected, stats.avgIterations]).toEqual([1, 2.5]);
+  });
+});
+
+describe("sqlmend magic guideline, model endpoint failing", () => {
+  it("counts a cycle whose agents could not reach the model as a run error, not as an uncorrectable failure", async () => {
+    const scripted = magicResponder(train, { correctAt: () => 1 });
+    const unreachable = train.find((q) => q.id === "3")!;
+    const noFeedback = train.find((q) => q.id === "6")!;
+    const down = { status: 500, body: { error: { message: "upstream down" } } };
+    const server = await startOpenAIServer({
+      respond: (req) =>
+        (agentOf(req) === "corrector" && questionTextOf(req) === unreachable.question) || (agentOf(req) === "feedback" && questionTextOf(req) === noFeedback.question) ? down : scripted(req),
+    });
+    try {
+      const out = path.join(dir, "endpoint-down");
+      const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0"], run.io)).toBe(0);
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      // Failures 0, 3, 6: question 3's corrector never answered, nor question 6's feedback agent.
+      expect(stats).toMatchObject({ failures: 1, corrected: 1, errors: 2, avgIterations: 1, correctedWithin: [1, 1] });
+      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "3")).toMatchObject({ error: expect.stringMatching(/^stopped at iteration 1: corrector: model call failed/) });
+      // The cycle stopped at the first call that got no reply, instead of waiting on the model max-iter times.
+      const askedFor3 = server.requests.filter((r) => questionTextOf(r) === unreachable.question).map(agentOf);
+      expect(askedFor3).toEqual(["feedback", "corrector"]);
+      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "6")).toMatchObject({ error: expect.stringMatching(/^stopped at iteration 1: feedback: model call failed/) });
+      expect(server.requests.filter((r) => questionTextOf(r) === noFeedback.question).map(agentOf)).toEqual(["feedback"]);
+      expect(run.err()).toMatch(/2 questions not run to the end, e\.g\. 3: /);
+      expect(run.out()).toMatch(/2 run errors/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
+describe("sqlmend magic guideline, a merge that fails", () => {
+  it("writes no snapshot for the failed batch, merges nothing after it, and --resume retries it once", async () => {
+    const scripted = magicResponder(train, { correctAt: () => 1 });
+    let merges = 0;
+    const server = await startOpenAIServer({ respond: (req) => (agentOf(req) === "merge" && ++merges === 2 ? { status: 500, body: { error: { message: "overloaded" } } } : scripted(req)) });
+    try {
+      const out = path.join(dir, "merge-fails");
+      const home = path.join(dir, "home-merge");
+      // Failures 0, 3, 6, 9 (all corrected at iteration 1): batches of 2 and 1.
+      const args = ["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "13", "--batch", "2", "--max-iter", "2", "--max-retries", "0"];
+      const first = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
+      expect(await main(args, first.io)).toBe(0);
+      expect(fs.readdirSync(out).filter((f) => f.startsWith("guideline-batch-"))).toEqual(["guideline-batch-001.md"]);
+      expect(first.err()).toMatch(/the merge of batch 2 failed \(model call failed.*\); later batches wait: --resume retries the merge/);
+      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ corrected: 5, batchesMerged: 1, mergeFailure: expect.stringMatching(/batch 2/) });
+
+      const before = server.requests.length;
+      const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
+      expect(await main([...args, "--resume"], resumed.io)).toBe(0);
+      const after = server.requests.slice(before);
+      // Batch 2 retried, batch 3 (the remainder) merged; no cycle redone.
+      expect(after.map(agentOf)).toEqual(["merge", "merge"]);
+      expect(fs.readdirSync(out).filter((f) => f.startsWith("guideline-batch-"))).toEqual(["guideline-batch-001.md", "guideline-batch-002.md", "guideline-batch-003.md"]);
+      expect([...fs.readFileSync(path.join(out, "guideline-batch-002.md"), "utf8").matchAll(/^\d+\. reminder: /gm)]).toHaveLength(4);
+      expect([...fs.readFileSync(path.join(out, "guideline.md"), "utf8").matchAll(/^\d+\. reminder: /gm)]).toHaveLength(5);
+      expect(lines(path.join(out, "interactions.jsonl")).filter((i) => i.questionId === null).map((i) => [i.batch, i.success])).toEqual([[1, true], [2, true], [3, true]]);
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      expect(stats.batchesMerged).toBe(3);
+      expect(stats.mergeFailure).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

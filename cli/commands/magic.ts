@@ -43,6 +43,8 @@ export const MagicRecordSchema = z.object({
   /** Failures that went through the cycle: */
   corrected: z.boolean().optional(),
   iterations: z.number().int().optional(),
+  /** The scorer's verdict on each iteration's revision, in order (Figure 3 without the manager needs them all). */
+  verdicts: z.array(z.boolean()).optional(),
   /** The feedback that led to the successful revision, and that revision. */
   feedback: z.string().optional(),
   correctedSql: z.string().optional(),
@@ -240,7 +242,7 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
     }
 
     const records = questions.map((q) => done.get(q.id)).filter((r): r is MagicRecord => !!r);
-    const stats = computeStats(records, { maxIter: cycle.maxIter, noManager: cycle.noManager, batches: merger.merged, keptGuideline: merger.unmerged, mergeUsage: merger.usage, skipped: skipped.length });
+    const stats = computeStats(records, { maxIter: cycle.maxIter, noManager: cycle.noManager, batches: merger.merged, mergeFailure: merger.failure, mergeUsage: merger.usage, skipped: skipped.length });
     // The answers after the cycle (Table 4's EX and VES): the corrected SQL where the cycle succeeded, else the initial.
     await writeBirdPredictions(
       path.join(outDir, `predict_${split}.json`),
@@ -248,6 +250,9 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
     );
     fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: benchDir, split, semantics, batch: batchSize }, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0));
+    if (merger.failure) io.stderr(`sqlmend magic guideline: ${merger.failure}; later batches wait: --resume retries the merge\n`);
+    const runErrors = records.filter((r) => r.error);
+    if (runErrors.length) io.stderr(`sqlmend magic guideline: ${runErrors.length} question${runErrors.length === 1 ? "" : "s"} not run to the end, e.g. ${runErrors[0]!.id}: ${runErrors[0]!.error}\n`);
     if (interrupt.stopping()) {
       io.stdout(`Stopped early: ${questions.length - records.length} questions not run; --resume finishes the run.\n`);
       return 130;
@@ -303,11 +308,18 @@ async function processQuestion(
     const state = (await runThread(ctx.feedbackGraph, input, thread)) as unknown as MagicFeedbackValue;
     usage = addUsage(usage, state.usage);
     const interactions = await interactionsOf(ctx.feedbackGraph, thread, q.id, state);
+    // A cycle stopped because an agent got no reply from the model is no evidence that the failure cannot be
+    // corrected: it is a run error (counted apart, with its first line), not a failure in Figure 3 or Table 4.
+    if (state.unreachable) {
+      const error = `stopped at iteration ${state.rounds + 1}: ${state.unreachable}`;
+      return { record: { ...head, iterations: state.rounds, thread, usageByRole: usage.byRole, error }, interactions };
+    }
     return {
       record: {
         ...head,
         corrected: state.corrected,
         iterations: state.rounds,
+        verdicts: state.iterations.map((i) => i.correct),
         ...(state.corrected ? { feedback: state.latestFeedback, correctedSql: state.sql } : {}),
         thread,
         usageByRole: usage.byRole,
@@ -365,8 +377,8 @@ async function interactionsOf(
  */
 class GuidelineMerger {
   merged = 0;
-  /** Merges whose reply was unusable (the guideline so far was kept). */
-  unmerged = 0;
+  /** Why a merge could not be made (its reply was unusable): later batches wait, and a resumed run retries it. */
+  failure: string | undefined;
   usage: Usage = emptyUsage();
   private guideline = "";
   private chain: Promise<void> = Promise.resolve();
@@ -385,8 +397,8 @@ class GuidelineMerger {
   advance(final: boolean): Promise<void> {
     this.chain = this.chain.then(async () => {
       const { successes, complete } = this.successes();
-      while (successes.length >= (this.merged + 1) * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize, (this.merged + 1) * this.batchSize));
-      if (final && complete && successes.length > this.merged * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize));
+      while (!this.failure && successes.length >= (this.merged + 1) * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize, (this.merged + 1) * this.batchSize));
+      if (!this.failure && final && complete && successes.length > this.merged * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize));
     });
     return this.chain;
   }
@@ -408,9 +420,16 @@ class GuidelineMerger {
     const snapshot = path.join(this.outDir, snapshotName(batchNo));
     const fresh = !fs.existsSync(snapshot);
     const input = { graph: magicGuidelineSpec.name, questionId: `batch-${batchNo}`, question: `guideline batch ${batchNo}`, dbPath: "", batchNo, batch, guideline: this.guideline };
-    const state = (await runThread(this.graph, input as SqlInput, `magic:${this.runId}:guideline:${String(batchNo).padStart(3, "0")}`)) as unknown as MagicGuidelineValue;
+    // A merge whose reply was unusable finished its thread without merging: a resumed run retries it on a new one.
+    let state: MagicGuidelineValue | undefined;
+    for (let attempt = 1; !state; attempt++) {
+      const thread = `magic:${this.runId}:guideline:${String(batchNo).padStart(3, "0")}${attempt > 1 ? `#${attempt}` : ""}`;
+      const saved = await this.graph.getState({ configurable: { thread_id: thread } }).catch(() => undefined);
+      const values = saved?.values as Partial<MagicGuidelineValue> | undefined;
+      const failedBefore = values?.question !== undefined && values.merged === false && saved!.next.length === 0 && saved!.tasks.length === 0;
+      if (!failedBefore) state = (await runThread(this.graph, input as SqlInput, thread)) as unknown as MagicGuidelineValue;
+    }
     this.usage = addUsage(this.usage, state.usage);
-    if (!state.merged) this.unmerged++;
     if (fresh) {
       const lines = state.calls.map(
         (call): Interaction => ({
@@ -427,6 +446,11 @@ class GuidelineMerger {
         }),
       );
       fs.appendFileSync(this.interactionsFile, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    }
+    if (!state.merged) {
+      // No snapshot: batch N's snapshot must hold batch N (Table 3), so nothing after it is merged until it is.
+      this.failure = `the merge of batch ${batchNo} failed (${state.attempts.at(-1)?.note ?? "unusable reply"})`;
+      return;
     }
     this.guideline = state.guideline;
     if (this.guideline.trim()) {
@@ -445,7 +469,11 @@ export interface MagicStats {
   corrected: number;
   /** AVG_i: mean iterations until a stopping rule fired, over the failures. */
   avgIterations: number;
-  /** Figure 3: failures corrected within k iterations, k = 1..maxIter. */
+  /**
+   * Figure 3: failures corrected had --max-iter been k, k = 1..maxIter: the verdict on the revision the cycle would
+   * have ended with, iteration min(k, where it stopped). With the manager that is "corrected within k iterations";
+   * without it the feedback agent may go past a correct revision, so the curve need not rise.
+   */
   correctedWithin: number[];
   /** Table 4's EX on the split: initially correct plus corrected, over the questions run. */
   exAfter: number;
@@ -456,13 +484,14 @@ export interface MagicStats {
   errors: number;
   skippedQuestions: number;
   batchesMerged: number;
-  mergesKeptPrevious: number;
+  /** Why the next batch's merge failed, when it did (a resumed run retries it). */
+  mergeFailure?: string;
   tokensByRole: Record<string, { calls: number; inputTokens: number; outputTokens: number }>;
 }
 
 export function computeStats(
   records: MagicRecord[],
-  ctx: { maxIter: number; noManager: boolean; batches: number; keptGuideline: number; mergeUsage: Usage; skipped: number },
+  ctx: { maxIter: number; noManager: boolean; batches: number; mergeFailure?: string; mergeUsage: Usage; skipped: number },
 ): MagicStats {
   const cycled = records.filter((r) => r.corrected !== undefined);
   const corrected = cycled.filter((r) => r.corrected);
@@ -486,7 +515,7 @@ export function computeStats(
     failures: cycled.length,
     corrected: corrected.length,
     avgIterations: cycled.length ? cycled.reduce((n, r) => n + (r.iterations ?? 0), 0) / cycled.length : 0,
-    correctedWithin: Array.from({ length: ctx.maxIter }, (_, k) => corrected.filter((r) => (r.iterations ?? Infinity) <= k + 1).length),
+    correctedWithin: Array.from({ length: ctx.maxIter }, (_, k) => cycled.filter((r) => correctedAtCap(r, k + 1)).length),
     exAfter: records.length ? ((initiallyCorrect + corrected.length) / records.length) * 100 : 0,
     maxIter: ctx.maxIter,
     noManager: ctx.noManager,
@@ -494,9 +523,16 @@ export function computeStats(
     errors: records.filter((r) => r.error).length,
     skippedQuestions: ctx.skipped,
     batchesMerged: ctx.batches,
-    mergesKeptPrevious: ctx.keptGuideline,
+    ...(ctx.mergeFailure ? { mergeFailure: ctx.mergeFailure } : {}),
     tokensByRole,
   };
+}
+
+/** Would this failure have ended corrected with the cycle capped at `cap` iterations? */
+function correctedAtCap(r: MagicRecord, cap: number): boolean {
+  const stoppedAt = r.iterations ?? 0;
+  if (!r.verdicts?.length) return !!r.corrected && stoppedAt <= cap; // a record written before verdicts were kept
+  return r.verdicts[Math.min(cap, r.verdicts.length) - 1] === true;
 }
 
 function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean): string {
@@ -508,11 +544,11 @@ function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean): st
   return (
     `Failures: ${s.failures} through the cycle of ${s.questions} questions (${s.initiallyCorrect} initially correct${notCycled ? `; not cycled: ${notCycled}` : ""}${s.errors ? `; ${s.errors} run errors` : ""})\n` +
     `Corrected: ${s.corrected} (${pct(s.corrected, s.failures)}); AVG_i ${s.avgIterations.toFixed(2)} (max ${s.maxIter}${s.noManager ? ", no manager" : ""})\n` +
-    `Corrected within 1..${s.maxIter} iterations: ${s.correctedWithin.join(", ")}\n` +
+    `Corrected with --max-iter 1..${s.maxIter}: ${s.correctedWithin.join(", ")}\n` +
     `EX on the split after correction: ${s.exAfter.toFixed(2)}%\n` +
     `Tokens by role: ${roles || "none"}\n` +
     (hasGuideline
-      ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergesKeptPrevious ? `, ${s.mergesKeptPrevious} unusable` : ""})\n`
-      : "Guideline: none written (no successful feedback yet)\n")
+      ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergeFailure ? `; ${s.mergeFailure}: --resume retries it` : ""})\n`
+      : `Guideline: none written (${s.mergeFailure ? `${s.mergeFailure}: --resume retries it` : "no successful feedback yet"})\n`)
   );
 }

@@ -61,11 +61,13 @@ export const feedbackNode: CycleNode = (deps, options) => async (state) => {
   const records: ModelCallRecord[] = [];
   let text = "";
   let note: string | undefined;
+  let unreachable = "";
   for (let attempt = 0; attempt <= maxLeakRetries; attempt++) {
     const call = await callModel(deps.models, "feedback", conversation);
     records.push(call.record);
     if (!call.ok) {
       note = call.record.error;
+      unreachable = `feedback: ${note}`;
       text = "";
       break;
     }
@@ -79,7 +81,7 @@ export const feedbackNode: CycleNode = (deps, options) => async (state) => {
     text = redactSql(text, state.goldSql);
     note = `feedback still contained the gold SQL after ${maxLeakRetries} re-asks: redacted`;
   }
-  return withCalls({ latestFeedback: text, attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }] }, records);
+  return withCalls({ latestFeedback: text, ...(unreachable ? { unreachable } : {}), attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }] }, records);
 };
 
 /**
@@ -97,20 +99,25 @@ export const correctNode: CycleNode = (deps) => async (state) => {
   });
   const update = await writeSqlStep(deps.models, "corrector", prompt, "correct", state);
   const calls = Array.isArray(update.calls) ? update.calls : [];
-  return { ...update, correctionReply: calls[0]?.reply ?? "" } as MagicFeedbackUpdate;
+  // callModel's record of a call that got no reply at all (as opposed to a reply without SQL).
+  const failed = calls[0]?.error?.startsWith("model call failed") ? `corrector: ${calls[0].error}` : "";
+  return { ...update, correctionReply: calls[0]?.reply ?? "", ...(failed ? { unreachable: failed } : {}) } as MagicFeedbackUpdate;
 };
+
+/** The scorer's verdict on this iteration's revision against the gold SQL, under the benchmark's semantics. */
+async function scoreIteration(deps: NodeDeps, options: Record<string, unknown>, state: MagicFeedbackValue, node: string) {
+  const timeoutMs = (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs;
+  const verdict = await scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics: semanticsOf(options), timeoutMs });
+  const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
+  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
+  return { rounds: iteration.iteration, corrected: verdict.correct, iterations: [iteration], attempts: [{ node, sql: state.sql, ok: verdict.correct, note }] };
+}
 
 /**
  * Slot `manager` (role "manager", no model call): executes the revision and judges it against the gold SQL with the
  * shared scorer, under the benchmark's semantics. Out: rounds + 1, corrected, the iteration's record.
  */
-export const managerJudgeNode: CycleNode = (deps, options) => async (state) => {
-  const semantics = semanticsOf(options);
-  const verdict = await scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs });
-  const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
-  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
-  return { rounds: iteration.iteration, corrected: verdict.correct, iterations: [iteration], attempts: [{ node: "manager", sql: state.sql, ok: verdict.correct, note }] };
-};
+export const managerJudgeNode: CycleNode = (deps, options) => (state) => scoreIteration(deps, options, state, "manager");
 
 /** The instructions in a manager's reply: reasoning and wrapping quotes or fences dropped. */
 function instructionsOf(reply: string): string {
@@ -151,6 +158,8 @@ export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) 
   const { maxLeakRetries } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
   const gold = await deps.executor.run(state.dbPath, state.goldSql, { timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs, maxRows: 200 });
   const goldRows = gold.ok ? gold.rows : [];
+  // What the correction agent is shown anyway: a gold value already there gives nothing away.
+  const shownAnyway = [state.question, state.evidence, state.incorrectSql, state.latestFeedback].join("\n");
   const instructions = state.correctionInstructions || CORRECTION_INSTRUCTIONS;
   let conversation: ChatInput[] = revisePrompt({
     agent: "correction",
@@ -175,7 +184,7 @@ export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) 
       note = call.record.error = "empty instructions; kept the previous correction instructions";
       break;
     }
-    const leak = containsSql(text, state.goldSql) ? "the gold SQL" : leakedRow(text, goldRows) ? "a row of the gold result" : undefined;
+    const leak = containsSql(text, state.goldSql) ? "the gold SQL" : leakedRow(text, goldRows, shownAnyway) ? "a row of the gold result" : undefined;
     if (!leak) {
       revised = text;
       note = undefined;
@@ -200,30 +209,30 @@ export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) 
  * statistics (Figure 3, Table 4). Nothing routes on that verdict: the feedback agent decides when to stop.
  */
 export const checkNode: CycleNode = (deps, options) => async (state) => {
-  const semantics = semanticsOf(options);
-  const timeoutMs = (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs;
-  const [execution, verdict] = await Promise.all([
-    executeSql(deps.executor, state.dbPath, state.sql, { timeoutMs, previewRows: (options.previewRows as number | undefined) ?? DEFAULTS.previewRows }),
-    scoreQuestion(questionOf(state), state.sql, { executor: deps.executor, semantics, timeoutMs }),
-  ]);
-  const note = verdict.predError ?? (verdict.goldError ? `gold SQL: ${verdict.goldError}` : undefined);
-  const iteration: MagicIteration = { iteration: state.rounds + 1, feedback: state.latestFeedback, sql: state.sql, correct: verdict.correct, ...(note ? { note } : {}) };
-  return { rounds: iteration.iteration, corrected: verdict.correct, execution, judgedCorrect: null, iterations: [iteration], attempts: [{ node: "check", sql: state.sql, ok: execution.ok, note }] };
+  const run = { timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs, previewRows: (options.previewRows as number | undefined) ?? DEFAULTS.previewRows };
+  const [execution, scored] = await Promise.all([executeSql(deps.executor, state.dbPath, state.sql, run), scoreIteration(deps, options, state, "check")]);
+  return { ...scored, execution, judgedCorrect: null };
 };
 
 const VerdictSchema = z.object({ correct: z.boolean(), reason: z.string().default("") });
 
+const resultText = (execution: { ok: boolean; preview?: Parameters<typeof formatTable>[0]; error?: string } | null | undefined) =>
+  execution?.ok && execution.preview ? formatTable(execution.preview) : `error: ${execution?.error ?? "not executed"}`;
+
 /**
- * No-manager ablation, slot `judge` (role "feedback"): the feedback agent judges the revision from the question, the
- * gold SQL and the revision's result (no execution-based comparison with the gold). Out: judgedCorrect. An unusable
- * reply counts as "not correct", so the cycle goes on (bounded by maxIter).
+ * No-manager ablation, slot `judge` (role "feedback"). Without the manager, "the feedback agent controls the maximum
+ * iteration count and utilizes the SQL executor tool to compare the execution results of the revised SQL with the
+ * ground truth SQL" (§4, RQ3): it is shown the question, the gold SQL and revision, and both results, and decides
+ * itself (no scorer check routes the cycle). Its verdict goes nowhere else: the correction agent never sees it.
+ * Out: judgedCorrect. An unusable reply counts as "not correct", so the cycle goes on (bounded by maxIter).
  */
-export const judgeNode: CycleNode = (deps) => async (state) => {
-  const result = state.execution?.ok && state.execution.preview ? formatTable(state.execution.preview) : `error: ${state.execution?.error ?? "not executed"}`;
+export const judgeNode: CycleNode = (deps, options) => async (state) => {
+  const run = { timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs, previewRows: (options.previewRows as number | undefined) ?? DEFAULTS.previewRows };
+  const gold = await executeSql(deps.executor, state.dbPath, state.goldSql, run);
   const reply = await callStructured(
     deps.models,
     "feedback",
-    judgePrompt({ question: state.question, evidence: state.evidence, goldSql: state.goldSql, revisedSql: state.sql, result }),
+    judgePrompt({ question: state.question, evidence: state.evidence, goldSql: state.goldSql, goldResult: resultText(gold), revisedSql: state.sql, result: resultText(state.execution) }),
     VerdictSchema,
     { name: "verdict" },
   );

@@ -64,9 +64,13 @@ export const keepExecutableNode: MagicNode = (deps, options) => async (state) =>
   };
 };
 
+/** Figure 9's guideline is numbered reminders: a reply without one (a refusal, a chat answer) is no guideline. */
+const NUMBERED_REMINDER = /^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?\d+[.)][ \t]*\S/m;
+
 /**
  * Graph `magic-guideline`, slot `merge` (role "manager", Figure 9). In: guideline (so far), batch. Out: guideline
- * (the whole updated guideline), merged. An unusable reply keeps the guideline so far and says why.
+ * (the whole updated guideline), merged. An unusable reply — empty, or without a numbered reminder — keeps the
+ * guideline so far and says why: the reply replaces the whole guideline, so a refusal must not wipe it out.
  */
 export const mergeNode = (deps: NodeDeps) => async (state: MagicGuidelineValue) => {
   if (!state.batch.length) throw new Error("magic-guideline merges batches of successful feedbacks: run it through 'sqlmend magic guideline'");
@@ -75,6 +79,10 @@ export const mergeNode = (deps: NodeDeps) => async (state: MagicGuidelineValue) 
   const fenced = /^```(?:markdown|md)?\n([\s\S]*?)\n```$/.exec(text);
   if (fenced) text = fenced[1]!.trim();
   if (!text && call.ok) call.record.error = "empty guideline";
+  if (text && !NUMBERED_REMINDER.test(text)) {
+    call.record.error = "reply holds no numbered reminder (Figure 9's format)";
+    text = "";
+  }
   const note = text ? undefined : `${call.record.error}; kept the guideline so far`;
   return withCalls({ guideline: text || state.guideline, merged: !!text, attempts: [{ node: "merge", sql: "", ok: !!text, note }] }, [call.record]);
 };

@@ -71,18 +71,23 @@ export function redactSql(text: string, sql: string): string {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+const hasWord = (lowerText: string, cell: string) => new RegExp(`(^|[^\\p{L}\\p{N}_.])${escape(cell)}($|[^\\p{L}\\p{N}_])`, "u").test(lowerText);
+
 /**
  * Does `text` give away a row of the gold result? A row counts as given away when every one of its cells appears in
  * the text as a whole word. Cells shorter than two characters (a count of 3, a flag of 1) match too much ordinary
- * text to be evidence on their own, so a row made only of those is never flagged: a known blind spot.
+ * text to be evidence on their own, so a row made only of those is never flagged: a known blind spot. Cells the
+ * reader is shown anyway (`known`: the question, evidence, incorrect SQL, feedback) give nothing away: a row made
+ * only of those is not flagged either, so instructions may say "filter on 'Lecturer'" when the evidence does.
  */
-export function leakedRow(text: string, rows: ReadonlyArray<ReadonlyArray<unknown>>): ReadonlyArray<unknown> | undefined {
+export function leakedRow(text: string, rows: ReadonlyArray<ReadonlyArray<unknown>>, known = ""): ReadonlyArray<unknown> | undefined {
   const lower = text.toLowerCase();
+  const knownLower = known.toLowerCase();
   for (const row of rows) {
     const cells = row.filter((c) => c !== null && c !== undefined).map((c) => (c instanceof Uint8Array ? "" : String(c).toLowerCase().trim()));
     if (!cells.length || cells.every((c) => c.length < 2)) continue;
-    const present = cells.every((c) => c !== "" && new RegExp(`(^|[^\\p{L}\\p{N}_.])${escape(c)}($|[^\\p{L}\\p{N}_])`, "u").test(lower));
-    if (present) return row;
+    if (cells.every((c) => c !== "" && hasWord(knownLower, c))) continue;
+    if (cells.every((c) => c !== "" && hasWord(lower, c))) return row;
   }
   return undefined;
 }

@@ -89,15 +89,15 @@ export function revisePrompt(args: {
 export const INSTRUCTIONS_HOLD_GOLD =
   "Those instructions give away the correct query or rows of its result. Rewrite them so that they guide the agent without revealing the query or its result.";
 
-/** No-manager ablation: the feedback agent judges the revision itself (no execution-based comparison with the gold). */
-export function judgePrompt(args: { question: string; evidence: string; goldSql: string; revisedSql: string; result: string }): ChatInput[] {
+/** No-manager ablation: the feedback agent compares the revision's result with the correct query's and judges it. */
+export function judgePrompt(args: { question: string; evidence: string; goldSql: string; goldResult: string; revisedSql: string; result: string }): ChatInput[] {
   return [
-    { role: "system", content: "You are a database expert. Decide whether a revised SQL query now answers the question as the correct query does." },
+    { role: "system", content: "You are a database expert. Decide whether a revised SQL query now answers the question as the correct query does, by comparing what the two return." },
     {
       role: "user",
       content:
-        `${questionBlock(args.question, args.evidence)}\n\nCorrect SQL:\n${fence(args.goldSql)}\n\nRevised SQL:\n${fence(args.revisedSql)}\n\n` +
-        `Result of the revised SQL:\n${args.result}\n\nReply with a JSON object {"correct": true|false, "reason": "one sentence"}.`,
+        `${questionBlock(args.question, args.evidence)}\n\nCorrect SQL:\n${fence(args.goldSql)}\n\nResult of the correct SQL:\n${args.goldResult}\n\n` +
+        `Revised SQL:\n${fence(args.revisedSql)}\n\nResult of the revised SQL:\n${args.result}\n\nReply with a JSON object {"correct": true|false, "reason": "one sentence"}.`,
     },
   ];
 }

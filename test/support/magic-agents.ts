@@ -65,8 +65,13 @@ export function magicResponder(questions: Question[], plan: MagicPlan) {
         return text("Explain each wrong filter and each missing condition precisely.");
       case "reviseCorrection":
         return text("Check every filter and join against the feedback before writing the query.");
-      case "judge":
-        return text('{"correct": false, "reason": "still different"}');
+      case "judge": {
+        // The feedback agent without the manager compares the two results it is shown.
+        const prompt = req.messages.at(-1)?.content ?? "";
+        const gold = /Result of the correct SQL:\n([\s\S]*?)\n\nRevised SQL:/.exec(prompt)?.[1];
+        const revised = /Result of the revised SQL:\n([\s\S]*?)\n\nReply with/.exec(prompt)?.[1];
+        return gold !== undefined && gold === revised ? text('{"correct": true, "reason": "same rows"}') : text('{"correct": false, "reason": "still different"}');
+      }
       case "feedback":
         return text(plan.leakyFeedback && q?.goldSql ? `The query should be:\n\`\`\`sql\n${q.goldSql}\n\`\`\`\nThe filter is wrong.` : "The filter is wrong.");
       case "corrector": {
