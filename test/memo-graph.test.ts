@@ -204,7 +204,16 @@ describe("memo-sql", () => {
   });
 
   it("ranks memory entries and exemplars with the shared embedder when one is configured", async () => {
-    const embedder = { model: "toy", embed: async (texts: string[]) => texts.map((t) => [t.includes("London") ? 1 : 0, t.includes("orders") ? 1 : 0, 0.5]) };
+    const vec = (t: string) => [t.includes("London") ? 1 : 0, t.includes("orders") ? 1 : 0, 0.5];
+    let requests = 0;
+    const embedder = {
+      model: "toy",
+      embed: async (texts: string[]) => texts.map(vec),
+      embedCounted: async (texts: string[]) => {
+        requests++;
+        return { vectors: texts.map(vec), usage: { calls: 1, inputTokens: texts.length, latencyMs: 1, cached: 0 } };
+      },
+    };
     const models = script();
     const state = await memoSqlSpec
       .build({ models, executor, examples, embeddings: embedder }, { memory: memoryFile, styles: 1 })
@@ -214,6 +223,9 @@ describe("memo-sql", () => {
       expect(c.meta!.memory).toMatchObject({ ranking: "embeddings", mode: "filtered" });
     }
     expect(models.shownTo("writer").every((s) => !text(s).includes("SELF EXEMPLAR"))).toBe(true);
+    // Every embedding request counts in usage (role embedder), like linking's: none is lost or counted twice.
+    expect(state.usage.byRole.embedder.calls).toBe(requests);
+    expect(requests).toBeGreaterThan(3);
   });
 
   it("never throws on unusable replies: every step keeps going and says why", async () => {

@@ -125,4 +125,39 @@ describe("memory store", () => {
     expect(f.note).toMatch(/connection refused/);
     failing.close();
   });
+
+  it("embeds the memory's keys once when several critics retrieve at the same time, and reports the requests", async () => {
+    const file = path.join(dir, "m4.sqlite");
+    const seed = MemoryStore.open(file, { create: true });
+    for (let i = 0; i < 70; i++) seed.add(entry({ sourceId: `s${i}`, question: `How many orders on day ${i}?`, errorTypes: ["filter_condition_error"] }));
+    seed.close();
+    const embedded: string[] = [];
+    const vec = (t: string) => [t.length % 7, t.includes("orders") ? 1 : 0, 1];
+    const embedder: Embedder = {
+      model: "toy",
+      embed: async (texts) => texts.map(vec),
+      embedCounted: async (texts) => {
+        embedded.push(...texts);
+        await new Promise((r) => setTimeout(r, 5));
+        return { vectors: texts.map(vec), usage: { calls: 1, inputTokens: texts.length, latencyMs: 5, cached: 0 } };
+      },
+    };
+    const store = MemoryStore.open(file, { embedder });
+    const nine = await Promise.all(Array.from({ length: 9 }, (_, i) => store.retrieve({ question: `orders ${i}`, sql: "SELECT 1" })));
+    expect(nine.every((r) => r.ranking === "embeddings")).toBe(true);
+    // 70 keys once (two batches), plus one query vector per retrieval.
+    expect(embedded.filter((t) => t.startsWith("How many orders"))).toHaveLength(70);
+    expect(embedded).toHaveLength(70 + 9);
+    // The requests are counted once (role embedder): 2 key batches by the first caller, 1 query each.
+    expect(nine.flatMap((r) => r.records).every((c) => c.role === "embedder")).toBe(true);
+    expect(nine.reduce((n, r) => n + r.records.length, 0)).toBe(2 + 9);
+    store.close();
+    // The vectors were stored in the file: a new process embeds only its queries.
+    embedded.length = 0;
+    const again = MemoryStore.open(file, { embedder });
+    expect(again.embeddedCount).toBe(70);
+    await again.retrieve({ question: "orders", sql: "SELECT 1" });
+    expect(embedded).toHaveLength(1);
+    again.close();
+  });
 });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { readOptions } from "../../graphs/options.ts";
 import { type MemoStateValue, type MemoVote, STRATEGIES } from "../../state/memo.ts";
 import type { Candidate, Execution } from "../../state/sql-state.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
 import type { Embedder } from "../../tools/embeddings.ts";
 import { callModel, callStructured } from "../../tools/llm.ts";
 import { ErrorTypeSchema, MemoryStore, type RetrievalMode } from "../../tools/memory-store.ts";
@@ -58,6 +59,7 @@ export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
   const { memory, retrieval, refineRounds } = readOptions(MEMO_CORRECTION_OPTIONS, options);
   const { ctx, candidate, round } = payload;
   let cases: Awaited<ReturnType<MemoryStore["retrieve"]>>["entries"] = [];
+  let embedCalls: ModelCallRecord[] = [];
   let memoryNote: Record<string, unknown>;
   if (retrieval === "none") memoryNote = { mode: "none" };
   else if (!memory) memoryNote = { mode: "none", note: "no memory file: the critic works without memory" };
@@ -67,6 +69,7 @@ export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
       { mode: retrieval as RetrievalMode },
     );
     cases = r.entries;
+    embedCalls = r.records;
     memoryNote = { mode: r.mode, ranking: r.ranking, ranked: r.ranked.length, shown: r.entries.map((e) => e.id), ...(r.note ? { note: r.note } : {}) };
   }
   const observation = candidate.execution ? observe(candidate.execution) : "not executed";
@@ -75,12 +78,12 @@ export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
   const updated: Candidate = { ...candidate, meta: { ...meta(candidate), memory: memoryNote, verdicts: [...(meta(candidate).verdicts ?? []), verdict] } };
   if (verdict.wrong && round < refineRounds) {
     return new Command({
-      update: withCalls({ candidates: [updated] }, reply.records),
+      update: withCalls({ candidates: [updated] }, [...embedCalls, ...reply.records]),
       goto: new Send("refine", { ctx, candidate: updated, round, verdict: { errorTypes: verdict.errorTypes, suggestions: verdict.suggestions } } satisfies CandidatePayload),
     });
   }
   const accepted = !verdict.wrong;
-  return new Command({ update: withCalls({ candidates: [finalCandidate(updated, { accepted })] }, reply.records), goto: "vote" });
+  return new Command({ update: withCalls({ candidates: [finalCandidate(updated, { accepted })] }, [...embedCalls, ...reply.records]), goto: "vote" });
 };
 
 /** Slot `refine` (role `refiner`): rewrites the candidate per the critic's verdict and executes it; back to the critic while rounds remain. */

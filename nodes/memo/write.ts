@@ -34,7 +34,7 @@ export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async
     meta: { strategy, style, order, exemplars: exemplars.map((e) => e.id), icl, rounds: 0, final: false, verdicts: [] },
   };
   return new Command({
-    update: withCalls({ candidates: [candidate], attempts: [{ node: "write", sql, ok: !!sql, note: sql ? undefined : `${call.record.error}; no candidate SQL` }] }, [call.record]),
+    update: withCalls({ candidates: [candidate], attempts: [{ node: "write", sql, ok: !!sql, note: sql ? undefined : `${call.record.error}; no candidate SQL` }] }, [...(retrieved?.records ?? []), call.record]),
     goto: "collect",
   });
 };
