@@ -219,6 +219,33 @@ describe("memo add, show, search", () => {
     expect(shown.out()).toMatch(/select_output_error\s+3/);
   });
 
+  it("ranks with the shared embedder when one is configured, and says which ranking it used", async () => {
+    const file = path.join(dir, "dense.sqlite");
+    const embedding = ["--embedding-model", "test-embed"];
+    for (const q of [train[3]!, train[9]!]) {
+      const added = io();
+      expect(await main(["memo", "add", "--memory", file, "--db", q.dbPath, "--question", q.question, "--wrong", "SELECT 12345", "--correct", q.goldSql!, ...embedding], added.io)).toBe(0);
+      expect(added.out()).toMatch(/Ranking: embeddings \(test-embed; \d of \d keys embedded, 1 now/);
+    }
+    const stored = MemoryStore.open(file);
+    expect(stored.vectorModels()).toEqual({ "test-embed": 2 });
+    stored.close();
+
+    const dense = io();
+    expect(await main(["memo", "search", file, "average salary per department", "--sql", "SELECT 1", ...embedding], dense.io)).toBe(0);
+    expect(dense.out()).toMatch(/^Ranking: embeddings \(test-embed\); mode filtered; 2 ranked/m);
+    const json = io();
+    expect(await main(["memo", "search", file, "a question", "--sql", "SELECT 1", "--json", ...embedding], json.io)).toBe(0);
+    expect(JSON.parse(json.out())).toMatchObject({ ranking: "embeddings" });
+
+    const lexical = io();
+    expect(await main(["memo", "search", file, "a question", "--sql", "SELECT 1"], lexical.io)).toBe(0);
+    expect(lexical.out()).toMatch(/^Ranking: lexical \(no embedding model configured\)/m);
+    const shown = io();
+    expect(await main(["memo", "show", file], shown.io)).toBe(0);
+    expect(shown.out()).toMatch(/Key vectors: 2 by test-embed\nRanking: lexical/);
+  });
+
   it("refuses SQL that does not execute and files that are not memories, in one line", async () => {
     const q = train[0]!;
     const bad = io();

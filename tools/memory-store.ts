@@ -347,6 +347,12 @@ export class MemoryStore {
     return { hits: denseTopK(query.vectors[0], this.vectors, n, keep), ranking: "embeddings", records };
   }
 
+  /** How many entries carry a key vector, by the embedding model that made it. */
+  vectorModels(): Record<string, number> {
+    const rows = this.db.prepare("SELECT embed_model AS model, count(*) AS n FROM entries WHERE embedding IS NOT NULL GROUP BY embed_model").all() as { model: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.model, r.n]));
+  }
+
   /** Entries with a vector for the configured embedding model (dense retrieval ranks only these). */
   get embeddedCount(): number {
     this.refresh();
