@@ -103,7 +103,7 @@ describe("memo build", () => {
     const labels = server.requests.filter(isLabeler);
     expect(labels).toHaveLength(4);
     expect(lastUser(labels.find((r) => lastUser(r).includes("not usable"))!)).toMatch(/errorTypes/);
-    expect(run.out()).toMatch(/Questions: 6/);
+    expect(run.out()).toMatch(/Questions: 6 selected, 6 done \(6 this run\)\n/);
     expect(run.out()).toMatch(/Entries: 2 \(\+2 this run\)/);
     expect(run.out()).toMatch(/filter_condition_error\s+2/);
     expect(run.out()).toMatch(/join_logic_error\s+0/);
@@ -135,7 +135,7 @@ describe("memo build", () => {
     expect(victimDone).toBeUndefined(); // not marked done: --resume tries it again
     expect(run.err()).toMatch(new RegExp(`question ${victim.id}: failed: cannot read the schema: .*not a database file`));
     expect(sources.sort()).toEqual([train[9]!, train[21]!].map((q) => `${q.dbId}/${q.id}`).sort());
-    expect(run.out()).toMatch(/Questions: 3 \(2 done/);
+    expect(run.out()).toMatch(/Questions: 3 selected, 2 done \(2 this run, 1 failed\), 1 left for --resume\n/);
     expect(run.out()).toMatch(/failed this run 1 \(retried by --resume\)/);
   }, 60_000);
 
@@ -181,6 +181,11 @@ describe("memo build", () => {
     expect(store.entries().map((e) => e.sourceId)).toEqual([train[0]!, train[3]!].map((q) => `${q.dbId}/${q.id}`));
     store.close();
     expect(resumed.err()).toMatch(/6 questions \(3 already done\)/);
+    expect(resumed.out()).toMatch(/Questions: 6 selected, 6 done \(3 this run\)\n/);
+    // A smaller selection: its own questions are counted, the rest of the file is named apart.
+    const fewer = io();
+    expect(await main(["memo", "build", "--bench", benchDir, "--out", file, "--limit", "2", "--resume"], fewer.io)).toBe(0);
+    expect(fewer.out()).toMatch(/Questions: 2 selected, 2 done \(0 this run\); 4 more done outside this selection\n/);
   }, 60_000);
 });
 

@@ -198,7 +198,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
     const ranking = await embedKeys(store, embeddings);
     const stats = store.stats();
     io.stdout(
-      `Memory: ${file}\nQuestions: ${questions.length} (${store.done().size} done; this run ${Object.values(result.outcomes).reduce((a, b) => a + b, 0)})\n` +
+      `Memory: ${file}\n${questionsLine(questions, store.done(), result.outcomes)}\n` +
         `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run)\n` +
         `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${result.outcomes.failed ? `, failed this run ${result.outcomes.failed} (retried by --resume)` : ""}\n` +
         `Tokens this run: ${compactNumber(result.usage.inputTokens)} in, ${compactNumber(result.usage.outputTokens)} out, ${result.usage.calls} calls\n` +
@@ -223,6 +223,18 @@ async function pipelineElicitor(models: ModelProvider, executor: SqlExecutor, qu
     const state = (await graph.invoke(inputOf(q, "memo-sql"), { recursionLimit: 200 })) as { candidates: { sql: string }[]; usage: Usage };
     return { sqls: state.candidates.map((c) => c.sql), usage: state.usage };
   };
+}
+
+/** The selected questions' fate: done (in any run of this build) and this run; the file may hold more (another --limit). */
+function questionsLine(questions: Question[], done: Map<string, unknown>, outcomes: Record<string, number>): string {
+  const selectedDone = questions.filter((q) => done.has(q.id)).length;
+  const thisRun = Object.values(outcomes).reduce((a, b) => a + b, 0);
+  const failed = outcomes.failed ?? 0;
+  const others = done.size - selectedDone;
+  return (
+    `Questions: ${questions.length} selected, ${selectedDone} done (${thisRun - failed} this run${failed ? `, ${failed} failed` : ""})` +
+    `${selectedDone < questions.length ? `, ${questions.length - selectedDone} left for --resume` : ""}${others ? `; ${others} more done outside this selection` : ""}`
+  );
 }
 
 function progressLine(done: number, total: number, entries: number, started: number, doneThisRun: number): string {
