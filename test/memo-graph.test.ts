@@ -341,6 +341,13 @@ describe("memo-refine (corrector) and Table 3's correction variants", () => {
     expect(text(bare.shownTo("critic")[0]!)).not.toContain("Past mistakes");
   });
 
+  it("resolves a relative --memory against the launcher's working directory", async () => {
+    expect(path.relative(process.cwd(), dir)).not.toBe("");
+    const models = script();
+    const state = await memoRefineSpec.build({ models, executor }, { memory: "memory.sqlite", cwd: dir, refineRounds: 1 }).invoke({ ...input(), sql: TYPO });
+    expect(state.candidates[0].meta.memory).toMatchObject({ mode: "filtered", shown: [1, 3] });
+  });
+
   it("refuses a memory file that is not one, when the graph is built", () => {
     expect(() => memoRefineSpec.build({ models: script(), executor }, { memory: dbPath })).toThrow(/not a Memo-SQL memory/);
   });

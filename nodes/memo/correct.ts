@@ -33,11 +33,16 @@ export interface CandidatePayload {
 
 const stores = new Map<string, MemoryStore>();
 
-/** One open store per memory file and embedder, shared by the nodes of every graph built in this process. */
-export function memoryStoreFor(file: string, embedder?: Embedder): MemoryStore {
-  const key = `${path.resolve(file)}\0${embedder?.model ?? ""}`;
+/**
+ * One open store per memory file and embedder, shared by the nodes of every graph built in this process. A relative
+ * `--memory` resolves against the launcher's working directory (`options.cwd`), as other file options do.
+ */
+export function memoryStoreFor(file: string, embedder: Embedder | undefined, options: GraphOptions = {}): MemoryStore {
+  const cwd = (options as { cwd?: unknown }).cwd;
+  const resolved = path.resolve(typeof cwd === "string" ? cwd : process.cwd(), file);
+  const key = `${resolved}\0${embedder?.model ?? ""}`;
   let store = stores.get(key);
-  if (!store) stores.set(key, (store = MemoryStore.open(path.resolve(file), { embedder })));
+  if (!store) stores.set(key, (store = MemoryStore.open(resolved, { embedder })));
   return store;
 }
 
@@ -64,7 +69,7 @@ export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
   if (retrieval === "none") memoryNote = { mode: "none" };
   else if (!memory) memoryNote = { mode: "none", note: "no memory file: the critic works without memory" };
   else {
-    const r = await memoryStoreFor(memory, deps.embeddings).retrieve(
+    const r = await memoryStoreFor(memory, deps.embeddings, options).retrieve(
       { question: ctx.question, sql: candidate.sql, exclude: { ids: ctx.questionId ? [`${ctx.dbId}/${ctx.questionId}`] : [], question: ctx.question } },
       { mode: retrieval as RetrievalMode },
     );
