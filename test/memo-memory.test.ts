@@ -2,7 +2,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlSkeleton } from "../tools/sql-skeleton.ts";
 import { ErrorTypeSchema, MemoryStore, type NewMemoryEntry, subsumptionFilter } from "../tools/memory-store.ts";
-import type { Embedder } from "../tools/embeddings.ts";
+import { cosine, type Embedder } from "../tools/embeddings.ts";
+import { DenseKeyIndex } from "../tools/key-index.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 let dir: string;
@@ -61,6 +62,29 @@ describe("subsumption filter", () => {
     expect(out.filter((o) => o.kept).map((o) => o.item.id)).toEqual([1, 3, 4]);
     expect(out[1]).toMatchObject({ kept: false, subsumedBy: 0 });
     expect(out[4]).toMatchObject({ kept: false, subsumedBy: 0 });
+  });
+});
+
+describe("dense key index", () => {
+  it("ranks by cosine like the plain computation, honours keep, and refuses vectors of another size", () => {
+    let x = 7;
+    const rnd = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff) - 0.5;
+    const vectors = Array.from({ length: 50 }, () => Array.from({ length: 10 }, rnd));
+    const index = new DenseKeyIndex();
+    vectors.forEach((v, i) => i !== 3 && index.set(i, v)); // 3 has no vector
+    const query = Array.from({ length: 10 }, rnd);
+    const expected = vectors
+      .map((v, i) => ({ i, s: cosine(query, v) }))
+      .filter(({ i }) => i !== 3 && i % 2 === 0)
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 5);
+    const hits = index.search(query, vectors.length, 5, (i) => i % 2 === 0);
+    expect(hits.map((h) => h.index)).toEqual(expected.map((e) => e.i));
+    hits.forEach((h, j) => expect(h.score).toBeCloseTo(expected[j]!.s, 5));
+    expect(index.size).toBe(49);
+    expect(index.set(3, [1, 2])).toBe(false);
+    expect(index.has(3)).toBe(false);
+    expect(index.search([1, 2], vectors.length, 5, () => true)).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { ModelCallRecord } from "../state/usage.ts";
 import { type Embedder, embedRecorded } from "./embeddings.ts";
 import { firstLineOf, UserError } from "./errors.ts";
-import { denseTopK, type Hit, keyText, LexicalKeyIndex, type RetrievalKey } from "./key-index.ts";
+import { DenseKeyIndex, type Hit, keyText, LexicalKeyIndex, type RetrievalKey } from "./key-index.ts";
 import { sqlSkeleton } from "./sql-skeleton.ts";
 
 /**
@@ -160,7 +160,7 @@ interface Row {
 
 export class MemoryStore {
   private readonly rows: MemoryEntry[] = [];
-  private readonly vectors: (number[] | undefined)[] = [];
+  private readonly vectors = new DenseKeyIndex();
   private readonly index = new LexicalKeyIndex();
   private lastId = 0;
   private embedding: Promise<EmbedPending> | undefined;
@@ -241,7 +241,7 @@ export class MemoryStore {
       createdAt: row.created_at,
     };
     this.rows.push(entry);
-    this.vectors.push(row.embedding && row.embed_model && row.embed_model === this.embedder?.model ? [...new Float32Array(new Uint8Array(row.embedding).buffer)] : undefined);
+    if (row.embedding && row.embed_model && row.embed_model === this.embedder?.model) this.vectors.set(this.rows.length - 1, new Float32Array(new Uint8Array(row.embedding).buffer));
     this.index.add({ question: entry.question, skeleton: entry.skeleton });
     this.lastId = row.id;
   }
@@ -344,7 +344,7 @@ export class MemoryStore {
     const records = [...pending.records, ...query.records];
     if (!query.ok) return lexical(query.note, records);
     if (!query.vectors[0]?.length) return lexical("the embedder returned no vector; ranked lexically", records);
-    return { hits: denseTopK(query.vectors[0], this.vectors, n, keep), ranking: "embeddings", records };
+    return { hits: this.vectors.search(query.vectors[0], this.rows.length, n, keep), ranking: "embeddings", records };
   }
 
   /** How many entries carry a key vector, by the embedding model that made it. */
@@ -356,7 +356,7 @@ export class MemoryStore {
   /** Entries with a vector for the configured embedding model (dense retrieval ranks only these). */
   get embeddedCount(): number {
     this.refresh();
-    return this.vectors.filter(Boolean).length;
+    return this.vectors.size;
   }
 
   /**
@@ -381,7 +381,7 @@ export class MemoryStore {
   }
 
   private async embedMissingNow(embedder: Embedder): Promise<EmbedPending> {
-    const missing = this.rows.map((_, i) => i).filter((i) => !this.vectors[i]);
+    const missing = this.rows.map((_, i) => i).filter((i) => !this.vectors.has(i));
     const update = this.db.prepare("UPDATE entries SET embedding = ?, embed_model = ? WHERE id = ?");
     const records: ModelCallRecord[] = [];
     let embedded = 0;
@@ -393,9 +393,13 @@ export class MemoryStore {
       if (out.vectors.length !== batch.length || out.vectors.some((v) => !v?.length)) {
         return { embedded, records, error: `the embedder returned ${out.vectors.length} vectors for ${batch.length} texts; ranked lexically` };
       }
+      const dims = new Set(out.vectors.map((v) => v.length));
+      if (dims.size > 1 || (this.vectors.size && !this.vectors.set(batch[0]!, out.vectors[0]!))) {
+        return { embedded, records, error: `the embedder returned vectors of ${[...dims].join("/")} dimensions, unlike the memory's; ranked lexically` };
+      }
       this.db.transaction(() => {
         batch.forEach((i, j) => {
-          this.vectors[i] = out.vectors[j]!;
+          this.vectors.set(i, out.vectors[j]!);
           update.run(Buffer.from(new Float32Array(out.vectors[j]!).buffer), embedder.model, this.rows[i]!.id);
         });
       })();
