@@ -184,4 +184,21 @@ describe("memory store", () => {
     expect(embedded).toHaveLength(1);
     again.close();
   });
+
+  it("ranks densely even when the memory file cannot take the vectors (read-only)", async () => {
+    const file = path.join(dir, "m5.sqlite");
+    const seed = MemoryStore.open(file, { create: true });
+    seed.add(entry({ sourceId: "a", question: "orders per day" }));
+    seed.add(entry({ sourceId: "b", question: "people in London" }));
+    seed.close();
+    const embedder: Embedder = { model: "toy", embed: async (texts) => texts.map((t) => [t.includes("London") ? 1 : 0, 0.1]) };
+    const store = MemoryStore.open(file, { embedder });
+    // No write reaches the file from here on, as on a read-only mount.
+    (store as unknown as { db: { pragma: (p: string) => void } }).db.pragma("query_only = ON");
+    const r = await store.retrieve({ question: "London residents", sql: "SELECT 1" });
+    expect(r).toMatchObject({ ranking: "embeddings" });
+    expect(r.ranked[0]!.entry.sourceId).toBe("b");
+    store.close();
+    expect(MemoryStore.open(file).vectorModels()).toEqual({});
+  });
 });

@@ -397,12 +397,12 @@ export class MemoryStore {
       if (dims.size > 1 || (this.vectors.size && !this.vectors.set(batch[0]!, out.vectors[0]!))) {
         return { embedded, records, error: `the embedder returned vectors of ${[...dims].join("/")} dimensions, unlike the memory's; ranked lexically` };
       }
-      this.db.transaction(() => {
-        batch.forEach((i, j) => {
-          this.vectors.set(i, out.vectors[j]!);
-          update.run(Buffer.from(new Float32Array(out.vectors[j]!).buffer), embedder.model, this.rows[i]!.id);
-        });
-      })();
+      batch.forEach((i, j) => this.vectors.set(i, out.vectors[j]!));
+      try {
+        this.db.transaction(() => batch.forEach((i, j) => update.run(Buffer.from(new Float32Array(out.vectors[j]!).buffer), embedder.model, this.rows[i]!.id)))();
+      } catch {
+        // A read-only or busy memory file: the vectors serve this process only (the next one embeds them again).
+      }
       embedded += batch.length;
     }
     return { embedded, records };
