@@ -250,7 +250,7 @@ describe("memo-sql", () => {
     ]);
   });
 
-  it("Table 5 switches: no linking, random decomposition, no reflect, one style, no refine, no ICL", async () => {
+  it("Table 5 switches: no linking, random decomposition, no reflect, no ReAct, one style, no refine, no ICL", async () => {
     const a = script();
     const noLink = await run(a, { noLinking: true, noRefine: true, styles: 1 });
     expect(a.shownTo("linker")).toHaveLength(0);
@@ -266,6 +266,16 @@ describe("memo-sql", () => {
     const noReflect = await run(c, { noReflect: true, noRefine: true, styles: 1 });
     expect(c.shownTo("reflector")).toHaveLength(0);
     expect(noReflect.memoSteps.every((s: { kind: string }) => s.kind === "act")).toBe(true);
+
+    const r = script();
+    const noReact = await run(r, { noReact: true, noRefine: true, styles: 1 });
+    expect(r.shownTo("solver")).toHaveLength(0);
+    expect(r.shownTo("reflector")).toHaveLength(0);
+    expect(noReact.memoSteps).toHaveLength(0);
+    expect(noReact.candidates).toHaveLength(3);
+    const tableWriter = r.shownTo("writer").map(text).find((t) => t.includes("1. Customers in London"))!;
+    expect(tableWriter).toContain("The question breaks down into these sub-questions:\n1. Customers in London\n2. How many are they");
+    expect(noReact.sql).toBe(RIGHT);
 
     const d = script();
     const oneStyle = await run(d, { styles: 1, noRefine: true });
