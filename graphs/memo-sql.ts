@@ -55,7 +55,7 @@ export const memoSqlSpec: GraphSpec = {
     const fanOut = (state: MemoStateValue) => STRATEGIES.map((strategy) => new Send("decompose", { ctx: contextOf(state, !o.noLinking), strategy }));
     const graph = new StateGraph(MemoState)
       .addNode("schema", node("schema"))
-      .addNode("decompose", node("decompose"), { ends: ["act"] })
+      .addNode("decompose", node("decompose"), { ends: ["act", "write"] })
       .addNode("act", node("act"), { ends: ["act", "reflect", "write"] })
       .addNode("reflect", node("reflect"), { ends: ["act", "revise", "write"] })
       .addNode("revise", node("revise"), { ends: ["act", "write"] })
