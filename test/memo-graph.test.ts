@@ -103,6 +103,8 @@ const examples = createExampleStore([
   { id: "t1", dbId: "shop", dbPath: "x", question: "How many orders are there?", evidence: "", goldSql: "SELECT count(*) FROM orders" },
   { id: "t2", dbId: "shop", dbPath: "x", question: "Names of customers in Paris", evidence: "", goldSql: "SELECT name FROM customers WHERE city = 'Paris'" },
   { id: "q-self", dbId: "shop", dbPath: "x", question: QUESTION, evidence: "", goldSql: "SELECT 'SELF EXEMPLAR'" },
+  // The same id on another database is another question (train and dev both number from 0).
+  { id: "q-self", dbId: "zoo", dbPath: "y", question: "How many animals live in London zoo?", evidence: "", goldSql: "SELECT 'SAME ID OTHER DB'" },
 ]);
 const input = () => ({ questionId: "q-self", question: QUESTION, dbPath, dbId: "shop" });
 const run = (models: ReturnType<typeof script>, options: Record<string, unknown> = {}, thread = `t-${Math.random()}`) =>
@@ -153,6 +155,7 @@ describe("memo-sql", () => {
     // Writers got exemplars by question + skeleton, never the question itself; linking reached the prompts.
     const writerSaw = models.shownTo("writer").map(text);
     expect(writerSaw.every((t) => t.includes("Examples of questions") && !t.includes("SELF EXEMPLAR"))).toBe(true);
+    expect(writerSaw.every((t) => t.includes("SAME ID OTHER DB"))).toBe(true);
     expect(text(models.shownTo("decomposer")[0]!)).toContain("Columns the question likely refers to: customers.city");
 
     // Parallel calls stay visible: the step after the fan-out holds all three decomposers' calls.

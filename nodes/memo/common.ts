@@ -82,7 +82,7 @@ export async function exemplarsFor(
   question: string,
   sql: string,
   k: number,
-  exclude: { id: string; question: string },
+  exclude: { id: string; dbId: string; question: string },
 ): Promise<{ examples: Example[]; ranking: string; records: ModelCallRecord[] }> {
   let built = exampleIndexes.get(examples);
   if (!built) {
@@ -93,7 +93,9 @@ export async function exemplarsFor(
   }
   const { index, list, vectors } = built;
   const same = exclude.question.toLowerCase().trim();
-  const keep = (i: number) => list[i]!.id !== exclude.id && list[i]!.question.toLowerCase().trim() !== same;
+  // The question's own example: same id on the same database (train and dev both number from 0, on other databases),
+  // or the same text.
+  const keep = (i: number) => !(list[i]!.id === exclude.id && list[i]!.dbId === exclude.dbId) && list[i]!.question.toLowerCase().trim() !== same;
   const key = { question, skeleton: sqlSkeleton(sql) };
   const records: ModelCallRecord[] = [];
   let note = "";

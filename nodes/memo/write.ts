@@ -19,7 +19,7 @@ export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async
   const { noIcl, exemplars: k } = readOptions(MEMO_SQL_OPTIONS, options);
   const latest = [...steps].reverse().find((s) => s.kind !== "reflect" && s.sql)?.sql ?? "";
   const wanted = !noIcl && k > 0;
-  const retrieved = wanted && deps.examples?.size ? await exemplarsFor(deps.examples, deps.embeddings, ctx.question, latest, k, { id: ctx.questionId, question: ctx.question }) : undefined;
+  const retrieved = wanted && deps.examples?.size ? await exemplarsFor(deps.examples, deps.embeddings, ctx.question, latest, k, { id: ctx.questionId, dbId: ctx.dbId, question: ctx.question }) : undefined;
   const exemplars = retrieved?.examples ?? [];
   const icl = !wanted ? "off" : (retrieved?.ranking ?? "off: no training examples");
   const call = await callModel(deps.models, "writer", writePrompt(ctx, steps, style, exemplars, plan ?? []));
