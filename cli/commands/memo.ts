@@ -343,7 +343,7 @@ async function search(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     const how =
-      r.ranking === "embeddings" ? `embeddings (${embeddings!.model})` : r.ranking === "lexical" ? `lexical (${r.note ?? "no embedding model configured"})` : r.ranking;
+      r.ranking === "embeddings" ? `embeddings (${embeddings!.model})` : r.ranking === "lexical" ? `lexical (${r.note?.replace(/; ranked lexically$/, "") ?? "no embedding model configured"})` : r.ranking;
     const requests = r.records.length ? `; ${r.records.length} embedding request${r.records.length === 1 ? "" : "s"}` : "";
     io.stdout(`Key: ${r.key.question} | ${r.key.skeleton}\nRanking: ${how}; mode ${r.mode}; ${r.ranked.length} ranked, ${r.entries.length} kept (${ms.toFixed(1)} ms${requests})\n\n`);
     for (const [i, x] of r.ranked.entries()) {
