@@ -167,6 +167,15 @@ describe("memo-sql", () => {
     const writeStep = history.find((s) => s.values.calls?.filter((c: { node?: string }) => c.node === "write").length >= 3);
     expect(writeStep).toBeDefined();
     expect(state.usage.byRole.critic.calls).toBe(12);
+
+    // The gates: the paths end at different steps, so collect runs more than once and vote runs as each candidate
+    // ends; each passes exactly once (nine critics in one step, one decision).
+    const scheduled = (node: string) => history.filter((s) => s.next.includes(node)).length;
+    expect(scheduled("collect")).toBeGreaterThan(1);
+    expect(scheduled("vote")).toBeGreaterThan(1);
+    const firstCritics = history.filter((s) => s.values.calls?.some((c: { node?: string }) => c.node === "critic")).at(-1)!;
+    expect(firstCritics.values.calls.filter((c: { node?: string }) => c.node === "critic")).toHaveLength(9);
+    expect(state.attempts.filter((a: { node: string }) => a.node === "vote")).toHaveLength(1);
   }, 30_000);
 
   it("resumes a question killed mid-step from its checkpoint, redoing only the unfinished branch", async () => {
