@@ -159,12 +159,12 @@ describe("memo-sql", () => {
     expect(text(models.shownTo("decomposer")[0]!)).toContain("Columns the question likely refers to: customers.city");
 
     // Parallel calls stay visible: the step after the fan-out holds all three decomposers' calls.
-    const history = [];
+    const history: { next: string[]; values: { calls?: { node?: string }[] } }[] = [];
     for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
     const fanOut = history.find((s) => s.values.calls?.length && s.values.calls.every((c: { node?: string }) => c.node === "decompose"));
-    expect(fanOut!.values.calls.length).toBeGreaterThanOrEqual(3);
+    expect(fanOut!.values.calls!.length).toBeGreaterThanOrEqual(3);
     // One path's three styles are written in parallel in one step.
-    const writeStep = history.find((s) => s.values.calls?.filter((c: { node?: string }) => c.node === "write").length >= 3);
+    const writeStep = history.find((s) => (s.values.calls ?? []).filter((c) => c.node === "write").length >= 3);
     expect(writeStep).toBeDefined();
     expect(state.usage.byRole.critic.calls).toBe(12);
 
@@ -174,7 +174,7 @@ describe("memo-sql", () => {
     expect(scheduled("collect")).toBeGreaterThan(1);
     expect(scheduled("vote")).toBeGreaterThan(1);
     const firstCritics = history.filter((s) => s.values.calls?.some((c: { node?: string }) => c.node === "critic")).at(-1)!;
-    expect(firstCritics.values.calls.filter((c: { node?: string }) => c.node === "critic")).toHaveLength(9);
+    expect(firstCritics.values.calls!.filter((c: { node?: string }) => c.node === "critic")).toHaveLength(9);
     expect(state.attempts.filter((a: { node: string }) => a.node === "vote")).toHaveLength(1);
   }, 30_000);
 
