@@ -27,7 +27,7 @@ export const memoRefineSpec: GraphSpec = {
   },
   build(deps, options: BuildOptions = {}) {
     const o = readOptions(MEMO_CORRECTION_OPTIONS, options);
-    if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings);
+    if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const node = (name: string) => slotNode(memoRefineSpec, name, deps, options) as any;
     const compiled = new StateGraph(MemoState)

@@ -49,13 +49,13 @@ export const memoSqlSpec: GraphSpec = {
   slots: { link: SHARED_SLOTS.link, schema: SHARED_SLOTS.schema, ...MEMO_SLOTS },
   build(deps, options: BuildOptions = {}) {
     const o = readOptions(MEMO_SQL_OPTIONS, options);
-    if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings); // a bad file fails here, in one line
+    if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options); // a bad file fails here, in one line
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const node = (name: string) => slotNode(memoSqlSpec, name, deps, options) as any;
     const fanOut = (state: MemoStateValue) => STRATEGIES.map((strategy) => new Send("decompose", { ctx: contextOf(state, !o.noLinking), strategy }));
     const graph = new StateGraph(MemoState)
       .addNode("schema", node("schema"))
-      .addNode("decompose", node("decompose"), { ends: ["act"] })
+      .addNode("decompose", node("decompose"), { ends: ["act", "write"] })
       .addNode("act", node("act"), { ends: ["act", "reflect", "write"] })
       .addNode("reflect", node("reflect"), { ends: ["act", "revise", "write"] })
       .addNode("revise", node("revise"), { ends: ["act", "write"] })

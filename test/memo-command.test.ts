@@ -103,7 +103,7 @@ describe("memo build", () => {
     const labels = server.requests.filter(isLabeler);
     expect(labels).toHaveLength(4);
     expect(lastUser(labels.find((r) => lastUser(r).includes("not usable"))!)).toMatch(/errorTypes/);
-    expect(run.out()).toMatch(/Questions: 6/);
+    expect(run.out()).toMatch(/Questions: 6 selected, 6 done \(6 this run\)\n/);
     expect(run.out()).toMatch(/Entries: 2 \(\+2 this run\)/);
     expect(run.out()).toMatch(/filter_condition_error\s+2/);
     expect(run.out()).toMatch(/join_logic_error\s+0/);
@@ -135,7 +135,7 @@ describe("memo build", () => {
     expect(victimDone).toBeUndefined(); // not marked done: --resume tries it again
     expect(run.err()).toMatch(new RegExp(`question ${victim.id}: failed: cannot read the schema: .*not a database file`));
     expect(sources.sort()).toEqual([train[9]!, train[21]!].map((q) => `${q.dbId}/${q.id}`).sort());
-    expect(run.out()).toMatch(/Questions: 3 \(2 done/);
+    expect(run.out()).toMatch(/Questions: 3 selected, 2 done \(2 this run, 1 failed\), 1 left for --resume\n/);
     expect(run.out()).toMatch(/failed this run 1 \(retried by --resume\)/);
   }, 60_000);
 
@@ -181,6 +181,11 @@ describe("memo build", () => {
     expect(store.entries().map((e) => e.sourceId)).toEqual([train[0]!, train[3]!].map((q) => `${q.dbId}/${q.id}`));
     store.close();
     expect(resumed.err()).toMatch(/6 questions \(3 already done\)/);
+    expect(resumed.out()).toMatch(/Questions: 6 selected, 6 done \(3 this run\)\n/);
+    // A smaller selection: its own questions are counted, the rest of the file is named apart.
+    const fewer = io();
+    expect(await main(["memo", "build", "--bench", benchDir, "--out", file, "--limit", "2", "--resume"], fewer.io)).toBe(0);
+    expect(fewer.out()).toMatch(/Questions: 2 selected, 2 done \(0 this run\); 4 more done outside this selection\n/);
   }, 60_000);
 });
 
@@ -217,6 +222,33 @@ describe("memo add, show, search", () => {
     expect(await main(["memo", "show", file], shown.io)).toBe(0);
     expect(shown.out()).toMatch(/Entries: 3/);
     expect(shown.out()).toMatch(/select_output_error\s+3/);
+  });
+
+  it("ranks with the shared embedder when one is configured, and says which ranking it used", async () => {
+    const file = path.join(dir, "dense.sqlite");
+    const embedding = ["--embedding-model", "test-embed"];
+    for (const q of [train[3]!, train[9]!]) {
+      const added = io();
+      expect(await main(["memo", "add", "--memory", file, "--db", q.dbPath, "--question", q.question, "--wrong", "SELECT 12345", "--correct", q.goldSql!, ...embedding], added.io)).toBe(0);
+      expect(added.out()).toMatch(/Ranking: embeddings \(test-embed; \d of \d keys embedded, 1 now/);
+    }
+    const stored = MemoryStore.open(file);
+    expect(stored.vectorModels()).toEqual({ "test-embed": 2 });
+    stored.close();
+
+    const dense = io();
+    expect(await main(["memo", "search", file, "average salary per department", "--sql", "SELECT 1", ...embedding], dense.io)).toBe(0);
+    expect(dense.out()).toMatch(/^Ranking: embeddings \(test-embed\); mode filtered; 2 ranked/m);
+    const json = io();
+    expect(await main(["memo", "search", file, "a question", "--sql", "SELECT 1", "--json", ...embedding], json.io)).toBe(0);
+    expect(JSON.parse(json.out())).toMatchObject({ ranking: "embeddings" });
+
+    const lexical = io();
+    expect(await main(["memo", "search", file, "a question", "--sql", "SELECT 1"], lexical.io)).toBe(0);
+    expect(lexical.out()).toMatch(/^Ranking: lexical \(no embedding model configured\)/m);
+    const shown = io();
+    expect(await main(["memo", "show", file], shown.io)).toBe(0);
+    expect(shown.out()).toMatch(/Key vectors: 2 by test-embed\nRanking: lexical/);
   });
 
   it("refuses SQL that does not execute and files that are not memories, in one line", async () => {

@@ -103,6 +103,8 @@ const examples = createExampleStore([
   { id: "t1", dbId: "shop", dbPath: "x", question: "How many orders are there?", evidence: "", goldSql: "SELECT count(*) FROM orders" },
   { id: "t2", dbId: "shop", dbPath: "x", question: "Names of customers in Paris", evidence: "", goldSql: "SELECT name FROM customers WHERE city = 'Paris'" },
   { id: "q-self", dbId: "shop", dbPath: "x", question: QUESTION, evidence: "", goldSql: "SELECT 'SELF EXEMPLAR'" },
+  // The same id on another database is another question (train and dev both number from 0).
+  { id: "q-self", dbId: "zoo", dbPath: "y", question: "How many animals live in London zoo?", evidence: "", goldSql: "SELECT 'SAME ID OTHER DB'" },
 ]);
 const input = () => ({ questionId: "q-self", question: QUESTION, dbPath, dbId: "shop" });
 const run = (models: ReturnType<typeof script>, options: Record<string, unknown> = {}, thread = `t-${Math.random()}`) =>
@@ -153,17 +155,27 @@ describe("memo-sql", () => {
     // Writers got exemplars by question + skeleton, never the question itself; linking reached the prompts.
     const writerSaw = models.shownTo("writer").map(text);
     expect(writerSaw.every((t) => t.includes("Examples of questions") && !t.includes("SELF EXEMPLAR"))).toBe(true);
+    expect(writerSaw.every((t) => t.includes("SAME ID OTHER DB"))).toBe(true);
     expect(text(models.shownTo("decomposer")[0]!)).toContain("Columns the question likely refers to: customers.city");
 
     // Parallel calls stay visible: the step after the fan-out holds all three decomposers' calls.
-    const history = [];
+    const history: { next: string[]; values: { calls?: { node?: string }[] } }[] = [];
     for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
     const fanOut = history.find((s) => s.values.calls?.length && s.values.calls.every((c: { node?: string }) => c.node === "decompose"));
-    expect(fanOut!.values.calls.length).toBeGreaterThanOrEqual(3);
+    expect(fanOut!.values.calls!.length).toBeGreaterThanOrEqual(3);
     // One path's three styles are written in parallel in one step.
-    const writeStep = history.find((s) => s.values.calls?.filter((c: { node?: string }) => c.node === "write").length >= 3);
+    const writeStep = history.find((s) => (s.values.calls ?? []).filter((c) => c.node === "write").length >= 3);
     expect(writeStep).toBeDefined();
     expect(state.usage.byRole.critic.calls).toBe(12);
+
+    // The gates: the paths end at different steps, so collect runs more than once and vote runs as each candidate
+    // ends; each passes exactly once (nine critics in one step, one decision).
+    const scheduled = (node: string) => history.filter((s) => s.next.includes(node)).length;
+    expect(scheduled("collect")).toBeGreaterThan(1);
+    expect(scheduled("vote")).toBeGreaterThan(1);
+    const firstCritics = history.filter((s) => s.values.calls?.some((c: { node?: string }) => c.node === "critic")).at(-1)!;
+    expect(firstCritics.values.calls!.filter((c: { node?: string }) => c.node === "critic")).toHaveLength(9);
+    expect(state.attempts.filter((a: { node: string }) => a.node === "vote")).toHaveLength(1);
   }, 30_000);
 
   it("resumes a question killed mid-step from its checkpoint, redoing only the unfinished branch", async () => {
@@ -204,7 +216,16 @@ describe("memo-sql", () => {
   });
 
   it("ranks memory entries and exemplars with the shared embedder when one is configured", async () => {
-    const embedder = { model: "toy", embed: async (texts: string[]) => texts.map((t) => [t.includes("London") ? 1 : 0, t.includes("orders") ? 1 : 0, 0.5]) };
+    const vec = (t: string) => [t.includes("London") ? 1 : 0, t.includes("orders") ? 1 : 0, 0.5];
+    let requests = 0;
+    const embedder = {
+      model: "toy",
+      embed: async (texts: string[]) => texts.map(vec),
+      embedCounted: async (texts: string[]) => {
+        requests++;
+        return { vectors: texts.map(vec), usage: { calls: 1, inputTokens: texts.length, latencyMs: 1, cached: 0 } };
+      },
+    };
     const models = script();
     const state = await memoSqlSpec
       .build({ models, executor, examples, embeddings: embedder }, { memory: memoryFile, styles: 1 })
@@ -214,6 +235,9 @@ describe("memo-sql", () => {
       expect(c.meta!.memory).toMatchObject({ ranking: "embeddings", mode: "filtered" });
     }
     expect(models.shownTo("writer").every((s) => !text(s).includes("SELF EXEMPLAR"))).toBe(true);
+    // Every embedding request counts in usage (role embedder), like linking's: none is lost or counted twice.
+    expect(state.usage.byRole.embedder.calls).toBe(requests);
+    expect(requests).toBeGreaterThan(3);
   });
 
   it("never throws on unusable replies: every step keeps going and says why", async () => {
@@ -238,7 +262,7 @@ describe("memo-sql", () => {
     ]);
   });
 
-  it("Table 5 switches: no linking, random decomposition, no reflect, one style, no refine, no ICL", async () => {
+  it("Table 5 switches: no linking, random decomposition, no reflect, no ReAct, one style, no refine, no ICL", async () => {
     const a = script();
     const noLink = await run(a, { noLinking: true, noRefine: true, styles: 1 });
     expect(a.shownTo("linker")).toHaveLength(0);
@@ -254,6 +278,16 @@ describe("memo-sql", () => {
     const noReflect = await run(c, { noReflect: true, noRefine: true, styles: 1 });
     expect(c.shownTo("reflector")).toHaveLength(0);
     expect(noReflect.memoSteps.every((s: { kind: string }) => s.kind === "act")).toBe(true);
+
+    const r = script();
+    const noReact = await run(r, { noReact: true, noRefine: true, styles: 1 });
+    expect(r.shownTo("solver")).toHaveLength(0);
+    expect(r.shownTo("reflector")).toHaveLength(0);
+    expect(noReact.memoSteps).toHaveLength(0);
+    expect(noReact.candidates).toHaveLength(3);
+    const tableWriter = r.shownTo("writer").map(text).find((t) => t.includes("1. Customers in London"))!;
+    expect(tableWriter).toContain("The question breaks down into these sub-questions:\n1. Customers in London\n2. How many are they");
+    expect(noReact.sql).toBe(RIGHT);
 
     const d = script();
     const oneStyle = await run(d, { styles: 1, noRefine: true });
@@ -327,6 +361,13 @@ describe("memo-refine (corrector) and Table 3's correction variants", () => {
     const b = await memoRefineSpec.build({ models: bare, executor }, {}).invoke({ ...input(), sql: TYPO });
     expect(b.candidates[0].meta.memory.note).toMatch(/no memory file/);
     expect(text(bare.shownTo("critic")[0]!)).not.toContain("Past mistakes");
+  });
+
+  it("resolves a relative --memory against the launcher's working directory", async () => {
+    expect(path.relative(process.cwd(), dir)).not.toBe("");
+    const models = script();
+    const state = await memoRefineSpec.build({ models, executor }, { memory: "memory.sqlite", cwd: dir, refineRounds: 1 }).invoke({ ...input(), sql: TYPO });
+    expect(state.candidates[0].meta.memory).toMatchObject({ mode: "filtered", shown: [1, 3] });
   });
 
   it("refuses a memory file that is not one, when the graph is built", () => {

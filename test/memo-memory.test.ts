@@ -2,7 +2,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlSkeleton } from "../tools/sql-skeleton.ts";
 import { ErrorTypeSchema, MemoryStore, type NewMemoryEntry, subsumptionFilter } from "../tools/memory-store.ts";
-import type { Embedder } from "../tools/embeddings.ts";
+import { cosine, type Embedder } from "../tools/embeddings.ts";
+import { DenseKeyIndex } from "../tools/key-index.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 let dir: string;
@@ -61,6 +62,29 @@ describe("subsumption filter", () => {
     expect(out.filter((o) => o.kept).map((o) => o.item.id)).toEqual([1, 3, 4]);
     expect(out[1]).toMatchObject({ kept: false, subsumedBy: 0 });
     expect(out[4]).toMatchObject({ kept: false, subsumedBy: 0 });
+  });
+});
+
+describe("dense key index", () => {
+  it("ranks by cosine like the plain computation, honours keep, and refuses vectors of another size", () => {
+    let x = 7;
+    const rnd = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff) - 0.5;
+    const vectors = Array.from({ length: 50 }, () => Array.from({ length: 10 }, rnd));
+    const index = new DenseKeyIndex();
+    vectors.forEach((v, i) => i !== 3 && index.set(i, v)); // 3 has no vector
+    const query = Array.from({ length: 10 }, rnd);
+    const expected = vectors
+      .map((v, i) => ({ i, s: cosine(query, v) }))
+      .filter(({ i }) => i !== 3 && i % 2 === 0)
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 5);
+    const hits = index.search(query, vectors.length, 5, (i) => i % 2 === 0);
+    expect(hits.map((h) => h.index)).toEqual(expected.map((e) => e.i));
+    hits.forEach((h, j) => expect(h.score).toBeCloseTo(expected[j]!.s, 5));
+    expect(index.size).toBe(49);
+    expect(index.set(3, [1, 2])).toBe(false);
+    expect(index.has(3)).toBe(false);
+    expect(index.search([1, 2], vectors.length, 5, () => true)).toEqual([]);
   });
 });
 
@@ -124,5 +148,57 @@ describe("memory store", () => {
     expect(f.ranking).toBe("lexical");
     expect(f.note).toMatch(/connection refused/);
     failing.close();
+  });
+
+  it("embeds the memory's keys once when several critics retrieve at the same time, and reports the requests", async () => {
+    const file = path.join(dir, "m4.sqlite");
+    const seed = MemoryStore.open(file, { create: true });
+    for (let i = 0; i < 70; i++) seed.add(entry({ sourceId: `s${i}`, question: `How many orders on day ${i}?`, errorTypes: ["filter_condition_error"] }));
+    seed.close();
+    const embedded: string[] = [];
+    const vec = (t: string) => [t.length % 7, t.includes("orders") ? 1 : 0, 1];
+    const embedder: Embedder = {
+      model: "toy",
+      embed: async (texts) => texts.map(vec),
+      embedCounted: async (texts) => {
+        embedded.push(...texts);
+        await new Promise((r) => setTimeout(r, 5));
+        return { vectors: texts.map(vec), usage: { calls: 1, inputTokens: texts.length, latencyMs: 5, cached: 0 } };
+      },
+    };
+    const store = MemoryStore.open(file, { embedder });
+    const nine = await Promise.all(Array.from({ length: 9 }, (_, i) => store.retrieve({ question: `orders ${i}`, sql: "SELECT 1" })));
+    expect(nine.every((r) => r.ranking === "embeddings")).toBe(true);
+    // 70 keys once (two batches), plus one query vector per retrieval.
+    expect(embedded.filter((t) => t.startsWith("How many orders"))).toHaveLength(70);
+    expect(embedded).toHaveLength(70 + 9);
+    // The requests are counted once (role embedder): 2 key batches by the first caller, 1 query each.
+    expect(nine.flatMap((r) => r.records).every((c) => c.role === "embedder")).toBe(true);
+    expect(nine.reduce((n, r) => n + r.records.length, 0)).toBe(2 + 9);
+    store.close();
+    // The vectors were stored in the file: a new process embeds only its queries.
+    embedded.length = 0;
+    const again = MemoryStore.open(file, { embedder });
+    expect(again.embeddedCount).toBe(70);
+    await again.retrieve({ question: "orders", sql: "SELECT 1" });
+    expect(embedded).toHaveLength(1);
+    again.close();
+  });
+
+  it("ranks densely even when the memory file cannot take the vectors (read-only)", async () => {
+    const file = path.join(dir, "m5.sqlite");
+    const seed = MemoryStore.open(file, { create: true });
+    seed.add(entry({ sourceId: "a", question: "orders per day" }));
+    seed.add(entry({ sourceId: "b", question: "people in London" }));
+    seed.close();
+    const embedder: Embedder = { model: "toy", embed: async (texts) => texts.map((t) => [t.includes("London") ? 1 : 0, 0.1]) };
+    const store = MemoryStore.open(file, { embedder });
+    // No write reaches the file from here on, as on a read-only mount.
+    (store as unknown as { db: { pragma: (p: string) => void } }).db.pragma("query_only = ON");
+    const r = await store.retrieve({ question: "London residents", sql: "SELECT 1" });
+    expect(r).toMatchObject({ ranking: "embeddings" });
+    expect(r.ranked[0]!.entry.sourceId).toBe("b");
+    store.close();
+    expect(MemoryStore.open(file).vectorModels()).toEqual({});
   });
 });

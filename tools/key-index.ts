@@ -138,3 +138,86 @@ export function denseTopK(query: readonly number[], vectors: readonly (readonly 
   const scores = vectors.map((v) => (v ? cosine(query, v) : -Infinity));
   return topK(scores.keys(), (i) => scores[i]!, k, (i) => scores[i] !== -Infinity && keep(i));
 }
+
+/**
+ * Key vectors for dense ranking, one row per document, unit length, in one contiguous Float32Array: a query costs one
+ * dot product per row (no norms recomputed, no per-row arrays), which keeps top-k over 10 000 × 768 within a few ms.
+ * The first vector fixes the dimension; a vector of another size is refused (the document stays unranked).
+ */
+export class DenseKeyIndex {
+  private dim = 0;
+  private data = new Float32Array(0);
+  private present = new Uint8Array(0);
+  private count = 0;
+
+  /** Documents with a vector. */
+  get size(): number {
+    return this.count;
+  }
+
+  has(index: number): boolean {
+    return this.present[index] === 1;
+  }
+
+  /** Stores the vector of document `index`; false when its dimension differs from the others' or it is all zeros. */
+  set(index: number, vector: ArrayLike<number>): boolean {
+    if (!this.dim) this.dim = vector.length;
+    if (vector.length !== this.dim || !vector.length) return false;
+    let norm = 0;
+    for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+    if (!norm) return false;
+    if ((index + 1) * this.dim > this.data.length) {
+      const rows = Math.max(index + 1, (this.data.length / this.dim) * 2, 64);
+      const grown = new Float32Array(rows * this.dim);
+      grown.set(this.data);
+      this.data = grown;
+      const flags = new Uint8Array(rows);
+      flags.set(this.present);
+      this.present = flags;
+    }
+    const scale = 1 / Math.sqrt(norm);
+    const offset = index * this.dim;
+    for (let i = 0; i < this.dim; i++) this.data[offset + i] = vector[i]! * scale;
+    if (!this.present[index]) this.count++;
+    this.present[index] = 1;
+    return true;
+  }
+
+  /** The k documents of `0..n-1` most similar (cosine) to the query that `keep` accepts, best first. */
+  search(query: ArrayLike<number>, n: number, k: number, keep: (index: number) => boolean): Hit[] {
+    if (query.length !== this.dim || !this.count) return [];
+    let norm = 0;
+    for (let i = 0; i < query.length; i++) norm += query[i]! * query[i]!;
+    if (!norm) return [];
+    const q = Float32Array.from(query, (x) => x / Math.sqrt(norm));
+    const rows = Math.min(n, this.present.length);
+    const scores = new Float64Array(rows);
+    const dim = this.dim;
+    const data = this.data;
+    const whole = dim - (dim % 4);
+    for (let r = 0; r < rows; r++) {
+      if (!this.present[r]) continue;
+      // Four accumulators: about a third faster in V8 than one (the loop is the whole cost of a dense query).
+      let d0 = 0;
+      let d1 = 0;
+      let d2 = 0;
+      let d3 = 0;
+      const offset = r * dim;
+      let i = 0;
+      for (; i < whole; i += 4) {
+        d0 += q[i]! * data[offset + i]!;
+        d1 += q[i + 1]! * data[offset + i + 1]!;
+        d2 += q[i + 2]! * data[offset + i + 2]!;
+        d3 += q[i + 3]! * data[offset + i + 3]!;
+      }
+      for (; i < dim; i++) d0 += q[i]! * data[offset + i]!;
+      scores[r] = d0 + d1 + d2 + d3;
+    }
+    return topK(
+      Array.from({ length: rows }, (_, r) => r),
+      (r) => scores[r]!,
+      k,
+      (r) => this.present[r] === 1 && keep(r),
+    );
+  }
+}

@@ -3,9 +3,10 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { z } from "zod";
-import type { Embedder } from "./embeddings.ts";
+import type { ModelCallRecord } from "../state/usage.ts";
+import { type Embedder, embedRecorded } from "./embeddings.ts";
 import { firstLineOf, UserError } from "./errors.ts";
-import { denseTopK, type Hit, keyText, LexicalKeyIndex, type RetrievalKey } from "./key-index.ts";
+import { DenseKeyIndex, type Hit, keyText, LexicalKeyIndex, type RetrievalKey } from "./key-index.ts";
 import { sqlSkeleton } from "./sql-skeleton.ts";
 
 /**
@@ -105,6 +106,15 @@ export interface Retrieval {
   ranked: RankedEntry[];
   /** What is shown to the model. */
   entries: MemoryEntry[];
+  /** Embedding requests this retrieval made (role `embedder`), for the node's `calls` and usage. */
+  records: ModelCallRecord[];
+}
+
+/** What embedding the memory's keys did: entries embedded now, their requests, and why it stopped, if it failed. */
+export interface EmbedPending {
+  embedded: number;
+  records: ModelCallRecord[];
+  error?: string;
 }
 
 export interface RetrieveRequest {
@@ -150,10 +160,10 @@ interface Row {
 
 export class MemoryStore {
   private readonly rows: MemoryEntry[] = [];
-  private readonly vectors: (number[] | undefined)[] = [];
+  private readonly vectors = new DenseKeyIndex();
   private readonly index = new LexicalKeyIndex();
   private lastId = 0;
-  private vectorModel: string | undefined;
+  private embedding: Promise<EmbedPending> | undefined;
 
   private constructor(
     readonly file: string,
@@ -231,7 +241,7 @@ export class MemoryStore {
       createdAt: row.created_at,
     };
     this.rows.push(entry);
-    this.vectors.push(row.embedding && row.embed_model && row.embed_model === this.embedder?.model ? [...new Float32Array(new Uint8Array(row.embedding).buffer)] : undefined);
+    if (row.embedding && row.embed_model && row.embed_model === this.embedder?.model) this.vectors.set(this.rows.length - 1, new Float32Array(new Uint8Array(row.embedding).buffer));
     this.index.add({ question: entry.question, skeleton: entry.skeleton });
     this.lastId = row.id;
   }
@@ -301,19 +311,19 @@ export class MemoryStore {
       const entry = this.rows[i]!;
       return !excludedIds.has(entry.sourceId) && (excludedQuestion === undefined || normQuestion(entry.question) !== excludedQuestion);
     };
-    if (mode === "none") return { mode, ranking: "none", key, ranked: [], entries: [] };
+    if (mode === "none") return { mode, ranking: "none", key, ranked: [], entries: [], records: [] };
     if (mode === "random") {
       const eligible = this.rows.map((_, i) => i).filter(keep);
       const picked = seededSample(eligible, options.k ?? 4, keyText(key));
       const ranked = picked.map((i) => ({ entry: this.rows[i]!, score: 0, kept: true }));
-      return { mode, ranking: "random", key, ranked, entries: ranked.map((r) => r.entry) };
+      return { mode, ranking: "random", key, ranked, entries: ranked.map((r) => r.entry), records: [] };
     }
     const n = mode === "top4" ? (options.k ?? 4) : (options.topN ?? 40);
-    const { hits, ranking, note } = await this.rank(key, n, keep);
+    const { hits, ranking, note, records } = await this.rank(key, n, keep);
     const list = hits.map((h) => ({ entry: this.rows[h.index]!, score: h.score }));
     if (mode === "top4") {
       const ranked = list.map((r) => ({ ...r, kept: true }));
-      return { mode, ranking, ...(note ? { note } : {}), key, ranked, entries: ranked.map((r) => r.entry) };
+      return { mode, ranking, ...(note ? { note } : {}), key, ranked, entries: ranked.map((r) => r.entry), records };
     }
     const filtered = subsumptionFilter(list.map((r) => ({ ...r, errorTypes: r.entry.errorTypes })));
     const ranked: RankedEntry[] = filtered.map(({ item, kept, subsumedBy }) => ({
@@ -322,40 +332,80 @@ export class MemoryStore {
       kept,
       ...(subsumedBy !== undefined ? { subsumedBy: list[subsumedBy]!.entry.id } : {}),
     }));
-    return { mode, ranking, ...(note ? { note } : {}), key, ranked, entries: ranked.filter((r) => r.kept).map((r) => r.entry) };
+    return { mode, ranking, ...(note ? { note } : {}), key, ranked, entries: ranked.filter((r) => r.kept).map((r) => r.entry), records };
   }
 
-  private async rank(key: RetrievalKey, n: number, keep: (i: number) => boolean): Promise<{ hits: Hit[]; ranking: "embeddings" | "lexical"; note?: string }> {
-    if (this.embedder) {
-      try {
-        await this.embedMissing();
-        const [query] = await this.embedder.embed([keyText(key)]);
-        if (!query) throw new Error("the embedder returned no vector");
-        return { hits: denseTopK(query, this.vectors, n, keep), ranking: "embeddings" };
-      } catch (error) {
-        return { hits: this.index.search(key, n, keep), ranking: "lexical", note: `embeddings failed, lexical ranking used: ${firstLineOf(error)}` };
-      }
+  private async rank(key: RetrievalKey, n: number, keep: (i: number) => boolean): Promise<{ hits: Hit[]; ranking: "embeddings" | "lexical"; note?: string; records: ModelCallRecord[] }> {
+    const lexical = (note: string | undefined, records: ModelCallRecord[]) => ({ hits: this.index.search(key, n, keep), ranking: "lexical" as const, ...(note ? { note } : {}), records });
+    if (!this.embedder) return lexical(undefined, []);
+    const pending = await this.embedPending();
+    if (pending.error) return lexical(pending.error, pending.records);
+    const query = await embedRecorded(this.embedder, [keyText(key)]);
+    const records = [...pending.records, ...query.records];
+    if (!query.ok) return lexical(query.note, records);
+    if (!query.vectors[0]?.length) return lexical("the embedder returned no vector; ranked lexically", records);
+    return { hits: this.vectors.search(query.vectors[0], this.rows.length, n, keep), ranking: "embeddings", records };
+  }
+
+  /** How many entries carry a key vector, by the embedding model that made it. */
+  vectorModels(): Record<string, number> {
+    const rows = this.db.prepare("SELECT embed_model AS model, count(*) AS n FROM entries WHERE embedding IS NOT NULL GROUP BY embed_model").all() as { model: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.model, r.n]));
+  }
+
+  /** Entries with a vector for the configured embedding model (dense retrieval ranks only these). */
+  get embeddedCount(): number {
+    this.refresh();
+    return this.vectors.size;
+  }
+
+  /**
+   * Embeds (and stores in the file) the keys of entries that have no vector for the configured model yet. One run at
+   * a time: the nine critics of a question retrieve at once, and each must not embed the whole memory again; callers
+   * that join a run already under way wait for it (its requests are counted once, by the caller that started it).
+   */
+  async embedPending(): Promise<EmbedPending> {
+    if (!this.embedder) return { embedded: 0, records: [] };
+    this.refresh();
+    if (this.embedding) {
+      const shared = await this.embedding;
+      return { ...shared, records: [] };
     }
-    return { hits: this.index.search(key, n, keep), ranking: "lexical" };
+    const run = this.embedMissingNow(this.embedder);
+    this.embedding = run;
+    try {
+      return await run;
+    } finally {
+      this.embedding = undefined;
+    }
   }
 
-  /** Embeds (and stores) the keys of entries that have no vector for the configured model yet. */
-  private async embedMissing(): Promise<void> {
-    const embedder = this.embedder!;
-    if (this.vectorModel !== embedder.model) this.vectorModel = embedder.model;
-    const missing = this.rows.map((_, i) => i).filter((i) => !this.vectors[i]);
+  private async embedMissingNow(embedder: Embedder): Promise<EmbedPending> {
+    const missing = this.rows.map((_, i) => i).filter((i) => !this.vectors.has(i));
     const update = this.db.prepare("UPDATE entries SET embedding = ?, embed_model = ? WHERE id = ?");
+    const records: ModelCallRecord[] = [];
+    let embedded = 0;
     for (let start = 0; start < missing.length; start += 64) {
       const batch = missing.slice(start, start + 64);
-      const vectors = await embedder.embed(batch.map((i) => keyText({ question: this.rows[i]!.question, skeleton: this.rows[i]!.skeleton })));
-      if (vectors.length !== batch.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${batch.length} texts`);
-      this.db.transaction(() => {
-        batch.forEach((i, j) => {
-          this.vectors[i] = vectors[j]!;
-          update.run(Buffer.from(new Float32Array(vectors[j]!).buffer), embedder.model, this.rows[i]!.id);
-        });
-      })();
+      const out = await embedRecorded(embedder, batch.map((i) => keyText({ question: this.rows[i]!.question, skeleton: this.rows[i]!.skeleton })));
+      records.push(...out.records);
+      if (!out.ok) return { embedded, records, error: out.note };
+      if (out.vectors.length !== batch.length || out.vectors.some((v) => !v?.length)) {
+        return { embedded, records, error: `the embedder returned ${out.vectors.length} vectors for ${batch.length} texts; ranked lexically` };
+      }
+      const dims = new Set(out.vectors.map((v) => v.length));
+      if (dims.size > 1 || (this.vectors.size && !this.vectors.set(batch[0]!, out.vectors[0]!))) {
+        return { embedded, records, error: `the embedder returned vectors of ${[...dims].join("/")} dimensions, unlike the memory's; ranked lexically` };
+      }
+      batch.forEach((i, j) => this.vectors.set(i, out.vectors[j]!));
+      try {
+        this.db.transaction(() => batch.forEach((i, j) => update.run(Buffer.from(new Float32Array(out.vectors[j]!).buffer), embedder.model, this.rows[i]!.id)))();
+      } catch {
+        // A read-only or busy memory file: the vectors serve this process only (the next one embeds them again).
+      }
+      embedded += batch.length;
     }
+    return { embedded, records };
   }
 
   close(): void {

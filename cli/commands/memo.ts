@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import type { CliIO, Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { intFlag, modelFlagsFrom, runFlags } from "../setup.ts";
+import { embeddingsFrom, intFlag, modelFlagsFrom, runFlags } from "../setup.ts";
 import { compactNumber } from "../progress.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
@@ -20,9 +20,23 @@ import { createExampleStore } from "../../tools/examples.ts";
 import type { ModelProvider } from "../../tools/models.ts";
 import type { Question } from "../../state/question.ts";
 import type { Usage } from "../../state/usage.ts";
+import type { Embedder } from "../../tools/embeddings.ts";
 import { inputOf } from "../runner.ts";
 
-const MODEL_FLAGS = ["model", "base-url", "config", "role-model", "temperature", "request-timeout-ms", "max-retries", "max-requests", "stream", "structured-method"] as const;
+const MODEL_FLAGS = [
+  "model",
+  "base-url",
+  "config",
+  "role-model",
+  "temperature",
+  "request-timeout-ms",
+  "max-retries",
+  "max-requests",
+  "stream",
+  "structured-method",
+  "embedding-model",
+  "embedding-base-url",
+] as const;
 const modelFlags = Object.fromEntries(MODEL_FLAGS.map((k) => [k, runFlags[k]])) as Pick<typeof runFlags, (typeof MODEL_FLAGS)[number]>;
 
 const USAGE = `Usage: sqlmend memo build --bench DIR|minibench --out FILE [--split train] [--limit N] [--ids A,B] [--concurrency K]
@@ -31,6 +45,7 @@ const USAGE = `Usage: sqlmend memo build --bench DIR|minibench --out FILE [--spl
        sqlmend memo add --memory FILE --db DB --question Q --wrong SQL --correct SQL [--evidence E] [model flags]
        sqlmend memo show FILE [--entries N] [--json]
        sqlmend memo search FILE "QUESTION" --sql SQL [--retrieval filtered|top4|random] [--exclude-id ID] [--json]
+                          [--config FILE] [--embedding-model NAME] [--embedding-base-url URL]
 
 Memo-SQL's error-correction memory: entries <question, gold SQL, wrong SQL, error types, suggestions> in a SQLite file.
 
@@ -42,8 +57,12 @@ add     label and store one correction (user feedback); the very next question c
 show    counts and the histogram of error types.
 search  what retrieval returns for a question and SQL: the top 40 by similarity, and what the subsumption filter keeps.
 
+Retrieval ranks by embeddings of question + skeleton when an embedding model is configured (--embedding-model, or
+SQLMEND_EMBEDDING_MODEL, or the config file), as memo-sql does; otherwise lexically (BM25). build and add embed the
+new entries' keys into the memory file; search and show say which ranking applies.
+
 Model flags: --model --base-url --config --role-model ROLE=NAME --temperature --request-timeout-ms --max-retries
-             --max-requests --stream --structured-method (as for 'sqlmend eval')`;
+             --max-requests --stream --structured-method --embedding-model --embedding-base-url (as for 'sqlmend eval')`;
 
 export const memoCommand: Command = {
   name: "memo",
@@ -65,6 +84,18 @@ function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature
   const models = createOpenAIProvider(config, io.env);
   models.forRole("labeler");
   return models;
+}
+
+/** The shared embedder when one is configured (flags, env, config file), as for eval. */
+const embedderFor = (values: Record<string, unknown>, io: CliIO): Embedder | undefined => embeddingsFrom(values as Parameters<typeof embeddingsFrom>[0], io.env, io.cwd);
+
+/** Embeds the keys of entries that have none yet (build, add), and says in one line how retrieval will rank. */
+async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Promise<string> {
+  if (!embedder) return "Ranking: lexical (no embedding model configured)";
+  const done = await store.embedPending();
+  const calls = done.records.length ? `, ${done.records.length} request${done.records.length === 1 ? "" : "s"}` : "";
+  if (done.error) return `Ranking: lexical until the keys are embedded — ${done.embedded} embedded now, then: ${done.error}`;
+  return `Ranking: embeddings (${embedder.model}; ${store.embeddedCount} of ${store.size} keys embedded, ${done.embedded} now${calls})`;
 }
 
 async function build(argv: string[], io: CliIO): Promise<number> {
@@ -107,10 +138,11 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   }
   if (limit !== undefined) questions = questions.slice(0, limit);
   const models = modelsFor(values, io, temperature);
+  const embeddings = embedderFor(values, io);
 
   const file = path.resolve(io.cwd, values.out);
   const existed = fs.existsSync(file);
-  const store = MemoryStore.open(file, { create: true });
+  const store = MemoryStore.open(file, { create: true, embedder: embeddings });
   try {
     const source = JSON.stringify({ bench: benchDir, split });
     const executor = getSharedExecutor();
@@ -141,7 +173,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
         models,
         executor,
         store,
-        elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions) : undefined,
+        elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions, embeddings) : undefined,
         semantics,
         samples,
         concurrency,
@@ -163,12 +195,14 @@ async function build(argv: string[], io: CliIO): Promise<number> {
       process.off("SIGINT", onInterrupt);
     }
     if (io.isTTY) io.stderr("\n");
+    const ranking = await embedKeys(store, embeddings);
     const stats = store.stats();
     io.stdout(
-      `Memory: ${file}\nQuestions: ${questions.length} (${store.done().size} done; this run ${Object.values(result.outcomes).reduce((a, b) => a + b, 0)})\n` +
+      `Memory: ${file}\n${questionsLine(questions, store.done(), result.outcomes)}\n` +
         `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run)\n` +
         `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${result.outcomes.failed ? `, failed this run ${result.outcomes.failed} (retried by --resume)` : ""}\n` +
         `Tokens this run: ${compactNumber(result.usage.inputTokens)} in, ${compactNumber(result.usage.outputTokens)} out, ${result.usage.calls} calls\n` +
+        `${ranking}\n` +
         `Error types:\n${histogram(stats.histogram)}\n` +
         (stopping ? "Stopped early: --resume finishes the build.\n" : ""),
     );
@@ -182,13 +216,25 @@ async function build(argv: string[], io: CliIO): Promise<number> {
  * memo-sql's candidates as the source of wrong queries: the whole generation half (decompositions, ReAct+Reflect,
  * three styles, exemplars from the same split — never the question itself), without correction or memory.
  */
-async function pipelineElicitor(models: ModelProvider, executor: SqlExecutor, questions: Question[]) {
+async function pipelineElicitor(models: ModelProvider, executor: SqlExecutor, questions: Question[], embeddings: Embedder | undefined) {
   const { memoSqlSpec } = await import("../../graphs/memo-sql.ts");
-  const graph = memoSqlSpec.build({ models, executor, examples: createExampleStore(questions) }, { noRefine: true, retrieval: "none" });
+  const graph = memoSqlSpec.build({ models, executor, examples: createExampleStore(questions), ...(embeddings ? { embeddings } : {}) }, { noRefine: true, retrieval: "none" });
   return async (q: Question) => {
     const state = (await graph.invoke(inputOf(q, "memo-sql"), { recursionLimit: 200 })) as { candidates: { sql: string }[]; usage: Usage };
     return { sqls: state.candidates.map((c) => c.sql), usage: state.usage };
   };
+}
+
+/** The selected questions' fate: done (in any run of this build) and this run; the file may hold more (another --limit). */
+function questionsLine(questions: Question[], done: Map<string, unknown>, outcomes: Record<string, number>): string {
+  const selectedDone = questions.filter((q) => done.has(q.id)).length;
+  const thisRun = Object.values(outcomes).reduce((a, b) => a + b, 0);
+  const failed = outcomes.failed ?? 0;
+  const others = done.size - selectedDone;
+  return (
+    `Questions: ${questions.length} selected, ${selectedDone} done (${thisRun - failed} this run${failed ? `, ${failed} failed` : ""})` +
+    `${selectedDone < questions.length ? `, ${questions.length - selectedDone} left for --resume` : ""}${others ? `; ${others} more done outside this selection` : ""}`
+  );
 }
 
 function progressLine(done: number, total: number, entries: number, started: number, doneThisRun: number): string {
@@ -227,7 +273,8 @@ async function add(argv: string[], io: CliIO): Promise<number> {
   const models = modelsFor(values, io);
   const descriptionDir = values["description-dir"] ? path.resolve(io.cwd, values["description-dir"]) : undefined;
   const schemaText = renderSchema(await readSchema(dbPath, { descriptionDir, executor }), { question: values.question, evidence: values.evidence });
-  const store = MemoryStore.open(path.resolve(io.cwd, values.memory!), { create: true });
+  const embeddings = embedderFor(values, io);
+  const store = MemoryStore.open(path.resolve(io.cwd, values.memory!), { create: true, embedder: embeddings });
   try {
     const label = await labelError(models, { schemaText, question: values.question!, evidence: values.evidence ?? "", linkingText: "", goldSql: values.correct!, wrongSql: values.wrong! });
     if (!label.ok) throw new UserError(`the labeler gave no usable label: ${label.error}`);
@@ -242,7 +289,8 @@ async function add(argv: string[], io: CliIO): Promise<number> {
       suggestions: label.suggestions,
     });
     if (right.fingerprint === wrong.fingerprint) io.stderr("note: both queries return the same result on this database; stored anyway\n");
-    io.stdout(`Added entry #${entry.id} (${entry.errorTypes.join(", ")})\nSuggestions: ${entry.suggestions}\nMemory: ${store.size} entries\n`);
+    const ranking = await embedKeys(store, embeddings);
+    io.stdout(`Added entry #${entry.id} (${entry.errorTypes.join(", ")})\nSuggestions: ${entry.suggestions}\nMemory: ${store.size} entries\n${ranking}\n`);
     return 0;
   } finally {
     store.close();
@@ -250,19 +298,25 @@ async function add(argv: string[], io: CliIO): Promise<number> {
 }
 
 async function show(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { entries: { type: "string" }, json: { type: "boolean" } });
+  const { values, positionals } = parseFlags(argv, { ...modelFlags, entries: { type: "string" }, json: { type: "boolean" } });
   if (positionals.length !== 1) throw new UsageError("name one memory file");
-  const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]!));
+  const embeddings = embedderFor(values, io);
+  const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]!), { embedder: embeddings });
   try {
     const stats = store.stats();
+    const vectors = store.vectorModels();
+    const ranking = embeddings
+      ? `embeddings (${embeddings.model}; ${store.embeddedCount} of ${stats.entries} keys embedded, the rest at the first retrieval)`
+      : "lexical (no embedding model configured)";
     const n = intFlag(values, "entries", 0) ?? 3;
     const recent = store.entries().slice(-n);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ file: store.file, build: JSON.parse(store.getMeta("build") ?? "null"), ...stats, recent }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ file: store.file, build: JSON.parse(store.getMeta("build") ?? "null"), ...stats, vectors, ranking: embeddings ? "embeddings" : "lexical", recent }, null, 2)}\n`);
       return 0;
     }
     io.stdout(
       `Memory: ${store.file}\nEntries: ${stats.entries}\nQuestions done by builds: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}\n` +
+        `Key vectors: ${Object.entries(vectors).map(([model, n]) => `${n} by ${model}`).join(", ") || "none"}\nRanking: ${ranking}\n` +
         `Error types:\n${histogram(stats.histogram)}\n` +
         (recent.length ? `\nLatest ${recent.length}:\n${recent.map((e) => `#${e.id} [${e.sourceId}] ${e.question}\n  wrong: ${e.wrongSql}\n  types: ${e.errorTypes.join(", ")}`).join("\n")}\n` : ""),
     );
@@ -273,11 +327,12 @@ async function show(argv: string[], io: CliIO): Promise<number> {
 }
 
 async function search(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { sql: { type: "string" }, retrieval: { type: "string" }, "exclude-id": { type: "string" }, json: { type: "boolean" } });
+  const { values, positionals } = parseFlags(argv, { ...modelFlags, sql: { type: "string" }, retrieval: { type: "string" }, "exclude-id": { type: "string" }, json: { type: "boolean" } });
   if (positionals.length !== 2) throw new UsageError('usage: sqlmend memo search FILE "QUESTION" --sql SQL');
   const mode = (values.retrieval ?? "filtered") as RetrievalMode;
   if (!["filtered", "top4", "random"].includes(mode)) throw new UsageError(`--retrieval takes filtered, top4 or random, not '${values.retrieval}'`);
-  const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]!));
+  const embeddings = embedderFor(values, io);
+  const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]!), { embedder: embeddings });
   try {
     const question = positionals[1]!;
     const started = performance.now();
@@ -287,7 +342,10 @@ async function search(argv: string[], io: CliIO): Promise<number> {
       io.stdout(`${JSON.stringify({ ...r, ms }, null, 2)}\n`);
       return 0;
     }
-    io.stdout(`Key: ${r.key.question} | ${r.key.skeleton}\nRanking: ${r.ranking}${r.note ? ` (${r.note})` : ""}; mode ${r.mode}; ${r.ranked.length} ranked, ${r.entries.length} kept (${ms.toFixed(1)} ms)\n\n`);
+    const how =
+      r.ranking === "embeddings" ? `embeddings (${embeddings!.model})` : r.ranking === "lexical" ? `lexical (${r.note?.replace(/; ranked lexically$/, "") ?? "no embedding model configured"})` : r.ranking;
+    const requests = r.records.length ? `; ${r.records.length} embedding request${r.records.length === 1 ? "" : "s"}` : "";
+    io.stdout(`Key: ${r.key.question} | ${r.key.skeleton}\nRanking: ${how}; mode ${r.mode}; ${r.ranked.length} ranked, ${r.entries.length} kept (${ms.toFixed(1)} ms${requests})\n\n`);
     for (const [i, x] of r.ranked.entries()) {
       const fate = x.kept ? "KEPT" : `dropped (types within #${x.subsumedBy})`;
       io.stdout(`${String(i + 1).padStart(3)}. ${x.score.toFixed(3).padStart(8)}  #${x.entry.id} ${fate}  [${x.entry.errorTypes.join(", ")}]  ${x.entry.question}\n`);

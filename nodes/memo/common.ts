@@ -4,8 +4,7 @@ import type { Linking } from "../../state/linking.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import type { Example, ExampleStore } from "../../tools/examples.ts";
 import { denseTopK, keyText, LexicalKeyIndex } from "../../tools/key-index.ts";
-import type { Embedder } from "../../tools/embeddings.ts";
-import { firstLineOf } from "../../tools/errors.ts";
+import { type EmbedOutcome, type Embedder, embedRecorded } from "../../tools/embeddings.ts";
 import { callStructured } from "../../tools/llm.ts";
 import { type ErrorType, ErrorTypeSchema } from "../../tools/memory-store.ts";
 import type { ModelProvider } from "../../tools/models.ts";
@@ -70,7 +69,7 @@ export async function labelError(
   return { ok: true, errorTypes: [...new Set(reply.value.errorTypes as ErrorType[])], suggestions: reply.value.suggestions.trim(), records: reply.records };
 }
 
-const exampleIndexes = new WeakMap<ExampleStore, { index: LexicalKeyIndex; list: Example[]; vectors: Map<string, Promise<number[][]>> }>();
+const exampleIndexes = new WeakMap<ExampleStore, { index: LexicalKeyIndex; list: Example[]; vectors: Map<string, Promise<EmbedOutcome>> }>();
 
 /**
  * The k training examples closest to question + skeleton of the latest sub-SQL (§3.4.1), over the same kind of key
@@ -83,8 +82,8 @@ export async function exemplarsFor(
   question: string,
   sql: string,
   k: number,
-  exclude: { id: string; question: string },
-): Promise<{ examples: Example[]; ranking: string }> {
+  exclude: { id: string; dbId: string; question: string },
+): Promise<{ examples: Example[]; ranking: string; records: ModelCallRecord[] }> {
   let built = exampleIndexes.get(examples);
   if (!built) {
     const list = examples.all();
@@ -94,30 +93,45 @@ export async function exemplarsFor(
   }
   const { index, list, vectors } = built;
   const same = exclude.question.toLowerCase().trim();
-  const keep = (i: number) => list[i]!.id !== exclude.id && list[i]!.question.toLowerCase().trim() !== same;
+  // The question's own example: same id on the same database (train and dev both number from 0, on other databases),
+  // or the same text.
+  const keep = (i: number) => !(list[i]!.id === exclude.id && list[i]!.dbId === exclude.dbId) && list[i]!.question.toLowerCase().trim() !== same;
   const key = { question, skeleton: sqlSkeleton(sql) };
+  const records: ModelCallRecord[] = [];
   let note = "";
   if (embedder) {
-    try {
-      let all = vectors.get(embedder.model);
-      if (!all) {
-        all = embedAll(embedder, list.map((e) => keyText({ question: e.question, skeleton: sqlSkeleton(e.sql) })));
-        vectors.set(embedder.model, all);
-        all.catch(() => vectors.delete(embedder.model));
-      }
-      const [query] = await embedder.embed([keyText(key)]);
-      if (!query) throw new Error("the embedder returned no vector");
-      return { examples: denseTopK(query, await all, k, keep).map((h) => list[h.index]!), ranking: "embeddings" };
-    } catch (error) {
-      note = ` (embeddings failed: ${firstLineOf(error)})`;
+    let all = vectors.get(embedder.model);
+    let started = false;
+    if (!all) {
+      // One run per process and model: the nine writers of a question ask at once.
+      all = embedAll(embedder, list.map((e) => keyText({ question: e.question, skeleton: sqlSkeleton(e.sql) })));
+      vectors.set(embedder.model, all);
+      started = true;
+    }
+    const keys = await all;
+    if (started) records.push(...keys.records);
+    if (!keys.ok) {
+      vectors.delete(embedder.model);
+      note = ` (${keys.note})`;
+    } else {
+      const query = await embedRecorded(embedder, [keyText(key)]);
+      records.push(...query.records);
+      if (query.ok && query.vectors[0]?.length) return { examples: denseTopK(query.vectors[0], keys.vectors, k, keep).map((h) => list[h.index]!), ranking: "embeddings", records };
+      note = ` (${query.ok ? "the embedder returned no vector" : query.note})`;
     }
   }
-  return { examples: index.search(key, k, keep).map((h) => list[h.index]!), ranking: `lexical${note}` };
+  return { examples: index.search(key, k, keep).map((h) => list[h.index]!), ranking: `lexical${note}`, records };
 }
 
-async function embedAll(embedder: Embedder, texts: string[]): Promise<number[][]> {
-  const out: number[][] = [];
-  for (let i = 0; i < texts.length; i += 64) out.push(...(await embedder.embed(texts.slice(i, i + 64))));
-  if (out.length !== texts.length) throw new Error(`the embedder returned ${out.length} vectors for ${texts.length} texts`);
-  return out;
+async function embedAll(embedder: Embedder, texts: string[]): Promise<EmbedOutcome> {
+  const vectors: number[][] = [];
+  const records: ModelCallRecord[] = [];
+  for (let i = 0; i < texts.length; i += 64) {
+    const out = await embedRecorded(embedder, texts.slice(i, i + 64));
+    records.push(...out.records);
+    if (!out.ok) return { ...out, records };
+    vectors.push(...out.vectors);
+  }
+  if (vectors.length !== texts.length) return { ok: false, note: `the embedder returned ${vectors.length} vectors for ${texts.length} texts`, records };
+  return { ok: true, vectors, records };
 }

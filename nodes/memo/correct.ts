@@ -4,6 +4,7 @@ import { z } from "zod";
 import { readOptions } from "../../graphs/options.ts";
 import { type MemoStateValue, type MemoVote, STRATEGIES } from "../../state/memo.ts";
 import type { Candidate, Execution } from "../../state/sql-state.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
 import type { Embedder } from "../../tools/embeddings.ts";
 import { callModel, callStructured } from "../../tools/llm.ts";
 import { ErrorTypeSchema, MemoryStore, type RetrievalMode } from "../../tools/memory-store.ts";
@@ -32,11 +33,16 @@ export interface CandidatePayload {
 
 const stores = new Map<string, MemoryStore>();
 
-/** One open store per memory file and embedder, shared by the nodes of every graph built in this process. */
-export function memoryStoreFor(file: string, embedder?: Embedder): MemoryStore {
-  const key = `${path.resolve(file)}\0${embedder?.model ?? ""}`;
+/**
+ * One open store per memory file and embedder, shared by the nodes of every graph built in this process. A relative
+ * `--memory` resolves against the launcher's working directory (`options.cwd`), as other file options do.
+ */
+export function memoryStoreFor(file: string, embedder: Embedder | undefined, options: GraphOptions = {}): MemoryStore {
+  const cwd = (options as { cwd?: unknown }).cwd;
+  const resolved = path.resolve(typeof cwd === "string" ? cwd : process.cwd(), file);
+  const key = `${resolved}\0${embedder?.model ?? ""}`;
   let store = stores.get(key);
-  if (!store) stores.set(key, (store = MemoryStore.open(path.resolve(file), { embedder })));
+  if (!store) stores.set(key, (store = MemoryStore.open(resolved, { embedder })));
   return store;
 }
 
@@ -58,15 +64,17 @@ export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
   const { memory, retrieval, refineRounds } = readOptions(MEMO_CORRECTION_OPTIONS, options);
   const { ctx, candidate, round } = payload;
   let cases: Awaited<ReturnType<MemoryStore["retrieve"]>>["entries"] = [];
+  let embedCalls: ModelCallRecord[] = [];
   let memoryNote: Record<string, unknown>;
   if (retrieval === "none") memoryNote = { mode: "none" };
   else if (!memory) memoryNote = { mode: "none", note: "no memory file: the critic works without memory" };
   else {
-    const r = await memoryStoreFor(memory, deps.embeddings).retrieve(
+    const r = await memoryStoreFor(memory, deps.embeddings, options).retrieve(
       { question: ctx.question, sql: candidate.sql, exclude: { ids: ctx.questionId ? [`${ctx.dbId}/${ctx.questionId}`] : [], question: ctx.question } },
       { mode: retrieval as RetrievalMode },
     );
     cases = r.entries;
+    embedCalls = r.records;
     memoryNote = { mode: r.mode, ranking: r.ranking, ranked: r.ranked.length, shown: r.entries.map((e) => e.id), ...(r.note ? { note: r.note } : {}) };
   }
   const observation = candidate.execution ? observe(candidate.execution) : "not executed";
@@ -75,12 +83,12 @@ export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
   const updated: Candidate = { ...candidate, meta: { ...meta(candidate), memory: memoryNote, verdicts: [...(meta(candidate).verdicts ?? []), verdict] } };
   if (verdict.wrong && round < refineRounds) {
     return new Command({
-      update: withCalls({ candidates: [updated] }, reply.records),
+      update: withCalls({ candidates: [updated] }, [...embedCalls, ...reply.records]),
       goto: new Send("refine", { ctx, candidate: updated, round, verdict: { errorTypes: verdict.errorTypes, suggestions: verdict.suggestions } } satisfies CandidatePayload),
     });
   }
   const accepted = !verdict.wrong;
-  return new Command({ update: withCalls({ candidates: [finalCandidate(updated, { accepted })] }, reply.records), goto: "vote" });
+  return new Command({ update: withCalls({ candidates: [finalCandidate(updated, { accepted })] }, [...embedCalls, ...reply.records]), goto: "vote" });
 };
 
 /** Slot `refine` (role `refiner`): rewrites the candidate per the critic's verdict and executes it; back to the critic while rounds remain. */

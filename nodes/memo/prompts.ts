@@ -120,14 +120,14 @@ const STYLE_TEXT: Record<Style, string> = {
   nested: "nested subqueries: auxiliary logic inside the outer query through IN, EXISTS or scalar subqueries",
 };
 
-export function writePrompt(c: PromptContext, steps: MemoStep[], style: Style, exemplars: Example[]): ChatInput[] {
+export function writePrompt(c: PromptContext, steps: MemoStep[], style: Style, exemplars: Example[], plan: string[] = []): ChatInput[] {
   const shots = exemplars.length ? `Examples of questions and their SQL (other databases may differ):\n\n${exemplars.map((e) => `${questionBlock(e.question, e.evidence)}\nSQL: ${e.sql}`).join("\n\n")}\n\n` : "";
   return [
     { role: "system", content: SQL_SYSTEM },
     {
       role: "user",
       content:
-        `${header(c)}\n\nThe sub-questions were solved like this:\n${showSteps(steps)}\n\n${shots}` +
+        `${header(c)}\n\n${steps.length || !plan.length ? `The sub-questions were solved like this:\n${showSteps(steps)}` : `The question breaks down into these sub-questions:\n${plan.map((q, i) => `${i + 1}. ${q}`).join("\n")}`}\n\n${shots}` +
         `Now write one SQLite query that answers the whole question, written as ${STYLE_TEXT[style]}. Reply with the query in a sql block.`,
     },
   ];

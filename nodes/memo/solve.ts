@@ -34,6 +34,8 @@ export interface WritePayload {
   style: Style;
   /** Candidate order (strategy-major): the vote's tie-break. */
   order: number;
+  /** The path's sub-questions (the writer's only guide under noReact, when there are no steps). */
+  plan: string[];
 }
 
 type MemoNode<P> = (payload: P) => Promise<Command>;
@@ -48,11 +50,14 @@ const DecompositionSchema = z.object({
 /** The first step of every path, or the next sub-question, or — once all are solved — the writers, one per style. */
 export function advance(payload: PathPayload, steps: MemoStep[], options: GraphOptions): Send[] {
   if (payload.index + 1 < payload.plan.length) return [new Send("act", { ...payload, index: payload.index + 1, steps })];
+  return writers(payload.ctx, payload.strategy, payload.plan, steps, options);
+}
+
+/** One writer per style for a finished path (candidate order: strategy-major). */
+function writers(ctx: MemoContext, strategy: Strategy, plan: string[], steps: MemoStep[], options: GraphOptions): Send[] {
   const { styles } = readOptions(MEMO_SQL_OPTIONS, options);
-  const strategyAt = STRATEGIES.indexOf(payload.strategy);
-  return STYLES.slice(0, styles).map(
-    (style, s) => new Send("write", { ctx: payload.ctx, strategy: payload.strategy, steps, style, order: strategyAt * STYLES.length + s } satisfies WritePayload),
-  );
+  const strategyAt = STRATEGIES.indexOf(strategy);
+  return STYLES.slice(0, styles).map((style, s) => new Send("write", { ctx, strategy, steps, style, order: strategyAt * STYLES.length + s, plan } satisfies WritePayload));
 }
 
 /**
@@ -81,9 +86,11 @@ export const decomposeNode: MemoNodeFactory<{ ctx: MemoContext; strategy: Strate
         : { strategy, applied: "none", subQuestions: [ctx.question], note: "the paradigm did not fit and no other decomposition came back" };
   } else if (!questions(first.value).length) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: "no sub-questions came back; the question is solved whole" };
   else plan = { strategy, applied: decomposition === "random" ? "random" : strategy, subQuestions: questions(first.value) };
+  // noReact (Table 5's "w/o ReAct+Reflect"): no sub-SQL is written, run or reflected on; the writers get the plan.
+  const { noReact } = readOptions(MEMO_SQL_OPTIONS, options);
   return new Command({
     update: withCalls({ memoPlans: [plan] }, records),
-    goto: new Send("act", { ctx, strategy, plan: plan.subQuestions, index: 0, steps: [] } satisfies PathPayload),
+    goto: noReact ? writers(ctx, strategy, plan.subQuestions, [], options) : new Send("act", { ctx, strategy, plan: plan.subQuestions, index: 0, steps: [] } satisfies PathPayload),
   });
 };
 

@@ -15,14 +15,14 @@ import type { MemoNodeFactory, WritePayload } from "./solve.ts";
  * `exemplars` training examples retrieved by question + skeleton of the path's latest sub-SQL (§3.4.1; dense with
  * the shared embedder, else lexical; none under noIcl or without a training split; `meta.icl` says which). Out: one candidate `strategy:style`, executed; then the collect gate.
  */
-export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async ({ ctx, strategy, steps, style, order }) => {
+export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async ({ ctx, strategy, steps, style, order, plan }) => {
   const { noIcl, exemplars: k } = readOptions(MEMO_SQL_OPTIONS, options);
   const latest = [...steps].reverse().find((s) => s.kind !== "reflect" && s.sql)?.sql ?? "";
   const wanted = !noIcl && k > 0;
-  const retrieved = wanted && deps.examples?.size ? await exemplarsFor(deps.examples, deps.embeddings, ctx.question, latest, k, { id: ctx.questionId, question: ctx.question }) : undefined;
+  const retrieved = wanted && deps.examples?.size ? await exemplarsFor(deps.examples, deps.embeddings, ctx.question, latest, k, { id: ctx.questionId, dbId: ctx.dbId, question: ctx.question }) : undefined;
   const exemplars = retrieved?.examples ?? [];
   const icl = !wanted ? "off" : (retrieved?.ranking ?? "off: no training examples");
-  const call = await callModel(deps.models, "writer", writePrompt(ctx, steps, style, exemplars));
+  const call = await callModel(deps.models, "writer", writePrompt(ctx, steps, style, exemplars, plan ?? []));
   const sql = (call.ok ? extractSql(call.text) : null) ?? "";
   if (!sql) call.record.error = call.record.error ?? "reply holds no SQL";
   const execution = await executeSql(deps.executor, ctx.dbPath, sql, options);
@@ -34,7 +34,7 @@ export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async
     meta: { strategy, style, order, exemplars: exemplars.map((e) => e.id), icl, rounds: 0, final: false, verdicts: [] },
   };
   return new Command({
-    update: withCalls({ candidates: [candidate], attempts: [{ node: "write", sql, ok: !!sql, note: sql ? undefined : `${call.record.error}; no candidate SQL` }] }, [call.record]),
+    update: withCalls({ candidates: [candidate], attempts: [{ node: "write", sql, ok: !!sql, note: sql ? undefined : `${call.record.error}; no candidate SQL` }] }, [...(retrieved?.records ?? []), call.record]),
     goto: "collect",
   });
 };
