@@ -117,6 +117,47 @@ describe("sandbox (QuickJS in WebAssembly)", () => {
     expect(out.ok || out.message).toMatch(/out of memory/);
   });
 
+  it("stops a built-in that loops in C past the interrupt handler: the host ends the thread", async () => {
+    // QuickJS's indexOf over an array-like never consults the interrupt handler; only the host's deadline stops it.
+    const started = Date.now();
+    const out = await blocked("result = Array.prototype.indexOf.call({ length: 2 ** 52 }, 1);", { timeoutMs: 100 });
+    expect(out).toMatchObject({ ok: false, kind: "timeout" });
+    expect(out.ok || out.message).toMatch(/100 ms/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    // A fresh thread takes the next run.
+    expect(await runSandboxed("result = tables.schools.length;", tables)).toMatchObject({ ok: true, rows: [[3]] });
+  });
+
+  it("getters, toJSON, Proxies and throwing tricks in the answer run under the same time limit", async () => {
+    for (const code of [
+      "result = [{ get a() { for (;;) {} } }];",
+      "result = { toJSON() { for (;;) {} } };",
+      "result = new Proxy([], { get() { for (;;) {} } });",
+      "Object.defineProperty(globalThis, 'result', { get() { for (;;) {} } });",
+      "throw { get message() { for (;;) {} } };",
+      "throw new Proxy({}, { get() { for (;;) {} } });",
+    ]) {
+      const out = await blocked(code, { timeoutMs: 100 });
+      expect(out).toMatchObject({ ok: false, kind: "timeout" });
+    }
+    // A Proxy that behaves is only data once serialized inside: three rows of {a: 1}.
+    const proxy = await blocked("result = new Proxy([], { get(t, k) { return k === 'length' ? 3 : { a: 1 }; } });");
+    expect(proxy).toMatchObject({ ok: true, columns: ["a"], rows: [[1], [1], [1]] });
+    // A huge thrown text comes back as one short line.
+    const huge = await blocked("throw new Error('x'.repeat(4e6));");
+    expect(huge).toMatchObject({ ok: false, kind: "error" });
+    expect(huge.ok || huge.message.length).toBeLessThanOrEqual(500);
+  });
+
+  it("leaves promise jobs pending and offers no Atomics or WebAssembly; symbol keys are dropped", async () => {
+    const pending = await blocked("Promise.resolve().then(() => { for (;;) {} }); (async () => { await null; result = 2; })(); result = 1;", { timeoutMs: 100 });
+    expect(pending).toMatchObject({ ok: true, rows: [[1]] });
+    expect(await blocked("result = [typeof Atomics, typeof WebAssembly];")).toMatchObject({ ok: true, rows: [["undefined"], ["undefined"]] });
+    expect(await blocked("result = [{ [Symbol('k')]: 1, b: 2 }];")).toMatchObject({ ok: true, columns: ["b"], rows: [[2]] });
+    // The answer's serializer cannot be shadowed by the code.
+    expect(await blocked("let __answer = () => '{\"value\": 7}'; result = 1;")).toMatchObject({ ok: false, kind: "error" });
+  });
+
   it("refuses a huge result without copying it out", async () => {
     const out = await blocked("result = Array.from({ length: 200000 }, (_, i) => ({ i, s: 'x'.repeat(20) }));", { maxResultChars: 100_000 });
     expect(out).toMatchObject({ ok: false, kind: "shape" });
