@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runSandboxed, type TestTables } from "../tools/sandbox.ts";
 
@@ -156,6 +158,21 @@ describe("sandbox (QuickJS in WebAssembly)", () => {
     expect(await blocked("result = [{ [Symbol('k')]: 1, b: 2 }];")).toMatchObject({ ok: true, columns: ["b"], rows: [[2]] });
     // The answer's serializer cannot be shadowed by the code.
     expect(await blocked("let __answer = () => '{\"value\": 7}'; result = 1;")).toMatchObject({ ok: false, kind: "error" });
+  });
+
+  it("in a CLI process: loader flags are not passed to the thread, nothing is printed, the process exits when done", () => {
+    const sandbox = fileURLToPath(new URL("../tools/sandbox.ts", import.meta.url));
+    const script =
+      `import { runSandboxed } from ${JSON.stringify(sandbox)};\n` +
+      `const a = await runSandboxed("result = 1 + 1;", {});\n` +
+      // Deep nesting aborts QuickJS's WebAssembly instance, which prints an abort text where it can.
+      `const b = await runSandboxed("let o = []; for (let i = 0; i < 1e5; i++) o = [o]; result = o;", {}, { timeoutMs: 200 });\n` +
+      `process.stdout.write(JSON.stringify([a.ok && a.rows, b.ok]));`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(child.error).toBeUndefined(); // not killed at the timeout: an idle sandbox thread does not keep it alive
+    expect(child.stdout).toBe(JSON.stringify([[[2]], false]));
+    expect(child.stderr.replace(/npm warn.*\n?/g, "")).toBe("");
+    expect(child.status).toBe(0);
   });
 
   it("refuses a huge result without copying it out", async () => {

@@ -7,6 +7,10 @@
 import { parentPort } from "node:worker_threads";
 import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
 
+// Emscripten's abort texts (e.g. after a stack overflow) would land in the CLI's output: this thread prints nothing.
+for (const name of ["log", "info", "warn", "error", "debug", "trace"]) console[name] = () => {};
+process.stdout.write = process.stderr.write = () => true;
+
 let quickJs;
 const loadQuickJs = () => (quickJs ??= getQuickJS());
 

@@ -9,8 +9,8 @@
  *
  * QuickJS runs in a worker thread (./sandbox-worker.js), not on the calling thread: some built-ins loop in C
  * without consulting the interrupt handler (Array.prototype.indexOf over {length: 2**52} never returns), so the host
- * keeps its own deadline and terminates the thread; a memory bomb's grown WebAssembly memory goes with its thread;
- * QuickJS's abort messages go to the thread's own stderr, not the CLI's. Runs are serial, one thread per process.
+ * keeps its own deadline and terminates the thread; a memory bomb's grown WebAssembly memory goes with its thread.
+ * Runs are serial, one thread per process.
  */
 import { Worker } from "node:worker_threads";
 /** A JSON scalar: what a test-table cell and a result cell may hold. */
@@ -85,14 +85,14 @@ class SandboxThread {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS, stdout: true, stderr: true });
-    // Emscripten's abort texts and anything QuickJS prints stay out of the host's output.
-    worker.stdout.resume();
-    worker.stderr.resume();
+    // Plain JavaScript: no loader flags of the host (--import tsx, --input-type, ...) are passed on.
+    const worker = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS, execArgv: [] });
     worker.on("message", (reply: WorkerReply) => this.finish(reply.id, reply, Boolean(!reply.ok && reply.recycle)));
     // The thread died (out of its V8 heap, or crashed): the job it ran fails, the next one gets a fresh thread.
     worker.on("error", (error: Error) => this.failCurrent(worker, /memory|heap/i.test(error.message) ? "memory" : "error", `the sandbox thread failed: ${oneLine(error.message)}`));
     worker.on("exit", () => this.failCurrent(worker, "error", "the sandbox thread exited"));
+    // After the listeners (adding a "message" listener refs the thread again): an idle thread never keeps the
+    // process alive; a running job's host deadline timer does.
     worker.unref();
     return worker;
   }
