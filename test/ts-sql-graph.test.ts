@@ -151,6 +151,18 @@ describe("ts-sql graph", () => {
     expect(state.execution).toMatchObject({ ok: true });
   });
 
+  it("rows the schema refused are not in the test data the code and the reviser see: both sides use the same rows", async () => {
+    // Data rounds run out with an orphan row left: the scratch database drops it, so the test code must not count it.
+    const models = provider({ data: json(ORPHAN_DATA), coder: js(ACTIVE_CODE), reviser: sql(WRONG_SQL) });
+    const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 1 }, { sql: RIGHT_SQL });
+    expect(state.testData?.tables.school?.map((r: { name: unknown }) => r.name)).toEqual(["Alpha", "Beta"]);
+    expect(state.testCode?.expected.rows).toEqual([["Alpha"]]);
+    expect(state.testRun).toMatchObject({ match: true });
+    expect(state.rounds).toBe(0);
+    expect(state.sql).toBe(RIGHT_SQL);
+    for (const prompt of seen(models, "coder")) expect(prompt).not.toContain('"district_id":9');
+  });
+
   it("an executor without scratch databases: no retries, no test case, the SQL kept", async () => {
     const models = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const plain = { run: executor.run.bind(executor), close: async () => {} };
