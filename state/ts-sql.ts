@@ -27,7 +27,7 @@ export const TestDataSchema = z.object({
   violations: z.array(z.string()).default([]),
   /** Non-duality: the candidate SQL ran on the data without error... */
   sqlRan: z.boolean().default(false),
-  /** ...and returned this many rows (non-duality needs at least one). */
+  /** ...and returned this many rows (non-duality needs at least one; 0 when they hold only NULLs). */
   sqlRows: z.number().int().nonnegative().default(0),
   /** Why the data fails non-duality, for the data agent. */
   sqlNote: z.string().optional(),

@@ -142,6 +142,23 @@ describe("ts-sql graph", () => {
     expect(state.sql).toBe(RIGHT_SQL);
   });
 
+  it("non-duality and inspection: an aggregate over no matching rows (one row of NULLs) counts as empty", async () => {
+    const closedOnly = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Beta", status: "Closed", score: 650 }] } };
+    const BEST = "SELECT max(score) FROM school WHERE status = 'Active'";
+    const nullCode = "// nothing is active in my reading\nresult = [[null]];";
+    const bestCode = "// the best score among active schools\nresult = Math.max(...school.filter((s) => s.status === 'Active').map((s) => s.score));";
+    const models = provider({ data: [json(closedOnly), json(GOOD_DATA)], coder: [js(nullCode), js(bestCode)], reviser: sql(BEST) });
+    const state = await run(tsSqlRefineSpec, models, {}, { sql: BEST });
+    const dataSaw = seen(models, "data");
+    expect(dataSaw).toHaveLength(2);
+    expect(dataSaw[1]).toMatch(/no rows|only NULL/);
+    const coderSaw = seen(models, "coder");
+    expect(coderSaw).toHaveLength(2);
+    expect(coderSaw[1]).toMatch(/the result is empty/);
+    expect(state.testCode?.expected.rows).toEqual([[580]]);
+    expect(state.testRun).toMatchObject({ match: true });
+  });
+
   it("data retries are bounded: bad data every time ends without a test case, SQL kept", async () => {
     const models = provider({ data: "no json here", coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 2 }, { sql: WRONG_SQL });

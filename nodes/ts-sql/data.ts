@@ -4,7 +4,7 @@ import { callModel } from "../../tools/llm.ts";
 import { extractJson } from "../../tools/reply.ts";
 import { quoteIdent } from "../../tools/schema.ts";
 import { withCalls } from "../common.ts";
-import { ddlText, descriptionLines, foreignKeyLines, jsonCell, relevantTables, schemaFacts, scratchOf, type TsSqlNodeFactory } from "./common.ts";
+import { ddlText, descriptionLines, isEmptyAnswer, foreignKeyLines, jsonCell, relevantTables, schemaFacts, scratchOf, type TsSqlNodeFactory } from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
 
 const DataReplySchema = z.object({ tables: TestTablesSchema });
@@ -147,8 +147,8 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     ? "there is no SQL to check the data with"
     : !result?.ok
       ? `the SQL fails on this data (${result?.kind}: ${result?.message})`
-      : result.rowCount === 0
-        ? "the SQL returns no rows on this data; write rows that satisfy every condition of the question, so the answer is not empty"
+      : result.rowCount === 0 || isEmptyAnswer(result.rows)
+        ? `the SQL returns ${result.rowCount ? "only NULL" : "no rows"} on this data; write rows that satisfy every condition of the question, so the answer is not empty`
         : undefined;
   const testData: TestData = {
     ...state.testData,
@@ -157,7 +157,7 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     loaded: out.loaded,
     violations: out.errors,
     sqlRan: Boolean(result?.ok),
-    sqlRows: result?.ok ? result.rowCount : 0,
+    sqlRows: result?.ok && !isEmptyAnswer(result.rows) ? result.rowCount : 0,
     ...(sqlNote ? { sqlNote } : { sqlNote: undefined }),
   };
   const note = [out.errors.length ? `${out.errors.length} schema violation(s)` : "", sqlNote ?? ""].filter(Boolean).join("; ");
