@@ -246,7 +246,8 @@ describe("ts-sql graph", () => {
     const state = await run(tsSqlRefineSpec, models, { coderModels: ["m1", "m2"], maxCodeRefinements: 2 }, { sql: WRONG_SQL });
     expect(seen(models, "coder@m1")).toHaveLength(3);
     expect(seen(models, "coder@m1")[1]).toMatch(/the code fails: TypeError/);
-    expect(state.testCode).toMatchObject({ model: "m2" });
+    // The one model left standing is not an agreement of models: it is the fallback.
+    expect(state.testCode).toMatchObject({ model: "m2", how: "fallback", agreeing: 1 });
     expect(state.sql).toBe(RIGHT_SQL);
   });
 

@@ -48,9 +48,9 @@ export const voteNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const biggest = groups.reduce((a, b) => (b.length > a.length ? b : a));
   if (coders.length === 1) {
     [chosen, how, agreeing] = [usable[0]!, "single", 1];
-  } else if (groups.length === 1 || (opts.codeVote === "majority" && biggest.length >= 2)) {
+  } else if (biggest.length >= 2 && (groups.length === 1 || opts.codeVote === "majority")) {
     [chosen, how, agreeing] = [biggest[0]!, "agreement", biggest.length];
-  } else if (opts.codeVote === "select") {
+  } else if (opts.codeVote === "select" && groups.length > 1) {
     // A knockout of one representative per distinct result, in coder order.
     const facts = await schemaFacts(deps, state);
     const tables = Object.keys(state.testData?.tables ?? {});
