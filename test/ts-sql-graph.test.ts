@@ -180,6 +180,15 @@ describe("ts-sql graph", () => {
     for (const prompt of seen(models, "coder")) expect(prompt).not.toContain('"district_id":9');
   });
 
+  it("a huge string in the expected result is cut in the reviser's prompt", async () => {
+    const huge = "// one school with a very long name\nresult = [{ name: 'x'.repeat(100000) }];";
+    const models = provider({ data: json(GOOD_DATA), coder: js(huge), reviser: sql(RIGHT_SQL) });
+    await run(tsSqlRefineSpec, models, { maxRevisions: 1 }, { sql: WRONG_SQL });
+    const [prompt] = seen(models, "reviser");
+    expect(prompt).toContain("(100000 characters)");
+    expect(prompt!.length).toBeLessThan(10_000);
+  });
+
   it("an executor without scratch databases: no retries, no test case, the SQL kept", async () => {
     const models = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const plain = { run: executor.run.bind(executor), close: async () => {} };

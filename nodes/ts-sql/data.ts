@@ -126,7 +126,7 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
   const given = state.testData.given ?? state.testData.tables;
   const names = Object.keys(given);
   const readBack = names.map((name) => `SELECT * FROM ${quoteIdent(name)}`);
-  const out = await scratch.runScratch(state.dbPath, given, [...queries, ...readBack], { timeoutMs: options.timeoutMs ?? 30_000, maxRows: 1000 });
+  const out = await scratch.runScratch(state.dbPath, given, [...queries, ...readBack], { timeoutMs: options.timeoutMs ?? 30_000, maxRows: 10_000 });
   if (!out.ok) {
     return {
       testData: { ...state.testData, violations: [], sqlRan: false, sqlRows: 0, loadError: `the test data could not be loaded: ${out.kind}: ${out.message}` },
