@@ -117,6 +117,10 @@ describe("sandbox (QuickJS in WebAssembly)", () => {
     const out = await blocked("const a = []; for (;;) a.push({ k: a.length, s: 'row' + a.length });", { memoryBytes: 16 * 1024 * 1024, timeoutMs: 5000 });
     expect(out).toMatchObject({ ok: false, kind: "memory" });
     expect(out.ok || out.message).toMatch(/out of memory/);
+    // The thread's WebAssembly memory has a hard cap of its own: a limit set far too high still stops the bomb.
+    const capped = await blocked("let s = []; for (;;) s.push('x'.repeat(1024) + s.length);", { memoryBytes: 2 ** 30, timeoutMs: 10_000 });
+    expect(capped).toMatchObject({ ok: false, kind: "memory" });
+    expect(await runSandboxed("result = 1;", tables)).toMatchObject({ ok: true, rows: [[1]] });
   });
 
   it("stops a built-in that loops in C past the interrupt handler: the host ends the thread", async () => {

@@ -5,14 +5,18 @@
 // unusable). The host also terminates this thread when a run outlives its deadline: some QuickJS built-ins loop in
 // C without consulting the interrupt handler (e.g. Array.prototype.indexOf over {length: 2**52}).
 import { parentPort } from "node:worker_threads";
-import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, shouldInterruptAfterDeadline } from "quickjs-emscripten";
 
 // Emscripten's abort texts (e.g. after a stack overflow) would land in the CLI's output: this thread prints nothing.
 for (const name of ["log", "info", "warn", "error", "debug", "trace"]) console[name] = () => {};
 process.stdout.write = process.stderr.write = () => true;
 
+// The WebAssembly memory is capped outright (QuickJS's own limit counts only its objects, and emscripten would grow
+// the memory to 2 GiB): 16 MiB to start, 64 MiB at most, whatever a run's memory limit says.
+const WASM_PAGE = 64 * 1024;
+const WASM_PAGES = { initial: (16 * 1024 * 1024) / WASM_PAGE, maximum: (64 * 1024 * 1024) / WASM_PAGE };
 let quickJs;
-const loadQuickJs = () => (quickJs ??= getQuickJS());
+const loadQuickJs = () => (quickJs ??= newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: new WebAssembly.Memory(WASM_PAGES) })));
 
 // Error texts can be as large as the sandbox's heap: cut before any regular expression sees them.
 const oneLine = (text) => String(text).slice(0, 2000).replace(/\s+/g, " ").trim().slice(0, 500);
@@ -68,7 +72,7 @@ async function run({ code, input, names, timeoutMs, memoryBytes, maxResultChars 
     if (/interrupted/i.test(text)) return timeout();
     if (/out of memory|memory limit|allocation failed/i.test(text)) {
       recycle = true;
-      return fail("memory", `the test code ran out of memory (limit ${Math.round(memoryBytes / 1048576)} MiB)`);
+      return fail("memory", `the test code ran out of memory (limit ${Math.round(Math.min(memoryBytes, WASM_PAGES.maximum * WASM_PAGE) / 1048576)} MiB)`);
     }
     if (Date.now() >= deadline) return timeout();
     if (/stack overflow|call stack/i.test(text)) return fail("error", `the test code overflowed the stack: ${text}`);

@@ -24,6 +24,7 @@ export interface SandboxOptions {
   /**
    * Heap limit of the QuickJS runtime in bytes. Default 16 MiB: test tables hold a few rows. A memory bomb grows the
    * process by about 45 MiB at 16 MiB (about 120 MiB at 32 MiB), released when its thread ends (bench/sandbox.ts).
+   * The thread's WebAssembly memory is capped at 64 MiB, so a larger limit acts as 64 MiB at most.
    */
   memoryBytes?: number;
   /** Characters of the JSON answer at most. Default 1 000 000. */
