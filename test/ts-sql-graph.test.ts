@@ -109,6 +109,12 @@ describe("ts-sql graph", () => {
     const dataSaw = seen(models, "data");
     expect(dataSaw).toHaveLength(2);
     expect(dataSaw[1]).toMatch(/school row 3: FOREIGN KEY constraint failed \(no matching row in district\)/);
+    // The retry shows the rows as the agent wrote them (the orphan included), not only the kept ones.
+    expect(dataSaw[1]).toContain('"district_id":9');
+    // The shared linking feeds the data agent: the linked columns and the stored values the keywords matched.
+    expect(state.linking?.values.length).toBeGreaterThan(0);
+    for (const v of state.linking!.values) expect(dataSaw[0]).toContain(`value ${JSON.stringify(v.value)} in ${v.table}.${v.column}`);
+    expect(dataSaw[0]).toMatch(/- column school\.\w+/);
     // Inspection sent the uncommented code back, and the temperature rose by 0.01.
     const coderSaw = seen(models, "coder");
     expect(coderSaw).toHaveLength(2);
