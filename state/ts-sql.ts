@@ -15,7 +15,10 @@ export type TestResult = z.infer<typeof TestResultSchema>;
 
 /** The test data and what loading it into the scratch database (the real schema, in memory) said. */
 export const TestDataSchema = z.object({
+  /** The rows: as written (or sampled) until `check` loads them, then the rows the scratch database kept. */
   tables: TestTablesSchema,
+  /** The rows as written, when the scratch database refused some (the data agent's feedback shows these). */
+  given: TestTablesSchema.optional(),
   /** Written by the data agent, or sampled from the real database (the `noDataAgent` ablation). */
   source: z.enum(["generated", "sampled"]),
   /** Rows kept per table after the schema's constraints. */
@@ -24,7 +27,7 @@ export const TestDataSchema = z.object({
   violations: z.array(z.string()).default([]),
   /** Non-duality: the candidate SQL ran on the data without error... */
   sqlRan: z.boolean().default(false),
-  /** ...and returned this many rows (non-duality needs at least one). */
+  /** ...and returned this many rows (non-duality needs at least one; 0 when they hold only NULLs). */
   sqlRows: z.number().int().nonnegative().default(0),
   /** Why the data fails non-duality, for the data agent. */
   sqlNote: z.string().optional(),

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runSandboxed, type TestTables } from "../tools/sandbox.ts";
 
@@ -115,6 +117,66 @@ describe("sandbox (QuickJS in WebAssembly)", () => {
     const out = await blocked("const a = []; for (;;) a.push({ k: a.length, s: 'row' + a.length });", { memoryBytes: 16 * 1024 * 1024, timeoutMs: 5000 });
     expect(out).toMatchObject({ ok: false, kind: "memory" });
     expect(out.ok || out.message).toMatch(/out of memory/);
+    // The thread's WebAssembly memory has a hard cap of its own: a limit set far too high still stops the bomb.
+    const capped = await blocked("let s = []; for (;;) s.push('x'.repeat(1024) + s.length);", { memoryBytes: 2 ** 30, timeoutMs: 10_000 });
+    expect(capped).toMatchObject({ ok: false, kind: "memory" });
+    expect(await runSandboxed("result = 1;", tables)).toMatchObject({ ok: true, rows: [[1]] });
+  });
+
+  it("stops a built-in that loops in C past the interrupt handler: the host ends the thread", async () => {
+    // QuickJS's indexOf over an array-like never consults the interrupt handler; only the host's deadline stops it.
+    const started = Date.now();
+    const out = await blocked("result = Array.prototype.indexOf.call({ length: 2 ** 52 }, 1);", { timeoutMs: 100 });
+    expect(out).toMatchObject({ ok: false, kind: "timeout" });
+    expect(out.ok || out.message).toMatch(/100 ms/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    // A fresh thread takes the next run.
+    expect(await runSandboxed("result = tables.schools.length;", tables)).toMatchObject({ ok: true, rows: [[3]] });
+  });
+
+  it("getters, toJSON, Proxies and throwing tricks in the answer run under the same time limit", async () => {
+    for (const code of [
+      "result = [{ get a() { for (;;) {} } }];",
+      "result = { toJSON() { for (;;) {} } };",
+      "result = new Proxy([], { get() { for (;;) {} } });",
+      "Object.defineProperty(globalThis, 'result', { get() { for (;;) {} } });",
+      "throw { get message() { for (;;) {} } };",
+      "throw new Proxy({}, { get() { for (;;) {} } });",
+    ]) {
+      const out = await blocked(code, { timeoutMs: 100 });
+      expect(out).toMatchObject({ ok: false, kind: "timeout" });
+    }
+    // A Proxy that behaves is only data once serialized inside: three rows of {a: 1}.
+    const proxy = await blocked("result = new Proxy([], { get(t, k) { return k === 'length' ? 3 : { a: 1 }; } });");
+    expect(proxy).toMatchObject({ ok: true, columns: ["a"], rows: [[1], [1], [1]] });
+    // A huge thrown text comes back as one short line.
+    const huge = await blocked("throw new Error('x'.repeat(4e6));");
+    expect(huge).toMatchObject({ ok: false, kind: "error" });
+    expect(huge.ok || huge.message.length).toBeLessThanOrEqual(500);
+  });
+
+  it("leaves promise jobs pending and offers no Atomics or WebAssembly; symbol keys are dropped", async () => {
+    const pending = await blocked("Promise.resolve().then(() => { for (;;) {} }); (async () => { await null; result = 2; })(); result = 1;", { timeoutMs: 100 });
+    expect(pending).toMatchObject({ ok: true, rows: [[1]] });
+    expect(await blocked("result = [typeof Atomics, typeof WebAssembly];")).toMatchObject({ ok: true, rows: [["undefined"], ["undefined"]] });
+    expect(await blocked("result = [{ [Symbol('k')]: 1, b: 2 }];")).toMatchObject({ ok: true, columns: ["b"], rows: [[2]] });
+    // The answer's serializer cannot be shadowed by the code.
+    expect(await blocked("let __answer = () => '{\"value\": 7}'; result = 1;")).toMatchObject({ ok: false, kind: "error" });
+  });
+
+  it("in a CLI process: loader flags are not passed to the thread, nothing is printed, the process exits when done", () => {
+    const sandbox = fileURLToPath(new URL("../tools/sandbox.ts", import.meta.url));
+    const script =
+      `import { runSandboxed } from ${JSON.stringify(sandbox)};\n` +
+      `const a = await runSandboxed("result = 1 + 1;", {});\n` +
+      // Deep nesting aborts QuickJS's WebAssembly instance, which prints an abort text where it can.
+      `const b = await runSandboxed("let o = []; for (let i = 0; i < 1e5; i++) o = [o]; result = o;", {}, { timeoutMs: 200 });\n` +
+      `process.stdout.write(JSON.stringify([a.ok && a.rows, b.ok]));`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(child.error).toBeUndefined(); // not killed at the timeout: an idle sandbox thread does not keep it alive
+    expect(child.stdout).toBe(JSON.stringify([[[2]], false]));
+    expect(child.stderr.replace(/npm warn.*\n?/g, "")).toBe("");
+    expect(child.status).toBe(0);
   });
 
   it("refuses a huge result without copying it out", async () => {

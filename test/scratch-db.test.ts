@@ -86,6 +86,26 @@ describe("scratch databases (test data in an in-memory copy of the schema)", () 
     expect(out.results[0]).toMatchObject({ ok: true, rows: [["ok"]] });
   });
 
+  it("a row whose parent was dropped for a broken foreign key is dropped too (the kept rows satisfy the schema)", async () => {
+    const chained = makeDb(dir, "chained.sqlite", `
+      CREATE TABLE district (id INTEGER PRIMARY KEY);
+      CREATE TABLE school (id INTEGER PRIMARY KEY, district_id INTEGER REFERENCES district(id));
+      CREATE TABLE student (id INTEGER PRIMARY KEY, school_id INTEGER REFERENCES school(id));`);
+    const out = ok(
+      await executor.runScratch(
+        chained,
+        { district: [{ id: 1 }], school: [{ id: 1, district_id: 9 }, { id: 2, district_id: 1 }], student: [{ id: 1, school_id: 1 }, { id: 2, school_id: 2 }] },
+        ["SELECT s.id FROM student s LEFT JOIN school c ON c.id = s.school_id WHERE c.id IS NULL"],
+      ),
+    );
+    expect(out.errors).toEqual([
+      "school row 1: FOREIGN KEY constraint failed (no matching row in district)",
+      "student row 1: FOREIGN KEY constraint failed (no matching row in school)",
+    ]);
+    expect(out.loaded).toEqual({ district: 1, school: 1, student: 1 });
+    expect(out.results[0]).toMatchObject({ ok: true, rows: [] });
+  });
+
   it("stores whole numbers as INTEGER and booleans as 1/0; rejects nested values", async () => {
     const out = ok(
       await executor.runScratch(db, { school: [{ id: 1, district_id: 1, name: 5, score: true }, { id: 2, district_id: 1, name: { x: 1 } as never }], district: [{ id: 1, name: "d" }] }, [

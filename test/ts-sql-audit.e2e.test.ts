@@ -112,7 +112,18 @@ describe("sqlmend ts-sql audit", () => {
       expect(fs.readFileSync(path.join(out, "audit.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
       const refused = captureIO(dir, env);
       expect(await main(args, refused.io)).toBe(1);
-      expect(refused.err()).toMatch(/already holds an audit: pass --resume/);
+      expect(refused.err()).toMatch(/already holds a run: pass --resume/);
+      // A resume with other TS-SQL settings is refused; an unknown id and a corrupt run file are one clear line each.
+      const other = captureIO(dir, env);
+      expect(await main([...args, "--resume", "--max-data-rounds", "1"], other.io)).toBe(1);
+      expect(other.err()).toMatch(/--resume: .* holds a run with settings/);
+      const unknown = captureIO(dir, env);
+      expect(await main([...args.slice(0, -4), "--out", path.join(dir, "audit-ids"), "--ids", "0,42"], unknown.io)).toBe(1);
+      expect(unknown.err().trim().split("\n")[0]).toMatch(/--ids: no question with id 42/);
+      fs.writeFileSync(path.join(out, "run.json"), "{ not json");
+      const corrupt = captureIO(dir, env);
+      expect(await main([...args, "--resume"], corrupt.io)).toBe(1);
+      expect(corrupt.err().trim().split("\n")[0]).toMatch(/run\.json: unreadable/);
     } finally {
       await server.close();
     }

@@ -109,6 +109,12 @@ describe("ts-sql graph", () => {
     const dataSaw = seen(models, "data");
     expect(dataSaw).toHaveLength(2);
     expect(dataSaw[1]).toMatch(/school row 3: FOREIGN KEY constraint failed \(no matching row in district\)/);
+    // The retry shows the rows as the agent wrote them (the orphan included), not only the kept ones.
+    expect(dataSaw[1]).toContain('"district_id":9');
+    // The shared linking feeds the data agent: the linked columns and the stored values the keywords matched.
+    expect(state.linking?.values.length).toBeGreaterThan(0);
+    for (const v of state.linking!.values) expect(dataSaw[0]).toContain(`value ${JSON.stringify(v.value)} in ${v.table}.${v.column}`);
+    expect(dataSaw[0]).toMatch(/- column school\.\w+/);
     // Inspection sent the uncommented code back, and the temperature rose by 0.01.
     const coderSaw = seen(models, "coder");
     expect(coderSaw).toHaveLength(2);
@@ -142,6 +148,23 @@ describe("ts-sql graph", () => {
     expect(state.sql).toBe(RIGHT_SQL);
   });
 
+  it("non-duality and inspection: an aggregate over no matching rows (one row of NULLs) counts as empty", async () => {
+    const closedOnly = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Beta", status: "Closed", score: 650 }] } };
+    const BEST = "SELECT max(score) FROM school WHERE status = 'Active'";
+    const nullCode = "// nothing is active in my reading\nresult = [[null]];";
+    const bestCode = "// the best score among active schools\nresult = Math.max(...school.filter((s) => s.status === 'Active').map((s) => s.score));";
+    const models = provider({ data: [json(closedOnly), json(GOOD_DATA)], coder: [js(nullCode), js(bestCode)], reviser: sql(BEST) });
+    const state = await run(tsSqlRefineSpec, models, {}, { sql: BEST });
+    const dataSaw = seen(models, "data");
+    expect(dataSaw).toHaveLength(2);
+    expect(dataSaw[1]).toMatch(/no rows|only NULL/);
+    const coderSaw = seen(models, "coder");
+    expect(coderSaw).toHaveLength(2);
+    expect(coderSaw[1]).toMatch(/the result is empty/);
+    expect(state.testCode?.expected.rows).toEqual([[580]]);
+    expect(state.testRun).toMatchObject({ match: true });
+  });
+
   it("data retries are bounded: bad data every time ends without a test case, SQL kept", async () => {
     const models = provider({ data: "no json here", coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 2 }, { sql: WRONG_SQL });
@@ -149,6 +172,27 @@ describe("ts-sql graph", () => {
     expect(seen(models, "coder")).toHaveLength(0);
     expect(state.sql).toBe(WRONG_SQL);
     expect(state.execution).toMatchObject({ ok: true });
+  });
+
+  it("rows the schema refused are not in the test data the code and the reviser see: both sides use the same rows", async () => {
+    // Data rounds run out with an orphan row left: the scratch database drops it, so the test code must not count it.
+    const models = provider({ data: json(ORPHAN_DATA), coder: js(ACTIVE_CODE), reviser: sql(WRONG_SQL) });
+    const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 1 }, { sql: RIGHT_SQL });
+    expect(state.testData?.tables.school?.map((r: { name: unknown }) => r.name)).toEqual(["Alpha", "Beta"]);
+    expect(state.testCode?.expected.rows).toEqual([["Alpha"]]);
+    expect(state.testRun).toMatchObject({ match: true });
+    expect(state.rounds).toBe(0);
+    expect(state.sql).toBe(RIGHT_SQL);
+    for (const prompt of seen(models, "coder")) expect(prompt).not.toContain('"district_id":9');
+  });
+
+  it("a huge string in the expected result is cut in the reviser's prompt", async () => {
+    const huge = "// one school with a very long name\nresult = [{ name: 'x'.repeat(100000) }];";
+    const models = provider({ data: json(GOOD_DATA), coder: js(huge), reviser: sql(RIGHT_SQL) });
+    await run(tsSqlRefineSpec, models, { maxRevisions: 1 }, { sql: WRONG_SQL });
+    const [prompt] = seen(models, "reviser");
+    expect(prompt).toContain("(100000 characters)");
+    expect(prompt!.length).toBeLessThan(10_000);
   });
 
   it("an executor without scratch databases: no retries, no test case, the SQL kept", async () => {
@@ -217,7 +261,8 @@ describe("ts-sql graph", () => {
     const state = await run(tsSqlRefineSpec, models, { coderModels: ["m1", "m2"], maxCodeRefinements: 2 }, { sql: WRONG_SQL });
     expect(seen(models, "coder@m1")).toHaveLength(3);
     expect(seen(models, "coder@m1")[1]).toMatch(/the code fails: TypeError/);
-    expect(state.testCode).toMatchObject({ model: "m2" });
+    // The one model left standing is not an agreement of models: it is the fallback.
+    expect(state.testCode).toMatchObject({ model: "m2", how: "fallback", agreeing: 1 });
     expect(state.sql).toBe(RIGHT_SQL);
   });
 

@@ -7,13 +7,12 @@
  * the network or the process with. A CPU deadline (interrupt handler), a memory limit and a stack limit bound the
  * run; the answer comes back as one JSON string, capped in size and validated here into a fixed shape.
  *
- * Runs on the calling thread: the interrupt handler and the memory limit stop a runaway script inside the
- * WebAssembly engine, and a fresh runtime per run means no state survives between runs, so a worker thread buys
- * nothing but start-up cost (measured in bench/sandbox.ts).
+ * QuickJS runs in a worker thread (./sandbox-worker.js), not on the calling thread: some built-ins loop in C
+ * without consulting the interrupt handler (Array.prototype.indexOf over {length: 2**52} never returns), so the host
+ * keeps its own deadline and terminates the thread; a memory bomb's grown WebAssembly memory goes with its thread.
+ * Runs are serial, one thread per process.
  */
-import { getQuickJS, type QuickJSWASMModule, shouldInterruptAfterDeadline } from "quickjs-emscripten";
-import type { Row } from "./sqlite/types.ts";
-
+import { Worker } from "node:worker_threads";
 /** A JSON scalar: what a test-table cell and a result cell may hold. */
 export type JsonScalar = null | number | string | boolean;
 export type TableRows = Record<string, JsonScalar>[];
@@ -22,7 +21,11 @@ export type TestTables = Record<string, TableRows>;
 export interface SandboxOptions {
   /** CPU time limit in milliseconds. Default 1000. */
   timeoutMs?: number;
-  /** Heap limit of the runtime in bytes. Default 32 MiB (a bomb grows the host by ~4x the limit before it is stopped; bench/sandbox.ts). */
+  /**
+   * Heap limit of the QuickJS runtime in bytes. Default 16 MiB: test tables hold a few rows. A memory bomb grows the
+   * process by about 45 MiB at 16 MiB (about 120 MiB at 32 MiB), released when its thread ends (bench/sandbox.ts).
+   * The thread's WebAssembly memory is capped at 64 MiB, so a larger limit acts as 64 MiB at most.
+   */
   memoryBytes?: number;
   /** Characters of the JSON answer at most. Default 1 000 000. */
   maxResultChars?: number;
@@ -49,40 +52,89 @@ export interface SandboxFailure {
 
 export type SandboxResult = SandboxSuccess | SandboxFailure;
 
-export const SANDBOX_DEFAULTS = { timeoutMs: 1000, memoryBytes: 32 * 1024 * 1024, maxResultChars: 1_000_000, maxRows: 10_000 } as const;
+export const SANDBOX_DEFAULTS = { timeoutMs: 1000, memoryBytes: 16 * 1024 * 1024, maxResultChars: 1_000_000, maxRows: 10_000 } as const;
 
-let quickJs: Promise<QuickJSWASMModule> | undefined;
-const loadQuickJs = () => (quickJs ??= getQuickJS());
-
-const oneLine = (text: unknown) => String(text).replace(/\s+/g, " ").trim().slice(0, 500);
+const oneLine = (text: unknown) => String(text).slice(0, 2000).replace(/\s+/g, " ").trim().slice(0, 500);
 const isIdentifier = (name: string) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
+const WORKER_URL = new URL("./sandbox-worker.js", import.meta.url);
+/** Time the host allows past the run's own deadline before it terminates the thread. */
+const HOST_GRACE_MS = 500;
+/** The worker thread's V8 heap (the tables' JSON and the answer pass through it; QuickJS's heap is its own limit). */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 
-// Runs inside QuickJS before the model's code: the tables as frozen plain data, each also as a global of its name
-// when that is a valid identifier; a console that discards, so logging code does not fail.
-const PRELUDE = `
-"use strict";
-(() => {
-  const freeze = (value) => { if (value && typeof value === "object") { Object.values(value).forEach(freeze); Object.freeze(value); } return value; };
-  const tables = freeze(JSON.parse(globalThis.__input));
-  delete globalThis.__input;
-  const names = __names;
-  delete globalThis.__names;
-  Object.defineProperty(globalThis, "tables", { value: tables, enumerable: false });
-  for (const name of names) Object.defineProperty(globalThis, name, { value: tables[name], enumerable: false });
-  globalThis.console = { log() {}, warn() {}, error() {}, info() {}, debug() {} };
-  // The answer's serializer, fixed before the model's code runs (which may replace JSON.stringify).
-  const stringify = JSON.stringify;
-  Object.defineProperty(globalThis, "__answer", {
-    value: () => (typeof result === "undefined" ? stringify({ missing: true }) : stringify({ value: result === undefined ? null : result })),
-    writable: false,
-    configurable: false,
-    enumerable: false,
-  });
-})();
-`;
+type WorkerReply = { id: number; ok: true; json: string } | { id: number; ok: false; kind: SandboxErrorKind; message: string; recycle?: boolean };
 
-// Runs after the model's code: the answer in `result` as one JSON string (validated again on the host side).
-const EPILOGUE = `__answer()`;
+interface Job {
+  id: number;
+  message: { id: number; code: string; input: string; names: string[]; timeoutMs: number; memoryBytes: number; maxResultChars: number };
+  resolve: (reply: WorkerReply) => void;
+}
+
+/** One worker thread running sandbox jobs one at a time; replaced when a run hangs, bombs or crashes it. */
+class SandboxThread {
+  private worker: Worker | undefined;
+  private readonly queue: Job[] = [];
+  private current: { job: Job; timer: NodeJS.Timeout } | undefined;
+  private nextId = 1;
+
+  run(message: Omit<Job["message"], "id">): Promise<WorkerReply> {
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      this.queue.push({ id, message: { ...message, id }, resolve });
+      this.pump();
+    });
+  }
+
+  private spawn(): Worker {
+    // Plain JavaScript: no loader flags of the host (--import tsx, --input-type, ...) are passed on.
+    const worker = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS, execArgv: [] });
+    worker.on("message", (reply: WorkerReply) => this.finish(reply.id, reply, Boolean(!reply.ok && reply.recycle)));
+    // The thread died (out of its V8 heap, or crashed): the job it ran fails, the next one gets a fresh thread.
+    worker.on("error", (error: Error) => this.failCurrent(worker, /memory|heap/i.test(error.message) ? "memory" : "error", `the sandbox thread failed: ${oneLine(error.message)}`));
+    worker.on("exit", () => this.failCurrent(worker, "error", "the sandbox thread exited"));
+    // After the listeners (adding a "message" listener refs the thread again): an idle thread never keeps the
+    // process alive; a running job's host deadline timer does.
+    worker.unref();
+    return worker;
+  }
+
+  private pump(): void {
+    if (this.current) return;
+    const job = this.queue.shift();
+    if (!job) return;
+    this.worker ??= this.spawn();
+    // The host's own deadline, from dispatch: the thread's interrupt handler should have stopped the run already.
+    const timer = setTimeout(() => {
+      this.finish(job.id, { id: job.id, ok: false, kind: "timeout", message: `the test code was stopped after ${job.message.timeoutMs} ms (time limit)` }, true);
+    }, job.message.timeoutMs + HOST_GRACE_MS);
+    this.current = { job, timer };
+    this.worker.postMessage(job.message);
+  }
+
+  private finish(id: number, reply: WorkerReply, recycle: boolean): void {
+    if (!this.current || this.current.job.id !== id) return;
+    clearTimeout(this.current.timer);
+    const { job } = this.current;
+    this.current = undefined;
+    if (recycle) this.discard();
+    job.resolve(reply);
+    this.pump();
+  }
+
+  private failCurrent(worker: Worker, kind: SandboxErrorKind, message: string): void {
+    if (worker !== this.worker) return;
+    this.worker = undefined;
+    if (this.current) this.finish(this.current.job.id, { id: this.current.job.id, ok: false, kind, message }, false);
+  }
+
+  private discard(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    void worker?.terminate();
+  }
+}
+
+let thread: SandboxThread | undefined;
 
 /**
  * Runs test code over test tables. The code reads `tables.<name>` (or the table's name as a global: arrays of row
@@ -94,86 +146,18 @@ export async function runSandboxed(code: string, tables: TestTables, options: Sa
   const memoryBytes = options.memoryBytes ?? SANDBOX_DEFAULTS.memoryBytes;
   const maxResultChars = options.maxResultChars ?? SANDBOX_DEFAULTS.maxResultChars;
   const maxRows = options.maxRows ?? SANDBOX_DEFAULTS.maxRows;
-  const QuickJS = await loadQuickJs();
   const started = performance.now();
   const elapsed = () => performance.now() - started;
-  const deadline = Date.now() + timeoutMs;
-  const runtime = QuickJS.newRuntime();
-  runtime.setMemoryLimit(memoryBytes);
-  runtime.setMaxStackSize(1024 * 1024);
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
-  const vm = runtime.newContext();
-  const fail = (kind: SandboxErrorKind, message: string): SandboxFailure => ({ ok: false, kind, message: oneLine(message), elapsedMs: elapsed() });
-  // What a QuickJS exception means, by its message (interrupts and out-of-memory are plain errors in QuickJS).
-  const classify = (error: unknown): SandboxFailure => {
-    const text = describeError(error);
-    if (Date.now() >= deadline || /interrupted/i.test(text)) return fail("timeout", `the test code was stopped after ${timeoutMs} ms (time limit)`);
-    if (/out of memory|memory limit|allocation failed/i.test(text)) {
-      // WebAssembly memory never shrinks: a fresh module for the next run lets this grown one be collected.
-      quickJs = undefined;
-      return fail("memory", `the test code ran out of memory (limit ${Math.round(memoryBytes / 1048576)} MiB)`);
-    }
-    if (/stack overflow/i.test(text)) return fail("error", `the test code overflowed the stack: ${text}`);
-    return fail("error", text);
-  };
-  try {
-    const input = vm.newString(JSON.stringify(tables));
-    vm.setProp(vm.global, "__input", input);
-    input.dispose();
-    const names = vm.unwrapResult(vm.evalCode(JSON.stringify(Object.keys(tables).filter(isIdentifier))));
-    vm.setProp(vm.global, "__names", names);
-    names.dispose();
-    const prelude = vm.evalCode(PRELUDE, "prelude.js");
-    if (prelude.error) {
-      const error = vm.dump(prelude.error);
-      prelude.error.dispose();
-      return classify(error);
-    }
-    prelude.value.dispose();
-    const ran = vm.evalCode(code, "test-code.js", { type: "global", strict: false });
-    if (ran.error) {
-      const error = vm.dump(ran.error);
-      ran.error.dispose();
-      return classify(error);
-    }
-    ran.value.dispose();
-    const out = vm.evalCode(EPILOGUE, "epilogue.js");
-    if (out.error) {
-      const error = vm.dump(out.error);
-      out.error.dispose();
-      return classify(error);
-    }
-    // Read the length before copying the string out, so a huge answer is refused without crossing over.
-    const lengthHandle = vm.getProp(out.value, "length");
-    const length = vm.getNumber(lengthHandle);
-    lengthHandle.dispose();
-    if (!(length <= maxResultChars)) {
-      out.value.dispose();
-      return fail("shape", `the result is too large (${length} characters of JSON; limit ${maxResultChars})`);
-    }
-    const json = vm.getString(out.value);
-    out.value.dispose();
-    return toRows(json, maxRows, elapsed);
-  } catch (error) {
-    return classify(error);
-  } finally {
-    try {
-      vm.dispose();
-      runtime.dispose();
-    } catch {
-      // QuickJS may abort while freeing a runtime left in a bad state (e.g. after a stack overflow); an aborted
-      // WebAssembly instance is unusable, so the next run loads a fresh one.
-      quickJs = undefined;
-    }
-  }
-}
-
-function describeError(error: unknown): string {
-  if (error && typeof error === "object") {
-    const e = error as { name?: unknown; message?: unknown };
-    if (typeof e.message === "string") return `${typeof e.name === "string" ? `${e.name}: ` : ""}${e.message}`;
-  }
-  return oneLine(error);
+  const reply = await (thread ??= new SandboxThread()).run({
+    code,
+    input: JSON.stringify(tables),
+    names: Object.keys(tables).filter(isIdentifier),
+    timeoutMs,
+    memoryBytes,
+    maxResultChars,
+  });
+  if (!reply.ok) return { ok: false, kind: reply.kind, message: oneLine(reply.message), elapsedMs: elapsed() };
+  return toRows(reply.json, maxRows, elapsed);
 }
 
 const isScalar = (v: unknown): v is JsonScalar => v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
@@ -213,9 +197,4 @@ function toRows(json: string, maxRows: number, elapsed: () => number): SandboxRe
   }
   if (value.every(isScalar)) return { ok: true, columns: ["result"], rows: value.map((v) => [v]), elapsedMs: elapsed() };
   return bad("`result` must be an array of row objects, an array of arrays, or a single value");
-}
-
-/** Sandbox rows as executor rows for the shared scorer (booleans as SQLite stores them: 1 and 0). */
-export function sandboxRowsForScoring(rows: JsonScalar[][]): Row[] {
-  return rows.map((row) => row.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v)));
 }

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
 import type { Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
@@ -8,6 +7,7 @@ import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFl
 import { openCheckpointer } from "../checkpoints.ts";
 import { inputOf, type RunnableGraph, runThread } from "../runner.ts";
 import { Progress } from "../progress.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, selectQuestions } from "../run-dir.ts";
 import { tsSqlRefineSpec } from "../../graphs/ts-sql.ts";
 import { optionsUsage } from "../../graphs/options.ts";
 import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
@@ -17,7 +17,6 @@ import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 
 const RESULTS = "audit.jsonl";
-const RUN_FILE = "audit-run.json";
 
 /** One gold query against its own test case (RQ0). */
 export interface AuditRecord {
@@ -116,20 +115,19 @@ export function renderAuditReport(records: AuditRecord[], meta: { bench: string;
   return `${lines.join("\n")}\n`;
 }
 
-function readAuditRecords(file: string): Map<string, AuditRecord> {
-  const out = new Map<string, AuditRecord>();
-  if (!fs.existsSync(file)) return out;
-  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+/** The audit's lines; a half-written last line from a kill is dropped (that question runs again), the last line of an id wins. */
+function parseAuditRecords(text: string): AuditRecord[] {
+  const byId = new Map<string, AuditRecord>();
+  for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     try {
       const record = JSON.parse(line) as AuditRecord;
-      if (record && typeof record.id === "string") out.set(record.id, record);
+      if (record && typeof record.id === "string") byId.set(record.id, record);
     } catch {
-      // a half-written last line from a kill: that question runs again
+      // a half-written last line from a kill
     }
   }
-  fs.writeFileSync(file, [...out.values()].map((r) => `${JSON.stringify(r)}\n`).join(""));
-  return out;
+  return [...byId.values()];
 }
 
 const USAGE = `Usage: sqlmend ts-sql audit --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
@@ -139,7 +137,7 @@ Builds TS-SQL's test case (synthetic data checked for non-duality against the go
 question and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
 case in report.md, with the test data, the code and both results; audit.jsonl holds a line per question.
 
-  --out DIR                 audit.jsonl, report.md, audit-run.json
+  --out DIR                 audit.jsonl, report.md, run.json
   --limit N  --ids A,B,...  a subset (file order)
   --concurrency K           questions in flight (default 2)
   --resume                  continue a killed or finished audit in --out without redoing finished questions
@@ -157,7 +155,7 @@ export const tsSqlCommand: Command = {
       bench: { type: "string" },
       split: { type: "string" },
       limit: { type: "string" },
-      ids: { type: "string" },
+      ids: { type: "string", multiple: true },
       concurrency: { type: "string" },
       out: { type: "string" },
       resume: { type: "boolean" },
@@ -175,42 +173,31 @@ export const tsSqlCommand: Command = {
 
     const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
     const bench = await loadBenchmark(benchDir, { split });
-    const wanted = values.ids ? new Set(values.ids.split(",").map((s) => s.trim())) : undefined;
-    let questions = bench.questions.filter((q) => q.goldSql && (!wanted || wanted.has(q.id)));
-    if (limit !== undefined) questions = questions.slice(0, limit);
+    const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
     const models = modelsFrom(values, io.env, io.cwd, "coder");
     const outDir = path.resolve(io.cwd, values.out);
-    const runPath = path.join(outDir, RUN_FILE);
-    const settings = { bench: benchDir, split, models: models.describe(), ...graphSettings([spec], values) };
-    let runId: string;
-    if (fs.existsSync(runPath)) {
-      if (!values.resume) throw new UserError(`${outDir} already holds an audit: pass --resume to continue it, or choose another --out`);
-      const previous = JSON.parse(fs.readFileSync(runPath, "utf8")) as { runId: string; settings: unknown };
-      if (JSON.stringify(previous.settings) !== JSON.stringify(settings)) {
-        throw new UserError(`--resume: ${outDir} holds an audit with other settings; resume with the same, or choose another --out`);
-      }
-      runId = previous.runId;
-    } else {
-      fs.mkdirSync(outDir, { recursive: true });
-      runId = randomUUID().slice(0, 8);
-      fs.writeFileSync(runPath, `${JSON.stringify({ runId, settings, startedAt: new Date().toISOString() }, null, 2)}\n`);
-    }
-
+    const runFile = prepareOutDir(
+      outDir,
+      { command: "ts-sql audit", bench: benchDir, split, models: models.describe(), settings: graphSettings([spec], values) },
+      values.resume ?? false,
+      ["command", "bench", "split", "models", "settings"],
+    );
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
       const graph = spec.build({ models, executor: getSharedExecutor() }, { ...options, checkpointer: checkpoints.saver }) as RunnableGraph;
       const resultsFile = path.join(outDir, RESULTS);
-      const done = readAuditRecords(resultsFile);
+      const done = new Map(readJsonLines(resultsFile, parseAuditRecords).map((r) => [r.id, r]));
       const todo = questions.filter((q) => !done.has(q.id));
-      io.stderr(`sqlmend ts-sql audit: ${questions.length} gold queries of ${bench.name} (${done.size} already done), concurrency ${concurrency}\n`);
+      io.stderr(`sqlmend ts-sql audit: ${questions.length} gold queries of ${bench.name} (${questions.length - todo.length} already done), concurrency ${concurrency}\n`);
       const progress = new Progress(questions.length, io, questions.length - todo.length);
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(concurrency, todo.length) }, async () => {
-          while (next < todo.length) {
-            const q = todo[next++]!;
-            const thread = `audit:${runId}:${q.id}`;
+      const interrupt = gracefulInterrupt(io, "ts-sql audit");
+      try {
+        await pool(
+          todo,
+          concurrency,
+          async (q) => {
+            const thread = `audit:${runFile.runId}:${q.id}`;
             let record: AuditRecord;
             try {
               const state = (await runThread(graph, inputOf(q, spec.name, q.goldSql), thread)) as TsSqlStateValue;
@@ -222,9 +209,12 @@ export const tsSqlCommand: Command = {
             fs.appendFileSync(resultsFile, `${JSON.stringify(record)}\n`);
             done.set(q.id, record);
             progress.record({ correct: record.status === "passed", tokens: record.inputTokens + record.outputTokens });
-          }
-        }),
-      );
+          },
+          interrupt.stopping,
+        );
+      } finally {
+        interrupt.release();
+      }
       progress.finish();
       const records = questions.map((q) => done.get(q.id)).filter((r): r is AuditRecord => Boolean(r));
       fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: `sqlmend ts-sql ${argv.join(" ")}` }));

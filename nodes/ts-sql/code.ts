@@ -5,7 +5,7 @@ import { callModel } from "../../tools/llm.ts";
 import { extractJson, stripThinking } from "../../tools/reply.ts";
 import { runSandboxed } from "../../tools/sandbox.ts";
 import { withCalls } from "../common.ts";
-import { coderLabel, ddlText, descriptionLines, foreignKeyLines, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { coderLabel, ddlText, isEmptyAnswer, descriptionLines, foreignKeyLines, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { coderPrompt, expectedResultPrompt } from "./prompts.ts";
 
@@ -97,7 +97,7 @@ export const inspectNode: TsSqlNodeFactory = (_deps, options) => async (state) =
       if (run.ok) result = { columns: run.columns, rows: run.rows };
       else problem = `${run.kind === "error" ? "the code fails" : run.kind === "shape" ? "the result has the wrong shape" : `the code was stopped (${run.kind})`}: ${run.message}`;
     }
-    if (result && !result.rows.length) problem = "the result is empty, but the test data was written so that the question has an answer; check the filters and joins";
+    if (result && isEmptyAnswer(result.rows)) problem = "the result is empty (no rows, or only null), but the test data was written so that the question has an answer; check the filters and joins";
     else if (result && !opts.noTestCode && !hasComments(candidate.code)) problem = "the code carries no comments: say in comments what each step computes";
   }
   const again = Boolean(problem) && !opts.noInspection && task.round < opts.maxCodeRefinements;

@@ -108,6 +108,12 @@ export function matchesExpected(sqlRows: readonly (readonly (JsonScalar | SqlVal
   return resultsMatch(comparable(sqlRows), comparable(expected.rows), "bird");
 }
 
+/**
+ * No answer at all: no rows, or only NULLs (an aggregate over no matching rows returns one row of NULL). Test data
+ * on which the question's answer is that says nothing about the SQL, so non-duality and inspection both refuse it.
+ */
+export const isEmptyAnswer = (rows: readonly (readonly unknown[])[]): boolean => rows.every((row) => row.every((v) => v === null));
+
 /** The scratch-database executor, or why this run has none. */
 export function scratchOf(executor: SqlExecutor): ScratchExecutor | undefined {
   const candidate = executor as SqlExecutor & Partial<ScratchExecutor>;

@@ -4,7 +4,7 @@ import { callModel } from "../../tools/llm.ts";
 import { extractJson } from "../../tools/reply.ts";
 import { quoteIdent } from "../../tools/schema.ts";
 import { withCalls } from "../common.ts";
-import { ddlText, descriptionLines, foreignKeyLines, jsonCell, relevantTables, schemaFacts, scratchOf, type TsSqlNodeFactory } from "./common.ts";
+import { ddlText, descriptionLines, isEmptyAnswer, foreignKeyLines, jsonCell, relevantTables, schemaFacts, scratchOf, type TsSqlNodeFactory } from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
 
 const DataReplySchema = z.object({ tables: TestTablesSchema });
@@ -54,7 +54,7 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
       .join("\n"),
     question: state.question,
     evidence: state.evidence,
-    feedback: state.testData && problems ? { previous: showTables(state.testData.tables), problems } : undefined,
+    feedback: state.testData && problems ? { previous: showTables(state.testData.given ?? state.testData.tables), problems } : undefined,
   });
   const call = await callModel(deps.models, "data", prompt);
   const parsed = call.ok ? extractJson(call.text) : undefined;
@@ -110,7 +110,8 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
 /**
  * Slot `check` (the scratch database). In: testData, sql. Loads the rows into an in-memory database built from
  * the real CREATE statements (constraints enforced, foreign keys on) and runs the candidate SQL on them: schema
- * violations and the non-duality check (the SQL runs without error and returns rows) go into testData. No model call.
+ * violations and the non-duality check (the SQL runs without error and returns rows) go into testData, whose `tables`
+ * become the rows the database kept (`given` keeps the rows as written when some were refused). No model call.
  */
 export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   if (!state.testData) return {};
@@ -120,29 +121,43 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     return { testData: { ...state.testData, sqlRan: false, sqlRows: 0, loadError }, attempts: [{ node: "check", sql: state.sql, ok: false, note: loadError }] };
   }
   const queries = state.sql.trim() ? [state.sql] : [];
-  const out = await scratch.runScratch(state.dbPath, state.testData.tables, queries, { timeoutMs: options.timeoutMs ?? 30_000, maxRows: 1000 });
+  // The kept rows are read back in the same job: the test code must see exactly the rows the SQL sees (a row the
+  // schema refused would otherwise count for the expected result and not for the SQL).
+  const given = state.testData.given ?? state.testData.tables;
+  const names = Object.keys(given);
+  const readBack = names.map((name) => `SELECT * FROM ${quoteIdent(name)}`);
+  const out = await scratch.runScratch(state.dbPath, given, [...queries, ...readBack], { timeoutMs: options.timeoutMs ?? 30_000, maxRows: 10_000 });
   if (!out.ok) {
     return {
       testData: { ...state.testData, violations: [], sqlRan: false, sqlRows: 0, loadError: `the test data could not be loaded: ${out.kind}: ${out.message}` },
       attempts: [{ node: "check", sql: state.sql, ok: false, note: out.message }],
     };
   }
-  const result = out.results[0];
+  const result = queries.length ? out.results[0] : undefined;
+  const kept: TestTablesValue = {};
+  names.forEach((name, i) => {
+    const read = out.results[queries.length + i];
+    const real = Object.keys(out.loaded).find((t) => t.toLowerCase() === name.toLowerCase());
+    if (!real || !read?.ok) return;
+    kept[real] = read.rows.map((row) => Object.fromEntries(read.columns.map((c, j) => [c, jsonCell(row[j] as never)])));
+  });
   // An SQL error does not depend on the rows (SQLite reports it when preparing): new data cannot cure it, the
   // revision loop can. An empty result can be cured by data, and is sent back to the data agent.
   const sqlNote = !queries.length
     ? "there is no SQL to check the data with"
     : !result?.ok
       ? `the SQL fails on this data (${result?.kind}: ${result?.message})`
-      : result.rowCount === 0
-        ? "the SQL returns no rows on this data; write rows that satisfy every condition of the question, so the answer is not empty"
+      : result.rowCount === 0 || isEmptyAnswer(result.rows)
+        ? `the SQL returns ${result.rowCount ? "only NULL" : "no rows"} on this data; write rows that satisfy every condition of the question, so the answer is not empty`
         : undefined;
   const testData: TestData = {
     ...state.testData,
+    tables: kept,
+    ...(out.errors.length ? { given } : { given: undefined }),
     loaded: out.loaded,
     violations: out.errors,
     sqlRan: Boolean(result?.ok),
-    sqlRows: result?.ok ? result.rowCount : 0,
+    sqlRows: result?.ok && !isEmptyAnswer(result.rows) ? result.rowCount : 0,
     ...(sqlNote ? { sqlNote } : { sqlNote: undefined }),
   };
   const note = [out.errors.length ? `${out.errors.length} schema violation(s)` : "", sqlNote ?? ""].filter(Boolean).join("; ");

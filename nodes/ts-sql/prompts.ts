@@ -14,7 +14,11 @@ import type { TestResult, TestTablesValue } from "../../state/ts-sql.ts";
 
 const MAX_ROWS_SHOWN = 50;
 
-export const showJson = (value: unknown): string => JSON.stringify(value, null, 0);
+const MAX_CELL_CHARS = 200;
+
+/** JSON for a prompt: a string cell longer than a few lines (a test code may return a megabyte) is cut and measured. */
+export const showJson = (value: unknown): string =>
+  JSON.stringify(value, (_, v: unknown) => (typeof v === "string" && v.length > MAX_CELL_CHARS ? `${v.slice(0, MAX_CELL_CHARS)}… (${v.length} characters)` : v), 0);
 
 /** The test tables as JSON, a line per row (rows beyond a cap are counted, not shown). */
 export function showTables(tables: TestTablesValue): string {

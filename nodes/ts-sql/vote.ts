@@ -5,7 +5,7 @@ import type { CodeCandidate, TestCode } from "../../state/ts-sql.ts";
 import { callModel } from "../../tools/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
-import { codersOf, coderLabel, ddlText, foreignKeyLines, matchesExpected, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { codersOf, coderLabel, ddlText, isEmptyAnswer, foreignKeyLines, matchesExpected, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { selectPrompt } from "./prompts.ts";
 
@@ -33,7 +33,7 @@ export const voteNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const coders = codersOf(opts.coderModels);
   const finals = coders.map((m) => state.codeCandidates.find((c) => c.model === m && c.done));
   if (finals.some((f) => !f)) return {}; // other coder models are still at work
-  const usable = (finals as CodeCandidate[]).filter((c): c is Usable => Boolean(c.result && c.result.rows.length && !(c.problem && !c.result)));
+  const usable = (finals as CodeCandidate[]).filter((c): c is Usable => Boolean(c.result && !isEmptyAnswer(c.result.rows) && !(c.problem && !c.result)));
   if (!usable.length) {
     return new Command({
       update: { testCode: null, attempts: [{ node: "vote", sql: state.sql, ok: false, note: "no test code gave a usable result; the SQL is kept untested" }] },
@@ -48,9 +48,9 @@ export const voteNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const biggest = groups.reduce((a, b) => (b.length > a.length ? b : a));
   if (coders.length === 1) {
     [chosen, how, agreeing] = [usable[0]!, "single", 1];
-  } else if (groups.length === 1 || (opts.codeVote === "majority" && biggest.length >= 2)) {
+  } else if (biggest.length >= 2 && (groups.length === 1 || opts.codeVote === "majority")) {
     [chosen, how, agreeing] = [biggest[0]!, "agreement", biggest.length];
-  } else if (opts.codeVote === "select") {
+  } else if (opts.codeVote === "select" && groups.length > 1) {
     // A knockout of one representative per distinct result, in coder order.
     const facts = await schemaFacts(deps, state);
     const tables = Object.keys(state.testData?.tables ?? {});

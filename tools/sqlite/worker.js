@@ -259,18 +259,28 @@ function scratch({ path, tables, queries, maxRows }) {
         }
       });
     }
-    for (const [table, rowid, parent] of db.prepare("PRAGMA foreign_key_check").raw().all()) {
-      const number = rowIndex.get(table)?.get(String(rowid));
-      errors.push(`${table} row ${number ?? `rowid ${rowid}`}: FOREIGN KEY constraint failed (no matching row in ${parent})`);
-      // Queries see only rows that satisfy the schema.
-      if (rowid !== null) {
-        try {
-          db.prepare(`DELETE FROM ${quoteId(table)} WHERE rowid = ?`).run(rowid);
-          loaded[table]--;
-        } catch {
-          // WITHOUT ROWID or already gone: the error above still reports it
+    // TS-SQL review fix: dropping a row can orphan its own children, so check again until nothing is left
+    // (bounded: each pass deletes at least one row, or stops).
+    for (let pass = 0; pass < 20; pass++) {
+      const broken = db.prepare("PRAGMA foreign_key_check").raw().all();
+      if (!broken.length) break;
+      let deleted = 0;
+      for (const [table, rowid, parent] of broken) {
+        const number = rowIndex.get(table)?.get(String(rowid));
+        errors.push(`${table} row ${number ?? `rowid ${rowid}`}: FOREIGN KEY constraint failed (no matching row in ${parent})`);
+        // Queries see only rows that satisfy the schema.
+        if (rowid !== null) {
+          try {
+            if (db.prepare(`DELETE FROM ${quoteId(table)} WHERE rowid = ?`).run(rowid).changes) {
+              loaded[table]--;
+              deleted++;
+            }
+          } catch {
+            // WITHOUT ROWID: the error above still reports it
+          }
         }
       }
+      if (!deleted) break;
     }
     const results = (queries ?? []).map((sql) => queryScratch(db, sql, maxRows));
     return { ok: true, loaded, errors, skipped, results, elapsedMs: performance.now() - started };
