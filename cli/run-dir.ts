@@ -3,7 +3,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type { Benchmark } from "../state/question.ts";
 import type { CliIO } from "./command.ts";
-import { firstLineOf, UserError } from "./command.ts";
+import { firstLineOf, UsageError, UserError } from "./command.ts";
 
 /**
  * What commands that run many questions into an output directory share (`eval`, `magic guideline`): the run file
@@ -12,6 +12,24 @@ import { firstLineOf, UserError } from "./command.ts";
  */
 
 const RUN_FILE = "run.json";
+
+/** The flags every such command takes: the benchmark split, the subset, the output directory, resuming. */
+export const RUN_DIR_FLAGS = {
+  bench: { type: "string" },
+  split: { type: "string" },
+  limit: { type: "string" },
+  ids: { type: "string", multiple: true },
+  concurrency: { type: "string" },
+  out: { type: "string" },
+  resume: { type: "boolean" },
+} as const;
+
+/** `--split`, checked: dev or train. */
+export function splitFrom(value: string | undefined, fallback: "dev" | "train"): "dev" | "train" {
+  const split = value ?? fallback;
+  if (split !== "dev" && split !== "train") throw new UsageError(`--split takes dev or train, not '${value}'`);
+  return split;
+}
 
 export interface RunFileBase {
   runId: string;

@@ -252,22 +252,7 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
       if (hit) return hit;
       const settings = resolveRoleSettings(config, role);
       if (!settings) throw new UserError(NO_MODEL_MESSAGE);
-      // Local servers (Ollama, llama.cpp, vLLM) accept any key; the client insists on one.
-      const apiKey = env[settings.apiKeyEnv] || (settings.baseURL ? "sk-no-key" : undefined);
-      if (!apiKey) throw new UserError(`no API key: set ${settings.apiKeyEnv} (or point OPENAI_BASE_URL at a local server)`);
-      const model = new ChatOpenAI({
-        model: settings.model,
-        apiKey,
-        temperature: settings.temperature,
-        maxTokens: settings.maxTokens,
-        timeout: settings.timeoutMs,
-        maxRetries: settings.maxRetries,
-        onFailedAttempt,
-        // callModel streams itself when settings.streaming is on (see collectStream in llm.ts).
-        streamUsage: true,
-        configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,
-      });
-      const entry = { model, settings };
+      const entry = { model: chatModel(settings), settings };
       cache.set(role, entry);
       return entry;
     },

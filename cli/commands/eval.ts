@@ -15,7 +15,7 @@ import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredict
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import type { Question, Benchmark } from "../../state/question.ts";
 import { projectVersion } from "../version.ts";
-import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, selectQuestions } from "../run-dir.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
 
 const RESULTS = "results.jsonl";
 
@@ -52,13 +52,7 @@ ${RUN_FLAGS_USAGE}`,
     const { values, positionals } = parseFlags(argv, {
       ...runFlags,
       ...graphFlags(),
-      bench: { type: "string" },
-      split: { type: "string" },
-      limit: { type: "string" },
-      ids: { type: "string", multiple: true },
-      concurrency: { type: "string" },
-      out: { type: "string" },
-      resume: { type: "boolean" },
+      ...RUN_DIR_FLAGS,
       semantics: { type: "string" },
       "keep-distinct": { type: "boolean" },
     });
@@ -67,8 +61,7 @@ ${RUN_FLAGS_USAGE}`,
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     if (!values.bench) throw new UsageError("--bench DIR is required");
     if (!values.out) throw new UsageError("--out DIR is required");
-    const split = (values.split ?? "dev") as "dev" | "train";
-    if (split !== "dev" && split !== "train") throw new UsageError(`--split takes dev or train, not '${values.split}'`);
+    const split = splitFrom(values.split, "dev");
     const concurrency = intFlag(values, "concurrency", 1) ?? 4;
     const limit = intFlag(values, "limit", 1);
     if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {

@@ -9,7 +9,7 @@ import { resolveInitialSource } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../runner.ts";
 import { compactNumber, Progress } from "../progress.ts";
-import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, selectQuestions } from "../run-dir.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
 import { findGraph } from "../../graphs/index.ts";
 import { magicFeedbackSpec } from "../../graphs/magic-feedback.ts";
 import { magicGuidelineSpec } from "../../graphs/magic-guideline.ts";
@@ -118,22 +118,15 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
     ...runFlags,
     ...graphFlags(),
-    bench: { type: "string" },
-    split: { type: "string" },
-    out: { type: "string" },
+    ...RUN_DIR_FLAGS,
     batch: { type: "string" },
-    limit: { type: "string" },
-    ids: { type: "string", multiple: true },
-    concurrency: { type: "string" },
-    resume: { type: "boolean" },
     semantics: { type: "string" },
   });
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   if (!values.bench) throw new UsageError("--bench DIR is required");
   if (!values.out) throw new UsageError("--out DIR is required");
   if (values.correct !== undefined) throw new UsageError("--correct applies to eval and ask; the cycle runs on every failure");
-  const split = (values.split ?? "train") as "dev" | "train";
-  if (split !== "dev" && split !== "train") throw new UsageError(`--split takes train or dev, not '${values.split}'`);
+  const split = splitFrom(values.split, "train");
   if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
     throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
   }

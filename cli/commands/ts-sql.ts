@@ -7,7 +7,7 @@ import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFl
 import { openCheckpointer } from "../checkpoints.ts";
 import { inputOf, type RunnableGraph, runThread } from "../runner.ts";
 import { Progress } from "../progress.ts";
-import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, selectQuestions } from "../run-dir.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
 import { tsSqlRefineSpec } from "../../graphs/ts-sql.ts";
 import { optionsUsage } from "../../graphs/options.ts";
 import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
@@ -152,20 +152,13 @@ export const tsSqlCommand: Command = {
     const { values, positionals } = parseFlags(argv, {
       ...runFlags,
       ...graphFlags(),
-      bench: { type: "string" },
-      split: { type: "string" },
-      limit: { type: "string" },
-      ids: { type: "string", multiple: true },
-      concurrency: { type: "string" },
-      out: { type: "string" },
-      resume: { type: "boolean" },
+      ...RUN_DIR_FLAGS,
     });
     if (positionals[0] !== "audit") throw new UsageError(positionals[0] ? `unknown ts-sql command '${positionals[0]}' (commands: audit)` : "name a ts-sql command: audit");
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     if (!values.bench) throw new UsageError("--bench DIR is required");
     if (!values.out) throw new UsageError("--out DIR is required");
-    const split = (values.split ?? "dev") as "dev" | "train";
-    if (split !== "dev" && split !== "train") throw new UsageError(`--split takes dev or train, not '${values.split}'`);
+    const split = splitFrom(values.split, "dev");
     const limit = intFlag(values, "limit", 1);
     const concurrency = intFlag(values, "concurrency", 1) ?? 2;
     const spec = tsSqlRefineSpec;
