@@ -28,13 +28,11 @@ export async function buildRunner(args: {
   inlineInitialSql?: string;
 }): Promise<Runner> {
   const { spec, values, env, cwd } = args;
-  if (spec.runBy) throw new UsageError(`'${spec.name}' is run by '${spec.runBy}', not on its own`);
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(spec, values) };
   const models = modelsFrom(values, env, cwd);
   const embeddings = embeddingsFrom(values, env, cwd);
-  // Few-shot retrieval ranks by embeddings too when a model is configured (BM25 otherwise, and on failure).
-  const examples = (embeddings && args.examples?.withEmbeddings?.(embeddings)) || args.examples;
-  const deps: NodeDeps = { models, executor: args.executor, examples, ...(embeddings ? { embeddings } : {}) };
+  // Example retrieval ranks by `embeddings` when configured (searchExamples makes the ranked view, once per run).
+  const deps: NodeDeps = { models, executor: args.executor, examples: args.examples, ...(embeddings ? { embeddings } : {}) };
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
     throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");
   }

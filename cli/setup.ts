@@ -147,15 +147,20 @@ function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record
 
 /** The graph's declared options from the flags, checked before anything slow starts (a corrector may also take its initial generator's). */
 export function graphOptionsOf(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
-  const initial = spec.kind === "corrector" ? findGraph(String(values.initial ?? "baseline")) : undefined;
-  const graphs = initial ? [spec, initial] : [spec];
+  const graphs = graphsOfRun(spec, values);
   // The shared knobs act through shared slots; a run none of whose graphs has that slot would ignore them silently.
   for (const [flag, slot] of [["few-shot", "generate"], ["max-fix-rounds", "fix"]] as const) {
     if (values[flag] !== undefined && !graphs.some((g) => g.slots[slot])) {
       throw new UsageError(`--${flag} applies to graphs with a '${slot}' slot, not ${graphs.map((g) => g.name).join(" or ")} (see its own options: sqlmend eval ${spec.name} --help)`);
     }
   }
-  return declaredOptionsFrom(spec, values, initial ? [initial] : []);
+  return declaredOptionsFrom(spec, values, graphs.slice(1));
+}
+
+/** The graphs whose options shape a run: the graph, and a corrector's initial generator when `--initial` names one. */
+function graphsOfRun(spec: GraphSpec, values: Record<string, unknown>): GraphSpec[] {
+  const initial = spec.kind === "corrector" ? findGraph(String(values.initial ?? "baseline")) : undefined;
+  return initial ? [spec, initial] : [spec];
 }
 
 /**
@@ -164,8 +169,7 @@ export function graphOptionsOf(spec: GraphSpec, values: Record<string, unknown>)
  */
 export function examplesWantedBy(spec: GraphSpec, values: Record<string, unknown>): string | undefined {
   if (Number(values["few-shot"] ?? 0) > 0) return `--few-shot ${values["few-shot"]}`;
-  const initial = spec.kind === "corrector" ? findGraph((values.initial as string | undefined) ?? "baseline") : undefined;
-  for (const graph of [spec, ...(initial ? [initial] : [])]) {
+  for (const graph of graphsOfRun(spec, values)) {
     const reason = graph.needsExamples?.(parseDeclared(graph, values));
     if (reason) return reason;
   }

@@ -1,7 +1,7 @@
 import type { NodeFactory } from "./types.ts";
 import { DEFAULTS, joinCalls, withCalls, writeSqlStep } from "./common.ts";
 import { generationPrompt } from "./prompts.ts";
-import { sameQuestionIds } from "../tools/example-search.ts";
+import { sameQuestionIds, searchExamples } from "../tools/example-search.ts";
 
 /**
  * Slot `generate` (role "generator"). In: question, evidence, schemaText (+ few-shot examples from the training split
@@ -11,8 +11,7 @@ export const generateSqlNode: NodeFactory = (deps, options) => async (state) => 
   const k = options.fewShot ?? DEFAULTS.fewShot;
   const store = k > 0 ? deps.examples : undefined;
   // Not by id: a dev question's id also names an unrelated training question (both splits count from 0).
-  const exclude = store ? sameQuestionIds(store, state) : [];
-  const found = store && (store.similarRanked ? await store.similarRanked(state.question, k, exclude) : { examples: await store.similar(state.question, k, exclude), records: [] });
+  const found = store && (await searchExamples(store, state.question, k, sameQuestionIds(store, state), deps.embeddings));
   const prompt = generationPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, examples: found?.examples ?? [] });
   const step = await writeSqlStep(deps.models, "generator", prompt, "generate", state);
   // Embedding requests of the retrieval count in usage like model calls (role "embedder").
