@@ -1,5 +1,5 @@
 import { fork, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -332,6 +332,30 @@ describe("errors", () => {
       expect(result).toMatchObject({ ok: false, kind: "database" });
       expect(!result.ok && result.message).toContain(file);
       expect(!result.ok && result.message).not.toContain("\n");
+    }
+  });
+});
+
+describe("a database file replaced between queries", () => {
+  it("is read afresh: no cached handle, prepared statement or rewriting of the old file is used", async () => {
+    const one = createExecutor({ size: 1 }); // one worker, so its caches would be hit
+    try {
+      const file = makeDb(dir, "replaced.sqlite", `CREATE TABLE t (name TEXT); INSERT INTO t VALUES ('old');`);
+      const query = `SELECT name FROM t WHERE name <> "x"`; // a double-quoted literal: rewritten, then remembered
+      expect(ok(await one.run(file, query)).rows).toEqual([["old"]]);
+      const before = await one.compare!(file, query, "SELECT 'old'", { semantics: "bird" });
+      expect(before.correct).toBe(true);
+      expect(before.pred.ok && before.pred.sql).toBe(`SELECT name FROM t WHERE name <> 'x'`);
+
+      // A new file at the same path (a rebuilt benchmark), where "x" is now a column.
+      makeDb(dir, "replaced.next.sqlite", `CREATE TABLE t (name TEXT, x TEXT); INSERT INTO t VALUES ('new', 'y'), ('same', 'same');`);
+      renameSync(path.join(dir, "replaced.next.sqlite"), file);
+      expect(ok(await one.run(file, query)).rows).toEqual([["new"]]);
+      const after = await one.compare!(file, query, "SELECT 'new'", { semantics: "bird" });
+      expect(after.correct).toBe(true);
+      expect(after.pred.ok && after.pred.sql).toBe(query); // "x" is a column there: nothing rewritten
+    } finally {
+      await one.close();
     }
   });
 });

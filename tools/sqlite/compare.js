@@ -7,7 +7,7 @@
  * numerically (1 == 1.0, exactly, also beyond 2^53), str never equals a number ('1' != 1), None == None, bytes
  * never equal str.
  */
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 
 /** @typedef {import("./types.ts").SqlValue} SqlValue */
 /** @typedef {import("./types.ts").Row} Row */
@@ -246,11 +246,16 @@ export function resultsMatch(pred, gold, semantics, opts = {}) {
   return sameSet(pred.map(rowKey), gold.map(rowKey));
 }
 
+/** @type {typeof import("node:crypto").createHash | undefined} */
+let createHash;
+// node:crypto costs ~10 ms to load; a worker that only scores never needs it.
+const sha256 = () => (createHash ??= createRequire(import.meta.url)("node:crypto").createHash)("sha256");
+
 /** A stable hash equal for two results iff they match under bird semantics (set of row tuples). */
 /** @param {Row[]} rows @param {"bird"} [semantics] @returns {string} */
 export function resultFingerprint(rows, semantics = "bird") {
   const keys = [...new Set(rows.map(rowKey))].sort();
-  const hash = createHash("sha256").update(semantics);
+  const hash = sha256().update(semantics);
   for (const k of keys) hash.update(`${k.length}\n${k}`);
   return hash.digest("hex").slice(0, 32);
 }

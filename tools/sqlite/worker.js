@@ -45,16 +45,35 @@ function databaseMessage(path, error) {
   return `cannot read database ${path}: ${oneLine(error?.message ?? error)}`;
 }
 
-function open(path) {
+/**
+ * Paths already checked during the current batch (path → file key): a batch's comparisons were queued together, so
+ * one stat per file and batch is enough to notice a replaced file, and saves a stat per query on slow file systems.
+ */
+let checkedThisBatch = null;
+
+function fileKey(path) {
+  const known = checkedThisBatch?.get(path);
+  if (known) return known;
   const stat = statSync(path); // throws ENOENT before SQLite can say something vaguer
   if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
   const key = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  checkedThisBatch?.set(path, key);
+  return key;
+}
+
+function open(path) {
+  return openEntry(path).db;
+}
+
+/** The cached handle of a file: {db, key, statements (SQL text → prepared statement, LRU), rewrites}. */
+function openEntry(path) {
+  const key = fileKey(path);
   const cached = handles.get(path);
   if (cached) {
     handles.delete(path);
     if (cached.key === key) {
       handles.set(path, cached);
-      return cached.db;
+      return cached;
     }
     cached.db.close();
   }
@@ -68,13 +87,37 @@ function open(path) {
     db.close();
     throw error;
   }
-  handles.set(path, { db, key });
+  const entry = { db, key, statements: new Map(), rewrites: new Map() };
+  handles.set(path, entry);
   while (handles.size > CACHE_SIZE) {
-    const [oldest, entry] = handles.entries().next().value;
+    const [oldest, old] = handles.entries().next().value;
     handles.delete(oldest);
-    entry.db.close();
+    old.db.close();
   }
-  return db;
+  return entry;
+}
+
+/** Remembered per handle: a gold query is run once per prediction, and a prediction is often its gold's text. */
+const STATEMENT_CACHE_SIZE = 64;
+
+/** A prepared statement for the text, reused while the file is unchanged (a failed prepare is not cached). */
+function prepareCached(entry, sql) {
+  const hit = entry.statements.get(sql);
+  if (hit) {
+    entry.statements.delete(sql);
+    entry.statements.set(sql, hit);
+    return hit;
+  }
+  const stmt = entry.db.prepare(sql);
+  entry.statements.set(sql, stmt);
+  if (entry.statements.size > STATEMENT_CACHE_SIZE) entry.statements.delete(entry.statements.keys().next().value);
+  return stmt;
+}
+
+/** Keeps at most STATEMENT_CACHE_SIZE entries, the newest. */
+function remember(map, key, value) {
+  map.set(key, value);
+  if (map.size > STATEMENT_CACHE_SIZE) map.delete(map.keys().next().value);
 }
 
 function cell(value) {
@@ -98,14 +141,14 @@ function classify(error, path, started) {
 
 function execute({ path, sql, maxRows, repeat }) {
   const started = performance.now();
-  let db;
+  let entry;
   try {
-    db = open(path);
+    entry = openEntry(path);
   } catch (error) {
     return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started };
   }
   try {
-    const stmt = db.prepare(sql);
+    const stmt = prepareCached(entry, sql);
     if (!stmt.readonly) return classify({ code: "SQLITE_READONLY" }, path, started);
     if (!stmt.reader)
       return { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: performance.now() - started };
@@ -308,28 +351,31 @@ process.on("message", (msg) => {
  * process). Double-quoted literals are rewritten and run again, as the parent's run() does.
  */
 function runSide(path, sql) {
-  let current = sql;
-  let side = runAll(path, current);
+  let entry;
+  try {
+    entry = openEntry(path);
+  } catch (error) {
+    return { outcome: { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: 0, sql } };
+  }
+  // A text seen before on this file starts from its rewriting: the same error would come back.
+  let current = entry.rewrites.get(sql) ?? sql;
+  let side = runOn(entry, path, current);
   for (let fixes = 0; fixes < MAX_DQS_FIXES && !side.outcome.ok && side.outcome.kind === "sql"; fixes++) {
     const rewritten = rewriteForHint(current, side.outcome.message);
     if (rewritten === undefined) break;
     current = rewritten;
-    side = runAll(path, current);
+    side = runOn(entry, path, current);
   }
+  if (current !== sql) remember(entry.rewrites, sql, current);
   side.outcome.sql = current;
   return side;
 }
 
-function runAll(path, sql) {
+/** Runs a statement on an open handle: its outcome without rows, and the rows apart. */
+function runOn(entry, path, sql) {
   const started = performance.now();
-  let db;
   try {
-    db = open(path);
-  } catch (error) {
-    return { outcome: { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started } };
-  }
-  try {
-    const stmt = db.prepare(sql);
+    const stmt = prepareCached(entry, sql);
     if (!stmt.readonly) return { outcome: classify({ code: "SQLITE_READONLY" }, path, started) };
     if (!stmt.reader)
       return { outcome: { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: performance.now() - started } };
@@ -359,16 +405,21 @@ const PROGRESS_AFTER_MS = 500;
 
 function compareBatch(msg) {
   let mark = performance.now();
-  return msg.items.map((item) => {
-    Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
-    const result = compare(item);
-    const now = performance.now();
-    if (now - mark > PROGRESS_AFTER_MS) {
-      mark = now;
-      process.send({ type: "progress", id: msg.id });
-    }
-    return result;
-  });
+  checkedThisBatch = new Map();
+  try {
+    return msg.items.map((item) => {
+      Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
+      const result = compare(item);
+      const now = performance.now();
+      if (now - mark > PROGRESS_AFTER_MS) {
+        mark = now;
+        process.send({ type: "progress", id: msg.id });
+      }
+      return result;
+    });
+  } finally {
+    checkedThisBatch = null;
+  }
 }
 
 process.on("message", (msg) => {
