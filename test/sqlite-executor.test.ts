@@ -193,13 +193,13 @@ describe("time limit", () => {
     }
   });
 
-  it("a worker kills itself when its parent dies mid-query (no orphans)", async () => {
-    const script = path.join(dir, "orphan.mts");
+  it.each(["pdeathsig", "thread"] as const)("a worker dies with its parent when the parent dies mid-query (no orphans; guard %s)", async (guard) => {
+    const script = path.join(dir, `orphan-${guard}.mts`);
     const executorUrl = pathToFileURL(path.join(ROOT, "tools", "sqlite", "executor.ts")).href;
     writeFileSync(
       script,
       `import { createExecutor } from ${JSON.stringify(executorUrl)};
-       const ex = createExecutor({ size: 1 });
+       const ex = createExecutor({ size: 1, orphanGuard: ${JSON.stringify(guard)} });
        await ex.run(${JSON.stringify(db)}, "SELECT 1");
        void ex.run(${JSON.stringify(db)}, ${JSON.stringify(RUNAWAY)});
        setTimeout(() => {

@@ -284,8 +284,9 @@ export interface ScoreAllOptions {
   executor: SqlExecutor;
   semantics: Semantics;
   /**
-   * Questions in flight. Default 16 × CPUs: the executor's pool bounds real parallelism, and
-   * keeping its queue full hides the round trip to the worker processes.
+   * Questions in flight. Default: all of them when the executor compares in its workers (its pool bounds real
+   * parallelism, and a full queue lets it send comparisons in large batches, so workers rarely wait for this
+   * process); otherwise 16 × CPUs, as every result then comes back here.
    */
   concurrency?: number;
   timeoutMs?: number;
@@ -320,7 +321,8 @@ export function exByDifficulty<T extends { correct: boolean; difficulty?: string
 /** Scores every question (in parallel); a question without a prediction is wrong ("no prediction"). */
 export async function scoreAll(questions: Question[], predictions: Map<string, string>, opts: ScoreAllOptions): Promise<ScoreReport> {
   const started = performance.now();
-  const concurrency = Math.max(1, opts.concurrency ?? 16 * os.availableParallelism());
+  // Without compare() every result comes back here: then only a few questions at a time.
+  const concurrency = Math.max(1, opts.concurrency ?? (opts.executor.compare ? questions.length : 16 * os.availableParallelism()));
   const goldCache = new GoldCache(Math.max(256, concurrency * 4));
   const verdicts: Verdict[] = new Array(questions.length);
   let next = 0;

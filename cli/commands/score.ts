@@ -169,7 +169,6 @@ export const scoreCommand: Command = {
       const report: ScoreReport = await scoreAll(questions, predictions, {
         executor,
         semantics,
-        concurrency: 16 * concurrency, // enough queued for the pool to send comparisons in batches
         timeoutMs,
         keepDistinct: values["keep-distinct"] ?? false,
         ...(values.ves ? { ves: { iterations: vesIterations } } : {}),

@@ -9,7 +9,8 @@
  *
  * Idle workers are unref'd, so a forgotten executor does not keep Node alive; close() kills them.
  */
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, fork, spawn, type StdioOptions } from "node:child_process";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,11 @@ export interface ExecutorOptions {
   defaultTimeoutMs?: number;
   /** Start every worker now, so their start-up overlaps the caller's own work (e.g. reading a benchmark). */
   prestart?: boolean;
+  /**
+   * How a worker stuck in a query dies with this process: "pdeathsig" (Linux with setpriv; the kernel kills it) or
+   * "thread" (a watchdog thread in the worker). Default: pdeathsig where available.
+   */
+  orphanGuard?: "pdeathsig" | "thread";
 }
 
 const WORKER = fileURLToPath(new URL("./worker.js", import.meta.url));
@@ -33,8 +39,11 @@ const STARTUP_MS = 15_000;
 /** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself. */
 const WATCHDOG_GRACE_MS = 3_000;
 const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
-/** Comparisons sent to a worker in one message, at most. */
-const MAX_BATCH = 16;
+/**
+ * Comparisons sent to a worker in one message, at most: fewer round trips while the worker waits; a batch that fails
+ * as a whole (a time limit) has its comparisons redone apart, which stays cheap at this size.
+ */
+const MAX_BATCH = 64;
 
 // ---------------------------------------------------------------------------------------------
 // Screening by text
@@ -192,6 +201,12 @@ function installExitHook(): void {
 }
 
 /**
+ * util-linux's setpriv (on every Debian-like system): started under `setpriv --pdeathsig KILL`, a worker is killed by
+ * the kernel when this process dies, so it needs no watchdog thread of its own (./worker.js).
+ */
+const SETPRIV = process.platform === "linux" ? ["/usr/bin/setpriv", "/bin/setpriv"].find((file) => existsSync(file)) : undefined;
+
+/**
  * The parent's environment without what only slows a worker's start: Node reads NODE_EXTRA_CA_CERTS's bundle at every
  * start (tens of ms), and workers open no network connection.
  */
@@ -216,6 +231,8 @@ function nonNegativeInt(value: number | undefined, name: string): number | undef
 class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
   private readonly size: number;
   private readonly defaultTimeoutMs: number;
+  /** Switched to "thread" for good if a worker under setpriv fails to start (a sandbox refusing prctl, say). */
+  orphanGuard: "pdeathsig" | "thread";
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
   private nextId = 1;
@@ -224,6 +241,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
   constructor(options: ExecutorOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.orphanGuard = options.orphanGuard === "thread" || !SETPRIV ? "thread" : "pdeathsig";
     installExitHook();
     if (options.prestart) for (let i = 0; i < this.size; i++) this.spawn();
   }
@@ -438,12 +456,15 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
   }
 
   private spawn(): Slot {
-    const child = fork(WORKER, [], {
-      serialization: "advanced",
-      execArgv: [], // plain node: no tsx loader, no inspector flags from the parent
-      env: workerEnv(),
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-    });
+    const guard = this.orphanGuard === "pdeathsig" ? SETPRIV : undefined;
+    const options = { serialization: "advanced" as const, stdio: ["ignore", "ignore", "pipe", "ipc"] as StdioOptions };
+    // Plain node either way: no tsx loader, no inspector flags from the parent.
+    const child = guard
+      ? spawn(guard, ["--pdeathsig", "KILL", "--", process.execPath, WORKER], {
+          ...options,
+          env: { ...workerEnv(), SQLMEND_ORPHAN_GUARD: "pdeathsig", SQLMEND_PARENT_PID: String(process.pid) },
+        })
+      : fork(WORKER, [], { ...options, execArgv: [], env: workerEnv() });
     let markGone = () => {};
     const gone = new Promise<void>((resolve) => (markGone = resolve));
     const slot: Slot = {
@@ -556,6 +577,13 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     liveChildren.delete(slot.child);
     const job = slot.job;
     slot.job = undefined;
+    if (!slot.ready && !slot.killedWith && this.orphanGuard === "pdeathsig") {
+      // setpriv or the worker could not start this way: start the next ones with their own watchdog thread.
+      this.orphanGuard = "thread";
+      if (job) this.queue.unshift(job);
+      this.pump();
+      return;
+    }
     if (job) {
       if (slot.killedWith) job.resolve(slot.killedWith);
       else {
@@ -575,6 +603,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
 export function createExecutor(options?: ExecutorOptions): SqlExecutor & ScratchExecutor & {
   workerPids(): number[];
   readonly isClosed: boolean;
+  readonly orphanGuard: "pdeathsig" | "thread";
 } {
   return new ProcessPoolExecutor(options);
 }

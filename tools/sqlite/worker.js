@@ -6,9 +6,12 @@
 import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
-import Database from "better-sqlite3";
+import { createRequire } from "node:module";
 import { resultFingerprint, resultsMatch } from "./compare.js";
 import { MAX_DQS_FIXES, rewriteForHint } from "./dqs.js";
+
+// Through require: the ESM loader would first scan the CommonJS module for its export names.
+const Database = createRequire(import.meta.url)("better-sqlite3");
 
 const ONLY =
   "only a single read-only SELECT/WITH/VALUES statement is allowed";
@@ -19,20 +22,26 @@ const CACHE_SIZE = 8;
 /** Open handles by path (LRU: Map keeps insertion order, the oldest is first). */
 const handles = new Map();
 
-// Watchdog thread: this process's main thread can be stuck in native code for as long as a
-// query runs, so a separate thread kills the process if the parent died (we were reparented)
-// or a query outlived its deadline (the parent should have killed us already).
+// This process's main thread can be stuck in native code for as long as a query runs, so something else must end
+// it if the parent dies. Where the parent could start us under `setpriv --pdeathsig KILL` (Linux), the kernel does
+// (SQLMEND_ORPHAN_GUARD=pdeathsig; we only check that the parent did not die before the guard was set). Elsewhere a
+// watchdog thread kills the process if we were reparented or a query outlived its deadline (the parent should have
+// killed us already). The thread costs ~80 ms of CPU to start, as much as the rest of this process.
 const deadline = new BigInt64Array(new SharedArrayBuffer(8));
-const watchdog = new Worker(
-  `const { workerData } = require("node:worker_threads");
-   const deadline = new BigInt64Array(workerData.buffer);
-   setInterval(() => {
-     const d = Number(Atomics.load(deadline, 0));
-     if (process.ppid !== workerData.ppid || (d > 0 && Date.now() > d)) process.kill(process.pid, "SIGKILL");
-   }, 250);`,
-  { eval: true, workerData: { buffer: deadline.buffer, ppid: process.ppid } },
-);
-watchdog.unref();
+if (process.env.SQLMEND_ORPHAN_GUARD === "pdeathsig") {
+  if (String(process.ppid) !== process.env.SQLMEND_PARENT_PID) process.exit(1);
+} else {
+  const watchdog = new Worker(
+    `const { workerData } = require("node:worker_threads");
+     const deadline = new BigInt64Array(workerData.buffer);
+     setInterval(() => {
+       const d = Number(Atomics.load(deadline, 0));
+       if (process.ppid !== workerData.ppid || (d > 0 && Date.now() > d)) process.kill(process.pid, "SIGKILL");
+     }, 250);`,
+    { eval: true, workerData: { buffer: deadline.buffer, ppid: process.ppid } },
+  );
+  watchdog.unref();
+}
 
 const oneLine = (text) => String(text).replace(/\s+/g, " ").trim();
 
