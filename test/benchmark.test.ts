@@ -123,6 +123,34 @@ describe("loadBenchmark", () => {
     return root;
   }
 
+  it("caches parsed question files: reused while the file is unchanged, read again when it changes, a foreign or broken cache file is a miss", async () => {
+    const root = await spiderLayout("spider-cached");
+    const cacheDir = path.join(dir, "cache");
+    const first = await loadBenchmark(root, { cacheDir });
+    const files = readdirSync(cacheDir).filter((f) => f.startsWith("items-"));
+    expect(files).toHaveLength(1);
+    const cacheFile = path.join(cacheDir, files[0]!);
+    expect(await loadBenchmark(root, { cacheDir })).toEqual(first);
+
+    // The cache is what a load reads while dev.json is unchanged.
+    const entry = JSON.parse(readFileSync(cacheFile, "utf8")) as { key: string; items: Array<{ question: string }> };
+    entry.items[0]!.question = "from the cache";
+    writeFileSync(cacheFile, JSON.stringify(entry));
+    expect((await loadBenchmark(root, { cacheDir })).questions[0]!.question).toBe("from the cache");
+
+    // A cache file of another key under the same name (a clash of the quick hash) or a broken one is not used.
+    writeFileSync(cacheFile, JSON.stringify({ ...entry, key: `${entry.key}-other` }));
+    expect((await loadBenchmark(root, { cacheDir })).questions[0]!.question).toBe("How many students?");
+    writeFileSync(cacheFile, "{ not json");
+    expect((await loadBenchmark(root, { cacheDir })).questions[0]!.question).toBe("How many students?");
+
+    // An edited dev.json is read again.
+    const dev = JSON.parse(readFileSync(path.join(root, "dev.json"), "utf8")) as Array<{ question: string }>;
+    dev[0]!.question = "How many students are there?";
+    writeFileSync(path.join(root, "dev.json"), JSON.stringify(dev));
+    expect((await loadBenchmark(root, { cacheDir })).questions[0]!.question).toBe("How many students are there?");
+  });
+
   it("reads the Spider layout: index ids, computed hardness, missing database skipped with a reason", async () => {
     const root = await spiderLayout("spider");
     expect(detectLayout(root)).toBe("spider");

@@ -3,7 +3,7 @@
  * computes Spider's hardness from gold SQL, and resolves the name `minibench` to the
  * project's own benchmark (tools/minibench/).
  */
-import { createHash } from "node:crypto";
+import { quickHash } from "./hash.ts";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -347,22 +347,23 @@ const schemas = () =>
 
 /** This module's own text: a cache written by another version of the reader (or of spiderHardness) is not used. */
 let readerVersion: string | undefined;
-const versionOfReader = () =>
-  (readerVersion ??= createHash("sha256").update(readFileSync(fileURLToPath(import.meta.url))).digest("hex").slice(0, 16));
+const versionOfReader = () => (readerVersion ??= quickHash(readFileSync(fileURLToPath(import.meta.url), "utf8")));
 
 /**
  * The items of a benchmark file, parsed and validated, through a cache in `cacheDir` (when given) keyed by the file's
  * path, size and mtime and this reader's version: Spider's dev.json is 3.6 MB of which a scorer needs a tenth, and its
  * hardness levels take as long again to compute. The cache holds only what the file says; what depends on other files
- * (which databases exist) is checked on every load.
+ * (which databases exist) is checked on every load. The file name is a quick hash of the key, and the file repeats
+ * the key, so a clash of names reads as a miss.
  */
 async function readItems<T>(file: string, cacheDir: string | undefined, read: () => Promise<T[]>): Promise<T[]> {
   if (!cacheDir) return read();
   const s = statSync(file);
-  const key = createHash("sha256").update(`${file}\0${s.size}\0${s.mtimeMs}\0${versionOfReader()}`).digest("hex").slice(0, 32);
-  const cached = path.join(cacheDir, `items-${key}.json`);
+  const key = `${file}\0${s.size}\0${s.mtimeMs}\0${versionOfReader()}`;
+  const cached = path.join(cacheDir, `items-${quickHash(key)}.json`);
   try {
-    return JSON.parse(await readFile(cached, "utf8")) as T[];
+    const entry = JSON.parse(await readFile(cached, "utf8")) as { key?: unknown; items?: unknown };
+    if (entry.key === key && Array.isArray(entry.items)) return entry.items as T[];
   } catch {
     // no cache yet, or an unreadable one: read the file
   }
@@ -370,7 +371,7 @@ async function readItems<T>(file: string, cacheDir: string | undefined, read: ()
   try {
     await mkdir(cacheDir, { recursive: true });
     const temp = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    await writeFile(temp, JSON.stringify(items));
+    await writeFile(temp, JSON.stringify({ key, items }));
     await rename(temp, cached); // atomic: readers see no cache or a whole one
   } catch {
     // a read-only data directory only costs speed

@@ -2,7 +2,7 @@
  * minibench: the project's own small benchmark in BIRD layout (train and dev splits over three
  * SQLite databases built from the SQL scripts in sql/). Tests and the README demo use it.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { lazyCrypto } from "../hash.ts";
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -31,7 +31,7 @@ async function listFiles(dir: string): Promise<string[]> {
 
 /** Hash of every source file (scripts, questions, descriptions, this builder). */
 export async function minibenchSourceHash(): Promise<string> {
-  const hash = createHash("sha256");
+  const hash = lazyCrypto().createHash("sha256");
   for (const file of await listFiles(HERE)) {
     hash.update(path.relative(HERE, file).split(path.sep).join("/"));
     hash.update("\0");
@@ -145,7 +145,7 @@ const stampOf = (dir: string): string | undefined => {
 };
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code ?? "";
-const unique = () => `${process.pid}-${randomBytes(6).toString("hex")}`;
+const unique = () => `${process.pid}-${lazyCrypto().randomBytes(6).toString("hex")}`;
 /** Temp directories of builds that died (killed processes) are removed after this long. */
 const ABANDONED_MS = 60 * 60 * 1000;
 

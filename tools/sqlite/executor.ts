@@ -63,7 +63,11 @@ interface Scan {
 }
 
 /** /\s/ without a regex for the common characters (scan() looks at every character). */
-const isSpace = (c: string) => c === " " || c === "\n" || c === "\t" || c === "\r" || (c > "~" || c < " " ? /\s/.test(c) : false);
+const isSpaceCode = (c: number) =>
+  c === 32 || c === 10 || c === 9 || c === 13 || ((c > 126 || c < 32) && /\s/.test(String.fromCharCode(c)));
+
+/** Characters scan() treats one by one; runs of any others are skipped at once once the first keyword is known. */
+const PLAIN_RUN = /[^\s;'"`[\-/]+/y;
 
 /** Walks the text once, skipping string literals, quoted identifiers and comments. */
 function scan(sql: string): Scan {
@@ -76,34 +80,34 @@ function scan(sql: string): Scan {
   let i = 0;
   const n = sql.length;
   while (i < n) {
-    const c = sql[i]!;
-    const next = sql[i + 1];
-    if (c === "-" && next === "-") {
+    const c = sql.charCodeAt(i);
+    const next = sql.charCodeAt(i + 1);
+    if (c === 45 /* - */ && next === 45) {
       const end = sql.indexOf("\n", i);
       i = end < 0 ? n : end + 1;
       if (keepCode) code.push(" ");
       continue;
     }
-    if (c === "/" && next === "*") {
+    if (c === 47 /* / */ && next === 42 /* * */) {
       const end = sql.indexOf("*/", i + 2);
       i = end < 0 ? n : end + 2;
       if (keepCode) code.push(" ");
       continue;
     }
-    if (isSpace(c)) {
+    if (isSpaceCode(c)) {
       if (keepCode) code.push(" ");
       i++;
       continue;
     }
-    if (afterSemicolon && c !== ";") several = true;
-    if (c === ";") {
+    if (afterSemicolon && c !== 59 /* ; */) several = true;
+    if (c === 59) {
       afterSemicolon = true;
       if (keepCode) code.push(" ");
       i++;
       continue;
     }
-    if (c === "'" || c === '"' || c === "`" || c === "[") {
-      const close = c === "[" ? "]" : c;
+    if (c === 39 /* ' */ || c === 34 /* " */ || c === 96 /* ` */ || c === 91 /* [ */) {
+      const close = c === 91 ? "]" : sql[i]!;
       let j = i + 1;
       for (;;) {
         const k = sql.indexOf(close, j);
@@ -120,17 +124,22 @@ function scan(sql: string): Scan {
         break;
       }
       // Quoted identifiers stay in `code`: "load_extension"(...) is still a call.
-      if (keepCode) code.push(c === "'" ? " '' " : sql.slice(i, j));
+      if (keepCode) code.push(c === 39 ? " '' " : sql.slice(i, j));
       i = j;
       continue;
     }
-    if (!keyword && /[A-Za-z_]/.test(c)) {
+    if (!keyword) {
       const m = /^[A-Za-z_]+/.exec(sql.slice(i, i + 32));
-      keyword = m![0].toUpperCase();
+      keyword = m ? m[0].toUpperCase() : sql[i]!; // a statement starting with punctuation, e.g. "("
     }
-    if (!keyword) keyword = c; // a statement starting with punctuation, e.g. "("
-    if (keepCode) code.push(c);
-    i++;
+    if (keepCode) {
+      code.push(sql[i]!);
+      i++;
+      continue;
+    }
+    // Names, numbers and operators: nothing in them changes the verdict.
+    PLAIN_RUN.lastIndex = i;
+    i = PLAIN_RUN.test(sql) ? PLAIN_RUN.lastIndex : i + 1;
   }
   return { keyword, several, loadExtension: keepCode && /load_extension/i.test(code.join("")) };
 }
@@ -215,6 +224,9 @@ function workerEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Absolute, so "file:..." or ":memory:" can never be taken as anything but a file name (an absolute path as given). */
+const absolute = (file: string) => (path.isAbsolute(file) ? file : path.resolve(file));
+
 const failure = (kind: ExecFailure["kind"], message: string, elapsedMs = 0): ExecFailure => ({
   ok: false,
   kind,
@@ -289,7 +301,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
       const reply = await this.enqueue(
         {
           type: "compare",
-          path: path.resolve(dbPath),
+          path: absolute(dbPath),
           pred: predSql,
           gold: goldSql,
           semantics: options.semantics,
@@ -334,8 +346,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     } catch (error) {
       return Promise.resolve(failure("internal", (error as Error).message));
     }
-    // Absolute, so "file:..." or ":memory:" can never be taken as anything but a file name.
-    const message = { type: "run", path: path.resolve(dbPath), sql, maxRows: maxRows ?? null, repeat };
+    const message = { type: "run", path: absolute(dbPath), sql, maxRows: maxRows ?? null, repeat };
     return this.enqueue(message, timeoutMs) as Promise<ExecResult>;
   }
 
@@ -404,7 +415,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     return new Promise((resolve) => {
       this.queue.push({
         id: this.nextId++,
-        message: { type: "scratch", path: path.resolve(dbPath), tables, queries, maxRows: nonNegativeInt(options.maxRows, "maxRows") ?? null },
+        message: { type: "scratch", path: absolute(dbPath), tables, queries, maxRows: nonNegativeInt(options.maxRows, "maxRows") ?? null },
         timeoutMs: nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs,
         resolve: resolve as (result: ExecResult | WorkerComparison) => void,
       });

@@ -3,7 +3,8 @@
 // (two queries compared here, only the verdict goes back) and {type:"batch"} (several comparisons)
 // messages one at a time; the parent
 // kills this whole process to stop a runaway query (better-sqlite3 has no interrupt).
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { createRequire } from "node:module";
@@ -11,7 +12,17 @@ import { resultFingerprint, resultsMatch } from "./compare.js";
 import { MAX_DQS_FIXES, rewriteForHint } from "./dqs.js";
 
 // Through require: the ESM loader would first scan the CommonJS module for its export names.
-const Database = createRequire(import.meta.url)("better-sqlite3");
+const require = createRequire(import.meta.url);
+const Database = require("better-sqlite3");
+/** The compiled addon, named directly: otherwise the first open runs the `bindings` package's search of many paths. */
+const ADDON = (() => {
+  try {
+    const file = join(dirname(require.resolve("better-sqlite3/package.json")), "build", "Release", "better_sqlite3.node");
+    return existsSync(file) ? { nativeBinding: file } : {};
+  } catch {
+    return {};
+  }
+})();
 
 const ONLY =
   "only a single read-only SELECT/WITH/VALUES statement is allowed";
@@ -86,7 +97,7 @@ function openEntry(path) {
     }
     cached.db.close();
   }
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = new Database(path, { readonly: true, fileMustExist: true, ...ADDON });
   try {
     db.pragma("query_only = ON");
     db.pragma("trusted_schema = OFF");
@@ -259,7 +270,7 @@ function scratch({ path, tables, queries, maxRows }) {
   } catch (error) {
     return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started };
   }
-  const db = new Database(":memory:");
+  const db = new Database(":memory:", ADDON);
   try {
     db.pragma("foreign_keys = ON");
     db.pragma("trusted_schema = OFF");
