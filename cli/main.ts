@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { type CliIO, defaultIO, firstLineOf, UsageError, UserError } from "./command.ts";
 import { commands } from "./commands/index.ts";
@@ -31,8 +32,13 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
     io.stderr(`sqlmend: unknown command '${name}'. Run 'sqlmend help' for the list.\n`);
     return 2;
   }
+  const wantsHelp = rest.includes("--help") || rest.includes("-h");
+  if (entry.sqlWorkers !== undefined && !wantsHelp) {
+    const { prestartWorkers } = await import("../tools/sqlite/executor.ts");
+    prestartWorkers(entry.sqlWorkers === "cpus" ? availableParallelism() : entry.sqlWorkers);
+  }
   const command = await entry.load();
-  if (rest.includes("--help") || rest.includes("-h")) {
+  if (wantsHelp) {
     io.stdout(`${command.usage}${command.helpFor?.(rest) ?? ""}\n`);
     return 0;
   }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTable, previewResult } from "../tools/format.ts";
-import { createExecutor, getSharedExecutor, screenStatement } from "../tools/sqlite/executor.ts";
+import { createExecutor, getSharedExecutor, prestartWorkers, screenStatement } from "../tools/sqlite/executor.ts";
 import type { ExecResult, ExecSuccess } from "../tools/sqlite/types.ts";
 import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
 
@@ -332,6 +332,29 @@ describe("errors", () => {
       expect(result).toMatchObject({ ok: false, kind: "database" });
       expect(!result.ok && result.message).toContain(file);
       expect(!result.ok && result.message).not.toContain("\n");
+    }
+  });
+});
+
+describe("workers started early (prestartWorkers)", () => {
+  it("are adopted by the next pool; a spare that died meanwhile is replaced by a new worker", async () => {
+    const [spare] = prestartWorkers(1);
+    const first = createExecutor({ size: 1 });
+    try {
+      expect(ok(await first.run(db, "SELECT 1")).rows).toEqual([[1n]]);
+      expect(first.workerPids()).toEqual([spare]);
+    } finally {
+      await first.close();
+    }
+    const [dead] = prestartWorkers(1);
+    process.kill(dead!, "SIGKILL");
+    while (prestartWorkers(0).includes(dead!)) await new Promise((r) => setTimeout(r, 20)); // its exit was seen
+    const second = createExecutor({ size: 1 });
+    try {
+      expect(ok(await second.run(db, "SELECT 2")).rows).toEqual([[2n]]);
+      expect(second.workerPids()).not.toContain(dead);
+    } finally {
+      await second.close();
     }
   });
 });

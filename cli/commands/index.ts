@@ -6,6 +6,8 @@ export interface CommandEntry {
   summary: string;
   /** Loaded on use, so `sqlmend exec` does not pay for LangChain's start-up. */
   load: () => Promise<Command>;
+  /** SQL worker processes the command will want: the launcher starts them while the command's modules load. */
+  sqlWorkers?: number | "cpus";
 }
 
 /** Every launcher command, in the order `sqlmend help` lists them. */
@@ -34,7 +36,12 @@ export const commands: CommandEntry[] = [
     summary: "show what schema and value linking finds for a question: keywords, columns, stored values",
     load: async () => (await import("./link.ts")).linkCommand,
   },
-  { name: "exec", summary: "run one read-only SQL statement against a SQLite file and print the result", load: async () => (await import("./exec.ts")).execCommand },
+  {
+    name: "exec",
+    summary: "run one read-only SQL statement against a SQLite file and print the result",
+    load: async () => (await import("./exec.ts")).execCommand,
+    sqlWorkers: 1,
+  },
   {
     name: "ts-sql",
     summary: "TS-SQL tools: 'audit' runs each gold SQL against its own TS-SQL test case (RQ0)",
@@ -44,6 +51,7 @@ export const commands: CommandEntry[] = [
     name: "score",
     summary: "score predicted SQL against a benchmark's gold SQL (execution accuracy, VES)",
     load: async () => (await import("./score.ts")).scoreCommand,
+    sqlWorkers: "cpus",
   },
   {
     name: "memo",

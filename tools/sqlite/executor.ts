@@ -196,7 +196,17 @@ interface Slot {
   gone: Promise<void>;
   markGone: () => void;
   stderrTail: string;
+  /** The pool using it; undefined for a spare (prestartWorkers) until a pool adopts it. */
+  owner: WorkerEvents | undefined;
 }
+
+/** What a pool hears from its workers. */
+interface WorkerEvents {
+  onMessage(slot: Slot, msg: WorkerMessage): void;
+  onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null, reason?: string): void;
+}
+
+type WorkerMessage = { type?: string; id?: number; result?: ExecResult | WorkerComparison };
 
 /** Every live child of every executor, killed when this process exits for whatever reason. */
 const liveChildren = new Set<ChildProcess>();
@@ -234,13 +244,95 @@ const failure = (kind: ExecFailure["kind"], message: string, elapsedMs = 0): Exe
   elapsedMs,
 });
 
+const defaultOrphanGuard = (): "pdeathsig" | "thread" => (SETPRIV ? "pdeathsig" : "thread");
+
+/** A new worker process, idle (never holding this process open) and owned by nobody yet. */
+function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
+  installExitHook();
+  const guard = orphanGuard === "pdeathsig" ? SETPRIV : undefined;
+  const options = { serialization: "advanced" as const, stdio: ["ignore", "ignore", "pipe", "ipc"] as StdioOptions };
+  // Plain node either way: no tsx loader, no inspector flags from the parent.
+  const child = guard
+    ? spawn(guard, ["--pdeathsig", "KILL", "--", process.execPath, WORKER], {
+        ...options,
+        env: { ...workerEnv(), SQLMEND_ORPHAN_GUARD: "pdeathsig", SQLMEND_PARENT_PID: String(process.pid) },
+      })
+    : fork(WORKER, [], { ...options, execArgv: [], env: workerEnv() });
+  let markGone = () => {};
+  const gone = new Promise<void>((resolve) => (markGone = resolve));
+  const slot: Slot = {
+    child,
+    gone,
+    markGone,
+    ready: false,
+    job: undefined,
+    timer: undefined,
+    startedAt: 0,
+    killedWith: undefined,
+    exited: false,
+    stderrTail: "",
+    owner: undefined,
+  };
+  liveChildren.add(child);
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (text: string) => {
+    slot.stderrTail = (slot.stderrTail + text).slice(-2000);
+  });
+  // A spare only notes that it is ready, or gone; a pool hears everything.
+  child.on("message", (msg: WorkerMessage) => {
+    if (slot.owner) slot.owner.onMessage(slot, msg);
+    else if (msg?.type === "ready") slot.ready = true;
+  });
+  const exited = (code: number | null, signal: NodeJS.Signals | null, reason?: string) => {
+    if (slot.owner) return slot.owner.onExit(slot, code, signal, reason);
+    slot.exited = true;
+    liveChildren.delete(child);
+    slot.markGone();
+  };
+  child.on("exit", (code, signal) => exited(code, signal));
+  setRef(slot, false); // idle until assigned a job: never holds the process open
+  child.on("error", (error) => {
+    // Spawn failures emit "error" without "exit"; send failures are followed by "exit".
+    if (child.pid === undefined) exited(null, null, error.message);
+    else child.kill("SIGKILL");
+  });
+  return slot;
+}
+
+function setRef(slot: Slot, busy: boolean): void {
+  const handles = [slot.child, slot.child.channel, slot.child.stderr] as const;
+  for (const handle of handles) {
+    const h = handle as { ref?: () => void; unref?: () => void } | null | undefined;
+    if (busy) h?.ref?.();
+    else h?.unref?.();
+  }
+}
+
+/** Workers started before any pool wanted them (prestartWorkers), oldest first. */
+const spares: Slot[] = [];
+
+function takeSpare(): Slot | undefined {
+  for (let slot = spares.shift(); slot; slot = spares.shift()) if (!slot.exited) return slot;
+  return undefined;
+}
+
+/**
+ * Starts `count` worker processes now, for the next pools to adopt (createExecutor): the launcher calls it before
+ * loading a command that runs SQL, so the workers start while that command's modules load, and from a process still
+ * small enough to fork quickly. Spares nobody adopts stay idle and die with this process. Returns the live spares' pids.
+ */
+export function prestartWorkers(count: number): number[] {
+  for (let i = spares.length; i < count; i++) spares.push(startWorker(defaultOrphanGuard()));
+  return spares.flatMap((s) => (s.exited || s.child.pid === undefined ? [] : [s.child.pid]));
+}
+
 function nonNegativeInt(value: number | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number`);
   return Math.floor(value);
 }
 
-class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
+class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents {
   private readonly size: number;
   private readonly defaultTimeoutMs: number;
   /** Switched to "thread" for good if a worker under setpriv fails to start (a sandbox refusing prctl, say). */
@@ -254,7 +346,6 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.orphanGuard = options.orphanGuard === "thread" || !SETPRIV ? "thread" : "pdeathsig";
-    installExitHook();
     if (options.prestart) for (let i = 0; i < this.size; i++) this.spawn();
   }
 
@@ -466,59 +557,21 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     };
   }
 
+  /** A worker for this pool: a spare the launcher started early when one fits, or a new process. */
   private spawn(): Slot {
-    const guard = this.orphanGuard === "pdeathsig" ? SETPRIV : undefined;
-    const options = { serialization: "advanced" as const, stdio: ["ignore", "ignore", "pipe", "ipc"] as StdioOptions };
-    // Plain node either way: no tsx loader, no inspector flags from the parent.
-    const child = guard
-      ? spawn(guard, ["--pdeathsig", "KILL", "--", process.execPath, WORKER], {
-          ...options,
-          env: { ...workerEnv(), SQLMEND_ORPHAN_GUARD: "pdeathsig", SQLMEND_PARENT_PID: String(process.pid) },
-        })
-      : fork(WORKER, [], { ...options, execArgv: [], env: workerEnv() });
-    let markGone = () => {};
-    const gone = new Promise<void>((resolve) => (markGone = resolve));
-    const slot: Slot = {
-      child,
-      gone,
-      markGone,
-      ready: false,
-      job: undefined,
-      timer: undefined,
-      startedAt: 0,
-      killedWith: undefined,
-      exited: false,
-      stderrTail: "",
-    };
+    let slot = this.orphanGuard === defaultOrphanGuard() ? takeSpare() : undefined;
+    slot ??= startWorker(this.orphanGuard);
+    slot.owner = this;
     this.slots.add(slot);
-    liveChildren.add(child);
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (text: string) => {
-      slot.stderrTail = (slot.stderrTail + text).slice(-2000);
-    });
-    child.on("message", (msg: { type?: string; id?: number; result?: ExecResult | WorkerComparison }) => this.onMessage(slot, msg));
-    child.on("exit", (code, signal) => this.onExit(slot, code, signal));
-    this.setRef(slot, false); // idle until assigned a job: never holds the process open
-    child.on("error", (error) => {
-      // Spawn failures emit "error" without "exit"; send failures are followed by "exit".
-      if (child.pid === undefined) this.onExit(slot, null, null, error.message);
-      else child.kill("SIGKILL");
-    });
     return slot;
   }
 
-  private setRef(slot: Slot, busy: boolean): void {
-    const handles = [slot.child, slot.child.channel, slot.child.stderr] as const;
-    for (const handle of handles) {
-      const h = handle as { ref?: () => void; unref?: () => void } | null | undefined;
-      if (busy) h?.ref?.();
-      else h?.unref?.();
-    }
-  }
+
+
 
   private assign(slot: Slot, job: Job): void {
     slot.job = job;
-    this.setRef(slot, true);
+    setRef(slot, true);
     const message = { ...job.message, id: job.id, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS };
     slot.child.send(message, (error) => {
       if (error) this.kill(slot, failure("internal", `could not reach the worker process: ${error.message}`));
@@ -545,7 +598,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     }, job.timeoutMs);
   }
 
-  private onMessage(slot: Slot, msg: { type?: string; id?: number; result?: ExecResult | WorkerComparison }): void {
+  onMessage(slot: Slot, msg: WorkerMessage): void {
     if (msg?.type === "ready") {
       slot.ready = true;
       if (slot.job && !slot.killedWith) this.startClock(slot);
@@ -560,7 +613,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.job = undefined;
-    this.setRef(slot, false);
+    setRef(slot, false);
     job.resolve(msg.result ?? failure("internal", "the worker sent an empty reply"));
     this.pump();
   }
@@ -574,12 +627,12 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor {
     if (slot.exited) return slot.gone;
     slot.child.kill("SIGKILL");
     // Keep the process alive until the kill is confirmed, then pump the queue.
-    this.setRef(slot, true);
+    setRef(slot, true);
     queueMicrotask(() => this.pump());
     return slot.gone;
   }
 
-  private onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null, reason?: string): void {
+  onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null, reason?: string): void {
     if (slot.exited) return;
     slot.exited = true;
     slot.markGone();
