@@ -32,7 +32,8 @@ export interface ExecutorOptions {
   orphanGuard?: "pdeathsig" | "thread";
 }
 
-const WORKER = fileURLToPath(new URL("./worker.js", import.meta.url));
+/** The worker: bundled as one CommonJS file in dist/ (scripts/build.js; it starts faster), else the ES module. */
+const WORKER = ["./worker.cjs", "./worker.js"].map((name) => fileURLToPath(new URL(name, import.meta.url))).find((file) => existsSync(file))!;
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** A worker that does not report ready within this time is considered broken. */
 const STARTUP_MS = 15_000;
