@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CompareOptions, CompareOutcome, CompareSide, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor } from "./types.ts";
+import type { CompareOptions, CompareOutcome, CompareSide, SideOutcome, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor } from "./types.ts";
 import { resultFingerprint, resultsMatch } from "./compare.js";
 import { DQS_HINT, MAX_DQS_FIXES, rewriteForHint, singleQuoteLiteral } from "./dqs.js";
 
@@ -181,7 +181,9 @@ interface Job {
 }
 
 /** The worker's reply to {type:"compare"}: each side's outcome (no rows) and the verdict. */
-type WorkerComparison = CompareOutcome;
+type WorkerComparison = Omit<CompareOutcome, "pred" | "gold"> & { pred: WorkerSide; gold: WorkerSide };
+/** A side as the worker reports it: `sql` only when it rewrote the text it was sent. */
+type WorkerSide = SideOutcome & { sql?: string };
 
 interface Slot {
   child: ChildProcess;
@@ -402,7 +404,9 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
         },
         2 * timeoutMs, // two queries, each within the limit
       );
-      if (!("ok" in reply)) return reply;
+      if (!("ok" in reply)) {
+        return { ...reply, pred: { ...reply.pred, sql: reply.pred.sql ?? predSql }, gold: { ...reply.gold, sql: reply.gold.sql ?? goldSql } };
+      }
       // The job failed as a whole (time limit, crash): run the sides apart to tell whose fault it was.
     }
     return this.compareApart(dbPath, predSql, goldSql, options);

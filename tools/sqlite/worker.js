@@ -375,7 +375,7 @@ function runSide(path, sql) {
   try {
     entry = openEntry(path);
   } catch (error) {
-    return { outcome: { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: 0, sql } };
+    return { outcome: { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: 0 } };
   }
   // A text seen before on this file starts from its rewriting: the same error would come back.
   let current = entry.rewrites.get(sql) ?? sql;
@@ -387,7 +387,7 @@ function runSide(path, sql) {
     side = runOn(entry, path, current);
   }
   if (current !== sql) remember(entry.rewrites, sql, current);
-  side.outcome.sql = current;
+  if (current !== sql) side.outcome.sql = current; // the parent knows the text it sent
   return side;
 }
 
