@@ -12,7 +12,7 @@
  * Reads the benchmark; writes only to a temp directory.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,19 +92,35 @@ writeFileSync(rulePairs, JSON.stringify(bench.questions.map((q) => [q.dbPath, q.
 const ruleRuns = Math.max(1, Number(values["rule-runs"]));
 const pyRule: number[] = [];
 const cliRule: number[] = [];
+// CPU of finished children (Linux: /proc/self/stat's cutime + cstime, in clock ticks of 10 ms): what a loaded machine
+// changes least, next to wall times that other processes stretch.
+const childCpuMs = () => {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+};
+const pyCpu: number[] = [];
+const cliCpu: number[] = [];
 let pyCorrect = "";
 let cliCorrect = "";
 for (let i = 0; i < ruleRuns; i++) {
+  let cpu = childCpuMs();
   let t = performance.now();
   const py = spawnSync(python, [ruleScript, rulePairs], { encoding: "utf8" });
   pyRule.push(performance.now() - t);
+  pyCpu.push(childCpuMs() - cpu);
   if (py.status !== 0) throw new Error(`python rule failed: ${py.stderr}`);
   pyCorrect = py.stdout.trim();
+  cpu = childCpuMs();
   t = performance.now();
   const ours = spawnSync(process.execPath, [path.join(ROOT, "bin/sqlmend.js"), "score", "--bench", benchDir, "--pred", "gold", "--semantics", "bird"], {
     encoding: "utf8",
   });
   cliRule.push(performance.now() - t);
+  cliCpu.push(childCpuMs() - cpu);
   if (ours.status !== 0) throw new Error(`sqlmend score failed: ${ours.stderr}`);
   const all = ours.stdout.split("\n").find((l) => l.startsWith("all"))?.trim().split(/\s+/);
   cliCorrect = all ? `${all[2]} ${all[1]}` : "?";
@@ -116,6 +132,10 @@ console.log(
 );
 console.log(`ratio sqlmend score / minimal Python rule: ${ruleRatio.toFixed(2)}x   (target <= 1.0x)`);
 console.log(`  sqlmend runs: ${cliRule.map(secs).join(", ")}   python runs: ${pyRule.map(secs).join(", ")}`);
+console.log(
+  `  CPU of all processes (user + system, median): sqlmend ${secs(median(cliCpu))} s, Python rule ${secs(median(pyCpu))} s ` +
+    `= ${(median(cliCpu) / median(pyCpu)).toFixed(2)}x`,
+);
 
 // 1. In process: executor start, scoring, executor close.
 const inProcess: number[] = [];
