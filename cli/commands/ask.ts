@@ -5,14 +5,9 @@ import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
-import { buildRunner } from "../build-runner.ts";
-import { openCheckpointer } from "../checkpoints.ts";
-import { runQuestion } from "../runner.ts";
-import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { createExampleStore } from "../../tools/examples.ts";
 import { formatUsage } from "../report.ts";
 import type { Question } from "../../state/question.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
@@ -51,6 +46,14 @@ ${RUN_FLAGS_USAGE}`,
     if (!fs.existsSync(dbPath)) throw new UserError(`database not found: ${values.db}`);
     if (values.sql !== undefined && spec.kind !== "corrector") throw new UsageError(`--sql applies to corrector graphs; '${spec.name}' is a generator`);
 
+    // What runs a graph (LangGraph, LangChain, the checkpoint store) loads only once the flags have passed their checks.
+    const [{ buildRunner }, { openCheckpointer }, { runQuestion }, { executeSql }, { createExampleStore }] = await Promise.all([
+      import("../build-runner.ts"),
+      import("../checkpoints.ts"),
+      import("../runner.ts"),
+      import("../../nodes/execute.ts"),
+      import("../../tools/examples.ts"),
+    ]);
     const examples = values.examples
       ? createExampleStore((await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" })).questions)
       : undefined;

@@ -4,15 +4,15 @@ import { z } from "zod";
 import type { Command, CliIO } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, modelsFrom, RUN_FLAGS_USAGE, runFlags } from "../setup.ts";
+import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, RUN_FLAGS_USAGE, runFlags } from "../setup.ts";
+import { modelsFrom } from "../model-flags.ts";
 import { resolveInitialSource } from "../build-runner.ts";
 import { openCheckpointer } from "../checkpoints.ts";
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../runner.ts";
 import { compactNumber, Progress } from "../progress.ts";
 import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
-import { findGraph } from "../../graphs/index.ts";
-import { magicFeedbackSpec } from "../../graphs/magic-feedback.ts";
-import { magicGuidelineSpec } from "../../graphs/magic-guideline.ts";
+import { findManifest } from "../../graphs/manifests/index.ts";
+import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 import { optionsUsage, readOptions } from "../../graphs/options.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
@@ -149,10 +149,11 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
     const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" ? bench : await loadBenchmark(benchDir, { split: "train" })).questions) : undefined;
     const deps: NodeDeps = { models, executor, examples };
-    const generator = findGraph((values.initial as string | undefined) ?? "baseline");
-    const own = declaredOptionsFrom(magicFeedbackSpec, values, generator ? [generator] : []);
+    const generator = findManifest((values.initial as string | undefined) ?? "baseline");
+    const own = declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
     const cycle = readOptions(MAGIC_FEEDBACK_OPTIONS, own);
-    const slots = await loadSlotModules(magicFeedbackSpec, values.node as string[] | undefined, io.cwd);
+    const slots = await loadSlotModules(magicFeedbackManifest, values.node as string[] | undefined, io.cwd);
+    const [magicFeedbackSpec, magicGuidelineSpec] = await Promise.all([magicFeedbackManifest.load(), magicGuidelineManifest.load()]);
     const feedbackGraph: RunnableGraph & { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> } = magicFeedbackSpec.build(deps, {
       ...graphOptions,
       ...own,
@@ -162,7 +163,7 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
       cwd: io.cwd,
     });
     const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver });
-    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackSpec] }, deps, graphOptions);
+    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest] }, deps, graphOptions);
 
     const runFile = prepareOutDir(
       outDir,
@@ -176,7 +177,7 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
         models: models.describe(),
         settings: {
           ...answerFlags(values),
-          ...graphSettings(initial.kind === "graph" ? [magicFeedbackSpec, initial.spec] : [magicFeedbackSpec], values, io.cwd),
+          ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd),
         },
       },
       values.resume ?? false,
@@ -297,7 +298,7 @@ async function processQuestion(
     if (verdict.goldError) return { record: { ...head, skipped: `gold SQL does not execute (${verdict.goldError})` }, interactions: [] };
     if (!initialSql.trim()) return { record: { ...head, skipped: "no initial SQL" }, interactions: [] };
 
-    const input = { ...inputOf(q, magicFeedbackSpec.name, initialSql), incorrectSql: initialSql, goldSql: q.goldSql } as SqlInput;
+    const input = { ...inputOf(q, magicFeedbackManifest.name, initialSql), incorrectSql: initialSql, goldSql: q.goldSql } as SqlInput;
     const state = (await runThread(ctx.feedbackGraph, input, thread)) as unknown as MagicFeedbackValue;
     usage = addUsage(usage, state.usage);
     const interactions = await interactionsOf(ctx.feedbackGraph, thread, q.id, state);
@@ -412,7 +413,7 @@ class GuidelineMerger {
     const batchNo = this.merged + 1;
     const snapshot = path.join(this.outDir, snapshotName(batchNo));
     const fresh = !fs.existsSync(snapshot);
-    const input = { graph: magicGuidelineSpec.name, questionId: `batch-${batchNo}`, question: `guideline batch ${batchNo}`, dbPath: "", batchNo, batch, guideline: this.guideline };
+    const input = { graph: magicGuidelineManifest.name, questionId: `batch-${batchNo}`, question: `guideline batch ${batchNo}`, dbPath: "", batchNo, batch, guideline: this.guideline };
     // A merge whose reply was unusable finished its thread without merging: a resumed run retries it on a new one.
     let state: MagicGuidelineValue | undefined;
     for (let attempt = 1; !state; attempt++) {
