@@ -117,6 +117,8 @@ describe("describing graphs and checking flags", () => {
     ["inspect --help", ["inspect", "--help"], 0, /Usage: sqlmend inspect/],
     ["magic --help", ["magic", "--help"], 0, /magic-feedback/],
     ["ts-sql --help", ["ts-sql", "--help"], 0, /TS-SQL options/],
+    ["memo --help", ["memo", "--help"], 0, /Usage: sqlmend memo build/],
+    ["link --help", ["link", "--help"], 0, /Usage: sqlmend link/],
     ["bad option value", ["eval", "r3", "--reviewers=-1", "--bench", "minibench", "--out", "out"], 2, /--reviewers takes a number >= 0, not '-1'/],
     ["another graph's option", ["ask", "baseline", "--k-shot", "2", "--db", "x.sqlite", "q"], 2, /--k-shot is an option of r3, not of baseline/],
     ["unknown graph", ["eval", "nope", "--bench", "minibench", "--out", "out"], 1, /unknown graph 'nope'/],

@@ -5,10 +5,11 @@ import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { formatUsage } from "../report.ts";
+import { formatUsage } from "../progress.ts";
 import type { Question } from "../../state/question.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 
@@ -47,11 +48,10 @@ ${RUN_FLAGS_USAGE}`,
     if (values.sql !== undefined && spec.kind !== "corrector") throw new UsageError(`--sql applies to corrector graphs; '${spec.name}' is a generator`);
 
     // What runs a graph (LangGraph, LangChain, the checkpoint store) loads only once the flags have passed their checks.
-    const [{ buildRunner }, { openCheckpointer }, { runQuestion }, { executeSql }, { createExampleStore }] = await Promise.all([
+    const [{ buildRunner }, { openCheckpointer }, { runQuestion }, { createExampleStore }] = await Promise.all([
       import("../build-runner.ts"),
       import("../checkpoints.ts"),
       import("../runner.ts"),
-      import("../../nodes/execute.ts"),
       import("../../tools/examples.ts"),
     ]);
     const examples = values.examples

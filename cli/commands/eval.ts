@@ -6,7 +6,7 @@ import { parseFlags } from "../main.ts";
 import { examplesWantedBy, graphFlags, graphOptionsOf, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
 import type { Runner } from "../runner.ts";
 import { Progress } from "../progress.ts";
-import { callFailures, type EvalRecord, failedRuns, parseResults, renderReport } from "../report.ts";
+import type { EvalRecord } from "../report.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../../tools/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
@@ -66,10 +66,11 @@ ${RUN_FLAGS_USAGE}`,
     }
 
     // What runs a graph (LangGraph, LangChain, the checkpoint store) loads only once the flags have passed their checks.
-    const [{ buildRunner }, { openCheckpointer }, { createExampleStore }] = await Promise.all([
+    const [{ buildRunner }, { openCheckpointer }, { createExampleStore }, { callFailures, failedRuns, parseResults }] = await Promise.all([
       import("../build-runner.ts"),
       import("../checkpoints.ts"),
       import("../../tools/examples.ts"),
+      import("../report.ts"),
     ]);
     const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
     const bench = await loadBenchmark(benchDir, { split });
@@ -219,6 +220,7 @@ async function writeOutputs(
   const predictions = ordered.map((q) => ({ id: q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
   await writeBirdPredictions(path.join(outDir, `predict_${split}.json`), predictions);
   await writeSpiderPredictions(path.join(outDir, `pred_${split}.sql`), predictions);
+  const { renderReport } = await import("../report.ts");
   const report = renderReport(records, {
     graph: ctx.runner.spec.name,
     dataset: ctx.bench.dir,

@@ -3,13 +3,9 @@ import path from "node:path";
 import { type Command, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { runFlags } from "../setup.ts";
-import { embeddingsFrom, modelFlagsFrom } from "../model-flags.ts";
-import { formatUsage } from "../report.ts";
-import { linkQuestion } from "../../nodes/link.ts";
+import { formatUsage } from "../progress.ts";
 import { usageOfCalls } from "../../state/usage.ts";
-import { createOpenAIProvider, resolveModelConfig, resolveRoleSettings } from "../../tools/models.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
-import { lexicalKeywords } from "../../tools/linking/link.ts";
 
 const usage = `Usage: sqlmend link --db FILE [--evidence TEXT] [--description-dir DIR] [--keywords A,B,...] [--json] "QUESTION"
 
@@ -46,6 +42,9 @@ export const linkCommand: Command = {
     const keywords = values.keywords?.split(",").map((k) => k.trim()).filter(Boolean);
     if (values.keywords !== undefined && !keywords?.length) throw new UsageError("--keywords takes a comma-separated list");
 
+    // The model client loads once the flags have passed their checks.
+    const [{ embeddingsFrom, modelFlagsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }] =
+      await Promise.all([import("../model-flags.ts"), import("../../nodes/link.ts"), import("../../tools/models.ts"), import("../../tools/linking/link.ts")]);
     const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
     // Without a model for the linker, the question's own words stand in for its keywords.
     const hasModel = resolveRoleSettings(config, "linker") !== undefined;

@@ -5,9 +5,6 @@ import type { Command, CliIO } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, RUN_FLAGS_USAGE, runFlags } from "../setup.ts";
-import { modelsFrom } from "../model-flags.ts";
-import { resolveInitialSource } from "../build-runner.ts";
-import { openCheckpointer } from "../checkpoints.ts";
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../runner.ts";
 import { compactNumber, Progress } from "../progress.ts";
 import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
@@ -16,7 +13,6 @@ import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/mani
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 import { optionsUsage, readOptions } from "../../graphs/options.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { createExampleStore } from "../../tools/examples.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { addUsage, emptyUsage, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
@@ -140,6 +136,13 @@ async function guideline(argv: string[], io: CliIO): Promise<number> {
   const { questions: selected, skipped } = selectQuestions(bench, values.ids, limit);
   const questions = fileOrder(selected);
 
+  // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
+  const [{ modelsFrom }, { resolveInitialSource }, { openCheckpointer }, { createExampleStore }] = await Promise.all([
+    import("../model-flags.ts"),
+    import("../build-runner.ts"),
+    import("../checkpoints.ts"),
+    import("../../tools/examples.ts"),
+  ]);
   const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
   const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
