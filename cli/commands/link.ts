@@ -4,7 +4,6 @@ import { type Command, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { runFlags } from "../setup.ts";
 import { formatUsage } from "../progress.ts";
-import { usageOfCalls } from "../../state/usage.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 
 const usage = `Usage: sqlmend link --db FILE [--evidence TEXT] [--description-dir DIR] [--keywords A,B,...] [--json] "QUESTION"
@@ -43,8 +42,14 @@ export const linkCommand: Command = {
     if (values.keywords !== undefined && !keywords?.length) throw new UsageError("--keywords takes a comma-separated list");
 
     // The model client loads once the flags have passed their checks.
-    const [{ embeddingsFrom, modelFlagsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }] =
-      await Promise.all([import("../model-flags.ts"), import("../../nodes/link.ts"), import("../../tools/models.ts"), import("../../tools/linking/link.ts")]);
+    const [{ embeddingsFrom, modelFlagsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }, { usageOfCalls }] =
+      await Promise.all([
+        import("../model-flags.ts"),
+        import("../../nodes/link.ts"),
+        import("../../tools/models.ts"),
+        import("../../tools/linking/link.ts"),
+        import("../../state/usage.ts"),
+      ]);
     const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
     // Without a model for the linker, the question's own words stand in for its keywords.
     const hasModel = resolveRoleSettings(config, "linker") !== undefined;

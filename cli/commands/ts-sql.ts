@@ -4,7 +4,7 @@ import type { Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, RUN_FLAGS_USAGE, runFlags } from "../setup.ts";
-import { inputOf, type RunnableGraph, runThread } from "../runner.ts";
+import type { RunnableGraph } from "../runner.ts";
 import { Progress } from "../progress.ts";
 import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
@@ -168,7 +168,7 @@ export const tsSqlCommand: Command = {
     const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
     // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-    const [{ modelsFrom }, { openCheckpointer }] = await Promise.all([import("../model-flags.ts"), import("../checkpoints.ts")]);
+    const [{ modelsFrom }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([import("../model-flags.ts"), import("../checkpoints.ts"), import("../runner.ts")]);
     const models = modelsFrom(values, io.env, io.cwd, "coder");
     const outDir = path.resolve(io.cwd, values.out);
     const runFile = prepareOutDir(
