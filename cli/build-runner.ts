@@ -9,7 +9,7 @@ import { readPredictions, type Semantics } from "../tools/score.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "./runner.ts";
-import { embeddingsFrom, modelsFrom } from "./model-flags.ts";
+import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
 import { declaredOptionsFrom, graphOptionsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom } from "./setup.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };

@@ -7,6 +7,8 @@ import type { GraphInfo, GraphManifest } from "../graphs/spec.ts";
 import type { GraphOptions, NodeFactory } from "../nodes/types.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
 import { importModule } from "../tools/import-module.ts";
+import type { ModelFlags } from "../tools/models.ts";
+import { STRUCTURED_METHODS } from "../tools/structured-methods.ts";
 import { flagOf, optionFlags, optionsUsage, parseOption } from "../graphs/options.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
@@ -54,7 +56,7 @@ Correction (corrector graphs):
   --correct all|errors|incorrect   which initial SQL to correct (incorrect: eval only, gold as oracle)`;
 
 // Everything here runs before a graph is built (flags, their checks, --help), so this module and its imports load no
-// LangGraph or LangChain: graphs are known by their manifests; models come from cli/model-flags.ts.
+// LangGraph or LangChain: graphs are known by their manifests; models come from cli/model-setup.ts.
 
 export type RunValues = { [K in keyof typeof runFlags]?: (typeof runFlags)[K] extends { multiple: true } ? string[] : (typeof runFlags)[K]["type"] extends "boolean" ? boolean : string };
 
@@ -82,6 +84,27 @@ export function pairs(list: string[] | undefined, flag: string): Record<string, 
     out[item.slice(0, at)] = item.slice(at + 1);
   }
   return out;
+}
+
+export function modelFlagsFrom(values: RunValues): ModelFlags {
+  const method = values["structured-method"];
+  if (method !== undefined && !(STRUCTURED_METHODS as readonly string[]).includes(method)) {
+    throw new UsageError(`--structured-method takes ${STRUCTURED_METHODS.slice(0, -1).join(", ")} or ${STRUCTURED_METHODS.at(-1)}, not '${method}'`);
+  }
+  return {
+    model: values.model,
+    baseURL: values["base-url"],
+    configFile: values.config,
+    roleModels: pairs(values["role-model"], "role-model"),
+    temperature: numberFlag(values, "temperature"),
+    timeoutMs: intFlag(values, "request-timeout-ms", 1),
+    maxRetries: intFlag(values, "max-retries"),
+    maxConcurrency: intFlag(values, "max-requests", 1),
+    streaming: values.stream,
+    structuredMethod: method as ModelFlags["structuredMethod"],
+    embeddingModel: values["embedding-model"],
+    embeddingBaseURL: values["embedding-base-url"],
+  };
 }
 
 export function graphOptionsFrom(values: RunValues): GraphOptions {

@@ -3,7 +3,19 @@ import path from "node:path";
 import type { CliIO, Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { examplesWantedBy, graphFlags, graphOptionsOf, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
+import {
+  examplesWantedBy,
+  graphFlags,
+  graphOptionsOf,
+  graphSettings,
+  graphUsage,
+  intFlag,
+  modelFlagsFrom,
+  RUN_FLAGS_USAGE,
+  requireGraph,
+  runFlags,
+  scenarioFrom,
+} from "../setup.ts";
 import type { Runner } from "../runner.ts";
 import { Progress } from "../progress.ts";
 import type { EvalRecord } from "../report.ts";
@@ -65,7 +77,10 @@ ${RUN_FLAGS_USAGE}`,
       throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
     }
 
-    // What runs a graph (LangGraph, LangChain, the checkpoint store) loads only once the flags have passed their checks.
+    // The model flags and --correct are checked now too (buildRunner reads them again): what runs a graph (LangGraph,
+    // LangChain, the checkpoint store) loads only once every flag has passed its check.
+    modelFlagsFrom(values);
+    scenarioFrom(values.correct, true);
     const [{ buildRunner }, { openCheckpointer }, { createExampleStore }, { callFailures, failedRuns, parseResults }] = await Promise.all([
       import("../build-runner.ts"),
       import("../checkpoints.ts"),

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Command, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { runFlags } from "../setup.ts";
+import { modelFlagsFrom, runFlags } from "../setup.ts";
 import { formatUsage } from "../progress.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 
@@ -42,15 +42,16 @@ export const linkCommand: Command = {
     if (values.keywords !== undefined && !keywords?.length) throw new UsageError("--keywords takes a comma-separated list");
 
     // The model client loads once the flags have passed their checks.
-    const [{ embeddingsFrom, modelFlagsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }, { usageOfCalls }] =
+    const modelFlags = modelFlagsFrom(values);
+    const [{ embeddingsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }, { usageOfCalls }] =
       await Promise.all([
-        import("../model-flags.ts"),
+        import("../model-setup.ts"),
         import("../../nodes/link.ts"),
         import("../../tools/models.ts"),
         import("../../tools/linking/link.ts"),
         import("../../state/usage.ts"),
       ]);
-    const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
+    const config = resolveModelConfig(modelFlags, io.env, io.cwd);
     // Without a model for the linker, the question's own words stand in for its keywords.
     const hasModel = resolveRoleSettings(config, "linker") !== undefined;
     const executor = createExecutor({ size: 1 });

@@ -109,7 +109,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
   const [{ modelsFrom }, { resolveInitialSource }, { openCheckpointer }, { createExampleStore }] = await Promise.all([
-    import("../model-flags.ts"),
+    import("../model-setup.ts"),
     import("../build-runner.ts"),
     import("../checkpoints.ts"),
     import("../../tools/examples.ts"),

@@ -168,7 +168,7 @@ export const tsSqlCommand: Command = {
     const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
     // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-    const [{ modelsFrom }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([import("../model-flags.ts"), import("../checkpoints.ts"), import("../runner.ts")]);
+    const [{ modelsFrom }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([import("../model-setup.ts"), import("../checkpoints.ts"), import("../runner.ts")]);
     const models = modelsFrom(values, io.env, io.cwd, "coder");
     const outDir = path.resolve(io.cwd, values.out);
     const runFile = prepareOutDir(
