@@ -1,6 +1,9 @@
 /** sqlmend as a library: graphs, nodes, tools and state schemas. */
 export { graphSpecs, findGraph } from "./graphs/index.ts";
 export type { GraphSpec, BuildOptions } from "./graphs/index.ts";
+export { graphManifests, findManifest } from "./graphs/manifests/index.ts";
+export { defineManifest, specOf } from "./graphs/spec.ts";
+export type { GraphInfo, GraphManifest } from "./graphs/spec.ts";
 export { baselineSpec } from "./graphs/baseline.ts";
 export { repairSpec } from "./graphs/repair.ts";
 export { magicSpec } from "./graphs/magic.ts";

@@ -1,7 +1,8 @@
 /**
  * Start-up of every launcher command against a bare `node -e 0`, measured alternately in one run (median of --runs).
- * Each command is timed on `--help` (the launcher's own start: loading the command and its modules), plus a real
- * `exec` on a small database; with the compiled launcher (dist/, when fresh) and with the sources through tsx.
+ * Each command is timed on `--help` (the launcher's own start: loading the command and its modules), plus `graphs`,
+ * `graphs --options`, `eval r3 --help` (they describe graphs without building any) and a real `exec` on a small
+ * database; with the compiled launcher (dist/, when fresh) and with the sources through tsx.
  * Run: npx tsx bench/startup.ts [--runs N]
  */
 import { spawnSync } from "node:child_process";
@@ -25,7 +26,11 @@ db.close();
 
 const cases: Array<[string, string[]]> = [
   ["--help", ["--help"]],
-  ...["graphs", "ask", "eval", "compare", "threads", "inspect", "exec", "score"].map((c): [string, string[]] => [`${c} --help`, [c, "--help"]]),
+  ...["graphs", "ask", "eval", "compare", "threads", "inspect", "exec", "score", "link", "magic", "ts-sql", "memo"].map((c): [string, string[]] => [`${c} --help`, [c, "--help"]]),
+  // Describing graphs builds none: the listing, every graph's options, one graph's flags.
+  ["graphs", ["graphs"]],
+  ["graphs --options", ["graphs", "--options"]],
+  ["eval r3 --help", ["eval", "r3", "--help"]],
   ["exec (a query)", ["exec", "--db", dbFile, "SELECT a FROM t"]],
 ];
 const time = (args: string[], env: NodeJS.ProcessEnv) => {

@@ -1,21 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { findGraph } from "../graphs/index.ts";
-import type { GraphSpec } from "../graphs/spec.ts";
+import { findManifest } from "../graphs/manifests/index.ts";
+import type { GraphInfo, GraphManifest } from "../graphs/spec.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 import type { ExampleStore } from "../tools/examples.ts";
 import { readPredictions, type Semantics } from "../tools/score.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "./runner.ts";
-import { declaredOptionsFrom, embeddingsFrom, graphOptionsFrom, graphOptionsOf, loadSlotModules, modelsFrom, type runFlags, scenarioFrom } from "./setup.ts";
+import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
+import { declaredOptionsFrom, graphOptionsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom } from "./setup.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
 
 /** Everything a command needs to run questions through a graph, from its flags. */
 export async function buildRunner(args: {
-  spec: GraphSpec;
+  spec: GraphManifest;
   values: Values;
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -27,8 +28,8 @@ export async function buildRunner(args: {
   /** ask: initial SQL given inline with --sql. */
   inlineInitialSql?: string;
 }): Promise<Runner> {
-  const { spec, values, env, cwd } = args;
-  const options = { ...graphOptionsFrom(values), ...graphOptionsOf(spec, values) };
+  const { values, env, cwd } = args;
+  const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values) };
   const models = modelsFrom(values, env, cwd);
   const embeddings = embeddingsFrom(values, env, cwd);
   // Example retrieval ranks by `embeddings` when configured (searchExamples makes the ranked view, once per run).
@@ -36,7 +37,9 @@ export async function buildRunner(args: {
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
     throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");
   }
-  const slots = await loadSlotModules(spec, values.node as string[] | undefined, cwd);
+  const slots = await loadSlotModules(args.spec, values.node as string[] | undefined, cwd);
+  // The graph's module (and with it LangGraph) loads only now, once every flag has been checked.
+  const spec = await args.spec.load();
   const graph = spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
   let initial: InitialSource | undefined;
   if (spec.kind === "corrector") {
@@ -74,17 +77,18 @@ async function initialSource(
  */
 export async function resolveInitialSource(
   initial: string | undefined,
-  ctx: { cwd: string; values: Record<string, unknown>; checkpointer: BaseCheckpointSaver; alsoAllowed: GraphSpec[] },
+  ctx: { cwd: string; values: Record<string, unknown>; checkpointer: BaseCheckpointSaver; alsoAllowed: GraphInfo[] },
   deps: NodeDeps,
   options: ReturnType<typeof graphOptionsFrom>,
 ): Promise<InitialSource> {
   const name = initial ?? "baseline";
-  const generator = findGraph(name);
+  const generator = findManifest(name);
   if (generator) {
     if (generator.runBy) throw new UserError(`--initial ${name}: '${name}' is run by '${generator.runBy}'; name a generator graph`);
     if (generator.kind !== "generator") throw new UserError(`--initial ${name}: '${name}' is a corrector; name a generator graph`);
     const own = declaredOptionsFrom(generator, ctx.values, ctx.alsoAllowed);
-    return { kind: "graph", spec: generator, graph: generator.build(deps, { ...options, ...own, checkpointer: ctx.checkpointer }) };
+    const spec = await generator.load();
+    return { kind: "graph", spec, graph: spec.build(deps, { ...options, ...own, checkpointer: ctx.checkpointer }) };
   }
   const file = path.resolve(ctx.cwd, name);
   if (!fs.existsSync(file)) throw new UserError(`--initial ${name}: neither a generator graph nor a predictions file`);

@@ -1,4 +1,5 @@
 import type { CliIO } from "./command.ts";
+import type { Usage } from "../state/usage.ts";
 
 const clock = (ms: number) => {
   if (!Number.isFinite(ms) || ms < 0) return "--";
@@ -7,6 +8,13 @@ const clock = (ms: number) => {
 };
 
 export const compactNumber = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e4 ? `${Math.round(n / 1e3)}k` : String(n));
+
+export const formatUsage = (usage: Usage): string => {
+  const roles = Object.entries(usage.byRole)
+    .map(([role, t]) => `${role} ${compactNumber(t.inputTokens)}/${compactNumber(t.outputTokens)} (${t.calls})`)
+    .join(", ");
+  return `${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.calls} calls${roles ? `  [${roles}]` : ""}`;
+};
 
 /** A progress line on stderr: done/total, EX so far, tokens, ETA. Redrawn in place on a terminal, else every 10%. */
 export class Progress {

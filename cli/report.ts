@@ -1,6 +1,4 @@
 import { z } from "zod";
-import type { Usage } from "../state/usage.ts";
-import { compactNumber } from "./progress.ts";
 import { type DifficultyScore, exByDifficulty } from "../tools/score.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
@@ -49,12 +47,7 @@ export function parseResults(text: string): { records: Map<string, EvalRecord>; 
   return { records, dropped };
 }
 
-export const formatUsage = (usage: Usage): string => {
-  const roles = Object.entries(usage.byRole)
-    .map(([role, t]) => `${role} ${compactNumber(t.inputTokens)}/${compactNumber(t.outputTokens)} (${t.calls})`)
-    .join(", ");
-  return `${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.calls} calls${roles ? `  [${roles}]` : ""}`;
-};
+export { formatUsage } from "./progress.ts";
 
 const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(2)}` : "-");
 const quantile = (values: number[], q: number) => {

@@ -2,12 +2,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { findGraph, graphSpecs, type GraphSpec } from "../graphs/index.ts";
+import { findManifest, graphManifests } from "../graphs/manifests/index.ts";
+import type { GraphInfo, GraphManifest } from "../graphs/spec.ts";
 import type { GraphOptions, NodeFactory } from "../nodes/types.ts";
-import type { Embedder } from "../tools/embeddings.ts";
-import { createEmbedderFrom, createOpenAIProvider, type ModelFlags, type ModelProvider, resolveModelConfig, StructuredMethodSchema } from "../tools/models.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
 import { importModule } from "../tools/import-module.ts";
+import type { ModelFlags } from "../tools/models.ts";
+import { STRUCTURED_METHODS } from "../tools/structured-methods.ts";
 import { flagOf, optionFlags, optionsUsage, parseOption } from "../graphs/options.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
@@ -54,7 +55,10 @@ Correction (corrector graphs):
   --initial GRAPH|FILE      initial SQL from a generator graph (default baseline) or a predictions file
   --correct all|errors|incorrect   which initial SQL to correct (incorrect: eval only, gold as oracle)`;
 
-type RunValues = { [K in keyof typeof runFlags]?: (typeof runFlags)[K] extends { multiple: true } ? string[] : (typeof runFlags)[K]["type"] extends "boolean" ? boolean : string };
+// Everything here runs before a graph is built (flags, their checks, --help), so this module and its imports load no
+// LangGraph or LangChain: graphs are known by their manifests; models come from cli/model-setup.ts.
+
+export type RunValues = { [K in keyof typeof runFlags]?: (typeof runFlags)[K] extends { multiple: true } ? string[] : (typeof runFlags)[K]["type"] extends "boolean" ? boolean : string };
 
 export function intFlag(values: Record<string, unknown>, name: string, min = 0): number | undefined {
   const raw = values[name];
@@ -64,7 +68,7 @@ export function intFlag(values: Record<string, unknown>, name: string, min = 0):
   return n;
 }
 
-function numberFlag(values: Record<string, unknown>, name: string): number | undefined {
+export function numberFlag(values: Record<string, unknown>, name: string): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const n = Number(raw);
@@ -72,7 +76,7 @@ function numberFlag(values: Record<string, unknown>, name: string): number | und
   return n;
 }
 
-function pairs(list: string[] | undefined, flag: string): Record<string, string> {
+export function pairs(list: string[] | undefined, flag: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list ?? []) {
     const at = item.indexOf("=");
@@ -84,8 +88,8 @@ function pairs(list: string[] | undefined, flag: string): Record<string, string>
 
 export function modelFlagsFrom(values: RunValues): ModelFlags {
   const method = values["structured-method"];
-  if (method !== undefined && !StructuredMethodSchema.safeParse(method).success) {
-    throw new UsageError(`--structured-method takes auto, jsonSchema, functionCalling, jsonMode or text, not '${method}'`);
+  if (method !== undefined && !(STRUCTURED_METHODS as readonly string[]).includes(method)) {
+    throw new UsageError(`--structured-method takes ${STRUCTURED_METHODS.slice(0, -1).join(", ")} or ${STRUCTURED_METHODS.at(-1)}, not '${method}'`);
   }
   return {
     model: values.model,
@@ -113,20 +117,20 @@ export function graphOptionsFrom(values: RunValues): GraphOptions {
 }
 
 /** parseArgs declarations for every graph's own options, so any graph's flags parse (and can be checked per graph). */
-export const graphFlags = () => optionFlags(graphSpecs.map((spec) => spec.options ?? {}));
+export const graphFlags = () => optionFlags(graphManifests.map((graph) => graph.options ?? {}));
 
 /**
  * The values of `spec`'s declared options given on the command line (defaults are the nodes' business, via
  * readOptions). A flag that only other graphs declare is refused, naming them, unless `alsoAllowed` (the initial
  * generator of a corrector run) declares it.
  */
-export function declaredOptionsFrom(spec: GraphSpec, values: Record<string, unknown>, alsoAllowed: GraphSpec[] = []): Record<string, unknown> {
+export function declaredOptionsFrom(spec: GraphInfo, values: Record<string, unknown>, alsoAllowed: GraphInfo[] = []): Record<string, unknown> {
   const mine = new Set([spec, ...alsoAllowed].flatMap((g) => Object.keys(g.options ?? {}).map(flagOf)));
-  for (const other of graphSpecs) {
+  for (const other of graphManifests) {
     for (const key of Object.keys(other.options ?? {})) {
       const flag = flagOf(key);
       if (values[flag] !== undefined && !mine.has(flag)) {
-        const owners = graphSpecs.filter((g) => Object.keys(g.options ?? {}).some((k) => flagOf(k) === flag)).map((g) => g.name);
+        const owners = graphManifests.filter((g) => Object.keys(g.options ?? {}).some((k) => flagOf(k) === flag)).map((g) => g.name);
         throw new UsageError(`--${flag} is an option of ${owners.join(", ")}, not of ${[spec, ...alsoAllowed].map((g) => g.name).join(" or ")}`);
       }
     }
@@ -135,7 +139,7 @@ export function declaredOptionsFrom(spec: GraphSpec, values: Record<string, unkn
 }
 
 /** The graph's declared options given on the command line, parsed and checked (absent when not given). */
-function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
+function parseDeclared(spec: GraphInfo, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, def] of Object.entries(spec.options ?? {})) {
     const value = parseOption(key, def, values[flagOf(key)]);
@@ -146,7 +150,7 @@ function parseDeclared(spec: GraphSpec, values: Record<string, unknown>): Record
 }
 
 /** The graph's declared options from the flags, checked before anything slow starts (a corrector may also take its initial generator's). */
-export function graphOptionsOf(spec: GraphSpec, values: Record<string, unknown>): Record<string, unknown> {
+export function graphOptionsOf(spec: GraphInfo, values: Record<string, unknown>): Record<string, unknown> {
   const graphs = graphsOfRun(spec, values);
   // The shared knobs act through shared slots; a run none of whose graphs has that slot would ignore them silently.
   for (const [flag, slot] of [["few-shot", "generate"], ["max-fix-rounds", "fix"]] as const) {
@@ -158,8 +162,8 @@ export function graphOptionsOf(spec: GraphSpec, values: Record<string, unknown>)
 }
 
 /** The graphs whose options shape a run: the graph, and a corrector's initial generator when `--initial` names one. */
-function graphsOfRun(spec: GraphSpec, values: Record<string, unknown>): GraphSpec[] {
-  const initial = spec.kind === "corrector" ? findGraph(String(values.initial ?? "baseline")) : undefined;
+function graphsOfRun(spec: GraphInfo, values: Record<string, unknown>): GraphInfo[] {
+  const initial = spec.kind === "corrector" ? findManifest(String(values.initial ?? "baseline")) : undefined;
   return initial ? [spec, initial] : [spec];
 }
 
@@ -167,7 +171,7 @@ function graphsOfRun(spec: GraphSpec, values: Record<string, unknown>): GraphSpe
  * Why this run needs the training split's examples, or undefined: `--few-shot K`, or a graph of the run (the graph,
  * and a corrector's initial generator) whose `needsExamples` says so for its options (e.g. r3's `--k-shot`).
  */
-export function examplesWantedBy(spec: GraphSpec, values: Record<string, unknown>): string | undefined {
+export function examplesWantedBy(spec: GraphInfo, values: Record<string, unknown>): string | undefined {
   if (Number(values["few-shot"] ?? 0) > 0) return `--few-shot ${values["few-shot"]}`;
   for (const graph of graphsOfRun(spec, values)) {
     const reason = graph.needsExamples?.(parseDeclared(graph, values));
@@ -190,7 +194,7 @@ function fileSetting(value: string, cwd: string): { path: string; sha256?: strin
  * A graph's options as the report and `--resume` record them: every declared option that changes answers, with its
  * default filled in, under its flag name.
  */
-export function graphSettings(specs: GraphSpec[], values: Record<string, unknown>, cwd = process.cwd()): Record<string, unknown> {
+export function graphSettings(specs: GraphInfo[], values: Record<string, unknown>, cwd = process.cwd()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const given = parseDeclared(spec, values);
@@ -205,21 +209,21 @@ export function graphSettings(specs: GraphSpec[], values: Record<string, unknown
 
 /** `--help` of ask/eval for a named graph: its own options after the shared ones. */
 export function graphUsage(argv: string[]): string {
-  const spec = argv.filter((a) => !a.startsWith("-")).map(findGraph).find(Boolean);
+  const spec = argv.filter((a) => !a.startsWith("-")).map(findManifest).find(Boolean);
   return spec?.options ? `\n\n${optionsUsage(`Options of ${spec.name}`, spec.options)}` : "\n\nName a graph before --help to see its own options: sqlmend eval GRAPH --help";
 }
 
-export function requireGraph(name: string | undefined): GraphSpec {
+export function requireGraph(name: string | undefined): GraphManifest {
   if (!name) throw new UsageError("name a graph (see 'sqlmend graphs')");
-  const spec = findGraph(name);
-  if (!spec) throw new UserError(`unknown graph '${name}' (graphs: ${graphSpecs.map((g) => g.name).join(", ")})`);
+  const spec = findManifest(name);
+  if (!spec) throw new UserError(`unknown graph '${name}' (graphs: ${graphManifests.map((g) => g.name).join(", ")})`);
   // Its inputs (gold SQL, a batch of feedbacks, ...) come from that command: ask or eval would fail every question.
   if (spec.runBy) throw new UserError(`graph '${name}' is run by '${spec.runBy}', not by ask or eval`);
   return spec;
 }
 
 /** Loads `--node SLOT=MODULE` replacements; each module default-exports a NodeFactory. */
-export async function loadSlotModules(spec: GraphSpec, list: string[] | undefined, cwd: string): Promise<Record<string, NodeFactory>> {
+export async function loadSlotModules(spec: GraphInfo, list: string[] | undefined, cwd: string): Promise<Record<string, NodeFactory>> {
   const slots: Record<string, NodeFactory> = {};
   for (const [slot, modulePath] of Object.entries(pairs(list, "node"))) {
     if (!spec.slots[slot]) throw new UserError(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
@@ -234,18 +238,6 @@ export async function loadSlotModules(spec: GraphSpec, list: string[] | undefine
     slots[slot] = loaded.default as NodeFactory;
   }
   return slots;
-}
-
-/** The model provider from flags, env and config file; fails fast with one line when no model is configured. */
-export function modelsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, roleToCheck = "generator"): ModelProvider {
-  const provider = createOpenAIProvider(resolveModelConfig(modelFlagsFrom(values), env, cwd), env);
-  provider.forRole(roleToCheck);
-  return provider;
-}
-
-/** The embedder from flags, env and config file, or undefined when no embedding model is configured. */
-export function embeddingsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string): Embedder | undefined {
-  return createEmbedderFrom(resolveModelConfig(modelFlagsFrom(values), env, cwd), env, cwd);
 }
 
 export type CorrectScenario = "all" | "errors" | "incorrect";

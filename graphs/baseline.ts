@@ -2,30 +2,20 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState } from "../state/sql-state.ts";
 import { defaultDeps } from "./deps.ts";
 import { routeAfterExecute } from "./routes.ts";
-import { SHARED_SLOTS } from "./slots.ts";
-import { defineOptions, readOptions } from "./options.ts";
-import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { readOptions } from "./options.ts";
+import { baselineManifest, baselineOptions } from "./manifests/baseline.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
-/** The baseline's own knobs (flags `--link`, ...). */
-export const baselineOptions = defineOptions({
-  link: {
-    type: "boolean",
-    default: false,
-    help: "link the question to columns and stored values first (slot link, role linker); the schema shows the matches",
-  },
-});
+export { baselineOptions };
 
 /**
  * The baseline: [link →] schema → generate → execute → fix on error (at most maxFixRounds) → done.
  * With --link, the link slot first finds the columns and stored values the question names, and the schema shows them.
  * The initial text-to-SQL method that correctors revise, and the control in every comparison.
  */
-export const baselineSpec: GraphSpec = {
-  name: "baseline",
-  summary: "generate SQL (zero- or few-shot), execute, fix execution errors up to N times",
-  kind: "generator",
-  options: baselineOptions,
-  slots: { link: SHARED_SLOTS.link, schema: SHARED_SLOTS.schema, generate: SHARED_SLOTS.generate, execute: SHARED_SLOTS.execute, fix: SHARED_SLOTS.fix },
+export const baselineSpec: GraphSpec = specOf(baselineManifest, {
+  factories: SHARED_FACTORIES,
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(baselineSpec, slot, deps, options);
     const { link } = readOptions(baselineOptions, options);
@@ -45,7 +35,7 @@ export const baselineSpec: GraphSpec = {
     graph.name = "baseline";
     return graph;
   },
-};
+});
 
 /** For langgraph.json (`npx @langchain/langgraph-cli dev`): models and executor from the environment. */
 export const graph = baselineSpec.build(defaultDeps());

@@ -4,12 +4,13 @@ import type { NodeFactory } from "../nodes/types.ts";
 import { checkNode, correctNode, feedbackNode, judgeNode, managerJudgeNode, reviseCorrectionNode, reviseFeedbackNode } from "../nodes/magic/cycle.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
 import { defaultDeps } from "./deps.ts";
+import { magicFeedbackManifest } from "./manifests/magic.ts";
 import { readOptions } from "./options.ts";
-import { SHARED_SLOTS } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 // The cycle's nodes read MAGIC's own state; slots are typed on the shared state.
-const slot = (summary: string, factory: unknown) => ({ summary, factory: factory as NodeFactory });
+const slot = (factory: unknown) => factory as NodeFactory;
 
 /** An agent whose call got no reply at all ends the cycle: without the model, more iterations only wait on it. */
 export const unlessUnreachable = (next: string) => (state: MagicFeedbackValue) => (state.unreachable ? END : next);
@@ -30,22 +31,16 @@ export const routeAfterJudge = (state: MagicFeedbackValue) => (state.judgedCorre
  * maxIter times. With noManager (Table 4's ablation): fixed instructions, feedback → correct → check → the feedback
  * agent judges the revision and decides whether to go on.
  */
-export const magicFeedbackSpec: GraphSpec = {
-  name: "magic-feedback",
-  summary: "MAGIC training cycle on one failure: feedback agent, correction agent, manager (needs gold SQL; run by 'sqlmend magic guideline')",
-  kind: "corrector",
-  // It needs the gold SQL, which eval and ask never hand a graph.
-  runBy: "sqlmend magic guideline",
-  options: MAGIC_FEEDBACK_OPTIONS,
-  slots: {
-    schema: SHARED_SLOTS.schema,
-    feedback: slot("explain the incorrect SQL's mistakes against the gold, without writing SQL (role: feedback)", feedbackNode),
-    correct: slot("revise the incorrect SQL from the feedback, never seeing the gold (role: corrector)", correctNode),
-    manager: slot("execute the revision and judge it against the gold with the scorer", managerJudgeNode),
-    reviseFeedback: slot("rewrite the feedback agent's instructions from its last output (role: manager)", reviseFeedbackNode),
-    reviseCorrection: slot("rewrite the correction agent's instructions, never giving the gold away (role: manager)", reviseCorrectionNode),
-    check: slot("no-manager ablation: execute and score the revision for the record", checkNode),
-    judge: slot("no-manager ablation: the feedback agent judges the revision (role: feedback)", judgeNode),
+export const magicFeedbackSpec: GraphSpec = specOf(magicFeedbackManifest, {
+  factories: {
+    schema: SHARED_FACTORIES.schema,
+    feedback: slot(feedbackNode),
+    correct: slot(correctNode),
+    manager: slot(managerJudgeNode),
+    reviseFeedback: slot(reviseFeedbackNode),
+    reviseCorrection: slot(reviseCorrectionNode),
+    check: slot(checkNode),
+    judge: slot(judgeNode),
   },
   build(deps, options: BuildOptions = {}) {
     const { maxIter, noManager } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
@@ -74,6 +69,6 @@ export const magicFeedbackSpec: GraphSpec = {
     graph.name = "magic-feedback";
     return graph;
   },
-};
+});
 
 export const graph = magicFeedbackSpec.build(defaultDeps());

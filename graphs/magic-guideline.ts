@@ -3,19 +3,16 @@ import { MagicGuidelineState } from "../state/magic.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { mergeNode } from "../nodes/magic/guideline.ts";
 import { defaultDeps } from "./deps.ts";
-import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+import { magicGuidelineManifest } from "./manifests/magic.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 /**
  * One merge of a batch of successful feedbacks into MAGIC's guideline (Figure 9), as a graph so that each merge is a
  * checkpointed thread: `sqlmend magic guideline` runs one thread per batch, and a resumed run finds finished merges
  * in their checkpoints instead of merging again.
  */
-export const magicGuidelineSpec: GraphSpec = {
-  name: "magic-guideline",
-  summary: "MAGIC: the manager merges a batch of successful feedbacks into the guideline (run by 'sqlmend magic guideline')",
-  kind: "generator",
-  runBy: "sqlmend magic guideline",
-  slots: { merge: { summary: "merge the batch into the guideline so far (role: manager)", factory: mergeNode as unknown as NodeFactory } },
+export const magicGuidelineSpec: GraphSpec = specOf(magicGuidelineManifest, {
+  factories: { merge: mergeNode as unknown as NodeFactory },
   build(deps, options: BuildOptions = {}) {
     const graph = new StateGraph(MagicGuidelineState)
       .addNode("merge", slotNode(magicGuidelineSpec, "merge", deps, options))
@@ -25,6 +22,6 @@ export const magicGuidelineSpec: GraphSpec = {
     graph.name = "magic-guideline";
     return graph;
   },
-};
+});
 
 export const graph = magicGuidelineSpec.build(defaultDeps());

@@ -3,25 +3,21 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import { MagicState } from "../state/magic.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { applyGuidelineNode, keepExecutableNode } from "../nodes/magic/guideline.ts";
-import { MAGIC_OPTIONS } from "../nodes/magic/options.ts";
 import { defaultDeps } from "./deps.ts";
-import { SHARED_SLOTS } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+import { magicManifest } from "./manifests/magic.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 /**
  * MAGIC at inference (Figure 1): a corrector that applies a self-correction guideline to the SQL it is given:
  * schema → correct (walk the guideline's ask-yourself questions, revise) → check (a revision that does not execute
  * gives way to the initial SQL) → done.
  */
-export const magicSpec: GraphSpec = {
-  name: "magic",
-  summary: "corrector: revise the given SQL by walking a MAGIC self-correction guideline (--guideline FILE)",
-  kind: "corrector",
-  options: MAGIC_OPTIONS,
-  slots: {
-    schema: SHARED_SLOTS.schema,
-    correct: { summary: "ask the guideline's questions of the SQL, then revise it (role: corrector)", factory: applyGuidelineNode as unknown as NodeFactory },
-    check: { summary: "execute the revision; keep the initial SQL when it does not execute", factory: keepExecutableNode as unknown as NodeFactory },
+export const magicSpec: GraphSpec = specOf(magicManifest, {
+  factories: {
+    schema: SHARED_FACTORIES.schema,
+    correct: applyGuidelineNode as unknown as NodeFactory,
+    check: keepExecutableNode as unknown as NodeFactory,
   },
   build(deps, options: BuildOptions = {}) {
     const node = (name: string) => slotNode(magicSpec, name, deps, options);
@@ -37,7 +33,7 @@ export const magicSpec: GraphSpec = {
     graph.name = "magic";
     return graph;
   },
-};
+});
 
 /** For langgraph.json: the guideline from SQLMEND_GUIDELINE when it names a file (else each run reports it missing). */
 const studioGuideline = process.env.SQLMEND_GUIDELINE;

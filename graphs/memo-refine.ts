@@ -4,26 +4,23 @@ import { memoryStoreFor, seedNode, voteNode } from "../nodes/memo/correct.ts";
 import { MEMO_CORRECTION_OPTIONS } from "../nodes/memo/options.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { defaultDeps } from "./deps.ts";
+import { memoRefineManifest } from "./manifests/memo.ts";
 import { readOptions } from "./options.ts";
-import { MEMO_SLOTS } from "./memo-sql.ts";
-import { SHARED_SLOTS } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+import { MEMO_FACTORIES } from "./memo-sql.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 /**
  * Memo-SQL's correction module alone, as a corrector (Table 3): the given SQL → critic ↔ refiner with the
  * error-correction memory → the final SQL. Comparable with the other correctors on the same `--initial` SQL.
  */
-export const memoRefineSpec: GraphSpec = {
-  name: "memo-refine",
-  summary: "corrector: Memo-SQL's memory-guided critic↔refiner loop on the given SQL",
-  kind: "corrector",
-  options: MEMO_CORRECTION_OPTIONS,
-  slots: {
-    schema: SHARED_SLOTS.schema,
-    seed: { summary: "execute the given SQL as the one candidate", factory: seedNode as unknown as NodeFactory },
-    critic: MEMO_SLOTS.critic,
-    refine: MEMO_SLOTS.refine,
-    vote: { summary: "the final candidate (the vote over one)", factory: voteNode as unknown as NodeFactory },
+export const memoRefineSpec: GraphSpec = specOf(memoRefineManifest, {
+  factories: {
+    schema: SHARED_FACTORIES.schema,
+    seed: seedNode as unknown as NodeFactory,
+    critic: MEMO_FACTORIES.critic,
+    refine: MEMO_FACTORIES.refine,
+    vote: voteNode as unknown as NodeFactory,
   },
   build(deps, options: BuildOptions = {}) {
     const o = readOptions(MEMO_CORRECTION_OPTIONS, options);
@@ -42,6 +39,6 @@ export const memoRefineSpec: GraphSpec = {
     compiled.name = "memo-refine";
     return compiled;
   },
-};
+});
 
 export const graph = memoRefineSpec.build(defaultDeps());

@@ -8,9 +8,10 @@ import { actNode, decomposeNode, reflectNode, reviseNode } from "../nodes/memo/s
 import { writeNode } from "../nodes/memo/write.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { defaultDeps } from "./deps.ts";
+import { memoSqlManifest } from "./manifests/memo.ts";
 import { readOptions } from "./options.ts";
-import { SHARED_SLOTS } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 // Each parallel branch (nine critics, plus the other questions in flight) listens on the run's abort signal; Node's
 // default of 10 listeners per signal would print a leak warning for this intended fan-out.
@@ -18,18 +19,19 @@ setMaxListeners(Math.max(defaultMaxListeners, 100));
 
 // Memo-SQL's own nodes take a branch payload (Send) and return a Command naming the next step; they are slots
 // like any other, with that contract (see ARCHITECTURE.md).
-const slot = (summary: string, factory: unknown) => ({ summary, factory: factory as NodeFactory });
+const slot = (factory: unknown) => factory as NodeFactory;
 
-export const MEMO_SLOTS = {
-  decompose: slot("one decomposition per paradigm, or the fallback (role: decomposer)", decomposeNode),
-  act: slot("reason → sub-SQL → execute for one sub-question (role: solver)", actNode),
-  reflect: slot("check the current sub-SQL against the earlier steps (role: reflector)", reflectNode),
-  revise: slot("rewrite a sub-SQL once after a reflection found a problem (role: solver)", reviseNode),
-  write: slot("final SQL of a path in one style, with retrieved exemplars (role: writer)", writeNode),
-  collect: slot("gate: wait for every candidate, then one critic each", collectNode),
-  critic: slot("memory-guided verdict on a candidate: wrong?, error types, suggestions (role: critic)", criticNode),
-  refine: slot("rewrite a candidate per the critic (role: refiner)", refineNode),
-  vote: slot("gate: wait for every candidate to be final, then majority vote over results", voteNode),
+/** Memo-SQL's own factories by slot (memo-refine reuses critic and refine). */
+export const MEMO_FACTORIES = {
+  decompose: slot(decomposeNode),
+  act: slot(actNode),
+  reflect: slot(reflectNode),
+  revise: slot(reviseNode),
+  write: slot(writeNode),
+  collect: slot(collectNode),
+  critic: slot(criticNode),
+  refine: slot(refineNode),
+  vote: slot(voteNode),
 };
 
 /**
@@ -37,16 +39,8 @@ export const MEMO_SLOTS = {
  * act → reflect → (revise once) → the final SQL in three styles → nine candidates → per candidate, critic ↔ refiner
  * with the error-correction memory → majority vote over execution results.
  */
-export const memoSqlSpec: GraphSpec = {
-  name: "memo-sql",
-  summary: "Memo-SQL: 3 decompositions × ReAct+Reflect × 3 SQL styles, memory-guided critic↔refiner, majority vote",
-  kind: "generator",
-  options: MEMO_SQL_OPTIONS,
-  needsExamples: (values) => {
-    const o = readOptions(MEMO_SQL_OPTIONS, values);
-    return !o.noIcl && o.exemplars > 0 ? `memo-sql: ${o.exemplars} exemplars per style (--no-icl to go without)` : undefined;
-  },
-  slots: { link: SHARED_SLOTS.link, schema: SHARED_SLOTS.schema, ...MEMO_SLOTS },
+export const memoSqlSpec: GraphSpec = specOf(memoSqlManifest, {
+  factories: { link: SHARED_FACTORIES.link, schema: SHARED_FACTORIES.schema, ...MEMO_FACTORIES },
   build(deps, options: BuildOptions = {}) {
     const o = readOptions(MEMO_SQL_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options); // a bad file fails here, in one line
@@ -70,6 +64,6 @@ export const memoSqlSpec: GraphSpec = {
     compiled.name = "memo-sql";
     return compiled;
   },
-};
+});
 
 export const graph = memoSqlSpec.build(defaultDeps());

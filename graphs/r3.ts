@@ -2,26 +2,27 @@ import { END, START, Send, StateGraph } from "@langchain/langgraph";
 import { R3State, type R3StateValue } from "../state/r3.ts";
 import { debugNode } from "../nodes/r3/debug.ts";
 import { finishNode, stopReasonOf } from "../nodes/r3/finish.ts";
-import { R3_LOOP_OPTIONS, R3_OPTIONS } from "../nodes/r3/options.ts";
+import { R3_LOOP_OPTIONS } from "../nodes/r3/options.ts";
 import { personasNode } from "../nodes/r3/personas.ts";
 import { reviewNode } from "../nodes/r3/review.ts";
 import { reviseNode } from "../nodes/r3/revise.ts";
 import { asSlot } from "../nodes/r3/types.ts";
 import { writeNode } from "../nodes/r3/write.ts";
 import { defaultDeps } from "./deps.ts";
+import { r3Manifest, r3ReviewManifest } from "./manifests/r3.ts";
 import { readOptions } from "./options.ts";
-import { SHARED_SLOTS } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
-/** R³'s agents as slots (after `schema`); `write` only in the generator. */
-const WRITE_SLOT = { summary: "the writer's first SQL, with k similar training examples (role: writer)", factory: asSlot(writeNode) };
-const LOOP_SLOTS = {
-  execute: SHARED_SLOTS.execute,
-  debug: { summary: "the writer rewrites SQL that failed to execute, error appended to its history (role: writer)", factory: asSlot(debugNode) },
-  persona: { summary: "n reviewer professions suited to the schema and SQL, once per question (role: persona)", factory: asSlot(personasNode) },
-  review: { summary: "one reviewer, in its persona, reviews the SQL and its result table; n run in parallel (role: reviewer)", factory: asSlot(reviewNode) },
-  revise: { summary: "the writer reads the reviews and revises, or rebuts and keeps its SQL (role: writer)", factory: asSlot(reviseNode) },
-  finish: { summary: "records why the loop stopped", factory: asSlot(finishNode) },
+/** R³'s agents' factories by slot (after `schema`); `write` only in the generator. */
+const LOOP_FACTORIES = {
+  schema: SHARED_FACTORIES.schema,
+  execute: SHARED_FACTORIES.execute,
+  debug: asSlot(debugNode),
+  persona: asSlot(personasNode),
+  review: asSlot(reviewNode),
+  revise: asSlot(reviseNode),
+  finish: asSlot(finishNode),
 };
 
 type LoopOptions = { reviewers: number; maxDebugTurns: number; maxReviewTurns: number };
@@ -78,27 +79,15 @@ function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpe
   return compiled;
 }
 
-export const r3Spec: GraphSpec = {
-  name: "r3",
-  summary: "R³: a SQL writer with memory and n generated reviewer personas review, rebut and revise until consensus",
-  kind: "generator",
-  slots: { schema: SHARED_SLOTS.schema, write: WRITE_SLOT, ...LOOP_SLOTS },
-  options: R3_OPTIONS,
-  needsExamples: (options) => {
-    const k = readOptions(R3_OPTIONS, options).kShot;
-    return k > 0 ? `r3 --k-shot ${k}${options.kShot === undefined ? " (the default; --k-shot 0 for zero-shot)" : ""}` : undefined;
-  },
+export const r3Spec: GraphSpec = specOf(r3Manifest, {
+  factories: { ...LOOP_FACTORIES, write: asSlot(writeNode) },
   build: (deps, options) => buildR3(r3Spec, true, deps, options),
-};
+});
 
-export const r3ReviewSpec: GraphSpec = {
-  name: "r3-review",
-  summary: "corrector: R³'s review loop (debug, personas, n reviewers, rebuttal or revision) on the given SQL",
-  kind: "corrector",
-  slots: { schema: SHARED_SLOTS.schema, ...LOOP_SLOTS },
-  options: R3_LOOP_OPTIONS,
+export const r3ReviewSpec: GraphSpec = specOf(r3ReviewManifest, {
+  factories: LOOP_FACTORIES,
   build: (deps, options) => buildR3(r3ReviewSpec, false, deps, options),
-};
+});
 
 /** For langgraph.json. */
 export const graph = r3Spec.build(defaultDeps());

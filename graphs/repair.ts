@@ -2,18 +2,16 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState } from "../state/sql-state.ts";
 import { defaultDeps } from "./deps.ts";
 import { routeAfterExecute } from "./routes.ts";
-import { SHARED_SLOTS } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode } from "./spec.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { repairManifest } from "./manifests/baseline.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 /**
  * The debug loop alone, as a corrector: execute the given SQL, fix execution errors up to maxFixRounds.
  * The simplest corrector, and the reference for how correctors take initial SQL (`--initial`).
  */
-export const repairSpec: GraphSpec = {
-  name: "repair",
-  summary: "corrector: execute the given SQL and fix execution errors up to N times",
-  kind: "corrector",
-  slots: { schema: SHARED_SLOTS.schema, execute: SHARED_SLOTS.execute, fix: SHARED_SLOTS.fix },
+export const repairSpec: GraphSpec = specOf(repairManifest, {
+  factories: { schema: SHARED_FACTORIES.schema, execute: SHARED_FACTORIES.execute, fix: SHARED_FACTORIES.fix },
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(repairSpec, slot, deps, options);
     const graph = new StateGraph(SqlState)
@@ -28,6 +26,6 @@ export const repairSpec: GraphSpec = {
     graph.name = "repair";
     return graph;
   },
-};
+});
 
 export const graph = repairSpec.build(defaultDeps());

@@ -7,22 +7,25 @@ import { reviseNode, testNode } from "../nodes/ts-sql/revise.ts";
 import { voteNode } from "../nodes/ts-sql/vote.ts";
 import { readOptions } from "./options.ts";
 import { defaultDeps } from "./deps.ts";
-import { SHARED_SLOTS } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, type SlotSpec, slotNode } from "./spec.ts";
+import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 import { TsSqlState, type TsSqlStateValue } from "../state/ts-sql.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 
-/** TS-SQL's own agents and tools as slots (shared by the generator and the corrector). */
-export const TS_SQL_SLOTS = {
-  data: { summary: "write synthetic test rows for the relevant tables (role: data)", factory: asSlotFactory(dataNode) },
-  sample: { summary: "ablation noDataAgent: sample test rows from the real database", factory: asSlotFactory(sampleDataNode) },
-  check: { summary: "load the rows into an in-memory copy of the schema; schema violations and non-duality", factory: asSlotFactory(checkDataNode) },
-  coder: { summary: "one coder model writes JavaScript computing the expected answer (role: coder)", factory: asSlotFactory(coderNode) },
-  inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder", factory: asSlotFactory(inspectNode) },
-  vote: { summary: "choose among coder models' test codes: majority or A/B selection (role: selector)", factory: asSlotFactory(voteNode) },
-  test: { summary: "run the SQL on the test data and compare with the expected result (Algorithm 1)", factory: asSlotFactory(testNode) },
-  revise: { summary: "revise the SQL from the failed test case (role: reviser)", factory: asSlotFactory(reviseNode) },
-} satisfies Record<string, SlotSpec>;
+/** TS-SQL's own agents' and tools' factories by slot (shared by the generator and the corrector). */
+const TS_SQL_FACTORIES = {
+  link: SHARED_FACTORIES.link,
+  data: asSlotFactory(dataNode),
+  sample: asSlotFactory(sampleDataNode),
+  check: asSlotFactory(checkDataNode),
+  coder: asSlotFactory(coderNode),
+  inspect: asSlotFactory(inspectNode),
+  vote: asSlotFactory(voteNode),
+  test: asSlotFactory(testNode),
+  revise: asSlotFactory(reviseNode),
+  execute: SHARED_FACTORIES.execute,
+};
 
 type Route = "data" | "sample" | "execute" | Send;
 
@@ -94,24 +97,16 @@ function buildTsSql(spec: GraphSpec, deps: NodeDeps, options: BuildOptions, gene
 }
 
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
-export const tsSqlSpec: GraphSpec = {
-  name: "ts-sql",
-  summary: "TS-SQL: synthetic test data and voted test code (sandboxed JavaScript) drive SQL revision",
-  kind: "generator",
-  slots: { link: SHARED_SLOTS.link, schema: SHARED_SLOTS.schema, generate: SHARED_SLOTS.generate, ...TS_SQL_SLOTS, execute: SHARED_SLOTS.execute },
-  options: TS_SQL_OPTIONS,
+export const tsSqlSpec: GraphSpec = specOf(tsSqlManifest, {
+  factories: { ...TS_SQL_FACTORIES, schema: SHARED_FACTORIES.schema, generate: SHARED_FACTORIES.generate },
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlSpec, deps, options, true),
-};
+});
 
 /** TS-SQL as a corrector (Table 5): builds the test case for the given SQL and revises it. */
-export const tsSqlRefineSpec: GraphSpec = {
-  name: "ts-sql-refine",
-  summary: "corrector: TS-SQL's test case and revision loop on given SQL (Table 5)",
-  kind: "corrector",
-  slots: { link: SHARED_SLOTS.link, ...TS_SQL_SLOTS, execute: SHARED_SLOTS.execute },
-  options: TS_SQL_OPTIONS,
+export const tsSqlRefineSpec: GraphSpec = specOf(tsSqlRefineManifest, {
+  factories: TS_SQL_FACTORIES,
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlRefineSpec, deps, options, false),
-};
+});
 
 export const graph = tsSqlSpec.build(defaultDeps());
 export const refineGraph = tsSqlRefineSpec.build(defaultDeps());

@@ -62,10 +62,4 @@ export async function writeSqlStep(
   return withCalls({ ...extra, sql, attempts: [{ node, sql, ok: true }] }, [call.record]);
 }
 
-export const DEFAULTS = {
-  maxFixRounds: 3,
-  fewShot: 0,
-  schemaMaxChars: 24_000,
-  previewRows: 10,
-  timeoutMs: 30_000,
-} as const;
+export { DEFAULTS } from "./defaults.ts";

@@ -3,7 +3,7 @@ import { resultFingerprint } from "../tools/score.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import type { Execution } from "../state/sql-state.ts";
 import type { NodeFactory } from "./types.ts";
-import { DEFAULTS } from "./common.ts";
+import { DEFAULTS } from "./defaults.ts";
 
 /** Runs one SQL string and keeps what a graph needs: a preview for prompts and a fingerprint for comparisons. */
 export async function executeSql(

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { END, MemorySaver, Send, START, StateGraph, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 import { graphSpecs } from "../graphs/index.ts";
+import { graphManifests } from "../graphs/manifests/index.ts";
 import { defineOptions, flagOf, optionsUsage, parseOption, readOptions } from "../graphs/options.ts";
-import type { GraphSpec } from "../graphs/spec.ts";
+import type { GraphManifest } from "../graphs/spec.ts";
 import { withCalls } from "../nodes/common.ts";
 import { sqlStateFields } from "../state/sql-state.ts";
 import { callModel } from "../tools/llm.ts";
@@ -20,20 +21,21 @@ const demoOptions = defineOptions({
   workers: { type: "int", default: 2, min: 1, help: "speed only", affectsAnswers: false },
 });
 
-const demoSpec: GraphSpec = {
+// The launcher knows graphs by their manifests: registering one is all its flags, help and checks need.
+const demoSpec: GraphManifest = {
   name: "demo-options",
   summary: "a graph that only declares options",
   kind: "generator",
   slots: {},
   options: demoOptions,
-  build: () => {
+  load: () => {
     throw new Error("not built in these tests");
   },
 };
 
 const withDemo = () => {
-  graphSpecs.push(demoSpec);
-  return () => graphSpecs.splice(graphSpecs.indexOf(demoSpec), 1);
+  graphManifests.push(demoSpec);
+  return () => graphManifests.splice(graphManifests.indexOf(demoSpec), 1);
 };
 let undo: (() => void) | undefined;
 afterEach(() => undo?.());

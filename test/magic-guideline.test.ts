@@ -8,7 +8,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { computeStats } from "../cli/commands/magic.ts";
+import { computeStats } from "../cli/commands/magic-run.ts";
 import type { CliIO } from "../cli/command.ts";
 import { buildMinibench } from "../tools/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmark.ts";

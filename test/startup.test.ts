@@ -85,3 +85,52 @@ describe("bin/sqlmend.js", () => {
     expect(r.stdout.trim()).toBe("plain typed object typed number");
   });
 });
+
+describe("describing graphs and checking flags", () => {
+  /** Runs the launcher as `npx sqlmend` would, recording every module the process loads. */
+  const loaded = (args: string[], name: string) => {
+    const file = path.join(dir, `loaded-${name}.txt`);
+    const r = spawnSync(process.execPath, ["--import", path.join(ROOT, "test", "support", "loaded-modules.mjs"), ...args], {
+      encoding: "utf8",
+      cwd: dir,
+      env: { ...process.env, SQLMEND_LOADED_MODULES: file, SQLMEND_HOME: path.join(dir, "home") },
+    });
+    const modules = fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr, modules };
+  };
+  const bin = path.join(ROOT, "bin", "sqlmend.js");
+
+  it("the recorder sees LangGraph when it loads", () => {
+    const control = loaded(["--input-type=module", "-e", "await import('@langchain/langgraph')"], "control");
+    expect(control.status).toBe(0);
+    expect(control.modules.some((m) => m.includes("/@langchain/langgraph/"))).toBe(true);
+  });
+
+  const cases: Array<[string, string[], number, RegExp]> = [
+    ["help", ["--help"], 0, /Commands:/],
+    ["graphs", ["graphs"], 0, /^baseline\s+generator/m],
+    ["graphs --options", ["graphs", "--options"], 0, /--k-shot N/],
+    ["graphs --slots", ["graphs", "--slots"], 0, /slot persona:/],
+    ["ask --help", ["ask", "--help"], 0, /Usage: sqlmend ask/],
+    ["eval GRAPH --help", ["eval", "r3", "--help"], 0, /Options of r3:[\s\S]*--reviewers N/],
+    ["threads --help", ["threads", "--help"], 0, /Usage: sqlmend threads/],
+    ["inspect --help", ["inspect", "--help"], 0, /Usage: sqlmend inspect/],
+    ["magic --help", ["magic", "--help"], 0, /magic-feedback/],
+    ["ts-sql --help", ["ts-sql", "--help"], 0, /TS-SQL options/],
+    ["memo --help", ["memo", "--help"], 0, /Usage: sqlmend memo build/],
+    ["link --help", ["link", "--help"], 0, /Usage: sqlmend link/],
+    ["bad option value", ["eval", "r3", "--reviewers=-1", "--bench", "minibench", "--out", "out"], 2, /--reviewers takes a number >= 0, not '-1'/],
+    ["another graph's option", ["ask", "baseline", "--k-shot", "2", "--db", "x.sqlite", "q"], 2, /--k-shot is an option of r3, not of baseline/],
+    ["bad model flag", ["eval", "baseline", "--bench", "minibench", "--out", "out", "--structured-method", "xml"], 2, /--structured-method takes auto, jsonSchema, functionCalling, jsonMode or text, not 'xml'/],
+    ["unknown graph", ["eval", "nope", "--bench", "minibench", "--out", "out"], 1, /unknown graph 'nope'/],
+  ];
+  for (const [name, args, status, output] of cases) {
+    it(`${name}: loads neither LangGraph nor LangChain nor the checkpoint store`, () => {
+      const r = loaded([bin, ...args], name.replace(/\W+/g, "-"));
+      expect(r.status, r.stderr).toBe(status);
+      expect(r.stdout + r.stderr).toMatch(output);
+      expect(r.modules.some((m) => /\/cli\/main\.(ts|js)$/.test(m))).toBe(true);
+      expect(r.modules.filter((m) => /\/@langchain\/|\/cli\/checkpoints\.|\/better-sqlite3\//.test(m))).toEqual([]);
+    });
+  }
+});

@@ -7,9 +7,10 @@ import { z } from "zod";
 import { createOpenAIEmbedder, type Embedder, type EmbeddingSettings } from "./embeddings.ts";
 import { firstLineOf, UserError } from "./errors.ts";
 import { dataDir } from "./paths.ts";
+import { STRUCTURED_METHODS } from "./structured-methods.ts";
 
 /** How structured replies are requested; "auto" tries each in turn and remembers what the server accepts. */
-export const StructuredMethodSchema = z.enum(["auto", "jsonSchema", "functionCalling", "jsonMode", "text"]);
+export const StructuredMethodSchema = z.enum(STRUCTURED_METHODS);
 export type StructuredMethod = z.infer<typeof StructuredMethodSchema>;
 
 export const ModelSettingsSchema = z.object({

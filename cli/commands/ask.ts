@@ -4,16 +4,12 @@ import { randomUUID } from "node:crypto";
 import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
-import { buildRunner } from "../build-runner.ts";
-import { openCheckpointer } from "../checkpoints.ts";
-import { runQuestion } from "../runner.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, modelFlagsFrom, RUN_FLAGS_USAGE, requireGraph, runFlags, scenarioFrom } from "../setup.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { createExampleStore } from "../../tools/examples.ts";
-import { formatUsage } from "../report.ts";
+import { formatUsage } from "../progress.ts";
 import type { Question } from "../../state/question.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 
@@ -51,6 +47,16 @@ ${RUN_FLAGS_USAGE}`,
     if (!fs.existsSync(dbPath)) throw new UserError(`database not found: ${values.db}`);
     if (values.sql !== undefined && spec.kind !== "corrector") throw new UsageError(`--sql applies to corrector graphs; '${spec.name}' is a generator`);
 
+    // The model flags and --correct are checked now too (buildRunner reads them again): what runs a graph (LangGraph,
+    // LangChain, the checkpoint store) loads only once every flag has passed its check.
+    modelFlagsFrom(values);
+    scenarioFrom(values.correct, false);
+    const [{ buildRunner }, { openCheckpointer }, { runQuestion }, { createExampleStore }] = await Promise.all([
+      import("../build-runner.ts"),
+      import("../checkpoints.ts"),
+      import("../runner.ts"),
+      import("../../tools/examples.ts"),
+    ]);
     const examples = values.examples
       ? createExampleStore((await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" })).questions)
       : undefined;

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { type EvalRecord, parseResults } from "../report.ts";
+import type { EvalRecord, parseResults } from "../report.ts";
 import { exByDifficulty } from "../../tools/score.ts";
 
 interface RunOutputs {
@@ -13,11 +13,11 @@ interface RunOutputs {
   run: Record<string, unknown>;
 }
 
-function readRun(dir: string, cwd: string): RunOutputs {
+function readRun(dir: string, cwd: string, parse: typeof parseResults): RunOutputs {
   const abs = path.resolve(cwd, dir);
   const file = path.join(abs, "results.jsonl");
   if (!fs.existsSync(file)) throw new UserError(`${dir}: no results.jsonl (is it an 'sqlmend eval' --out folder?)`);
-  const { records } = parseResults(fs.readFileSync(file, "utf8"));
+  const { records } = parse(fs.readFileSync(file, "utf8"));
   let run: Record<string, unknown> = {};
   try {
     run = JSON.parse(fs.readFileSync(path.join(abs, "run.json"), "utf8")) as Record<string, unknown>;
@@ -56,7 +56,9 @@ the questions one got right and the other wrong, an exact McNemar test on those,
     if (positionals.length !== 2) throw new UsageError("name two eval output folders");
     const show = values.show === undefined ? 10 : Number(values.show);
     if (!Number.isInteger(show) || show < 0) throw new UsageError(`--show takes a whole number, not '${values.show}'`);
-    const [a, b] = positionals.map((dir) => readRun(dir, io.cwd)) as [RunOutputs, RunOutputs];
+    // The results' schema (zod) loads for a comparison, not for --help.
+    const { parseResults } = await import("../report.ts");
+    const [a, b] = positionals.map((dir) => readRun(dir, io.cwd, parseResults)) as [RunOutputs, RunOutputs];
     const warnings: string[] = [];
     for (const key of ["bench", "split", "semantics"]) {
       if (a.run[key] !== undefined && b.run[key] !== undefined && a.run[key] !== b.run[key]) {

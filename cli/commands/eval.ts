@@ -3,14 +3,23 @@ import path from "node:path";
 import type { CliIO, Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { examplesWantedBy, graphFlags, graphOptionsOf, graphSettings, graphUsage, intFlag, RUN_FLAGS_USAGE, requireGraph, runFlags } from "../setup.ts";
-import { buildRunner } from "../build-runner.ts";
-import { openCheckpointer } from "../checkpoints.ts";
-import { runQuestion, type Runner } from "../runner.ts";
+import {
+  examplesWantedBy,
+  graphFlags,
+  graphOptionsOf,
+  graphSettings,
+  graphUsage,
+  intFlag,
+  modelFlagsFrom,
+  RUN_FLAGS_USAGE,
+  requireGraph,
+  runFlags,
+  scenarioFrom,
+} from "../setup.ts";
+import type { Runner } from "../runner.ts";
 import { Progress } from "../progress.ts";
-import { callFailures, type EvalRecord, failedRuns, parseResults, renderReport } from "../report.ts";
+import type { EvalRecord } from "../report.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { createExampleStore } from "../../tools/examples.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../../tools/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import type { Question, Benchmark } from "../../state/question.ts";
@@ -68,6 +77,16 @@ ${RUN_FLAGS_USAGE}`,
       throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
     }
 
+    // The model flags and --correct are checked now too (buildRunner reads them again): what runs a graph (LangGraph,
+    // LangChain, the checkpoint store) loads only once every flag has passed its check.
+    modelFlagsFrom(values);
+    scenarioFrom(values.correct, true);
+    const [{ buildRunner }, { openCheckpointer }, { createExampleStore }, { callFailures, failedRuns, parseResults }] = await Promise.all([
+      import("../build-runner.ts"),
+      import("../checkpoints.ts"),
+      import("../../tools/examples.ts"),
+      import("../report.ts"),
+    ]);
     const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
     const bench = await loadBenchmark(benchDir, { split });
     const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
@@ -165,6 +184,7 @@ async function loadTrain(benchDir: string, split: string, bench: Benchmark, want
 }
 
 async function evaluateQuestion(runner: Runner, q: Question, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
+  const { runQuestion } = await import("../runner.ts");
   const run = await runQuestion(runner, q, threadId);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   const verdict = await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
@@ -215,6 +235,7 @@ async function writeOutputs(
   const predictions = ordered.map((q) => ({ id: q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
   await writeBirdPredictions(path.join(outDir, `predict_${split}.json`), predictions);
   await writeSpiderPredictions(path.join(outDir, `pred_${split}.sql`), predictions);
+  const { renderReport } = await import("../report.ts");
   const report = renderReport(records, {
     graph: ctx.runner.spec.name,
     dataset: ctx.bench.dir,

@@ -1,13 +1,13 @@
 import type { Command } from "../command.ts";
-import { graphSpecs } from "../../graphs/index.ts";
+import { graphManifests } from "../../graphs/manifests/index.ts";
 import { optionsUsage } from "../../graphs/options.ts";
 
 export const graphsCommand: Command = {
   name: "graphs",
   usage: "Usage: sqlmend graphs [--slots] [--options]\n\n  --slots    each graph's node slots (what --node SLOT=MODULE can replace)\n  --options  each graph's own options (flags of ask and eval)",
   async run(argv, io) {
-    const width = Math.max(...graphSpecs.map((g) => g.name.length));
-    for (const spec of graphSpecs) {
+    const width = Math.max(...graphManifests.map((g) => g.name.length));
+    for (const spec of graphManifests) {
       io.stdout(`${spec.name.padEnd(width)}  ${spec.kind.padEnd(9)}  ${spec.summary}\n`);
       if (argv.includes("--slots")) {
         for (const [slot, info] of Object.entries(spec.slots)) io.stdout(`${"".padEnd(width)}    slot ${slot}: ${info.summary}\n`);

@@ -2,13 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Command, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { embeddingsFrom, modelFlagsFrom, runFlags } from "../setup.ts";
-import { formatUsage } from "../report.ts";
-import { linkQuestion } from "../../nodes/link.ts";
-import { usageOfCalls } from "../../state/usage.ts";
-import { createOpenAIProvider, resolveModelConfig, resolveRoleSettings } from "../../tools/models.ts";
+import { modelFlagsFrom, runFlags } from "../setup.ts";
+import { formatUsage } from "../progress.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
-import { lexicalKeywords } from "../../tools/linking/link.ts";
 
 const usage = `Usage: sqlmend link --db FILE [--evidence TEXT] [--description-dir DIR] [--keywords A,B,...] [--json] "QUESTION"
 
@@ -45,7 +41,17 @@ export const linkCommand: Command = {
     const keywords = values.keywords?.split(",").map((k) => k.trim()).filter(Boolean);
     if (values.keywords !== undefined && !keywords?.length) throw new UsageError("--keywords takes a comma-separated list");
 
-    const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
+    // The model client loads once the flags have passed their checks.
+    const modelFlags = modelFlagsFrom(values);
+    const [{ embeddingsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }, { usageOfCalls }] =
+      await Promise.all([
+        import("../model-setup.ts"),
+        import("../../nodes/link.ts"),
+        import("../../tools/models.ts"),
+        import("../../tools/linking/link.ts"),
+        import("../../state/usage.ts"),
+      ]);
+    const config = resolveModelConfig(modelFlags, io.env, io.cwd);
     // Without a model for the linker, the question's own words stand in for its keywords.
     const hasModel = resolveRoleSettings(config, "linker") !== undefined;
     const executor = createExecutor({ size: 1 });

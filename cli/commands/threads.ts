@@ -2,13 +2,15 @@ import type { Command } from "../command.ts";
 import { UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { intFlag } from "../setup.ts";
-import { describeThread, listThreads, openCheckpointer } from "../checkpoints.ts";
-import { findGraph } from "../../graphs/index.ts";
+import { findManifest } from "../../graphs/manifests/index.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { formatTable } from "../../tools/format.ts";
-import { formatUsage } from "../report.ts";
+import { formatUsage } from "../progress.ts";
+
+// The checkpoint store (SQLite, LangGraph) loads when a command runs, not for its --help.
+const checkpointStore = () => import("../checkpoints.ts");
 
 export const threadsCommand: Command = {
   name: "threads",
@@ -20,6 +22,7 @@ export const threadsCommand: Command = {
       checkpoints: { type: "string" },
       json: { type: "boolean" },
     });
+    const { listThreads, openCheckpointer } = await checkpointStore();
     const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
     try {
       if (!store.db) throw new UserError("an in-memory store holds no threads between runs");
@@ -90,14 +93,16 @@ export const inspectCommand: Command = {
     const threadId = positionals[0];
     if (!threadId) throw new UserError("name a thread (see 'sqlmend threads')");
     const wantedStep = intFlag(values, "step", 1);
+    const { describeThread, openCheckpointer } = await checkpointStore();
     const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
     try {
       const about = await describeThread(store.saver, threadId);
       if (!about) throw new UserError(`no thread '${threadId}' in ${store.location}`);
       const graphName = values.graph ?? about.graph;
       if (!graphName) throw new UserError(`thread '${threadId}' does not say which graph ran it: pass --graph NAME`);
-      const spec = findGraph(graphName);
-      if (!spec) throw new UserError(`thread '${threadId}' was run by graph '${graphName}', which this version does not have`);
+      const manifest = findManifest(graphName);
+      if (!manifest) throw new UserError(`thread '${threadId}' was run by graph '${graphName}', which this version does not have`);
+      const spec = await manifest.load();
       const graph = spec.build(inertDeps, { checkpointer: store.saver });
       const config = { configurable: { thread_id: threadId } };
       const snapshots: { values: SqlStateValue; next: string[]; metadata?: Record<string, unknown>; createdAt?: string; tasks: { name: string; result?: unknown }[] }[] = [];

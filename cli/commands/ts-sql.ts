@@ -3,12 +3,11 @@ import path from "node:path";
 import type { Command } from "../command.ts";
 import { firstLineOf, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
-import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, modelsFrom, RUN_FLAGS_USAGE, runFlags } from "../setup.ts";
-import { openCheckpointer } from "../checkpoints.ts";
-import { inputOf, type RunnableGraph, runThread } from "../runner.ts";
+import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, RUN_FLAGS_USAGE, runFlags } from "../setup.ts";
+import type { RunnableGraph } from "../runner.ts";
 import { Progress } from "../progress.ts";
 import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
-import { tsSqlRefineSpec } from "../../graphs/ts-sql.ts";
+import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { optionsUsage } from "../../graphs/options.ts";
 import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
 import type { Question } from "../../state/question.ts";
@@ -143,7 +142,7 @@ case in report.md, with the test data, the code and both results; audit.jsonl ho
   --resume                  continue a killed or finished audit in --out without redoing finished questions
 ${RUN_FLAGS_USAGE}
 
-${optionsUsage("TS-SQL options", tsSqlRefineSpec.options)}`;
+${optionsUsage("TS-SQL options", tsSqlRefineManifest.options)}`;
 
 export const tsSqlCommand: Command = {
   name: "ts-sql",
@@ -161,13 +160,15 @@ export const tsSqlCommand: Command = {
     const split = splitFrom(values.split, "dev");
     const limit = intFlag(values, "limit", 1);
     const concurrency = intFlag(values, "concurrency", 1) ?? 2;
-    const spec = tsSqlRefineSpec;
+    const spec = tsSqlRefineManifest;
     const options = { ...graphOptionsFrom(values), ...declaredOptionsFrom(spec, values), maxRevisions: 0 };
 
     const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
     const bench = await loadBenchmark(benchDir, { split });
     const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
+    // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
+    const [{ modelsFrom }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([import("../model-setup.ts"), import("../checkpoints.ts"), import("../runner.ts")]);
     const models = modelsFrom(values, io.env, io.cwd, "coder");
     const outDir = path.resolve(io.cwd, values.out);
     const runFile = prepareOutDir(
@@ -178,7 +179,7 @@ export const tsSqlCommand: Command = {
     );
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
-      const graph = spec.build({ models, executor: getSharedExecutor() }, { ...options, checkpointer: checkpoints.saver }) as RunnableGraph;
+      const graph = (await spec.load()).build({ models, executor: getSharedExecutor() }, { ...options, checkpointer: checkpoints.saver }) as RunnableGraph;
       const resultsFile = path.join(outDir, RESULTS);
       const done = new Map(readJsonLines(resultsFile, parseAuditRecords).map((r) => [r.id, r]));
       const todo = questions.filter((q) => !done.has(q.id));

@@ -1,0 +1,522 @@
+// `sqlmend magic guideline`, loaded by cli/commands/magic.ts when it runs (not for --help).
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import type { CliIO } from "../command.ts";
+import { firstLineOf, UsageError, UserError } from "../command.ts";
+import { parseFlags } from "../main.ts";
+import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../setup.ts";
+import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../runner.ts";
+import { compactNumber, Progress } from "../progress.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
+import { findManifest } from "../../graphs/manifests/index.ts";
+import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/manifests/magic.ts";
+import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
+import { readOptions } from "../../graphs/options.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
+import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/score.ts";
+import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
+import { addUsage, emptyUsage, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
+import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../../state/magic.ts";
+import type { SqlInput } from "../../state/sql-state.ts";
+import type { Question } from "../../state/question.ts";
+import type { NodeDeps } from "../../nodes/types.ts";
+
+const RESULTS = "results.jsonl";
+const INTERACTIONS = "interactions.jsonl";
+const snapshotName = (batch: number) => `guideline-batch-${String(batch).padStart(3, "0")}.md`;
+
+/** One line of results.jsonl: a training question, its initial SQL's verdict and, for a failure, the cycle's outcome. */
+export const MagicRecordSchema = z.object({
+  id: z.string(),
+  dbId: z.string(),
+  difficulty: z.string().optional(),
+  question: z.string(),
+  evidence: z.string().default(""),
+  initialSql: z.string(),
+  initialCorrect: z.boolean(),
+  /** Why a failure was not put through the cycle (gold SQL does not execute, no initial SQL). */
+  skipped: z.string().optional(),
+  /** Failures that went through the cycle: */
+  corrected: z.boolean().optional(),
+  iterations: z.number().int().optional(),
+  /** The scorer's verdict on each iteration's revision, in order (Figure 3 without the manager needs them all). */
+  verdicts: z.array(z.boolean()).optional(),
+  /** The feedback that led to the successful revision, and that revision. */
+  feedback: z.string().optional(),
+  correctedSql: z.string().optional(),
+  thread: z.string().optional(),
+  usageByRole: z.record(z.string(), UsageTotalsSchema).default({}),
+  /** One line, when the question could not be run to the end. */
+  error: z.string().optional(),
+});
+export type MagicRecord = z.infer<typeof MagicRecordSchema>;
+
+const parseRecords = (text: string): MagicRecord[] => {
+  const byId = new Map<string, MagicRecord>();
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const parsed = MagicRecordSchema.safeParse(JSON.parse(line));
+      if (parsed.success) byId.set(parsed.data.id, parsed.data);
+    } catch {
+      // a half-written line from a kill: dropped
+    }
+  }
+  return [...byId.values()];
+};
+
+/** One line of interactions.jsonl: one agent call (the shape of the authors' released interactions). */
+interface Interaction {
+  questionId: string | null;
+  agent: string;
+  node?: string;
+  iteration?: number;
+  batch?: number;
+  prompt: { role: string; content: string }[];
+  reply: string;
+  success: boolean;
+  error?: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export async function guideline(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...runFlags,
+    ...graphFlags(),
+    ...RUN_DIR_FLAGS,
+    batch: { type: "string" },
+    semantics: { type: "string" },
+  });
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (!values.bench) throw new UsageError("--bench DIR is required");
+  if (!values.out) throw new UsageError("--out DIR is required");
+  if (values.correct !== undefined) throw new UsageError("--correct applies to eval and ask; the cycle runs on every failure");
+  const split = splitFrom(values.split, "train");
+  if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
+    throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
+  }
+  const batchSize = intFlag(values, "batch", 1) ?? 10;
+  const concurrency = intFlag(values, "concurrency", 1) ?? 4;
+  const limit = intFlag(values, "limit", 1);
+
+  const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
+  const bench = await loadBenchmark(benchDir, { split });
+  const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+  const { questions: selected, skipped } = selectQuestions(bench, values.ids, limit);
+  const questions = fileOrder(selected);
+
+  // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
+  const [{ modelsFrom }, { resolveInitialSource }, { openCheckpointer }, { createExampleStore }] = await Promise.all([
+    import("../model-setup.ts"),
+    import("../build-runner.ts"),
+    import("../checkpoints.ts"),
+    import("../../tools/examples.ts"),
+  ]);
+  const outDir = path.resolve(io.cwd, values.out);
+  const executor = getSharedExecutor();
+  const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+  try {
+    const models = modelsFrom(values, io.env, io.cwd, "feedback");
+    const graphOptions = graphOptionsFrom(values);
+    // An initial generator with --few-shot retrieves from the training split (never the question itself).
+    const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" ? bench : await loadBenchmark(benchDir, { split: "train" })).questions) : undefined;
+    const deps: NodeDeps = { models, executor, examples };
+    const generator = findManifest((values.initial as string | undefined) ?? "baseline");
+    const own = declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
+    const cycle = readOptions(MAGIC_FEEDBACK_OPTIONS, own);
+    const slots = await loadSlotModules(magicFeedbackManifest, values.node as string[] | undefined, io.cwd);
+    const [magicFeedbackSpec, magicGuidelineSpec] = await Promise.all([magicFeedbackManifest.load(), magicGuidelineManifest.load()]);
+    const feedbackGraph: RunnableGraph & { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> } = magicFeedbackSpec.build(deps, {
+      ...graphOptions,
+      ...own,
+      semantics,
+      slots,
+      checkpointer: checkpoints.saver,
+      cwd: io.cwd,
+    });
+    const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver });
+    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest] }, deps, graphOptions);
+
+    const runFile = prepareOutDir(
+      outDir,
+      {
+        command: "magic guideline",
+        bench: benchDir,
+        split,
+        semantics,
+        initial: initial.kind === "graph" ? initial.spec.name : initial.file,
+        batch: batchSize,
+        models: models.describe(),
+        settings: {
+          ...answerFlags(values),
+          ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd),
+        },
+      },
+      values.resume ?? false,
+      ["command", "bench", "split", "semantics", "initial", "batch", "models", "settings"],
+    );
+    const resultsFile = path.join(outDir, RESULTS);
+    const interactionsFile = path.join(outDir, INTERACTIONS);
+    const done = new Map(readJsonLines(resultsFile, parseRecords).map((r) => [r.id, r]));
+    // Interactions of a question whose result line a kill prevented, or of a merge whose snapshot it prevented, are
+    // written again when that work finishes: drop them now so each call has one line.
+    readJsonLines(interactionsFile, (text) =>
+      text
+        .split("\n")
+        .filter((line) => line.trim())
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as Interaction];
+          } catch {
+            return [];
+          }
+        })
+        .filter((i) => (i.questionId !== null ? done.has(i.questionId) : i.batch !== undefined && fs.existsSync(path.join(outDir, snapshotName(i.batch))))),
+    );
+
+    if (split !== "train") io.stderr("sqlmend magic guideline: note: a guideline learnt on the dev split must not be evaluated on it (MAGIC §3)\n");
+    const todo = questions.filter((q) => !done.has(q.id));
+    io.stderr(
+      `sqlmend magic guideline: initial ${initial.kind === "graph" ? initial.spec.name : path.basename(initial.file)} on ${bench.name}: ${questions.length} questions ` +
+        `(${questions.length - todo.length} already done, ${skipped.length} skipped), max ${cycle.maxIter} iterations${cycle.noManager ? ", no manager" : ""}, batches of ${batchSize}, concurrency ${concurrency}\n`,
+    );
+
+    const merger = new GuidelineMerger(mergeGraph, outDir, runFile.runId, batchSize, questions, done, interactionsFile);
+    await merger.advance(false);
+    const progress = new Progress(questions.length, io, questions.length - todo.length);
+    const interrupt = gracefulInterrupt(io, "magic guideline");
+    try {
+      await pool(
+        todo,
+        concurrency,
+        async (q) => {
+          const { record, interactions } = await processQuestion(q, { initial, feedbackGraph, deps, semantics, timeoutMs: graphOptions.timeoutMs, runId: runFile.runId });
+          if (interactions.length) fs.appendFileSync(interactionsFile, interactions.map((i) => `${JSON.stringify(i)}\n`).join(""));
+          fs.appendFileSync(resultsFile, `${JSON.stringify(record)}\n`);
+          done.set(q.id, record);
+          const tokens = Object.values(record.usageByRole).reduce((n, t) => n + t.inputTokens + t.outputTokens, 0);
+          progress.record({ correct: record.initialCorrect || record.corrected === true, tokens });
+          // A failed merge rejects the chain; the final advance below reports it (one line), so none is lost here.
+          merger.advance(false).catch(() => {});
+        },
+        interrupt.stopping,
+      );
+      progress.finish();
+      await merger.advance(!interrupt.stopping());
+    } finally {
+      interrupt.release();
+    }
+
+    const records = questions.map((q) => done.get(q.id)).filter((r): r is MagicRecord => !!r);
+    const stats = computeStats(records, { maxIter: cycle.maxIter, noManager: cycle.noManager, batches: merger.merged, mergeFailure: merger.failure, mergeUsage: merger.usage, skipped: skipped.length });
+    // The answers after the cycle (Table 4's EX and VES): the corrected SQL where the cycle succeeded, else the initial.
+    await writeBirdPredictions(
+      path.join(outDir, `predict_${split}.json`),
+      records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
+    );
+    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: benchDir, split, semantics, batch: batchSize }, null, 2)}\n`);
+    io.stdout(renderSummary(stats, outDir, merger.merged > 0));
+    if (merger.failure) io.stderr(`sqlmend magic guideline: ${merger.failure}; later batches wait: --resume retries the merge\n`);
+    const runErrors = records.filter((r) => r.error);
+    if (runErrors.length) io.stderr(`sqlmend magic guideline: ${runErrors.length} question${runErrors.length === 1 ? "" : "s"} not run to the end, e.g. ${runErrors[0]!.id}: ${runErrors[0]!.error}\n`);
+    if (interrupt.stopping()) {
+      io.stdout(`Stopped early: ${questions.length - records.length} questions not run; --resume finishes the run.\n`);
+      return 130;
+    }
+    return 0;
+  } finally {
+    checkpoints.close();
+  }
+}
+
+/** The shared flags that change answers: a resumed run must keep them. */
+function answerFlags(values: Record<string, unknown>): Record<string, unknown> {
+  const keys = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node"];
+  return Object.fromEntries(keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
+}
+
+interface HistorySnapshot {
+  values: MagicFeedbackValue;
+  tasks: { name: string; result?: unknown }[];
+}
+
+/** A training question: its initial SQL, the verdict, and for a failure the feedback-correction cycle. Never throws. */
+async function processQuestion(
+  q: Question,
+  ctx: {
+    initial: InitialSource;
+    feedbackGraph: RunnableGraph & { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> };
+    deps: NodeDeps;
+    semantics: Semantics;
+    timeoutMs?: number;
+    runId: string;
+  },
+): Promise<{ record: MagicRecord; interactions: Interaction[] }> {
+  const thread = `magic:${ctx.runId}:${q.id}`;
+  const base = { id: q.id, dbId: q.dbId, difficulty: q.difficulty, question: q.question, evidence: q.evidence };
+  let usage: Usage = emptyUsage();
+  let initialSql = "";
+  try {
+    if (ctx.initial.kind === "graph") {
+      const first = await runThread(ctx.initial.graph, inputOf(q, ctx.initial.spec.name), `${thread}/initial`);
+      initialSql = first.sql;
+      usage = addUsage(usage, first.usage);
+    } else {
+      initialSql = ctx.initial.predictions.get(q.id) ?? "";
+    }
+    const verdict = await scoreQuestion(q, initialSql, { executor: ctx.deps.executor, semantics: ctx.semantics, timeoutMs: ctx.timeoutMs });
+    const head = { ...base, initialSql, initialCorrect: verdict.correct, usageByRole: usage.byRole };
+    if (verdict.correct) return { record: head, interactions: [] };
+    if (verdict.goldError) return { record: { ...head, skipped: `gold SQL does not execute (${verdict.goldError})` }, interactions: [] };
+    if (!initialSql.trim()) return { record: { ...head, skipped: "no initial SQL" }, interactions: [] };
+
+    const input = { ...inputOf(q, magicFeedbackManifest.name, initialSql), incorrectSql: initialSql, goldSql: q.goldSql } as SqlInput;
+    const state = (await runThread(ctx.feedbackGraph, input, thread)) as unknown as MagicFeedbackValue;
+    usage = addUsage(usage, state.usage);
+    const interactions = await interactionsOf(ctx.feedbackGraph, thread, q.id, state);
+    // A cycle stopped because an agent got no reply from the model is no evidence that the failure cannot be
+    // corrected: it is a run error (counted apart, with its first line), not a failure in Figure 3 or Table 4.
+    if (state.unreachable) {
+      const error = `stopped at iteration ${state.rounds + 1}: ${state.unreachable}`;
+      return { record: { ...head, iterations: state.rounds, thread, usageByRole: usage.byRole, error }, interactions };
+    }
+    return {
+      record: {
+        ...head,
+        corrected: state.corrected,
+        iterations: state.rounds,
+        verdicts: state.iterations.map((i) => i.correct),
+        ...(state.corrected ? { feedback: state.latestFeedback, correctedSql: state.sql } : {}),
+        thread,
+        usageByRole: usage.byRole,
+      },
+      interactions,
+    };
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, thread, error: firstLineOf(error) }, interactions: [] };
+  }
+}
+
+/** Which iteration a node's call belongs to, from the iterations done when it ran. */
+const iterationOfCall = (node: string | undefined, rounds: number) => (node === "judge" ? rounds : rounds + 1);
+
+/** Every agent call of a finished cycle, oldest first, from the thread's checkpoint history. */
+async function interactionsOf(
+  graph: { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> },
+  thread: string,
+  questionId: string,
+  final: MagicFeedbackValue,
+): Promise<Interaction[]> {
+  const snapshots: HistorySnapshot[] = [];
+  for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: thread } })) snapshots.push(snapshot);
+  const out: Interaction[] = [];
+  for (const snapshot of snapshots.reverse()) {
+    for (const task of snapshot.tasks) {
+      const calls = (task.result as { calls?: ModelCallRecord[] } | undefined)?.calls;
+      if (!Array.isArray(calls)) continue;
+      const iteration = iterationOfCall(task.name, snapshot.values.rounds ?? 0);
+      for (const call of calls) {
+        out.push({
+          questionId,
+          agent: call.role,
+          node: task.name,
+          iteration,
+          prompt: call.messages,
+          reply: call.reply,
+          success: final.iterations[iteration - 1]?.correct ?? false,
+          ...(call.error ? { error: call.error } : {}),
+          inputTokens: call.inputTokens,
+          outputTokens: call.outputTokens,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Merges successful feedbacks into the guideline, batch by batch, in benchmark order: batch n holds the n-th B
+ * successes among the questions in file order, so it can be merged once every question up to its last member has
+ * finished. Merges run one at a time, each on its own checkpointed thread: a resumed run gets finished merges back
+ * from their checkpoints (no model call) and merges the rest.
+ */
+class GuidelineMerger {
+  merged = 0;
+  /** Why a merge could not be made (its reply was unusable): later batches wait, and a resumed run retries it. */
+  failure: string | undefined;
+  usage: Usage = emptyUsage();
+  private guideline = "";
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly graph: RunnableGraph,
+    private readonly outDir: string,
+    private readonly runId: string,
+    private readonly batchSize: number,
+    private readonly order: Question[],
+    private readonly done: Map<string, MagicRecord>,
+    private readonly interactionsFile: string,
+  ) {}
+
+  /** Merges every complete batch; with `final`, once all questions are done, the remainder too. */
+  advance(final: boolean): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      const { successes, complete } = this.successes();
+      while (!this.failure && successes.length >= (this.merged + 1) * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize, (this.merged + 1) * this.batchSize));
+      if (!this.failure && final && complete && successes.length > this.merged * this.batchSize) await this.merge(successes.slice(this.merged * this.batchSize));
+    });
+    return this.chain;
+  }
+
+  private successes(): { successes: SuccessfulFeedback[]; complete: boolean } {
+    const successes: SuccessfulFeedback[] = [];
+    for (const q of this.order) {
+      const record = this.done.get(q.id);
+      if (!record) return { successes, complete: false };
+      if (record.corrected && record.feedback !== undefined && record.correctedSql !== undefined) {
+        successes.push({ questionId: q.id, question: q.question, evidence: q.evidence, incorrectSql: record.initialSql, correctedSql: record.correctedSql, feedback: record.feedback });
+      }
+    }
+    return { successes, complete: true };
+  }
+
+  private async merge(batch: SuccessfulFeedback[]): Promise<void> {
+    const batchNo = this.merged + 1;
+    const snapshot = path.join(this.outDir, snapshotName(batchNo));
+    const fresh = !fs.existsSync(snapshot);
+    const input = { graph: magicGuidelineManifest.name, questionId: `batch-${batchNo}`, question: `guideline batch ${batchNo}`, dbPath: "", batchNo, batch, guideline: this.guideline };
+    // A merge whose reply was unusable finished its thread without merging: a resumed run retries it on a new one.
+    let state: MagicGuidelineValue | undefined;
+    for (let attempt = 1; !state; attempt++) {
+      const thread = `magic:${this.runId}:guideline:${String(batchNo).padStart(3, "0")}${attempt > 1 ? `#${attempt}` : ""}`;
+      const saved = await this.graph.getState({ configurable: { thread_id: thread } }).catch(() => undefined);
+      const values = saved?.values as Partial<MagicGuidelineValue> | undefined;
+      const failedBefore = values?.question !== undefined && values.merged === false && saved!.next.length === 0 && saved!.tasks.length === 0;
+      if (!failedBefore) state = (await runThread(this.graph, input as SqlInput, thread)) as unknown as MagicGuidelineValue;
+    }
+    this.usage = addUsage(this.usage, state.usage);
+    if (fresh) {
+      const lines = state.calls.map(
+        (call): Interaction => ({
+          questionId: null,
+          agent: call.role,
+          node: "merge",
+          batch: batchNo,
+          prompt: call.messages,
+          reply: call.reply,
+          success: state.merged,
+          ...(call.error ? { error: call.error } : {}),
+          inputTokens: call.inputTokens,
+          outputTokens: call.outputTokens,
+        }),
+      );
+      fs.appendFileSync(this.interactionsFile, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    }
+    if (!state.merged) {
+      // No snapshot: batch N's snapshot must hold batch N (Table 3), so nothing after it is merged until it is.
+      this.failure = `the merge of batch ${batchNo} failed (${state.attempts.at(-1)?.note ?? "unusable reply"})`;
+      return;
+    }
+    this.guideline = state.guideline;
+    if (this.guideline.trim()) {
+      fs.writeFileSync(snapshot, `${this.guideline.trim()}\n`);
+      fs.writeFileSync(path.join(this.outDir, "guideline.md"), `${this.guideline.trim()}\n`);
+    }
+    this.merged = batchNo;
+  }
+}
+
+export interface MagicStats {
+  questions: number;
+  initiallyCorrect: number;
+  /** Failures put through the cycle (finished without a run error). */
+  failures: number;
+  corrected: number;
+  /** AVG_i: mean iterations until a stopping rule fired, over the failures. */
+  avgIterations: number;
+  /**
+   * Figure 3: failures corrected had --max-iter been k, k = 1..maxIter: the verdict on the revision the cycle would
+   * have ended with, iteration min(k, where it stopped). With the manager that is "corrected within k iterations";
+   * without it the feedback agent may go past a correct revision, so the curve need not rise.
+   */
+  correctedWithin: number[];
+  /** Table 4's EX on the split: initially correct plus corrected, over the questions run. */
+  exAfter: number;
+  maxIter: number;
+  noManager: boolean;
+  /** Failures not put through the cycle, with the reason; questions whose run failed. */
+  notCycled: Record<string, number>;
+  errors: number;
+  skippedQuestions: number;
+  batchesMerged: number;
+  /** Why the next batch's merge failed, when it did (a resumed run retries it). */
+  mergeFailure?: string;
+  tokensByRole: Record<string, { calls: number; inputTokens: number; outputTokens: number }>;
+}
+
+export function computeStats(
+  records: MagicRecord[],
+  ctx: { maxIter: number; noManager: boolean; batches: number; mergeFailure?: string; mergeUsage: Usage; skipped: number },
+): MagicStats {
+  const cycled = records.filter((r) => r.corrected !== undefined);
+  const corrected = cycled.filter((r) => r.corrected);
+  const notCycled: Record<string, number> = {};
+  for (const r of records) if (r.skipped) notCycled[r.skipped.replace(/ \(.*\)$/, "")] = (notCycled[r.skipped.replace(/ \(.*\)$/, "")] ?? 0) + 1;
+  const tokensByRole: MagicStats["tokensByRole"] = {};
+  const add = (byRole: Record<string, { calls: number; inputTokens: number; outputTokens: number }>) => {
+    for (const [role, t] of Object.entries(byRole)) {
+      const acc = (tokensByRole[role] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+      acc.calls += t.calls;
+      acc.inputTokens += t.inputTokens;
+      acc.outputTokens += t.outputTokens;
+    }
+  };
+  for (const r of records) add(r.usageByRole);
+  add(ctx.mergeUsage.byRole);
+  const initiallyCorrect = records.filter((r) => r.initialCorrect).length;
+  return {
+    questions: records.length,
+    initiallyCorrect,
+    failures: cycled.length,
+    corrected: corrected.length,
+    avgIterations: cycled.length ? cycled.reduce((n, r) => n + (r.iterations ?? 0), 0) / cycled.length : 0,
+    correctedWithin: Array.from({ length: ctx.maxIter }, (_, k) => cycled.filter((r) => correctedAtCap(r, k + 1)).length),
+    exAfter: records.length ? ((initiallyCorrect + corrected.length) / records.length) * 100 : 0,
+    maxIter: ctx.maxIter,
+    noManager: ctx.noManager,
+    notCycled,
+    errors: records.filter((r) => r.error).length,
+    skippedQuestions: ctx.skipped,
+    batchesMerged: ctx.batches,
+    ...(ctx.mergeFailure ? { mergeFailure: ctx.mergeFailure } : {}),
+    tokensByRole,
+  };
+}
+
+/** Would this failure have ended corrected with the cycle capped at `cap` iterations? */
+function correctedAtCap(r: MagicRecord, cap: number): boolean {
+  const stoppedAt = r.iterations ?? 0;
+  if (!r.verdicts?.length) return !!r.corrected && stoppedAt <= cap; // a record written before verdicts were kept
+  return r.verdicts[Math.min(cap, r.verdicts.length) - 1] === true;
+}
+
+function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean): string {
+  const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)}%` : "-");
+  const notCycled = Object.entries(s.notCycled).map(([why, n]) => `${n} ${why}`).join(", ");
+  const roles = Object.entries(s.tokensByRole)
+    .map(([role, t]) => `${role} ${compactNumber(t.inputTokens)} in / ${compactNumber(t.outputTokens)} out (${t.calls} calls)`)
+    .join("; ");
+  return (
+    `Failures: ${s.failures} through the cycle of ${s.questions} questions (${s.initiallyCorrect} initially correct${notCycled ? `; not cycled: ${notCycled}` : ""}${s.errors ? `; ${s.errors} run errors` : ""})\n` +
+    `Corrected: ${s.corrected} (${pct(s.corrected, s.failures)}); AVG_i ${s.avgIterations.toFixed(2)} (max ${s.maxIter}${s.noManager ? ", no manager" : ""})\n` +
+    `Corrected with --max-iter 1..${s.maxIter}: ${s.correctedWithin.join(", ")}\n` +
+    `EX on the split after correction: ${s.exAfter.toFixed(2)}%\n` +
+    `Tokens by role: ${roles || "none"}\n` +
+    (hasGuideline
+      ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergeFailure ? `; ${s.mergeFailure}: --resume retries it` : ""})\n`
+      : `Guideline: none written (${s.mergeFailure ? `${s.mergeFailure}: --resume retries it` : "no successful feedback yet"})\n`)
+  );
+}

@@ -1,0 +1,322 @@
+// `sqlmend memo`'s subcommands, loaded by cli/commands/memo.ts when one runs (not for --help): they need the model
+// client, the memory store and SQLite.
+import fs from "node:fs";
+import path from "node:path";
+import { createHash } from "node:crypto";
+import type { CliIO } from "../command.ts";
+import { UsageError, UserError } from "../command.ts";
+import { parseFlags } from "../main.ts";
+import { intFlag, modelFlagsFrom, runFlags } from "../setup.ts";
+import { embeddingsFrom } from "../model-setup.ts";
+import { compactNumber } from "../progress.ts";
+import { executeSql } from "../../nodes/execute.ts";
+import { labelError } from "../../nodes/memo/common.ts";
+import { buildMemory } from "../../nodes/memo/memory-build.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
+import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/memory-store.ts";
+import { createOpenAIProvider, resolveModelConfig } from "../../tools/models.ts";
+import { readSchema, renderSchema } from "../../tools/schema.ts";
+import type { Semantics } from "../../tools/score.ts";
+import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
+import type { SqlExecutor } from "../../tools/sqlite/types.ts";
+import { createExampleStore } from "../../tools/examples.ts";
+import type { ModelProvider } from "../../tools/models.ts";
+import type { Question } from "../../state/question.ts";
+import type { Usage } from "../../state/usage.ts";
+import type { Embedder } from "../../tools/embeddings.ts";
+import { inputOf } from "../runner.ts";
+
+const MODEL_FLAGS = [
+  "model",
+  "base-url",
+  "config",
+  "role-model",
+  "temperature",
+  "request-timeout-ms",
+  "max-retries",
+  "max-requests",
+  "stream",
+  "structured-method",
+  "embedding-model",
+  "embedding-base-url",
+] as const;
+const modelFlags = Object.fromEntries(MODEL_FLAGS.map((k) => [k, runFlags[k]])) as Pick<typeof runFlags, (typeof MODEL_FLAGS)[number]>;
+
+function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature?: number) {
+  const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
+  // Diversity comes from sampling: the sampler role runs warm unless the config sets its temperature.
+  if (sampleTemperature !== undefined) config.roles = { ...config.roles, sampler: { temperature: sampleTemperature, ...config.roles.sampler } };
+  const models = createOpenAIProvider(config, io.env);
+  models.forRole("labeler");
+  return models;
+}
+
+/** The shared embedder when one is configured (flags, env, config file), as for eval. */
+const embedderFor = (values: Record<string, unknown>, io: CliIO): Embedder | undefined => embeddingsFrom(values as Parameters<typeof embeddingsFrom>[0], io.env, io.cwd);
+
+/** Embeds the keys of entries that have none yet (build, add), and says in one line how retrieval will rank. */
+async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Promise<string> {
+  if (!embedder) return "Ranking: lexical (no embedding model configured)";
+  const done = await store.embedPending();
+  const calls = done.records.length ? `, ${done.records.length} request${done.records.length === 1 ? "" : "s"}` : "";
+  if (done.error) return `Ranking: lexical until the keys are embedded — ${done.embedded} embedded now, then: ${done.error}`;
+  return `Ranking: embeddings (${embedder.model}; ${store.embeddedCount} of ${store.size} keys embedded, ${done.embedded} now${calls})`;
+}
+
+export async function build(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...modelFlags,
+    bench: { type: "string" },
+    split: { type: "string" },
+    out: { type: "string" },
+    limit: { type: "string" },
+    ids: { type: "string" },
+    concurrency: { type: "string" },
+    samples: { type: "string" },
+    elicit: { type: "string" },
+    "sample-temperature": { type: "string" },
+    resume: { type: "boolean" },
+    semantics: { type: "string" },
+    "query-timeout-ms": { type: "string" },
+  });
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (!values.bench) throw new UsageError("--bench DIR is required");
+  if (!values.out) throw new UsageError("--out FILE is required");
+  const split = (values.split ?? "train") as "train" | "dev";
+  if (split !== "train" && split !== "dev") throw new UsageError(`--split takes train or dev, not '${values.split}'`);
+  const limit = intFlag(values, "limit", 1);
+  const concurrency = intFlag(values, "concurrency", 1) ?? 4;
+  const samples = intFlag(values, "samples", 1) ?? 4;
+  const temperature = values["sample-temperature"] !== undefined ? Number(values["sample-temperature"]) : 0.8;
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw new UsageError(`--sample-temperature takes a number in 0..2, not '${values["sample-temperature"]}'`);
+  if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
+  const elicit = values.elicit ?? "sampling";
+  if (elicit !== "sampling" && elicit !== "pipeline") throw new UsageError(`--elicit takes sampling or pipeline, not '${values.elicit}'`);
+
+  const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
+  const bench = await loadBenchmark(benchDir, { split });
+  const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+  let questions = bench.questions.filter((q) => q.goldSql);
+  if (values.ids) {
+    const wanted = new Set(values.ids.split(",").map((s) => s.trim()));
+    questions = questions.filter((q) => wanted.has(q.id));
+  }
+  if (limit !== undefined) questions = questions.slice(0, limit);
+  const models = modelsFor(values, io, temperature);
+  const embeddings = embedderFor(values, io);
+
+  const file = path.resolve(io.cwd, values.out);
+  const existed = fs.existsSync(file);
+  const store = MemoryStore.open(file, { create: true, embedder: embeddings });
+  try {
+    const source = JSON.stringify({ bench: benchDir, split });
+    const executor = getSharedExecutor();
+    if (existed && (store.done().size || store.size)) {
+      if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
+      const before = store.getMeta("build");
+      if (before && before !== source) throw new UserError(`--resume: ${values.out} was built from ${before}, not ${source}`);
+    }
+    store.setMeta("build", source);
+    const done = store.done();
+    const todo = questions.filter((q) => !done.has(q.id));
+    const entriesBefore = store.size;
+    io.stderr(`sqlmend memo build: ${bench.name}: ${questions.length} questions (${questions.length - todo.length} already done), ${samples} samples each, concurrency ${concurrency}\n`);
+
+    let finished = questions.length - todo.length;
+    let lastDecile = -1;
+    const started = performance.now();
+    let stopping = false;
+    const onInterrupt = () => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      io.stderr("\nsqlmend memo build: stopping after the questions in flight (--resume continues)\n");
+    };
+    process.on("SIGINT", onInterrupt);
+    let result;
+    try {
+      result = await buildMemory(todo, {
+        models,
+        executor,
+        store,
+        elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions, embeddings) : undefined,
+        semantics,
+        samples,
+        concurrency,
+        timeoutMs: intFlag(values, "query-timeout-ms", 1),
+        shouldStop: () => stopping,
+        onQuestion: (q, outcome) => {
+          finished++;
+          if (outcome.startsWith("failed")) io.stderr(`${io.isTTY ? "\n" : ""}question ${q.id}: ${outcome}\n`);
+          const decile = Math.floor((finished / Math.max(1, questions.length)) * 10);
+          const line = progressLine(finished, questions.length, store.size - entriesBefore, started, finished - (questions.length - todo.length));
+          if (io.isTTY) io.stderr(`\r${line}\x1b[K`);
+          else if (decile !== lastDecile) {
+            lastDecile = decile;
+            io.stderr(`${line}\n`);
+          }
+        },
+      });
+    } finally {
+      process.off("SIGINT", onInterrupt);
+    }
+    if (io.isTTY) io.stderr("\n");
+    const ranking = await embedKeys(store, embeddings);
+    const stats = store.stats();
+    io.stdout(
+      `Memory: ${file}\n${questionsLine(questions, store.done(), result.outcomes)}\n` +
+        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run)\n` +
+        `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${result.outcomes.failed ? `, failed this run ${result.outcomes.failed} (retried by --resume)` : ""}\n` +
+        `Tokens this run: ${compactNumber(result.usage.inputTokens)} in, ${compactNumber(result.usage.outputTokens)} out, ${result.usage.calls} calls\n` +
+        `${ranking}\n` +
+        `Error types:\n${histogram(stats.histogram)}\n` +
+        (stopping ? "Stopped early: --resume finishes the build.\n" : ""),
+    );
+    return stopping ? 130 : 0;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * memo-sql's candidates as the source of wrong queries: the whole generation half (decompositions, ReAct+Reflect,
+ * three styles, exemplars from the same split — never the question itself), without correction or memory.
+ */
+async function pipelineElicitor(models: ModelProvider, executor: SqlExecutor, questions: Question[], embeddings: Embedder | undefined) {
+  const { memoSqlSpec } = await import("../../graphs/memo-sql.ts");
+  const graph = memoSqlSpec.build({ models, executor, examples: createExampleStore(questions), ...(embeddings ? { embeddings } : {}) }, { noRefine: true, retrieval: "none" });
+  return async (q: Question) => {
+    const state = (await graph.invoke(inputOf(q, "memo-sql"), { recursionLimit: 200 })) as { candidates: { sql: string }[]; usage: Usage };
+    return { sqls: state.candidates.map((c) => c.sql), usage: state.usage };
+  };
+}
+
+/** The selected questions' fate: done (in any run of this build) and this run; the file may hold more (another --limit). */
+function questionsLine(questions: Question[], done: Map<string, unknown>, outcomes: Record<string, number>): string {
+  const selectedDone = questions.filter((q) => done.has(q.id)).length;
+  const thisRun = Object.values(outcomes).reduce((a, b) => a + b, 0);
+  const failed = outcomes.failed ?? 0;
+  const others = done.size - selectedDone;
+  return (
+    `Questions: ${questions.length} selected, ${selectedDone} done (${thisRun - failed} this run${failed ? `, ${failed} failed` : ""})` +
+    `${selectedDone < questions.length ? `, ${questions.length - selectedDone} left for --resume` : ""}${others ? `; ${others} more done outside this selection` : ""}`
+  );
+}
+
+function progressLine(done: number, total: number, entries: number, started: number, doneThisRun: number): string {
+  const width = 24;
+  const filled = total ? Math.round((done / total) * width) : width;
+  const per = doneThisRun ? (performance.now() - started) / doneThisRun : NaN;
+  const eta = Number.isFinite(per) ? `${Math.round((per * (total - done)) / 1000)}s` : "--";
+  return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}  entries +${entries}  ETA ${eta}`;
+}
+
+function histogram(counts: Record<string, number>): string {
+  const max = Math.max(1, ...Object.values(counts));
+  const total = Object.values(counts).reduce((a, b) => a + b, 0) || 1;
+  return ERROR_TYPES.map((t) => `  ${t.padEnd(26)} ${String(counts[t] ?? 0).padStart(6)}  ${(((counts[t] ?? 0) / total) * 100).toFixed(1).padStart(5)}%  ${"#".repeat(Math.round(((counts[t] ?? 0) / max) * 30))}`).join("\n");
+}
+
+export async function add(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, {
+    ...modelFlags,
+    memory: { type: "string" },
+    db: { type: "string" },
+    question: { type: "string" },
+    evidence: { type: "string" },
+    wrong: { type: "string" },
+    correct: { type: "string" },
+    "description-dir": { type: "string" },
+  });
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  for (const flag of ["memory", "db", "question", "wrong", "correct"] as const) if (!values[flag]?.trim()) throw new UsageError(`--${flag} is required`);
+  const dbPath = path.resolve(io.cwd, values.db!);
+  if (!fs.existsSync(dbPath)) throw new UserError(`database not found: ${values.db}`);
+  const executor = getSharedExecutor();
+  const [right, wrong] = await Promise.all([executeSql(executor, dbPath, values.correct!), executeSql(executor, dbPath, values.wrong!)]);
+  if (!right.ok) throw new UserError(`--correct SQL does not execute: ${right.errorKind}: ${right.error}`);
+  if (!wrong.ok) throw new UserError(`--wrong SQL does not execute (${wrong.errorKind}: ${wrong.error}); the memory keeps semantic mistakes, execution errors are the debug loop's`);
+  const models = modelsFor(values, io);
+  const descriptionDir = values["description-dir"] ? path.resolve(io.cwd, values["description-dir"]) : undefined;
+  const schemaText = renderSchema(await readSchema(dbPath, { descriptionDir, executor }), { question: values.question, evidence: values.evidence });
+  const embeddings = embedderFor(values, io);
+  const store = MemoryStore.open(path.resolve(io.cwd, values.memory!), { create: true, embedder: embeddings });
+  try {
+    const label = await labelError(models, { schemaText, question: values.question!, evidence: values.evidence ?? "", linkingText: "", goldSql: values.correct!, wrongSql: values.wrong! });
+    if (!label.ok) throw new UserError(`the labeler gave no usable label: ${label.error}`);
+    const entry = store.add({
+      sourceId: `added:${createHash("sha256").update(values.question!).digest("hex").slice(0, 12)}`,
+      dbId: path.basename(dbPath).replace(/\.(sqlite3?|db)$/i, ""),
+      question: values.question!,
+      evidence: values.evidence ?? "",
+      goldSql: values.correct!,
+      wrongSql: values.wrong!,
+      errorTypes: label.errorTypes,
+      suggestions: label.suggestions,
+    });
+    if (right.fingerprint === wrong.fingerprint) io.stderr("note: both queries return the same result on this database; stored anyway\n");
+    const ranking = await embedKeys(store, embeddings);
+    io.stdout(`Added entry #${entry.id} (${entry.errorTypes.join(", ")})\nSuggestions: ${entry.suggestions}\nMemory: ${store.size} entries\n${ranking}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+export async function show(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { ...modelFlags, entries: { type: "string" }, json: { type: "boolean" } });
+  if (positionals.length !== 1) throw new UsageError("name one memory file");
+  const embeddings = embedderFor(values, io);
+  const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]!), { embedder: embeddings });
+  try {
+    const stats = store.stats();
+    const vectors = store.vectorModels();
+    const ranking = embeddings
+      ? `embeddings (${embeddings.model}; ${store.embeddedCount} of ${stats.entries} keys embedded, the rest at the first retrieval)`
+      : "lexical (no embedding model configured)";
+    const n = intFlag(values, "entries", 0) ?? 3;
+    const recent = store.entries().slice(-n);
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ file: store.file, build: JSON.parse(store.getMeta("build") ?? "null"), ...stats, vectors, ranking: embeddings ? "embeddings" : "lexical", recent }, null, 2)}\n`);
+      return 0;
+    }
+    io.stdout(
+      `Memory: ${store.file}\nEntries: ${stats.entries}\nQuestions done by builds: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}\n` +
+        `Key vectors: ${Object.entries(vectors).map(([model, n]) => `${n} by ${model}`).join(", ") || "none"}\nRanking: ${ranking}\n` +
+        `Error types:\n${histogram(stats.histogram)}\n` +
+        (recent.length ? `\nLatest ${recent.length}:\n${recent.map((e) => `#${e.id} [${e.sourceId}] ${e.question}\n  wrong: ${e.wrongSql}\n  types: ${e.errorTypes.join(", ")}`).join("\n")}\n` : ""),
+    );
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+export async function search(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { ...modelFlags, sql: { type: "string" }, retrieval: { type: "string" }, "exclude-id": { type: "string" }, json: { type: "boolean" } });
+  if (positionals.length !== 2) throw new UsageError('usage: sqlmend memo search FILE "QUESTION" --sql SQL');
+  const mode = (values.retrieval ?? "filtered") as RetrievalMode;
+  if (!["filtered", "top4", "random"].includes(mode)) throw new UsageError(`--retrieval takes filtered, top4 or random, not '${values.retrieval}'`);
+  const embeddings = embedderFor(values, io);
+  const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]!), { embedder: embeddings });
+  try {
+    const question = positionals[1]!;
+    const started = performance.now();
+    const r = await store.retrieve({ question, sql: values.sql ?? "", exclude: { ids: values["exclude-id"] ? [values["exclude-id"]] : [], question } }, { mode });
+    const ms = performance.now() - started;
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ ...r, ms }, null, 2)}\n`);
+      return 0;
+    }
+    const how =
+      r.ranking === "embeddings" ? `embeddings (${embeddings!.model})` : r.ranking === "lexical" ? `lexical (${r.note?.replace(/; ranked lexically$/, "") ?? "no embedding model configured"})` : r.ranking;
+    const requests = r.records.length ? `; ${r.records.length} embedding request${r.records.length === 1 ? "" : "s"}` : "";
+    io.stdout(`Key: ${r.key.question} | ${r.key.skeleton}\nRanking: ${how}; mode ${r.mode}; ${r.ranked.length} ranked, ${r.entries.length} kept (${ms.toFixed(1)} ms${requests})\n\n`);
+    for (const [i, x] of r.ranked.entries()) {
+      const fate = x.kept ? "KEPT" : `dropped (types within #${x.subsumedBy})`;
+      io.stdout(`${String(i + 1).padStart(3)}. ${x.score.toFixed(3).padStart(8)}  #${x.entry.id} ${fate}  [${x.entry.errorTypes.join(", ")}]  ${x.entry.question}\n`);
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,48 @@
+import { MEMO_CORRECTION_OPTIONS, MEMO_SQL_OPTIONS } from "../../nodes/memo/options.ts";
+import { readOptions } from "../options.ts";
+import { defineManifest } from "../spec.ts";
+import { SHARED_SLOT_INFO as S } from "./shared.ts";
+
+/** Memo-SQL's own slots (their nodes take a branch payload and return a Command: see ARCHITECTURE.md). */
+const CORRECTION_SLOTS = {
+  critic: { summary: "memory-guided verdict on a candidate: wrong?, error types, suggestions (role: critic)" },
+  refine: { summary: "rewrite a candidate per the critic (role: refiner)" },
+} as const;
+
+export const memoSqlManifest = defineManifest({
+  name: "memo-sql",
+  summary: "Memo-SQL: 3 decompositions × ReAct+Reflect × 3 SQL styles, memory-guided critic↔refiner, majority vote",
+  kind: "generator",
+  options: MEMO_SQL_OPTIONS,
+  needsExamples: (values: Record<string, unknown>) => {
+    const o = readOptions(MEMO_SQL_OPTIONS, values);
+    return !o.noIcl && o.exemplars > 0 ? `memo-sql: ${o.exemplars} exemplars per style (--no-icl to go without)` : undefined;
+  },
+  slots: {
+    link: S.link,
+    schema: S.schema,
+    decompose: { summary: "one decomposition per paradigm, or the fallback (role: decomposer)" },
+    act: { summary: "reason → sub-SQL → execute for one sub-question (role: solver)" },
+    reflect: { summary: "check the current sub-SQL against the earlier steps (role: reflector)" },
+    revise: { summary: "rewrite a sub-SQL once after a reflection found a problem (role: solver)" },
+    write: { summary: "final SQL of a path in one style, with retrieved exemplars (role: writer)" },
+    collect: { summary: "gate: wait for every candidate, then one critic each" },
+    ...CORRECTION_SLOTS,
+    vote: { summary: "gate: wait for every candidate to be final, then majority vote over results" },
+  },
+  load: async () => (await import("../memo-sql.ts")).memoSqlSpec,
+});
+
+export const memoRefineManifest = defineManifest({
+  name: "memo-refine",
+  summary: "corrector: Memo-SQL's memory-guided critic↔refiner loop on the given SQL",
+  kind: "corrector",
+  options: MEMO_CORRECTION_OPTIONS,
+  slots: {
+    schema: S.schema,
+    seed: { summary: "execute the given SQL as the one candidate" },
+    ...CORRECTION_SLOTS,
+    vote: { summary: "the final candidate (the vote over one)" },
+  },
+  load: async () => (await import("../memo-refine.ts")).memoRefineSpec,
+});

@@ -1,0 +1,35 @@
+import { TS_SQL_OPTIONS } from "../../nodes/ts-sql/options.ts";
+import { defineManifest } from "../spec.ts";
+import { SHARED_SLOT_INFO as S } from "./shared.ts";
+
+/** TS-SQL's own agents and tools as slots (shared by the generator and the corrector). */
+const TS_SQL_SLOTS = {
+  data: { summary: "write synthetic test rows for the relevant tables (role: data)" },
+  sample: { summary: "ablation noDataAgent: sample test rows from the real database" },
+  check: { summary: "load the rows into an in-memory copy of the schema; schema violations and non-duality" },
+  coder: { summary: "one coder model writes JavaScript computing the expected answer (role: coder)" },
+  inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder" },
+  vote: { summary: "choose among coder models' test codes: majority or A/B selection (role: selector)" },
+  test: { summary: "run the SQL on the test data and compare with the expected result (Algorithm 1)" },
+  revise: { summary: "revise the SQL from the failed test case (role: reviser)" },
+} as const;
+
+/** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
+export const tsSqlManifest = defineManifest({
+  name: "ts-sql",
+  summary: "TS-SQL: synthetic test data and voted test code (sandboxed JavaScript) drive SQL revision",
+  kind: "generator",
+  slots: { link: S.link, schema: S.schema, generate: S.generate, ...TS_SQL_SLOTS, execute: S.execute },
+  options: TS_SQL_OPTIONS,
+  load: async () => (await import("../ts-sql.ts")).tsSqlSpec,
+});
+
+/** TS-SQL as a corrector (Table 5): builds the test case for the given SQL and revises it. */
+export const tsSqlRefineManifest = defineManifest({
+  name: "ts-sql-refine",
+  summary: "corrector: TS-SQL's test case and revision loop on given SQL (Table 5)",
+  kind: "corrector",
+  slots: { link: S.link, ...TS_SQL_SLOTS, execute: S.execute },
+  options: TS_SQL_OPTIONS,
+  load: async () => (await import("../ts-sql.ts")).tsSqlRefineSpec,
+});
