@@ -131,7 +131,7 @@ const total = (performance.now() - started) / 1000;
 const pad = (s: string, n: number) => s.padStart(n);
 console.log(`\n${"graph".padEnd(14)} ${pad("EX", 5)} ${pad("errors", 6)} ${pad("calls/q", 8)} ${pad("requests/q", 10)} ${pad("in tok/q", 9)} ${pad("out tok/q", 9)} ${pad("wall s/q", 8)} ${pad("ckpt KB/q", 9)} ${pad("text KB/q", 9)} ${pad("ckpt/text", 9)}`);
 for (const r of rows) {
-  const cells = [`${(r.ex * 100).toFixed(0)}%`, String(r.errors), r.calls.toFixed(1), r.requests.toFixed(1), r.inputTokens.toFixed(0), r.outputTokens.toFixed(0), r.seconds.toFixed(2), (r.checkpointBytes / 1024).toFixed(1), (r.textChars / 1024).toFixed(1), `${(r.checkpointBytes / r.textChars).toFixed(2)}x`];
+  const cells = [`${(r.ex * 100).toFixed(0)}%`, String(r.errors), r.calls.toFixed(1), r.requests.toFixed(1), r.inputTokens.toFixed(0), r.outputTokens.toFixed(0), r.seconds.toFixed(2), (r.checkpointBytes / 1024).toFixed(1), (r.textChars / 1024).toFixed(1), r.textChars ? `${(r.checkpointBytes / r.textChars).toFixed(2)}x` : "-"];
   console.log(`${r.graph.padEnd(14)} ${[5, 6, 8, 10, 9, 9, 8, 9, 9, 9].map((w, i) => pad(cells[i]!, w)).join(" ")}`);
 }
 console.log(`\n(${rows[0]!.questions} questions each; total ${total.toFixed(0)} s. calls/q: the launcher's count (results.jsonl); requests/q: the`);

@@ -157,11 +157,15 @@ export class ChunkSerializer implements SerializerProtocol {
   private readonly known = new TextMemo<number>(8_000_000);
   /** Long strings and their pieces' encoding (the schema text comes back at every step). */
   private readonly splits = new TextMemo<string>(8_000_000);
-  /** What the current transaction learnt, kept once it commits (a rolled-back chunk must not be referred to). */
+  /** What the current value's writes taught, kept once they commit (a rolled-back chunk must not be referred to). */
   private learnt: (() => void)[] = [];
-  /** Chunks of the current transaction. */
+  /** Chunks of the current value. */
   private readonly fresh = new Map<string, number>();
-  private readonly transaction: (fn: () => [string, Uint8Array]) => [string, Uint8Array];
+  /** Whether this value's writes opened a transaction. */
+  private opened = false;
+  private readonly begin: Database.Statement;
+  private readonly commit: Database.Statement;
+  private readonly rollback: Database.Statement;
   /** Frame texts by id, for reads (a history reads each chain once). */
   private readonly frames = new Bounded<number, Buffer>(512);
   /** The latest frame written per thread and namespace (the next one's dictionary). */
@@ -178,7 +182,9 @@ export class ChunkSerializer implements SerializerProtocol {
     this.insert = db.prepare("INSERT INTO chunks (hash, value) VALUES (?, ?)");
     this.byHash = db.prepare("SELECT id, value FROM chunks WHERE hash = ?");
     this.byId = db.prepare("SELECT value FROM chunks WHERE id = ?").pluck();
-    this.transaction = db.transaction((fn: () => [string, Uint8Array]) => fn());
+    this.begin = db.prepare("BEGIN");
+    this.commit = db.prepare("COMMIT");
+    this.rollback = db.prepare("ROLLBACK");
   }
 
   async dumpsTyped(data: unknown): Promise<[string, Uint8Array]> {
@@ -189,32 +195,50 @@ export class ChunkSerializer implements SerializerProtocol {
     if (text.length < REF_MIN && !text.includes('"$')) return [CHUNK_TYPE, bytes];
     const value = JSON.parse(text) as Json;
     const thread = this.thread.getStore();
-    // Chunks of one value go in one transaction: one commit, not one per chunk.
+    // The chunks of one value commit together; a value with nothing new writes nothing.
+    const owned = !this.db.inTransaction;
     this.learnt = [];
+    this.fresh.clear();
+    this.opened = false;
     let out: [string, Uint8Array];
     try {
-      out = this.transaction((): [string, Uint8Array] => {
-      // Within put (a thread is set), what is not the checkpoint is its metadata: plain JSON, for SqliteSaver's filters.
-      if (!isCheckpoint(value)) return [CHUNK_TYPE, this.encoder.encode(this.slim(value, thread === undefined))];
-      const row = this.encoder.encode(this.slimCheckpoint(value));
-      if (thread === undefined) return [CHUNK_TYPE, row];
-      const previous = this.latest.get(thread);
-      const base = previous && previous.depth < FRAME_CHAIN - 1 ? previous : undefined;
-      const payload = deflateRawSync(row, base ? { dictionary: base.dict } : {});
-      const frame = Buffer.concat([Buffer.from(varint(base?.id ?? 0)), payload]);
-      // Frames are never shared: hash 0, no lookup.
-      const id = Number(this.insert.run(0, frame).lastInsertRowid);
-      const depth = base ? base.depth + 1 : 0;
-      this.learnt.push(() => this.latest.set(thread, { id, dict: Buffer.from(row), depth }));
-      return [CHUNK_TYPE, Uint8Array.from([FRAME_ROW, ...varint(id)])];
-      });
+      out = this.encode(value, thread);
+      if (this.opened) this.commit.run();
+    } catch (error) {
+      if (this.opened && this.db.inTransaction) this.rollback.run();
+      throw error;
     } finally {
-      const learnt = this.learnt;
-      this.learnt = [];
       this.fresh.clear();
-      if (!this.db.inTransaction) for (const keep of learnt) keep();
+      this.opened = false;
     }
+    // Only what is committed may be referred to later (inside someone else's transaction, nothing is sure).
+    if (owned) for (const keep of this.learnt) keep();
+    this.learnt = [];
     return out;
+  }
+
+  private encode(value: Json, thread: string | undefined): [string, Uint8Array] {
+    // Within put (a thread is set), what is not the checkpoint is its metadata: plain JSON, for SqliteSaver's filters.
+    if (!isCheckpoint(value)) return [CHUNK_TYPE, this.encoder.encode(this.slim(value, thread === undefined))];
+    const row = this.encoder.encode(this.slimCheckpoint(value));
+    if (thread === undefined) return [CHUNK_TYPE, row];
+    const previous = this.latest.get(thread);
+    const base = previous && previous.depth < FRAME_CHAIN - 1 ? previous : undefined;
+    const payload = deflateRawSync(row, base ? { dictionary: base.dict } : {});
+    // Frames are never shared: hash 0, no lookup.
+    const id = this.write(0, Buffer.concat([Buffer.from(varint(base?.id ?? 0)), payload]), true);
+    const depth = base ? base.depth + 1 : 0;
+    this.learnt.push(() => this.latest.set(thread, { id, dict: Buffer.from(row), depth }));
+    return [CHUNK_TYPE, Uint8Array.from([FRAME_ROW, ...varint(id)])];
+  }
+
+  /** Adds a chunk row; the first of a value opens its transaction, unless it is also the last (then it commits alone). */
+  private write(hash: bigint | number, value: string | Buffer, last = false): number {
+    if (!this.opened && !last && !this.db.inTransaction) {
+      this.begin.run();
+      this.opened = true;
+    }
+    return Number(this.insert.run(hash, value).lastInsertRowid);
   }
 
   async loadsTyped(type: string, data: Uint8Array | string): Promise<unknown> {
@@ -287,7 +311,7 @@ export class ChunkSerializer implements SerializerProtocol {
     }
     if (id === undefined) {
       const deflated = text.length >= DEFLATE_MIN ? deflateRawSync(text) : undefined;
-      id = Number(this.insert.run(hash, deflated && deflated.length < Buffer.byteLength(text) ? deflated : text).lastInsertRowid);
+      id = this.write(hash, deflated && deflated.length < Buffer.byteLength(text) ? deflated : text);
     }
     const found = id;
     this.fresh.set(text, found);
