@@ -25,7 +25,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
 import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { UserError } from "./command.ts";
+import { firstLineOf, UserError } from "./command.ts";
 import { BLOB_TYPE, BlobSerializer } from "./checkpoint-blobs.ts";
 
 export const CHUNK_TYPE = "json+chunks";
@@ -45,6 +45,8 @@ const PIECE_INLINE = 64;
 const DEFLATE_MIN = 256;
 /** At most this many frames in a chain (then one stands alone). */
 export const FRAME_CHAIN = 16;
+/** A reader follows longer chains than this writer makes, but not endless ones. */
+const MAX_CHAIN_READ = 1024;
 
 const REF = "$r";
 const STR = "$s";
@@ -242,20 +244,20 @@ export class ChunkSerializer implements SerializerProtocol {
   }
 
   async loadsTyped(type: string, data: Uint8Array | string): Promise<unknown> {
-    if (type === BLOB_TYPE) return (this.legacy ??= new BlobSerializer(this.db)).loadsTyped(type, data);
-    if (type !== CHUNK_TYPE) return this.inner.loadsTyped(type, data);
-    let text: string;
-    if (typeof data === "string") text = data;
-    else if (data[0] === FRAME_ROW) text = this.frameText(readVarint(data, 1)[0]).toString("utf8");
-    else text = this.decoder.decode(data);
-    if (!text.includes('"$')) return this.inner.loadsTyped("json", text);
-    let value: Json;
+    if (type !== CHUNK_TYPE && type !== BLOB_TYPE) return this.inner.loadsTyped(type, data);
+    // Whatever a damaged file holds, the reader says so in one line.
     try {
-      value = JSON.parse(text) as Json;
-    } catch {
-      throw damaged("a checkpoint that is not JSON");
+      if (type === BLOB_TYPE) return await (this.legacy ??= new BlobSerializer(this.db)).loadsTyped(type, data);
+      let text: string;
+      if (typeof data === "string") text = data;
+      else if (data[0] === FRAME_ROW) text = this.frameText(readVarint(data, 1)[0], 0).toString("utf8");
+      else text = this.decoder.decode(data);
+      if (!text.includes('"$')) return await this.inner.loadsTyped("json", text);
+      return await this.inner.loadsTyped("json", JSON.stringify(this.expand(JSON.parse(text) as Json, Infinity)));
+    } catch (error) {
+      if (error instanceof UserError) throw error;
+      throw damaged(`a row that does not read (${firstLineOf(error)})`);
     }
-    return this.inner.loadsTyped("json", JSON.stringify(this.expand(value)));
   }
 
   /** A checkpoint's JSON with its channel values' large parts as references; the rest (versions) stays for the delta. */
@@ -329,22 +331,24 @@ export class ChunkSerializer implements SerializerProtocol {
     }
   }
 
-  private stored(id: number): string | Buffer {
+  private stored(id: number, below = Infinity): string | Buffer {
+    if (!Number.isSafeInteger(id) || id <= 0 || id >= below) throw damaged(`a reference to chunk ${id} where none can be`);
     const stored = this.byId.get(id) as string | Buffer | undefined;
     if (stored === undefined) throw damaged(`chunk ${id} is missing`);
     return stored;
   }
 
-  private frameText(id: number): Buffer {
+  private frameText(id: number, depth: number): Buffer {
     const hit = this.frames.get(id);
     if (hit) return hit;
+    if (depth > MAX_CHAIN_READ) throw damaged(`frame ${id} ends a chain of more than ${MAX_CHAIN_READ} frames`);
     const stored = this.stored(id);
     if (typeof stored === "string") throw damaged(`chunk ${id} is not a checkpoint frame`);
     const [base, at] = readVarint(stored, 0);
     if (base >= id) throw damaged(`frame ${id} refers to a later frame`);
     let text: Buffer;
     try {
-      text = inflateRawSync(stored.subarray(at), base ? { dictionary: this.frameText(base) } : {});
+      text = inflateRawSync(stored.subarray(at), base ? { dictionary: this.frameText(base, depth + 1) } : {});
     } catch (error) {
       if (error instanceof UserError) throw error;
       throw damaged(`frame ${id} does not inflate`);
@@ -353,36 +357,38 @@ export class ChunkSerializer implements SerializerProtocol {
     return text;
   }
 
-  private expand(value: Json): Json {
+  /** The value with its references resolved; a chunk refers only to earlier chunks (`below`), so no cycle reads. */
+  private expand(value: Json, below: number): Json {
     if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) return value.map((v) => this.expand(v));
+    if (Array.isArray(value)) return value.map((v) => this.expand(v, below));
     const keys = Object.keys(value);
     if (keys.length === 1 && OURS.has(keys[0]!)) {
       const inner = value[keys[0]!]!;
       if (keys[0] === REF && typeof inner === "number") {
-        const text = this.chunkText(this.stored(inner), inner);
+        const text = this.chunkText(this.stored(inner, below), inner);
+        let parsed: Json;
         try {
-          return this.expand(JSON.parse(text) as Json);
-        } catch (error) {
-          if (error instanceof UserError) throw error;
+          parsed = JSON.parse(text) as Json;
+        } catch {
           throw damaged(`chunk ${inner} is not JSON`);
         }
+        return this.expand(parsed, inner);
       }
       if (keys[0] === STR && Array.isArray(inner)) {
         return inner
           .map((p) => {
             if (typeof p === "string") return p;
-            if (typeof p === "number") return this.chunkText(this.stored(p), p);
+            if (typeof p === "number") return this.chunkText(this.stored(p, below), p);
             throw damaged("a string piece that is neither text nor a chunk");
           })
           .join("");
       }
       if (keys[0] === ESC && inner !== null && typeof inner === "object" && !Array.isArray(inner)) {
-        return Object.fromEntries(Object.keys(inner).map((k) => [k, this.expand(inner[k]!)]));
+        return Object.fromEntries(Object.keys(inner).map((k) => [k, this.expand(inner[k]!, below)]));
       }
       throw damaged(`a malformed ${keys[0]} reference`);
     }
-    return Object.fromEntries(keys.map((k) => [k, this.expand(value[k]!)]));
+    return Object.fromEntries(keys.map((k) => [k, this.expand(value[k]!, below)]));
   }
 }
 

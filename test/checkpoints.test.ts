@@ -343,6 +343,30 @@ describe("checkpoints in chunks", () => {
     } finally {
       reopened.close();
     }
+    // Rows and chunks damaged by hand: a cycle, a reference out of range, text that is not JSON, an old row's lost blob.
+    const mem = new Database(":memory:");
+    try {
+      const serde = new ChunkSerializer(mem);
+      mem.prepare("INSERT INTO chunks (id, hash, value) VALUES (5, 7, '{\"$r\":5}')").run();
+      const bad: [string, string][] = [
+        [CHUNK_TYPE, '{"a":{"$r":5}}'],
+        [CHUNK_TYPE, '{"a":{"$r":-1}}'],
+        [CHUNK_TYPE, '{"a":{"$s":[null]}}'],
+        [CHUNK_TYPE, '{"a":{"$r":"x"}}'],
+        [CHUNK_TYPE, "{not json"],
+        [BLOB_TYPE, '{"a":{"$blob":"ffffffffffffffffffffffffffffffff"}}'],
+      ];
+      for (const [type, text] of bad) {
+        const error = await serde.loadsTyped(type, text).catch((e: unknown) => e);
+        expect(error, text).toBeInstanceOf(UserError);
+        expect((error as Error).message, text).toMatch(/^checkpoint data is damaged: [^\n]+$/);
+      }
+      const frameRow = Uint8Array.from([1, 0x85, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80]);
+      expect(((await serde.loadsTyped(CHUNK_TYPE, frameRow).catch((e: unknown) => e)) as Error).message).toMatch(/damaged/);
+    } finally {
+      mem.close();
+    }
+
     // Through the launcher: one line on stderr, exit status 1.
     const out: string[] = [];
     const err: string[] = [];
