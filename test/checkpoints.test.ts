@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { deflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { HumanMessage } from "@langchain/core/messages";
@@ -258,6 +260,78 @@ describe("checkpoints in chunks", () => {
       store.close();
     }
   });
+
+  it("resumes after the writing process is killed mid-run (SIGKILL), with every checkpoint it committed readable", async () => {
+    const file = path.join(dir, "killed.sqlite");
+    // The child runs two threads at once; at step 5 of thread 'b' a node never returns, and the parent kills it.
+    const script = `import { openCheckpointer } from ${JSON.stringify(pathToFileURL(path.resolve("cli/checkpoints.ts")).href)};
+      import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+      const State = Annotation.Root({
+        big: Annotation({ reducer: (_a, b) => b, default: () => "" }),
+        step: Annotation({ reducer: (_a, b) => b, default: () => 0 }),
+        log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+      });
+      const store = openCheckpointer(process.argv[1], {}, process.cwd());
+      const graph = new StateGraph(State)
+        .addNode("load", () => ({ big: process.argv[2], step: 1 }))
+        .addNode("work", async (s, config) => {
+          if (config.configurable.thread_id === "b" && s.step === 5) {
+            process.stdout.write("stuck\\n");
+            await new Promise(() => {});
+          }
+          return { step: s.step + 1, log: ["step " + s.step + " " + process.argv[2].slice(0, 200)] };
+        })
+        .addEdge(START, "load")
+        .addEdge("load", "work")
+        .addConditionalEdges("work", (s) => (s.step < 9 ? "work" : END))
+        .compile({ checkpointer: store.saver });
+      await Promise.all([graph.invoke({}, { configurable: { thread_id: "a" } }), graph.invoke({}, { configurable: { thread_id: "b" } })]);`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, file, SCHEMA], { stdio: "pipe" });
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (d) => String(d).includes("stuck") && resolve());
+      child.on("close", (code) => reject(new Error(`child exited ${code} before it was killed: ${err}`)));
+    });
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("close", resolve));
+
+    const store = openCheckpointer(file, {}, dir, { mustExist: true });
+    try {
+      const Big = Annotation.Root({
+        big: Annotation<string>({ reducer: (_a, b) => b, default: () => "" }),
+        step: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }),
+        log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+      });
+      const graph = new StateGraph(Big)
+        .addNode("load", () => ({ big: SCHEMA, step: 1 }))
+        .addNode("work", (s: typeof Big.State) => ({ step: s.step + 1, log: [`step ${s.step} ${SCHEMA.slice(0, 200)}`] }))
+        .addEdge(START, "load")
+        .addEdge("load", "work")
+        .addConditionalEdges("work", (s: typeof Big.State) => (s.step < 9 ? "work" : END))
+        .compile({ checkpointer: store.saver });
+      const b = { configurable: { thread_id: "b" } };
+      const stopped = await graph.getState(b);
+      expect(stopped.values.step).toBe(5);
+      expect(stopped.next).toEqual(["work"]);
+      for (const thread of ["a", "b"]) {
+        const config = { configurable: { thread_id: thread } };
+        // (thread 'a' may have been killed too, a step or two on)
+        const done = (await graph.getState(config)).next.length ? await graph.invoke(null, config) : (await graph.getState(config)).values;
+        expect(done.step).toBe(9);
+        expect(done.big).toBe(SCHEMA);
+        expect(done.log).toEqual(Array.from({ length: 8 }, (_, i) => `step ${i + 1} ${SCHEMA.slice(0, 200)}`));
+      }
+      for (const thread of ["a", "b"]) {
+        for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: thread } })) {
+          expect(snapshot.values.log).toHaveLength(Math.max(0, (snapshot.values.step ?? 0) - 1));
+          if (snapshot.values.step >= 1) expect(snapshot.values.big).toBe(SCHEMA);
+        }
+      }
+    } finally {
+      store.close();
+    }
+  }, 60_000);
 
   it("chains frames within a thread and reads any checkpoint of a long thread, also after the writer is gone", async () => {
     const file = path.join(dir, "long.sqlite");
