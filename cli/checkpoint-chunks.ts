@@ -17,7 +17,6 @@
  * Metadata stays plain JSON (SqliteSaver filters it with SQL); pending writes stay text (SqliteSaver reads them as
  * TEXT). Rows of the previous format ("json+blobs", ./checkpoint-blobs.ts) and plain "json" rows are still read.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
@@ -175,8 +174,11 @@ export class ChunkSerializer implements SerializerProtocol {
   private legacy: BlobSerializer | undefined;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
-  /** The thread (and namespace) whose checkpoint is being written: frames chain within it. */
-  readonly thread = new AsyncLocalStorage<string>();
+  /**
+   * The thread (and namespace) whose checkpoint SqliteSaver.put is serializing: frames chain within it. Set around
+   * put's synchronous start, where it calls dumpsTyped; a call that finds it unset writes a plain row (no frame).
+   */
+  thread: string | undefined;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -190,13 +192,13 @@ export class ChunkSerializer implements SerializerProtocol {
   }
 
   async dumpsTyped(data: unknown): Promise<[string, Uint8Array]> {
+    const thread = this.thread; // before any await: put sets it only for its synchronous start
     const [type, bytes] = await this.inner.dumpsTyped(data);
     if (type !== "json") return [type, bytes];
     const text = this.decoder.decode(bytes);
     // Small values with nothing that looks like ours (metadata, most writes) stay as they are.
     if (text.length < REF_MIN && !text.includes('"$')) return [CHUNK_TYPE, bytes];
     const value = JSON.parse(text) as Json;
-    const thread = this.thread.getStore();
     // The chunks of one value commit together; a value with nothing new writes nothing.
     const owned = !this.db.inTransaction;
     this.learnt = [];
@@ -412,9 +414,13 @@ export class LightSqliteSaver extends SqliteSaver {
   }
 
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
-    // The serializer chains a thread's frames; it learns the thread here.
-    const thread = `${String(config.configurable?.thread_id)}\u0000${String(config.configurable?.checkpoint_ns ?? "")}`;
-    return this.chunks.thread.run(thread, () => super.put(config, checkpoint, metadata));
+    // The serializer chains a thread's frames; it learns the thread here (SqliteSaver.put serializes before it awaits).
+    this.chunks.thread = `${String(config.configurable?.thread_id)}\u0000${String(config.configurable?.checkpoint_ns ?? "")}`;
+    try {
+      return super.put(config, checkpoint, metadata);
+    } finally {
+      this.chunks.thread = undefined;
+    }
   }
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
