@@ -47,6 +47,9 @@ export const FRAME_CHAIN = 16;
 /** A reader follows longer chains than this writer makes, but not endless ones. */
 const MAX_CHAIN_READ = 1024;
 
+/** Pieces are stored as UTF-8 text, which cannot hold half a surrogate pair; JSON text escapes it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const REF = "$r";
 const STR = "$s";
 const ESC = "$e";
@@ -293,6 +296,7 @@ export class ChunkSerializer implements SerializerProtocol {
   private split(value: string): string {
     const memo = this.splits.get(value);
     if (memo !== undefined) return memo;
+    if (LONE_SURROGATE.test(value)) return JSON.stringify(value);
     const out: (string | number)[] = [];
     for (const piece of splitPieces(value)) {
       if (piece.length >= PIECE_INLINE) out.push(this.chunk(piece));

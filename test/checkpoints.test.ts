@@ -152,6 +152,7 @@ describe("checkpoints in chunks", () => {
         '{"$r":1}',
         lines,
         `${lines}${lines}`,
+        `${lines}\ud83d cut in half\n${lines}\ude00\n`, // lone surrogates (a reply cut mid-emoji)
         "",
         "$",
         0,
@@ -171,7 +172,7 @@ describe("checkpoints in chunks", () => {
         // SqliteSaver reads pending writes as TEXT: the bytes must be that text.
         expect(await serde.loadsTyped(type, new TextDecoder().decode(bytes))).toEqual(value);
       }
-      const [type, bytes] = await serde.dumpsTyped(values[17]);
+      const [type, bytes] = await serde.dumpsTyped(values.find((v) => v !== null && typeof v === "object" && "message" in v));
       const back = (await serde.loadsTyped(type, bytes)) as { message: HumanMessage };
       expect(back.message).toBeInstanceOf(HumanMessage);
       // A forged reference never reaches a chunk: the object is escaped, so it reads back as itself.
