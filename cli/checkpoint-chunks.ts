@@ -40,8 +40,10 @@ const PIECE_MIN = 256;
 const PIECE_MAX = 4096;
 /** Shorter pieces stay inline. */
 const PIECE_INLINE = 64;
-/** Chunks at least this long are deflated when that is smaller. */
+/** Chunks at least this long are deflated when that is smaller... */
 const DEFLATE_MIN = 256;
+/** ...and looked for among the chunks that other processes wrote. */
+const LOOKUP_MIN = 256;
 /** At most this many frames in a chain (then one stands alone). */
 export const FRAME_CHAIN = 16;
 /** A reader follows longer chains than this writer makes, but not endless ones. */
@@ -314,8 +316,12 @@ export class ChunkSerializer implements SerializerProtocol {
     if (known !== undefined) return known;
     const hash = createHash("sha256").update(text).digest().readBigInt64BE(0) || 1n; // 0 marks frames
     let id: number | undefined;
-    for (const row of this.byHash.all(hash) as { id: number; value: string | Buffer }[]) {
-      if (this.chunkText(row.value, row.id) === text) id = row.id;
+    // Other processes' chunks are looked for only when large (schema pieces, prompts): a small one stored twice
+    // costs less than the query.
+    if (text.length >= LOOKUP_MIN) {
+      for (const row of this.byHash.all(hash) as { id: number; value: string | Buffer }[]) {
+        if (this.chunkText(row.value, row.id) === text) id = row.id;
+      }
     }
     if (id === undefined) {
       const deflated = text.length >= DEFLATE_MIN ? deflateRawSync(text) : undefined;

@@ -196,6 +196,10 @@ describe("checkpoints in chunks", () => {
         const prompt = `Database schema:\n${SCHEMA}\n\nQuestion: question number ${q}?\nEvidence: none\n`;
         await serde.dumpsTyped({ schemaText: SCHEMA, calls: [{ role: "generator", messages: [{ role: "user", content: prompt }], reply: `SELECT ${q}` }] });
       }
+      // Another process (another serializer on the file) finds the large pieces already there.
+      const before = db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
+      await new ChunkSerializer(db).dumpsTyped({ schemaText: SCHEMA });
+      expect(db.prepare("SELECT count(*) FROM chunks").pluck().get()).toBe(before);
       // Ten prompts add their own lines and at most a piece of schema each where their cuts differ, not ten schemas.
       expect(chunkBytes() - once).toBeLessThan(once * 2);
       expect(splitPieces(SCHEMA).join("")).toBe(SCHEMA);
