@@ -3,8 +3,9 @@
  * once, in a `chunks` table (`id INTEGER PRIMARY KEY`: references are small integers that VACUUM keeps).
  *
  * LangGraph writes the whole state at every step, and prompts repeat the schema text, which the state holds too.
- * - A JSON subtree of at least REF_MIN characters goes to a chunk, stored once by content (a 64-bit hash, indexed,
- *   confirmed by comparing the content), and is written {"$r": id}.
+ * - A JSON subtree of at least REF_MIN characters goes to a chunk, stored once by content, and is written {"$r": id}.
+ *   A process knows its own chunks by their text; a large one is also looked for among other processes' chunks (a
+ *   64-bit hash, indexed, confirmed by comparing the content).
  * - A string of at least SPLIT_MIN characters is cut at line ends chosen by the lines' content (not their position),
  *   so the same schema text inside different prompts and in `schemaText` gives the same pieces:
  *   {"$s": [piece, ...]}, a piece being a chunk id or a short inline string.
