@@ -7,7 +7,8 @@
  *
  * EX here measures the scripted agents (first writers are wrong on every 4th question and fail on the next), not a
  * method's quality: it shows that each graph reads, uses and keeps what its agents say. Calls, tokens (counted by the
- * server from characters, about 4 a token), wall time and checkpoint bytes are the graph's own cost.
+ * server from characters, about 4 a token), wall time and checkpoint bytes are the graph's own cost; ckpt/text weighs
+ * the checkpoint file against the characters of the prompts and replies the server saw during that eval (target ≤ 2).
  *
  * Run: npx tsx bench/methods.ts [--limit N] [--latency-ms MS] [--concurrency K] [--keep]
  */
@@ -37,7 +38,18 @@ await buildMinibench(benchDir);
 const dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
 const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
 const agents = methodAgents({ questions: [dev, train] });
-const server = await startOpenAIServer({ latencyMs: Number(values["latency-ms"]), respond: agents.respond });
+// The text of every prompt and reply, to weigh each eval's checkpoint file against (evals run one at a time).
+let promptAndReplyChars = 0;
+const server = await startOpenAIServer({
+  latencyMs: Number(values["latency-ms"]),
+  respond: (req) => {
+    const reply = agents.respond(req);
+    promptAndReplyChars += req.messages.reduce((n, m) => n + m.content.length, 0);
+    if ("content" in reply) promptAndReplyChars += reply.content.length;
+    else if ("toolCall" in reply) promptAndReplyChars += reply.toolCall.name.length + reply.toolCall.arguments.length;
+    return reply;
+  },
+});
 fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
 const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") };
 delete env.OPENAI_BASE_URL;
@@ -62,6 +74,8 @@ interface Row {
   outputTokens: number;
   seconds: number;
   checkpointBytes: number;
+  /** Prompt and reply characters per question. */
+  textChars: number;
 }
 const rows: Row[] = [];
 
@@ -69,6 +83,7 @@ async function evalGraph(graph: string, extra: string[] = [], label = graph): Pr
   const out = path.join(dir, "runs", label);
   const checkpoints = path.join(dir, "checkpoints", `${label}.sqlite`);
   const before = server.requests.length + server.embeddingRequests.length;
+  const textBefore = promptAndReplyChars;
   const started = performance.now();
   await sqlmend(["eval", graph, "--bench", benchDir, "--out", out, "--limit", limit, "--concurrency", values.concurrency!, "--checkpoints", checkpoints, ...extra]);
   const seconds = (performance.now() - started) / 1000;
@@ -91,6 +106,7 @@ async function evalGraph(graph: string, extra: string[] = [], label = graph): Pr
     outputTokens: per((r) => r.outputTokens),
     seconds: seconds / n,
     checkpointBytes: stored / n,
+    textChars: (promptAndReplyChars - textBefore) / n,
   });
 }
 
@@ -113,13 +129,14 @@ await evalGraph("ts-sql-refine", correct);
 const total = (performance.now() - started) / 1000;
 
 const pad = (s: string, n: number) => s.padStart(n);
-console.log(`\n${"graph".padEnd(14)} ${pad("EX", 5)} ${pad("errors", 6)} ${pad("calls/q", 8)} ${pad("requests/q", 10)} ${pad("in tok/q", 9)} ${pad("out tok/q", 9)} ${pad("wall s/q", 8)} ${pad("ckpt KB/q", 9)}`);
+console.log(`\n${"graph".padEnd(14)} ${pad("EX", 5)} ${pad("errors", 6)} ${pad("calls/q", 8)} ${pad("requests/q", 10)} ${pad("in tok/q", 9)} ${pad("out tok/q", 9)} ${pad("wall s/q", 8)} ${pad("ckpt KB/q", 9)} ${pad("text KB/q", 9)} ${pad("ckpt/text", 9)}`);
 for (const r of rows) {
-  const cells = [`${(r.ex * 100).toFixed(0)}%`, String(r.errors), r.calls.toFixed(1), r.requests.toFixed(1), r.inputTokens.toFixed(0), r.outputTokens.toFixed(0), r.seconds.toFixed(2), (r.checkpointBytes / 1024).toFixed(1)];
-  console.log(`${r.graph.padEnd(14)} ${[5, 6, 8, 10, 9, 9, 8, 9].map((w, i) => pad(cells[i]!, w)).join(" ")}`);
+  const cells = [`${(r.ex * 100).toFixed(0)}%`, String(r.errors), r.calls.toFixed(1), r.requests.toFixed(1), r.inputTokens.toFixed(0), r.outputTokens.toFixed(0), r.seconds.toFixed(2), (r.checkpointBytes / 1024).toFixed(1), (r.textChars / 1024).toFixed(1), r.textChars ? `${(r.checkpointBytes / r.textChars).toFixed(2)}x` : "-"];
+  console.log(`${r.graph.padEnd(14)} ${[5, 6, 8, 10, 9, 9, 8, 9, 9, 9].map((w, i) => pad(cells[i]!, w)).join(" ")}`);
 }
 console.log(`\n(${rows[0]!.questions} questions each; total ${total.toFixed(0)} s. calls/q: the launcher's count (results.jsonl); requests/q: the`);
-console.log(`server's, chat and embeddings; wall s/q: the eval's wall time / questions, ${values.concurrency} in flight; ckpt: the checkpoint file with its WAL)`);
+console.log(`server's, chat and embeddings; wall s/q: the eval's wall time / questions, ${values.concurrency} in flight; ckpt: the checkpoint file with its WAL;`);
+console.log("text: the characters of the chat prompts and replies the server saw; ckpt/text: their ratio, target <= 2x)");
 console.log("\n$ sqlmend compare runs/r3-review runs/memo-refine");
 console.log(await sqlmend(["compare", path.join(dir, "runs", "r3-review"), path.join(dir, "runs", "memo-refine")]));
 if (agents.unrouted.length) console.log(`requests under no known role: ${agents.unrouted.length}`);

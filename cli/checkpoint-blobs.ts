@@ -1,5 +1,8 @@
 /**
- * Light checkpoints for every graph: a serializer for SqliteSaver that stores each large JSON subtree of a checkpoint
+ * The previous checkpoint format ("json+blobs"), kept so that files written by earlier versions still read: sqlmend now
+ * writes "json+chunks" (./checkpoint-chunks.ts), whose serializer hands rows of this type to this one.
+ *
+ * A serializer for SqliteSaver that stored each large JSON subtree of a checkpoint
  * (or of a pending write) once, content-addressed, in a `blobs` table, and leaves a reference in its place.
  *
  * LangGraph writes the whole state at every step, so a schema text, the prompts of the latest calls or a long
@@ -18,10 +21,8 @@
 import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import type { RunnableConfig } from "@langchain/core/runnables";
-import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
-import type { CheckpointListOptions, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
+import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
 
 export const BLOB_TYPE = "json+blobs";
 /** Subtrees at least this long (as JSON) are stored apart; a reference costs 44 characters. */
@@ -132,42 +133,4 @@ export class BlobSerializer implements SerializerProtocol {
     cache.set(hash, value);
     return value;
   }
-}
-
-/** The channel of one write row that holds all the writes of a task ([channel, value] pairs, in order). */
-export const PACKED_WRITES = "__sqlmend_writes__";
-
-/**
- * SqliteSaver with the blob serializer, storing the ordinary writes of one task in one row: a row carries two ids of
- * 36 characters, the thread id and an index entry repeating them, more than most written values. Special writes
- * (errors, interrupts, resumes, Send tasks) keep their own rows, as SqliteSaver's reads and replaces rely on them.
- * Reads unpack, so LangGraph sees the pending writes as they were written.
- */
-export class LightSqliteSaver extends SqliteSaver {
-  constructor(db: Database.Database) {
-    super(db, new BlobSerializer(db));
-  }
-
-  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
-    const own = writes.length < 2 || writes.some(([channel]) => channel in WRITES_IDX_MAP || channel === TASKS || channel === PACKED_WRITES);
-    if (own) return super.putWrites(config, writes, taskId);
-    return super.putWrites(config, [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]], taskId);
-  }
-
-  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    const tuple = await super.getTuple(config);
-    return tuple && unpack(tuple);
-  }
-
-  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
-    for await (const tuple of super.list(config, options)) yield unpack(tuple);
-  }
-}
-
-function unpack(tuple: CheckpointTuple): CheckpointTuple {
-  if (!tuple.pendingWrites?.some(([, channel]) => channel === PACKED_WRITES)) return tuple;
-  const pendingWrites = tuple.pendingWrites.flatMap(([taskId, channel, value]) =>
-    channel === PACKED_WRITES ? (value as Array<[string, unknown]>).map(([c, v]): [string, string, unknown] => [taskId, c, v]) : [[taskId, channel, value] as [string, string, unknown]],
-  );
-  return { ...tuple, pendingWrites };
 }

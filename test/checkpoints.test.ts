@@ -1,14 +1,26 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { deflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { HumanMessage } from "@langchain/core/messages";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../cli/command.ts";
-import { BLOB_TYPE, BlobSerializer, PACKED_WRITES } from "../cli/checkpoint-blobs.ts";
+import { BLOB_TYPE, BlobSerializer } from "../cli/checkpoint-blobs.ts";
+import { CHUNK_TYPE, ChunkSerializer, FRAME_CHAIN, PACKED_WRITES, SPLIT_MIN, createTables, splitPieces } from "../cli/checkpoint-chunks.ts";
 import { openCheckpointer } from "../cli/checkpoints.ts";
+import { main } from "../cli/main.ts";
+import { inputOf } from "../cli/runner.ts";
+import { baselineSpec } from "../graphs/baseline.ts";
+import { loadBenchmark } from "../tools/benchmark.ts";
+import { buildMinibench } from "../tools/minibench/index.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { scriptedProvider } from "./support/scripted-models.ts";
 
 let dir: string;
 beforeAll(() => {
@@ -39,12 +51,18 @@ const storedBytes = (db: Database.Database) =>
     .prepare(
       `SELECT (SELECT coalesce(sum(length(checkpoint) + length(metadata)), 0) FROM checkpoints)
             + (SELECT coalesce(sum(length(value)), 0) FROM writes)
-            + (SELECT coalesce(sum(length(value)), 0) FROM blobs)`,
+            + (SELECT coalesce(sum(length(value)), 0) FROM chunks)`,
     )
     .pluck()
     .get() as number;
 
-describe("checkpoints with content-addressed blobs", () => {
+// A schema-like text: many lines, as prompts embed it.
+const SCHEMA = Array.from(
+  { length: 60 },
+  (_, i) => `CREATE TABLE t${i} (\n  id INTEGER PRIMARY KEY, -- row ${i}\n  name TEXT NOT NULL, -- examples: 'a${i}', 'b${i}'\n);\n`,
+).join("\n");
+
+describe("checkpoints in chunks", () => {
   it("writes a large field that stays unchanged across steps once, and reads every checkpoint back as it was", async () => {
     const store = openCheckpointer(path.join(dir, "one.sqlite"), {}, dir);
     try {
@@ -52,10 +70,12 @@ describe("checkpoints with content-addressed blobs", () => {
       const config = { configurable: { thread_id: "t1" } };
       await graph.invoke({}, config);
       // Eight checkpoints hold the 50 000 characters; they are stored once (plus small references and steps).
-      expect(storedBytes(store.db!)).toBeLessThan(BIG.length * 1.2);
-      // (hex deflates to about half: one blob that size, no second copy)
-      expect(store.db!.prepare("SELECT count(*) FROM blobs WHERE length(value) >= ?").pluck().get(BIG.length * 0.4)).toBe(1);
-      expect(store.db!.prepare("SELECT DISTINCT type FROM checkpoints").pluck().all()).toEqual([BLOB_TYPE]);
+      expect(storedBytes(store.db!)).toBeLessThan(BIG.length * 0.7);
+      // (hex deflates to about half: one chunk that size, no second copy)
+      expect(store.db!.prepare("SELECT count(*) FROM chunks WHERE length(value) >= ?").pluck().get(BIG.length * 0.4)).toBe(1);
+      expect(store.db!.prepare("SELECT DISTINCT type FROM checkpoints").pluck().all()).toEqual([CHUNK_TYPE]);
+      // Each checkpoint row only names its frame; frames chain within the thread.
+      expect(store.db!.prepare("SELECT max(length(checkpoint)) FROM checkpoints").pluck().get()).toBeLessThan(8);
       // A task's writes share one row (load writes big and step; each work step writes step and log).
       const rows = store.db!.prepare("SELECT task_id, count(*) AS n FROM writes WHERE thread_id = 't1' GROUP BY task_id").all() as { n: number }[];
       expect(rows.every((r) => r.n === 1)).toBe(true);
@@ -116,32 +136,47 @@ describe("checkpoints with content-addressed blobs", () => {
     }
   });
 
-  it("round-trips values that look like references, LangChain messages, Sets and Maps", async () => {
+  it("round-trips every kind of value, and values that look like references stay values", async () => {
     const db = new Database(":memory:");
     try {
-      const serde = new BlobSerializer(db);
+      const serde = new ChunkSerializer(db);
       const long = "y".repeat(2000);
-      const value = {
-        forged: { $blob: "0123456789abcdef0123456789abcdef" },
-        escaped: { $esc: { $blob: long } },
-        list: [long, long, { $esc: 1 }],
-        message: new HumanMessage(long),
-        set: new Set([long, "a"]),
-        map: new Map([["k", long]]),
-        nothing: null,
-      };
-      const [type, bytes] = await serde.dumpsTyped(value);
-      expect(type).toBe(BLOB_TYPE);
-      expect(bytes.length).toBeLessThan(1000);
-      const back = (await serde.loadsTyped(type, bytes)) as typeof value;
-      expect(back.forged).toEqual(value.forged);
-      expect(back.escaped).toEqual(value.escaped);
-      expect(back.list).toEqual(value.list);
+      const lines = `${SCHEMA}\n😀 ünïcode line\n\n\n${"no newline at the end ".repeat(40)}`;
+      const values: unknown[] = [
+        { forged: { $r: 1 }, str: { $s: [1, "x"] }, esc: { $e: { $r: 2 } }, blob: { $blob: "0123456789abcdef0123456789abcdef" } },
+        { $r: 1 },
+        { $s: [1] },
+        { $e: {} },
+        [{ $r: 1 }, { $r: "x", other: 1 }],
+        { nested: { deeper: { $e: { $s: [long, long] } } }, list: [long, long, { $e: 1 }] },
+        '{"$r":1}',
+        lines,
+        `${lines}${lines}`,
+        `${lines}\ud83d cut in half\n${lines}\ude00\n`, // lone surrogates (a reply cut mid-emoji)
+        "",
+        "$",
+        0,
+        -1.5,
+        true,
+        null,
+        [],
+        {},
+        { message: new HumanMessage(long), set: new Set([long, "a"]), map: new Map([["k", long]]), nothing: null },
+        { text: lines, again: [lines, { inner: lines }] },
+        Array.from({ length: 50 }, (_, i) => ({ i, sql: `SELECT ${i} FROM t WHERE name = 'value number ${i}'` })),
+      ];
+      for (const value of values) {
+        const [type, bytes] = await serde.dumpsTyped(value);
+        expect(type).toBe(CHUNK_TYPE);
+        expect(await serde.loadsTyped(type, bytes)).toEqual(value);
+        // SqliteSaver reads pending writes as TEXT: the bytes must be that text.
+        expect(await serde.loadsTyped(type, new TextDecoder().decode(bytes))).toEqual(value);
+      }
+      const [type, bytes] = await serde.dumpsTyped(values.find((v) => v !== null && typeof v === "object" && "message" in v));
+      const back = (await serde.loadsTyped(type, bytes)) as { message: HumanMessage };
       expect(back.message).toBeInstanceOf(HumanMessage);
-      expect(back.message.content).toBe(long);
-      expect(back.set).toEqual(value.set);
-      expect(back.map).toEqual(value.map);
-      expect(back.nothing).toBeNull();
+      // A forged reference never reaches a chunk: the object is escaped, so it reads back as itself.
+      expect(new TextDecoder().decode((await serde.dumpsTyped({ $r: 1 }))[1])).toBe('{"$e":{"$r":1}}');
       // Small values (metadata) stay plain JSON, which SqliteSaver's metadata filters read with json_extract.
       const [, small] = await serde.dumpsTyped({ source: "loop", step: 3 });
       expect(JSON.parse(new TextDecoder().decode(small))).toEqual({ source: "loop", step: 3 });
@@ -149,6 +184,309 @@ describe("checkpoints with content-addressed blobs", () => {
       db.close();
     }
   });
+
+  it("stores a schema text once, whether in the state or inside prompts that quote it", async () => {
+    const db = new Database(":memory:");
+    try {
+      const serde = new ChunkSerializer(db);
+      const chunkBytes = () => db.prepare("SELECT coalesce(sum(length(value)), 0) FROM chunks").pluck().get() as number;
+      await serde.dumpsTyped({ schemaText: SCHEMA });
+      const once = chunkBytes();
+      for (let q = 0; q < 10; q++) {
+        const prompt = `Database schema:\n${SCHEMA}\n\nQuestion: question number ${q}?\nEvidence: none\n`;
+        await serde.dumpsTyped({ schemaText: SCHEMA, calls: [{ role: "generator", messages: [{ role: "user", content: prompt }], reply: `SELECT ${q}` }] });
+      }
+      // Another process (another serializer on the file) finds the large pieces already there.
+      const before = db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
+      await new ChunkSerializer(db).dumpsTyped({ schemaText: SCHEMA });
+      expect(db.prepare("SELECT count(*) FROM chunks").pluck().get()).toBe(before);
+      // Ten prompts add their own lines and at most a piece of schema each where their cuts differ, not ten schemas.
+      expect(chunkBytes() - once).toBeLessThan(once * 2);
+      expect(splitPieces(SCHEMA).join("")).toBe(SCHEMA);
+      expect(SCHEMA.length).toBeGreaterThan(SPLIT_MIN);
+      const inner = splitPieces(SCHEMA);
+      const outer = splitPieces(`Database schema:\n${SCHEMA}\n\nQuestion: q?`);
+      expect(outer.filter((p) => inner.includes(p)).length).toBeGreaterThanOrEqual(inner.length - 2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("reads rows written in the previous format (json+blobs), and continues their threads in the new one", async () => {
+    const file = path.join(dir, "previous.sqlite");
+    const old = new Database(file);
+    old.pragma("journal_mode = WAL");
+    try {
+      await buildGraph(new SqliteSaver(old, new BlobSerializer(old))).invoke({}, { configurable: { thread_id: "prev" } });
+      expect(old.prepare("SELECT DISTINCT type FROM checkpoints").pluck().all()).toEqual([BLOB_TYPE]);
+      // A row as the previous version wrote it, by hand: a blob reference, a deflated checkpoint behind a 0 byte.
+      const hash = "00112233445566778899aabbccddeeff";
+      old.prepare("INSERT INTO blobs (hash, value) VALUES (?, ?)").run(hash, JSON.stringify(`old ${"z".repeat(300)}`));
+      const checkpoint = JSON.stringify({
+        v: 4,
+        id: "1f000000-0000-6000-8000-000000000001",
+        ts: "2026-01-01T00:00:00.000Z",
+        channel_values: { big: { $blob: hash }, step: 9, log: [{ $esc: { $blob: "literal" } }] },
+        channel_versions: { big: 1, step: 1, log: 1 },
+        versions_seen: {},
+      });
+      const row = Buffer.concat([Buffer.from([0]), deflateRawSync(checkpoint)]);
+      old
+        .prepare("INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, type, checkpoint, metadata) VALUES (?, '', ?, ?, ?, ?)")
+        .run("by-hand", "1f000000-0000-6000-8000-000000000001", BLOB_TYPE, row, Buffer.from('{"source":"loop","step":9,"parents":{}}'));
+      old
+        .prepare("INSERT INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value) VALUES (?, '', ?, ?, 0, ?, ?, ?)")
+        .run("by-hand", "1f000000-0000-6000-8000-000000000001", "task", PACKED_WRITES, BLOB_TYPE, Buffer.from(`[["big",{"$blob":"${hash}"}],["step",10]]`));
+    } finally {
+      old.close();
+    }
+    const store = openCheckpointer(file, {}, dir, { mustExist: true });
+    try {
+      const byHand = await store.saver.getTuple({ configurable: { thread_id: "by-hand", checkpoint_ns: "" } });
+      expect(byHand!.checkpoint.channel_values).toEqual({ big: `old ${"z".repeat(300)}`, step: 9, log: [{ $blob: "literal" }] });
+      expect(byHand!.metadata).toEqual({ source: "loop", step: 9, parents: {} });
+      expect(byHand!.pendingWrites).toEqual([
+        ["task", "big", `old ${"z".repeat(300)}`],
+        ["task", "step", 10],
+      ]);
+      const graph = buildGraph(store.saver as SqliteSaver);
+      const config = { configurable: { thread_id: "prev" } };
+      expect((await graph.getState(config)).values).toMatchObject({ big: BIG, step: 7 });
+      // The old thread goes on in the new format; its whole history reads back.
+      const done = await graph.invoke({ log: ["again"] }, config);
+      expect(done.step).toBe(7);
+      expect(done.log).toHaveLength(13);
+      const types = store.db!.prepare("SELECT type, count(*) AS n FROM checkpoints WHERE thread_id = 'prev' GROUP BY type").all() as { type: string }[];
+      expect(types.map((t) => t.type).sort()).toEqual([BLOB_TYPE, CHUNK_TYPE].sort());
+      const history = [];
+      for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
+      for (const snapshot of history.filter((s) => s.values.step >= 1)) expect(snapshot.values.big).toBe(BIG);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("resumes after the writing process is killed mid-run (SIGKILL), with every checkpoint it committed readable", async () => {
+    const file = path.join(dir, "killed.sqlite");
+    // The child runs two threads at once; at step 5 of thread 'b' a node never returns, and the parent kills it.
+    const script = `import { openCheckpointer } from ${JSON.stringify(pathToFileURL(path.resolve("cli/checkpoints.ts")).href)};
+      import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+      const State = Annotation.Root({
+        big: Annotation({ reducer: (_a, b) => b, default: () => "" }),
+        step: Annotation({ reducer: (_a, b) => b, default: () => 0 }),
+        log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+      });
+      const store = openCheckpointer(process.argv[1], {}, process.cwd());
+      const graph = new StateGraph(State)
+        .addNode("load", () => ({ big: process.argv[2], step: 1 }))
+        .addNode("work", async (s, config) => {
+          if (config.configurable.thread_id === "b" && s.step === 5) {
+            process.stdout.write("stuck\\n");
+            await new Promise(() => {});
+          }
+          return { step: s.step + 1, log: ["step " + s.step + " " + process.argv[2].slice(0, 200)] };
+        })
+        .addEdge(START, "load")
+        .addEdge("load", "work")
+        .addConditionalEdges("work", (s) => (s.step < 9 ? "work" : END))
+        .compile({ checkpointer: store.saver });
+      await Promise.all([graph.invoke({}, { configurable: { thread_id: "a" } }), graph.invoke({}, { configurable: { thread_id: "b" } })]);`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, file, SCHEMA], { stdio: "pipe" });
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (d) => String(d).includes("stuck") && resolve());
+      child.on("close", (code) => reject(new Error(`child exited ${code} before it was killed: ${err}`)));
+    });
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("close", resolve));
+
+    const store = openCheckpointer(file, {}, dir, { mustExist: true });
+    try {
+      const Big = Annotation.Root({
+        big: Annotation<string>({ reducer: (_a, b) => b, default: () => "" }),
+        step: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }),
+        log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+      });
+      const graph = new StateGraph(Big)
+        .addNode("load", () => ({ big: SCHEMA, step: 1 }))
+        .addNode("work", (s: typeof Big.State) => ({ step: s.step + 1, log: [`step ${s.step} ${SCHEMA.slice(0, 200)}`] }))
+        .addEdge(START, "load")
+        .addEdge("load", "work")
+        .addConditionalEdges("work", (s: typeof Big.State) => (s.step < 9 ? "work" : END))
+        .compile({ checkpointer: store.saver });
+      const b = { configurable: { thread_id: "b" } };
+      const stopped = await graph.getState(b);
+      expect(stopped.values.step).toBe(5);
+      expect(stopped.next).toEqual(["work"]);
+      for (const thread of ["a", "b"]) {
+        const config = { configurable: { thread_id: thread } };
+        // Thread 'a' may have been killed too, a step or two on, perhaps between a task's writes and the next
+        // checkpoint (then `next` is empty and the task pending): resume as the runner does.
+        const state = await graph.getState(config);
+        const done = state.next.length || state.tasks.length ? await graph.invoke(null, config) : state.values;
+        expect(done.step).toBe(9);
+        expect(done.big).toBe(SCHEMA);
+        expect(done.log).toEqual(Array.from({ length: 8 }, (_, i) => `step ${i + 1} ${SCHEMA.slice(0, 200)}`));
+      }
+      for (const thread of ["a", "b"]) {
+        for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: thread } })) {
+          expect(snapshot.values.log).toHaveLength(Math.max(0, (snapshot.values.step ?? 0) - 1));
+          if (snapshot.values.step >= 1) expect(snapshot.values.big).toBe(SCHEMA);
+        }
+      }
+    } finally {
+      store.close();
+    }
+  }, 60_000);
+
+  it("chains frames within a thread and reads any checkpoint of a long thread, also after the writer is gone", async () => {
+    const file = path.join(dir, "long.sqlite");
+    const Counter = Annotation.Root({
+      schemaText: Annotation<string>({ reducer: (_a, b) => b, default: () => "" }),
+      n: Annotation<number>({ reducer: (_a, b) => b, default: () => 0 }),
+      notes: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    const build = (checkpointer: SqliteSaver) =>
+      new StateGraph(Counter)
+        .addNode("tick", (s: typeof Counter.State) => ({ schemaText: SCHEMA, n: s.n + 1, notes: [`note ${s.n}`] }))
+        .addEdge(START, "tick")
+        .addConditionalEdges("tick", (s: typeof Counter.State) => (s.n < FRAME_CHAIN * 2 + 3 ? "tick" : END))
+        .compile({ checkpointer });
+    const first = openCheckpointer(file, {}, dir);
+    try {
+      await build(first.saver as SqliteSaver).invoke({}, { configurable: { thread_id: "long" }, recursionLimit: 100 });
+    } finally {
+      first.close();
+    }
+    const second = openCheckpointer(file, {}, dir, { mustExist: true });
+    try {
+      const graph = build(second.saver as SqliteSaver);
+      const history = [];
+      for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: "long" } })) history.push(snapshot);
+      expect(history.length).toBeGreaterThan(FRAME_CHAIN * 2);
+      for (const snapshot of history) {
+        expect(snapshot.values.notes).toEqual(Array.from({ length: snapshot.values.n }, (_, i) => `note ${i}`));
+        if (snapshot.values.n > 0) expect(snapshot.values.schemaText).toBe(SCHEMA);
+      }
+      // ~40 checkpoints of a state holding a 4 KB schema: far less than one plain copy each.
+      expect(storedBytes(second.db!)).toBeLessThan(SCHEMA.length * 3);
+    } finally {
+      second.close();
+    }
+  });
+
+  it("creates SqliteSaver's tables with its columns and keys, without a second copy of the keys", () => {
+    const theirs = new Database(":memory:");
+    const ours = new Database(":memory:");
+    try {
+      const setup = (saver: SqliteSaver) => (saver as unknown as { setup(): void }).setup();
+      setup(new SqliteSaver(theirs));
+      createTables(ours);
+      setup(new SqliteSaver(ours)); // finds the tables and prepares its queries on them
+      for (const table of ["checkpoints", "writes"]) {
+        expect(ours.pragma(`table_info(${table})`)).toEqual(theirs.pragma(`table_info(${table})`));
+      }
+      expect(ours.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index'").pluck().get()).toBe(0);
+    } finally {
+      theirs.close();
+      ours.close();
+    }
+  });
+
+  it("says in one line that a checkpoint file is damaged, never with a stack trace", async () => {
+    const file = path.join(dir, "damaged.sqlite");
+    const store = openCheckpointer(file, {}, dir);
+    try {
+      await buildGraph(store.saver as SqliteSaver).invoke({}, { configurable: { thread_id: "t" } });
+    } finally {
+      store.close();
+    }
+    const db = new Database(file);
+    try {
+      // The large field's chunk goes missing; a frame is overwritten with garbage.
+      db.prepare("DELETE FROM chunks WHERE length(value) > 20000").run();
+      const frame = db.prepare("SELECT max(id) FROM chunks WHERE hash = 0").pluck().get() as number;
+      db.prepare("UPDATE chunks SET value = ? WHERE id = ?").run(Buffer.from([0, 1, 2, 3, 4, 5]), frame);
+    } finally {
+      db.close();
+    }
+    const reopened = openCheckpointer(file, {}, dir, { mustExist: true });
+    try {
+      const error = await reopened.saver.getTuple({ configurable: { thread_id: "t", checkpoint_ns: "" } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as Error).message).toMatch(/^checkpoint data is damaged: /);
+      const history: unknown[] = [];
+      const listed = await (async () => {
+        for await (const tuple of reopened.saver.list({ configurable: { thread_id: "t" } })) history.push(tuple);
+      })().catch((e: unknown) => e);
+      expect((listed as Error).message).toMatch(/checkpoint data is damaged: (chunk \d+ is missing|frame \d+ does not inflate)/);
+    } finally {
+      reopened.close();
+    }
+    // Rows and chunks damaged by hand: a cycle, a reference out of range, text that is not JSON, an old row's lost blob.
+    const mem = new Database(":memory:");
+    try {
+      const serde = new ChunkSerializer(mem);
+      mem.prepare("INSERT INTO chunks (id, hash, value) VALUES (5, 7, '{\"$r\":5}')").run();
+      const bad: [string, string][] = [
+        [CHUNK_TYPE, '{"a":{"$r":5}}'],
+        [CHUNK_TYPE, '{"a":{"$r":-1}}'],
+        [CHUNK_TYPE, '{"a":{"$s":[null]}}'],
+        [CHUNK_TYPE, '{"a":{"$r":"x"}}'],
+        [CHUNK_TYPE, "{not json"],
+        [BLOB_TYPE, '{"a":{"$blob":"ffffffffffffffffffffffffffffffff"}}'],
+      ];
+      for (const [type, text] of bad) {
+        const error = await serde.loadsTyped(type, text).catch((e: unknown) => e);
+        expect(error, text).toBeInstanceOf(UserError);
+        expect((error as Error).message, text).toMatch(/^checkpoint data is damaged: [^\n]+$/);
+      }
+      const frameRow = Uint8Array.from([1, 0x85, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80]);
+      expect(((await serde.loadsTyped(CHUNK_TYPE, frameRow).catch((e: unknown) => e)) as Error).message).toMatch(/damaged/);
+    } finally {
+      mem.close();
+    }
+
+    // Through the launcher: one line on stderr, exit status 1.
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), env: {}, cwd: dir, isTTY: false };
+    expect(await main(["inspect", "t", "--checkpoints", file, "--graph", "baseline"], io)).toBe(1);
+    expect(err.join("")).toMatch(/^sqlmend inspect: checkpoint data is damaged: [^\n]*\n$/);
+  });
+
+  it("keeps a scripted baseline run on minibench within twice the text of its prompts and replies", async () => {
+    const benchDir = path.join(dir, "mb");
+    await buildMinibench(benchDir);
+    const dev = (await loadBenchmark(benchDir, { split: "dev" })).questions.slice(0, 12);
+    const gold = new Map(dev.map((q) => [q.question, q.goldSql!]));
+    let text = 0;
+    const models = scriptedProvider({
+      generator: ({ messages }) => {
+        const reply = `\`\`\`sql\n${gold.get(/Question: (.*)/.exec(messages.at(-1)!.content)?.[1] ?? "") ?? "SELECT 1"}\n\`\`\``;
+        text += messages.reduce((n, m) => n + m.content.length, 0) + reply.length;
+        return reply;
+      },
+    });
+    const executor = createExecutor();
+    const file = path.join(dir, "size.sqlite");
+    const store = openCheckpointer(file, {}, dir);
+    try {
+      const graph = baselineSpec.build({ models, executor }, { checkpointer: store.saver });
+      for (const [i, q] of dev.entries()) await graph.invoke(inputOf(q, "baseline"), { configurable: { thread_id: `eval:size:${i}` } });
+      store.db!.pragma("wal_checkpoint(TRUNCATE)");
+      const bytes = fs.statSync(file).size;
+      expect(text).toBeGreaterThan(20_000);
+      expect(bytes / text).toBeLessThanOrEqual(2);
+      // and every question reads back
+      const final = await graph.getState({ configurable: { thread_id: "eval:size:3" } });
+      expect((final.values as { schemaText: string }).schemaText).toContain("CREATE TABLE");
+    } finally {
+      store.close();
+      await executor.close();
+    }
+  }, 60_000);
 
   it("reads files written before blobs existed", async () => {
     const file = path.join(dir, "old.sqlite");
