@@ -45,7 +45,8 @@ export function previewResult(result: ExecSuccess, opts: PreviewOptions = {}): R
   };
 }
 
-const count = (n: number): string => n.toLocaleString("en-US");
+/** 1234567 → "1,234,567"; not toLocaleString, whose first call loads ICU's data (~20 ms of a one-query `exec`). */
+export const count = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /** A cell as table text: one line, NULL spelled out. */
 function cellText(cell: PreviewCell): string {

@@ -4,6 +4,7 @@ import { type Command, UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
 import { modelFlagsFrom, runFlags } from "../setup.ts";
 import { formatUsage } from "../progress.ts";
+import { count } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 
 const usage = `Usage: sqlmend link --db FILE [--evidence TEXT] [--description-dir DIR] [--keywords A,B,...] [--json] "QUESTION"
@@ -83,7 +84,7 @@ export const linkCommand: Command = {
       }
       if (index) {
         const how = index.reused ? "reused" : `built in ${((index.buildMs ?? 0) / 1000).toFixed(2)} s`;
-        lines.push("", `Value index: ${how}, ${index.entries.toLocaleString()} entries, ${(index.bytes / 2 ** 20).toFixed(1)} MiB (${index.file})`);
+        lines.push("", `Value index: ${how}, ${count(index.entries)} entries, ${(index.bytes / 2 ** 20).toFixed(1)} MiB (${index.file})`);
       }
       if (used.calls) lines.push("", `Tokens: ${formatUsage(used)}`);
       io.stdout(`${lines.join("\n")}\n`);
