@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { distIsFresh } from "../bin/freshness.js";
 import { loadBenchmark } from "../tools/benchmark.ts";
 import { readPredictions, scoreAll } from "../tools/score.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -59,6 +60,8 @@ const levels = ["easy", "medium", "hard", "extra", "all"];
 
 console.log(`benchmark: ${benchDir}  questions: ${bench.questions.length} scored, ${bench.skipped.length} skipped (no database)`);
 console.log(`predictions: ${values.pred ? path.resolve(values.pred) : "gold SQL"}  cpus: ${os.availableParallelism()}  runs: ${runs}`);
+// A stale dist/ (any source edited or checked out since `npm run build`) makes the launcher compile the sources at start.
+if (!distIsFresh(ROOT)) console.log("note: dist/ is missing or older than the sources, so `sqlmend` runs them through tsx; run `npm run build` first");
 
 // 0. The target: the whole `sqlmend score` process against a minimal Python BIRD rule, alternately.
 const MINIMAL_BIRD_RULE = `import json, sqlite3, sys
