@@ -4,7 +4,7 @@
  * project's own benchmark (tools/minibench/).
  */
 import { quickHash } from "./hash.ts";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
@@ -345,9 +345,18 @@ const schemas = () =>
     };
   }));
 
-/** This module's own text: a cache written by another version of the reader (or of spiderHardness) is not used. */
+/**
+ * This module's file (size and mtime: a rebuild or an edit changes it, and reading no text keeps a load cheap): a cache
+ * written by another version of the reader (or of spiderHardness) is not used.
+ */
 let readerVersion: string | undefined;
-const versionOfReader = () => (readerVersion ??= quickHash(readFileSync(fileURLToPath(import.meta.url), "utf8")));
+const versionOfReader = () => {
+  if (readerVersion === undefined) {
+    const self = statSync(fileURLToPath(import.meta.url));
+    readerVersion = `${self.size}:${self.mtimeMs}`;
+  }
+  return readerVersion;
+};
 
 /**
  * The items of a benchmark file, parsed and validated, through a cache in `cacheDir` (when given) keyed by the file's
@@ -579,13 +588,16 @@ export async function loadBenchmark(dir: string, opts: { split?: Split; cacheDir
         (item): SpiderItem => ({ db_id: item.db_id, question: item.question, query: item.query, hardness: spiderHardness(item.query) }),
       ),
     );
+    const dbPaths = new Map<string, string>(); // one path.join per database, not per question
     items.forEach((item, index) => {
       const relDb = `database/${item.db_id}/${item.db_id}.sqlite`;
+      let dbPath = dbPaths.get(relDb);
+      if (dbPath === undefined) dbPaths.set(relDb, (dbPath = path.join(root, relDb)));
       add(
         {
           id: String(index),
           dbId: item.db_id,
-          dbPath: path.join(root, relDb),
+          dbPath,
           question: item.question,
           evidence: "",
           goldSql: item.query,
