@@ -81,10 +81,6 @@ function fileKey(path) {
   return key;
 }
 
-function open(path) {
-  return openEntry(path).db;
-}
-
 /** The cached handle of a file: {db, key, statements (SQL text → prepared statement, LRU), rewrites}. */
 function openEntry(path) {
   const key = fileKey(path);
@@ -129,8 +125,7 @@ function prepareCached(entry, sql) {
     return hit;
   }
   const stmt = entry.db.prepare(sql);
-  entry.statements.set(sql, stmt);
-  if (entry.statements.size > STATEMENT_CACHE_SIZE) entry.statements.delete(entry.statements.keys().next().value);
+  remember(entry.statements, sql, stmt);
   return stmt;
 }
 
@@ -266,7 +261,7 @@ function scratch({ path, tables, queries, maxRows }) {
   const started = performance.now();
   let statements;
   try {
-    statements = open(path).prepare(SCHEMA_SQL).raw().all();
+    statements = openEntry(path).db.prepare(SCHEMA_SQL).raw().all();
   } catch (error) {
     return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started };
   }
