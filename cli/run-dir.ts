@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
+import { lazyCrypto } from "../tools/hash.ts";
 import type { Benchmark } from "../state/question.ts";
 import type { CliIO } from "./command.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
@@ -60,7 +60,7 @@ export function prepareOutDir<T extends Record<string, unknown>>(outDir: string,
     return previous;
   }
   fs.mkdirSync(outDir, { recursive: true });
-  const runFile = { runId: randomUUID().slice(0, 8), ...expected, startedAt: new Date().toISOString() };
+  const runFile = { runId: lazyCrypto().randomUUID().slice(0, 8), ...expected, startedAt: new Date().toISOString() };
   fs.writeFileSync(runPath, `${JSON.stringify(runFile, null, 2)}\n`);
   return runFile;
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { lazyCrypto } from "../tools/hash.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig } from "node:util";
@@ -184,7 +184,7 @@ export function examplesWantedBy(spec: GraphInfo, values: Record<string, unknown
 function fileSetting(value: string, cwd: string): { path: string; sha256?: string } {
   const file = path.resolve(cwd, value);
   try {
-    return { path: file, sha256: createHash("sha256").update(fs.readFileSync(file)).digest("hex") };
+    return { path: file, sha256: lazyCrypto().createHash("sha256").update(fs.readFileSync(file)).digest("hex") };
   } catch {
     return { path: file };
   }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { randomUUID } from "node:crypto";
+import { lazyCrypto } from "../../tools/hash.ts";
 import type { Command } from "../command.ts";
 import { UsageError, UserError } from "../command.ts";
 import { parseFlags } from "../main.ts";
@@ -85,7 +85,7 @@ ${RUN_FLAGS_USAGE}`,
         evidence: values.evidence ?? "",
         descriptionDir: values["description-dir"] ? path.resolve(io.cwd, values["description-dir"]) : undefined,
       };
-      const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomUUID().slice(0, 8)}`;
+      const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${lazyCrypto().randomUUID().slice(0, 8)}`;
       const outcome = await runQuestion(runner, question, threadId);
       if (!outcome.sql) throw new UserError(`no SQL: ${outcome.error ?? whyNoSql(outcome.state)} (thread ${threadId})`);
       const execution = await executeSql(executor, dbPath, outcome.sql, { previewRows: 20, timeoutMs: runner.queryTimeoutMs });
