@@ -11,10 +11,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { baselineSpec } from "../graphs/baseline.ts";
 import type { NodeFactory } from "../nodes/types.ts";
-import { openCheckpointer } from "../cli/checkpoints.ts";
-import { inputOf } from "../cli/runner.ts";
-import { buildMinibench } from "../tools/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmark.ts";
+import { openCheckpointer } from "../storage/checkpoints.ts";
+import { inputOf } from "../runs/question.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { scriptedProvider } from "../test/support/scripted-models.ts";
 

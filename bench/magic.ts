@@ -13,9 +13,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { main } from "../cli/main.ts";
-import { buildMinibench } from "../tools/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmark.ts";
-import { writeBirdPredictions } from "../tools/score.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { writeBirdPredictions } from "../tools/benchmarks/score.ts";
 import { startOpenAIServer, TEST_MODEL_ID } from "../test/support/openai-server.ts";
 import { magicResponder } from "../test/support/magic-agents.ts";
 

@@ -14,9 +14,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { main } from "../cli/main.ts";
-import { buildMinibench } from "../tools/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmark.ts";
-import { ERROR_TYPES, MemoryStore } from "../tools/memory-store.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { ERROR_TYPES, MemoryStore } from "../tools/retrieval/memory-store.ts";
 import { startOpenAIServer, TEST_MODEL_ID } from "../test/support/openai-server.ts";
 
 const { values } = parseArgs({

@@ -17,9 +17,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { main } from "../cli/main.ts";
-import { buildMinibench } from "../tools/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmark.ts";
-import type { EvalRecord } from "../cli/report.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import type { EvalRecord } from "../runs/report.ts";
 import { startOpenAIServer } from "../test/support/openai-server.ts";
 import { agentsConfig, methodAgents } from "../test/support/method-agents.ts";
 

@@ -14,10 +14,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { main } from "../cli/main.ts";
-import { buildMinibench } from "../tools/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmark.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { r3Spec } from "../graphs/r3.ts";
-import { createOpenAIProvider, resolveModelConfig } from "../tools/models.ts";
+import { createOpenAIProvider, resolveModelConfig } from "../tools/models/models.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
 import { type ChatRequestRecord, startOpenAIServer, TEST_MODEL_ID } from "../test/support/openai-server.ts";
 

@@ -18,8 +18,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { distIsFresh } from "../bin/freshness.js";
-import { loadBenchmark } from "../tools/benchmark.ts";
-import { readPredictions, scoreAll } from "../tools/score.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { readPredictions, scoreAll } from "../tools/benchmarks/score.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 
 const { values } = parseArgs({

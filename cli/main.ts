@@ -1,19 +1,6 @@
 import { availableParallelism } from "node:os";
-import { parseArgs, type ParseArgsConfig } from "node:util";
-import { type CliIO, defaultIO, firstLineOf, UsageError, UserError } from "./command.ts";
+import { type CliIO, defaultIO, firstLineOf, UsageError, UserError } from "./shared/command.ts";
 import { commands } from "./commands/index.ts";
-
-/** parseArgs with flag errors turned into UsageError. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    // "--k -1": node's first line ("argument is ambiguous") hides its own advice, on a later line.
-    const ambiguous = /^Option '(--[^']+)' argument is ambiguous/.exec(firstLineOf(error));
-    if (ambiguous) throw new UsageError(`${ambiguous[1]} needs a value; one that starts with '-' is written ${ambiguous[1]}=VALUE (e.g. ${ambiguous[1]}=-1)`);
-    throw new UsageError(firstLineOf(error));
-  }
-}
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,9 +1,8 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState } from "../state/sql-state.ts";
-import { defaultDeps } from "./deps.ts";
 import { routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { readOptions } from "./options.ts";
+import { readOptions } from "../core/options.ts";
 import { baselineManifest, baselineOptions } from "./manifests/baseline.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
@@ -36,6 +35,3 @@ export const baselineSpec: GraphSpec = specOf(baselineManifest, {
     return graph;
   },
 });
-
-/** For langgraph.json (`npx @langchain/langgraph-cli dev`): models and executor from the environment. */
-export const graph = baselineSpec.build(defaultDeps());

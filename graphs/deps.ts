@@ -1,6 +1,6 @@
 import type { NodeDeps } from "../nodes/types.ts";
-import type { Embedder } from "../tools/embeddings.ts";
-import { createEmbedderFrom, createOpenAIProvider, resolveModelConfig } from "../tools/models.ts";
+import type { Embedder } from "../tools/models/embeddings.ts";
+import { createEmbedderFrom, createOpenAIProvider, resolveModelConfig } from "../tools/models/models.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
 
 /** Dependencies from the environment alone (SQLMEND_MODEL, OPENAI_BASE_URL, ...): for langgraph.json and library use. */

@@ -3,9 +3,8 @@ import { MagicFeedbackState, type MagicFeedbackValue } from "../state/magic.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { checkNode, correctNode, feedbackNode, judgeNode, managerJudgeNode, reviseCorrectionNode, reviseFeedbackNode } from "../nodes/magic/cycle.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
-import { defaultDeps } from "./deps.ts";
 import { magicFeedbackManifest } from "./manifests/magic.ts";
-import { readOptions } from "./options.ts";
+import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
@@ -70,5 +69,3 @@ export const magicFeedbackSpec: GraphSpec = specOf(magicFeedbackManifest, {
     return graph;
   },
 });
-
-export const graph = magicFeedbackSpec.build(defaultDeps());

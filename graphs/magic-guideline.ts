@@ -2,7 +2,6 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import { MagicGuidelineState } from "../state/magic.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { mergeNode } from "../nodes/magic/guideline.ts";
-import { defaultDeps } from "./deps.ts";
 import { magicGuidelineManifest } from "./manifests/magic.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
@@ -23,5 +22,3 @@ export const magicGuidelineSpec: GraphSpec = specOf(magicGuidelineManifest, {
     return graph;
   },
 });
-
-export const graph = magicGuidelineSpec.build(defaultDeps());

@@ -1,9 +1,7 @@
-import fs from "node:fs";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { MagicState } from "../state/magic.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { applyGuidelineNode, keepExecutableNode } from "../nodes/magic/guideline.ts";
-import { defaultDeps } from "./deps.ts";
 import { magicManifest } from "./manifests/magic.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
@@ -34,7 +32,3 @@ export const magicSpec: GraphSpec = specOf(magicManifest, {
     return graph;
   },
 });
-
-/** For langgraph.json: the guideline from SQLMEND_GUIDELINE when it names a file (else each run reports it missing). */
-const studioGuideline = process.env.SQLMEND_GUIDELINE;
-export const graph = magicSpec.build(defaultDeps(), studioGuideline && fs.existsSync(studioGuideline) ? { guideline: studioGuideline } : {});

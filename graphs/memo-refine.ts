@@ -3,9 +3,8 @@ import { MemoState } from "../state/memo.ts";
 import { memoryStoreFor, seedNode, voteNode } from "../nodes/memo/correct.ts";
 import { MEMO_CORRECTION_OPTIONS } from "../nodes/memo/options.ts";
 import type { NodeFactory } from "../nodes/types.ts";
-import { defaultDeps } from "./deps.ts";
 import { memoRefineManifest } from "./manifests/memo.ts";
-import { readOptions } from "./options.ts";
+import { readOptions } from "../core/options.ts";
 import { MEMO_FACTORIES } from "./memo-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
@@ -40,5 +39,3 @@ export const memoRefineSpec: GraphSpec = specOf(memoRefineManifest, {
     return compiled;
   },
 });
-
-export const graph = memoRefineSpec.build(defaultDeps());

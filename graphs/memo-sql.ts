@@ -7,9 +7,8 @@ import { MEMO_SQL_OPTIONS } from "../nodes/memo/options.ts";
 import { actNode, decomposeNode, reflectNode, reviseNode } from "../nodes/memo/solve.ts";
 import { writeNode } from "../nodes/memo/write.ts";
 import type { NodeFactory } from "../nodes/types.ts";
-import { defaultDeps } from "./deps.ts";
 import { memoSqlManifest } from "./manifests/memo.ts";
-import { readOptions } from "./options.ts";
+import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
@@ -65,5 +64,3 @@ export const memoSqlSpec: GraphSpec = specOf(memoSqlManifest, {
     return compiled;
   },
 });
-
-export const graph = memoSqlSpec.build(defaultDeps());

@@ -8,9 +8,8 @@ import { reviewNode } from "../nodes/r3/review.ts";
 import { reviseNode } from "../nodes/r3/revise.ts";
 import { asSlot } from "../nodes/r3/types.ts";
 import { writeNode } from "../nodes/r3/write.ts";
-import { defaultDeps } from "./deps.ts";
 import { r3Manifest, r3ReviewManifest } from "./manifests/r3.ts";
-import { readOptions } from "./options.ts";
+import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
@@ -88,7 +87,3 @@ export const r3ReviewSpec: GraphSpec = specOf(r3ReviewManifest, {
   factories: LOOP_FACTORIES,
   build: (deps, options) => buildR3(r3ReviewSpec, false, deps, options),
 });
-
-/** For langgraph.json. */
-export const graph = r3Spec.build(defaultDeps());
-export const reviewGraph = r3ReviewSpec.build(defaultDeps());

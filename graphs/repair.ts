@@ -1,6 +1,5 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState } from "../state/sql-state.ts";
-import { defaultDeps } from "./deps.ts";
 import { routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { repairManifest } from "./manifests/baseline.ts";
@@ -27,5 +26,3 @@ export const repairSpec: GraphSpec = specOf(repairManifest, {
     return graph;
   },
 });
-
-export const graph = repairSpec.build(defaultDeps());

@@ -5,8 +5,7 @@ import { checkDataNode, dataNode, sampleDataNode } from "../nodes/ts-sql/data.ts
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
 import { reviseNode, testNode } from "../nodes/ts-sql/revise.ts";
 import { voteNode } from "../nodes/ts-sql/vote.ts";
-import { readOptions } from "./options.ts";
-import { defaultDeps } from "./deps.ts";
+import { readOptions } from "../core/options.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
@@ -107,6 +106,3 @@ export const tsSqlRefineSpec: GraphSpec = specOf(tsSqlRefineManifest, {
   factories: TS_SQL_FACTORIES,
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlRefineSpec, deps, options, false),
 });
-
-export const graph = tsSqlSpec.build(defaultDeps());
-export const refineGraph = tsSqlRefineSpec.build(defaultDeps());

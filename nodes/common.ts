@@ -1,8 +1,8 @@
 import type { SqlStateUpdate, SqlStateValue } from "../state/sql-state.ts";
 import { getConfig } from "@langchain/langgraph";
 import { addUsage, type ModelCallRecord, type Usage, usageOfCalls } from "../state/usage.ts";
-import { type ChatInput, callModel } from "../tools/llm.ts";
-import type { ModelProvider } from "../tools/models.ts";
+import { type ChatInput, callModel } from "../tools/models/llm.ts";
+import type { ModelProvider } from "../tools/models/models.ts";
 import { extractSql } from "../tools/reply.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { previewResult } from "../tools/format.ts";
-import { resultFingerprint } from "../tools/score.ts";
+import { resultFingerprint } from "../tools/benchmarks/score.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import type { Execution } from "../state/sql-state.ts";
 import type { NodeFactory } from "./types.ts";

@@ -1,7 +1,7 @@
 import type { NodeFactory } from "./types.ts";
 import { DEFAULTS, joinCalls, withCalls, writeSqlStep } from "./common.ts";
 import { generationPrompt } from "./prompts.ts";
-import { sameQuestionIds, searchExamples } from "../tools/example-search.ts";
+import { sameQuestionIds, searchExamples } from "../tools/retrieval/example-search.ts";
 
 /**
  * Slot `generate` (role "generator"). In: question, evidence, schemaText (+ few-shot examples from the training split

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cleanKeywords, lexicalKeywords, type LinkResult, linkKeywords, MAX_KEYWORDS } from "../tools/linking/link.ts";
-import { callStructured } from "../tools/llm.ts";
+import { callStructured } from "../tools/models/llm.ts";
 import { withCalls } from "./common.ts";
 import { questionBlock } from "./prompts.ts";
 import type { NodeDeps, NodeFactory } from "./types.ts";

@@ -1,5 +1,5 @@
-import type { ChatInput } from "../tools/llm.ts";
-import type { Example } from "../tools/examples.ts";
+import type { ChatInput } from "../tools/models/llm.ts";
+import type { Example } from "../tools/retrieval/examples.ts";
 
 /** Prompts of the shared nodes. Methods keep their own prompts beside their graphs. */
 

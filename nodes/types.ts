@@ -1,7 +1,7 @@
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
-import type { ModelProvider } from "../tools/models.ts";
-import type { ExampleStore } from "../tools/examples.ts";
-import type { Embedder } from "../tools/embeddings.ts";
+import type { ModelProvider } from "../tools/models/models.ts";
+import type { ExampleStore } from "../tools/retrieval/examples.ts";
+import type { Embedder } from "../tools/models/embeddings.ts";
 import type { SqlStateUpdate, SqlStateValue } from "../state/sql-state.ts";
 
 /** What nodes need from outside the graph. Passed to factories, never stored in state. */

@@ -5,8 +5,8 @@ import { baselineSpec } from "../graphs/baseline.ts";
 import { repairSpec } from "../graphs/repair.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
-import { openCheckpointer } from "../cli/checkpoints.ts";
-import { runThread } from "../cli/runner.ts";
+import { openCheckpointer } from "../storage/checkpoints.ts";
+import { runThread } from "../runs/question.ts";
 import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 
@@ -167,7 +167,7 @@ describe("checkpoints", () => {
 
 describe("few-shot examples", () => {
   it("keep the question itself out by database and wording, not by id (dev and train ids both count from 0)", async () => {
-    const { createExampleStore } = await import("../tools/examples.ts");
+    const { createExampleStore } = await import("../tools/retrieval/examples.ts");
     const train = [
       { id: "0", dbId: "shop", dbPath, question: "How many customers are there?", evidence: "", goldSql: "SELECT count(*) FROM customers" },
       { id: "1", dbId: "shop", dbPath, question: "List the cities of customers", evidence: "", goldSql: "SELECT city FROM customers" },

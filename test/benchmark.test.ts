@@ -4,20 +4,20 @@ import { pathToFileURL } from "node:url";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../cli/shared/command.ts";
 import {
   detectLayout,
   loadBenchmark,
   resolveBenchmarkDir,
   spiderHardness,
   spiderHardnessCounts,
-} from "../tools/benchmark.ts";
+} from "../tools/benchmarks/benchmark.ts";
 import { tokenizeSql } from "../tools/sql-tokens.ts";
-import { buildMinibench } from "../tools/minibench/index.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
-const SCHOOL = readFileSync(new URL("../tools/minibench/sql/school.sql", import.meta.url), "utf8");
+const SCHOOL = readFileSync(new URL("../tools/benchmarks/minibench/sql/school.sql", import.meta.url), "utf8");
 
 /** Expects a one-line UserError whose message contains every fragment. */
 async function expectUserError(promise: Promise<unknown>, ...fragments: string[]) {
@@ -349,7 +349,7 @@ describe("minibench", () => {
 
   it("two processes building at once both get the same complete benchmark", async () => {
     const home = path.join(dir, "two-processes");
-    const script = `import { resolveBenchmarkDir } from ${JSON.stringify(pathToFileURL(path.resolve("tools/benchmark.ts")).href)};
+    const script = `import { resolveBenchmarkDir } from ${JSON.stringify(pathToFileURL(path.resolve("tools/benchmarks/benchmark.ts")).href)};
       import { readFileSync } from "node:fs";
       const dirs = await Promise.all([1, 2, 3, 4].map(() => resolveBenchmarkDir("minibench", { SQLMEND_HOME: process.argv[1] })));
       for (const d of dirs) JSON.parse(readFileSync(d + "/train.json", "utf8"));

@@ -9,15 +9,15 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UserError } from "../cli/command.ts";
-import { BLOB_TYPE, BlobSerializer } from "../cli/checkpoint-blobs.ts";
-import { CHUNK_TYPE, ChunkSerializer, FRAME_CHAIN, PACKED_WRITES, SPLIT_MIN, createTables, splitPieces } from "../cli/checkpoint-chunks.ts";
-import { openCheckpointer } from "../cli/checkpoints.ts";
+import { UserError } from "../cli/shared/command.ts";
+import { BLOB_TYPE, BlobSerializer } from "../storage/checkpoint-blobs.ts";
+import { CHUNK_TYPE, ChunkSerializer, FRAME_CHAIN, PACKED_WRITES, SPLIT_MIN, createTables, splitPieces } from "../storage/checkpoint-chunks.ts";
+import { openCheckpointer } from "../storage/checkpoints.ts";
 import { main } from "../cli/main.ts";
-import { inputOf } from "../cli/runner.ts";
+import { inputOf } from "../runs/question.ts";
 import { baselineSpec } from "../graphs/baseline.ts";
-import { loadBenchmark } from "../tools/benchmark.ts";
-import { buildMinibench } from "../tools/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
@@ -269,7 +269,7 @@ describe("checkpoints in chunks", () => {
   it("resumes after the writing process is killed mid-run (SIGKILL), with every checkpoint it committed readable", async () => {
     const file = path.join(dir, "killed.sqlite");
     // The child runs two threads at once; at step 5 of thread 'b' a node never returns, and the parent kills it.
-    const script = `import { openCheckpointer } from ${JSON.stringify(pathToFileURL(path.resolve("cli/checkpoints.ts")).href)};
+    const script = `import { openCheckpointer } from ${JSON.stringify(pathToFileURL(path.resolve("storage/checkpoints.ts")).href)};
       import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
       const State = Annotation.Root({
         big: Annotation({ reducer: (_a, b) => b, default: () => "" }),

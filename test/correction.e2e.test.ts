@@ -7,9 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import type { CliIO } from "../cli/command.ts";
-import { buildMinibench } from "../tools/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmark.ts";
+import type { CliIO } from "../cli/shared/command.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type ChatRequestRecord, type OpenAIServer, type ScriptedReply, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
@@ -164,14 +164,16 @@ describe("few-shot and node swapping", () => {
 });
 
 describe("langgraph.json", () => {
-  it("points at modules that export compiled graphs under the listed names", async () => {
+  it("points at factories that build each listed graph on demand, under its name", async () => {
     const config = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../langgraph.json"), "utf8")) as { graphs: Record<string, string> };
     expect(Object.keys(config.graphs)).toEqual(expect.arrayContaining(["baseline", "repair"]));
     for (const [name, target] of Object.entries(config.graphs)) {
       const [file, exported] = target.split(":");
       const module = await import(path.resolve(import.meta.dirname, "..", file!));
-      expect(module[exported!]?.name).toBe(name);
-      expect(typeof module[exported!].invoke).toBe("function");
+      expect(typeof module[exported!]).toBe("function");
+      const graph = await module[exported!]({ configurable: {} });
+      expect(graph?.name).toBe(name);
+      expect(typeof graph.invoke).toBe("function");
     }
   });
 });

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cosine, createOpenAIEmbedder, embedRecorded } from "../tools/embeddings.ts";
-import { Bm25Index, createExampleStore } from "../tools/examples.ts";
-import { createEmbedderFrom, resolveEmbeddingSettings, resolveModelConfig } from "../tools/models.ts";
+import { cosine, createOpenAIEmbedder, embedRecorded } from "../tools/models/embeddings.ts";
+import { Bm25Index, createExampleStore } from "../tools/retrieval/examples.ts";
+import { createEmbedderFrom, resolveEmbeddingSettings, resolveModelConfig } from "../tools/models/models.ts";
 import type { Question } from "../state/question.ts";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIO } from "../cli/command.ts";
+import type { CliIO } from "../cli/shared/command.ts";
 import { main } from "../cli/main.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { graphSpecs } from "../graphs/index.ts";
-import { graphManifests } from "../graphs/manifests/index.ts";
+import { graphManifests } from "../graphs/registry.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 
 // Building only wires nodes: deps that refuse to be used prove no factory calls a model or runs SQL at build time.

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { END, MemorySaver, Send, START, StateGraph, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 import { graphSpecs } from "../graphs/index.ts";
-import { graphManifests } from "../graphs/manifests/index.ts";
-import { defineOptions, flagOf, optionsUsage, parseOption, readOptions } from "../graphs/options.ts";
+import { graphManifests } from "../graphs/registry.ts";
+import { defineOptions, flagOf, optionsUsage, parseOption, readOptions } from "../core/options.ts";
 import type { GraphManifest } from "../graphs/spec.ts";
 import { withCalls } from "../nodes/common.ts";
 import { sqlStateFields } from "../state/sql-state.ts";
-import { callModel } from "../tools/llm.ts";
-import { declaredOptionsFrom, graphOptionsOf, graphSettings, graphUsage } from "../cli/setup.ts";
+import { callModel } from "../tools/models/llm.ts";
+import { declaredOptionsFrom, graphOptionsOf, graphSettings, graphUsage } from "../cli/shared/setup.ts";
 import { main } from "../cli/main.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 

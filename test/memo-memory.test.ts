@@ -1,9 +1,9 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlSkeleton } from "../tools/sql-skeleton.ts";
-import { ErrorTypeSchema, MemoryStore, type NewMemoryEntry, subsumptionFilter } from "../tools/memory-store.ts";
-import { cosine, type Embedder } from "../tools/embeddings.ts";
-import { DenseKeyIndex } from "../tools/key-index.ts";
+import { ErrorTypeSchema, MemoryStore, type NewMemoryEntry, subsumptionFilter } from "../tools/retrieval/memory-store.ts";
+import { cosine, type Embedder } from "../tools/models/embeddings.ts";
+import { DenseKeyIndex } from "../tools/retrieval/key-index.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 let dir: string;

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createOpenAIProvider, resolveModelConfig, resolveRoleSettings } from "../tools/models.ts";
-import { callModel, callStructured } from "../tools/llm.ts";
+import { createOpenAIProvider, resolveModelConfig, resolveRoleSettings } from "../tools/models/models.ts";
+import { callModel, callStructured } from "../tools/models/llm.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
@@ -133,7 +133,7 @@ describe("callStructured", () => {
 
 describe("rate limits", () => {
   it("retries a bare 429 (which LangChain gives up on) with backoff, but never an exhausted quota", async () => {
-    const { withRateLimitRetries } = await import("../tools/llm.ts");
+    const { withRateLimitRetries } = await import("../tools/models/llm.ts");
     let tries = 0;
     const rateLimited = Object.assign(new Error("429 Too Many Requests"), { status: 429 });
     const value = await withRateLimitRetries(3, async () => {

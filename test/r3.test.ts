@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { r3ReviewSpec, r3Spec } from "../graphs/r3.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
-import { createExampleStore } from "../tools/examples.ts";
+import { createExampleStore } from "../tools/retrieval/examples.ts";
 import { normaliseSql, sameSql } from "../tools/sql-normalise.ts";
 import { fitHistory } from "../nodes/r3/writer.ts";
 import type { HistoryTurn, R3StateValue } from "../state/r3.ts";

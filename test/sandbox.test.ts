@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runSandboxed, type TestTables } from "../tools/sandbox.ts";
+import { runSandboxed, type TestTables } from "../tools/sandbox/sandbox.ts";
 
 const tables: TestTables = {
   schools: [
@@ -165,7 +165,7 @@ describe("sandbox (QuickJS in WebAssembly)", () => {
   });
 
   it("in a CLI process: loader flags are not passed to the thread, nothing is printed, the process exits when done", () => {
-    const sandbox = fileURLToPath(new URL("../tools/sandbox.ts", import.meta.url));
+    const sandbox = fileURLToPath(new URL("../tools/sandbox/sandbox.ts", import.meta.url));
     const script =
       `import { runSandboxed } from ${JSON.stringify(sandbox)};\n` +
       `const a = await runSandboxed("result = 1 + 1;", {});\n` +

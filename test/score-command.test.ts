@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIO } from "../cli/command.ts";
+import type { CliIO } from "../cli/shared/command.ts";
 import { main } from "../cli/main.ts";
-import { resolveBenchmarkDir } from "../tools/benchmark.ts";
+import { resolveBenchmarkDir } from "../tools/benchmarks/benchmark.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 let dir: string;
@@ -108,7 +108,7 @@ describe("sqlmend score", () => {
 
   it("reads Spider layouts and text predictions, listing skipped questions with reasons", async () => {
     const root = path.join(dir, "spider");
-    makeDb(root, "database/shop/shop.sqlite", readFileSync(new URL("../tools/minibench/sql/shop.sql", import.meta.url), "utf8"));
+    makeDb(root, "database/shop/shop.sqlite", readFileSync(new URL("../tools/benchmarks/minibench/sql/shop.sql", import.meta.url), "utf8"));
     const items = [
       { db_id: "shop", question: "How many orders?", query: "SELECT count(*) FROM orders" },
       { db_id: "wta_1", question: "Players?", query: "SELECT count(*) FROM players" },

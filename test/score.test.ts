@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UserError } from "../cli/command.ts";
+import { UserError } from "../cli/shared/command.ts";
 import type { Question } from "../state/question.ts";
 import {
   cleanAbnormal,
@@ -17,7 +17,7 @@ import {
   vesReward,
   writeBirdPredictions,
   writeSpiderPredictions,
-} from "../tools/score.ts";
+} from "../tools/benchmarks/score.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import type { Row, SqlExecutor } from "../tools/sqlite/types.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";

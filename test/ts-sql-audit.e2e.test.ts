@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import type { CliIO } from "../cli/command.ts";
+import type { CliIO } from "../cli/shared/command.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type ChatRequestRecord, type ScriptedReply, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { tsSqlRefineSpec, tsSqlSpec } from "../graphs/ts-sql.ts";
-import type { ModelOverrides } from "../tools/models.ts";
+import type { ModelOverrides } from "../tools/models/models.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
 import { type Responder, type ScriptedProvider, scriptedProvider } from "./support/scripted-models.ts";

@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { lazyCrypto } from "../../tools/hash.ts";
-import type { Command } from "../command.ts";
-import { UsageError, UserError } from "../command.ts";
-import { parseFlags } from "../main.ts";
-import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, modelFlagsFrom, RUN_FLAGS_USAGE, requireGraph, runFlags, scenarioFrom } from "../setup.ts";
+import type { Command } from "../shared/command.ts";
+import { UsageError, UserError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, modelFlagsFrom, RUN_FLAGS_USAGE, requireGraph, runFlags, scenarioFrom } from "../shared/setup.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { formatUsage } from "../progress.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
+import { formatUsage } from "../../runs/progress.ts";
 import type { Question } from "../../state/question.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 
@@ -52,10 +52,10 @@ ${RUN_FLAGS_USAGE}`,
     modelFlagsFrom(values);
     scenarioFrom(values.correct, false);
     const [{ buildRunner }, { openCheckpointer }, { runQuestion }, { createExampleStore }] = await Promise.all([
-      import("../build-runner.ts"),
-      import("../checkpoints.ts"),
-      import("../runner.ts"),
-      import("../../tools/examples.ts"),
+      import("../shared/build-runner.ts"),
+      import("../../storage/checkpoints.ts"),
+      import("../../runs/question.ts"),
+      import("../../tools/retrieval/examples.ts"),
     ]);
     const examples = values.examples
       ? createExampleStore((await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" })).questions)

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { CliIO, Command } from "../command.ts";
-import { firstLineOf, UsageError, UserError } from "../command.ts";
-import { parseFlags } from "../main.ts";
+import type { CliIO, Command } from "../shared/command.ts";
+import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
 import {
   examplesWantedBy,
   graphFlags,
@@ -15,16 +15,16 @@ import {
   requireGraph,
   runFlags,
   scenarioFrom,
-} from "../setup.ts";
-import type { Runner } from "../runner.ts";
-import { Progress } from "../progress.ts";
-import type { EvalRecord } from "../report.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../../tools/score.ts";
+} from "../shared/setup.ts";
+import type { Runner } from "../../runs/question.ts";
+import { Progress } from "../../runs/progress.ts";
+import type { EvalRecord } from "../../runs/report.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
+import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import type { Question, Benchmark } from "../../state/question.ts";
-import { projectVersion } from "../version.ts";
-import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
+import { projectVersion } from "../../tools/version.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runs/run-dir.ts";
 
 const RESULTS = "results.jsonl";
 
@@ -82,10 +82,10 @@ ${RUN_FLAGS_USAGE}`,
     modelFlagsFrom(values);
     scenarioFrom(values.correct, true);
     const [{ buildRunner }, { openCheckpointer }, { createExampleStore }, { callFailures, failedRuns, parseResults }] = await Promise.all([
-      import("../build-runner.ts"),
-      import("../checkpoints.ts"),
-      import("../../tools/examples.ts"),
-      import("../report.ts"),
+      import("../shared/build-runner.ts"),
+      import("../../storage/checkpoints.ts"),
+      import("../../tools/retrieval/examples.ts"),
+      import("../../runs/report.ts"),
     ]);
     const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
     const bench = await loadBenchmark(benchDir, { split });
@@ -184,7 +184,7 @@ async function loadTrain(benchDir: string, split: string, bench: Benchmark, want
 }
 
 async function evaluateQuestion(runner: Runner, q: Question, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
-  const { runQuestion } = await import("../runner.ts");
+  const { runQuestion } = await import("../../runs/question.ts");
   const run = await runQuestion(runner, q, threadId);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   const verdict = await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
@@ -235,7 +235,7 @@ async function writeOutputs(
   const predictions = ordered.map((q) => ({ id: q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
   await writeBirdPredictions(path.join(outDir, `predict_${split}.json`), predictions);
   await writeSpiderPredictions(path.join(outDir, `pred_${split}.sql`), predictions);
-  const { renderReport } = await import("../report.ts");
+  const { renderReport } = await import("../../runs/report.ts");
   const report = renderReport(records, {
     graph: ctx.runner.spec.name,
     dataset: ctx.bench.dir,

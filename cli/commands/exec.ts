@@ -1,6 +1,6 @@
 import path from "node:path";
-import { type Command, UsageError, UserError } from "../command.ts";
-import { parseFlags } from "../main.ts";
+import { type Command, UsageError, UserError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
 import { formatTable, previewResult } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import type { SqlValue } from "../../tools/sqlite/types.ts";

@@ -1,6 +1,6 @@
-import type { Command } from "../command.ts";
-import { graphManifests } from "../../graphs/manifests/index.ts";
-import { optionsUsage } from "../../graphs/options.ts";
+import type { Command } from "../shared/command.ts";
+import { graphManifests } from "../../graphs/registry.ts";
+import { optionsUsage } from "../../core/options.ts";
 
 export const graphsCommand: Command = {
   name: "graphs",

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type Command, UsageError, UserError } from "../command.ts";
-import { parseFlags } from "../main.ts";
-import { modelFlagsFrom, runFlags } from "../setup.ts";
-import { formatUsage } from "../progress.ts";
+import { type Command, UsageError, UserError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+import { modelFlagsFrom, runFlags } from "../shared/setup.ts";
+import { formatUsage } from "../../runs/progress.ts";
 import { count } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 
@@ -46,9 +46,9 @@ export const linkCommand: Command = {
     const modelFlags = modelFlagsFrom(values);
     const [{ embeddingsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }, { usageOfCalls }] =
       await Promise.all([
-        import("../model-setup.ts"),
+        import("../shared/model-setup.ts"),
         import("../../nodes/link.ts"),
-        import("../../tools/models.ts"),
+        import("../../tools/models/models.ts"),
         import("../../tools/linking/link.ts"),
         import("../../state/usage.ts"),
       ]);

@@ -2,19 +2,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { CliIO } from "../command.ts";
-import { firstLineOf, UsageError, UserError } from "../command.ts";
-import { parseFlags } from "../main.ts";
-import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../setup.ts";
-import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../runner.ts";
-import { compactNumber, Progress } from "../progress.ts";
-import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
-import { findManifest } from "../../graphs/manifests/index.ts";
+import type { CliIO } from "../shared/command.ts";
+import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../shared/setup.ts";
+import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../../runs/question.ts";
+import { compactNumber, Progress } from "../../runs/progress.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runs/run-dir.ts";
+import { findManifest, manifestOf } from "../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
-import { readOptions } from "../../graphs/options.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/score.ts";
+import { readOptions } from "../../core/options.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
+import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { addUsage, emptyUsage, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
 import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../../state/magic.ts";
@@ -109,10 +109,10 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
   const [{ modelsFrom }, { resolveInitialSource }, { openCheckpointer }, { createExampleStore }] = await Promise.all([
-    import("../model-setup.ts"),
-    import("../build-runner.ts"),
-    import("../checkpoints.ts"),
-    import("../../tools/examples.ts"),
+    import("../shared/model-setup.ts"),
+    import("../shared/build-runner.ts"),
+    import("../../storage/checkpoints.ts"),
+    import("../../tools/retrieval/examples.ts"),
   ]);
   const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
@@ -127,7 +127,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     const own = declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
     const cycle = readOptions(MAGIC_FEEDBACK_OPTIONS, own);
     const slots = await loadSlotModules(magicFeedbackManifest, values.node as string[] | undefined, io.cwd);
-    const [magicFeedbackSpec, magicGuidelineSpec] = await Promise.all([magicFeedbackManifest.load(), magicGuidelineManifest.load()]);
+    const [magicFeedbackSpec, magicGuidelineSpec] = await Promise.all([manifestOf(magicFeedbackManifest.name).load(), manifestOf(magicGuidelineManifest.name).load()]);
     const feedbackGraph: RunnableGraph & { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> } = magicFeedbackSpec.build(deps, {
       ...graphOptions,
       ...own,

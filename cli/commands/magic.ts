@@ -1,7 +1,7 @@
-import type { Command } from "../command.ts";
-import { UsageError } from "../command.ts";
-import { RUN_FLAGS_USAGE } from "../setup.ts";
-import { optionsUsage } from "../../graphs/options.ts";
+import type { Command } from "../shared/command.ts";
+import { UsageError } from "../shared/command.ts";
+import { RUN_FLAGS_USAGE } from "../shared/setup.ts";
+import { optionsUsage } from "../../core/options.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 
 export const magicCommand: Command = {

@@ -3,28 +3,28 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import type { CliIO } from "../command.ts";
-import { UsageError, UserError } from "../command.ts";
-import { parseFlags } from "../main.ts";
-import { intFlag, modelFlagsFrom, runFlags } from "../setup.ts";
-import { embeddingsFrom } from "../model-setup.ts";
-import { compactNumber } from "../progress.ts";
+import type { CliIO } from "../shared/command.ts";
+import { UsageError, UserError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+import { intFlag, modelFlagsFrom, runFlags } from "../shared/setup.ts";
+import { embeddingsFrom } from "../shared/model-setup.ts";
+import { compactNumber } from "../../runs/progress.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
 import { buildMemory } from "../../nodes/memo/memory-build.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
-import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/memory-store.ts";
-import { createOpenAIProvider, resolveModelConfig } from "../../tools/models.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
+import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
+import { createOpenAIProvider, resolveModelConfig } from "../../tools/models/models.ts";
 import { readSchema, renderSchema } from "../../tools/schema.ts";
-import type { Semantics } from "../../tools/score.ts";
+import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import type { SqlExecutor } from "../../tools/sqlite/types.ts";
-import { createExampleStore } from "../../tools/examples.ts";
-import type { ModelProvider } from "../../tools/models.ts";
+import { createExampleStore } from "../../tools/retrieval/examples.ts";
+import type { ModelProvider } from "../../tools/models/models.ts";
 import type { Question } from "../../state/question.ts";
 import type { Usage } from "../../state/usage.ts";
-import type { Embedder } from "../../tools/embeddings.ts";
-import { inputOf } from "../runner.ts";
+import type { Embedder } from "../../tools/models/embeddings.ts";
+import { inputOf } from "../../runs/question.ts";
 
 const MODEL_FLAGS = [
   "model",

@@ -1,5 +1,5 @@
-import type { Command } from "../command.ts";
-import { UsageError } from "../command.ts";
+import type { Command } from "../shared/command.ts";
+import { UsageError } from "../shared/command.ts";
 
 const USAGE = `Usage: sqlmend memo build --bench DIR|minibench --out FILE [--split train] [--limit N] [--ids A,B] [--concurrency K]
                           [--elicit sampling|pipeline] [--samples N] [--sample-temperature T] [--resume]

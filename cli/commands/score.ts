@@ -1,15 +1,15 @@
 import os from "node:os";
 import path from "node:path";
-import { type CliIO, type Command, UsageError } from "../command.ts";
-import { parseFlags } from "../main.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
+import { type CliIO, type Command, UsageError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import {
   DEFAULT_VES_ITERATIONS,
   readPredictionFile,
   type ScoreReport,
   scoreAll,
   type Semantics,
-} from "../../tools/score.ts";
+} from "../../tools/benchmarks/score.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import { dataDir } from "../../tools/paths.ts";
 import type { Benchmark, Split } from "../../state/question.ts";

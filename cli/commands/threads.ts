@@ -1,16 +1,16 @@
-import type { Command } from "../command.ts";
-import { UserError } from "../command.ts";
-import { parseFlags } from "../main.ts";
-import { intFlag } from "../setup.ts";
-import { findManifest } from "../../graphs/manifests/index.ts";
+import type { Command } from "../shared/command.ts";
+import { UserError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+import { intFlag } from "../shared/setup.ts";
+import { findManifest } from "../../graphs/registry.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { formatTable } from "../../tools/format.ts";
-import { formatUsage } from "../progress.ts";
+import { formatUsage } from "../../runs/progress.ts";
 
 // The checkpoint store (SQLite, LangGraph) loads when a command runs, not for its --help.
-const checkpointStore = () => import("../checkpoints.ts");
+const checkpointStore = () => import("../../storage/checkpoints.ts");
 
 export const threadsCommand: Command = {
   name: "threads",

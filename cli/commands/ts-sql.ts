@@ -1,18 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Command } from "../command.ts";
-import { firstLineOf, UsageError, UserError } from "../command.ts";
-import { parseFlags } from "../main.ts";
-import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, RUN_FLAGS_USAGE, runFlags } from "../setup.ts";
-import type { RunnableGraph } from "../runner.ts";
-import { Progress } from "../progress.ts";
-import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../run-dir.ts";
+import type { Command } from "../shared/command.ts";
+import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
+import type { RunnableGraph } from "../../runs/question.ts";
+import { Progress } from "../../runs/progress.ts";
+import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runs/run-dir.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
-import { optionsUsage } from "../../graphs/options.ts";
+import { manifestOf } from "../../graphs/registry.ts";
+import { optionsUsage } from "../../core/options.ts";
 import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
 import type { Question } from "../../state/question.ts";
 import type { TestCode, TestData, TestRun, TsSqlStateValue } from "../../state/ts-sql.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmark.ts";
+import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 
 const RESULTS = "audit.jsonl";
@@ -168,7 +169,7 @@ export const tsSqlCommand: Command = {
     const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
     // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-    const [{ modelsFrom }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([import("../model-setup.ts"), import("../checkpoints.ts"), import("../runner.ts")]);
+    const [{ modelsFrom }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([import("../shared/model-setup.ts"), import("../../storage/checkpoints.ts"), import("../../runs/question.ts")]);
     const models = modelsFrom(values, io.env, io.cwd, "coder");
     const outDir = path.resolve(io.cwd, values.out);
     const runFile = prepareOutDir(
@@ -179,7 +180,7 @@ export const tsSqlCommand: Command = {
     );
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
-      const graph = (await spec.load()).build({ models, executor: getSharedExecutor() }, { ...options, checkpointer: checkpoints.saver }) as RunnableGraph;
+      const graph = (await manifestOf(spec.name).load()).build({ models, executor: getSharedExecutor() }, { ...options, checkpointer: checkpoints.saver }) as RunnableGraph;
       const resultsFile = path.join(outDir, RESULTS);
       const done = new Map(readJsonLines(resultsFile, parseAuditRecords).map((r) => [r.id, r]));
       const todo = questions.filter((q) => !done.has(q.id));

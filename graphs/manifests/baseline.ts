@@ -1,5 +1,5 @@
-import { defineOptions } from "../options.ts";
-import { defineManifest } from "../spec.ts";
+import { defineOptions } from "../../core/options.ts";
+import { defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S } from "./shared.ts";
 
 /** The baseline's own knobs (flags `--link`, ...). */
@@ -17,7 +17,6 @@ export const baselineManifest = defineManifest({
   kind: "generator",
   options: baselineOptions,
   slots: { link: S.link, schema: S.schema, generate: S.generate, execute: S.execute, fix: S.fix },
-  load: async () => (await import("../baseline.ts")).baselineSpec,
 });
 
 export const repairManifest = defineManifest({
@@ -25,5 +24,4 @@ export const repairManifest = defineManifest({
   summary: "corrector: execute the given SQL and fix execution errors up to N times",
   kind: "corrector",
   slots: { schema: S.schema, execute: S.execute, fix: S.fix },
-  load: async () => (await import("../repair.ts")).repairSpec,
 });

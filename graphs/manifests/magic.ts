@@ -1,5 +1,5 @@
 import { MAGIC_FEEDBACK_OPTIONS, MAGIC_OPTIONS } from "../../nodes/magic/options.ts";
-import { defineManifest } from "../spec.ts";
+import { defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S } from "./shared.ts";
 
 export const magicManifest = defineManifest({
@@ -12,7 +12,6 @@ export const magicManifest = defineManifest({
     correct: { summary: "ask the guideline's questions of the SQL, then revise it (role: corrector)" },
     check: { summary: "execute the revision; keep the initial SQL when it does not execute" },
   },
-  load: async () => (await import("../magic.ts")).magicSpec,
 });
 
 export const magicFeedbackManifest = defineManifest({
@@ -32,7 +31,6 @@ export const magicFeedbackManifest = defineManifest({
     check: { summary: "no-manager ablation: execute and score the revision for the record" },
     judge: { summary: "no-manager ablation: the feedback agent judges the revision (role: feedback)" },
   },
-  load: async () => (await import("../magic-feedback.ts")).magicFeedbackSpec,
 });
 
 export const magicGuidelineManifest = defineManifest({
@@ -41,5 +39,4 @@ export const magicGuidelineManifest = defineManifest({
   kind: "generator",
   runBy: "sqlmend magic guideline",
   slots: { merge: { summary: "merge the batch into the guideline so far (role: manager)" } },
-  load: async () => (await import("../magic-guideline.ts")).magicGuidelineSpec,
 });

@@ -1,6 +1,6 @@
 import { MEMO_CORRECTION_OPTIONS, MEMO_SQL_OPTIONS } from "../../nodes/memo/options.ts";
-import { readOptions } from "../options.ts";
-import { defineManifest } from "../spec.ts";
+import { readOptions } from "../../core/options.ts";
+import { defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S } from "./shared.ts";
 
 /** Memo-SQL's own slots (their nodes take a branch payload and return a Command: see ARCHITECTURE.md). */
@@ -30,7 +30,6 @@ export const memoSqlManifest = defineManifest({
     ...CORRECTION_SLOTS,
     vote: { summary: "gate: wait for every candidate to be final, then majority vote over results" },
   },
-  load: async () => (await import("../memo-sql.ts")).memoSqlSpec,
 });
 
 export const memoRefineManifest = defineManifest({
@@ -44,5 +43,4 @@ export const memoRefineManifest = defineManifest({
     ...CORRECTION_SLOTS,
     vote: { summary: "the final candidate (the vote over one)" },
   },
-  load: async () => (await import("../memo-refine.ts")).memoRefineSpec,
 });

@@ -1,6 +1,6 @@
 import { R3_LOOP_OPTIONS, R3_OPTIONS } from "../../nodes/r3/options.ts";
-import { readOptions } from "../options.ts";
-import { defineManifest } from "../spec.ts";
+import { readOptions } from "../../core/options.ts";
+import { defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S } from "./shared.ts";
 
 /** R³'s agents as slots (after `schema`); `write` only in the generator. */
@@ -27,7 +27,6 @@ export const r3Manifest = defineManifest({
     const k = readOptions(R3_OPTIONS, options).kShot;
     return k > 0 ? `r3 --k-shot ${k}${options.kShot === undefined ? " (the default; --k-shot 0 for zero-shot)" : ""}` : undefined;
   },
-  load: async () => (await import("../r3.ts")).r3Spec,
 });
 
 export const r3ReviewManifest = defineManifest({
@@ -36,5 +35,4 @@ export const r3ReviewManifest = defineManifest({
   kind: "corrector",
   slots: { schema: S.schema, ...LOOP_SLOTS },
   options: R3_LOOP_OPTIONS,
-  load: async () => (await import("../r3.ts")).r3ReviewSpec,
 });

@@ -1,5 +1,5 @@
 import { TS_SQL_OPTIONS } from "../../nodes/ts-sql/options.ts";
-import { defineManifest } from "../spec.ts";
+import { defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S } from "./shared.ts";
 
 /** TS-SQL's own agents and tools as slots (shared by the generator and the corrector). */
@@ -21,7 +21,6 @@ export const tsSqlManifest = defineManifest({
   kind: "generator",
   slots: { link: S.link, schema: S.schema, generate: S.generate, ...TS_SQL_SLOTS, execute: S.execute },
   options: TS_SQL_OPTIONS,
-  load: async () => (await import("../ts-sql.ts")).tsSqlSpec,
 });
 
 /** TS-SQL as a corrector (Table 5): builds the test case for the given SQL and revises it. */
@@ -31,5 +30,4 @@ export const tsSqlRefineManifest = defineManifest({
   kind: "corrector",
   slots: { link: S.link, ...TS_SQL_SLOTS, execute: S.execute },
   options: TS_SQL_OPTIONS,
-  load: async () => (await import("../ts-sql.ts")).tsSqlRefineSpec,
 });

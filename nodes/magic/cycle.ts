@@ -1,10 +1,10 @@
 import type { NodeDeps } from "../types.ts";
 import type { MagicFeedbackUpdate, MagicFeedbackValue, MagicIteration } from "../../state/magic.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
-import { readOptions } from "../../graphs/options.ts";
-import { type ChatInput, callModel, callStructured } from "../../tools/llm.ts";
+import { readOptions } from "../../core/options.ts";
+import { type ChatInput, callModel, callStructured } from "../../tools/models/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
-import { scoreQuestion } from "../../tools/score.ts";
+import { scoreQuestion } from "../../tools/benchmarks/score.ts";
 import { formatTable } from "../../tools/format.ts";
 import { DEFAULTS, withCalls, writeSqlStep } from "../common.ts";
 import { executeSql } from "../execute.ts";

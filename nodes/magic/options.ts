@@ -1,4 +1,4 @@
-import { defineOptions } from "../../graphs/options.ts";
+import { defineOptions } from "../../core/options.ts";
 
 /**
  * The knobs of graph `magic-feedback` (flags of `sqlmend magic guideline`). The scoring semantics is not one of

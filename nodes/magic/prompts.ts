@@ -1,4 +1,4 @@
-import type { ChatInput } from "../../tools/llm.ts";
+import type { ChatInput } from "../../tools/models/llm.ts";
 import type { SuccessfulFeedback } from "../../state/magic.ts";
 import { questionBlock } from "../prompts.ts";
 

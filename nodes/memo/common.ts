@@ -2,12 +2,12 @@ import { z } from "zod";
 import type { Execution } from "../../state/sql-state.ts";
 import type { Linking } from "../../state/linking.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
-import type { Example, ExampleStore } from "../../tools/examples.ts";
-import { denseTopK, keyText, LexicalKeyIndex } from "../../tools/key-index.ts";
-import { type EmbedOutcome, type Embedder, embedRecorded } from "../../tools/embeddings.ts";
-import { callStructured } from "../../tools/llm.ts";
-import { type ErrorType, ErrorTypeSchema } from "../../tools/memory-store.ts";
-import type { ModelProvider } from "../../tools/models.ts";
+import type { Example, ExampleStore } from "../../tools/retrieval/examples.ts";
+import { denseTopK, keyText, LexicalKeyIndex } from "../../tools/retrieval/key-index.ts";
+import { type EmbedOutcome, type Embedder, embedRecorded } from "../../tools/models/embeddings.ts";
+import { callStructured } from "../../tools/models/llm.ts";
+import { type ErrorType, ErrorTypeSchema } from "../../tools/retrieval/memory-store.ts";
+import type { ModelProvider } from "../../tools/models/models.ts";
 import { sqlSkeleton } from "../../tools/sql-skeleton.ts";
 import { labelPrompt, type PromptContext } from "./prompts.ts";
 

@@ -1,13 +1,13 @@
 import path from "node:path";
 import { Command, END, Send } from "@langchain/langgraph";
 import { z } from "zod";
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import { type MemoStateValue, type MemoVote, STRATEGIES } from "../../state/memo.ts";
 import type { Candidate, Execution } from "../../state/sql-state.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
-import type { Embedder } from "../../tools/embeddings.ts";
-import { callModel, callStructured } from "../../tools/llm.ts";
-import { ErrorTypeSchema, MemoryStore, type RetrievalMode } from "../../tools/memory-store.ts";
+import type { Embedder } from "../../tools/models/embeddings.ts";
+import { callModel, callStructured } from "../../tools/models/llm.ts";
+import { ErrorTypeSchema, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
 import { extractSql } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";

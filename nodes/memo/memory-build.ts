@@ -1,13 +1,13 @@
 import { executeSql } from "../execute.ts";
 import type { Question } from "../../state/question.ts";
 import { addUsage, emptyUsage, type Usage, usageOfCalls } from "../../state/usage.ts";
-import { firstLineOf } from "../../tools/errors.ts";
-import { callModel } from "../../tools/llm.ts";
-import type { MemoryStore } from "../../tools/memory-store.ts";
-import type { ModelProvider } from "../../tools/models.ts";
+import { firstLineOf } from "../../core/errors.ts";
+import { callModel } from "../../tools/models/llm.ts";
+import type { MemoryStore } from "../../tools/retrieval/memory-store.ts";
+import type { ModelProvider } from "../../tools/models/models.ts";
 import { extractSql } from "../../tools/reply.ts";
 import { type DbSchema, readSchema, renderSchema } from "../../tools/schema.ts";
-import { scoreQuestion, type Semantics } from "../../tools/score.ts";
+import { scoreQuestion, type Semantics } from "../../tools/benchmarks/score.ts";
 import type { SqlExecutor } from "../../tools/sqlite/types.ts";
 import { labelError } from "./common.ts";
 import { samplePrompt } from "./prompts.ts";

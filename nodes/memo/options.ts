@@ -1,4 +1,4 @@
-import { defineOptions } from "../../graphs/options.ts";
+import { defineOptions } from "../../core/options.ts";
 
 /** The correction module's knobs (memo-sql and memo-refine): Table 3's variants are `retrieval` values. */
 export const MEMO_CORRECTION_OPTIONS = defineOptions({

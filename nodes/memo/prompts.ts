@@ -1,6 +1,6 @@
-import type { ChatInput } from "../../tools/llm.ts";
-import type { Example } from "../../tools/examples.ts";
-import { ERROR_TYPE_HELP, ERROR_TYPES, type MemoryEntry, renderEntry } from "../../tools/memory-store.ts";
+import type { ChatInput } from "../../tools/models/llm.ts";
+import type { Example } from "../../tools/retrieval/examples.ts";
+import { ERROR_TYPE_HELP, ERROR_TYPES, type MemoryEntry, renderEntry } from "../../tools/retrieval/memory-store.ts";
 import type { MemoStep, Strategy, Style } from "../../state/memo.ts";
 import { questionBlock, SQL_SYSTEM } from "../prompts.ts";
 

@@ -1,9 +1,9 @@
 import { Command, Send } from "@langchain/langgraph";
 import { z } from "zod";
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import { type MemoPlan, type MemoStep, STRATEGIES, type Strategy, STYLES, type Style } from "../../state/memo.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
-import { callModel, callStructured } from "../../tools/llm.ts";
+import { callModel, callStructured } from "../../tools/models/llm.ts";
 import { extractSql } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";

@@ -1,7 +1,7 @@
 import { Command } from "@langchain/langgraph";
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import type { Candidate } from "../../state/sql-state.ts";
-import { callModel } from "../../tools/llm.ts";
+import { callModel } from "../../tools/models/llm.ts";
 import { extractSql } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";

@@ -1,4 +1,4 @@
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import { withCalls } from "../common.ts";
 import { R3_LOOP_OPTIONS } from "./options.ts";
 import { errorTurn, noSqlTurn } from "./prompts.ts";

@@ -1,4 +1,4 @@
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import type { R3StateValue } from "../../state/r3.ts";
 import { R3_LOOP_OPTIONS } from "./options.ts";
 import type { R3NodeFactory } from "./types.ts";

@@ -1,4 +1,4 @@
-import { defineOptions } from "../../graphs/options.ts";
+import { defineOptions } from "../../core/options.ts";
 
 /** The review loop's knobs, shared by `r3` and `r3-review` (Table 3's ablations and Algorithm 1's limits). */
 export const R3_LOOP_OPTIONS = defineOptions({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { readOptions } from "../../graphs/options.ts";
-import { callStructured } from "../../tools/llm.ts";
+import { readOptions } from "../../core/options.ts";
+import { callStructured } from "../../tools/models/llm.ts";
 import type { Persona } from "../../state/r3.ts";
 import { withCalls } from "../common.ts";
 import { R3_LOOP_OPTIONS } from "./options.ts";

@@ -1,4 +1,4 @@
-import type { ChatInput } from "../../tools/llm.ts";
+import type { ChatInput } from "../../tools/models/llm.ts";
 import { questionBlock } from "../prompts.ts";
 import type { HistoryTurn, Persona, Review } from "../../state/r3.ts";
 

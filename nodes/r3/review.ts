@@ -1,6 +1,6 @@
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import { formatTable } from "../../tools/format.ts";
-import { callModel } from "../../tools/llm.ts";
+import { callModel } from "../../tools/models/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import type { Execution } from "../../state/sql-state.ts";
 import { withCalls } from "../common.ts";

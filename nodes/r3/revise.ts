@@ -1,4 +1,4 @@
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import { sameSql } from "../../tools/sql-normalise.ts";
 import type { Round } from "../../state/r3.ts";
 import { withCalls } from "../common.ts";

@@ -1,5 +1,5 @@
-import { readOptions } from "../../graphs/options.ts";
-import { sameQuestionIds, searchExamples } from "../../tools/example-search.ts";
+import { readOptions } from "../../core/options.ts";
+import { sameQuestionIds, searchExamples } from "../../tools/retrieval/example-search.ts";
 import { withCalls } from "../common.ts";
 import { R3_OPTIONS } from "./options.ts";
 import type { R3NodeFactory } from "./types.ts";

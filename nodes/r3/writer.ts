@@ -1,5 +1,5 @@
 import type { NodeDeps } from "../types.ts";
-import { callModel } from "../../tools/llm.ts";
+import { callModel } from "../../tools/models/llm.ts";
 import { extractSql, stripThinking } from "../../tools/reply.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import type { HistoryTurn, R3StateValue } from "../../state/r3.ts";

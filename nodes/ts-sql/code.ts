@@ -1,9 +1,9 @@
 import { Command, Send } from "@langchain/langgraph";
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import { type CodeCandidate, type CoderTask, TestResultSchema, type TestResult, type TsSqlStateValue } from "../../state/ts-sql.ts";
-import { callModel } from "../../tools/llm.ts";
+import { callModel } from "../../tools/models/llm.ts";
 import { extractJson, stripThinking } from "../../tools/reply.ts";
-import { runSandboxed } from "../../tools/sandbox.ts";
+import { runSandboxed } from "../../tools/sandbox/sandbox.ts";
 import { withCalls } from "../common.ts";
 import { coderLabel, ddlText, isEmptyAnswer, descriptionLines, foreignKeyLines, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";

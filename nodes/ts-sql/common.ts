@@ -1,8 +1,8 @@
 import type { Linking } from "../../state/linking.ts";
 import type { TestResult, TsSqlStateUpdate, TsSqlStateValue } from "../../state/ts-sql.ts";
-import type { JsonScalar } from "../../tools/sandbox.ts";
+import type { JsonScalar } from "../../tools/sandbox/sandbox.ts";
 import { type DbSchema, readSchema, showIdent } from "../../tools/schema.ts";
-import { resultsMatch } from "../../tools/score.ts";
+import { resultsMatch } from "../../tools/benchmarks/score.ts";
 import { tokenizeSql } from "../../tools/sql-tokens.ts";
 import type { Row, ScratchExecutor, SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
 import type { GraphOptions, NodeDeps, NodeFactory } from "../types.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type TestData, TestTablesSchema, type TestTablesValue } from "../../state/ts-sql.ts";
-import { callModel } from "../../tools/llm.ts";
+import { callModel } from "../../tools/models/llm.ts";
 import { extractJson } from "../../tools/reply.ts";
 import { quoteIdent } from "../../tools/schema.ts";
 import { withCalls } from "../common.ts";

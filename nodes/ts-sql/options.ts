@@ -1,4 +1,4 @@
-import { defineOptions } from "../../graphs/options.ts";
+import { defineOptions } from "../../core/options.ts";
 
 /** TS-SQL's knobs (Appendix B, Table 4's ablations), declared once; flags, help and report settings come from here. */
 export const TS_SQL_OPTIONS = defineOptions({

@@ -1,4 +1,4 @@
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import type { TestRun } from "../../state/ts-sql.ts";
 import { readSchema, renderSchema } from "../../tools/schema.ts";
 import { DEFAULTS, writeSqlStep } from "../common.ts";

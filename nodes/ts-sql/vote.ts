@@ -1,8 +1,8 @@
 import { Command } from "@langchain/langgraph";
-import { readOptions } from "../../graphs/options.ts";
+import { readOptions } from "../../core/options.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import type { CodeCandidate, TestCode } from "../../state/ts-sql.ts";
-import { callModel } from "../../tools/llm.ts";
+import { callModel } from "../../tools/models/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
 import { codersOf, coderLabel, ddlText, isEmptyAnswer, foreignKeyLines, matchesExpected, schemaFacts, type TsSqlNodeFactory } from "./common.ts";

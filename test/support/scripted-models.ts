@@ -1,8 +1,8 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { DEFAULT_SETTINGS, type ModelProvider, type ResolvedModelSettings, Semaphore } from "../../tools/models.ts";
-import { messageText } from "../../tools/llm.ts";
+import { DEFAULT_SETTINGS, type ModelProvider, type ResolvedModelSettings, Semaphore } from "../../tools/models/models.ts";
+import { messageText } from "../../tools/models/llm.ts";
 
 export interface Shown {
   role: string;

@@ -6,8 +6,8 @@
  */
 import type { LinkedColumn, LinkedValue, Linking } from "../../state/linking.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
-import { cosine, type Embedder, embedRecorded } from "../embeddings.ts";
-import { firstLineOf } from "../errors.ts";
+import { cosine, type Embedder, embedRecorded } from "../models/embeddings.ts";
+import { firstLineOf } from "../../core/errors.ts";
 import { type DbSchema, readSchema, tokens } from "../schema.ts";
 import type { SqlExecutor } from "../sqlite/types.ts";
 import { normalize, normalizedEditDistance, STOPWORDS } from "./text.ts";

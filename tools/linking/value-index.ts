@@ -12,7 +12,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { firstLineOf } from "../errors.ts";
+import { firstLineOf } from "../../core/errors.ts";
 import { dataDir as defaultDataDir } from "../paths.ts";
 import { BANDS, bandHashes, SHORT_BANDS, SHORT_MAX, SHORT_SHINGLE, textHash } from "./minhash.ts";
 import { isNumber, isoDate, normalize, normalizedEditDistance, plainNumber, STOPWORDS, wordsOf } from "./text.ts";

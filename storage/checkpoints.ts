@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { dataDir } from "../tools/paths.ts";
-import { UserError } from "./command.ts";
+import { UserError } from "../core/errors.ts";
 import { LightSqliteSaver } from "./checkpoint-chunks.ts";
 
 export interface OpenedCheckpointer {

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { lazyCrypto } from "../tools/hash.ts";
 import type { Benchmark } from "../state/question.ts";
-import type { CliIO } from "./command.ts";
-import { firstLineOf, UsageError, UserError } from "./command.ts";
+import type { RunIO } from "./progress.ts";
+import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 
 /**
  * What commands that run many questions into an output directory share (`eval`, `magic guideline`): the run file
@@ -125,7 +125,7 @@ export async function pool<T>(items: T[], limit: number, task: (item: T) => Prom
  * First Ctrl-C: `stopping()` turns true (start no new work, finish what is in flight, write the outputs). Second: quit
  * at once. Call `release()` when done.
  */
-export function gracefulInterrupt(io: CliIO, command: string): { stopping: () => boolean; release: () => void } {
+export function gracefulInterrupt(io: RunIO, command: string): { stopping: () => boolean; release: () => void } {
   let stopping = false;
   const onInterrupt = () => {
     if (stopping) process.exit(130);

@@ -3,11 +3,11 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { z } from "zod";
-import type { ModelCallRecord } from "../state/usage.ts";
-import { type Embedder, embedRecorded } from "./embeddings.ts";
-import { firstLineOf, UserError } from "./errors.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
+import { type Embedder, embedRecorded } from "../models/embeddings.ts";
+import { firstLineOf, UserError } from "../../core/errors.ts";
 import { DenseKeyIndex, type Hit, keyText, LexicalKeyIndex, type RetrievalKey } from "./key-index.ts";
-import { sqlSkeleton } from "./sql-skeleton.ts";
+import { sqlSkeleton } from "../sql-skeleton.ts";
 
 /**
  * Memo-SQL's error-correction memory (§3.2): entries ⟨question, gold SQL, wrong SQL, error types, suggestions⟩ in an

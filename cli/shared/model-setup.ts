@@ -1,5 +1,5 @@
-import type { Embedder } from "../tools/embeddings.ts";
-import { createEmbedderFrom, createOpenAIProvider, type ModelProvider, resolveModelConfig } from "../tools/models.ts";
+import type { Embedder } from "../../tools/models/embeddings.ts";
+import { createEmbedderFrom, createOpenAIProvider, type ModelProvider, resolveModelConfig } from "../../tools/models/models.ts";
 import { modelFlagsFrom, type RunValues } from "./setup.ts";
 
 // Apart from cli/setup.ts because these load LangChain's OpenAI client: commands import them once their flags are checked.

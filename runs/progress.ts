@@ -1,5 +1,11 @@
-import type { CliIO } from "./command.ts";
 import type { Usage } from "../state/usage.ts";
+
+/** Where a run reports progress: the launcher's `RunIO` is one. */
+export interface RunIO {
+  stderr: (text: string) => void;
+  /** True when stderr is a terminal (progress bars redraw in place). */
+  isTTY?: boolean;
+}
 
 const clock = (ms: number) => {
   if (!Number.isFinite(ms) || ms < 0) return "--";
@@ -25,7 +31,7 @@ export class Progress {
   private lastPrintedDecile = -1;
   constructor(
     private readonly total: number,
-    private readonly io: CliIO,
+    private readonly io: RunIO,
     private readonly alreadyDone = 0,
   ) {}
 

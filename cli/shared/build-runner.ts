@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { findManifest } from "../graphs/manifests/index.ts";
-import type { GraphInfo, GraphManifest } from "../graphs/spec.ts";
-import type { NodeDeps } from "../nodes/types.ts";
-import type { ExampleStore } from "../tools/examples.ts";
-import { readPredictions, type Semantics } from "../tools/score.ts";
-import type { SqlExecutor } from "../tools/sqlite/types.ts";
+import { findManifest } from "../../graphs/registry.ts";
+import type { GraphInfo, GraphManifest } from "../../graphs/spec.ts";
+import type { NodeDeps } from "../../nodes/types.ts";
+import type { ExampleStore } from "../../tools/retrieval/examples.ts";
+import { readPredictions, type Semantics } from "../../tools/benchmarks/score.ts";
+import type { SqlExecutor } from "../../tools/sqlite/types.ts";
 import { UsageError, UserError } from "./command.ts";
-import type { InitialSource, Runner } from "./runner.ts";
+import type { InitialSource, Runner } from "../../runs/question.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
 import { declaredOptionsFrom, graphOptionsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom } from "./setup.ts";
 

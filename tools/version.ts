@@ -5,7 +5,7 @@ let cached: string | undefined;
 export function projectVersion(): string {
   if (!cached) {
     try {
-      // cli/ in the sources, dist/cli/ when compiled.
+      // tools/ in the sources, dist/tools/ when compiled.
       const file = [new URL("../package.json", import.meta.url), new URL("../../package.json", import.meta.url)].find((f) => fs.existsSync(f))!;
       cached = (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
     } catch {

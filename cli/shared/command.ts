@@ -17,7 +17,7 @@ export interface Command {
   run(argv: string[], io: CliIO): Promise<number>;
 }
 
-export { firstLineOf, UsageError, UserError } from "../tools/errors.ts";
+export { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
 
 export const defaultIO = (): CliIO => ({
   stdout: (text) => process.stdout.write(text),

@@ -1,10 +1,10 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, isBaseMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod";
-import { firstLineOf, UserError } from "./errors.ts";
-import type { ModelCallRecord } from "../state/usage.ts";
+import { firstLineOf, UserError } from "../../core/errors.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
 import { type ModelOverrides, type ModelProvider, replyNotJson, type StructuredMethod } from "./models.ts";
-import { extractJson, stripThinking } from "./reply.ts";
+import { extractJson, stripThinking } from "../reply.ts";
 
 export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; content: string };
 

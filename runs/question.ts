@@ -4,9 +4,8 @@ import type { NodeDeps } from "../nodes/types.ts";
 import type { Question } from "../state/question.ts";
 import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
 import { addUsage, emptyUsage, type Usage } from "../state/usage.ts";
-import { scoreQuestion, type Semantics } from "../tools/score.ts";
-import type { CorrectScenario } from "./setup.ts";
-import { firstLineOf, UserError } from "./command.ts";
+import { scoreQuestion, type Semantics } from "../tools/benchmarks/score.ts";
+import { firstLineOf, UserError } from "../core/errors.ts";
 
 // The compiled graphs' types differ per method; the runner needs only these calls.
 export interface RunnableGraph {
@@ -17,6 +16,9 @@ export interface RunnableGraph {
 export type InitialSource =
   | { kind: "graph"; spec: GraphSpec; graph: RunnableGraph }
   | { kind: "predictions"; file: string; predictions: Map<string, string> };
+
+/** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
+export type CorrectScenario = "all" | "errors" | "incorrect";
 
 export interface Runner {
   spec: GraphSpec;

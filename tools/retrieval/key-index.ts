@@ -1,4 +1,4 @@
-import { cosine } from "./embeddings.ts";
+import { cosine } from "../models/embeddings.ts";
 
 /**
  * Retrieval by a (question, SQL skeleton) key — Memo-SQL's memory and exemplars. Lexical: BM25 over question words

@@ -5,8 +5,8 @@ import { ChatOpenAI } from "@langchain/openai";
 import { AsyncCaller } from "@langchain/core/utils/async_caller";
 import { z } from "zod";
 import { createOpenAIEmbedder, type Embedder, type EmbeddingSettings } from "./embeddings.ts";
-import { firstLineOf, UserError } from "./errors.ts";
-import { dataDir } from "./paths.ts";
+import { firstLineOf, UserError } from "../../core/errors.ts";
+import { dataDir } from "../paths.ts";
 import { STRUCTURED_METHODS } from "./structured-methods.ts";
 
 /** How structured replies are requested; "auto" tries each in turn and remembers what the server accepts. */

@@ -13,8 +13,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { OpenAIEmbeddings } from "@langchain/openai";
-import type { ModelCallRecord } from "../state/usage.ts";
-import { firstLineOf } from "./errors.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
+import { firstLineOf } from "../../core/errors.ts";
 
 /** What one `embedCounted` call cost: requests to the endpoint, their tokens and time, and vectors served from cache. */
 export interface EmbedUsage {

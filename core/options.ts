@@ -1,4 +1,4 @@
-import { UsageError } from "../tools/errors.ts";
+import { UsageError } from "./errors.ts";
 
 /**
  * A graph's own knobs, declared once in its spec. The launcher derives from the declaration: the flags

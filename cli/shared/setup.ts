@@ -1,15 +1,17 @@
-import { lazyCrypto } from "../tools/hash.ts";
+import { lazyCrypto } from "../../tools/hash.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { findManifest, graphManifests } from "../graphs/manifests/index.ts";
-import type { GraphInfo, GraphManifest } from "../graphs/spec.ts";
-import type { GraphOptions, NodeFactory } from "../nodes/types.ts";
+import { findManifest, graphManifests } from "../../graphs/registry.ts";
+import type { GraphInfo, GraphManifest } from "../../graphs/spec.ts";
+import type { GraphOptions, NodeFactory } from "../../nodes/types.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
-import { importModule } from "../tools/import-module.ts";
-import type { ModelFlags } from "../tools/models.ts";
-import { STRUCTURED_METHODS } from "../tools/structured-methods.ts";
-import { flagOf, optionFlags, optionsUsage, parseOption } from "../graphs/options.ts";
+import type { CorrectScenario } from "../../runs/question.ts";
+export type { CorrectScenario };
+import { importModule } from "../../tools/import-module.ts";
+import type { ModelFlags } from "../../tools/models/models.ts";
+import { STRUCTURED_METHODS } from "../../tools/models/structured-methods.ts";
+import { flagOf, optionFlags, optionsUsage, parseOption } from "../../core/options.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
 export const runFlags = {
@@ -240,7 +242,6 @@ export async function loadSlotModules(spec: GraphInfo, list: string[] | undefine
   return slots;
 }
 
-export type CorrectScenario = "all" | "errors" | "incorrect";
 
 export function scenarioFrom(value: string | undefined, allowOracle: boolean): CorrectScenario {
   const scenario = (value ?? "all") as CorrectScenario;

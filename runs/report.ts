@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type DifficultyScore, exByDifficulty } from "../tools/score.ts";
+import { type DifficultyScore, exByDifficulty } from "../tools/benchmarks/score.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
 export const EvalRecordSchema = z.object({

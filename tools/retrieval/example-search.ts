@@ -1,5 +1,5 @@
-import type { ModelCallRecord } from "../state/usage.ts";
-import type { Embedder } from "./embeddings.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
+import type { Embedder } from "../models/embeddings.ts";
 import type { Example, ExampleStore } from "./examples.ts";
 
 export interface ExampleSearch {

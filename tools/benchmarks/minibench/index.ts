@@ -2,7 +2,7 @@
  * minibench: the project's own small benchmark in BIRD layout (train and dev splits over three
  * SQLite databases built from the SQL scripts in sql/). Tests and the README demo use it.
  */
-import { lazyCrypto } from "../hash.ts";
+import { lazyCrypto } from "../../hash.ts";
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -10,10 +10,10 @@ import { fileURLToPath } from "node:url";
 import type Database from "better-sqlite3";
 
 // The sources (SQL scripts, questions, descriptions, this file), also when this module runs compiled from
-// dist/tools/minibench/: the source hash, and so the build, is then the same in both modes.
+// dist/tools/benchmarks/minibench/: the source hash, and so the build, is then the same in both modes.
 const HERE = ((dir) => {
-  const source = path.resolve(dir, "../../../tools/minibench");
-  return path.basename(path.resolve(dir, "../..")) === "dist" && existsSync(source) ? source : dir;
+  const source = path.resolve(dir, "../../../../tools/benchmarks/minibench");
+  return path.basename(path.resolve(dir, "../../..")) === "dist" && existsSync(source) ? source : dir;
 })(path.dirname(fileURLToPath(import.meta.url)));
 export const MINIBENCH_DATABASES = ["school", "shop", "music"] as const;
 const SPLITS = ["dev", "train"] as const;

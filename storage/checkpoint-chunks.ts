@@ -25,7 +25,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
 import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { firstLineOf, UserError } from "./command.ts";
+import { firstLineOf, UserError } from "../core/errors.ts";
 import { BLOB_TYPE, BlobSerializer } from "./checkpoint-blobs.ts";
 
 export const CHUNK_TYPE = "json+chunks";

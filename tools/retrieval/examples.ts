@@ -1,6 +1,6 @@
-import type { Question } from "../state/question.ts";
-import type { ModelCallRecord } from "../state/usage.ts";
-import { cosine, type Embedder, embedRecorded } from "./embeddings.ts";
+import type { Question } from "../../state/question.ts";
+import type { ModelCallRecord } from "../../state/usage.ts";
+import { cosine, type Embedder, embedRecorded } from "../models/embeddings.ts";
 
 export interface Example {
   id: string;

@@ -8,11 +8,11 @@
  */
 import { stat, writeFile } from "node:fs/promises";
 import os from "node:os";
-import { UserError } from "./errors.ts";
-import type { Question } from "../state/question.ts";
-import type { CompareOutcome, ExecOptions, ExecResult, SqlExecutor } from "./sqlite/types.ts";
+import { UserError } from "../../core/errors.ts";
+import type { Question } from "../../state/question.ts";
+import type { CompareOutcome, ExecOptions, ExecResult, SqlExecutor } from "../sqlite/types.ts";
 import { describeJsonError, readTextFile } from "./benchmark.ts";
-import { tokenizeSql } from "./sql-tokens.ts";
+import { tokenizeSql } from "../sql-tokens.ts";
 
 export type Semantics = "bird" | "spider";
 
@@ -21,9 +21,9 @@ export type Semantics = "bird" | "spider";
 // compare results where they are, and only verdicts cross the process boundary).
 // ---------------------------------------------------------------------------
 
-import { resultsMatch } from "./sqlite/compare.js";
+import { resultsMatch } from "../sqlite/compare.js";
 
-export { pyFloatRepr, pySortKey, resultFingerprint, resultsMatch, valueKey } from "./sqlite/compare.js";
+export { pyFloatRepr, pySortKey, resultFingerprint, resultsMatch, valueKey } from "../sqlite/compare.js";
 
 // ---------------------------------------------------------------------------
 // Query rewriting done by test-suite-sql-eval before execution

@@ -1,20 +1,20 @@
 /**
  * Reads Spider and BIRD benchmarks into `Benchmark` / `Question` (state/question.ts),
  * computes Spider's hardness from gold SQL, and resolves the name `minibench` to the
- * project's own benchmark (tools/minibench/).
+ * project's own benchmark (tools/benchmarks/minibench/).
  */
-import { quickHash } from "./hash.ts";
+import { quickHash } from "../hash.ts";
 import { existsSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { fileURLToPath } from "node:url";
-import { UserError } from "./errors.ts";
-import type { Benchmark, BenchmarkLayout, Question, SkippedQuestion, Split } from "../state/question.ts";
+import { UserError } from "../../core/errors.ts";
+import type { Benchmark, BenchmarkLayout, Question, SkippedQuestion, Split } from "../../state/question.ts";
 import { ensureMinibench } from "./minibench/index.ts";
-import { dataDir } from "./paths.ts";
+import { dataDir } from "../paths.ts";
 
-import { tokenizeSql, type SqlTokenType } from "./sql-tokens.ts";
+import { tokenizeSql, type SqlTokenType } from "../sql-tokens.ts";
 
 // ---------------------------------------------------------------------------
 // Spider hardness

@@ -1,0 +1,31 @@
+import type { OptionDefs } from "../../core/options.ts";
+
+/**
+ * What can be known of a graph without building it (so without LangGraph): what `graphs`, `--help`, flag parsing and
+ * option validation read. A spec (`GraphSpec`) is one of these plus its node factories and `build`.
+ */
+export interface GraphInfo {
+  name: string;
+  summary: string;
+  /** A generator writes SQL from a question; a corrector revises the SQL it is given (input field `sql`). */
+  kind: "generator" | "corrector";
+  /** Slot name → what its node does; every slot is a node of the built graph (a test checks). */
+  slots: Record<string, { summary: string }>;
+  /** The graph's own knobs: the launcher makes flags, help, validation, report settings and the resume check of them. */
+  options?: OptionDefs;
+  /**
+   * Whether a run needs the training split's examples (`deps.examples`), given the graph's own option values as
+   * parsed from the flags (absent when not given): the reason (e.g. "--k-shot 5"), or undefined. `eval` then loads
+   * the train split, as for `--few-shot`.
+   */
+  needsExamples?: (options: Record<string, unknown>) => string | undefined;
+  /**
+   * A graph only one command can run meaningfully (it needs inputs eval and ask do not give, e.g. the gold SQL): that
+   * command. eval, ask and --initial refuse the graph with one line naming it.
+   */
+  runBy?: string;
+}
+
+/** Keeps a manifest's literal slot names, so `specOf` can demand a factory for each and no other. */
+export const defineManifest = <const M extends GraphInfo>(manifest: M): M => manifest;
+

@@ -1,0 +1,31 @@
+import fs from "node:fs";
+import { defaultDeps } from "./deps.ts";
+import { manifestOf } from "./registry.ts";
+
+/**
+ * langgraph.json's entries: one factory per graph, which the LangGraph server calls when it needs the graph. Nothing
+ * is built (nor LangGraph loaded) when this module is imported; each factory loads its spec through the registry and
+ * builds it with dependencies from the environment (`graphs/deps.ts`).
+ */
+type ServedConfig = { configurable?: Record<string, unknown> };
+
+const served = (name: string, options: (config: ServedConfig) => Record<string, unknown> = () => ({})) => async (config: ServedConfig = {}) =>
+  (await manifestOf(name).load()).build(defaultDeps(), options(config));
+
+/** MAGIC's guideline file: the run's `configurable.guideline`, else SQLMEND_GUIDELINE (each run reports a missing one). */
+const guidelineOf = (config: ServedConfig) => {
+  const file = (config.configurable?.guideline as string | undefined) ?? process.env.SQLMEND_GUIDELINE;
+  return file && fs.existsSync(file) ? { guideline: file } : {};
+};
+
+export const baseline = served("baseline");
+export const repair = served("repair");
+export const r3 = served("r3");
+export const r3Review = served("r3-review");
+export const tsSql = served("ts-sql");
+export const tsSqlRefine = served("ts-sql-refine");
+export const memoSql = served("memo-sql");
+export const memoRefine = served("memo-refine");
+export const magic = served("magic", guidelineOf);
+export const magicFeedback = served("magic-feedback");
+export const magicGuideline = served("magic-guideline");
