@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { baselineSpec } from "../graphs/baseline.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { openCheckpointer } from "../storage/checkpoints.ts";
-import { inputOf } from "../runs/question.ts";
+import { inputOf } from "../runner/question.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** What tsconfig.build.json compiles (files and folders, relative to the package root). */
-export const SOURCE_ROOTS = ["index.ts", "core", "state", "tools", "storage", "nodes", "graphs", "runs", "cli"];
+export const SOURCE_ROOTS = ["index.ts", "core", "state", "tools", "storage", "nodes", "graphs", "runner", "cli"];
 
 /**
  * mtimes of every file and folder under the roots. A folder's mtime changes when a file in it is added, removed or

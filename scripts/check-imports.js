@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Bottom first. `index.ts` (the library's entry) stands above them all. */
-export const FLOORS = ["core", "state", "tools", "storage", "nodes", "graphs", "runs", "cli"];
+export const FLOORS = ["core", "state", "tools", "storage", "nodes", "graphs", "runner", "cli"];
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
 

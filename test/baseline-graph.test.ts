@@ -6,7 +6,7 @@ import { repairSpec } from "../graphs/repair.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { openCheckpointer } from "../storage/checkpoints.ts";
-import { runThread } from "../runs/question.ts";
+import { runThread } from "../runner/question.ts";
 import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 

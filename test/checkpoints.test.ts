@@ -14,7 +14,7 @@ import { BLOB_TYPE, BlobSerializer } from "../storage/checkpoint-blobs.ts";
 import { CHUNK_TYPE, ChunkSerializer, FRAME_CHAIN, PACKED_WRITES, SPLIT_MIN, createTables, splitPieces } from "../storage/checkpoint-chunks.ts";
 import { openCheckpointer } from "../storage/checkpoints.ts";
 import { main } from "../cli/main.ts";
-import { inputOf } from "../runs/question.ts";
+import { inputOf } from "../runner/question.ts";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
@@ -269,6 +269,9 @@ describe("checkpoints in chunks", () => {
   it("resumes after the writing process is killed mid-run (SIGKILL), with every checkpoint it committed readable", async () => {
     const file = path.join(dir, "killed.sqlite");
     // The child runs two threads at once; at step 5 of thread 'b' a node never returns, and the parent kills it.
+    // It invokes as the runner does (runs/question.ts), with LangGraph's default durability, "async": the checkpoint that
+    // ends a step is committed after the next step's nodes have started. So the stuck node says so only once the
+    // checkpoint it started from (step 5) is committed; thread 'a' is not waited for and is killed wherever it is.
     const script = `import { openCheckpointer } from ${JSON.stringify(pathToFileURL(path.resolve("storage/checkpoints.ts")).href)};
       import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
       const State = Annotation.Root({
@@ -281,6 +284,8 @@ describe("checkpoints in chunks", () => {
         .addNode("load", () => ({ big: process.argv[2], step: 1 }))
         .addNode("work", async (s, config) => {
           if (config.configurable.thread_id === "b" && s.step === 5) {
+            const b = { configurable: { thread_id: "b", checkpoint_ns: "" } };
+            while ((await store.saver.getTuple(b))?.checkpoint.channel_values.step !== 5) await new Promise((r) => setTimeout(r, 1));
             process.stdout.write("stuck\\n");
             await new Promise(() => {});
           }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
 import { mcnemarP } from "../cli/commands/compare.ts";
-import type { EvalRecord } from "../runs/report.ts";
+import type { EvalRecord } from "../runner/report.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 let dir: string;

@@ -9,7 +9,7 @@ import { memoSqlSpec } from "../graphs/memo-sql.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
 import { majorityVote } from "../nodes/memo/correct.ts";
 import { examplesWantedBy } from "../cli/shared/setup.ts";
-import { runThread } from "../runs/question.ts";
+import { runThread } from "../runner/question.ts";
 import { createExampleStore } from "../tools/retrieval/examples.ts";
 import { MemoryStore, type NewMemoryEntry } from "../tools/retrieval/memory-store.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";

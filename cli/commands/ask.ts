@@ -9,7 +9,7 @@ import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
-import { formatUsage } from "../../runs/progress.ts";
+import { formatUsage } from "../../runner/progress.ts";
 import type { Question } from "../../state/question.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 
@@ -54,7 +54,7 @@ ${RUN_FLAGS_USAGE}`,
     const [{ buildRunner }, { openCheckpointer }, { runQuestion }, { createExampleStore }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
-      import("../../runs/question.ts"),
+      import("../../runner/question.ts"),
       import("../../tools/retrieval/examples.ts"),
     ]);
     const examples = values.examples

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "../shared/command.ts";
 import { UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import type { EvalRecord, parseResults } from "../../runs/report.ts";
+import type { EvalRecord, parseResults } from "../../runner/report.ts";
 import { exByDifficulty } from "../../tools/benchmarks/score.ts";
 
 interface RunOutputs {
@@ -57,7 +57,7 @@ the questions one got right and the other wrong, an exact McNemar test on those,
     const show = values.show === undefined ? 10 : Number(values.show);
     if (!Number.isInteger(show) || show < 0) throw new UsageError(`--show takes a whole number, not '${values.show}'`);
     // The results' schema (zod) loads for a comparison, not for --help.
-    const { parseResults } = await import("../../runs/report.ts");
+    const { parseResults } = await import("../../runner/report.ts");
     const [a, b] = positionals.map((dir) => readRun(dir, io.cwd, parseResults)) as [RunOutputs, RunOutputs];
     const warnings: string[] = [];
     for (const key of ["bench", "split", "semantics"]) {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { type Command, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { modelFlagsFrom, runFlags } from "../shared/setup.ts";
-import { formatUsage } from "../../runs/progress.ts";
+import { formatUsage } from "../../runner/progress.ts";
 import { count } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 

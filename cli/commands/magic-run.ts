@@ -5,10 +5,11 @@ import { z } from "zod";
 import type { CliIO } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../shared/setup.ts";
-import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../../runs/question.ts";
-import { compactNumber, Progress } from "../../runs/progress.ts";
-import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runs/run-dir.ts";
+import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../shared/setup.ts";
+import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../../runner/question.ts";
+import { compactNumber } from "../../runner/progress.ts";
+import { jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
+import { fileOrder, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { findManifest, manifestOf } from "../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
@@ -150,7 +151,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
         batch: batchSize,
         models: models.describe(),
         settings: {
-          ...answerFlags(values),
+          ...answerSettings(values, ["initial"]),
           ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd),
         },
       },
@@ -159,9 +160,11 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     );
     const resultsFile = path.join(outDir, RESULTS);
     const interactionsFile = path.join(outDir, INTERACTIONS);
-    const done = new Map(readJsonLines(resultsFile, parseRecords).map((r) => [r.id, r]));
-    // Interactions of a question whose result line a kill prevented, or of a merge whose snapshot it prevented, are
-    // written again when that work finishes: drop them now so each call has one line.
+    const results = jsonLinesStore(resultsFile, parseRecords);
+    const done = results.load();
+    // Interactions of a question whose result line a kill prevented, of a question that failed (a resumed run runs it
+    // again), or of a merge whose snapshot a kill prevented, are written again when that work finishes: drop them now
+    // so each call has one line.
     readJsonLines(interactionsFile, (text) =>
       text
         .split("\n")
@@ -173,41 +176,44 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
             return [];
           }
         })
-        .filter((i) => (i.questionId !== null ? done.has(i.questionId) : i.batch !== undefined && fs.existsSync(path.join(outDir, snapshotName(i.batch))))),
+        .filter((i) =>
+          i.questionId !== null
+            ? done.has(i.questionId) && done.get(i.questionId)!.error === undefined
+            : i.batch !== undefined && fs.existsSync(path.join(outDir, snapshotName(i.batch))),
+        ),
     );
 
     if (split !== "train") io.stderr("sqlmend magic guideline: note: a guideline learnt on the dev split must not be evaluated on it (MAGIC §3)\n");
-    const todo = questions.filter((q) => !done.has(q.id));
-    io.stderr(
-      `sqlmend magic guideline: initial ${initial.kind === "graph" ? initial.spec.name : path.basename(initial.file)} on ${bench.name}: ${questions.length} questions ` +
-        `(${questions.length - todo.length} already done, ${skipped.length} skipped), max ${cycle.maxIter} iterations${cycle.noManager ? ", no manager" : ""}, batches of ${batchSize}, concurrency ${concurrency}\n`,
-    );
-
     const merger = new GuidelineMerger(mergeGraph, outDir, runFile.runId, batchSize, questions, done, interactionsFile);
     await merger.advance(false);
-    const progress = new Progress(questions.length, io, questions.length - todo.length);
-    const interrupt = gracefulInterrupt(io, "magic guideline");
-    try {
-      await pool(
-        todo,
-        concurrency,
-        async (q) => {
-          const { record, interactions } = await processQuestion(q, { initial, feedbackGraph, deps, semantics, timeoutMs: graphOptions.timeoutMs, runId: runFile.runId });
-          if (interactions.length) fs.appendFileSync(interactionsFile, interactions.map((i) => `${JSON.stringify(i)}\n`).join(""));
-          fs.appendFileSync(resultsFile, `${JSON.stringify(record)}\n`);
-          done.set(q.id, record);
-          const tokens = Object.values(record.usageByRole).reduce((n, t) => n + t.inputTokens + t.outputTokens, 0);
-          progress.record({ correct: record.initialCorrect || record.corrected === true, tokens });
-          // A failed merge rejects the chain; the final advance below reports it (one line), so none is lost here.
-          merger.advance(false).catch(() => {});
-        },
-        interrupt.stopping,
-      );
-      progress.finish();
-      await merger.advance(!interrupt.stopping());
-    } finally {
-      interrupt.release();
-    }
+    const run = await runQuestions<MagicRecord>({
+      command: "magic guideline",
+      io,
+      questions,
+      // The runner and the merger read the same map: a record counts for the batches the moment it is kept.
+      store: { load: () => done, append: (record) => results.append(record) },
+      concurrency,
+      describe: (counts) =>
+        `magic guideline: initial ${initial.kind === "graph" ? initial.spec.name : path.basename(initial.file)} on ${bench.name}: ` +
+        `${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}, max ${cycle.maxIter} iterations${cycle.noManager ? ", no manager" : ""}, batches of ${batchSize}`,
+      run: async (q) => {
+        const { record, interactions } = await processQuestion(q, { initial, feedbackGraph, deps, semantics, timeoutMs: graphOptions.timeoutMs, runId: runFile.runId });
+        // Before the record: a kill between the two leaves interactions without a record, which a resumed run drops.
+        if (interactions.length) fs.appendFileSync(interactionsFile, interactions.map((i) => `${JSON.stringify(i)}\n`).join(""));
+        return record;
+      },
+      failed: (record) => record.error !== undefined,
+      progress: {
+        metric: { label: "correct after the cycle", as: "share" },
+        of: (record) => ({
+          hit: record.initialCorrect || record.corrected === true,
+          tokens: Object.values(record.usageByRole).reduce((n, t) => n + t.inputTokens + t.outputTokens, 0),
+        }),
+      },
+      // A failed merge rejects the chain; the final advance below reports it (one line), so none is lost here.
+      afterEach: () => void merger.advance(false).catch(() => {}),
+    });
+    await merger.advance(!run.stopped);
 
     const records = questions.map((q) => done.get(q.id)).filter((r): r is MagicRecord => !!r);
     const stats = computeStats(records, { maxIter: cycle.maxIter, noManager: cycle.noManager, batches: merger.merged, mergeFailure: merger.failure, mergeUsage: merger.usage, skipped: skipped.length });
@@ -217,24 +223,23 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
     );
     fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: benchDir, split, semantics, batch: batchSize }, null, 2)}\n`);
-    io.stdout(renderSummary(stats, outDir, merger.merged > 0));
+    io.stdout(renderSummary(stats, outDir, merger.merged > 0, run.failed.length));
     if (merger.failure) io.stderr(`sqlmend magic guideline: ${merger.failure}; later batches wait: --resume retries the merge\n`);
-    const runErrors = records.filter((r) => r.error);
-    if (runErrors.length) io.stderr(`sqlmend magic guideline: ${runErrors.length} question${runErrors.length === 1 ? "" : "s"} not run to the end, e.g. ${runErrors[0]!.id}: ${runErrors[0]!.error}\n`);
-    if (interrupt.stopping()) {
-      io.stdout(`Stopped early: ${questions.length - records.length} questions not run; --resume finishes the run.\n`);
+    const runErrors = run.failed;
+    if (runErrors.length) {
+      io.stderr(
+        `sqlmend magic guideline: ${runErrors.length} question${runErrors.length === 1 ? "" : "s"} not run to the end, e.g. ${runErrors[0]!.id}: ${runErrors[0]!.error}` +
+          ` (--resume runs ${runErrors.length === 1 ? "it" : "them"} again; no batch after the first of them is merged until then)\n`,
+      );
+    }
+    if (run.stopped) {
+      io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n`);
       return 130;
     }
     return 0;
   } finally {
     checkpoints.close();
   }
-}
-
-/** The shared flags that change answers: a resumed run must keep them. */
-function answerFlags(values: Record<string, unknown>): Record<string, unknown> {
-  const keys = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node"];
-  return Object.fromEntries(keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
 }
 
 interface HistorySnapshot {
@@ -375,7 +380,9 @@ class GuidelineMerger {
     const successes: SuccessfulFeedback[] = [];
     for (const q of this.order) {
       const record = this.done.get(q.id);
-      if (!record) return { successes, complete: false };
+      // A question not yet run, or one that failed (a resumed run runs it again and it may succeed), holds back every
+      // batch after it: batch n is the n-th B successes in file order, and a merged batch never changes.
+      if (!record || record.error !== undefined) return { successes, complete: false };
       if (record.corrected && record.feedback !== undefined && record.correctedSql !== undefined) {
         successes.push({ questionId: q.id, question: q.question, evidence: q.evidence, incorrectSql: record.initialSql, correctedSql: record.correctedSql, feedback: record.feedback });
       }
@@ -503,7 +510,8 @@ function correctedAtCap(r: MagicRecord, cap: number): boolean {
   return r.verdicts[Math.min(cap, r.verdicts.length) - 1] === true;
 }
 
-function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean): string {
+function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean, failed: number): string {
+  const held = failed ? `; batches after the first failed question wait for it: --resume runs the ${failed} failed again` : "";
   const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)}%` : "-");
   const notCycled = Object.entries(s.notCycled).map(([why, n]) => `${n} ${why}`).join(", ");
   const roles = Object.entries(s.tokensByRole)
@@ -516,7 +524,7 @@ function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean): st
     `EX on the split after correction: ${s.exAfter.toFixed(2)}%\n` +
     `Tokens by role: ${roles || "none"}\n` +
     (hasGuideline
-      ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergeFailure ? `; ${s.mergeFailure}: --resume retries it` : ""})\n`
-      : `Guideline: none written (${s.mergeFailure ? `${s.mergeFailure}: --resume retries it` : "no successful feedback yet"})\n`)
+      ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergeFailure ? `; ${s.mergeFailure}: --resume retries it` : ""}${held})\n`
+      : `Guideline: none written (${s.mergeFailure ? `${s.mergeFailure}: --resume retries it` : failed ? held.slice(2) : "no successful feedback yet"})\n`)
   );
 }

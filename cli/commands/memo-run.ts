@@ -4,14 +4,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
 import type { CliIO } from "../shared/command.ts";
-import { UsageError, UserError } from "../shared/command.ts";
+import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { intFlag, modelFlagsFrom, runFlags } from "../shared/setup.ts";
 import { embeddingsFrom } from "../shared/model-setup.ts";
-import { compactNumber } from "../../runs/progress.ts";
+import { compactNumber } from "../../runner/progress.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
-import { buildMemory } from "../../nodes/memo/memory-build.ts";
+import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../../nodes/memo/memory-build.ts";
+import { type RecordStore, runQuestions } from "../../runner/question-runner.ts";
+import { fileOrder, selectQuestions } from "../../runner/run-dir.ts";
+import { addUsage, emptyUsage } from "../../state/usage.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
 import { createOpenAIProvider, resolveModelConfig } from "../../tools/models/models.ts";
@@ -24,7 +27,7 @@ import type { ModelProvider } from "../../tools/models/models.ts";
 import type { Question } from "../../state/question.ts";
 import type { Usage } from "../../state/usage.ts";
 import type { Embedder } from "../../tools/models/embeddings.ts";
-import { inputOf } from "../../runs/question.ts";
+import { inputOf } from "../../runner/question.ts";
 
 const MODEL_FLAGS = [
   "model",
@@ -70,7 +73,7 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
     split: { type: "string" },
     out: { type: "string" },
     limit: { type: "string" },
-    ids: { type: "string" },
+    ids: { type: "string", multiple: true },
     concurrency: { type: "string" },
     samples: { type: "string" },
     elicit: { type: "string" },
@@ -96,12 +99,8 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
   const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
   const bench = await loadBenchmark(benchDir, { split });
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
-  let questions = bench.questions.filter((q) => q.goldSql);
-  if (values.ids) {
-    const wanted = new Set(values.ids.split(",").map((s) => s.trim()));
-    questions = questions.filter((q) => wanted.has(q.id));
-  }
-  if (limit !== undefined) questions = questions.slice(0, limit);
+  // The memory learns from gold SQL: questions without one are not selected.
+  const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
   const models = modelsFor(values, io, temperature);
   const embeddings = embedderFor(values, io);
 
@@ -117,56 +116,48 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
       if (before && before !== source) throw new UserError(`--resume: ${values.out} was built from ${before}, not ${source}`);
     }
     store.setMeta("build", source);
-    const done = store.done();
-    const todo = questions.filter((q) => !done.has(q.id));
     const entriesBefore = store.size;
-    io.stderr(`sqlmend memo build: ${bench.name}: ${questions.length} questions (${questions.length - todo.length} already done), ${samples} samples each, concurrency ${concurrency}\n`);
-
-    let finished = questions.length - todo.length;
-    let lastDecile = -1;
-    const started = performance.now();
-    let stopping = false;
-    const onInterrupt = () => {
-      if (stopping) process.exit(130);
-      stopping = true;
-      io.stderr("\nsqlmend memo build: stopping after the questions in flight (--resume continues)\n");
+    const options: BuildOptions = {
+      models,
+      executor,
+      semantics,
+      samples,
+      timeoutMs: intFlag(values, "query-timeout-ms", 1),
+      elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions, embeddings) : undefined,
+      schemaOf: schemaCache(executor),
     };
-    process.on("SIGINT", onInterrupt);
-    let result;
-    try {
-      result = await buildMemory(todo, {
-        models,
-        executor,
-        store,
-        elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions, embeddings) : undefined,
-        semantics,
-        samples,
-        concurrency,
-        timeoutMs: intFlag(values, "query-timeout-ms", 1),
-        shouldStop: () => stopping,
-        onQuestion: (q, outcome) => {
-          finished++;
-          if (outcome.startsWith("failed")) io.stderr(`${io.isTTY ? "\n" : ""}question ${q.id}: ${outcome}\n`);
-          const decile = Math.floor((finished / Math.max(1, questions.length)) * 10);
-          const line = progressLine(finished, questions.length, store.size - entriesBefore, started, finished - (questions.length - todo.length));
-          if (io.isTTY) io.stderr(`\r${line}\x1b[K`);
-          else if (decile !== lastDecile) {
-            lastDecile = decile;
-            io.stderr(`${line}\n`);
-          }
-        },
-      });
-    } finally {
-      process.off("SIGINT", onInterrupt);
-    }
-    if (io.isTTY) io.stderr("\n");
+    let usage = emptyUsage();
+    const outcomes: Record<string, number> = {};
+    const run = await runQuestions<BuildRecord>({
+      command: "memo build",
+      io,
+      questions,
+      store: memoryRecordStore(store),
+      concurrency,
+      describe: (counts) => `memo build: ${bench.name}: ${counts.line}, ${samples} samples each`,
+      run: async (q) => {
+        try {
+          const built = await buildMemoryEntry(q, options);
+          usage = addUsage(usage, built.usage);
+          return { id: q.id, ...built };
+        } catch (error) {
+          // Not marked done in the memory: a rerun with --resume tries it again.
+          io.stderr(`${io.isTTY ? "\n" : ""}question ${q.id}: failed: ${firstLineOf(error)}\n`);
+          return { id: q.id, outcome: "failed", note: firstLineOf(error), usage: emptyUsage() };
+        }
+      },
+      failed: (record) => record.outcome === "failed",
+      progress: { metric: { label: "entries", as: "count" }, of: (record) => ({ hit: record.outcome === "entry", tokens: record.usage.inputTokens + record.usage.outputTokens }) },
+      afterEach: (_q, record) => void (outcomes[record.outcome] = (outcomes[record.outcome] ?? 0) + 1),
+    });
+    const stopping = run.stopped;
     const ranking = await embedKeys(store, embeddings);
     const stats = store.stats();
     io.stdout(
-      `Memory: ${file}\n${questionsLine(questions, store.done(), result.outcomes)}\n` +
+      `Memory: ${file}\n${questionsLine(questions, store.done(), outcomes)}\n` +
         `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run)\n` +
-        `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${result.outcomes.failed ? `, failed this run ${result.outcomes.failed} (retried by --resume)` : ""}\n` +
-        `Tokens this run: ${compactNumber(result.usage.inputTokens)} in, ${compactNumber(result.usage.outputTokens)} out, ${result.usage.calls} calls\n` +
+        `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${outcomes.failed ? `, failed this run ${outcomes.failed} (retried by --resume)` : ""}\n` +
+        `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
         `${ranking}\n` +
         `Error types:\n${histogram(stats.histogram)}\n` +
         (stopping ? "Stopped early: --resume finishes the build.\n" : ""),
@@ -175,6 +166,21 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
   } finally {
     store.close();
   }
+}
+
+/** One training question's fate in a memory build; `failed` ones are not kept (a resumed build runs them again). */
+type BuildRecord = { id: string; outcome: Outcome | "failed"; note?: string; usage: Usage; entry?: BuiltQuestion["entry"] };
+
+/** The memory file as the question runner's record store: a question's entry and its "done" mark in one transaction. */
+function memoryRecordStore(store: MemoryStore): RecordStore<BuildRecord> {
+  return {
+    load: () => new Map([...store.done()].map(([id, done]) => [id, { id, outcome: done.outcome as Outcome, note: done.note, usage: emptyUsage() }])),
+    append: (record) => {
+      if (record.outcome === "failed") return;
+      if (record.entry) store.add(record.entry, { id: record.id, outcome: record.outcome });
+      else store.markDone(record.id, record.outcome, record.note);
+    },
+  };
 }
 
 /**
@@ -200,14 +206,6 @@ function questionsLine(questions: Question[], done: Map<string, unknown>, outcom
     `Questions: ${questions.length} selected, ${selectedDone} done (${thisRun - failed} this run${failed ? `, ${failed} failed` : ""})` +
     `${selectedDone < questions.length ? `, ${questions.length - selectedDone} left for --resume` : ""}${others ? `; ${others} more done outside this selection` : ""}`
   );
-}
-
-function progressLine(done: number, total: number, entries: number, started: number, doneThisRun: number): string {
-  const width = 24;
-  const filled = total ? Math.round((done / total) * width) : width;
-  const per = doneThisRun ? (performance.now() - started) / doneThisRun : NaN;
-  const eta = Number.isFinite(per) ? `${Math.round((per * (total - done)) / 1000)}s` : "--";
-  return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}  entries +${entries}  ETA ${eta}`;
 }
 
 function histogram(counts: Record<string, number>): string {

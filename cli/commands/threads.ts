@@ -7,7 +7,7 @@ import type { NodeDeps } from "../../nodes/types.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { formatTable } from "../../tools/format.ts";
-import { formatUsage } from "../../runs/progress.ts";
+import { formatUsage } from "../../runner/progress.ts";
 
 // The checkpoint store (SQLite, LangGraph) loads when a command runs, not for its --help.
 const checkpointStore = () => import("../../storage/checkpoints.ts");

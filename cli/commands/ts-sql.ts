@@ -3,10 +3,9 @@ import path from "node:path";
 import type { Command } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
-import type { RunnableGraph } from "../../runs/question.ts";
-import { Progress } from "../../runs/progress.ts";
-import { fileOrder, gracefulInterrupt, pool, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runs/run-dir.ts";
+import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
+import { failedLine, jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
+import { fileOrder, prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../../graphs/registry.ts";
 import { optionsUsage } from "../../core/options.ts";
@@ -158,64 +157,78 @@ export const tsSqlCommand: Command = {
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     if (!values.bench) throw new UsageError("--bench DIR is required");
     if (!values.out) throw new UsageError("--out DIR is required");
+    if (values.initial !== undefined || values.correct !== undefined) throw new UsageError("--initial and --correct do not apply: the audit tests the benchmark's gold SQL");
     const split = splitFrom(values.split, "dev");
     const limit = intFlag(values, "limit", 1);
     const concurrency = intFlag(values, "concurrency", 1) ?? 2;
-    const spec = tsSqlRefineManifest;
-    const options = { ...graphOptionsFrom(values), ...declaredOptionsFrom(spec, values), maxRevisions: 0 };
+    const spec = manifestOf(tsSqlRefineManifest.name);
+    graphOptionsOf(spec, values);
+    modelFlagsFrom(values);
 
     const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
     const bench = await loadBenchmark(benchDir, { split });
     const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
     // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-    const [{ modelsFrom }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([import("../shared/model-setup.ts"), import("../../storage/checkpoints.ts"), import("../../runs/question.ts")]);
-    const models = modelsFrom(values, io.env, io.cwd, "coder");
+    const [{ buildRunner, examplesFor }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([
+      import("../shared/build-runner.ts"),
+      import("../../storage/checkpoints.ts"),
+      import("../../runner/question.ts"),
+    ]);
     const outDir = path.resolve(io.cwd, values.out);
-    const runFile = prepareOutDir(
-      outDir,
-      { command: "ts-sql audit", bench: benchDir, split, models: models.describe(), settings: graphSettings([spec], values) },
-      values.resume ?? false,
-      ["command", "bench", "split", "models", "settings"],
-    );
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
-      const graph = (await manifestOf(spec.name).load()).build({ models, executor: getSharedExecutor() }, { ...options, checkpointer: checkpoints.saver }) as RunnableGraph;
-      const resultsFile = path.join(outDir, RESULTS);
-      const done = new Map(readJsonLines(resultsFile, parseAuditRecords).map((r) => [r.id, r]));
-      const todo = questions.filter((q) => !done.has(q.id));
-      io.stderr(`sqlmend ts-sql audit: ${questions.length} gold queries of ${bench.name} (${questions.length - todo.length} already done), concurrency ${concurrency}\n`);
-      const progress = new Progress(questions.length, io, questions.length - todo.length);
-      const interrupt = gracefulInterrupt(io, "ts-sql audit");
-      try {
-        await pool(
-          todo,
-          concurrency,
-          async (q) => {
-            const thread = `audit:${runFile.runId}:${q.id}`;
-            let record: AuditRecord;
-            try {
-              const state = (await runThread(graph, inputOf(q, spec.name, q.goldSql), thread)) as TsSqlStateValue;
-              record = auditRecordOf(q, state, thread);
-            } catch (error) {
-              if (error instanceof UserError) throw error;
-              record = auditRecordOf(q, undefined, thread, firstLineOf(error));
-            }
-            fs.appendFileSync(resultsFile, `${JSON.stringify(record)}\n`);
-            done.set(q.id, record);
-            progress.record({ correct: record.status === "passed", tokens: record.inputTokens + record.outputTokens });
-          },
-          interrupt.stopping,
-        );
-      } finally {
-        interrupt.release();
-      }
-      progress.finish();
-      const records = questions.map((q) => done.get(q.id)).filter((r): r is AuditRecord => Boolean(r));
+      // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
+      // audit only builds each gold query's test case and runs the gold on it.
+      const runner = await buildRunner({
+        spec,
+        values,
+        env: io.env,
+        cwd: io.cwd,
+        executor: getSharedExecutor(),
+        checkpointer: checkpoints.saver,
+        semantics: bench.layout === "spider" ? "spider" : "bird",
+        examples: await examplesFor(spec, values, benchDir, split, bench),
+        allowOracle: false,
+        noInitial: true,
+        fixedOptions: { maxRevisions: 0 },
+        roleToCheck: "coder",
+      });
+      const runFile = prepareOutDir(
+        outDir,
+        { command: "ts-sql audit", bench: benchDir, split, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings([spec], values, io.cwd) } },
+        values.resume ?? false,
+        ["command", "bench", "split", "models", "settings"],
+      );
+      const run = await runQuestions<AuditRecord>({
+        command: "ts-sql audit",
+        io,
+        questions,
+        store: jsonLinesStore(path.join(outDir, RESULTS), parseAuditRecords),
+        concurrency,
+        describe: (counts) => `ts-sql audit: ${counts.line.replace(/^\d+ questions/, `${counts.questions} gold queries of ${bench.name}`)}`,
+        run: async (q) => {
+          const thread = `audit:${runFile.runId}:${q.id}`;
+          try {
+            return auditRecordOf(q, (await runThread(runner.graph, inputOf(q, spec.name, q.goldSql), thread)) as TsSqlStateValue, thread);
+          } catch (error) {
+            if (error instanceof UserError) throw error;
+            return auditRecordOf(q, undefined, thread, firstLineOf(error));
+          }
+        },
+        failed: (record) => record.status === "error",
+        progress: { metric: { label: "gold passes", as: "share" }, of: (record) => ({ hit: record.status === "passed", tokens: record.inputTokens + record.outputTokens }) },
+      });
+      const { records } = run;
       fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: `sqlmend ts-sql ${argv.join(" ")}` }));
       const failed = records.filter((r) => r.status === "failed").length;
-      io.stdout(`${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\nReport: ${path.join(outDir, "report.md")}\n`);
-      return 0;
+      io.stdout(
+        `${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\n` +
+          (run.failed.length ? `${failedLine(run.failed, (r) => r.note)}\n` : "") +
+          (run.stopped ? `Stopped early: ${run.notRun} questions not run; --resume finishes the audit.\n` : "") +
+          `Report: ${path.join(outDir, "report.md")}\n`,
+      );
+      return run.stopped ? 130 : 0;
     } finally {
       checkpoints.close();
     }

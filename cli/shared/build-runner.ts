@@ -4,15 +4,32 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { findManifest } from "../../graphs/registry.ts";
 import type { GraphInfo, GraphManifest } from "../../graphs/spec.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
-import type { ExampleStore } from "../../tools/retrieval/examples.ts";
+import { createExampleStore, type ExampleStore } from "../../tools/retrieval/examples.ts";
+import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
+import type { Benchmark } from "../../state/question.ts";
 import { readPredictions, type Semantics } from "../../tools/benchmarks/score.ts";
 import type { SqlExecutor } from "../../tools/sqlite/types.ts";
-import { UsageError, UserError } from "./command.ts";
-import type { InitialSource, Runner } from "../../runs/question.ts";
+import { firstLineOf, UsageError, UserError } from "./command.ts";
+import type { InitialSource, Runner } from "../../runner/question.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
-import { declaredOptionsFrom, graphOptionsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom } from "./setup.ts";
+import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom } from "./setup.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
+
+/**
+ * The training examples a run retrieves from (`--few-shot`, or a graph option such as R³'s `--k-shot`), or undefined
+ * when none is wanted: the benchmark's train split, loaded once (the split itself when the run is on train).
+ */
+export async function examplesFor(spec: GraphInfo, values: Record<string, unknown>, benchDir: string, split: string, bench: Benchmark): Promise<ExampleStore | undefined> {
+  const wantedBy = examplesWantedBy(spec, values);
+  if (!wantedBy) return undefined;
+  if (split === "train") return createExampleStore(bench.questions);
+  try {
+    return createExampleStore((await loadBenchmark(benchDir, { split: "train" })).questions);
+  } catch (error) {
+    throw new UserError(`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`);
+  }
+}
 
 /** Everything a command needs to run questions through a graph, from its flags. */
 export async function buildRunner(args: {
@@ -27,10 +44,16 @@ export async function buildRunner(args: {
   allowOracle: boolean;
   /** ask: initial SQL given inline with --sql. */
   inlineInitialSql?: string;
+  /** A corrector run on SQL the command gives it (the TS-SQL audit gives the gold): no --initial source is built. */
+  noInitial?: boolean;
+  /** Option values the command fixes, over the flags' (the audit: no revision). */
+  fixedOptions?: Record<string, unknown>;
+  /** The role whose model must be configured (checked before anything runs). */
+  roleToCheck?: string;
 }): Promise<Runner> {
   const { values, env, cwd } = args;
-  const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values) };
-  const models = modelsFrom(values, env, cwd);
+  const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values), ...args.fixedOptions };
+  const models = modelsFrom(values, env, cwd, args.roleToCheck);
   const embeddings = embeddingsFrom(values, env, cwd);
   // Example retrieval ranks by `embeddings` when configured (searchExamples makes the ranked view, once per run).
   const deps: NodeDeps = { models, executor: args.executor, examples: args.examples, ...(embeddings ? { embeddings } : {}) };
@@ -42,9 +65,9 @@ export async function buildRunner(args: {
   const spec = await args.spec.load();
   const graph = spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
   let initial: InitialSource | undefined;
-  if (spec.kind === "corrector") {
+  if (spec.kind === "corrector" && !args.noInitial) {
     initial = await initialSource(values.initial as string | undefined, args, deps, options);
-  } else if (values.initial !== undefined || values.correct !== undefined) {
+  } else if (spec.kind === "generator" && (values.initial !== undefined || values.correct !== undefined)) {
     throw new UsageError(`--initial and --correct apply to corrector graphs; '${spec.name}' is a generator`);
   }
   return {

@@ -6,7 +6,7 @@ import { findManifest, graphManifests } from "../../graphs/registry.ts";
 import type { GraphInfo, GraphManifest } from "../../graphs/spec.ts";
 import type { GraphOptions, NodeFactory } from "../../nodes/types.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
-import type { CorrectScenario } from "../../runs/question.ts";
+import type { CorrectScenario } from "../../runner/question.ts";
 export type { CorrectScenario };
 import { importModule } from "../../tools/import-module.ts";
 import type { ModelFlags } from "../../tools/models/models.ts";
@@ -180,6 +180,14 @@ export function examplesWantedBy(spec: GraphInfo, values: Record<string, unknown
     if (reason) return reason;
   }
   return undefined;
+}
+
+/** The shared flags that change answers or verdicts (not speed), as given: run.json records them and `--resume` keeps them. */
+const ANSWER_FLAGS = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "initial", "correct", "keep-distinct"] as const;
+
+/** The answer-changing shared flags a run was given (`except`: those its command records elsewhere in run.json). */
+export function answerSettings(values: Record<string, unknown>, except: readonly string[] = []): Record<string, unknown> {
+  return Object.fromEntries(ANSWER_FLAGS.filter((k) => values[k] !== undefined && !except.includes(k)).map((k) => [k, values[k]]));
 }
 
 /** A file option as the report and `--resume` record it: its absolute path and the sha256 of its bytes. */

@@ -1,9 +1,8 @@
 import { executeSql } from "../execute.ts";
 import type { Question } from "../../state/question.ts";
-import { addUsage, emptyUsage, type Usage, usageOfCalls } from "../../state/usage.ts";
-import { firstLineOf } from "../../core/errors.ts";
+import { addUsage, type Usage, usageOfCalls } from "../../state/usage.ts";
 import { callModel } from "../../tools/models/llm.ts";
-import type { MemoryStore } from "../../tools/retrieval/memory-store.ts";
+import type { NewMemoryEntry } from "../../tools/retrieval/memory-store.ts";
 import type { ModelProvider } from "../../tools/models/models.ts";
 import { extractSql } from "../../tools/reply.ts";
 import { type DbSchema, readSchema, renderSchema } from "../../tools/schema.ts";
@@ -15,69 +14,52 @@ import { samplePrompt } from "./prompts.ts";
 /**
  * The offline phase (§3.2, Figure 4): per training question, elicit diverse candidates, keep those that execute but
  * are wrong against the gold (the shared scorer), pick one plausible wrong query, have the labeler classify it and
- * suggest fixes, and store the entry. Each question ends in one transaction (entry + "done" mark), so a kill loses
- * at most the questions in flight and `--resume` redoes exactly those.
+ * suggest fixes. `sqlmend memo build` runs it per question through the question runner and stores each result in one
+ * transaction (entry + "done" mark), so a kill loses at most the questions in flight and `--resume` redoes exactly those.
  */
 export interface BuildOptions {
   models: ModelProvider;
   executor: SqlExecutor;
-  store: MemoryStore;
   semantics: Semantics;
   /** Candidates sampled per question (role `sampler`, at its own temperature, each asked from another angle). */
   samples: number;
-  concurrency: number;
   timeoutMs?: number;
   /**
    * Where candidates come from instead of sampling (e.g. the memo-sql pipeline's nine candidates, uncorrected):
    * SQL strings and what they cost.
    */
   elicit?: (q: Question) => Promise<{ sqls: string[]; usage: Usage }>;
-  onQuestion?: (q: Question, outcome: string) => void;
-  shouldStop?: () => boolean;
+  /** The schema of a question's database (`schemaCache` reads each database once per build). */
+  schemaOf: (q: Question) => Promise<DbSchema>;
 }
 
-export type Outcome = "entry" | "all-correct" | "none-executable" | "no-sql" | "gold-fails" | "label-failed" | "failed";
+export type Outcome = "entry" | "all-correct" | "none-executable" | "no-sql" | "gold-fails" | "label-failed";
 
-export async function buildMemory(questions: Question[], options: BuildOptions): Promise<{ usage: Usage; outcomes: Record<string, number> }> {
-  let usage = emptyUsage();
-  const outcomes: Record<string, number> = {};
+/** What one training question gave the memory: an entry to store, or why none (the build marks it done either way). */
+export interface BuiltQuestion {
+  outcome: Outcome;
+  usage: Usage;
+  entry?: NewMemoryEntry;
+  note?: string;
+}
+
+/** Reads each database's schema once, however many questions ask for it. */
+export function schemaCache(executor: SqlExecutor): (q: Question) => Promise<DbSchema> {
   const schemas = new Map<string, Promise<DbSchema>>();
-  const schemaOf = (q: Question) => {
-    let s = schemas.get(q.dbPath);
-    if (!s) schemas.set(q.dbPath, (s = readSchema(q.dbPath, { descriptionDir: q.descriptionDir, executor: options.executor })));
-    return s;
+  return (q) => {
+    let schema = schemas.get(q.dbPath);
+    if (!schema) schemas.set(q.dbPath, (schema = readSchema(q.dbPath, { descriptionDir: q.descriptionDir, executor })));
+    return schema;
   };
-  let next = 0;
-  const worker = async () => {
-    while (next < questions.length && !options.shouldStop?.()) {
-      const q = questions[next++]!;
-      let outcome: Outcome;
-      try {
-        const result = await buildOne(q, options, schemaOf);
-        usage = addUsage(usage, result.usage);
-        outcome = result.outcome;
-        if (outcome === "entry") {
-          options.store.add(result.entry!, { id: q.id, outcome });
-        } else {
-          options.store.markDone(q.id, outcome, result.note);
-        }
-      } catch (error) {
-        // Not marked done: a rerun with --resume tries it again.
-        outcome = "failed";
-        options.onQuestion?.(q, `failed: ${firstLineOf(error)}`);
-        outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-        continue;
-      }
-      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-      options.onQuestion?.(q, outcome);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, questions.length)) }, worker));
-  return { usage, outcomes };
 }
 
-async function buildOne(q: Question, options: BuildOptions, schemaOf: (q: Question) => Promise<DbSchema>) {
-  const schemaText = renderSchema(await schemaOf(q), { question: q.question, evidence: q.evidence });
+/** One training question through the offline phase. Throws when the question cannot be built (its schema unreadable, ...). */
+export function buildMemoryEntry(q: Question, options: BuildOptions): Promise<BuiltQuestion> {
+  return buildOne(q, options);
+}
+
+async function buildOne(q: Question, options: BuildOptions): Promise<BuiltQuestion> {
+  const schemaText = renderSchema(await options.schemaOf(q), { question: q.question, evidence: q.evidence });
   const context = { schemaText, question: q.question, evidence: q.evidence, linkingText: "" };
   let usage: Usage;
   let raw: (string | null)[];

@@ -22,10 +22,17 @@ export const formatUsage = (usage: Usage): string => {
   return `${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.calls} calls${roles ? `  [${roles}]` : ""}`;
 };
 
-/** A progress line on stderr: done/total, EX so far, tokens, ETA. Redrawn in place on a terminal, else every 10%. */
+/**
+ * What a progress line counts besides done/total: a share of the records run now ("EX 61.2%", "passed 80.0%"), or a
+ * count ("entries +12").
+ */
+export type ProgressMetric = { label: string; as: "share" | "count" };
+
+/** A progress line on stderr: done/total, EX so far, failed, tokens, ETA. Redrawn in place on a terminal, else every 10%. */
 export class Progress {
   private done = 0;
   private correct = 0;
+  private failed = 0;
   private tokens = 0;
   private readonly started = performance.now();
   private lastPrintedDecile = -1;
@@ -33,11 +40,13 @@ export class Progress {
     private readonly total: number,
     private readonly io: RunIO,
     private readonly alreadyDone = 0,
+    private readonly metric: ProgressMetric = { label: "EX", as: "share" },
   ) {}
 
-  record(outcome: { correct: boolean; tokens: number }) {
+  record(outcome: { correct: boolean; tokens: number; failed?: boolean }) {
     this.done++;
     if (outcome.correct) this.correct++;
+    if (outcome.failed) this.failed++;
     this.tokens += outcome.tokens;
     this.draw();
   }
@@ -46,10 +55,13 @@ export class Progress {
     const finished = this.alreadyDone + this.done;
     const width = 24;
     const filled = this.total ? Math.round((finished / this.total) * width) : width;
-    const ex = this.done ? `${((this.correct / this.done) * 100).toFixed(1)}%` : "--";
+    // A failed question is no answer: the share is over the questions that were answered.
+    const answered = this.done - this.failed;
+    const shown = this.metric.as === "count" ? `+${this.correct}` : answered ? `${((this.correct / answered) * 100).toFixed(1)}%` : "--";
+    const failed = this.failed ? `  failed ${this.failed}` : "";
     const perQuestion = this.done ? (performance.now() - this.started) / this.done : NaN;
     const eta = clock(perQuestion * (this.total - finished));
-    return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${finished}/${this.total}  EX ${ex}  tokens ${compactNumber(this.tokens)}  ETA ${eta}`;
+    return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${finished}/${this.total}  ${this.metric.label} ${shown}${failed}  tokens ${compactNumber(this.tokens)}  ETA ${eta}`;
   }
 
   private draw() {

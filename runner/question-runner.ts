@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import { UserError } from "../core/errors.ts";
+import type { Question } from "../state/question.ts";
+import { Progress, type ProgressMetric, type RunIO } from "./progress.ts";
+import { gracefulInterrupt, pool, readJsonLines } from "./run-dir.ts";
+
+/**
+ * The one loop over questions, shared by every command that runs many (`eval`, `magic guideline`, `memo build`,
+ * `ts-sql audit`): what is already recorded is not run again (a record the command calls failed is, by `--resume`),
+ * the rest run with bounded concurrency, each record is saved the moment its question ends (a kill loses only the
+ * questions in flight), progress goes to stderr, and the first Ctrl-C stops starting questions. What is a command's
+ * own comes in the config: how one question runs, what its record holds, where records are kept.
+ */
+
+/** Where a command keeps its records: read back on resume, one appended per finished question. */
+export interface RecordStore<R> {
+  /** The records already kept, by question id. */
+  load(): Map<string, R>;
+  /** Keeps one record (called once per finished question, in finishing order). */
+  append(record: R): void;
+}
+
+/**
+ * Records as JSON lines (`results.jsonl`, `audit.jsonl`): `parse` reads a file's text to records (the last line of an
+ * id wins; a half-written line from a kill is dropped, and the file rewritten clean).
+ */
+export function jsonLinesStore<R extends { id: string }>(file: string, parse: (text: string) => R[]): RecordStore<R> {
+  return {
+    load: () => new Map(readJsonLines(file, parse).map((r) => [r.id, r])),
+    append: (record) => fs.appendFileSync(file, `${JSON.stringify(record)}\n`),
+  };
+}
+
+export interface QuestionRunConfig<R> {
+  /** The command as the user typed it ("eval", "magic guideline"): named in messages. */
+  command: string;
+  io: RunIO;
+  /** The selected questions, in the order records are returned. */
+  questions: Question[];
+  store: RecordStore<R>;
+  concurrency: number;
+  /** Runs one question to its record. Never throws for a question's own failure (that is a record `failed` says so of); a `UserError` stops the run. */
+  run(question: Question): Promise<R>;
+  /** A record of a question that did not run to the end: counted apart, and run again by a resumed run. */
+  failed(record: R): boolean;
+  /** What the progress line counts (default: EX over the records). */
+  progress: { metric?: ProgressMetric; of(record: R): { hit: boolean; tokens: number } };
+  /** Called after each record is kept (MAGIC merges complete batches). */
+  afterEach?(question: Question, record: R): void;
+  /**
+   * The first line on stderr after "sqlmend ", given what the runner found; `counts.line` is the standard part
+   * ("6 questions (3 already done, 1 failed before and run again)"). Default: the command, then that line.
+   */
+  describe?(counts: StartCounts): string;
+}
+
+export interface StartCounts {
+  questions: number;
+  done: number;
+  retried: number;
+  /** "6 questions (3 already done, 1 failed before and run again)". */
+  line: string;
+}
+
+export interface QuestionRunResult<R> {
+  /** The latest record of every selected question that has one, in the order of `questions`. */
+  records: R[];
+  /** Records that `failed` says failed (included in `records`). */
+  failed: R[];
+  /** Selected questions with no record (the run was stopped before them). */
+  notRun: number;
+  /** Questions run by this invocation (resumed ones included). */
+  ranNow: number;
+  /** Failed records of an earlier run that this run tried again. */
+  retried: number;
+  /** The first Ctrl-C stopped the run early. */
+  stopped: boolean;
+}
+
+export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<QuestionRunResult<R>> {
+  const { io, questions } = config;
+  const done = config.store.load();
+  const retry = questions.filter((q) => done.has(q.id) && config.failed(done.get(q.id)!));
+  const todo = questions.filter((q) => !done.has(q.id) || config.failed(done.get(q.id)!));
+  const doneBefore = questions.length - todo.length;
+  const line = `${questions.length} questions (${doneBefore} already done${retry.length ? `, ${retry.length} failed before and run again` : ""})`;
+  const counts: StartCounts = { questions: questions.length, done: doneBefore, retried: retry.length, line };
+  io.stderr(`sqlmend ${config.describe?.(counts) ?? `${config.command}: ${line}`}, concurrency ${config.concurrency}\n`);
+  const progress = new Progress(questions.length, io, doneBefore, config.progress.metric);
+  let fatal: unknown;
+  let ranNow = 0;
+  const interrupt = gracefulInterrupt(io, config.command);
+  try {
+    await pool(
+      todo,
+      config.concurrency,
+      async (q) => {
+        let record: R;
+        try {
+          record = await config.run(q);
+        } catch (error) {
+          // A question's own failure is its record's business; anything else (a UserError: the run cannot go on) stops
+          // the run once the questions in flight are done.
+          fatal ??= error;
+          return;
+        }
+        config.store.append(record);
+        done.set(q.id, record);
+        ranNow++;
+        const { hit, tokens } = config.progress.of(record);
+        progress.record({ correct: hit, tokens, failed: config.failed(record) });
+        config.afterEach?.(q, record);
+      },
+      () => interrupt.stopping() || fatal !== undefined,
+    );
+  } finally {
+    interrupt.release();
+    progress.finish();
+  }
+  if (fatal !== undefined) throw fatal instanceof Error ? fatal : new UserError(String(fatal));
+  const records = questions.map((q) => done.get(q.id)).filter((r): r is R => r !== undefined);
+  return {
+    records,
+    failed: records.filter((r) => config.failed(r)),
+    notRun: questions.length - records.length,
+    ranNow,
+    retried: retry.length,
+    stopped: interrupt.stopping(),
+  };
+}
+
+/** "3 questions failed (e.g. 17: model call failed: ...); --resume runs them again", or "" when none did. */
+export function failedLine<R extends { id: string }>(failed: R[], why: (record: R) => string | undefined): string {
+  if (!failed.length) return "";
+  const first = failed[0]!;
+  return `${failed.length} question${failed.length === 1 ? "" : "s"} failed (e.g. ${first.id}: ${why(first) ?? "no reason recorded"}); --resume runs ${failed.length === 1 ? "it" : "them"} again`;
+}
