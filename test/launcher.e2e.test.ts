@@ -198,6 +198,20 @@ describe("sqlmend eval", () => {
       expect(broken.error ?? broken.predError).toMatch(/music\.sqlite/);
       expect(lines.filter((l) => l.dbId !== "music").every((l) => l.correct)).toBe(true);
       expect(fs.readFileSync(dbFile).equals(before)).toBe(true);
+
+      // The database repaired, --resume runs the failed questions again (and no other) and scores them.
+      const music = dev.filter((q) => q.dbId === "music");
+      fs.copyFileSync(path.join(benchDir, "dev_databases", "music", "music.sqlite"), dbFile);
+      const asked = server.requests.length;
+      const resumed = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      expect(await main(["eval", "baseline", "--bench", copy, "--out", out, "--checkpoints", "memory", "--max-fix-rounds", "1", "--resume"], resumed.io)).toBe(0);
+      expect(resumed.err()).toMatch(new RegExp(`${dev.length} questions \\(${dev.length - music.length} already done, ${music.length} failed before and run again`));
+      expect(new Set(server.requests.slice(asked).map(questionOf))).toEqual(new Set(music.map((q) => q.question)));
+      const after = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const rerun = after.filter((l) => l.id === victim.id).at(-1);
+      expect(rerun.correct).toBe(true);
+      expect(rerun.error).toBeUndefined();
+      expect(resumed.out()).toMatch(new RegExp(`EX 100\\.00% \\(${dev.length}/${dev.length}`));
     } finally {
       await server.close();
     }

@@ -268,9 +268,12 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
     const unreachable = train.find((q) => q.id === "3")!;
     const noFeedback = train.find((q) => q.id === "6")!;
     const down = { status: 500, body: { error: { message: "upstream down" } } };
+    let recovered = false;
     const server = await startOpenAIServer({
       respond: (req) =>
-        (agentOf(req) === "corrector" && questionTextOf(req) === unreachable.question) || (agentOf(req) === "feedback" && questionTextOf(req) === noFeedback.question) ? down : scripted(req),
+        !recovered && ((agentOf(req) === "corrector" && questionTextOf(req) === unreachable.question) || (agentOf(req) === "feedback" && questionTextOf(req) === noFeedback.question))
+          ? down
+          : scripted(req),
     });
     try {
       const out = path.join(dir, "endpoint-down");
@@ -287,6 +290,23 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
       expect(server.requests.filter((r) => questionTextOf(r) === noFeedback.question).map(agentOf)).toEqual(["feedback"]);
       expect(run.err()).toMatch(/2 questions not run to the end, e\.g\. 3: /);
       expect(run.out()).toMatch(/2 run errors/);
+      // Batch 1 would hold question 3's or 6's success: nothing is merged while they may still succeed.
+      expect(fs.existsSync(path.join(out, "guideline.md"))).toBe(false);
+      expect(run.out()).toMatch(/Guideline: none written \(batches after the first failed question wait for it: --resume runs the 2 failed again\)/);
+
+      // The endpoint is back: --resume runs the two failed questions again (and only them), then merges.
+      recovered = true;
+      const before = server.requests.length;
+      const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0", "--resume"], resumed.io)).toBe(0);
+      expect(resumed.err()).toMatch(/7 questions \(5 already done, 2 failed before and run again/);
+      const rerun = new Set(server.requests.slice(before).filter((r) => agentOf(r) !== "merge").map(questionTextOf));
+      expect([...rerun].sort()).toEqual([noFeedback.question, unreachable.question].sort());
+      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ failures: 3, corrected: 3, errors: 0, batchesMerged: 1 });
+      expect(fs.existsSync(path.join(out, "guideline.md"))).toBe(true);
+      // Each agent call has one line in interactions.jsonl: the failed attempts' lines were dropped before the rerun.
+      const calls = lines(path.join(out, "interactions.jsonl")).filter((i) => i.questionId === "3");
+      expect(calls.map((i) => i.agent)).toEqual(["feedback", "corrector"]);
     } finally {
       await server.close();
     }

@@ -129,6 +129,27 @@ describe("sqlmend ts-sql audit", () => {
     }
   });
 
+  it("takes the graph flags eval takes: --node swaps a slot, and run.json records it for --resume", async () => {
+    const server = await startOpenAIServer({ respond });
+    try {
+      const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID };
+      // A link slot that asks no model: the audit must use it instead of the linker agent.
+      const module = path.join(dir, "no-link.mjs");
+      fs.writeFileSync(module, "export default () => async () => ({ attempts: [{ node: 'link', sql: '', ok: true, note: 'custom link slot' }] });\n");
+      const out = path.join(dir, "audit-node");
+      const run = captureIO(dir, env);
+      expect(await main(["ts-sql", "audit", "--bench", bench, "--out", out, "--ids", "1", "--checkpoints", "memory", "--node", `link=${module}`], run.io)).toBe(0);
+      expect(run.out()).toMatch(/1 of 1 gold queries fail their own test case/);
+      expect(server.requests.some((r) => /pick out what a database question refers to/.test(text(r)))).toBe(false);
+      expect(JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings).toMatchObject({ node: [`link=${module}`] });
+      const refused = captureIO(dir, env);
+      expect(await main(["ts-sql", "audit", "--bench", bench, "--out", path.join(dir, "audit-initial"), "--initial", "baseline"], refused.io)).toBe(2);
+      expect(refused.err()).toMatch(/--initial and --correct do not apply/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("eval runs the ts-sql generator with its own flags through the real client (coder models, rising temperature)", async () => {
     let codeCalls = 0;
     const server = await startOpenAIServer({

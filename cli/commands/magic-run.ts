@@ -259,13 +259,13 @@ async function processQuestion(
     runId: string;
   },
 ): Promise<{ record: MagicRecord; interactions: Interaction[] }> {
-  const thread = `magic:${ctx.runId}:${q.id}`;
+  let thread = `magic:${ctx.runId}:${q.id}`;
   const base = { id: q.id, dbId: q.dbId, difficulty: q.difficulty, question: q.question, evidence: q.evidence };
   let usage: Usage = emptyUsage();
   let initialSql = "";
   try {
     if (ctx.initial.kind === "graph") {
-      const first = await runThread(ctx.initial.graph, inputOf(q, ctx.initial.spec.name), `${thread}/initial`);
+      const first = await runThread(ctx.initial.graph, inputOf(q, ctx.initial.spec.name), `magic:${ctx.runId}:${q.id}/initial`);
       initialSql = first.sql;
       usage = addUsage(usage, first.usage);
     } else {
@@ -278,6 +278,15 @@ async function processQuestion(
     if (!initialSql.trim()) return { record: { ...head, skipped: "no initial SQL" }, interactions: [] };
 
     const input = { ...inputOf(q, magicFeedbackManifest.name, initialSql), incorrectSql: initialSql, goldSql: q.goldSql } as SqlInput;
+    // A cycle that ended because the model could not be reached is a finished thread: a resumed run runs the question
+    // again on the next thread (`…#2`), its earlier attempts' tokens still counted.
+    for (let attempt = 2; ; attempt++) {
+      const saved = await ctx.feedbackGraph.getState({ configurable: { thread_id: thread } }).catch(() => undefined);
+      const values = saved?.values as Partial<MagicFeedbackValue> | undefined;
+      if (!(values?.unreachable && saved!.next.length === 0 && saved!.tasks.length === 0)) break;
+      usage = addUsage(usage, values.usage ?? emptyUsage());
+      thread = `magic:${ctx.runId}:${q.id}#${attempt}`;
+    }
     const state = (await runThread(ctx.feedbackGraph, input, thread)) as unknown as MagicFeedbackValue;
     usage = addUsage(usage, state.usage);
     const interactions = await interactionsOf(ctx.feedbackGraph, thread, q.id, state);
