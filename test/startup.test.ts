@@ -130,7 +130,7 @@ describe("describing graphs and checking flags", () => {
       expect(r.status, r.stderr).toBe(status);
       expect(r.stdout + r.stderr).toMatch(output);
       expect(r.modules.some((m) => /\/cli\/main\.(ts|js)$/.test(m))).toBe(true);
-      expect(r.modules.filter((m) => /\/@langchain\/|\/cli\/checkpoints\.|\/better-sqlite3\//.test(m))).toEqual([]);
+      expect(r.modules.filter((m) => /\/@langchain\/|\/storage\/checkpoint|\/better-sqlite3\//.test(m))).toEqual([]);
     });
   }
 });
