@@ -13,7 +13,7 @@ import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
 import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../../nodes/memo/memory-build.ts";
 import { type RecordStore, runQuestions } from "../../runner/question-runner.ts";
-import { fileOrder, selectQuestions } from "../../runner/run-dir.ts";
+import { fileOrder, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { addUsage, emptyUsage } from "../../state/usage.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
@@ -69,24 +69,17 @@ async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Pr
 export async function build(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
     ...modelFlags,
-    bench: { type: "string" },
-    split: { type: "string" },
-    out: { type: "string" },
-    limit: { type: "string" },
-    ids: { type: "string", multiple: true },
-    concurrency: { type: "string" },
+    ...RUN_DIR_FLAGS,
     samples: { type: "string" },
     elicit: { type: "string" },
     "sample-temperature": { type: "string" },
-    resume: { type: "boolean" },
     semantics: { type: "string" },
     "query-timeout-ms": { type: "string" },
   });
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   if (!values.bench) throw new UsageError("--bench DIR is required");
   if (!values.out) throw new UsageError("--out FILE is required");
-  const split = (values.split ?? "train") as "train" | "dev";
-  if (split !== "train" && split !== "dev") throw new UsageError(`--split takes train or dev, not '${values.split}'`);
+  const split = splitFrom(values.split, "train");
   const limit = intFlag(values, "limit", 1);
   const concurrency = intFlag(values, "concurrency", 1) ?? 4;
   const samples = intFlag(values, "samples", 1) ?? 4;
