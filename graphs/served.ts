@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import { defaultDeps } from "./deps.ts";
 import { manifestOf } from "./registry.ts";
 
 /**
@@ -9,8 +8,10 @@ import { manifestOf } from "./registry.ts";
  */
 type ServedConfig = { configurable?: Record<string, unknown> };
 
-const served = (name: string, options: (config: ServedConfig) => Record<string, unknown> = () => ({})) => async (config: ServedConfig = {}) =>
-  (await manifestOf(name).load()).build(defaultDeps(), options(config));
+const served = (name: string, options: (config: ServedConfig) => Record<string, unknown> = () => ({})) => async (config: ServedConfig = {}) => {
+  const [spec, { defaultDeps }] = await Promise.all([manifestOf(name).load(), import("./deps.ts")]);
+  return spec.build(defaultDeps(), options(config));
+};
 
 /** MAGIC's guideline file: the run's `configurable.guideline`, else SQLMEND_GUIDELINE (each run reports a missing one). */
 const guidelineOf = (config: ServedConfig) => {

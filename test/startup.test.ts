@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distIsFresh, sourceSnapshot } from "../bin/freshness.js";
@@ -104,6 +104,16 @@ describe("describing graphs and checking flags", () => {
     const control = loaded(["--input-type=module", "-e", "await import('@langchain/langgraph')"], "control");
     expect(control.status).toBe(0);
     expect(control.modules.some((m) => m.includes("/@langchain/langgraph/"))).toBe(true);
+  });
+
+  it("langgraph.json's entry module and the registry build nothing and load no LangGraph when imported", () => {
+    const served = pathToFileURL(path.join(ROOT, "graphs", "served.ts")).href;
+    const tsx = pathToFileURL(path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
+    const r = loaded(["--import", tsx, "--input-type=module", "-e", `const m = await import(${JSON.stringify(served)}); console.log(Object.keys(m).length)`], "served");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe("11");
+    expect(r.modules.some((m) => /\/graphs\/registry\.ts$/.test(m))).toBe(true);
+    expect(r.modules.filter((m) => /\/@langchain\/|\/graphs\/(baseline|r3|magic|memo-sql|ts-sql)\.ts$/.test(m))).toEqual([]);
   });
 
   const cases: Array<[string, string[], number, RegExp]> = [
