@@ -1,6 +1,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { GraphOptions, NodeDeps, NodeFactory } from "../nodes/types.ts";
 import type { GraphInfo } from "./manifests/manifest.ts";
+import type { OutcomeSpec } from "./outcome.ts";
 
 export type { GraphInfo };
 
@@ -30,6 +31,8 @@ export interface GraphManifest extends GraphInfo {
 /** What the launcher, langgraph.json and tests know about a graph. */
 export interface GraphSpec extends GraphInfo {
   slots: Record<string, SlotSpec>;
+  /** What a question went through, beyond the shared fields (`graphs/outcome.ts`): results.jsonl's `outcome`. */
+  outcome?: OutcomeSpec;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(deps: NodeDeps, options?: BuildOptions): any;
@@ -41,7 +44,7 @@ export interface GraphSpec extends GraphInfo {
  */
 export function specOf<M extends GraphInfo>(
   manifest: M,
-  impl: { factories: { [K in keyof M["slots"]]: NodeFactory }; build: GraphSpec["build"] },
+  impl: { factories: { [K in keyof M["slots"]]: NodeFactory }; build: GraphSpec["build"]; outcome?: OutcomeSpec },
 ): GraphSpec {
   const { slots, ...info } = manifest as GraphInfo;
   const factories = impl.factories as Record<string, NodeFactory>;
@@ -52,6 +55,7 @@ export function specOf<M extends GraphInfo>(
     ...info,
     slots: Object.fromEntries(Object.entries(slots).map(([slot, { summary }]) => [slot, { summary, factory: factories[slot]! }])),
     build: impl.build,
+    ...(impl.outcome ? { outcome: impl.outcome } : {}),
   };
 }
 

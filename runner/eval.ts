@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
+import { type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
@@ -60,6 +61,7 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     usageByRole: run.usage.byRole,
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     error: run.error,
+    ...(run.outcome ? { outcome: run.outcome } : {}),
     thread: threadId,
   };
 }
@@ -70,6 +72,8 @@ export async function writeEvalOutputs(
   records: EvalRecord[],
   ctx: {
     graph: string;
+    /** The graph's outcome summary (default: every declared key summed by type). */
+    outcome?: OutcomeSpec;
     bench: Benchmark;
     split: string;
     questions: Question[];
@@ -99,6 +103,7 @@ export async function writeEvalOutputs(
     startedAt: ctx.startedAt,
     finishedAt: new Date().toISOString(),
     command: ctx.command,
+    outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);
 }

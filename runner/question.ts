@@ -1,4 +1,5 @@
 import type { GraphSpec } from "../graphs/index.ts";
+import { type Outcome, outcomeOf } from "../graphs/outcome.ts";
 import { executeSql } from "../nodes/execute.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 import type { Question } from "../state/question.ts";
@@ -43,6 +44,8 @@ export interface QuestionRun {
   /** Correctors under the oracle scenario: the gold's verdict on the initial SQL (so it is not scored twice). */
   initialCorrect?: boolean;
   state?: SqlStateValue;
+  /** What the question went through (the graph's declared outcome over the shared one), when its graph finished. */
+  outcome?: Outcome;
   usage: Usage;
   latencyMs: number;
   iterations: number;
@@ -97,7 +100,7 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
   try {
     if (runner.spec.kind === "generator") {
       const state = await runThread(runner.graph, inputOf(q, runner.spec.name), threadId);
-      return { threadId, sql: state.sql, state, usage: state.usage, latencyMs: performance.now() - started, iterations: iterationsOf(state) };
+      return { threadId, sql: state.sql, state, outcome: outcomeOf(runner.spec, state as unknown as Record<string, unknown>), usage: state.usage, latencyMs: performance.now() - started, iterations: iterationsOf(state) };
     }
     const initial = runner.initial;
     if (!initial) throw new Error(`corrector '${runner.spec.name}' needs initial SQL (--initial)`);
@@ -120,6 +123,7 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
       correction: "applied",
       initialCorrect,
       state,
+      outcome: outcomeOf(runner.spec, state as unknown as Record<string, unknown>),
       usage: addUsage(usage, state.usage),
       latencyMs: performance.now() - started,
       iterations: iterationsOf(state),

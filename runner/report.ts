@@ -26,6 +26,8 @@ export const EvalRecordSchema = z.object({
   callFailure: z.string().optional(),
   /** One line, when the graph could not finish the question. */
   error: z.string().optional(),
+  /** What the question went through, as its graph declares it (graphs/outcome.ts): flat values. */
+  outcome: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   thread: z.string(),
 });
 export type EvalRecord = z.infer<typeof EvalRecordSchema>;
@@ -70,6 +72,8 @@ export interface ReportContext {
   startedAt: string;
   finishedAt: string;
   command: string;
+  /** The graph's summary of its questions' outcomes (`GraphSpec.outcome`), a line each. */
+  outcomes?: string[];
 }
 
 export interface Summary {
@@ -110,6 +114,9 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
     lines.push(`- Initial EX: ${pct(initialEx, corrected.length)}% → final EX: ${pct(corrected.filter((r) => r.correct).length, corrected.length)}%`);
     lines.push(`- Corrected (wrong → right): ${fixed}; broken (right → wrong): ${broken}`);
     lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`, "");
+  }
+  if (ctx.outcomes?.length) {
+    lines.push("## What the questions went through", "", ...ctx.outcomes.map((line) => `- ${line}`), "");
   }
   lines.push("## Cost per question", "", "| | mean | median | p90 | total |", "|---|---:|---:|---:|---:|");
   lines.push(`| input tokens | ${fmt(sum(tokensIn) / records.length)} | ${fmt(quantile(tokensIn, 0.5))} | ${fmt(quantile(tokensIn, 0.9))} | ${sum(tokensIn)} |`);

@@ -162,6 +162,13 @@ describe("sqlmend eval", () => {
       expect(report).toContain("Scoring semantics: `bird`");
       expect(report).toMatch(/\| simple \|/);
       expect(report).toContain(`| ${dev[2]!.id} | ${dev[2]!.dbId} | ${dev[2]!.difficulty} | ✓ | 100 | 10 | 1 |`);
+      // Every question records what it went through; the report sums it, and inspect shows the same per question.
+      expect(byId.get(dev[2]!.id).outcome).toEqual({ fixRounds: 0, finalSqlExecutes: true, failedCalls: 0 });
+      expect(byId.get(dev[0]!.id).outcome).toMatchObject({ finalSqlExecutes: true });
+      expect(report).toMatch(/## What the questions went through\n\n- fixRounds: mean 0\.00, max 0 \(6 questions\)\n- finalSqlExecutes: [\d.]+ % \(\d\/6\)/);
+      const shown = captureIO(dir, {});
+      expect(await main(["inspect", byId.get(dev[2]!.id).thread, "--checkpoints", path.join(dir, "eval-ckpt.sqlite")], shown.io)).toBe(0);
+      expect(shown.out()).toContain("Outcome: fixRounds 0, finalSqlExecutes true, failedCalls 0");
 
       // The same --out without --resume is refused rather than overwritten.
       const again = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });

@@ -108,6 +108,7 @@ ${RUN_FLAGS_USAGE}`,
       const { records, stopped: stopping } = run;
       await writeEvalOutputs(outDir, records, {
         graph: runner.spec.name,
+        outcome: runner.spec.outcome,
         bench,
         split,
         questions,

@@ -3,6 +3,8 @@ import { UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { intFlag } from "../shared/setup.ts";
 import { findManifest } from "../../graphs/registry.ts";
+import { type Outcome, outcomeOf } from "../../graphs/outcome.ts";
+import type { GraphSpec } from "../../graphs/spec.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
@@ -138,10 +140,10 @@ export const inspectCommand: Command = {
         return 0;
       }
       if (values.json) {
-        io.stdout(`${JSON.stringify({ thread: threadId, graph: spec.name, finished: final.next.length === 0, next: final.next, state: final.values, steps: steps.map(({ calls, ...s }) => ({ ...s, calls: calls.map(({ messages, ...c }) => ({ ...c, promptMessages: messages.length })) })) }, null, 2)}\n`);
+        io.stdout(`${JSON.stringify({ thread: threadId, graph: spec.name, finished: final.next.length === 0, next: final.next, outcome: outcome(spec, final), state: final.values, steps: steps.map(({ calls, ...s }) => ({ ...s, calls: calls.map(({ messages, ...c }) => ({ ...c, promptMessages: messages.length })) })) }, null, 2)}\n`);
         return 0;
       }
-      io.stdout(renderOverview(threadId, spec.name, final, steps));
+      io.stdout(renderOverview(threadId, spec.name, final, steps, outcome(spec, final)));
       return 0;
     } finally {
       store.close();
@@ -171,7 +173,10 @@ const attemptNotes = (value: unknown): string =>
     .map((note) => `note: ${note}`)
     .join("; ");
 
-function renderOverview(threadId: string, graph: string, final: { values: SqlStateValue; next: string[] }, steps: StepView[]): string {
+/** The thread's outcome as results.jsonl records it, once it has finished. */
+const outcome = (spec: GraphSpec, final: { values: SqlStateValue; next: string[] }): Outcome | undefined => (final.next.length ? undefined : outcomeOf(spec, final.values as unknown as Record<string, unknown>));
+
+function renderOverview(threadId: string, graph: string, final: { values: SqlStateValue; next: string[] }, steps: StepView[], outcome?: Outcome): string {
   const v = final.values;
   const out: string[] = [];
   out.push(`Thread ${threadId} (graph ${graph}) — ${final.next.length ? `unfinished, next: ${final.next.join(", ")}` : "finished"}`);
@@ -181,6 +186,7 @@ function renderOverview(threadId: string, graph: string, final: { values: SqlSta
   if (v.execution?.ok && v.execution.preview) out.push(formatTable(v.execution.preview));
   else if (v.execution) out.push(`Execution: ${v.execution.errorKind}: ${v.execution.error}`);
   if (v.usage) out.push("", `Tokens: ${formatUsage(v.usage)}`);
+  if (outcome) out.push(`Outcome: ${Object.entries(outcome).map(([key, value]) => `${key} ${value}`).join(", ")}`);
   out.push("", "Steps (sqlmend inspect THREAD --step N for prompts and replies):");
   for (const step of steps) {
     const changed = Object.entries(step.updates)

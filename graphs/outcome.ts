@@ -1,0 +1,60 @@
+/**
+ * What one question went through, as `results.jsonl` records it under `outcome` and `report.md`, `compare` and
+ * `inspect` show it: flat values a graph's spec reads off a finished thread's state (`GraphSpec.outcome`). The
+ * launcher knows no method: it sums whatever keys the graph declares, by their type.
+ */
+export type OutcomeValue = string | number | boolean | null;
+export type Outcome = Record<string, OutcomeValue>;
+
+export interface OutcomeSpec {
+  /** The outcome of a finished thread (the state as the graph left it). */
+  of(state: Record<string, unknown>): Outcome;
+  /** Lines that sum a run's outcomes (default: `summarizeOutcomes`). */
+  summarize?(outcomes: Outcome[]): string[];
+}
+
+/** What every graph's state says (`state/sql-state.ts`): execution-error fixes, whether the answer executes, calls that got no reply. */
+export function sharedOutcome(state: Record<string, unknown>): Outcome {
+  const execution = state.execution as { ok?: boolean } | null | undefined;
+  const usage = state.usage as { failed?: number } | undefined;
+  return {
+    fixRounds: typeof state.fixRounds === "number" ? state.fixRounds : 0,
+    finalSqlExecutes: execution ? execution.ok === true : null,
+    failedCalls: usage?.failed ?? 0,
+  };
+}
+
+/** A finished thread's outcome: the shared fields, then what its graph declares (`GraphSpec.outcome`). */
+export function outcomeOf(spec: { outcome?: OutcomeSpec }, state: Record<string, unknown>): Outcome {
+  return { ...sharedOutcome(state), ...spec.outcome?.of(state) };
+}
+
+const pct = (n: number, d: number) => `${d ? ((n / d) * 100).toFixed(1) : "-"} %`;
+
+/**
+ * One line per key, over the outcomes that have it: booleans as the share true ("consensus: 81.0 % (81/100)"), numbers
+ * as mean and max, strings as their distribution, most frequent first ("stopReason: consensus 81.0 %, round limit 19.0 %").
+ */
+export function summarizeOutcomes(outcomes: (Outcome | undefined)[]): string[] {
+  const present = outcomes.filter((o): o is Outcome => !!o);
+  const keys = [...new Set(present.flatMap((o) => Object.keys(o)))];
+  const lines: string[] = [];
+  for (const key of keys) {
+    const values = present.map((o) => o[key]).filter((v) => v !== undefined && v !== null);
+    if (!values.length) continue;
+    if (values.every((v) => typeof v === "boolean")) {
+      const yes = values.filter((v) => v).length;
+      lines.push(`${key}: ${pct(yes, values.length)} (${yes}/${values.length})`);
+    } else if (values.every((v) => typeof v === "number")) {
+      const numbers = values as number[];
+      const mean = numbers.reduce((a, b) => a + b, 0) / numbers.length;
+      lines.push(`${key}: mean ${mean.toFixed(2)}, max ${Math.max(...numbers)} (${numbers.length} questions)`);
+    } else {
+      const counts = new Map<string, number>();
+      for (const v of values) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
+      const shown = [...counts].sort((a, b) => b[1] - a[1]).map(([v, n]) => `${v} ${pct(n, values.length)}`);
+      lines.push(`${key}: ${shown.join(", ")} (${values.length} questions)`);
+    }
+  }
+  return lines;
+}
