@@ -20,11 +20,12 @@ import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { runQuestions } from "../../runner/question-runner.ts";
+import { parseShard, shardName, shardOf } from "../../runner/shards.ts";
 
 export const evalCommand: Command = {
   name: "eval",
   usage: `Usage: sqlmend eval GRAPH --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
-                    [--concurrency K] [--resume] [--semantics bird|spider] [--keep-distinct]
+                    [--concurrency K] [--resume] [--semantics bird|spider] [--keep-distinct] [--shard I/N]
 
   --bench DIR|minibench     Spider or BIRD layout, or the project's own small benchmark
   --out DIR                 results.jsonl (a line per question), predict_<split>.json (BIRD format),
@@ -36,6 +37,8 @@ export const evalCommand: Command = {
   --concurrency K           questions in flight (default 4); --max-requests caps model requests
   --resume                  continue a killed or finished run in --out without redoing finished questions
   --semantics bird|spider   EX semantics (default: the benchmark's own)
+  --shard I/N               run the I-th of N shares of the selection (positions I-1, I-1+N, ... in file
+                            order), e.g. one per machine; 'sqlmend merge' joins the N --out folders
 ${RUN_FLAGS_USAGE}`,
   helpFor: graphUsage,
   async run(argv, io) {
@@ -45,6 +48,7 @@ ${RUN_FLAGS_USAGE}`,
       ...RUN_DIR_FLAGS,
       semantics: { type: "string" },
       "keep-distinct": { type: "boolean" },
+      shard: { type: "string" },
     });
     const spec = requireGraph(positionals[0]);
     graphOptionsOf(spec, values);
@@ -71,7 +75,8 @@ ${RUN_FLAGS_USAGE}`,
     const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
     const bench = await loadBenchmark(benchDir, { split });
     const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
-    const { questions, skipped } = selectQuestions(bench, values.ids, limit);
+    const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
+    const { questions, skipped } = shardOf(selectQuestions(bench, values.ids, limit), shard);
     const examples = await examplesFor(spec, values, benchDir, split, bench);
 
     const outDir = path.resolve(io.cwd, values.out);
@@ -91,9 +96,19 @@ ${RUN_FLAGS_USAGE}`,
       });
       const runFile = prepareOutDir(
         outDir,
-        { graph: spec.name, bench: benchDir, split, semantics, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) } },
+        {
+          graph: spec.name,
+          bench: benchDir,
+          split,
+          semantics,
+          models: runner.deps.models.describe(),
+          settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) },
+          shard: shard ? shardName(shard) : null,
+          // What was selected, for `sqlmend merge` (not checked by --resume: a resumed run may take more questions).
+          selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null },
+        },
         values.resume ?? false,
-        ["graph", "bench", "split", "semantics", "models", "settings"],
+        ["graph", "bench", "split", "semantics", "models", "settings", "shard"],
       );
       const keepDistinct = values["keep-distinct"] ?? false;
       const run = await runQuestions({

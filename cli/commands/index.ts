@@ -21,6 +21,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./compare.ts")).compareCommand,
   },
   {
+    name: "merge",
+    summary: "join the output folders of 'eval --shard I/N' into one run (results, predictions, report)",
+    load: async () => (await import("./merge.ts")).mergeCommand,
+  },
+  {
     name: "magic",
     summary: "MAGIC: write a self-correction guideline from a method's training failures (magic guideline)",
     load: async () => (await import("./magic.ts")).magicCommand,

@@ -1,0 +1,31 @@
+import path from "node:path";
+import type { Command } from "../shared/command.ts";
+import { UsageError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+
+export const mergeCommand: Command = {
+  name: "merge",
+  usage: `Usage: sqlmend merge SHARD_DIR... --out DIR
+
+Joins the --out folders of 'sqlmend eval ... --shard I/N' (I = 1..N, each once) into one run in DIR: results.jsonl in
+file order, predict_<split>.json and pred_<split>.sql over every selected question, report.md — what one process
+running the whole selection would have written. Shards run with different graphs, benchmarks, models, settings or
+selections are refused, as --resume refuses them; so is a shard with questions still to run (finish it with --resume).
+
+  --out DIR                 a new folder for the merged run`,
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, { out: { type: "string" } });
+    if (!values.out) throw new UsageError("--out DIR is required");
+    if (!positionals.length) throw new UsageError("name the shard folders to merge");
+    const { mergeShards } = await import("../../runner/merge.ts");
+    const outDir = path.resolve(io.cwd, values.out);
+    const merged = await mergeShards(positionals.map((dir) => path.resolve(io.cwd, dir)), outDir, `sqlmend merge ${argv.join(" ")}`);
+    const correct = merged.records.filter((r) => r.correct).length;
+    io.stdout(
+      `Merged ${merged.shards} shards: ${merged.records.length} questions\n` +
+        `EX ${merged.records.length ? ((correct / merged.records.length) * 100).toFixed(2) : "-"}% (${correct}/${merged.records.length})\n` +
+        `Report: ${path.join(outDir, "report.md")}\n`,
+    );
+    return 0;
+  },
+};

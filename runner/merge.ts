@@ -1,0 +1,109 @@
+import fs from "node:fs";
+import path from "node:path";
+import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
+import { findManifest } from "../graphs/registry.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import type { Semantics } from "../tools/benchmarks/score.ts";
+import { EVAL_RESULTS, writeEvalOutputs } from "./eval.ts";
+import { type EvalRecord, parseResults } from "./report.ts";
+import { fileOrder, prepareOutDir, selectQuestions } from "./run-dir.ts";
+import { parseShard, shardName, shardOf } from "./shards.ts";
+
+/** What run.json holds of a shard (written by eval). */
+interface ShardRunFile {
+  runId: string;
+  graph: string;
+  bench: string;
+  split: "dev" | "train";
+  semantics: Semantics;
+  models: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  shard?: string | null;
+  selection?: { ids: string[] | null; limit: number | null };
+  startedAt: string;
+}
+
+/** The keys every shard of one run must share: what shapes answers and verdicts, and what was selected. */
+const SAME = ["graph", "bench", "split", "semantics", "models", "settings", "selection"] as const;
+
+function readRunFile(dir: string): ShardRunFile {
+  const file = path.join(dir, "run.json");
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as ShardRunFile;
+  } catch (error) {
+    throw new UserError(`${file}: ${fs.existsSync(file) ? `unreadable (${firstLineOf(error)})` : "not found: is this an eval output folder?"}`);
+  }
+}
+
+export interface MergeResult {
+  records: EvalRecord[];
+  questions: number;
+  shards: number;
+}
+
+/**
+ * Joins shard folders into `outDir`: checks that they are the N shards of one run (same graph, benchmark, split,
+ * semantics, models, settings and selection; each of 1..N once; every question of each share recorded), then writes
+ * results.jsonl in file order, predictions in both official formats and report.md, as a single run would.
+ */
+export async function mergeShards(dirs: string[], outDir: string, command: string): Promise<MergeResult> {
+  if (!dirs.length) throw new UsageError("name the shard folders to merge");
+  const runs = dirs.map((dir) => ({ dir, run: readRunFile(dir) }));
+  const first = runs[0]!;
+  for (const { dir, run } of runs) {
+    if (!run.shard || !run.selection) throw new UserError(`${dir} is not a shard (its run.json has no shard): run eval with --shard I/N`);
+    for (const key of SAME) {
+      if (JSON.stringify(run[key]) !== JSON.stringify(first.run[key])) {
+        throw new UserError(`${dir} was run with ${key} ${JSON.stringify(run[key])}, ${first.dir} with ${JSON.stringify(first.run[key])}: shards of one run must share it`);
+      }
+    }
+  }
+  const shards = runs.map(({ dir, run }) => ({ dir, shard: parseShard(run.shard!) }));
+  const count = shards[0]!.shard.count;
+  const seen = new Map<number, string>();
+  for (const { dir, shard } of shards) {
+    if (shard.count !== count) throw new UserError(`${dir} is shard ${shardName(shard)}, ${shards[0]!.dir} is one of ${count}: shards of one run must share N`);
+    if (seen.has(shard.index)) throw new UserError(`${dir} and ${seen.get(shard.index)} are both shard ${shardName(shard)}`);
+    seen.set(shard.index, dir);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
+  if (missing.length) throw new UserError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((i) => `${i}/${count}`).join(", ")} missing: name all ${count} shard folders`);
+
+  const run = first.run;
+  const bench = await loadBenchmark(run.bench, { split: run.split });
+  const selection = selectQuestions(bench, run.selection!.ids ?? undefined, run.selection!.limit ?? undefined);
+  const records = new Map<string, EvalRecord>();
+  for (const { dir, shard } of shards) {
+    const file = path.join(dir, EVAL_RESULTS);
+    const share = shardOf(selection, shard).questions;
+    const parsed = fs.existsSync(file) ? parseResults(fs.readFileSync(file, "utf8")).records : new Map<string, EvalRecord>();
+    const unfinished = share.filter((q) => !parsed.has(q.id));
+    if (unfinished.length) {
+      throw new UserError(`${dir} (shard ${shardName(shard)}) has no result for ${unfinished.length} of its ${share.length} questions (e.g. ${unfinished[0]!.id}): finish it with --resume, then merge`);
+    }
+    for (const q of share) records.set(q.id, parsed.get(q.id)!);
+  }
+  const ordered = fileOrder(selection.questions).map((q) => records.get(q.id)!);
+  const runFile = prepareOutDir(
+    outDir,
+    { graph: run.graph, bench: run.bench, split: run.split, semantics: run.semantics, models: run.models, settings: run.settings, shard: null, selection: run.selection, merged: dirs.map((d) => path.resolve(d)) },
+    false,
+    [],
+  );
+  fs.writeFileSync(path.join(outDir, EVAL_RESULTS), ordered.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  const spec = await findManifest(run.graph)?.load();
+  await writeEvalOutputs(outDir, ordered, {
+    graph: run.graph,
+    outcome: spec?.outcome,
+    bench,
+    split: run.split,
+    questions: selection.questions,
+    skipped: selection.skipped,
+    semantics: run.semantics,
+    startedAt: runs.map((r) => r.run.startedAt).sort()[0] ?? runFile.startedAt,
+    settings: { ...run.settings, shards: count },
+    models: run.models,
+    command,
+  });
+  return { records: ordered, questions: selection.questions.length, shards: count };
+}
