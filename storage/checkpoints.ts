@@ -1,17 +1,25 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
+import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { dataDir } from "../tools/paths.ts";
 import { UserError } from "../core/errors.ts";
 import { LightSqliteSaver } from "./checkpoint-chunks.ts";
+import { isPostgresLocation, redactUrl } from "./location.ts";
+import type { PostgresCheckpointer } from "./postgres.ts";
 
 export interface OpenedCheckpointer {
   saver: BaseCheckpointSaver;
-  /** The file, or "memory". */
+  /** The file, "memory", or a PostgreSQL URL (password hidden). */
   location: string;
-  /** The raw database, for listing threads (null in memory). */
+  /** The raw database, for listing threads (null in memory and in PostgreSQL). */
   db: Database.Database | null;
+  /** PostgreSQL: the saver, which opens the connection on first use. */
+  postgres?: LazyPostgresSaver;
+  /** Resolves once the store can be used (PostgreSQL: the server answered and the schema exists); one line if not. */
+  ready(): Promise<void>;
   close(): void;
 }
 
@@ -24,11 +32,15 @@ const NEW_FILE_PAGE_SIZE = 1024;
 export const defaultCheckpointFile = (env: NodeJS.ProcessEnv, cwd: string) => path.join(dataDir(env, cwd), "checkpoints.sqlite");
 
 /**
- * "memory", or a SQLite file of its own (default: the data directory's checkpoints.sqlite). A file that is some other
+ * "memory", a PostgreSQL URL (`postgres://user:password@host:port/db`, `./postgres.ts`), or a SQLite file of its own (default: the data directory's checkpoints.sqlite). A file that is some other
  * SQLite database — a benchmark's, say — is refused, so checkpoints never land inside it.
  */
 export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEnv, cwd: string, options: { mustExist?: boolean } = {}): OpenedCheckpointer {
-  if (spec === "memory") return { saver: new MemorySaver(), location: "memory", db: null, close() {} };
+  if (spec === "memory") return { saver: new MemorySaver(), location: "memory", db: null, ready: async () => {}, close() {} };
+  if (isPostgresLocation(spec)) {
+    const postgres = new LazyPostgresSaver(spec);
+    return { saver: postgres, location: redactUrl(spec), db: null, postgres, ready: () => postgres.ready(), close: () => postgres.close() };
+  }
   const file = spec ? path.resolve(cwd, spec) : defaultCheckpointFile(env, cwd);
   if (!fs.existsSync(file)) {
     if (options.mustExist) throw new UserError(`no checkpoints yet: ${file} does not exist`);
@@ -53,7 +65,59 @@ export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEn
     throw new UserError(`cannot open checkpoint file ${file}: ${(error as Error).message}`);
   }
   // What repeats is stored once, in chunks, and checkpoints are deltas of each other (./checkpoint-chunks.ts).
-  return { saver: new LightSqliteSaver(db), location: file, db, close: () => db.close() };
+  return { saver: new LightSqliteSaver(db), location: file, db, ready: async () => {}, close: () => db.close() };
+}
+
+/**
+ * LangGraph's PostgreSQL saver (`./postgres.ts`), loaded with its driver on first use: a run that checkpoints to a
+ * file never pays for them. Every call is passed on unchanged.
+ */
+export class LazyPostgresSaver extends BaseCheckpointSaver {
+  private opened: Promise<PostgresCheckpointer> | undefined;
+  private module: Promise<typeof import("./postgres.ts")> | undefined;
+
+  constructor(private readonly url: string) {
+    super();
+  }
+
+  private open(): Promise<PostgresCheckpointer> {
+    this.module ??= import("./postgres.ts");
+    this.opened ??= this.module.then((m) => m.openPostgres(this.url));
+    return this.opened;
+  }
+
+  async ready(): Promise<void> {
+    await (await this.open()).saver.ensureReady();
+  }
+
+  async listThreads(limit: number, prefix?: string) {
+    const [m, store] = await Promise.all([this.module ?? (this.module = import("./postgres.ts")), this.open()]);
+    return m.listPostgresThreads(store, limit, prefix);
+  }
+
+  close(): void {
+    void this.opened?.then((store) => store.pool.end()).catch(() => {});
+  }
+
+  async getTuple(config: RunnableConfig) {
+    return (await this.open()).saver.getTuple(config);
+  }
+
+  async *list(config: RunnableConfig, options?: CheckpointListOptions) {
+    yield* (await this.open()).saver.list(config, options);
+  }
+
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions) {
+    return (await this.open()).saver.put(config, checkpoint, metadata, newVersions);
+  }
+
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string) {
+    return (await this.open()).saver.putWrites(config, writes, taskId);
+  }
+
+  async deleteThread(threadId: string) {
+    return (await this.open()).saver.deleteThread(threadId);
+  }
 }
 
 export interface ThreadSummary {
@@ -80,16 +144,17 @@ export async function describeThread(saver: BaseCheckpointSaver, threadId: strin
 /** Threads in a checkpoint file, newest first (checkpoint ids are time-ordered). */
 export async function listThreads(store: OpenedCheckpointer, limit = 50, prefix?: string): Promise<ThreadSummary[]> {
   const db = store.db;
-  if (!db) return [];
-  const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
-  if (!hasTable) return [];
-  const rows = db
+  if (!db && !store.postgres) return [];
+  if (db && !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get()) return [];
+  const rows: (ThreadSummary & { lastCheckpointId?: string })[] = store.postgres
+    ? await store.postgres.listThreads(limit, prefix)
+    : (db!
     .prepare(
       `SELECT thread_id AS threadId, count(*) AS checkpoints, max(checkpoint_id) AS lastCheckpointId
        FROM checkpoints WHERE checkpoint_ns = '' ${prefix ? "AND thread_id LIKE ? ESCAPE '\\'" : ""}
        GROUP BY thread_id ORDER BY lastCheckpointId DESC LIMIT ?`,
     )
-    .all(...(prefix ? [`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit] : [limit])) as (ThreadSummary & { lastCheckpointId?: string })[];
+    .all(...(prefix ? [`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit] : [limit])) as (ThreadSummary & { lastCheckpointId?: string })[]);
   const out: ThreadSummary[] = [];
   for (const { lastCheckpointId: _last, ...row } of rows) {
     try {

@@ -65,6 +65,8 @@ ${RUN_FLAGS_USAGE}`,
     const executor = getSharedExecutor();
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
+      // A PostgreSQL server that cannot be reached is one line now, not an error per question.
+      await checkpoints.ready();
       const runner = await buildRunner({
         spec,
         values,

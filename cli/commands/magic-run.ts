@@ -119,6 +119,8 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   const executor = getSharedExecutor();
   const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
   try {
+    // A PostgreSQL server that cannot be reached is one line now, not an error per question.
+    await checkpoints.ready();
     const models = modelsFrom(values, io.env, io.cwd, "feedback");
     const graphOptions = graphOptionsFrom(values);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).

@@ -27,7 +27,8 @@ export const threadsCommand: Command = {
     const { listThreads, openCheckpointer } = await checkpointStore();
     const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
     try {
-      if (!store.db) throw new UserError("an in-memory store holds no threads between runs");
+      if (!store.db && !store.postgres) throw new UserError("an in-memory store holds no threads between runs");
+      await store.ready();
       const threads = await listThreads(store, intFlag(values, "limit", 1) ?? 50, values.prefix);
       if (values.json) io.stdout(`${JSON.stringify(threads, null, 2)}\n`);
       else if (!threads.length) io.stdout(`no threads in ${store.location}\n`);
@@ -98,6 +99,7 @@ export const inspectCommand: Command = {
     const { describeThread, openCheckpointer } = await checkpointStore();
     const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
     try {
+      await store.ready();
       const about = await describeThread(store.saver, threadId);
       if (!about) throw new UserError(`no thread '${threadId}' in ${store.location}`);
       const graphName = values.graph ?? about.graph;

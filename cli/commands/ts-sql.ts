@@ -178,6 +178,8 @@ export const tsSqlCommand: Command = {
     const outDir = path.resolve(io.cwd, values.out);
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
+      // A PostgreSQL server that cannot be reached is one line now, not an error per question.
+      await checkpoints.ready();
       // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
       // audit only builds each gold query's test case and runs the gold on it.
       const runner = await buildRunner({

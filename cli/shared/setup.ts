@@ -52,7 +52,8 @@ Graph:
   --schema-max-chars N      schema size budget in prompts (default 24000)
   --query-timeout-ms N      per-query time limit (default 30000)
   --node SLOT=MODULE        replace a node: MODULE's default export is a NodeFactory (repeatable)
-  --checkpoints FILE|memory checkpoint store (default .sqlmend/checkpoints.sqlite)
+  --checkpoints FILE|memory|postgres://USER:PASS@HOST:PORT/DB
+                            checkpoint store (default .sqlmend/checkpoints.sqlite)
 Correction (corrector graphs):
   --initial GRAPH|FILE      initial SQL from a generator graph (default baseline) or a predictions file
   --correct all|errors|incorrect   which initial SQL to correct (incorrect: eval only, gold as oracle)`;
