@@ -43,5 +43,7 @@ export type { Embedder } from "./tools/models/embeddings.ts";
 export { MemoryStore, ERROR_TYPES, subsumptionFilter } from "./tools/retrieval/memory-store.ts";
 export { sqlSkeleton } from "./tools/sql-skeleton.ts";
 export { runSandboxed } from "./tools/sandbox/sandbox.ts";
+export { readSchema, renderSchema } from "./tools/schema.ts";
+export type { DbSchema, TableSchema } from "./tools/schema.ts";
 export { scoreQuestion, resultFingerprint } from "./tools/benchmarks/score.ts";
 export { UserError, UsageError, firstLineOf } from "./core/errors.ts";

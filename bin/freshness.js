@@ -34,6 +34,8 @@ export function distIsFresh(root) {
   } catch {
     return false;
   }
+  // An installed package ships dist/ without the sources (package.json "files"): there is nothing to be stale against.
+  if (!(recorded.roots ?? SOURCE_ROOTS).some((rel) => fs.existsSync(path.join(root, rel)))) return true;
   for (const [rel, mtimeMs] of Object.entries(recorded.entries ?? {})) {
     let stat;
     try {

@@ -1,8 +1,10 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { firstLineOf, UsageError } from "../../core/errors.ts";
 
+type Parsed<T extends NonNullable<ParseArgsConfig["options"]>> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+
 /** parseArgs with flag errors turned into UsageError. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T): Parsed<T> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {

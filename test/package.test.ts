@@ -1,0 +1,95 @@
+/**
+ * sqlmend as a dependency: `npm pack` of a copy of the project (its `prepare` builds dist/ with type declarations),
+ * the tarball unpacked as `node_modules/sqlmend` of a temporary project whose other packages are this project's
+ * installed ones (no network), then examples/custom-node/index.mjs — plain Node ESM, `import ... from "sqlmend"` —
+ * builds the baseline graph with its `schema` node swapped and runs it against the scripted model server.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SKIP = new Set(["node_modules", "dist", ".git", ".sqlmend", "runs", "coverage"]);
+let dir: string;
+let project: string;
+let server: OpenAIServer;
+
+function copyProject(from: string, to: string) {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (SKIP.has(entry.name) || entry.name.endsWith(".tgz")) continue;
+    const [src, dst] = [path.join(from, entry.name), path.join(to, entry.name)];
+    if (entry.isDirectory()) copyProject(src, dst);
+    else if (entry.isFile()) fs.copyFileSync(src, dst);
+  }
+}
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  const copy = path.join(dir, "sqlmend");
+  copyProject(ROOT, copy);
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"));
+  const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: copy, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const tarball = path.join(dir, (JSON.parse(packed.slice(packed.indexOf("["))) as { filename: string }[])[0]!.filename);
+
+  project = path.join(dir, "consumer");
+  const modules = path.join(project, "node_modules");
+  fs.mkdirSync(path.join(modules, "sqlmend"), { recursive: true });
+  execFileSync("tar", ["-xzf", tarball, "-C", path.join(modules, "sqlmend"), "--strip-components=1"]);
+  // Its dependencies: this project's installed packages (the tarball's own package.json names them).
+  for (const name of fs.readdirSync(path.join(ROOT, "node_modules"))) {
+    if (name === ".bin" || name.startsWith(".")) continue;
+    fs.symlinkSync(path.join(ROOT, "node_modules", name), path.join(modules, name));
+  }
+  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  fs.copyFileSync(path.join(ROOT, "examples", "custom-node", "index.mjs"), path.join(project, "index.mjs"));
+  server = await startOpenAIServer({ respond: () => ({ content: "```sql\nSELECT count(*) FROM dogs\n```", usage: { prompt_tokens: 50, completion_tokens: 8 } }) });
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  removeTempDir(dir);
+});
+
+describe("the packed package", () => {
+  it("holds the compiled library with type declarations, and no TypeScript sources", () => {
+    const pkg = path.join(project, "node_modules", "sqlmend");
+    for (const file of ["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/tools/sqlite/worker.cjs", "dist/tools/sandbox/sandbox-worker.js", "bin/sqlmend.js"]) {
+      expect(fs.existsSync(path.join(pkg, file)), file).toBe(true);
+    }
+    expect(fs.existsSync(path.join(pkg, "index.ts"))).toBe(false);
+    expect(fs.existsSync(path.join(pkg, "graphs"))).toBe(false);
+  });
+
+  it("imports in plain Node ESM and runs a graph with a swapped node against a scripted model", async () => {
+    const db = makeDb(dir, "pets.sqlite", "CREATE TABLE dogs (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE cats (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO dogs VALUES (1,'Rex'),(2,'Fido');");
+    // Not spawnSync: the scripted server answers from this process.
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ["index.mjs", db, "How many dogs are there?"], {
+        cwd: project,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") },
+      });
+      let [stdout, stderr] = ["", ""];
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("close", (status) => resolve({ status, stdout, stderr }));
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ sql: "SELECT count(*) FROM dogs", ok: true, rows: [[2]] });
+    // The swapped node's schema reached the model: the question's table only.
+    const prompt = server.requests.at(-1)!.messages.map((m) => m.content).join("\n");
+    expect(prompt).toContain("-- tables named in the question");
+    expect(prompt).toMatch(/CREATE TABLE "?dogs"?/);
+    expect(prompt).not.toMatch(/CREATE TABLE "?cats"?/);
+  });
+
+  it("its launcher runs from the compiled code", () => {
+    const run = spawnSync(process.execPath, [path.join(project, "node_modules", "sqlmend", "bin", "sqlmend.js"), "graphs"], { cwd: project, encoding: "utf8", env: { ...process.env, SQLMEND_DEBUG: "1" } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^baseline\s+generator/m);
+    expect(run.stderr).not.toMatch(/running the sources/);
+  });
+});
