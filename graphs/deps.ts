@@ -1,12 +1,15 @@
 import type { NodeDeps } from "../nodes/types.ts";
 import type { Embedder } from "../tools/models/embeddings.ts";
-import { createEmbedderFrom, createOpenAIProvider, resolveModelConfig } from "../tools/models/models.ts";
+import { createEmbedderFrom, createOpenAIProvider, type ModelFlags, resolveModelConfig } from "../tools/models/models.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
 
-/** Dependencies from the environment alone (SQLMEND_MODEL, OPENAI_BASE_URL, ...): for langgraph.json and library use. */
-export function defaultDeps(env: NodeJS.ProcessEnv = process.env): NodeDeps {
+/**
+ * Dependencies from the environment (SQLMEND_MODEL, OPENAI_BASE_URL, ...) and, over it, model settings a run passes
+ * (`eval --server` sends the launcher's model flags in the run's config): for langgraph.json and library use.
+ */
+export function defaultDeps(env: NodeJS.ProcessEnv = process.env, flags: ModelFlags = {}): NodeDeps {
   let models: NodeDeps["models"] | undefined;
-  const lazyModels = (): NodeDeps["models"] => (models ??= createOpenAIProvider(resolveModelConfig({}, env, process.cwd()), env));
+  const lazyModels = (): NodeDeps["models"] => (models ??= createOpenAIProvider(resolveModelConfig(flags, env, process.cwd()), env));
   // Resolve the model config on first use, so importing a graph never fails for want of a model.
   const provider: NodeDeps["models"] = {
     get limiter() {
@@ -28,7 +31,7 @@ export function defaultDeps(env: NodeJS.ProcessEnv = process.env): NodeDeps {
     get embeddings() {
       if (embeddings === undefined) {
         try {
-          embeddings = createEmbedderFrom(resolveModelConfig({}, env, process.cwd()), env, process.cwd()) ?? null;
+          embeddings = createEmbedderFrom(resolveModelConfig(flags, env, process.cwd()), env, process.cwd()) ?? null;
         } catch {
           embeddings = null; // a bad config file is reported when the models are first used
         }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type { ModelFlags } from "../tools/models/models.ts";
 import { manifestOf } from "./registry.ts";
 
 /**
@@ -8,9 +9,21 @@ import { manifestOf } from "./registry.ts";
  */
 type ServedConfig = { configurable?: Record<string, unknown> };
 
+/**
+ * What a run may set in `configurable.sqlmend` (`eval --server` sends it): the graph's options as the launcher parsed
+ * them (camelCase keys, shared knobs included), the model settings (never a key: the server's environment holds it),
+ * and the launcher's working directory for relative file options.
+ */
+export interface ServedSettings {
+  options?: Record<string, unknown>;
+  models?: ModelFlags;
+  cwd?: string;
+}
+
 const served = (name: string, options: (config: ServedConfig) => Record<string, unknown> = () => ({})) => async (config: ServedConfig = {}) => {
   const [spec, { defaultDeps }] = await Promise.all([manifestOf(name).load(), import("./deps.ts")]);
-  return spec.build(defaultDeps(), options(config));
+  const settings = (config.configurable?.sqlmend ?? {}) as ServedSettings;
+  return spec.build(defaultDeps(process.env, { ...settings.models, configFile: undefined }), { ...options(config), ...settings.options, ...(settings.cwd ? { cwd: settings.cwd } : {}) });
 };
 
 /** MAGIC's guideline file: the run's `configurable.guideline`, else SQLMEND_GUIDELINE (each run reports a missing one). */
