@@ -41,6 +41,22 @@ export const magicFeedbackSpec: GraphSpec = specOf(magicFeedbackManifest, {
     check: slot(checkNode),
     judge: slot(judgeNode),
   },
+  // The cycle's record for results.jsonl (`sqlmend magic guideline` writes it; `inspect` shows it).
+  outcome: {
+    of: (state) => {
+      const n = (key: string) => (typeof state[key] === "number" ? (state[key] as number) : 0);
+      return {
+        iterations: n("rounds"),
+        success: state.corrected === true,
+        leakRefusals: n("leakRefusals"),
+        redactions: n("redactions"),
+        feedbackRevisions: n("feedbackRevisions"),
+        correctionRevisions: n("correctionRevisions"),
+        unusableManagerReplies: n("unusableManagerReplies"),
+        failedRevisions: n("failedRevisions"),
+      };
+    },
+  },
   build(deps, options: BuildOptions = {}) {
     const { maxIter, noManager } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
     const node = (name: string) => slotNode(magicFeedbackSpec, name, deps, options);

@@ -17,6 +17,13 @@ export const magicSpec: GraphSpec = specOf(magicManifest, {
     correct: applyGuidelineNode as unknown as NodeFactory,
     check: keepExecutableNode as unknown as NodeFactory,
   },
+  // What each question went through: which guideline, and whether its revision was kept.
+  outcome: {
+    of: (state) => ({
+      guidelineHash: typeof state.guidelineHash === "string" && state.guidelineHash ? state.guidelineHash : null,
+      revision: typeof state.revision === "string" && state.revision ? state.revision : null,
+    }),
+  },
   build(deps, options: BuildOptions = {}) {
     const node = (name: string) => slotNode(magicSpec, name, deps, options);
     const graph = new StateGraph(MagicState)

@@ -17,6 +17,8 @@ export const MagicIterationSchema = z.object({
 export type MagicIteration = z.infer<typeof MagicIterationSchema>;
 
 const concat = <T>(current: T[], next: T[]) => current.concat(next);
+/** A count that nodes running in one step (the two revisions) may both add to: each update is a delta. */
+const counter = () => new ReducedValue(z.number().int().nonnegative().default(0), { inputSchema: z.number().int().nonnegative(), reducer: (a: number, b: number) => a + b });
 
 /**
  * Graph `magic-feedback`: one training failure through the feedback-correction cycle. Input: the shared fields with
@@ -46,6 +48,14 @@ export const magicFeedbackFields = {
   unreachable: z.string().default(""),
   /** The scorer's verdict on the final revision: was the failure corrected? */
   corrected: z.boolean().default(false),
+  /** Feedbacks or revised correction instructions that gave the gold away (each reply counts; re-asked, or at last redacted / dropped). */
+  leakRefusals: counter(),
+  /** Feedbacks passed on with the gold redacted, every re-ask having leaked it too. */
+  redactions: counter(),
+  /** Manager replies that held no usable instructions (empty, a refusal, a bare query), each re-ask counted. */
+  unusableManagerReplies: counter(),
+  /** Revisions that kept the previous instructions (unusable replies, leaks or no reply, after the re-asks). */
+  failedRevisions: counter(),
 };
 export const MagicFeedbackState = new StateSchema(magicFeedbackFields);
 export type MagicFeedbackValue = typeof MagicFeedbackState.State;
@@ -73,6 +83,8 @@ export const magicGuidelineFields = {
   guideline: z.string().default(""),
   /** False when the merge kept the previous guideline (the manager's reply was unusable). */
   merged: z.boolean().default(false),
+  /** Merge replies that could not replace the guideline (no reminder, most reminders dropped), each re-ask counted. */
+  unusableReplies: z.number().int().nonnegative().default(0),
 };
 export const MagicGuidelineState = new StateSchema(magicGuidelineFields);
 export type MagicGuidelineValue = typeof MagicGuidelineState.State;
@@ -81,6 +93,10 @@ export type MagicGuidelineValue = typeof MagicGuidelineState.State;
 export const magicFields = {
   ...sqlStateFields,
   initialSql: z.string().default(""),
+  /** The first 12 hex digits of the sha256 of the guideline text applied. */
+  guidelineHash: z.string().default(""),
+  /** What became of the revision: `revised`, `unchanged` (the same query), `no SQL` (reply without one, initial kept), `does not execute` (initial kept). */
+  revision: z.string().default(""),
 };
 export const MagicState = new StateSchema(magicFields);
 export type MagicValue = typeof MagicState.State;

@@ -82,6 +82,26 @@ describe("eval magic --guideline", () => {
     expect(report).toContain(guideline);
     expect(report).toContain(createHash("sha256").update(GUIDELINE).digest("hex"));
     expect(report).toContain("Corrected (wrong → right): 2; broken (right → wrong): 0");
+    // What each question went through, declared by graph magic's spec: the guideline applied, the revision kept or not.
+    const hash = createHash("sha256").update(GUIDELINE).digest("hex").slice(0, 12);
+    expect(r.get(q(2).id)!.outcome).toMatchObject({ guidelineHash: hash, revision: "revised" });
+    expect(r.get(q(3).id)!.outcome).toMatchObject({ guidelineHash: hash, revision: "does not execute" });
+    expect(r.get(q(4).id)!.outcome).toMatchObject({ guidelineHash: hash, revision: "no SQL" });
+    expect(report).toMatch(/revision: revised 50\.0 %, does not execute 25\.0 %, no SQL 25\.0 %/);
+    expect(report).toContain(`guidelineHash: ${hash} 100.0 %`);
+    // The correction agent is shown BIRD's evidence by default.
+    expect(text).toContain(`Evidence: ${q(2).evidence}`);
+  });
+
+  it("--corrector-evidence hidden keeps the evidence from the corrector (Figure 6 lists none)", async () => {
+    const withEvidence = dev.findIndex((x, i) => i >= 1 && i <= 2 && x.evidence.trim());
+    expect(withEvidence).toBeGreaterThan(0);
+    const out = path.join(dir, "no-evidence");
+    const before = server.requests.length;
+    expect(await main(["eval", "magic", "--guideline", guideline, "--corrector-evidence", "hidden", "--bench", benchDir, "--out", out, "--ids", q(withEvidence).id, "--initial", predictions, "--correct", "all", "--checkpoints", "memory"], capture().io)).toBe(0);
+    const shown = server.requests.slice(before).filter((req) => agentOf(req) === "guidelineCorrector");
+    expect(shown).toHaveLength(1);
+    expect(shown[0]!.messages.map((m) => m.content).join("\n")).not.toContain("Evidence:");
   });
 
   it("--correct errors revises only SQL that fails to execute; --correct all revises everything", async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { magicFeedbackSpec } from "../graphs/magic-feedback.ts";
 import { magicGuidelineSpec } from "../graphs/magic-guideline.ts";
-import { containsSql, leakedRow, redactSql, REDACTED } from "../nodes/magic/leaks.ts";
+import { containsSql, LEAK_RUN, leakedRow, redactSql, REDACTED } from "../nodes/magic/leaks.ts";
 import { CORRECTION_INSTRUCTIONS, FEEDBACK_INSTRUCTIONS } from "../nodes/magic/prompts.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -171,6 +171,132 @@ describe("magic-feedback: the gold never reaches the correction agent", () => {
   });
 });
 
+describe("magic-feedback: what the manager is shown when it revises a prompt (§3.1)", () => {
+  it("revises the feedback prompt from s' and the gold, the correction prompt from s' and the feedback it had to apply", async () => {
+    const models = scriptedProvider({ feedback: "The incorrect SQL filters on Helsinki; the question asks for London.", corrector: [sqlReply(WRONG), sqlReply(RIGHT)], manager });
+    await run(models);
+    const saw = models.shownTo("manager").map(text);
+    const ofFeedback = saw.find((t) => t.includes("It explains"))!;
+    const ofCorrection = saw.find((t) => t.includes("It corrects an SQL query"))!;
+    // The previous prompt is the instructions and the data block below them: question, evidence, s', s^gt.
+    for (const t of [ofFeedback, ofCorrection]) {
+      expect(t).toContain(INCORRECT);
+      expect(t).toContain(GOLD);
+      expect(t).toContain("Who lives in London?");
+      expect(t).toContain("London refers to city = 'London'");
+    }
+    expect(ofFeedback).toContain(FEEDBACK_INSTRUCTIONS);
+    expect(ofCorrection).toContain(CORRECTION_INSTRUCTIONS);
+    expect(ofCorrection).toMatch(/Expert feedback:\n"""\nThe incorrect SQL filters on Helsinki/);
+  });
+});
+
+describe("magic-feedback: the leak guard judges meaning, not characters", () => {
+  const LONG = "SELECT T1.name, COUNT(T2.id) FROM customers AS T1 JOIN orders AS T2 ON T1.id = T2.customer_id WHERE T1.city = 'London' GROUP BY T1.name";
+
+  it("finds the gold verbatim, re-spaced and re-cased, aliased, and as a long run of its tokens", () => {
+    expect(containsSql(`Write ${GOLD} instead.`, GOLD)).toBe(true);
+    expect(containsSql("write SELECT   NAME\nfrom Customers WHERE City='London'; instead", GOLD)).toBe(true);
+    // Another alias, or none, is the same query.
+    expect(containsSql(RIGHT, GOLD)).toBe(true);
+    expect(containsSql("SELECT a.name, COUNT(b.id) FROM customers a2 JOIN orders AS b ON a.id = b.customer_id WHERE a.city = 'London' GROUP BY a.name", LONG)).toBe(true);
+    // A run of LEAK_RUN gold tokens is a copy; a shorter clause is not.
+    expect(LEAK_RUN).toBe(8);
+    expect(containsSql("Join them: JOIN orders ON customers.id = orders.customer_id WHERE city = 'London', then group.", LONG)).toBe(true);
+    expect(containsSql("Join orders on the customer id, and filter on city = 'London'.", LONG)).toBe(false);
+    expect(redactSql("Join them: JOIN orders ON customers.id = orders.customer_id WHERE city = 'London', then group.", LONG)).toBe(`Join them: ${REDACTED}, then group.`);
+    // A run the reader is shown anyway (s', the evidence) gives nothing away.
+    const sPrime = "SELECT T1.name FROM customers AS T1 JOIN orders AS T2 ON T1.id = T2.customer_id WHERE T1.city = 'London'";
+    expect(containsSql(`Your query ${sPrime} lacks the count.`, LONG, [sPrime])).toBe(false);
+  });
+
+  it("never redacts inside the SQL under correction, even when it contains the gold (s' = gold + LIMIT 1)", () => {
+    const sPrime = `${GOLD} LIMIT 1`;
+    const feedback = `Your query ${sPrime} returns one row only: drop the LIMIT.`;
+    expect(containsSql(feedback, GOLD, [sPrime])).toBe(false);
+    expect(redactSql(feedback, GOLD, [sPrime])).toBe(feedback);
+    // Writing the gold out on its own is still a leak.
+    expect(redactSql(`Your query ${sPrime} is wrong; the right one is ${GOLD}.`, GOLD, [sPrime])).toBe(`Your query ${sPrime} is wrong; the right one is ${REDACTED}.`);
+  });
+
+  it("refuses and redacts an aliased copy of the gold in the feedback", async () => {
+    const models = scriptedProvider({ feedback: `Use ${RIGHT} and it works.`, corrector: sqlReply(RIGHT), manager });
+    const { state } = await run(models, { maxLeakRetries: 1 });
+    expect(models.shownTo("feedback")).toHaveLength(2);
+    expect(state.latestFeedback).toBe(`Use ${REDACTED} and it works.`);
+    expect(state.leakRefusals).toBe(2);
+    expect(state.redactions).toBe(1);
+  });
+
+  it("passes on a feedback quoting s' that contains the gold, unredacted", async () => {
+    const sPrime = `${GOLD} LIMIT 1`;
+    const feedback = `Your query ${sPrime} returns one row only: drop the LIMIT.`;
+    const models = scriptedProvider({ feedback, corrector: sqlReply(GOLD), manager });
+    const { state } = await run(models, {}, { sql: sPrime, incorrectSql: sPrime });
+    expect(state.corrected).toBe(true);
+    expect(models.shownTo("feedback")).toHaveLength(1);
+    expect(state.latestFeedback).toBe(feedback);
+    const shown = text(models.shownTo("corrector")[0]!);
+    expect(shown).not.toContain(`${REDACTED} LIMIT 1`);
+    expect(shown).toContain(feedback);
+  });
+
+  it("refuses revised correction instructions holding an aliased copy of the gold", async () => {
+    const models = scriptedProvider({ feedback: "Wrong city.", corrector: sqlReply(WRONG), manager: ({ messages }) => (messages.some((m) => m.content.includes("It corrects an SQL query")) ? `Write ${RIGHT}` : "Be precise.") });
+    const { state } = await run(models, { maxIter: 2, maxLeakRetries: 1 });
+    expect(state.correctionRevisions).toBe(0);
+    expect(state.leakRefusals).toBe(2);
+    for (const shown of models.shownTo("corrector")) expect(containsSql(text(shown), GOLD, [INCORRECT])).toBe(false);
+  });
+});
+
+describe("magic-feedback: nothing unusable is used", () => {
+  it("re-asks the manager for a reply with no usable instructions (a refusal, a bare query), then keeps the previous prompt and records it", async () => {
+    const replies = ["I'm sorry, I can't help with that.", "SELECT name FROM customers WHERE city = 'Paris'"];
+    // The correction revision: a refusal, then usable instructions; the feedback revision: never usable.
+    const managerOf: Responder = ({ messages }) => {
+      const correction = messages.some((m) => m.content.includes("It corrects an SQL query"));
+      const asked = messages.filter((m) => m.role === "user").length;
+      if (correction) return asked === 1 ? replies[0]! : "Check every filter against the feedback.";
+      return replies[(asked - 1) % 2]!;
+    };
+    const models = scriptedProvider({ feedback: "Wrong city.", corrector: [sqlReply(WRONG), sqlReply(RIGHT)], manager: managerOf });
+    const { state, graph, config } = await run(models, { maxUnusableRetries: 1 });
+    expect(state.corrected).toBe(true);
+    expect(state.correctionInstructions).toBe("Check every filter against the feedback.");
+    expect(state.correctionRevisions).toBe(1);
+    // Neither the refusal nor the bare query became the feedback agent's prompt.
+    expect(state.feedbackInstructions).toBe("");
+    expect(models.shownTo("feedback")[1]!.messages[0]!.content).toBe(FEEDBACK_INSTRUCTIONS);
+    expect(state.feedbackRevisions).toBe(0);
+    expect([state.unusableManagerReplies, state.failedRevisions]).toEqual([3, 1]);
+    expect(state.attempts.find((a: { node: string }) => a.node === "reviseFeedback").note).toMatch(/unusable.*kept the previous feedback instructions/);
+    expect(magicFeedbackSpec.outcome!.of((await graph.getState(config)).values)).toEqual({
+      iterations: 2,
+      success: true,
+      leakRefusals: 0,
+      redactions: 0,
+      feedbackRevisions: 0,
+      correctionRevisions: 1,
+      unusableManagerReplies: 3,
+      failedRevisions: 1,
+    });
+  });
+});
+
+describe("magic-feedback: what the correction agent is shown", () => {
+  it("shows it BIRD's evidence by default; --corrector-evidence hidden follows Figure 6", async () => {
+    const shown = scriptedProvider({ feedback: "Wrong city.", corrector: sqlReply(RIGHT), manager });
+    await run(shown);
+    expect(text(shown.shownTo("corrector")[0]!)).toContain("Evidence: London refers to city = 'London'");
+    const hidden = scriptedProvider({ feedback: "Wrong city.", corrector: sqlReply(RIGHT), manager });
+    await run(hidden, { correctorEvidence: "hidden" });
+    expect(text(hidden.shownTo("corrector")[0]!)).not.toContain("Evidence:");
+    // The feedback agent still sees it (Figure 5 lists it).
+    expect(text(hidden.shownTo("feedback")[0]!)).toContain("Evidence: London refers to city = 'London'");
+  });
+});
+
 describe("magic-feedback: without the manager (Table 4's ablation)", () => {
   it("keeps fixed prompts and stops when the feedback agent judges the revision correct, whatever the scorer says", async () => {
     const feedback: Responder = ({ messages }) =>
@@ -225,6 +351,24 @@ describe("magic-guideline: one merge", () => {
   it("takes a reply in Figure 9's numbered format as the whole new guideline", async () => {
     const state = await merge("```markdown\n1. Wrong table\n- Did I ...?\n2. Wrong city\n- Did I filter on the city the question names?\n```");
     expect([state.merged, state.guideline]).toEqual([true, "1. Wrong table\n- Did I ...?\n2. Wrong city\n- Did I filter on the city the question names?"]);
+  });
+
+  it("re-asks a merge that drops most of the guideline's reminders, then keeps the guideline so far", async () => {
+    const four = "1. Wrong table\n- Did I ...?\n2. Wrong city\n- Did I ...?\n3. Wrong join\n- Did I ...?\n4. Wrong count\n- Did I ...?";
+    const run2 = async (replies: string[]) => {
+      const models = scriptedProvider({ manager: replies });
+      const graph = magicGuidelineSpec.build({ models, executor }, { checkpointer: new MemorySaver() });
+      const state = await graph.invoke({ graph: "magic-guideline", question: "guideline batch 2", dbPath: "", batchNo: 2, batch, guideline: four }, { configurable: { thread_id: `m${++threads}` } });
+      return { state, asked: models.shownTo("manager") };
+    };
+    const dropped = "1. Wrong city\n- Did I filter on the city the question names?";
+    const fixed = `${four}\n5. Wrong city again\n- Did I ...?`;
+    const recovered = await run2([dropped, fixed]);
+    expect([recovered.state.merged, recovered.state.guideline, recovered.state.unusableReplies]).toEqual([true, fixed, 1]);
+    expect(text(recovered.asked[1]!)).toMatch(/keeps 1 of the 4 reminders/);
+    const failed = await run2([dropped, dropped]);
+    expect([failed.state.merged, failed.state.guideline, failed.state.unusableReplies]).toEqual([false, four, 2]);
+    expect(failed.state.attempts.at(-1).note).toMatch(/keeps 1 of the 4 reminders.*kept the guideline so far/);
   });
 
   it("keeps the guideline so far when the reply is a refusal or chat, not a guideline", async () => {

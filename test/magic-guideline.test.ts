@@ -74,6 +74,25 @@ describe("sqlmend magic guideline", () => {
     const results = lines(path.join(out, "results.jsonl"));
     expect(results).toHaveLength(30);
     expect(results.find((r) => r.id === "27")).toMatchObject({ corrected: false, iterations: 3 });
+    // What each question went through: every feedback leaked the gold (3 tries, then redacted); revisions from iteration 2.
+    expect(results.find((r) => r.id === "3").outcome).toEqual({
+      cycled: true,
+      fixRounds: 0,
+      finalSqlExecutes: null,
+      failedCalls: 0,
+      iterations: 2,
+      success: true,
+      leakRefusals: 6,
+      redactions: 2,
+      feedbackRevisions: 1,
+      correctionRevisions: 1,
+      unusableManagerReplies: 0,
+      failedRevisions: 0,
+    });
+    expect(results.find((r) => r.id === "1").outcome).toEqual({ cycled: false, iterations: 0, success: null });
+    // stats.json sums them: 21 iterations (= feedbacks), 11 revisions of each prompt.
+    expect(stats).toMatchObject({ leakRefusals: 63, redactions: 21, promptRevisions: { feedback: 11, correction: 11 }, failedRevisions: 0, unusableManagerReplies: 0, failedMerges: 0, unusableMergeReplies: 0 });
+    expect(stdout).toMatch(/Outcomes: 63 leak refusals \(21 redacted\); prompt revisions 11 feedback, 11 correction; 0 failed revisions/);
     expect(results.find((r) => r.id === "3")).toMatchObject({ corrected: true, iterations: 2 });
     // The answers after the cycle, for scoring (Table 4's EX and VES).
     const after = JSON.parse(fs.readFileSync(path.join(out, "predict_train.json"), "utf8"));
@@ -101,7 +120,8 @@ describe("sqlmend magic guideline", () => {
     expect(correctorRequests.length).toBeGreaterThan(10);
     for (const req of correctorRequests) {
       const q = train.find((x) => x.question === questionTextOf(req))!;
-      expect(containsSql(req.messages.map((m) => m.content).join("\n"), q.goldSql!)).toBe(false);
+      // A copy of the gold counts only outside what the agent reads anyway (s', question, evidence).
+      expect(containsSql(req.messages.map((m) => m.content).join("\n"), q.goldSql!, ["SELECT 'wrong answer'", q.question, q.evidence])).toBe(false);
       expect(req.messages.at(-1)!.content).toContain("[correct SQL withheld]");
     }
   });
@@ -278,7 +298,8 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
     try {
       const out = path.join(dir, "endpoint-down");
       const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
-      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0"], run.io)).toBe(0);
+      // Exit 3: finished, but some work failed; --resume retries it.
+      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0"], run.io)).toBe(3);
       const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
       // Failures 0, 3, 6: question 3's corrector never answered, nor question 6's feedback agent.
       expect(stats).toMatchObject({ failures: 1, corrected: 1, errors: 2, avgIterations: 1, correctedWithin: [1, 1] });
@@ -313,6 +334,39 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
   }, 60_000);
 });
 
+describe("sqlmend magic guideline, the initial generator's model failing", () => {
+  it("records a question whose initial SQL could not be generated as failed, exits 3, and --resume generates it again", async () => {
+    const scripted = magicResponder(train, { correctAt: () => 1, generatorWrong: (q) => q.id === "1" || q.id === "4" });
+    const down = train.find((q) => q.id === "4")!;
+    let recovered = false;
+    const server = await startOpenAIServer({
+      respond: (req) => (!recovered && agentOf(req) === "generator" && questionTextOf(req) === down.question ? { status: 500, body: { error: { message: "upstream down" } } } : scripted(req)),
+    });
+    try {
+      const out = path.join(dir, "initial-down");
+      const home = path.join(dir, "home-initial");
+      const args = ["magic", "guideline", "--bench", benchDir, "--initial", "baseline", "--max-fix-rounds", "0", "--out", out, "--limit", "6", "--batch", "1", "--max-retries", "0"];
+      const first = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
+      expect(await main(args, first.io)).toBe(3);
+      const record = lines(path.join(out, "results.jsonl")).find((r) => r.id === "4");
+      expect(record).toMatchObject({ error: expect.stringMatching(/^initial SQL not generated: model call failed/), initialSql: "" });
+      expect(record.skipped).toBeUndefined();
+      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ errors: 1, notCycled: {} });
+
+      recovered = true;
+      const before = server.requests.length;
+      const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
+      expect(await main([...args, "--resume"], resumed.io)).toBe(0);
+      // Only question 4 ran again: generated on a new thread, found wrong, corrected by the cycle.
+      expect(new Set(server.requests.slice(before).filter((r) => agentOf(r) !== "merge").map(questionTextOf))).toEqual(new Set([down.question]));
+      expect(lines(path.join(out, "results.jsonl")).filter((r) => r.id === "4").at(-1)).toMatchObject({ initialSql: "SELECT 'generated wrong'", corrected: true });
+      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ errors: 0, failures: 2, corrected: 2 });
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
 describe("sqlmend magic guideline, a merge that fails", () => {
   it("writes no snapshot for the failed batch, merges nothing after it, and --resume retries it once", async () => {
     const scripted = magicResponder(train, { correctAt: () => 1 });
@@ -324,10 +378,10 @@ describe("sqlmend magic guideline, a merge that fails", () => {
       // Failures 0, 3, 6, 9 (all corrected at iteration 1): batches of 2 and 1.
       const args = ["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "13", "--batch", "2", "--max-iter", "2", "--max-retries", "0"];
       const first = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
-      expect(await main(args, first.io)).toBe(0);
+      expect(await main(args, first.io)).toBe(3);
       expect(fs.readdirSync(out).filter((f) => f.startsWith("guideline-batch-"))).toEqual(["guideline-batch-001.md"]);
       expect(first.err()).toMatch(/the merge of batch 2 failed \(model call failed.*\); later batches wait: --resume retries the merge/);
-      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ corrected: 5, batchesMerged: 1, mergeFailure: expect.stringMatching(/batch 2/) });
+      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ corrected: 5, batchesMerged: 1, failedMerges: 1, mergeFailure: expect.stringMatching(/batch 2/) });
 
       const before = server.requests.length;
       const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });

@@ -19,11 +19,15 @@ import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { addUsage, emptyUsage, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
 import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../../state/magic.ts";
-import type { SqlInput } from "../../state/sql-state.ts";
+import type { SqlInput, SqlStateValue } from "../../state/sql-state.ts";
 import type { Question } from "../../state/question.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
+import { type Outcome, outcomeOf } from "../../graphs/outcome.ts";
+import type { GraphSpec } from "../../graphs/spec.ts";
 
 const RESULTS = "results.jsonl";
+/** Exit status of a run that finished but left work failed (a merge, a question): `--resume` retries it. */
+export const EXIT_INCOMPLETE = 3;
 const INTERACTIONS = "interactions.jsonl";
 const snapshotName = (batch: number) => `guideline-batch-${String(batch).padStart(3, "0")}.md`;
 
@@ -48,6 +52,12 @@ export const MagicRecordSchema = z.object({
   correctedSql: z.string().optional(),
   thread: z.string().optional(),
   usageByRole: z.record(z.string(), UsageTotalsSchema).default({}),
+  /**
+   * What the question went through (graph magic-feedback's declared outcome: iterations, success, leak refusals,
+   * redactions, prompt revisions of each kind, unusable manager replies, failed revisions); `cycled: false` for a
+   * question that never entered the cycle.
+   */
+  outcome: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   /** One line, when the question could not be run to the end. */
   error: z.string().optional(),
 });
@@ -139,7 +149,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       checkpointer: checkpoints.saver,
       cwd: io.cwd,
     });
-    const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver });
+    const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver, maxUnusableRetries: cycle.maxUnusableRetries });
     const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest] }, deps, graphOptions);
 
     const runFile = prepareOutDir(
@@ -199,7 +209,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
         `magic guideline: initial ${initial.kind === "graph" ? initial.spec.name : path.basename(initial.file)} on ${bench.name}: ` +
         `${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}, max ${cycle.maxIter} iterations${cycle.noManager ? ", no manager" : ""}, batches of ${batchSize}`,
       run: async (q) => {
-        const { record, interactions } = await processQuestion(q, { initial, feedbackGraph, deps, semantics, timeoutMs: graphOptions.timeoutMs, runId: runFile.runId });
+        const { record, interactions } = await processQuestion(q, { initial, feedbackGraph, feedbackSpec: magicFeedbackSpec, deps, semantics, timeoutMs: graphOptions.timeoutMs, runId: runFile.runId });
         // Before the record: a kill between the two leaves interactions without a record, which a resumed run drops.
         if (interactions.length) fs.appendFileSync(interactionsFile, interactions.map((i) => `${JSON.stringify(i)}\n`).join(""));
         return record;
@@ -218,7 +228,15 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     await merger.advance(!run.stopped);
 
     const records = questions.map((q) => done.get(q.id)).filter((r): r is MagicRecord => !!r);
-    const stats = computeStats(records, { maxIter: cycle.maxIter, noManager: cycle.noManager, batches: merger.merged, mergeFailure: merger.failure, mergeUsage: merger.usage, skipped: skipped.length });
+    const stats = computeStats(records, {
+      maxIter: cycle.maxIter,
+      noManager: cycle.noManager,
+      batches: merger.merged,
+      mergeFailure: merger.failure,
+      mergeUsage: merger.usage,
+      unusableMergeReplies: merger.unusableReplies,
+      skipped: skipped.length,
+    });
     // The answers after the cycle (Table 4's EX and VES): the corrected SQL where the cycle succeeded, else the initial.
     await writeBirdPredictions(
       path.join(outDir, `predict_${split}.json`),
@@ -238,7 +256,8 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n`);
       return 130;
     }
-    return 0;
+    // Finished, but the guideline or a question's record is not what a complete run gives: --resume retries them.
+    return merger.failure || runErrors.length ? EXIT_INCOMPLETE : 0;
   } finally {
     checkpoints.close();
   }
@@ -255,6 +274,7 @@ async function processQuestion(
   ctx: {
     initial: InitialSource;
     feedbackGraph: RunnableGraph & { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> };
+    feedbackSpec: Pick<GraphSpec, "outcome">;
     deps: NodeDeps;
     semantics: Semantics;
     timeoutMs?: number;
@@ -267,14 +287,29 @@ async function processQuestion(
   let initialSql = "";
   try {
     if (ctx.initial.kind === "graph") {
-      const first = await runThread(ctx.initial.graph, inputOf(q, ctx.initial.spec.name), `magic:${ctx.runId}:${q.id}/initial`);
+      // A generator whose calls got no reply and so wrote no SQL failed to run: a resumed run generates again on the
+      // next thread (`…/initial#2`), its earlier attempts' tokens still counted.
+      let initialThread = `magic:${ctx.runId}:${q.id}/initial`;
+      for (let attempt = 2; ; attempt++) {
+        const saved = await ctx.initial.graph.getState({ configurable: { thread_id: initialThread } }).catch(() => undefined);
+        const values = saved?.values as Partial<SqlStateValue> | undefined;
+        if (!(values?.usage && initialFailed(values as SqlStateValue) && saved!.next.length === 0 && saved!.tasks.length === 0)) break;
+        usage = addUsage(usage, values.usage);
+        initialThread = `magic:${ctx.runId}:${q.id}/initial#${attempt}`;
+      }
+      const first = await runThread(ctx.initial.graph, inputOf(q, ctx.initial.spec.name), initialThread);
       initialSql = first.sql;
       usage = addUsage(usage, first.usage);
+      if (initialFailed(first)) {
+        const error = `initial SQL not generated: ${first.usage.failure ?? "model call failed"}`;
+        return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, thread: initialThread, error }, interactions: [] };
+      }
     } else {
       initialSql = ctx.initial.predictions.get(q.id) ?? "";
     }
     const verdict = await scoreQuestion(q, initialSql, { executor: ctx.deps.executor, semantics: ctx.semantics, timeoutMs: ctx.timeoutMs });
-    const head = { ...base, initialSql, initialCorrect: verdict.correct, usageByRole: usage.byRole };
+    const notCycled: Outcome = { cycled: false, iterations: 0, success: null };
+    const head = { ...base, initialSql, initialCorrect: verdict.correct, usageByRole: usage.byRole, outcome: notCycled };
     if (verdict.correct) return { record: head, interactions: [] };
     if (verdict.goldError) return { record: { ...head, skipped: `gold SQL does not execute (${verdict.goldError})` }, interactions: [] };
     if (!initialSql.trim()) return { record: { ...head, skipped: "no initial SQL" }, interactions: [] };
@@ -294,13 +329,15 @@ async function processQuestion(
     const interactions = await interactionsOf(ctx.feedbackGraph, thread, q.id, state);
     // A cycle stopped because an agent got no reply from the model is no evidence that the failure cannot be
     // corrected: it is a run error (counted apart, with its first line), not a failure in Figure 3 or Table 4.
+    const outcome: Outcome = { cycled: true, ...outcomeOf(ctx.feedbackSpec, state as unknown as Record<string, unknown>) };
     if (state.unreachable) {
       const error = `stopped at iteration ${state.rounds + 1}: ${state.unreachable}`;
-      return { record: { ...head, iterations: state.rounds, thread, usageByRole: usage.byRole, error }, interactions };
+      return { record: { ...head, iterations: state.rounds, thread, usageByRole: usage.byRole, outcome, error }, interactions };
     }
     return {
       record: {
         ...head,
+        outcome,
         corrected: state.corrected,
         iterations: state.rounds,
         verdicts: state.iterations.map((i) => i.correct),
@@ -315,6 +352,9 @@ async function processQuestion(
     return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, thread, error: firstLineOf(error) }, interactions: [] };
   }
 }
+
+/** A generator run that wrote no SQL because its model calls got no reply (not one whose reply held no SQL). */
+const initialFailed = (state: Pick<SqlStateValue, "sql" | "usage">) => !state.sql?.trim() && (state.usage?.failed ?? 0) > 0;
 
 /** Which iteration a node's call belongs to, from the iterations done when it ran. */
 const iterationOfCall = (node: string | undefined, rounds: number) => (node === "judge" ? rounds : rounds + 1);
@@ -364,6 +404,8 @@ class GuidelineMerger {
   /** Why a merge could not be made (its reply was unusable): later batches wait, and a resumed run retries it. */
   failure: string | undefined;
   usage: Usage = emptyUsage();
+  /** Merge replies that could not replace the guideline, over the merges this run ran or read back. */
+  unusableReplies = 0;
   private guideline = "";
   private chain: Promise<void> = Promise.resolve();
 
@@ -416,6 +458,7 @@ class GuidelineMerger {
       if (!failedBefore) state = (await runThread(this.graph, input as SqlInput, thread)) as unknown as MagicGuidelineValue;
     }
     this.usage = addUsage(this.usage, state.usage);
+    this.unusableReplies += state.unusableReplies ?? 0;
     if (fresh) {
       const lines = state.calls.map(
         (call): Interaction => ({
@@ -472,13 +515,24 @@ export interface MagicStats {
   batchesMerged: number;
   /** Why the next batch's merge failed, when it did (a resumed run retries it). */
   mergeFailure?: string;
+  /** Merges that failed this run (0 or 1: later batches wait for it), and merge replies refused as unusable. */
+  failedMerges: number;
+  unusableMergeReplies: number;
+  /** The cycles' outcomes summed (results.jsonl's `outcome`), over the failures that entered the cycle. */
+  leakRefusals: number;
+  redactions: number;
+  promptRevisions: { feedback: number; correction: number };
+  /** Revisions that kept the previous prompt (after the re-asks), and manager replies refused as unusable. */
+  failedRevisions: number;
+  unusableManagerReplies: number;
   tokensByRole: Record<string, { calls: number; inputTokens: number; outputTokens: number }>;
 }
 
 export function computeStats(
   records: MagicRecord[],
-  ctx: { maxIter: number; noManager: boolean; batches: number; mergeFailure?: string; mergeUsage: Usage; skipped: number },
+  ctx: { maxIter: number; noManager: boolean; batches: number; mergeFailure?: string; mergeUsage: Usage; unusableMergeReplies?: number; skipped: number },
 ): MagicStats {
+  const sum = (key: string) => records.reduce((n, r) => n + (typeof r.outcome?.[key] === "number" ? (r.outcome[key] as number) : 0), 0);
   const cycled = records.filter((r) => r.corrected !== undefined);
   const corrected = cycled.filter((r) => r.corrected);
   const notCycled: Record<string, number> = {};
@@ -510,6 +564,13 @@ export function computeStats(
     skippedQuestions: ctx.skipped,
     batchesMerged: ctx.batches,
     ...(ctx.mergeFailure ? { mergeFailure: ctx.mergeFailure } : {}),
+    failedMerges: ctx.mergeFailure ? 1 : 0,
+    unusableMergeReplies: ctx.unusableMergeReplies ?? 0,
+    leakRefusals: sum("leakRefusals"),
+    redactions: sum("redactions"),
+    promptRevisions: { feedback: sum("feedbackRevisions"), correction: sum("correctionRevisions") },
+    failedRevisions: sum("failedRevisions"),
+    unusableManagerReplies: sum("unusableManagerReplies"),
     tokensByRole,
   };
 }
@@ -533,6 +594,8 @@ function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean, fai
     `Corrected: ${s.corrected} (${pct(s.corrected, s.failures)}); AVG_i ${s.avgIterations.toFixed(2)} (max ${s.maxIter}${s.noManager ? ", no manager" : ""})\n` +
     `Corrected with --max-iter 1..${s.maxIter}: ${s.correctedWithin.join(", ")}\n` +
     `EX on the split after correction: ${s.exAfter.toFixed(2)}%\n` +
+    `Outcomes: ${s.leakRefusals} leak refusals (${s.redactions} redacted); prompt revisions ${s.promptRevisions.feedback} feedback, ${s.promptRevisions.correction} correction; ` +
+    `${s.failedRevisions} failed revisions (${s.unusableManagerReplies} unusable manager replies); ${s.failedMerges} failed merges (${s.unusableMergeReplies} unusable merge replies)\n` +
     `Tokens by role: ${roles || "none"}\n` +
     (hasGuideline
       ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergeFailure ? `; ${s.mergeFailure}: --resume retries it` : ""}${held})\n`

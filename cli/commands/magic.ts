@@ -25,7 +25,10 @@ are merged batch by batch into a self-correction guideline (graph magic-guidelin
   --concurrency K           failures in flight (default 4); --max-requests caps model requests
   --resume                  continue a killed or finished run in --out: no failure and no merge is redone
   --semantics bird|spider   how revisions are judged against the gold (default: the benchmark's own)
-${RUN_FLAGS_USAGE}`,
+${RUN_FLAGS_USAGE}
+
+Exit status: 0 done; 3 finished, but some work failed (a question whose model calls got no reply, a merge whose
+reply stayed unusable: the guideline stops before that batch) — --resume retries it; 1 error; 2 usage; 130 stopped.`,
   helpFor: () => `\n\n${optionsUsage("Options of magic-feedback (the cycle)", MAGIC_FEEDBACK_OPTIONS)}`,
   async run(argv, io) {
     const [sub, ...rest] = argv;

@@ -9,7 +9,7 @@ import { formatTable } from "../../tools/format.ts";
 import { DEFAULTS, withCalls, writeSqlStep } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import { containsSql, leakedRow, redactSql } from "./leaks.ts";
-import { MAGIC_FEEDBACK_OPTIONS, semanticsOf } from "./options.ts";
+import { correctorEvidenceOf, MAGIC_FEEDBACK_OPTIONS, semanticsOf } from "./options.ts";
 import {
   CORRECTION_INSTRUCTIONS,
   correctionPrompt,
@@ -19,6 +19,7 @@ import {
   INSTRUCTIONS_HOLD_GOLD,
   judgePrompt,
   revisePrompt,
+  unusableInstructions,
 } from "./prompts.ts";
 import { z } from "zod";
 
@@ -39,6 +40,12 @@ const questionOf = (state: MagicFeedbackValue) => ({
   evidence: state.evidence,
   goldSql: state.goldSql,
 });
+
+/**
+ * What the correction agent reads anyway, so quoting it gives nothing away: s' (even when it contains the gold, as
+ * s' = gold + `LIMIT 1` does), the question and the evidence (which may spell out a gold clause).
+ */
+const shownToCorrector = (state: MagicFeedbackValue, options: Record<string, unknown>) => [state.incorrectSql, state.question, correctorEvidenceOf(options, state.evidence)].filter(Boolean);
 
 /** The incorrect SQL and every revision tried since, once each, oldest first. */
 const incorrectSqlsOf = (state: MagicFeedbackValue) => [...new Set([state.incorrectSql, ...state.iterations.map((i) => i.sql).filter(Boolean)])];
@@ -62,6 +69,8 @@ export const feedbackNode: CycleNode = (deps, options) => async (state) => {
   let text = "";
   let note: string | undefined;
   let unreachable = "";
+  let refusals = 0;
+  const shown = shownToCorrector(state, options);
   for (let attempt = 0; attempt <= maxLeakRetries; attempt++) {
     const call = await callModel(deps.models, "feedback", conversation);
     records.push(call.record);
@@ -73,27 +82,38 @@ export const feedbackNode: CycleNode = (deps, options) => async (state) => {
     }
     text = stripThinking(call.text);
     if (!text) note = call.record.error = "empty feedback";
-    if (!containsSql(text, state.goldSql)) break;
+    if (!containsSql(text, state.goldSql, shown)) break;
+    refusals++;
     call.record.error = "feedback contains the gold SQL: refused";
     conversation = [...conversation, { role: "assistant", content: text }, { role: "user", content: FEEDBACK_HOLDS_GOLD }];
   }
-  if (text && containsSql(text, state.goldSql)) {
-    text = redactSql(text, state.goldSql);
+  const redacted = !!text && containsSql(text, state.goldSql, shown);
+  if (redacted) {
+    text = redactSql(text, state.goldSql, shown);
     note = `feedback still contained the gold SQL after ${maxLeakRetries} re-asks: redacted`;
   }
-  return withCalls({ latestFeedback: text, ...(unreachable ? { unreachable } : {}), attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }] }, records);
+  return withCalls(
+    {
+      latestFeedback: text,
+      ...(unreachable ? { unreachable } : {}),
+      leakRefusals: refusals,
+      redactions: redacted ? 1 : 0,
+      attempts: [{ node: "feedback", sql: state.sql, ok: !!text, note }],
+    },
+    records,
+  );
 };
 
 /**
  * Slot `correct` (role "corrector", Figure 6). In: schemaText, question, evidence, incorrectSql (always s', §3.2),
  * feedback, correctionInstructions. Out: sql (the revision), correctionReply. An unusable reply keeps the SQL.
  */
-export const correctNode: CycleNode = (deps) => async (state) => {
+export const correctNode: CycleNode = (deps, options) => async (state) => {
   const prompt = correctionPrompt({
     instructions: state.correctionInstructions,
     schemaText: state.schemaText,
     question: state.question,
-    evidence: state.evidence,
+    evidence: correctorEvidenceOf(options, state.evidence),
     incorrectSql: state.incorrectSql,
     feedback: state.latestFeedback,
   });
@@ -128,79 +148,130 @@ function instructionsOf(reply: string): string {
   return text;
 }
 
-/** Slot `reviseFeedback` (role "manager", Figure 7): new feedback instructions from the last unhelpful feedback. */
-export const reviseFeedbackNode: CycleNode = (deps) => async (state) => {
-  const instructions = state.feedbackInstructions || FEEDBACK_INSTRUCTIONS;
-  const call = await callModel(
-    deps.models,
-    "manager",
-    revisePrompt({ agent: "feedback", revisions: state.feedbackRevisions, instructions, lastOutput: state.latestFeedback, question: state.question }),
-  );
-  const revised = call.ok ? instructionsOf(call.text) : "";
-  if (!revised && call.ok) call.record.error = "empty instructions";
-  const note = revised ? undefined : `${call.record.error ?? "no instructions"}; kept the previous feedback instructions`;
+const REFUSAL = /^(?:i['’]?m sorry|i am sorry|sorry,|i can(?:not|['’]t)|i am unable|i['’]m unable|as an ai\b)/i;
+const BARE_SQL = /^(?:select\b[\s\S]*\bfrom\b|with\s+\w+\s+as\s*\()/i;
+
+/**
+ * Why a manager's reply cannot serve as an agent's instructions, or undefined when it can: empty, a refusal, a bare
+ * SQL query (no instruction at all), or no words. Taking such a reply would replace a working prompt with nothing.
+ */
+export function unusableInstructionsWhy(text: string): string | undefined {
+  if (!text) return "empty reply";
+  if (REFUSAL.test(text)) return "a refusal";
+  if (BARE_SQL.test(text) && !/\n\s*\n/.test(text)) return "a SQL query, not instructions";
+  if (!/\p{L}{2,}/u.test(text)) return "no words";
+  return undefined;
+}
+
+type Revision = { text: string; note?: string; records: ModelCallRecord[]; leaks: number; unusable: number };
+
+/**
+ * Asks the manager for revised instructions, re-asking (bounded) when the reply is unusable or, with `leakOf`,
+ * gives the gold away. A call that gets no reply ends it (the client has retried already). `text` "" = keep the old.
+ */
+async function askRevision(deps: NodeDeps, prompt: ChatInput[], limits: { unusable: number; leaks: number }, leakOf?: (text: string) => string | undefined): Promise<Revision> {
+  let conversation = prompt;
+  const out: Revision = { text: "", records: [], leaks: 0, unusable: 0 };
+  for (;;) {
+    const call = await callModel(deps.models, "manager", conversation);
+    out.records.push(call.record);
+    if (!call.ok) {
+      out.note = call.record.error;
+      return out;
+    }
+    const text = instructionsOf(call.text);
+    const why = unusableInstructionsWhy(text);
+    if (why) {
+      out.unusable++;
+      call.record.error = `unusable instructions (${why}): refused`;
+      out.note = `${out.unusable} unusable repl${out.unusable === 1 ? "y" : "ies"} (last: ${why})`;
+      if (out.unusable > limits.unusable) return out;
+      conversation = [...conversation, { role: "assistant", content: call.text }, { role: "user", content: unusableInstructions(why) }];
+      continue;
+    }
+    const leak = leakOf?.(text);
+    if (leak) {
+      out.leaks++;
+      call.record.error = `instructions contain ${leak}: refused`;
+      out.note = `every revision gave away ${leak} (${out.leaks} tries)`;
+      if (out.leaks > limits.leaks) return out;
+      conversation = [...conversation, { role: "assistant", content: text }, { role: "user", content: INSTRUCTIONS_HOLD_GOLD }];
+      continue;
+    }
+    return { ...out, text, note: undefined };
+  }
+}
+
+/**
+ * Slot `reviseFeedback` (role "manager", Figure 7): new feedback instructions from the last unhelpful feedback, the
+ * manager shown what the paper lists (§3.1): the agent's last output and prompt (instructions and data block: the
+ * question, evidence, s^gt, s'). An unusable reply is asked again (`maxUnusableRetries`), then the old ones are kept.
+ */
+export const reviseFeedbackNode: CycleNode = (deps, options) => async (state) => {
+  const { maxUnusableRetries } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
+  const prompt = revisePrompt({
+    agent: "feedback",
+    revisions: state.feedbackRevisions,
+    instructions: state.feedbackInstructions || FEEDBACK_INSTRUCTIONS,
+    lastOutput: state.latestFeedback,
+    question: state.question,
+    evidence: state.evidence,
+    incorrectSql: state.incorrectSql,
+    goldSql: state.goldSql,
+  });
+  const got = await askRevision(deps, prompt, { unusable: maxUnusableRetries, leaks: 0 });
+  const revised = got.text;
   return withCalls(
     {
       feedbackInstructions: revised || state.feedbackInstructions,
       feedbackRevisions: state.feedbackRevisions + (revised ? 1 : 0),
-      attempts: [{ node: "reviseFeedback", sql: state.sql, ok: !!revised, note }],
+      unusableManagerReplies: got.unusable,
+      failedRevisions: revised ? 0 : 1,
+      attempts: [{ node: "reviseFeedback", sql: state.sql, ok: !!revised, note: revised ? undefined : `${got.note ?? "no instructions"}; kept the previous feedback instructions` }],
     },
-    [call.record],
+    got.records,
   );
 };
 
 /**
  * Slot `reviseCorrection` (role "manager", Figure 8): new correction instructions from the last unhelpful correction,
- * the manager seeing the gold SQL as the ideal output. Instructions that contain the gold SQL or a row of its result
- * are refused and redone (`maxLeakRetries` times); then the previous instructions are kept.
+ * the manager shown the agent's last reply and prompt (instructions and data block: question, evidence, s', the
+ * feedback it had to apply) and the gold SQL as the ideal output. Instructions that give the gold SQL away (a near
+ * copy counts, `leaks.ts`) or a row of its result are refused and redone (`maxLeakRetries` times), unusable ones
+ * (`maxUnusableRetries` times); then the previous instructions are kept.
  */
 export const reviseCorrectionNode: CycleNode = (deps, options) => async (state) => {
-  const { maxLeakRetries } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
+  const { maxLeakRetries, maxUnusableRetries } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
   const gold = await deps.executor.run(state.dbPath, state.goldSql, { timeoutMs: (options.timeoutMs as number | undefined) ?? DEFAULTS.timeoutMs, maxRows: 200 });
   const goldRows = gold.ok ? gold.rows : [];
   // What the correction agent is shown anyway: a gold value already there gives nothing away.
-  const shownAnyway = [state.question, state.evidence, state.incorrectSql, state.latestFeedback].join("\n");
-  const instructions = state.correctionInstructions || CORRECTION_INSTRUCTIONS;
-  let conversation: ChatInput[] = revisePrompt({
+  const evidence = correctorEvidenceOf(options, state.evidence);
+  const shownAnyway = [state.question, evidence, state.incorrectSql, state.latestFeedback].join("\n");
+  const prompt = revisePrompt({
     agent: "correction",
     revisions: state.correctionRevisions,
-    instructions,
+    instructions: state.correctionInstructions || CORRECTION_INSTRUCTIONS,
     lastOutput: state.correctionReply,
-    ideal: state.goldSql,
     question: state.question,
+    evidence,
+    incorrectSql: state.incorrectSql,
+    goldSql: state.goldSql,
+    feedback: state.latestFeedback,
   });
-  const records: ModelCallRecord[] = [];
-  let revised = "";
-  let note: string | undefined;
-  for (let attempt = 0; attempt <= maxLeakRetries; attempt++) {
-    const call = await callModel(deps.models, "manager", conversation);
-    records.push(call.record);
-    if (!call.ok) {
-      note = `${call.record.error}; kept the previous correction instructions`;
-      break;
-    }
-    const text = instructionsOf(call.text);
-    if (!text) {
-      note = call.record.error = "empty instructions; kept the previous correction instructions";
-      break;
-    }
-    const leak = containsSql(text, state.goldSql) ? "the gold SQL" : leakedRow(text, goldRows, shownAnyway) ? "a row of the gold result" : undefined;
-    if (!leak) {
-      revised = text;
-      note = undefined;
-      break;
-    }
-    call.record.error = `instructions contain ${leak}: refused`;
-    note = `every revision gave away ${leak} (${maxLeakRetries + 1} tries); kept the previous correction instructions`;
-    conversation = [...conversation, { role: "assistant", content: text }, { role: "user", content: INSTRUCTIONS_HOLD_GOLD }];
-  }
+  const leakOf = (text: string) =>
+    containsSql(text, state.goldSql, shownToCorrector(state, options)) ? "the gold SQL" : leakedRow(text, goldRows, shownAnyway) ? "a row of the gold result" : undefined;
+  const got = await askRevision(deps, prompt, { unusable: maxUnusableRetries, leaks: maxLeakRetries }, leakOf);
+  const revised = got.text;
   return withCalls(
     {
       correctionInstructions: revised || state.correctionInstructions,
       correctionRevisions: state.correctionRevisions + (revised ? 1 : 0),
-      attempts: [{ node: "reviseCorrection", sql: state.sql, ok: !!revised, note }],
+      leakRefusals: got.leaks,
+      unusableManagerReplies: got.unusable,
+      failedRevisions: revised ? 0 : 1,
+      attempts: [{ node: "reviseCorrection", sql: state.sql, ok: !!revised, note: revised ? undefined : `${got.note ?? "no instructions"}; kept the previous correction instructions` }],
     },
-    records,
+    got.records,
   );
 };
 

@@ -1,13 +1,22 @@
 import { tokenizeSql } from "../../tools/sql-tokens.ts";
 
 /**
- * Keeping the gold answer away from the correction agent (MAGIC §3.2). A text "contains" a SQL query when the
- * query's tokens appear in it as one run, compared case-insensitively, ignoring whitespace, comments, a trailing
- * semicolon, and quoting (so "name", `name`, [name] and name match, as do 'London' and "London").
+ * Keeping the gold answer away from the correction agent (MAGIC §3.2), judged by meaning rather than characters.
+ * Text and SQL are compared as token keys in `normaliseSql`'s spelling (tools/sql-normalise.ts: whitespace and
+ * comments gone, words lower-cased, quoting dropped, a trailing semicolon ignored) and, further, with string literals
+ * lower-cased and table aliases erased (`T1.name` → `name`, `AS T1` dropped), so a re-spaced, re-cased or re-aliased
+ * copy is the same query. A text gives the gold away when it holds the whole gold query, or any run of
+ * `LEAK_RUN` consecutive gold tokens that the reader is not shown anyway (`shown`: the SQL under correction, s').
+ * Quotes of s' inside the text are never judged nor redacted: when s' already contains the gold (s' = gold +
+ * `LIMIT 1`), redacting inside it would point at exactly what to delete.
  */
+
+/** Consecutive gold tokens that count as a copy of it (after normalisation): long enough to be more than a clause. */
+export const LEAK_RUN = 8;
 
 interface Tok {
   key: string;
+  name: boolean;
   start: number;
   end: number;
 }
@@ -30,42 +39,98 @@ function keyedTokens(text: string): Tok[] {
     if (token.type === "ws" || token.type === "comment") continue;
     // Quoting is ignored: "name", [name] and name are one identifier; 'London' and "London" one value.
     const key = token.type === "string" || token.type === "qident" ? unquote(token.text).toLowerCase() : token.text.toLowerCase();
-    out.push({ key, start, end: at });
+    out.push({ key, name: token.type === "word" || token.type === "qident", start, end: at });
+  }
+  return out;
+}
+
+/** Aliases erased: a qualifier `x.` before a name and `AS x` go (both sides alike, so only the spelling is lost). */
+function canonical(tokens: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.name && tokens[i + 1]?.key === "." && tokens[i + 2]?.name) {
+      i++;
+      continue;
+    }
+    if (t.key === "as" && tokens[i + 1]?.name) {
+      i++;
+      continue;
+    }
+    out.push(t);
   }
   return out;
 }
 
 function sqlKeys(sql: string): string[] {
-  const keys = keyedTokens(sql).map((t) => t.key);
+  const keys = canonical(keyedTokens(sql)).map((t) => t.key);
   while (keys.length && keys.at(-1) === ";") keys.pop();
   return keys;
 }
 
-/** Spans of `text` where the whole of `sql` appears. */
-export function sqlSpans(text: string, sql: string): Array<[number, number]> {
-  const needle = sqlKeys(sql);
-  if (!needle.length) return [];
-  const hay = keyedTokens(text);
-  const spans: Array<[number, number]> = [];
+/** Start indices of `needle` in `hay`. */
+function occurrences(hay: string[], needle: string[]): number[] {
+  const found: number[] = [];
+  if (!needle.length) return found;
   for (let i = 0; i + needle.length <= hay.length; i++) {
     let j = 0;
-    while (j < needle.length && hay[i + j]!.key === needle[j]) j++;
-    if (j === needle.length) {
-      spans.push([hay[i]!.start, hay[i + needle.length - 1]!.end]);
-      i += needle.length - 1;
-    }
+    while (j < needle.length && hay[i + j] === needle[j]) j++;
+    if (j === needle.length) found.push(i);
   }
-  return spans;
+  return found;
 }
 
-export const containsSql = (text: string, sql: string): boolean => sqlSpans(text, sql).length > 0;
+const windowsOf = (keys: string[], n: number) => {
+  const out = new Set<string>();
+  for (let i = 0; i + n <= keys.length; i++) out.add(keys.slice(i, i + n).join("\u0001"));
+  return out;
+};
+
+/**
+ * Spans of `text` that give `sql` away: the whole query, or a run of `LEAK_RUN` of its tokens not found in any of
+ * `shown`; never inside a quote of one of `shown`.
+ */
+export function sqlSpans(text: string, sql: string, shown: readonly string[] = []): Array<[number, number]> {
+  const needle = sqlKeys(sql);
+  if (!needle.length) return [];
+  const hay = canonical(keyedTokens(text));
+  const keys = hay.map((t) => t.key);
+  const quoted = new Array<boolean>(hay.length).fill(false);
+  for (const s of shown) {
+    const sKeys = sqlKeys(s);
+    for (const i of occurrences(keys, sKeys)) quoted.fill(true, i, i + sKeys.length);
+  }
+  const ranges: Array<[number, number]> = [];
+  const add = (a: number, b: number) => {
+    for (let k = a; k < b; k++) if (!quoted[k]) return void ranges.push([a, b]);
+  };
+  for (const i of occurrences(keys, needle)) add(i, i + needle.length);
+  if (needle.length > LEAK_RUN) {
+    const known = new Set(shown.flatMap((s) => [...windowsOf(sqlKeys(s), LEAK_RUN)]));
+    const gold = windowsOf(needle, LEAK_RUN);
+    for (let i = 0; i + LEAK_RUN <= keys.length; i++) {
+      const w = keys.slice(i, i + LEAK_RUN).join("\u0001");
+      if (gold.has(w) && !known.has(w)) add(i, i + LEAK_RUN);
+    }
+  }
+  ranges.sort((x, y) => x[0] - y[0]);
+  const merged: Array<[number, number]> = [];
+  for (const r of ranges) {
+    const last = merged.at(-1);
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([...r]);
+  }
+  return merged.map(([a, b]) => [hay[a]!.start, hay[b - 1]!.end]);
+}
+
+export const containsSql = (text: string, sql: string, shown: readonly string[] = []): boolean => sqlSpans(text, sql, shown).length > 0;
 
 export const REDACTED = "[correct SQL withheld]";
 
-/** `text` with every occurrence of `sql` replaced by a marker. */
-export function redactSql(text: string, sql: string): string {
+/** `text` with every span that gives `sql` away replaced by a marker (quotes of `shown` left whole). */
+export function redactSql(text: string, sql: string, shown: readonly string[] = []): string {
   let out = text;
-  for (const [start, end] of sqlSpans(text, sql).reverse()) out = `${out.slice(0, start)}${REDACTED}${out.slice(end)}`;
+  for (const [start, end] of sqlSpans(text, sql, shown).reverse()) out = `${out.slice(0, start)}${REDACTED}${out.slice(end)}`;
   return out;
 }
 

@@ -54,23 +54,39 @@ export function correctionPrompt(args: { instructions: string; schemaText: strin
 
 const MANAGER_SYSTEM = "You manage other AI agents: you rewrite their instructions so that their next answer is useful.";
 
-/** Figures 7 and 8: the manager rewrites an agent's instructions from its last output that did not help. */
+/**
+ * Figures 7 and 8: the manager rewrites an agent's instructions from its last output that did not help. §3.1 lists
+ * what it goes on: "the previous response of the agent, previous prompt that is used for interacting with the agent,
+ * question, s', and s^gt". The previous prompt is the instructions plus the data block below them, so the manager is
+ * shown both: for the feedback agent the question, evidence, s^gt and s'; for the correction agent the question,
+ * evidence, s' and the feedback it had to apply, and s^gt as its ideal output, which the agent must never see.
+ */
 export function revisePrompt(args: {
   agent: "feedback" | "correction";
   revisions: number;
   instructions: string;
   lastOutput: string;
-  /** Correction agent only: what its output should have been; the manager sees it, the agent must not. */
-  ideal?: string;
   question: string;
+  evidence: string;
+  /** s': the incorrect SQL the agent worked on. */
+  incorrectSql: string;
+  /** s^gt. */
+  goldSql: string;
+  /** Correction agent only: the feedback it was given with its instructions. */
+  feedback?: string;
 }): ChatInput[] {
   const description =
     args.agent === "feedback"
       ? "It explains the mistakes of an incorrect SQL query by comparing it with the correct query, without writing the correct query."
       : "It corrects an SQL query using an expert's feedback; it is shown the schema, the question, the incorrect query and the feedback.";
+  const shown =
+    args.agent === "feedback"
+      ? `Below its instructions the agent was shown:\n${questionBlock(args.question, args.evidence)}\nCorrect SQL:\n${fence(args.goldSql)}\nIncorrect SQL:\n${fence(args.incorrectSql)}`
+      : `Below its instructions the agent was shown the database schema and:\n${questionBlock(args.question, args.evidence)}\nPredicted SQL (the incorrect query):\n${fence(args.incorrectSql)}\n` +
+        `Expert feedback:\n"""\n${args.feedback || "(no feedback)"}\n"""`;
   const ideal =
-    args.ideal !== undefined
-      ? `\n\nThe agent's output should have led to this query. It is for you only: the instructions must not contain this query, any part of its result, or the answer to the question.\n${fence(args.ideal)}`
+    args.agent === "correction"
+      ? `\n\nThe agent's output should have led to this query. It is for you only: the instructions must not contain this query, any part of its result, or the answer to the question.\n${fence(args.goldSql)}`
       : "";
   return [
     { role: "system", content: MANAGER_SYSTEM },
@@ -78,13 +94,17 @@ export function revisePrompt(args: {
       role: "user",
       content:
         `Revise the instructions of this agent. You have revised them ${args.revisions} time(s) so far.\n\nAgent: ${description}\n` +
-        `The question it worked on: ${args.question}\n\nIts current instructions:\n"""\n${args.instructions}\n"""\n\n` +
+        `The question it worked on: ${args.question}\n\nIts current instructions:\n"""\n${args.instructions}\n"""\n\n${shown}\n\n` +
         `Its last output, which did not lead to a correct query:\n"""\n${args.lastOutput || "(empty)"}\n"""${ideal}\n\n` +
         "The question, the queries and the feedback are added below the instructions automatically; write only the instructions. " +
         "Reply with the complete revised instructions and nothing else.",
     },
   ];
 }
+
+/** What the manager is told when its reply cannot be used as instructions, before it is asked once more. */
+export const unusableInstructions = (why: string) =>
+  `That reply cannot be used as the agent's instructions (${why}). Reply with the complete revised instructions, in plain sentences addressed to the agent, and nothing else.`;
 
 export const INSTRUCTIONS_HOLD_GOLD =
   "Those instructions give away the correct query or rows of its result. Rewrite them so that they guide the agent without revealing the query or its result.";
@@ -130,6 +150,10 @@ export function mergePrompt(args: { guideline: string; batch: SuccessfulFeedback
     },
   ];
 }
+
+/** What the manager is told when its merged guideline cannot be used, before it is asked once more. */
+export const unusableGuideline = (why: string) =>
+  `That reply cannot replace the guideline (${why}). Reply with the complete updated guideline: every earlier reminder, merged or kept, plus the new ones, in the numbered format, and nothing else.`;
 
 /** Graph `magic`: the corrector walks the guideline's ask-yourself questions against the SQL, then revises it. */
 export function guidelineCorrectionPrompt(args: { guideline: string; schemaText: string; question: string; evidence: string; sql: string }): ChatInput[] {
