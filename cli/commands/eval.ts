@@ -37,6 +37,8 @@ export const evalCommand: Command = {
   --concurrency K           questions in flight (default 4); --max-requests caps model requests
   --resume                  continue a killed or finished run in --out without redoing finished questions
   --semantics bird|spider   EX semantics (default: the benchmark's own)
+  --server URL              run the graphs on a LangGraph server (threads there; scoring here), e.g.
+                            http://127.0.0.1:2024 from 'npx @langchain/langgraph-cli dev'
   --shard I/N               run the I-th of N shares of the selection (positions I-1, I-1+N, ... in file
                             order), e.g. one per machine; 'sqlmend merge' joins the N --out folders
 ${RUN_FLAGS_USAGE}`,
@@ -49,6 +51,7 @@ ${RUN_FLAGS_USAGE}`,
       semantics: { type: "string" },
       "keep-distinct": { type: "boolean" },
       shard: { type: "string" },
+      server: { type: "string" },
     });
     const spec = requireGraph(positionals[0]);
     graphOptionsOf(spec, values);
@@ -95,6 +98,7 @@ ${RUN_FLAGS_USAGE}`,
         semantics,
         examples,
         allowOracle: true,
+        server: values.server,
       });
       const runFile = prepareOutDir(
         outDir,
@@ -137,6 +141,7 @@ ${RUN_FLAGS_USAGE}`,
           checkpoints: checkpoints.location,
           // Linking and few-shot retrieval rank by this model, or lexically (each linking says which, in inspect).
           embeddings: runner.deps.embeddings?.model ?? "none (lexical ranking)",
+          ...(values.server ? { server: values.server } : {}),
           ...answerSettings(values),
           ...graphSettings(runner.graphSpecs, values, io.cwd),
           ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),

@@ -12,7 +12,7 @@ import type { SqlExecutor } from "../../tools/sqlite/types.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "../../runner/question.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
-import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom } from "./setup.ts";
+import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom } from "./setup.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
 
@@ -50,6 +50,8 @@ export async function buildRunner(args: {
   fixedOptions?: Record<string, unknown>;
   /** The role whose model must be configured (checked before anything runs). */
   roleToCheck?: string;
+  /** eval --server: the graphs run on this LangGraph server, scoring stays here. */
+  server?: string;
 }): Promise<Runner> {
   const { values, env, cwd } = args;
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values), ...args.fixedOptions };
@@ -60,10 +62,14 @@ export async function buildRunner(args: {
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
     throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");
   }
+  if (args.server) {
+    if (values.node !== undefined) throw new UsageError("--node swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json");
+    if (args.examples) throw new UsageError("training examples (--few-shot, k-shot) are not sent to a LangGraph server: run without --server, or with 0 shots");
+  }
   const slots = await loadSlotModules(args.spec, values.node as string[] | undefined, cwd);
   // The graph's module (and with it LangGraph) loads only now, once every flag has been checked.
   const spec = await args.spec.load();
-  const graph = spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
+  const graph = args.server ? await servedGraph(args.server, spec.name, options, values, cwd) : spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
   let initial: InitialSource | undefined;
   if (spec.kind === "corrector" && !args.noInitial) {
     initial = await initialSource(values.initial as string | undefined, args, deps, options);
@@ -91,7 +97,19 @@ async function initialSource(
   if (args.inlineInitialSql !== undefined) {
     return { kind: "predictions", file: "--sql", predictions: new Map([["ask", args.inlineInitialSql]]) };
   }
-  return resolveInitialSource(initial, { cwd: args.cwd, values: args.values, checkpointer: args.checkpointer, alsoAllowed: [args.spec] }, deps, options);
+  const source = await resolveInitialSource(initial, { cwd: args.cwd, values: args.values, checkpointer: args.checkpointer, alsoAllowed: [args.spec] }, deps, options);
+  if (!args.server || source.kind !== "graph") return source;
+  const own = declaredOptionsFrom(source.spec, args.values, [args.spec]);
+  return { ...source, graph: await servedGraph(args.server, source.spec.name, { ...options, ...own }, args.values, args.cwd) };
+}
+
+/** A graph on a LangGraph server, given this run's options and model settings (never a key), checked to be served. */
+async function servedGraph(server: string, graph: string, options: Record<string, unknown>, values: Values, cwd: string) {
+  const { remoteGraph } = await import("../../runner/remote.ts");
+  const { configFile: _file, ...models } = modelFlagsFrom(values);
+  const remote = remoteGraph(server, graph, { options, models, cwd });
+  await remote.check();
+  return remote;
 }
 
 /**

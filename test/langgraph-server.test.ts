@@ -1,0 +1,119 @@
+/**
+ * `eval --server URL`: the LangGraph dev server (`@langchain/langgraph-cli dev`) started by the test on 127.0.0.1 with
+ * the project's langgraph.json and the scripted model endpoint; a short eval through it gives the verdicts and SQL of
+ * the same eval in process.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../cli/main.ts";
+import type { CliIO } from "../cli/shared/command.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import type { Question } from "../state/question.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { type ChatRequestRecord, type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+let dir: string;
+let benchDir: string;
+let dev: Question[];
+let models: OpenAIServer;
+let langgraph: ChildProcess;
+let serverUrl: string;
+let serverLog = "";
+
+const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.messages.at(-1)?.content ?? "")?.[1]?.trim() ?? "";
+function captureIO(env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { ...env }, cwd: dir, isTTY: false };
+  return { io, out: () => out.join(""), err: () => err.join("") };
+}
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+const results = (out: string) => new Map(fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).map((r) => [r.id, r]));
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  benchDir = path.join(dir, "minibench");
+  await buildMinibench(benchDir);
+  dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
+  // Every third question answered wrongly, one with SQL that fails (so the fix loop runs on the server).
+  models = await startOpenAIServer({
+    respond: (req) => {
+      const q = dev.find((x) => x.question === questionOf(req));
+      const fixing = /error/i.test(req.messages.at(-1)?.content ?? "") && !q;
+      const sql = fixing ? "SELECT 1" : !q ? "SELECT 1" : Number(q.id) === 1 ? "SELECT nosuchcolumn FROM nosuchtable" : Number(q.id) % 3 === 0 ? "SELECT 42" : q.goldSql!;
+      return { content: `\`\`\`sql\n${sql}\n\`\`\``, usage: { prompt_tokens: 100, completion_tokens: 10 } };
+    },
+  });
+  const port = await freePort();
+  serverUrl = `http://127.0.0.1:${port}`;
+  langgraph = spawn(process.execPath, [path.join(ROOT, "node_modules", "@langchain", "langgraph-cli", "dist", "cli", "cli.mjs"), "dev", "--port", String(port), "--host", "127.0.0.1", "--no-browser", "--no-reload", "--config", path.join(ROOT, "langgraph.json")], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENAI_BASE_URL: models.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "server-home") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  langgraph.stdout!.on("data", (d) => (serverLog += d));
+  langgraph.stderr!.on("data", (d) => (serverLog += d));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const ok = await fetch(`${serverUrl}/ok`).then((r) => r.ok).catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline || langgraph.exitCode !== null) throw new Error(`the LangGraph dev server did not start:\n${serverLog.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}, 120_000);
+afterAll(async () => {
+  langgraph?.kill("SIGTERM");
+  await models?.close();
+  removeTempDir(dir);
+});
+
+describe("eval --server (a LangGraph server runs the graphs)", () => {
+  it("gives the verdicts and SQL of the same eval in process, with the threads on the server", async () => {
+    const env = { OPENAI_BASE_URL: models.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") };
+    const common = ["eval", "baseline", "--bench", benchDir, "--limit", "7", "--max-fix-rounds", "1", "--checkpoints", "memory"];
+    const local = path.join(dir, "local");
+    const inProcess = captureIO(env);
+    expect(await main([...common, "--out", local], inProcess.io)).toBe(0);
+    const remote = path.join(dir, "remote");
+    const run = captureIO(env);
+    const code = await main([...common, "--out", remote, "--server", serverUrl], run.io);
+    expect(run.err(), serverLog.slice(-1500)).not.toMatch(/failed|error/i);
+    expect(code).toBe(0);
+    const [a, b] = [results(local), results(remote)];
+    expect(b.size).toBe(7);
+    for (const [id, r] of a) expect({ id, correct: b.get(id)?.correct, sql: b.get(id)?.sql, iterations: b.get(id)?.iterations }).toEqual({ id, correct: r.correct, sql: r.sql, iterations: r.iterations });
+    expect(run.out().split("\n")[0]).toBe(inProcess.out().split("\n")[0]);
+    // The question's thread is on the server, under the id derived from the run's thread id.
+    const { serverThreadId } = await import("../runner/remote.ts");
+    const thread = b.get("2")!.thread as string;
+    const state = (await fetch(`${serverUrl}/threads/${serverThreadId(thread)}/state`).then((r) => r.json())) as { values: { question: string } };
+    expect(state.values.question).toBe(dev.find((q) => q.id === "2")!.question);
+
+    // Resumed: finished threads are read back from the server, nothing is asked again.
+    const asked = models.requests.length;
+    expect(await main([...common, "--out", remote, "--server", serverUrl, "--resume"], captureIO(env).io)).toBe(0);
+    expect(models.requests.length).toBe(asked);
+  }, 120_000);
+
+  it("a server that is not there, or does not serve the graph, is one line before any question runs", async () => {
+    const env = { OPENAI_BASE_URL: models.url, SQLMEND_MODEL: TEST_MODEL_ID };
+    const down = captureIO(env);
+    expect(await main(["eval", "baseline", "--bench", benchDir, "--limit", "2", "--out", path.join(dir, "down"), "--checkpoints", "memory", "--server", "http://127.0.0.1:9"], down.io)).toBe(1);
+    expect(down.err().trim().split("\n")).toHaveLength(1);
+    expect(down.err()).toMatch(/LangGraph server at http:\/\/127\.0\.0\.1:9: .*is it running/);
+    const swapped = captureIO(env);
+    expect(await main(["eval", "baseline", "--bench", benchDir, "--limit", "2", "--out", path.join(dir, "swap"), "--server", serverUrl, "--node", "generate=./x.ts"], swapped.io)).toBe(2);
+    expect(swapped.err()).toMatch(/--node swaps a node in this process/);
+  }, 60_000);
+});
