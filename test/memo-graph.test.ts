@@ -425,3 +425,57 @@ describe("launcher wiring", () => {
     expect(examplesWantedBy(memoRefineSpec, {})).toBeUndefined();
   });
 });
+
+describe("issue 18", () => {
+  it("--decomposition random: three different decompositions, each recorded in the outcome", async () => {
+    const models = script({
+      decomposer: ({ messages }) => {
+        const seed = /Random seed (\w+)/.exec(lastUser({ messages }))?.[1] ?? "none";
+        return JSON.stringify({ simple: false, fits: true, subQuestions: [`Part A of ${seed}`, `Part B of ${seed}`] });
+      },
+    });
+    const state = await run(models, { decomposition: "random", noRefine: true, styles: 1 });
+    const prompts = models.shownTo("decomposer").map(lastUser);
+    expect(prompts).toHaveLength(3);
+    expect(new Set(prompts).size).toBe(3);
+    const seeds = state.memoPlans.map((p: { seed?: string }) => p.seed);
+    expect(new Set(seeds).size).toBe(3);
+    const outcome = memoSqlSpec.outcome!.of(state as unknown as Record<string, unknown>);
+    expect(outcome.distinctDecompositions).toBe(3);
+    for (const strategy of ["table", "hierarchical", "atomic"]) expect(outcome[`decomposition.${strategy}`]).toMatch(/^random \(seed \w+\): Part A of \w+ \| Part B of \w+$/);
+  });
+
+  it("a last-round refinement that fails to execute gives way to the last SQL that executed", async () => {
+    const models = script({ critic: '{"wrong": true, "errorTypes": ["E2"], "suggestions": "fix it"}', refiner: sqlReply("SELECT count(*) FROM no_such_table") });
+    const state = await memoRefineSpec.build({ models, executor }, { memory: memoryFile, refineRounds: 1 }).invoke({ ...input(), sql: TYPO }, { recursionLimit: 100 });
+    expect(models.shownTo("refiner")).toHaveLength(1);
+    expect(state.sql).toBe(TYPO);
+    expect(state.execution.ok).toBe(true);
+    expect(state.candidates[0].meta.reverted).toMatchObject({ sql: "SELECT count(*) FROM no_such_table" });
+    expect(memoRefineSpec.outcome!.of(state as unknown as Record<string, unknown>)).toMatchObject({ revertedRefinements: 1 });
+  });
+
+  it("keeps the solver's ReAct reasoning in memoSteps", async () => {
+    const state = await run(script(), { noRefine: true, styles: 1 });
+    const acts = state.memoSteps.filter((s: { kind: string }) => s.kind !== "reflect");
+    expect(acts.length).toBeGreaterThan(0);
+    expect(acts.every((s: { reasoning?: string }) => s.reasoning === "Reasoning first.")).toBe(true);
+  });
+
+  it("declares per-question diagnostics as the graph's outcome, the oracle figure only through the eval hook", async () => {
+    const state = (await run(script())) as unknown as Record<string, unknown>;
+    const outcome = memoSqlSpec.outcome!.of(state);
+    expect(outcome).toMatchObject({ candidates: 9, distinctResults: 1, voteMargin: 9, decompositionFallbacks: 1, criticCalls: 4, criticReused: 8, revertedRefinements: 0, maxRefinements: 1 });
+    expect(outcome.refinementsPerCandidate).toBeCloseTo(3 / 9);
+    expect(outcome.memoryShownPerCall).toBe(2);
+    expect("oracleGoldInCandidates" in outcome).toBe(false);
+    const asked: string[] = [];
+    const oracle = await memoSqlSpec.outcome!.oracle!(state, async (sql) => (asked.push(sql), sql === RIGHT));
+    expect(oracle).toEqual({ oracleGoldInCandidates: true });
+    expect(asked).toHaveLength(1); // one scorer call per distinct result
+    const lines = memoSqlSpec.outcome!.summarize!([{ ...outcome, ...oracle }]);
+    expect(lines.some((l) => l.startsWith("decomposition."))).toBe(false);
+    expect(lines.find((l) => l.startsWith("oracleGoldInCandidates"))).toMatch(/oracle: scored against the gold/);
+    expect(lines).toContain("voteMargin: mean 9.00, max 9 (1 questions)");
+  });
+});
