@@ -7,6 +7,7 @@ import { memoRefineManifest } from "./manifests/memo.ts";
 import { readOptions } from "../core/options.ts";
 import { MEMO_FACTORIES } from "./memo-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
+import { memoPreflight } from "./memo-preflight.ts";
 import { memoRefineOutcome } from "./memo-outcome.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
@@ -23,6 +24,7 @@ export const memoRefineSpec: GraphSpec = specOf(memoRefineManifest, {
     vote: voteNode as unknown as NodeFactory,
   },
   outcome: memoRefineOutcome,
+  preflight: memoPreflight,
   build(deps, options: BuildOptions = {}) {
     const o = readOptions(MEMO_CORRECTION_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options);

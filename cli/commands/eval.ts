@@ -96,6 +96,8 @@ ${RUN_FLAGS_USAGE}`,
         examples,
         allowOracle: true,
       });
+      // The graph's own check of its inputs against these questions (memo-sql: the memory holds none of them).
+      const preflight = runner.spec.preflight?.({ questions, bench: benchDir, split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
       const runFile = prepareOutDir(
         outDir,
         {
@@ -140,6 +142,7 @@ ${RUN_FLAGS_USAGE}`,
           ...answerSettings(values),
           ...graphSettings(runner.graphSpecs, values, io.cwd),
           ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),
+          ...preflight,
         },
         models: runner.deps.models.describe(),
         command: `sqlmend eval ${argv.join(" ")}`,

@@ -144,11 +144,14 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
       afterEach: (_q, record) => void (outcomes[record.outcome] = (outcomes[record.outcome] ?? 0) + 1),
     });
     const stopping = run.stopped;
+    // The memory's identity: its source (bench, split; the done table holds the question ids) and a content hash.
+    const identity = store.identity();
+    store.setMeta("sha256", identity.sha256);
     const ranking = await embedKeys(store, embeddings);
     const stats = store.stats();
     io.stdout(
       `Memory: ${file}\n${questionsLine(questions, store.done(), outcomes)}\n` +
-        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run)\n` +
+        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
         `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${outcomes.failed ? `, failed this run ${outcomes.failed} (retried by --resume)` : ""}\n` +
         `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
         `${ranking}\n` +
@@ -267,11 +270,11 @@ export async function show(argv: string[], io: CliIO): Promise<number> {
     const n = intFlag(values, "entries", 0) ?? 3;
     const recent = store.entries().slice(-n);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ file: store.file, build: JSON.parse(store.getMeta("build") ?? "null"), ...stats, vectors, ranking: embeddings ? "embeddings" : "lexical", recent }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ ...store.identity(), ...stats, vectors, ranking: embeddings ? "embeddings" : "lexical", recent }, null, 2)}\n`);
       return 0;
     }
     io.stdout(
-      `Memory: ${store.file}\nEntries: ${stats.entries}\nQuestions done by builds: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}\n` +
+      `Memory: ${store.file}\nEntries: ${stats.entries}\nBuilt from: ${(({ build }) => (build ? `${build.bench} (${build.split})` : "-"))(store.identity())}; sha256 ${store.identity().sha256}\nQuestions done by builds: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}\n` +
         `Key vectors: ${Object.entries(vectors).map(([model, n]) => `${n} by ${model}`).join(", ") || "none"}\nRanking: ${ranking}\n` +
         `Error types:\n${histogram(stats.histogram)}\n` +
         (recent.length ? `\nLatest ${recent.length}:\n${recent.map((e) => `#${e.id} [${e.sourceId}] ${e.question}\n  wrong: ${e.wrongSql}\n  types: ${e.errorTypes.join(", ")}`).join("\n")}\n` : ""),
