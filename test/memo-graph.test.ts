@@ -2,6 +2,7 @@
  * The memo-sql generator and memo-refine corrector with scripted models: the nine candidates, the critic↔refiner loop
  * with the memory, the vote, and each switch of Tables 3 and 5.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
@@ -477,5 +478,27 @@ describe("issue 18", () => {
     expect(lines.some((l) => l.startsWith("decomposition."))).toBe(false);
     expect(lines.find((l) => l.startsWith("oracleGoldInCandidates"))).toMatch(/oracle: scored against the gold/);
     expect(lines).toContain("voteMargin: mean 9.00, max 9 (1 questions)");
+  });
+
+  it("memo-refine --candidates corrects the same fixed candidates under every retrieval setting, then votes", async () => {
+    const file = path.join(dir, "candidates.json");
+    const nine = ["table", "hierarchical", "atomic"].flatMap((p) => ["join", "cte", "nested"].map((y) => ({ id: `${p}:${y}`, sql: y === "nested" ? TYPO : y === "cte" ? "SELECT count(*) FROM customers" : RIGHT })));
+    fs.writeFileSync(file, JSON.stringify({ kind: "sqlmend-memo-candidates", questions: { "q-self": { dbId: "shop", question: QUESTION, candidates: nine } } }));
+    const seen: string[][] = [];
+    for (const retrieval of ["filtered", "top4", "none"]) {
+      const models = script();
+      const state = await memoRefineSpec.build({ models, executor }, { memory: memoryFile, retrieval, candidates: file }).invoke({ ...input(), sql: "SELECT 0" }, { recursionLimit: 100 });
+      expect(state.candidates).toHaveLength(9);
+      expect(state.candidates.every((c: Candidate) => c.meta?.final)).toBe(true);
+      seen.push(models.shownTo("critic").map(lastUser).map((t) => /Query under review:\n(.*)/.exec(t)![1]!).slice(0, 3).sort());
+      // Nested ones were fixed; the vote picks among the nine (6 give 1 row of 1, CTE's 3 give 3).
+      expect(state.memoVote.groups.map((g: { ids: string[] }) => g.ids.length)).toEqual([6, 3]);
+      expect(memoRefineSpec.outcome!.of(state as unknown as Record<string, unknown>)).toMatchObject({ candidates: 9, candidatesFrom: "candidates file", distinctResults: 2, voteMargin: 3 });
+    }
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[2]).toEqual(seen[0]);
+    // A question the file does not hold fails, rather than being corrected on other candidates.
+    await expect(memoRefineSpec.build({ models: script(), executor }, { candidates: file }).invoke({ ...input(), questionId: "other", sql: RIGHT })).rejects.toThrow(/not in the candidates file/);
+    expect(() => memoRefineSpec.build({ models: script(), executor }, { candidates: path.join(dir, "nope.json") })).toThrow(/candidates file not found/);
   });
 });

@@ -14,7 +14,8 @@ import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import type { GraphOptions, NodeDeps } from "../types.ts";
 import { contextOf, type MemoContext, observe } from "./common.ts";
-import { MEMO_CORRECTION_OPTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
+import { MEMO_CORRECTION_OPTIONS, MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
+import { loadCandidateSets } from "./candidates.ts";
 import { criticPrompt, refinePrompt } from "./prompts.ts";
 import type { MemoNodeFactory } from "./solve.ts";
 
@@ -203,13 +204,43 @@ export const collectNode = (_deps: unknown, options: GraphOptions) => async (sta
   return new Command({ update: empty.length ? { candidates: empty } : {}, goto: ready.map((candidate) => new Send("critic", { ctx, candidate, round: 0 } satisfies CandidatePayload)) });
 };
 
-/** memo-refine's first node: the given SQL, executed, as the one candidate; then the critic. */
+/**
+ * memo-refine's first node: the given SQL, executed, as the one candidate; or, with `candidates` (a file), the
+ * question's fixed candidates, each executed; then one critic per candidate. A question missing from the file fails
+ * (its record says why) rather than being corrected on other candidates than the other variants'.
+ */
 export const seedNode = (deps: NodeDeps, options: GraphOptions) => async (state: MemoStateValue) => {
+  const { candidates: file } = readOptions(MEMO_REFINE_OPTIONS, options);
+  if (file) return seedFromFile(deps, options, state, file);
   const execution = await executeSql(deps.executor, state.dbPath, state.sql, options);
   const candidate: Candidate = { id: "initial", sql: state.sql, source: "initial", execution, meta: { order: 0, rounds: 0, final: false, verdicts: [] } };
   if (!state.sql.trim()) return new Command({ update: { candidates: [finalCandidate(candidate, { accepted: null, note: "no SQL to correct" })], execution }, goto: "vote" });
   return new Command({ update: { candidates: [candidate], execution }, goto: new Send("critic", { ctx: contextOf(state, false), candidate, round: 0 } satisfies CandidatePayload) });
 };
+
+async function seedFromFile(deps: NodeDeps, options: GraphOptions, state: MemoStateValue, file: string) {
+  const cwd = (options as { cwd?: unknown }).cwd;
+  const set = loadCandidateSets(file, typeof cwd === "string" ? cwd : undefined).questions[state.questionId];
+  const same = (a: string, b: string) => a.replace(/\s+/g, " ").trim().toLowerCase() === b.replace(/\s+/g, " ").trim().toLowerCase();
+  if (!set) throw new Error(`question ${state.questionId} is not in the candidates file ${file}`);
+  if (set.dbId !== state.dbId || !same(set.question, state.question)) throw new Error(`the candidates file ${file} holds another question under id ${state.questionId} (${set.dbId}: ${set.question})`);
+  const candidates: Candidate[] = await Promise.all(
+    set.candidates.map(async (c, order) => ({
+      id: c.id,
+      sql: c.sql,
+      source: "candidates-file",
+      execution: await executeSql(deps.executor, state.dbPath, c.sql, options),
+      meta: { order, rounds: 0, final: false, verdicts: [] },
+    })),
+  );
+  const ready = candidates.filter((c) => c.sql.trim());
+  const empty = candidates.filter((c) => !c.sql.trim()).map((c) => finalCandidate(c, { accepted: null, note: "no SQL to correct" }));
+  const ctx = contextOf(state, false);
+  return new Command({
+    update: { candidates: [...ready, ...empty] },
+    goto: ready.length ? ready.map((candidate) => new Send("critic", { ctx, candidate, round: 0 } satisfies CandidatePayload)) : "vote",
+  });
+}
 
 /**
  * The vote (§3.5, A.4): candidates grouped by the fingerprint of their full result; execution errors excluded; empty

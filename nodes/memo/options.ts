@@ -17,6 +17,17 @@ export const MEMO_CORRECTION_OPTIONS = defineOptions({
   },
 });
 
+/** memo-refine's knobs: the correction module's, and the candidates to correct (Table 3 corrects the same nine under every variant). */
+export const MEMO_REFINE_OPTIONS = defineOptions({
+  ...MEMO_CORRECTION_OPTIONS,
+  candidates: {
+    type: "string",
+    metavar: "FILE",
+    file: true,
+    help: "correct these candidates per question (sqlmend memo candidates, from a memo-sql run) instead of the initial SQL alone; the vote picks among them",
+  },
+});
+
 /** memo-sql's knobs; the booleans and `decomposition`/`styles` are Table 5's ablations. */
 export const MEMO_SQL_OPTIONS = defineOptions({
   ...MEMO_CORRECTION_OPTIONS,
