@@ -501,4 +501,28 @@ describe("issue 18", () => {
     await expect(memoRefineSpec.build({ models: script(), executor }, { candidates: file }).invoke({ ...input(), questionId: "other", sql: RIGHT })).rejects.toThrow(/not in the candidates file/);
     expect(() => memoRefineSpec.build({ models: script(), executor }, { candidates: path.join(dir, "nope.json") })).toThrow(/candidates file not found/);
   });
+
+  it("Table 3's rows (A.8) on the same nine candidates: what each variant shows the critic and how often it may refine", async () => {
+    const file = path.join(dir, "candidates-t3.json");
+    const nine = ["table", "hierarchical", "atomic"].flatMap((p) => ["join", "cte", "nested"].map((y, i) => ({ id: `${p}:${y}`, sql: [RIGHT, "SELECT count(*) FROM customers WHERE city = 'Paris'", TYPO][i]! })));
+    fs.writeFileSync(file, JSON.stringify({ kind: "sqlmend-memo-candidates", questions: { "q-self": { dbId: "shop", question: QUESTION, candidates: nine } } }));
+    const cases = (t: string) => [...t.matchAll(/^Case \d+\./gm)].length;
+    // A critic that never accepts the typo: the refiner keeps it, so a variant's round limit shows.
+    const rows: [string, Record<string, unknown>, { shown: number[]; mode: string; maxRounds: number }][] = [
+      ["direct correction", { retrieval: "none", refineRounds: 1 }, { shown: [0], mode: "none", maxRounds: 1 }],
+      ["DIN-SQL-like critique-refine", { retrieval: "none" }, { shown: [0], mode: "none", maxRounds: 3 }],
+      ["RAG top4, unfiltered", { retrieval: "top4" }, { shown: [4], mode: "top4", maxRounds: 3 }],
+      ["random RAG, 4 entries", { retrieval: "random" }, { shown: [4], mode: "random", maxRounds: 3 }],
+      ["Memo-SQL, filtered", {}, { shown: [2], mode: "filtered", maxRounds: 3 }],
+    ];
+    for (const [row, options, want] of rows) {
+      const models = script({ refiner: sqlReply(TYPO.replace("count(*)", "count(id)")), critic: ({ messages }) => (lastUser({ messages }).includes("Londn") ? '{"wrong": true, "errorTypes": ["E2"], "suggestions": "London"}' : '{"wrong": false, "errorTypes": [], "suggestions": ""}') });
+      const state = await memoRefineSpec.build({ models, executor }, { memory: memoryFile, candidates: file, ...options }).invoke({ ...input(), sql: RIGHT }, { recursionLimit: 200 });
+      expect(state.candidates, row).toHaveLength(9);
+      expect([...new Set(models.shownTo("critic").map((s) => cases(text(s))))], row).toEqual(want.shown);
+      expect(state.candidates.every((c: Candidate) => (c.meta!.memory as { mode: string }).mode === want.mode), row).toBe(true);
+      expect(Math.max(...state.candidates.map((c: Candidate) => c.meta!.rounds as number)), row).toBe(want.maxRounds);
+    }
+  });
 });
+
