@@ -1,12 +1,15 @@
 import { START, StateGraph } from "@langchain/langgraph";
 import { MemoState } from "../state/memo.ts";
 import { memoryStoreFor, seedNode, voteNode } from "../nodes/memo/correct.ts";
-import { MEMO_CORRECTION_OPTIONS } from "../nodes/memo/options.ts";
+import { MEMO_REFINE_OPTIONS } from "../nodes/memo/options.ts";
+import { loadCandidateSets } from "../nodes/memo/candidates.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { memoRefineManifest } from "./manifests/memo.ts";
 import { readOptions } from "../core/options.ts";
 import { MEMO_FACTORIES } from "./memo-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
+import { memoPreflight } from "./memo-preflight.ts";
+import { memoRefineOutcome } from "./memo-outcome.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 /**
@@ -21,9 +24,12 @@ export const memoRefineSpec: GraphSpec = specOf(memoRefineManifest, {
     refine: MEMO_FACTORIES.refine,
     vote: voteNode as unknown as NodeFactory,
   },
+  outcome: memoRefineOutcome,
+  preflight: memoPreflight,
   build(deps, options: BuildOptions = {}) {
-    const o = readOptions(MEMO_CORRECTION_OPTIONS, options);
+    const o = readOptions(MEMO_REFINE_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options);
+    if (o.candidates) loadCandidateSets(o.candidates, options.cwd); // a bad file fails here, in one line
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const node = (name: string) => slotNode(memoRefineSpec, name, deps, options) as any;
     const compiled = new StateGraph(MemoState)

@@ -10,6 +10,8 @@ import type { NodeFactory } from "../nodes/types.ts";
 import { memoSqlManifest } from "./manifests/memo.ts";
 import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
+import { memoPreflight } from "./memo-preflight.ts";
+import { memoSqlOutcome } from "./memo-outcome.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 // Each parallel branch (nine critics, plus the other questions in flight) listens on the run's abort signal; Node's
@@ -40,6 +42,8 @@ export const MEMO_FACTORIES = {
  */
 export const memoSqlSpec: GraphSpec = specOf(memoSqlManifest, {
   factories: { link: SHARED_FACTORIES.link, schema: SHARED_FACTORIES.schema, ...MEMO_FACTORIES },
+  outcome: memoSqlOutcome,
+  preflight: memoPreflight,
   build(deps, options: BuildOptions = {}) {
     const o = readOptions(MEMO_SQL_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options); // a bad file fails here, in one line

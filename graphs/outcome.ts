@@ -11,6 +11,12 @@ export interface OutcomeSpec {
   of(state: Record<string, unknown>): Outcome;
   /** Lines that sum a run's outcomes (default: `summarizeOutcomes`). */
   summarize?(outcomes: Outcome[]): string[];
+  /**
+   * Oracle figures, which need the gold: `eval` calls it (only when the question has gold SQL) with `isGold`, the
+   * scorer's verdict on one SQL. The state never holds the gold, so these keys exist only in eval's records; name them
+   * `oracle…` so nobody reads them as something the method could know.
+   */
+  oracle?(state: Record<string, unknown>, isGold: (sql: string) => Promise<boolean>): Promise<Outcome>;
 }
 
 /** What every graph's state says (`state/sql-state.ts`): execution-error fixes, whether the answer executes, calls that got no reply. */

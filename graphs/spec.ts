@@ -33,9 +33,24 @@ export interface GraphSpec extends GraphInfo {
   slots: Record<string, SlotSpec>;
   /** What a question went through, beyond the shared fields (`graphs/outcome.ts`): results.jsonl's `outcome`. */
   outcome?: OutcomeSpec;
+  /**
+   * Checks a run's inputs against the questions it will answer, before any runs (eval): returns what the report
+   * records about them, or throws a UserError to refuse (memo-sql: a memory holding evaluated questions).
+   */
+  preflight?(run: RunPreflight): Record<string, unknown>;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(deps: NodeDeps, options?: BuildOptions): any;
+}
+
+/** What `GraphSpec.preflight` sees of a run. */
+export interface RunPreflight {
+  questions: { id: string; dbId: string; question: string }[];
+  bench: string;
+  split: string;
+  /** The graph's declared option values (camelCase), as `build` gets them. */
+  options: Record<string, unknown>;
+  cwd: string;
 }
 
 /**
@@ -44,7 +59,7 @@ export interface GraphSpec extends GraphInfo {
  */
 export function specOf<M extends GraphInfo>(
   manifest: M,
-  impl: { factories: { [K in keyof M["slots"]]: NodeFactory }; build: GraphSpec["build"]; outcome?: OutcomeSpec },
+  impl: { factories: { [K in keyof M["slots"]]: NodeFactory }; build: GraphSpec["build"]; outcome?: OutcomeSpec; preflight?: GraphSpec["preflight"] },
 ): GraphSpec {
   const { slots, ...info } = manifest as GraphInfo;
   const factories = impl.factories as Record<string, NodeFactory>;
@@ -56,6 +71,7 @@ export function specOf<M extends GraphInfo>(
     slots: Object.fromEntries(Object.entries(slots).map(([slot, { summary }]) => [slot, { summary, factory: factories[slot]! }])),
     build: impl.build,
     ...(impl.outcome ? { outcome: impl.outcome } : {}),
+    ...(impl.preflight ? { preflight: impl.preflight } : {}),
   };
 }
 

@@ -37,6 +37,12 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
   const run = await runQuestion(runner, q, threadId);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   const verdict = await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
+  let outcome = run.outcome;
+  const oracle = runner.spec.outcome?.oracle;
+  if (outcome && oracle && run.state && q.goldSql) {
+    const isGold = async (sql: string) => (await scoreQuestion(q, sql, scoreOpts).catch(() => ({ correct: false }))).correct;
+    outcome = { ...outcome, ...(await oracle(run.state as unknown as Record<string, unknown>, isGold).catch((error) => ({ oracleError: firstLineOf(error) }))) };
+  }
   let initialCorrect = run.initialCorrect;
   if (initialCorrect === undefined && run.initialSql !== undefined && q.goldSql) {
     initialCorrect = run.initialSql === run.sql ? verdict.correct : (await scoreQuestion(q, run.initialSql, scoreOpts).catch(() => ({ correct: false }))).correct;
@@ -61,7 +67,7 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     usageByRole: run.usage.byRole,
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     error: run.error,
-    ...(run.outcome ? { outcome: run.outcome } : {}),
+    ...(outcome ? { outcome } : {}),
     thread: threadId,
   };
 }

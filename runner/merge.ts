@@ -20,6 +20,8 @@ interface ShardRunFile {
   settings: Record<string, unknown>;
   shard?: string | null;
   selection?: { ids: string[] | null; limit: number | null };
+  /** What the graph's preflight found (eval's report settings). */
+  preflight?: Record<string, unknown>;
   startedAt: string;
 }
 
@@ -101,7 +103,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
     skipped: selection.skipped,
     semantics: run.semantics,
     startedAt: runs.map((r) => r.run.startedAt).sort()[0] ?? runFile.startedAt,
-    settings: { ...run.settings, shards: count },
+    settings: { ...run.settings, ...run.preflight, shards: count },
     models: run.models,
     command,
   });

@@ -15,6 +15,8 @@ export const MemoPlanSchema = z.object({
   applied: z.enum(["table", "hierarchical", "atomic", "random", "none"]),
   subQuestions: z.array(z.string()),
   note: z.string().optional(),
+  /** A free ("random") decomposition: the seed its prompt carried (one per path, so the three differ). */
+  seed: z.string().optional(),
 });
 export type MemoPlan = z.infer<typeof MemoPlanSchema>;
 
@@ -29,6 +31,8 @@ export const MemoStepSchema = z.object({
   /** act/revise: a short result (rows, or the error); reflect: what the reflection found. */
   observation: z.string(),
   problem: z.boolean().optional(),
+  /** act/revise: the solver's reasoning (its reply without the SQL block), so inspect shows the ReAct trace. */
+  reasoning: z.string().optional(),
 });
 export type MemoStep = z.infer<typeof MemoStepSchema>;
 

@@ -111,6 +111,18 @@ describe("memo build", () => {
     const sampled = server.requests.find((r) => !isLabeler(r))!;
     expect(sampled.body.temperature).toBe(0.8);
 
+    // The memory records where it came from and its content hash.
+    expect(run.out()).toMatch(/Entries: 2 \(\+2 this run\); built from .*minibench \(train\); sha256 [0-9a-f]{16}\n/);
+    // eval refuses it for the questions it was built from, before any model call (issue 18: the gold SQL of another
+    // evaluated question reached the critic); the flag allows it, and the report says so.
+    const before = server.requests.length;
+    const refused = io();
+    const evalArgs = ["eval", "memo-sql", "--bench", benchDir, "--split", "train", "--ids", `${train[0]!.id},${train[1]!.id}`, "--memory", file, "--checkpoints", "memory"];
+    expect(await main([...evalArgs, "--out", path.join(dir, "refused")], refused.io)).toBe(1);
+    expect(refused.err()).toMatch(/holds 1 entry made from 1 of the evaluated questions \(first: 0\).*--allow-memory-overlap/);
+    expect(server.requests.length).toBe(before);
+    expect(fs.existsSync(path.join(dir, "refused", "results.jsonl"))).toBe(false);
+
     // A second build into the same file needs --resume.
     const again = io();
     expect(await main(["memo", "build", "--bench", benchDir, "--out", file, "--limit", "6"], again.io)).toBe(1);

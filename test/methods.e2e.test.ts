@@ -113,6 +113,24 @@ describe("every graph through the launcher, against role-aware agents on the loc
     });
   }
 
+  it("memo-sql's report sums its outcome; memo candidates exports its nine candidates, which memo-refine --candidates corrects", async () => {
+    const report = fs.readFileSync(path.join(dir, "runs", "memo-sql", "report.md"), "utf8");
+    expect(report).toMatch(/^- candidates: mean 9\.00, max 9 \(2 questions\)$/m);
+    expect(report).toMatch(/^- criticReused: mean \d/m);
+    expect(report).toMatch(/^- oracleGoldInCandidates: .* — oracle: scored against the gold/m);
+    const file = path.join(dir, "nine.json");
+    const exported = await sqlmend("memo", "candidates", "--run", path.join(dir, "runs", "memo-sql"), "--checkpoints", path.join(dir, "memo-sql.sqlite"), "--out", file);
+    expect(exported.code, exported.err).toBe(0);
+    expect(exported.out).toMatch(/^Candidates: 18 for 2 questions/m);
+    const out = path.join(dir, "runs", "memo-refine-nine");
+    const args = ["--bench", benchDir, "--limit", "2", "--checkpoints", "memory", "--memory", path.join(dir, "memory"), "--initial", path.join(dir, "runs", "memo-sql", "predict_dev.json"), "--candidates", file];
+    const run = await sqlmend("eval", "memo-refine", ...args, "--out", out);
+    expect(run.code, run.out + run.err).toBe(0);
+    const refined = fs.readFileSync(path.join(out, "report.md"), "utf8");
+    expect(refined).toMatch(/^- candidatesFrom: candidates file 100\.0 % \(2 questions\)$/m);
+    expect(refined).toMatch(/"evaluatedQuestionsInMemory": 0/);
+  });
+
   it("says when model calls got no reply, instead of a silent EX 0%", async () => {
     const down = await startOpenAIServer({ respond: () => ({ status: 500 }) });
     try {

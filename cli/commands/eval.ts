@@ -79,7 +79,8 @@ ${RUN_FLAGS_USAGE}`,
     const bench = await loadBenchmark(benchDir, { split });
     const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
     const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
-    const { questions, skipped } = shardOf(selectQuestions(bench, values.ids, limit), shard);
+    const selection = selectQuestions(bench, values.ids, limit);
+    const { questions, skipped } = shardOf(selection, shard);
     const examples = await examplesFor(spec, values, benchDir, split, bench);
 
     const outDir = path.resolve(io.cwd, values.out);
@@ -100,6 +101,9 @@ ${RUN_FLAGS_USAGE}`,
         allowOracle: true,
         server: values.server,
       });
+      // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
+      // none of the evaluated questions).
+      const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: benchDir, split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
       const runFile = prepareOutDir(
         outDir,
         {
@@ -112,6 +116,8 @@ ${RUN_FLAGS_USAGE}`,
           shard: shard ? shardName(shard) : null,
           // What was selected, for `sqlmend merge` (not checked by --resume: a resumed run may take more questions).
           selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null },
+          // What the graph's preflight found (the report's settings; `sqlmend merge` copies it; not checked by --resume).
+          preflight,
         },
         values.resume ?? false,
         ["graph", "bench", "split", "semantics", "models", "settings", "shard"],
@@ -145,6 +151,7 @@ ${RUN_FLAGS_USAGE}`,
           ...answerSettings(values),
           ...graphSettings(runner.graphSpecs, values, io.cwd),
           ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),
+          ...preflight,
         },
         models: runner.deps.models.describe(),
         command: `sqlmend eval ${argv.join(" ")}`,

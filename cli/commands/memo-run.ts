@@ -144,11 +144,14 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
       afterEach: (_q, record) => void (outcomes[record.outcome] = (outcomes[record.outcome] ?? 0) + 1),
     });
     const stopping = run.stopped;
+    // The memory's identity: its source (bench, split; the done table holds the question ids) and a content hash.
+    const identity = store.identity();
+    store.setMeta("sha256", identity.sha256);
     const ranking = await embedKeys(store, embeddings);
     const stats = store.stats();
     io.stdout(
       `Memory: ${file}\n${questionsLine(questions, store.done(), outcomes)}\n` +
-        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run)\n` +
+        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
         `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${outcomes.failed ? `, failed this run ${outcomes.failed} (retried by --resume)` : ""}\n` +
         `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
         `${ranking}\n` +
@@ -267,11 +270,11 @@ export async function show(argv: string[], io: CliIO): Promise<number> {
     const n = intFlag(values, "entries", 0) ?? 3;
     const recent = store.entries().slice(-n);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ file: store.file, build: JSON.parse(store.getMeta("build") ?? "null"), ...stats, vectors, ranking: embeddings ? "embeddings" : "lexical", recent }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ ...store.identity(), ...stats, vectors, ranking: embeddings ? "embeddings" : "lexical", recent }, null, 2)}\n`);
       return 0;
     }
     io.stdout(
-      `Memory: ${store.file}\nEntries: ${stats.entries}\nQuestions done by builds: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}\n` +
+      `Memory: ${store.file}\nEntries: ${stats.entries}\nBuilt from: ${(({ build }) => (build ? `${build.bench} (${build.split})` : "-"))(store.identity())}; sha256 ${store.identity().sha256}\nQuestions done by builds: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}\n` +
         `Key vectors: ${Object.entries(vectors).map(([model, n]) => `${n} by ${model}`).join(", ") || "none"}\nRanking: ${ranking}\n` +
         `Error types:\n${histogram(stats.histogram)}\n` +
         (recent.length ? `\nLatest ${recent.length}:\n${recent.map((e) => `#${e.id} [${e.sourceId}] ${e.question}\n  wrong: ${e.wrongSql}\n  types: ${e.errorTypes.join(", ")}`).join("\n")}\n` : ""),
@@ -306,6 +309,58 @@ export async function search(argv: string[], io: CliIO): Promise<number> {
       const fate = x.kept ? "KEPT" : `dropped (types within #${x.subsumedBy})`;
       io.stdout(`${String(i + 1).padStart(3)}. ${x.score.toFixed(3).padStart(8)}  #${x.entry.id} ${fate}  [${x.entry.errorTypes.join(", ")}]  ${x.entry.question}\n`);
     }
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `memo candidates --run DIR --out FILE`: each question's candidates as its writers wrote them, from a finished
+ * memo-sql eval (its threads in the checkpoint store), for memo-refine `--candidates` — so Table 3's variants all
+ * correct the same nine candidates (A.8).
+ */
+export async function candidates(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { run: { type: "string" }, out: { type: "string" }, checkpoints: { type: "string" } });
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (!values.run) throw new UsageError("--run DIR is required (a memo-sql eval's output directory)");
+  if (!values.out) throw new UsageError("--out FILE is required");
+  const runDir = path.resolve(io.cwd, values.run);
+  const [{ parseResults }, { openCheckpointer }, { memoSqlSpec }, { CANDIDATES_KIND }] = await Promise.all([
+    import("../../runner/report.ts"),
+    import("../../storage/checkpoints.ts"),
+    import("../../graphs/memo-sql.ts"),
+    import("../../nodes/memo/candidates.ts"),
+  ]);
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(runDir, "results.jsonl"), "utf8");
+  } catch {
+    throw new UserError(`no results.jsonl in ${values.run}`);
+  }
+  const records = [...parseResults(text).records.values()];
+  const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
+  try {
+    // Reading checkpoints runs no node: deps that refuse to be used.
+    const inert = { models: { forRole: () => { throw new Error("no model"); } }, executor: { run: () => { throw new Error("no SQL"); }, close: async () => {} } } as unknown as Parameters<typeof memoSqlSpec.build>[0];
+    const graph = memoSqlSpec.build(inert, { checkpointer: store.saver });
+    const questions: Record<string, { dbId: string; question: string; candidates: { id: string; sql: string }[] }> = {};
+    const missing: string[] = [];
+    for (const r of records) {
+      const state = (await graph.getState({ configurable: { thread_id: r.thread } })) as { values: { candidates?: { id: string; sql: string; meta?: { order?: number; written?: string; rounds?: number } }[] } };
+      const list = [...(state.values.candidates ?? [])].sort((a, b) => (a.meta?.order ?? 0) - (b.meta?.order ?? 0));
+      // The SQL as written; a candidate from before `written` was recorded is usable only if it was never refined.
+      if (!list.length || list.some((c) => c.meta?.written === undefined && (c.meta?.rounds ?? 0) > 0)) {
+        missing.push(r.id);
+        continue;
+      }
+      questions[r.id] = { dbId: r.dbId, question: r.question, candidates: list.map((c) => ({ id: c.id, sql: c.meta?.written ?? c.sql })) };
+    }
+    const file = path.resolve(io.cwd, values.out);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify({ kind: CANDIDATES_KIND, source: { run: runDir, questions: records.length }, questions }, null, 1)}\n`);
+    const counts = Object.values(questions).map((q) => q.candidates.length);
+    io.stdout(`Candidates: ${counts.reduce((a, b) => a + b, 0)} for ${counts.length} questions → ${file}\n${missing.length ? `No candidates as written for ${missing.length} questions (first: ${missing[0]}): left out\n` : ""}`);
     return 0;
   } finally {
     store.close();

@@ -6,6 +6,7 @@ const USAGE = `Usage: sqlmend memo build --bench DIR|minibench --out FILE [--spl
                           [--semantics bird|spider] [model flags]
        sqlmend memo add --memory FILE --db DB --question Q --wrong SQL --correct SQL [--evidence E] [model flags]
        sqlmend memo show FILE [--entries N] [--json]
+       sqlmend memo candidates --run DIR --out FILE [--checkpoints FILE]
        sqlmend memo search FILE "QUESTION" --sql SQL [--retrieval filtered|top4|random] [--exclude-id ID] [--json]
                           [--config FILE] [--embedding-model NAME] [--embedding-base-url URL]
 
@@ -17,6 +18,8 @@ build   per training question: elicit candidates — sampling: --samples request
         have role 'labeler' classify it (nine error types) and suggest fixes. Resumable (--resume) after a kill.
 add     label and store one correction (user feedback); the very next question can retrieve it.
 show    counts and the histogram of error types.
+candidates  each question's candidates as written, from a memo-sql eval (DIR) and its checkpoints, for
+        memo-refine --candidates FILE: Table 3's variants then correct the same nine candidates.
 search  what retrieval returns for a question and SQL: the top 40 by similarity, and what the subsumption filter keeps.
 
 Retrieval ranks by embeddings of question + skeleton when an embedding model is configured (--embedding-model, or
@@ -31,7 +34,7 @@ export const memoCommand: Command = {
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    if (sub === "build" || sub === "add" || sub === "show" || sub === "search") return (await import("./memo-run.ts"))[sub](rest, io);
-    throw new UsageError(sub ? `unknown memo command '${sub}' (build, add, show, search)` : "name a memo command: build, add, show or search");
+    if (sub === "build" || sub === "add" || sub === "show" || sub === "search" || sub === "candidates") return (await import("./memo-run.ts"))[sub](rest, io);
+    throw new UsageError(sub ? `unknown memo command '${sub}' (build, add, show, search, candidates)` : "name a memo command: build, add, show, search or candidates");
   },
 };

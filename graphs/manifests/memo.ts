@@ -1,4 +1,4 @@
-import { MEMO_CORRECTION_OPTIONS, MEMO_SQL_OPTIONS } from "../../nodes/memo/options.ts";
+import { MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "../../nodes/memo/options.ts";
 import { readOptions } from "../../core/options.ts";
 import { defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S } from "./shared.ts";
@@ -36,10 +36,10 @@ export const memoRefineManifest = defineManifest({
   name: "memo-refine",
   summary: "corrector: Memo-SQL's memory-guided critic↔refiner loop on the given SQL",
   kind: "corrector",
-  options: MEMO_CORRECTION_OPTIONS,
+  options: MEMO_REFINE_OPTIONS,
   slots: {
     schema: S.schema,
-    seed: { summary: "execute the given SQL as the one candidate" },
+    seed: { summary: "execute the given SQL as the one candidate, or the question's candidates from --candidates" },
     ...CORRECTION_SLOTS,
     vote: { summary: "the final candidate (the vote over one)" },
   },

@@ -9,11 +9,13 @@ import type { Embedder } from "../../tools/models/embeddings.ts";
 import { callModel, callStructured } from "../../tools/models/llm.ts";
 import { ErrorTypeSchema, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
 import { extractSql } from "../../tools/reply.ts";
+import { normaliseSql } from "../../tools/sql-normalise.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import type { GraphOptions, NodeDeps } from "../types.ts";
 import { contextOf, type MemoContext, observe } from "./common.ts";
-import { MEMO_CORRECTION_OPTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
+import { MEMO_CORRECTION_OPTIONS, MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
+import { loadCandidateSets } from "./candidates.ts";
 import { criticPrompt, refinePrompt } from "./prompts.ts";
 import type { MemoNodeFactory } from "./solve.ts";
 
@@ -52,17 +54,85 @@ const CriticSchema = z.object({
   suggestions: z.string().default(""),
 });
 
-const meta = (c: Candidate) => (c.meta ?? {}) as { final?: boolean; rounds?: number; verdicts?: unknown[]; order?: number; [k: string]: unknown };
-const finalCandidate = (c: Candidate, extra: Record<string, unknown>): Candidate => ({ ...c, meta: { ...meta(c), ...extra, final: true } });
+type LastExecuting = { sql: string; execution: Execution };
+const meta = (c: Candidate) => (c.meta ?? {}) as { final?: boolean; rounds?: number; verdicts?: unknown[]; order?: number; lastExecuting?: LastExecuting; [k: string]: unknown };
+
+/**
+ * A candidate as it reaches the vote. Nothing worse replaces something better: when its SQL fails to execute but an
+ * earlier version of it executed (a refinement broke it), that version is kept, and `meta.reverted` says so.
+ */
+function finalCandidate(c: Candidate, extra: Record<string, unknown>): Candidate {
+  const { lastExecuting, ...rest } = meta(c);
+  if (lastExecuting && c.sql.trim() && !c.execution?.ok) {
+    return {
+      ...c,
+      sql: lastExecuting.sql,
+      execution: lastExecuting.execution,
+      meta: { ...rest, ...extra, final: true, reverted: { sql: c.sql, error: c.execution?.error ?? "not executed", note: "the refinement did not execute: kept the last SQL that did" } },
+    };
+  }
+  return { ...c, meta: { ...rest, ...extra, final: true } };
+}
 
 /**
  * Slot `critic` (role `critic`). In: { ctx, candidate, round }. Shown the memory entries retrieved for question +
  * skeleton of the candidate (mode `retrieval`; none without a memory file), it answers {wrong, errorTypes,
  * suggestions}. Wrong with rounds left → refine; else the candidate is final → vote. A bad reply accepts the SQL.
  */
-export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => async (payload) => {
-  const { memory, retrieval, refineRounds } = readOptions(MEMO_CORRECTION_OPTIONS, options);
-  const { ctx, candidate, round } = payload;
+export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => {
+  // Identical SQL (in canonical spelling, with the same result) is criticised once per question: the first branch
+  // to ask holds the promise, the others reuse its verdict and retrieval (no calls), and say whose it was.
+  const once = oncePerQuestion<CriticRun>();
+  return async (payload) => {
+    const { refineRounds } = readOptions(MEMO_CORRECTION_OPTIONS, options);
+    const { ctx, candidate, round } = payload;
+    const { value, reusedFrom } = await once(sameQuestionAndSql(ctx, candidate), candidate.id, () => runCritic(deps, options, ctx, candidate));
+    const { verdict: given, memoryNote, records } = value;
+    const verdict = { round, ...given, ...(reusedFrom ? { reusedFrom } : {}) };
+    const calls = reusedFrom ? [] : records;
+    const updated: Candidate = { ...candidate, meta: { ...meta(candidate), memory: memoryNote, verdicts: [...(meta(candidate).verdicts ?? []), verdict] } };
+    if (verdict.wrong && round < refineRounds) {
+      return new Command({
+        update: withCalls({ candidates: [updated] }, calls),
+        goto: new Send("refine", { ctx, candidate: updated, round, verdict: { errorTypes: verdict.errorTypes, suggestions: verdict.suggestions } } satisfies CandidatePayload),
+      });
+    }
+    const accepted = !verdict.wrong;
+    return new Command({ update: withCalls({ candidates: [finalCandidate(updated, { accepted })] }, calls), goto: "vote" });
+  };
+};
+
+/** What makes two branches' calls the same: the question, and the SQL in canonical spelling with its result. */
+const sameQuestionAndSql = (ctx: MemoContext, candidate: Candidate, extra = "") =>
+  [ctx.dbPath, ctx.questionId, ctx.question, ctx.evidence, normaliseSql(candidate.sql), candidate.execution?.fingerprint ?? candidate.execution?.error ?? "", extra].join("\0");
+
+/**
+ * Runs `run` once per key: the first branch to ask holds the promise, parallel and later branches with the same key
+ * get its value and the id of the branch that asked. In-process and bounded (a resumed run in another process asks
+ * again); a failed run is forgotten.
+ */
+function oncePerQuestion<T>(): (key: string, by: string, run: () => Promise<T>) => Promise<{ value: T; reusedFrom?: string }> {
+  const asked = new Map<string, { by: string; result: Promise<T> }>();
+  return async (key, by, run) => {
+    const shared = asked.get(key);
+    if (shared) return { value: await shared.result, reusedFrom: shared.by };
+    const result = run();
+    asked.set(key, { by, result });
+    result.catch(() => asked.delete(key));
+    if (asked.size > 2000) asked.delete(asked.keys().next().value!);
+    return { value: await result };
+  };
+}
+
+interface CriticRun {
+  verdict: { wrong: boolean; errorTypes: string[]; suggestions: string; shown: number; error?: string };
+  memoryNote: Record<string, unknown>;
+  records: ModelCallRecord[];
+}
+
+/** One critic call: the memory retrieved for question + skeleton of the SQL, then the verdict. */
+async function runCritic(deps: NodeDeps, options: GraphOptions, ctx: MemoContext, candidate: Candidate): Promise<CriticRun> {
+  const { memory, retrieval } = readOptions(MEMO_CORRECTION_OPTIONS, options);
   let cases: Awaited<ReturnType<MemoryStore["retrieve"]>>["entries"] = [];
   let embedCalls: ModelCallRecord[] = [];
   let memoryNote: Record<string, unknown>;
@@ -79,35 +149,42 @@ export const criticNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
   }
   const observation = candidate.execution ? observe(candidate.execution) : "not executed";
   const reply = await callStructured(deps.models, "critic", criticPrompt(ctx, candidate.sql, observation, cases), CriticSchema, { name: "verdict" });
-  const verdict = reply.ok ? { round, wrong: reply.value.wrong, errorTypes: reply.value.errorTypes, suggestions: reply.value.suggestions } : { round, wrong: false, errorTypes: [], suggestions: "", error: reply.error };
-  const updated: Candidate = { ...candidate, meta: { ...meta(candidate), memory: memoryNote, verdicts: [...(meta(candidate).verdicts ?? []), verdict] } };
-  if (verdict.wrong && round < refineRounds) {
-    return new Command({
-      update: withCalls({ candidates: [updated] }, [...embedCalls, ...reply.records]),
-      goto: new Send("refine", { ctx, candidate: updated, round, verdict: { errorTypes: verdict.errorTypes, suggestions: verdict.suggestions } } satisfies CandidatePayload),
-    });
-  }
-  const accepted = !verdict.wrong;
-  return new Command({ update: withCalls({ candidates: [finalCandidate(updated, { accepted })] }, [...embedCalls, ...reply.records]), goto: "vote" });
-};
+  const verdict = reply.ok
+    ? { wrong: reply.value.wrong, errorTypes: reply.value.errorTypes as string[], suggestions: reply.value.suggestions, shown: cases.length }
+    : { wrong: false, errorTypes: [], suggestions: "", shown: cases.length, error: reply.error };
+  return { verdict, memoryNote, records: [...embedCalls, ...reply.records] };
+}
 
 /** Slot `refine` (role `refiner`): rewrites the candidate per the critic's verdict and executes it; back to the critic while rounds remain. */
-export const refineNode: MemoNodeFactory<CandidatePayload> = (deps, options) => async (payload) => {
-  const { refineRounds } = readOptions(MEMO_CORRECTION_OPTIONS, options);
-  const { ctx, candidate, round, verdict } = payload;
-  const observation = candidate.execution ? observe(candidate.execution) : "not executed";
-  const call = await callModel(deps.models, "refiner", refinePrompt(ctx, candidate.sql, observation, verdict?.errorTypes ?? [], verdict?.suggestions ?? ""));
-  const sql = call.ok ? extractSql(call.text) : null;
-  if (!sql) {
-    call.record.error = call.record.error ?? "reply holds no SQL";
-    const kept = finalCandidate(candidate, { accepted: false, note: `${call.record.error}; kept the previous SQL` });
-    return new Command({ update: withCalls({ candidates: [kept], attempts: [{ node: "refine", sql: candidate.sql, ok: false, note: `${call.record.error}; kept the previous SQL` }] }, [call.record]), goto: "vote" });
-  }
-  const execution = await executeSql(deps.executor, ctx.dbPath, sql, options);
-  const rounds = round + 1;
-  const refined: Candidate = { ...candidate, sql, execution, meta: { ...meta(candidate), rounds } };
-  const update = withCalls({ candidates: [rounds < refineRounds ? refined : finalCandidate(refined, { accepted: false })], rounds: 1, attempts: [{ node: "refine", sql, ok: execution.ok }] }, [call.record]);
-  return new Command({ update, goto: rounds < refineRounds ? new Send("critic", { ctx, candidate: refined, round: rounds } satisfies CandidatePayload) : "vote" });
+export const refineNode: MemoNodeFactory<CandidatePayload> = (deps, options) => {
+  // The same SQL with the same verdict is rewritten once per question (as the critic's verdicts are reused).
+  const once = oncePerQuestion<{ record: ModelCallRecord; sql: string | null; execution: Execution | null }>();
+  return async (payload) => {
+    const { refineRounds } = readOptions(MEMO_CORRECTION_OPTIONS, options);
+    const { ctx, candidate, round, verdict } = payload;
+    const observation = candidate.execution ? observe(candidate.execution) : "not executed";
+    const { value, reusedFrom } = await once(sameQuestionAndSql(ctx, candidate, JSON.stringify(verdict ?? {})), candidate.id, async () => {
+      const call = await callModel(deps.models, "refiner", refinePrompt(ctx, candidate.sql, observation, verdict?.errorTypes ?? [], verdict?.suggestions ?? ""));
+      const sql = call.ok ? extractSql(call.text) : null;
+      if (!sql) call.record.error = call.record.error ?? "reply holds no SQL";
+      return { record: call.record, sql, execution: sql ? await executeSql(deps.executor, ctx.dbPath, sql, options) : null };
+    });
+    const { record, sql } = value;
+    const calls = reusedFrom ? [] : [record];
+    const reuse = reusedFrom ? { refinedBy: reusedFrom } : {};
+    if (!sql) {
+      const kept = finalCandidate(candidate, { accepted: false, note: `${record.error}; kept the previous SQL`, ...reuse });
+      return new Command({ update: withCalls({ candidates: [kept], attempts: [{ node: "refine", sql: candidate.sql, ok: false, note: `${record.error}; kept the previous SQL` }] }, calls), goto: "vote" });
+    }
+    const execution = value.execution!;
+    const rounds = round + 1;
+    // The last SQL of this candidate that executed, in case this refinement does not (finalCandidate falls back to it).
+    const lastExecuting: LastExecuting | undefined = candidate.execution?.ok ? { sql: candidate.sql, execution: candidate.execution } : meta(candidate).lastExecuting;
+    const { lastExecuting: _previous, ...rest } = meta(candidate);
+    const refined: Candidate = { ...candidate, sql, execution, meta: { ...rest, rounds, ...reuse, ...(!execution.ok && lastExecuting ? { lastExecuting } : {}) } };
+    const update = withCalls({ candidates: [rounds < refineRounds ? refined : finalCandidate(refined, { accepted: false })], rounds: 1, attempts: [{ node: "refine", sql, ok: execution.ok }] }, calls);
+    return new Command({ update, goto: rounds < refineRounds ? new Send("critic", { ctx, candidate: refined, round: rounds } satisfies CandidatePayload) : "vote" });
+  };
 };
 
 /**
@@ -127,13 +204,43 @@ export const collectNode = (_deps: unknown, options: GraphOptions) => async (sta
   return new Command({ update: empty.length ? { candidates: empty } : {}, goto: ready.map((candidate) => new Send("critic", { ctx, candidate, round: 0 } satisfies CandidatePayload)) });
 };
 
-/** memo-refine's first node: the given SQL, executed, as the one candidate; then the critic. */
+/**
+ * memo-refine's first node: the given SQL, executed, as the one candidate; or, with `candidates` (a file), the
+ * question's fixed candidates, each executed; then one critic per candidate. A question missing from the file fails
+ * (its record says why) rather than being corrected on other candidates than the other variants'.
+ */
 export const seedNode = (deps: NodeDeps, options: GraphOptions) => async (state: MemoStateValue) => {
+  const { candidates: file } = readOptions(MEMO_REFINE_OPTIONS, options);
+  if (file) return seedFromFile(deps, options, state, file);
   const execution = await executeSql(deps.executor, state.dbPath, state.sql, options);
   const candidate: Candidate = { id: "initial", sql: state.sql, source: "initial", execution, meta: { order: 0, rounds: 0, final: false, verdicts: [] } };
   if (!state.sql.trim()) return new Command({ update: { candidates: [finalCandidate(candidate, { accepted: null, note: "no SQL to correct" })], execution }, goto: "vote" });
   return new Command({ update: { candidates: [candidate], execution }, goto: new Send("critic", { ctx: contextOf(state, false), candidate, round: 0 } satisfies CandidatePayload) });
 };
+
+async function seedFromFile(deps: NodeDeps, options: GraphOptions, state: MemoStateValue, file: string) {
+  const cwd = (options as { cwd?: unknown }).cwd;
+  const set = loadCandidateSets(file, typeof cwd === "string" ? cwd : undefined).questions[state.questionId];
+  const same = (a: string, b: string) => a.replace(/\s+/g, " ").trim().toLowerCase() === b.replace(/\s+/g, " ").trim().toLowerCase();
+  if (!set) throw new Error(`question ${state.questionId} is not in the candidates file ${file}`);
+  if (set.dbId !== state.dbId || !same(set.question, state.question)) throw new Error(`the candidates file ${file} holds another question under id ${state.questionId} (${set.dbId}: ${set.question})`);
+  const candidates: Candidate[] = await Promise.all(
+    set.candidates.map(async (c, order) => ({
+      id: c.id,
+      sql: c.sql,
+      source: "candidates-file",
+      execution: await executeSql(deps.executor, state.dbPath, c.sql, options),
+      meta: { order, rounds: 0, final: false, verdicts: [] },
+    })),
+  );
+  const ready = candidates.filter((c) => c.sql.trim());
+  const empty = candidates.filter((c) => !c.sql.trim()).map((c) => finalCandidate(c, { accepted: null, note: "no SQL to correct" }));
+  const ctx = contextOf(state, false);
+  return new Command({
+    update: { candidates: [...ready, ...empty] },
+    goto: ready.length ? ready.map((candidate) => new Send("critic", { ctx, candidate, round: 0 } satisfies CandidatePayload)) : "vote",
+  });
+}
 
 /**
  * The vote (§3.5, A.4): candidates grouped by the fingerprint of their full result; execution errors excluded; empty

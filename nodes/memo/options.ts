@@ -10,6 +10,22 @@ export const MEMO_CORRECTION_OPTIONS = defineOptions({
     help: "memory shown to the critic: top 40 + subsumption filter, top 4 unfiltered, 4 at random, or none (direct correction)",
   },
   refineRounds: { type: "int", default: 3, min: 1, max: 10, help: "critic↔refiner rounds per candidate" },
+  allowMemoryOverlap: {
+    type: "boolean",
+    default: false,
+    help: "run even when the memory holds entries made from the evaluated questions (their gold SQL can reach the critic); the report says so",
+  },
+});
+
+/** memo-refine's knobs: the correction module's, and the candidates to correct (Table 3 corrects the same nine under every variant). */
+export const MEMO_REFINE_OPTIONS = defineOptions({
+  ...MEMO_CORRECTION_OPTIONS,
+  candidates: {
+    type: "string",
+    metavar: "FILE",
+    file: true,
+    help: "correct these candidates per question (sqlmend memo candidates, from a memo-sql run) instead of the initial SQL alone; the vote picks among them",
+  },
 });
 
 /** memo-sql's knobs; the booleans and `decomposition`/`styles` are Table 5's ablations. */

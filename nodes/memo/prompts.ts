@@ -58,13 +58,34 @@ const PARADIGM: Record<Strategy | "random", string> = {
   random: "Split the question into whatever sequence of smaller sub-questions you find natural; no particular scheme is required.",
 };
 
-export function decomposePrompt(c: PromptContext, paradigm: Strategy | "random"): ChatInput[] {
+/**
+ * A free decomposition's seed (one per path): the prompt carries it, with the number of sub-questions and the starting
+ * point it draws, so the three "random" decompositions of a question differ even at temperature 0.
+ */
+export interface DecompositionSeed {
+  seed: string;
+  size: number;
+  start: string;
+}
+
+const SEED_STARTS = ["what the question asks to return", "the conditions the question sets", "the last thing the question mentions", "the first thing the question mentions"];
+
+/** The seed of path `path` (0-based) for a question: drawn from a hash of the question and the path. */
+export function decompositionSeed(question: string, path: number): DecompositionSeed {
+  let h = 2166136261;
+  for (const ch of `${path}\0${question}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  // Offsets by path: the three paths always draw different sizes and starting points.
+  return { seed: h.toString(16).padStart(8, "0"), size: 2 + (((h >>> 8) + path) % 4), start: SEED_STARTS[((h % SEED_STARTS.length) + path) % SEED_STARTS.length]! };
+}
+
+export function decomposePrompt(c: PromptContext, paradigm: Strategy | "random", seed?: DecompositionSeed): ChatInput[] {
+  const drawn = paradigm === "random" && seed ? `Random seed ${seed.seed}: let it pick the split — about ${seed.size} sub-questions, starting from ${seed.start}.\n\n` : "";
   return [
     { role: "system", content: "You plan how to answer a database question step by step." },
     {
       role: "user",
       content:
-        `${header(c)}\n\n${PARADIGM[paradigm]}\n\n` +
+        `${header(c)}\n\n${PARADIGM[paradigm]}\n\n${drawn}` +
         "Decompose the question this way into 2–5 sub-questions, each answerable by one SQL query, in the order to solve them. " +
         'If the question is too simple to decompose, set "simple" to true. If this scheme does not fit the question (it would be ill-defined or add needless steps), set "fits" to false. ' +
         'Reply as JSON {"simple": boolean, "fits": boolean, "subQuestions": ["..."]}.',

@@ -4,13 +4,13 @@ import { readOptions } from "../../core/options.ts";
 import { type MemoPlan, type MemoStep, STRATEGIES, type Strategy, STYLES, type Style } from "../../state/memo.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { callModel, callStructured } from "../../tools/models/llm.ts";
-import { extractSql } from "../../tools/reply.ts";
+import { extractSql, stripThinking } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import type { GraphOptions, NodeDeps } from "../types.ts";
 import { type MemoContext, observe } from "./common.ts";
 import { MEMO_SQL_OPTIONS } from "./options.ts";
-import { actPrompt, decomposePrompt, reflectPrompt, revisePrompt } from "./prompts.ts";
+import { actPrompt, decompositionSeed, decomposePrompt, reflectPrompt, revisePrompt } from "./prompts.ts";
 
 /**
  * Memo-SQL's generation half (§3.3–3.4): three decompositions in parallel, each path's sub-questions in order through
@@ -69,11 +69,13 @@ export const decomposeNode: MemoNodeFactory<{ ctx: MemoContext; strategy: Strate
   const { decomposition } = readOptions(MEMO_SQL_OPTIONS, options);
   const records: ModelCallRecord[] = [];
   const ask = async (paradigm: Strategy | "random") => {
-    const reply = await callStructured(deps.models, "decomposer", decomposePrompt(ctx, paradigm), DecompositionSchema, { name: "decomposition" });
+    const reply = await callStructured(deps.models, "decomposer", decomposePrompt(ctx, paradigm, seed), DecompositionSchema, { name: "decomposition" });
     records.push(...reply.records);
     return reply;
   };
   let plan: MemoPlan;
+  // A free decomposition carries this path's seed (the fallback's too), so the paths' free decompositions differ.
+  const seed = decompositionSeed(ctx.question, STRATEGIES.indexOf(strategy));
   const first = await ask(decomposition === "random" ? "random" : strategy);
   const questions = (v: z.infer<typeof DecompositionSchema>) => v.subQuestions.map((q) => q.trim()).filter(Boolean).slice(0, 6);
   if (!first.ok) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: `decomposition failed (${first.error}); the question is solved whole` };
@@ -82,10 +84,10 @@ export const decomposeNode: MemoNodeFactory<{ ctx: MemoContext; strategy: Strate
     const second = await ask("random");
     plan =
       second.ok && questions(second.value).length
-        ? { strategy, applied: "random", subQuestions: questions(second.value), note: `the ${strategy} paradigm did not fit: a free decomposition` }
+        ? { strategy, applied: "random", subQuestions: questions(second.value), note: `the ${strategy} paradigm did not fit: a free decomposition`, seed: seed.seed }
         : { strategy, applied: "none", subQuestions: [ctx.question], note: "the paradigm did not fit and no other decomposition came back" };
   } else if (!questions(first.value).length) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: "no sub-questions came back; the question is solved whole" };
-  else plan = { strategy, applied: decomposition === "random" ? "random" : strategy, subQuestions: questions(first.value) };
+  else plan = { strategy, applied: decomposition === "random" ? "random" : strategy, subQuestions: questions(first.value), ...(decomposition === "random" ? { seed: seed.seed } : {}) };
   // noReact (Table 5's "w/o ReAct+Reflect"): no sub-SQL is written, run or reflected on; the writers get the plan.
   const { noReact } = readOptions(MEMO_SQL_OPTIONS, options);
   return new Command({
@@ -99,7 +101,7 @@ export const actNode: MemoNodeFactory<PathPayload> = (deps, options) => async (p
   const { ctx, plan, index, steps } = payload;
   const call = await callModel(deps.models, "solver", actPrompt(ctx, plan, index, steps));
   const sql = call.ok ? extractSql(call.text) : null;
-  const step = await observedStep(deps, options, payload, "act", sql, call.record.error ?? "reply holds no SQL");
+  const step = withReasoning(await observedStep(deps, options, payload, "act", sql, call.record.error ?? "reply holds no SQL"), call.ok ? call.text : "");
   const next = [...steps, step];
   const { noReflect } = readOptions(MEMO_SQL_OPTIONS, options);
   const goto = noReflect || !step.sql ? advance(payload, next, options) : [new Send("reflect", { ...payload, steps: next })];
@@ -130,9 +132,12 @@ export const reviseNode: MemoNodeFactory<PathPayload> = (deps, options) => async
   const call = await callModel(deps.models, "solver", revisePrompt(payload.ctx, acted, reflection.observation, earlier));
   const sql = call.ok ? extractSql(call.text) : null;
   // An unusable revision keeps the acted SQL (and says why).
-  const step = sql
-    ? await observedStep(deps, options, payload, "revise", sql, "")
-    : { ...acted, kind: "revise" as const, observation: `${call.record.error ?? "reply holds no SQL"}; kept the step's SQL: ${acted.observation}` };
+  const step = withReasoning(
+    sql
+      ? await observedStep(deps, options, payload, "revise", sql, "")
+      : { ...acted, kind: "revise" as const, observation: `${call.record.error ?? "reply holds no SQL"}; kept the step's SQL: ${acted.observation}` },
+    call.ok ? call.text : "",
+  );
   const next = [...payload.steps, step];
   return new Command({ update: withCalls({ memoSteps: [step] }, [call.record]), goto: advance(payload, next, options) });
 };
@@ -142,4 +147,11 @@ async function observedStep(deps: NodeDeps, options: GraphOptions, payload: Path
   if (!sql) return { ...base, sql: "", ok: false, observation: why };
   const execution = await executeSql(deps.executor, payload.ctx.dbPath, sql, options);
   return { ...base, sql, ok: execution.ok, observation: observe(execution) };
+}
+
+/** The solver's reasoning: its reply without thinking tags and SQL blocks (the SQL is the step's own field). */
+function withReasoning(step: MemoStep, reply: string): MemoStep {
+  const reasoning = stripThinking(reply).replace(/```[a-zA-Z]*\n[\s\S]*?```/g, "").trim();
+  const { reasoning: _dropped, ...rest } = step;
+  return reasoning ? { ...rest, reasoning } : rest;
 }

@@ -31,7 +31,8 @@ export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async
     sql,
     source: `memo:${strategy}:${style}`,
     execution,
-    meta: { strategy, style, order, exemplars: exemplars.map((e) => e.id), icl, rounds: 0, final: false, verdicts: [] },
+    // `written`: the SQL as written, which refinement may replace (`sqlmend memo candidates` exports it).
+    meta: { strategy, style, order, exemplars: exemplars.map((e) => e.id), icl, rounds: 0, final: false, verdicts: [], written: sql },
   };
   return new Command({
     update: withCalls({ candidates: [candidate], attempts: [{ node: "write", sql, ok: !!sql, note: sql ? undefined : `${call.record.error}; no candidate SQL` }] }, [...(retrieved?.records ?? []), call.record]),

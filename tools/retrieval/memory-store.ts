@@ -117,6 +117,16 @@ export interface EmbedPending {
   error?: string;
 }
 
+export interface MemoryIdentity {
+  file: string;
+  /** The benchmark and split `memo build` read (null: entries only from `memo add`, or a file from an older build). */
+  build: { bench: string; split: string } | null;
+  entries: number;
+  /** Questions the builds went through (with or without an entry). */
+  questionsDone: number;
+  sha256: string;
+}
+
 export interface RetrieveRequest {
   question: string;
   sql: string;
@@ -284,6 +294,43 @@ export class MemoryStore {
 
   setMeta(key: string, value: string): void {
     this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(key, value);
+  }
+
+  /**
+   * What this memory is: where its build came from (`memo build` records bench and split), how many entries, and a
+   * sha256 over their content in id order (the same entries give the same hash, whatever the file's pages hold).
+   */
+  identity(): MemoryIdentity {
+    this.refresh();
+    const hash = createHash("sha256");
+    for (const e of this.rows) hash.update(JSON.stringify([e.id, e.sourceId, e.dbId, e.question, e.evidence, e.goldSql, e.wrongSql, e.errorTypes, e.suggestions])).update("\n");
+    const build = this.getMeta("build");
+    let source: MemoryIdentity["build"] = null;
+    try {
+      source = build ? (JSON.parse(build) as { bench: string; split: string }) : null;
+    } catch {
+      source = null;
+    }
+    return { file: this.file, build: source, entries: this.rows.length, questionsDone: this.done().size, sha256: hash.digest("hex") };
+  }
+
+  /**
+   * Entries made from any of `questions`: same benchmark and split as the build and the same `<db>/<id>`, or (any
+   * source, `memo add` included) the same database and question text. Ids alone would mislead: splits number their
+   * questions from 0 each, and minibench's train and dev share databases.
+   */
+  entriesFrom(questions: { id: string; dbId: string; question: string }[], where: { bench: string; split: string }): { entry: MemoryEntry; question: string }[] {
+    this.refresh();
+    const build = this.identity().build;
+    const sameSplit = build !== null && path.resolve(build.bench) === path.resolve(where.bench) && build.split === where.split;
+    const byId = new Map(questions.map((q) => [`${q.dbId}/${q.id}`, q.id]));
+    const byText = new Map(questions.map((q) => [`${q.dbId}\0${normQuestion(q.question)}`, q.id]));
+    const out: { entry: MemoryEntry; question: string }[] = [];
+    for (const entry of this.rows) {
+      const hit = (sameSplit ? byId.get(entry.sourceId) : undefined) ?? byText.get(`${entry.dbId}\0${normQuestion(entry.question)}`);
+      if (hit !== undefined) out.push({ entry, question: hit });
+    }
+    return out;
   }
 
   /** Entries and the histogram of their error types. */
