@@ -6,6 +6,7 @@ import type { Benchmark, Question } from "../state/question.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
 import { type Runner, runQuestion } from "./question.ts";
+import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
 import { type QuestionRunConfig, jsonLinesStore } from "./question-runner.ts";
 import { type EvalRecord, parseResults, renderReport } from "./report.ts";
 import { fileOrder } from "./run-dir.ts";
@@ -43,6 +44,8 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     const isGold = async (sql: string) => (await scoreQuestion(q, sql, scoreOpts).catch(() => ({ correct: false }))).correct;
     outcome = { ...outcome, ...(await oracle(run.state as unknown as Record<string, unknown>, isGold).catch((error) => ({ oracleError: firstLineOf(error) }))) };
   }
+  // LangSmith: the verdict joins the question's trace as feedback; a failure to send it is recorded, not fatal.
+  const traceFeedback = run.traceRunId && tracingEnabled(process.env) ? await sendVerdictFeedback(process.env, run.traceRunId, { correct: verdict.correct, comment: verdict.predError }) : undefined;
   let initialCorrect = run.initialCorrect;
   if (initialCorrect === undefined && run.initialSql !== undefined && q.goldSql) {
     initialCorrect = run.initialSql === run.sql ? verdict.correct : (await scoreQuestion(q, run.initialSql, scoreOpts).catch(() => ({ correct: false }))).correct;
@@ -68,6 +71,7 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     error: run.error,
     ...(outcome ? { outcome } : {}),
+    ...(traceFeedback ? { trace: { runId: run.traceRunId!, feedback: traceFeedback } } : {}),
     thread: threadId,
   };
 }

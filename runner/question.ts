@@ -7,6 +7,7 @@ import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
 import { addUsage, emptyUsage, type Usage } from "../state/usage.ts";
 import { scoreQuestion, type Semantics } from "../tools/benchmarks/score.ts";
 import { firstLineOf, UserError } from "../core/errors.ts";
+import { lazyCrypto } from "../tools/hash.ts";
 
 // The compiled graphs' types differ per method; the runner needs only these calls.
 export interface RunnableGraph {
@@ -32,6 +33,8 @@ export interface Runner {
   scenario: CorrectScenario;
   semantics: Semantics;
   queryTimeoutMs?: number;
+  /** What each question's trace carries (tracing itself is LangChain's: LANGSMITH_TRACING, or these callbacks). */
+  trace?: { run?: string; settings?: Record<string, unknown>; callbacks?: unknown[] };
 }
 
 export interface QuestionRun {
@@ -51,6 +54,8 @@ export interface QuestionRun {
   iterations: number;
   /** One line, when the question could not be run to the end. */
   error?: string;
+  /** The root run id of the graph's trace (the corrector's, for a corrector). */
+  traceRunId?: string;
 }
 
 const RECURSION_LIMIT = 200;
@@ -70,8 +75,8 @@ export const inputOf = (q: Question, graph: string, sql?: string): SqlInput => (
  * Runs a graph on a thread: continues an unfinished thread from its last checkpoint, returns a finished thread's
  * state as it is, or starts the thread with the input. This is what makes `eval --resume` redo nothing.
  */
-export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string): Promise<SqlStateValue> {
-  const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT };
+export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig = {}): Promise<SqlStateValue> {
+  const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT, ...trace };
   const snapshot = await graph.getState(config).catch(() => undefined);
   const values = snapshot?.values as Partial<SqlStateValue> | undefined;
   if (snapshot && values && Object.keys(values).length && values.question !== undefined) {
@@ -86,6 +91,29 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
   return (await graph.invoke(input, config)) as SqlStateValue;
 }
 
+/** What a traced run carries (LangChain's run config): its name, tags, metadata, root run id and handlers. */
+export interface TraceConfig {
+  runName?: string;
+  tags?: string[];
+  metadata?: Record<string, unknown>;
+  runId?: string;
+  callbacks?: unknown[];
+}
+
+/**
+ * The trace of a question's graph run: the sqlmend run, question, database, graph and the run's settings as metadata
+ * (LangSmith shows and filters by them), and a root run id of its own, to which eval attaches the verdict.
+ */
+function traceOf(runner: Runner, q: Question, graph: string): TraceConfig & { runId: string } {
+  return {
+    runName: `sqlmend ${graph} ${q.id}`,
+    tags: ["sqlmend", graph],
+    metadata: { sqlmend_run: runner.trace?.run, question_id: q.id, db_id: q.dbId, graph, ...runner.trace?.settings },
+    runId: lazyCrypto().randomUUID(),
+    ...(runner.trace?.callbacks ? { callbacks: runner.trace.callbacks } : {}),
+  };
+}
+
 const iterationsOf = (state: SqlStateValue | undefined): number => {
   if (!state) return 0;
   const rounds = (state as { rounds?: unknown }).rounds;
@@ -98,14 +126,16 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
   let usage = emptyUsage();
   let initialSql: string | undefined;
   try {
+    const trace = traceOf(runner, q, runner.spec.name);
     if (runner.spec.kind === "generator") {
-      const state = await runThread(runner.graph, inputOf(q, runner.spec.name), threadId);
-      return { threadId, sql: state.sql, state, outcome: outcomeOf(runner.spec, state as unknown as Record<string, unknown>), usage: state.usage, latencyMs: performance.now() - started, iterations: iterationsOf(state) };
+      const state = await runThread(runner.graph, inputOf(q, runner.spec.name), threadId, trace);
+      return { threadId, traceRunId: trace.runId, sql: state.sql, state, outcome: outcomeOf(runner.spec, state as unknown as Record<string, unknown>), usage: state.usage, latencyMs: performance.now() - started, iterations: iterationsOf(state) };
     }
     const initial = runner.initial;
     if (!initial) throw new Error(`corrector '${runner.spec.name}' needs initial SQL (--initial)`);
     if (initial.kind === "graph") {
-      const first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`);
+      const { runId: _own, ...initialTrace } = traceOf(runner, q, initial.spec.name);
+      const first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`, initialTrace);
       initialSql = first.sql;
       usage = addUsage(usage, first.usage);
     } else {
@@ -115,9 +145,10 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
     if (skip) {
       return { threadId, sql: initialSql, initialSql, correction: skip, initialCorrect, usage, latencyMs: performance.now() - started, iterations: 0 };
     }
-    const state = await runThread(runner.graph, inputOf(q, runner.spec.name, initialSql), threadId);
+    const state = await runThread(runner.graph, inputOf(q, runner.spec.name, initialSql), threadId, trace);
     return {
       threadId,
+      traceRunId: trace.runId,
       sql: state.sql,
       initialSql,
       correction: "applied",

@@ -28,6 +28,8 @@ export const EvalRecordSchema = z.object({
   error: z.string().optional(),
   /** What the question went through, as its graph declares it (graphs/outcome.ts): flat values. */
   outcome: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  /** LangSmith: the question's root run, and whether the verdict reached it as feedback ("sent", or why not). */
+  trace: z.object({ runId: z.string(), feedback: z.string() }).optional(),
   thread: z.string(),
 });
 export type EvalRecord = z.infer<typeof EvalRecordSchema>;
@@ -142,6 +144,8 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- Predictions that did not execute: ${predErrors.length}`);
   const failedCalls = callFailures(records);
   if (failedCalls) lines.push(`- ${failedCalls}`);
+  const unsent = records.filter((r) => r.trace && r.trace.feedback !== "sent");
+  if (unsent.length) lines.push(`- Verdicts not sent to LangSmith as feedback: ${unsent.length} (first: ${unsent[0]!.id}: ${unsent[0]!.trace!.feedback})`);
   const goldErrors = records.filter((r) => r.goldError);
   if (goldErrors.length) lines.push(`- Gold SQL that did not execute (scored wrong): ${goldErrors.length} (first: ${goldErrors[0]!.id}: ${goldErrors[0]!.goldError})`);
   lines.push("");

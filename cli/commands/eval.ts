@@ -122,6 +122,8 @@ ${RUN_FLAGS_USAGE}`,
         values.resume ?? false,
         ["graph", "bench", "split", "semantics", "models", "settings", "shard"],
       );
+      // Each question's trace (LANGSMITH_TRACING) carries the run and the settings that shape answers.
+      runner.trace = { run: runFile.runId, settings: runFile.settings };
       const keepDistinct = values["keep-distinct"] ?? false;
       const run = await runQuestions({
         command: "eval",
