@@ -19,7 +19,7 @@ import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/bench
 import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
-import { runQuestions } from "../../runner/question-runner.ts";
+import { runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { parseShard, shardName, shardOf } from "../../runner/shards.ts";
 
 export const evalCommand: Command = {
@@ -69,7 +69,7 @@ ${RUN_FLAGS_USAGE}`,
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
     modelFlagsFrom(values);
     scenarioFrom(values.correct, true);
-    const [{ buildRunner, examplesFor }, { openCheckpointer }, { callFailures, failedRuns }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+    const [{ buildRunner, examplesFor }, { openCheckpointer }, { callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/report.ts"),
@@ -158,15 +158,14 @@ ${RUN_FLAGS_USAGE}`,
         models: runner.deps.models.describe(),
         command: `sqlmend eval ${argv.join(" ")}`,
       });
-      const correct = records.filter((r) => r.correct).length;
       io.stdout(
-        `EX ${records.length ? ((correct / records.length) * 100).toFixed(2) : "-"}% (${correct}/${records.length}, ${semantics} semantics); ${skipped.length} skipped\n` +
-          (failedRuns(records) ? `${failedRuns(records)}\n` : "") +
+        `${exLine(summarize(records), `, ${semantics} semantics`)}; ${skipped.length} skipped\n` +
+          unfinishedLines(run, failureOf) +
           (callFailures(records) ? `${callFailures(records)}\n` : "") +
           (stopping ? `Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n` : "") +
           `Report: ${path.join(outDir, "report.md")}\n`,
       );
-      return stopping ? 130 : 0;
+      return run.exitCode;
     } finally {
       checkpoints.close();
     }

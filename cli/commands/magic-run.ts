@@ -17,7 +17,7 @@ import { readOptions } from "../../core/options.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { addUsage, emptyUsage, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
+import { addUsage, emptyUsage, isEndpointFailure, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
 import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../../state/magic.ts";
 import type { SqlInput, SqlStateValue } from "../../state/sql-state.ts";
 import type { Question } from "../../state/question.ts";
@@ -215,6 +215,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
         return record;
       },
       failed: (record) => record.error !== undefined,
+      endpointDown: (record) => (record.error && isEndpointFailure(record.error) ? record.error : undefined),
       progress: {
         metric: { label: "correct after the cycle", as: "share" },
         of: (record) => ({
@@ -252,12 +253,16 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
           ` (--resume runs ${runErrors.length === 1 ? "it" : "them"} again; no batch after the first of them is merged until then)\n`,
       );
     }
+    if (run.endpointDown) io.stderr(`sqlmend magic guideline: stopped: ${run.endpointDown}; ${run.notRun} questions not run; check the endpoint, then --resume continues
+`);
     if (run.stopped) {
-      io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n`);
+      io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.
+`);
       return 130;
     }
-    // Finished, but the guideline or a question's record is not what a complete run gives: --resume retries them.
-    return merger.failure || runErrors.length ? EXIT_INCOMPLETE : 0;
+    // Finished, but the guideline or a question's record is not what a complete run gives (the runner's exit status
+    // says so of the questions): --resume retries them.
+    return merger.failure ? EXIT_INCOMPLETE : run.exitCode;
   } finally {
     checkpoints.close();
   }

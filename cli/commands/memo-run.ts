@@ -12,7 +12,7 @@ import { compactNumber } from "../../runner/progress.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
 import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../../nodes/memo/memory-build.ts";
-import { type RecordStore, runQuestions } from "../../runner/question-runner.ts";
+import { type RecordStore, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { fileOrder, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { addUsage, emptyUsage } from "../../state/usage.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
@@ -156,9 +156,10 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
         `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
         `${ranking}\n` +
         `Error types:\n${histogram(stats.histogram)}\n` +
+        unfinishedLines(run, (r) => r.note) +
         (stopping ? "Stopped early: --resume finishes the build.\n" : ""),
     );
-    return stopping ? 130 : 0;
+    return run.exitCode;
   } finally {
     store.close();
   }

@@ -4,7 +4,7 @@ import type { Command } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
-import { failedLine, jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
+import { jsonLinesStore, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { fileOrder, prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../../graphs/registry.ts";
@@ -226,11 +226,11 @@ export const tsSqlCommand: Command = {
       const failed = records.filter((r) => r.status === "failed").length;
       io.stdout(
         `${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\n` +
-          (run.failed.length ? `${failedLine(run.failed, (r) => r.note)}\n` : "") +
+          unfinishedLines(run, (r) => r.note) +
           (run.stopped ? `Stopped early: ${run.notRun} questions not run; --resume finishes the audit.\n` : "") +
           `Report: ${path.join(outDir, "report.md")}\n`,
       );
-      return run.stopped ? 130 : 0;
+      return run.exitCode;
     } finally {
       checkpoints.close();
     }
