@@ -86,6 +86,7 @@ ${RUN_FLAGS_USAGE}`,
     const outDir = path.resolve(io.cwd, values.out);
     const executor = getSharedExecutor();
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    let releaseOutDir = () => {};
     try {
       // A PostgreSQL server that cannot be reached is one line now, not an error per question.
       await checkpoints.ready();
@@ -121,9 +122,11 @@ ${RUN_FLAGS_USAGE}`,
         },
         values.resume ?? false,
         ["graph", "bench", "split", "semantics", "models", "settings", "shard"],
+        { command: "eval", io },
       );
       // Each question's trace (LANGSMITH_TRACING) carries the run and the settings that shape answers.
       runner.trace = { run: runFile.runId, settings: runFile.settings };
+      releaseOutDir = runFile.release;
       const keepDistinct = values["keep-distinct"] ?? false;
       const run = await runQuestions({
         command: "eval",
@@ -167,6 +170,7 @@ ${RUN_FLAGS_USAGE}`,
       );
       return run.exitCode;
     } finally {
+      releaseOutDir();
       checkpoints.close();
     }
   },

@@ -128,6 +128,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
   const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+  let releaseOutDir = () => {};
   try {
     // A PostgreSQL server that cannot be reached is one line now, not an error per question.
     await checkpoints.ready();
@@ -169,7 +170,9 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       },
       values.resume ?? false,
       ["command", "bench", "split", "semantics", "initial", "batch", "models", "settings"],
+      { command: "magic guideline", io },
     );
+    releaseOutDir = runFile.release;
     const resultsFile = path.join(outDir, RESULTS);
     const interactionsFile = path.join(outDir, INTERACTIONS);
     const results = jsonLinesStore(resultsFile, parseRecords);
@@ -264,6 +267,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     // says so of the questions): --resume retries them.
     return merger.failure ? EXIT_INCOMPLETE : run.exitCode;
   } finally {
+    releaseOutDir();
     checkpoints.close();
   }
 }

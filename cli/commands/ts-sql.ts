@@ -177,6 +177,7 @@ export const tsSqlCommand: Command = {
     ]);
     const outDir = path.resolve(io.cwd, values.out);
     const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    let releaseOutDir = () => {};
     try {
       // A PostgreSQL server that cannot be reached is one line now, not an error per question.
       await checkpoints.ready();
@@ -201,7 +202,9 @@ export const tsSqlCommand: Command = {
         { command: "ts-sql audit", bench: benchDir, split, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings([spec], values, io.cwd) } },
         values.resume ?? false,
         ["command", "bench", "split", "models", "settings"],
+        { command: "ts-sql audit", io },
       );
+      releaseOutDir = runFile.release;
       const run = await runQuestions<AuditRecord>({
         command: "ts-sql audit",
         io,
@@ -232,6 +235,7 @@ export const tsSqlCommand: Command = {
       );
       return run.exitCode;
     } finally {
+      releaseOutDir();
       checkpoints.close();
     }
   },
