@@ -27,11 +27,12 @@ export const evalRecordStore = (outDir: string) => jsonLinesStore<EvalRecord>(pa
 export function evalQuestions(
   runner: Runner,
   ctx: { runId: string; semantics: Semantics; keepDistinct: boolean },
-): Pick<QuestionRunConfig<EvalRecord>, "run" | "failed" | "endpointDown" | "progress"> {
+): Pick<QuestionRunConfig<EvalRecord>, "run" | "failed" | "endpointDown" | "note" | "progress"> {
   return {
     // A failed question runs again on the next thread (`…#2`, `#3`): its old thread holds the failure as finished.
     run: (q, previous) => evaluateQuestion(runner, q, nextThread(`eval:${ctx.runId}:${q.id}`, previous?.thread), ctx.semantics, ctx.keepDistinct),
     failed: isFailed,
+    note: (record) => record.checkpointRestart,
     // Calls that got no reply for transport reasons: five such questions in a row stop the run (the endpoint is down).
     endpointDown: (record) => (record.failedCalls && record.callFailure && isEndpointFailure(record.callFailure) ? record.callFailure : undefined),
     progress: { of: (record) => ({ hit: record.correct, tokens: record.inputTokens + record.outputTokens }) },
@@ -100,6 +101,7 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     error: run.error,
     ...(failure ? { failure } : {}),
+    ...(run.checkpointNotes?.length ? { checkpointRestart: run.checkpointNotes.join("; ") } : {}),
     ...(outcome ? { outcome } : {}),
     ...(traceFeedback ? { trace: { runId: run.traceRunId!, feedback: traceFeedback } } : {}),
     thread: threadId,

@@ -54,6 +54,8 @@ export interface QuestionRunConfig<R> {
    * Default: never.
    */
   endpointDown?(record: R): string | undefined;
+  /** A warning about a finished question (e.g. its damaged checkpoints were deleted and it restarted), printed on stderr. */
+  note?(record: R): string | undefined;
   /** What the progress line counts (default: EX over the records). */
   progress: { metric?: ProgressMetric; of(record: R): { hit: boolean; tokens: number } };
   /** Called after each record is kept (MAGIC merges complete batches). */
@@ -135,6 +137,8 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
         done.set(q.id, record);
         ranNow++;
         const { hit, tokens } = config.progress.of(record);
+        const note = config.note?.(record);
+        if (note) io.stderr(`${io.isTTY ? "\n" : ""}sqlmend ${config.command}: warning: question ${q.id}: ${note}\n`);
         const failed = config.failed(record);
         progress.record({ correct: hit, tokens, failed });
         const down = failed ? config.endpointDown?.(record) : undefined;

@@ -32,6 +32,8 @@ export const EvalRecordSchema = z.object({
    * client's retries — its answer is then not the method's answer.
    */
   failure: z.string().optional(),
+  /** Damaged checkpoints found for this question's threads, and what was done (deleted, restarted from scratch). */
+  checkpointRestart: z.string().optional(),
   /** What the question went through, as its graph declares it (graphs/outcome.ts): flat values. */
   outcome: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   /** LangSmith: the question's root run, and whether the verdict reached it as feedback ("sent", or why not). */
@@ -175,6 +177,8 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   if (failedCalls) lines.push(`- ${failedCalls}`);
   const unsent = records.filter((r) => r.trace && r.trace.feedback !== "sent");
   if (unsent.length) lines.push(`- Verdicts not sent to LangSmith as feedback: ${unsent.length} (first: ${unsent[0]!.id}: ${unsent[0]!.trace!.feedback})`);
+  const restarted = records.filter((r) => r.checkpointRestart);
+  if (restarted.length) lines.push(`- Questions restarted from scratch after damaged checkpoints: ${restarted.length} (first: ${restarted[0]!.id}: ${restarted[0]!.checkpointRestart})`);
   const goldErrors = records.filter((r) => r.goldError);
   if (goldErrors.length) lines.push(`- Gold SQL that did not execute (scored wrong): ${goldErrors.length} (first: ${goldErrors[0]!.id}: ${goldErrors[0]!.goldError})`);
   lines.push("");

@@ -85,7 +85,7 @@ ${RUN_FLAGS_USAGE}`,
 
     const outDir = path.resolve(io.cwd, values.out);
     const executor = getSharedExecutor();
-    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend eval: warning: ${note}\n`) });
     let releaseOutDir = () => {};
     try {
       // A PostgreSQL server that cannot be reached is one line now, not an error per question.

@@ -127,7 +127,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   ]);
   const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
-  const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+  const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend magic guideline: warning: ${note}\n`) });
   let releaseOutDir = () => {};
   try {
     // A PostgreSQL server that cannot be reached is one line now, not an error per question.

@@ -176,7 +176,7 @@ export const tsSqlCommand: Command = {
       import("../../runner/question.ts"),
     ]);
     const outDir = path.resolve(io.cwd, values.out);
-    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend ts-sql audit: warning: ${note}\n`) });
     let releaseOutDir = () => {};
     try {
       // A PostgreSQL server that cannot be reached is one line now, not an error per question.
