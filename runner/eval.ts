@@ -101,6 +101,7 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     error: run.error,
     ...(failure ? { failure } : {}),
+    ...(run.initialExtraction ? { initialExtraction: run.initialExtraction } : {}),
     ...(run.checkpointNotes?.length ? { checkpointRestart: run.checkpointNotes.join("; ") } : {}),
     ...(outcome ? { outcome } : {}),
     ...(traceFeedback ? { trace: { runId: run.traceRunId!, feedback: traceFeedback } } : {}),

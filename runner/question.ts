@@ -19,7 +19,13 @@ export interface RunnableGraph {
 
 export type InitialSource =
   | { kind: "graph"; spec: GraphSpec; graph: RunnableGraph }
-  | { kind: "predictions"; file: string; predictions: Map<string, string> };
+  | {
+      kind: "predictions";
+      file: string;
+      predictions: Map<string, string>;
+      /** Predictions that were not plain SQL: the SQL was extracted from the text, or it held none (then ""). */
+      extraction?: Map<string, "extracted" | "none">;
+    };
 
 /** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
 export type CorrectScenario = "all" | "errors" | "incorrect";
@@ -58,6 +64,8 @@ export interface QuestionRun {
   error?: string;
   /** The root run id of the graph's trace (the corrector's, for a corrector). */
   traceRunId?: string;
+  /** `--initial FILE`: the prediction was not plain SQL, and its SQL was extracted from the text, or it held none. */
+  initialExtraction?: "extracted" | "none";
   /** What was done about damaged checkpoints (a thread deleted and restarted), a line each. */
   checkpointNotes?: string[];
 }
@@ -166,6 +174,8 @@ async function runQuestionWith(runner: Runner, q: Question, threadId: string, no
   const started = performance.now();
   let usage = emptyUsage();
   let initialSql: string | undefined;
+  let initialExtraction: "extracted" | "none" | undefined;
+  const withExtraction = (run: QuestionRun): QuestionRun => (initialExtraction ? { ...run, initialExtraction } : run);
   try {
     const trace = traceOf(runner, q, runner.spec.name);
     if (runner.spec.kind === "generator") {
@@ -181,13 +191,14 @@ async function runQuestionWith(runner: Runner, q: Question, threadId: string, no
       usage = addUsage(usage, first.usage);
     } else {
       initialSql = initial.predictions.get(q.id) ?? "";
+      initialExtraction = initial.extraction?.get(q.id);
     }
     const { skip, initialCorrect } = await correctionSkipReason(runner, q, initialSql);
     if (skip) {
-      return { threadId, sql: initialSql, initialSql, correction: skip, initialCorrect, usage, latencyMs: performance.now() - started, iterations: 0 };
+      return withExtraction({ threadId, sql: initialSql, initialSql, correction: skip, initialCorrect, usage, latencyMs: performance.now() - started, iterations: 0 });
     }
     const state = await runThread(runner.graph, inputOf(q, runner.spec.name, initialSql), threadId, trace, notes);
-    return {
+    return withExtraction({
       threadId,
       traceRunId: trace.runId,
       sql: state.sql,
@@ -199,10 +210,10 @@ async function runQuestionWith(runner: Runner, q: Question, threadId: string, no
       usage: addUsage(usage, state.usage),
       latencyMs: performance.now() - started,
       iterations: iterationsOf(state),
-    };
+    });
   } catch (error) {
     if (error instanceof UserError) throw error;
-    return { threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) };
+    return withExtraction({ threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) });
   }
 }
 

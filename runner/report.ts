@@ -32,6 +32,8 @@ export const EvalRecordSchema = z.object({
    * client's retries — its answer is then not the method's answer.
    */
   failure: z.string().optional(),
+  /** `--initial FILE`: the prediction was not plain SQL; its SQL was extracted from the text, or it held none. */
+  initialExtraction: z.enum(["extracted", "none"]).optional(),
   /** Damaged checkpoints found for this question's threads, and what was done (deleted, restarted from scratch). */
   checkpointRestart: z.string().optional(),
   /** What the question went through, as its graph declares it (graphs/outcome.ts): flat values. */
@@ -147,6 +149,13 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
     lines.push(`- Initial EX: ${pct(initialEx, corrected.length)}% → final EX: ${pct(corrected.filter((r) => r.correct).length, corrected.length)}%`);
     lines.push(`- Corrected (wrong → right): ${fixed}; broken (right → wrong): ${broken}`);
     lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`, "");
+  }
+  const extracted = records.filter((r) => r.initialExtraction === "extracted").length;
+  const noSql = records.filter((r) => r.initialExtraction === "none").length;
+  if (extracted || noSql) {
+    lines.push("## Initial predictions (--initial FILE)", "");
+    lines.push(`- Not plain SQL, SQL extracted from the text (fences, prose): ${extracted}`);
+    lines.push(`- Holding no SQL (corrected from an empty initial SQL): ${noSql}`, "");
   }
   if (ctx.outcomes?.length) {
     lines.push("## What the questions went through", "", ...ctx.outcomes.map((line) => `- ${line}`), "");
