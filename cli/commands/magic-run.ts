@@ -40,6 +40,8 @@ export const MagicRecordSchema = z.object({
   evidence: z.string().default(""),
   initialSql: z.string(),
   initialCorrect: z.boolean(),
+  /** `--initial FILE`: the prediction was not plain SQL; its SQL was extracted from the text, or it held none. */
+  initialExtraction: z.enum(["extracted", "none"]).optional(),
   /** Why a failure was not put through the cycle (gold SQL does not execute, no initial SQL). */
   skipped: z.string().optional(),
   /** Failures that went through the cycle: */
@@ -153,6 +155,10 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver, maxUnusableRetries: cycle.maxUnusableRetries });
     const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest], benchQuestions: bench.questions.length + bench.skipped.length }, deps, graphOptions);
 
+    if (initial.kind === "predictions" && initial.extraction?.size) {
+      const extracted = [...initial.extraction.values()].filter((how) => how === "extracted").length;
+      io.stderr(`sqlmend magic guideline: --initial ${path.basename(initial.file)}: ${extracted} predictions were not plain SQL (SQL extracted from the text), ${initial.extraction.size - extracted} held none (empty initial SQL)\n`);
+    }
     const runFile = prepareOutDir(
       outDir,
       {
@@ -291,7 +297,8 @@ async function processQuestion(
   },
 ): Promise<{ record: MagicRecord; interactions: Interaction[] }> {
   let thread = `magic:${ctx.runId}:${q.id}`;
-  const base = { id: q.id, dbId: q.dbId, difficulty: q.difficulty, question: q.question, evidence: q.evidence };
+  const extraction = ctx.initial.kind === "predictions" ? ctx.initial.extraction?.get(q.id) : undefined;
+  const base = { id: q.id, dbId: q.dbId, difficulty: q.difficulty, question: q.question, evidence: q.evidence, ...(extraction ? { initialExtraction: extraction } : {}) };
   let usage: Usage = emptyUsage();
   let initialSql = "";
   try {
