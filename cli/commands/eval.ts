@@ -41,7 +41,10 @@ export const evalCommand: Command = {
                             http://127.0.0.1:2024 from 'npx @langchain/langgraph-cli dev'
   --shard I/N               run the I-th of N shares of the selection (positions I-1, I-1+N, ... in file
                             order), e.g. one per machine; 'sqlmend merge' joins the N --out folders
-${RUN_FLAGS_USAGE}`,
+${RUN_FLAGS_USAGE}
+
+  Exit status: 0 every question answered; 3 questions failed (a model call got no reply, the graph could not
+  finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C; 1 user error; 2 usage.`,
   helpFor: graphUsage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
