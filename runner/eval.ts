@@ -8,7 +8,7 @@ import { projectVersion } from "../tools/version.ts";
 import { isEndpointFailure } from "../state/usage.ts";
 import { type QuestionRun, type Runner, runQuestion } from "./question.ts";
 import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
-import { type QuestionRunConfig, jsonLinesStore } from "./question-runner.ts";
+import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
 import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
 import { fileOrder } from "./run-dir.ts";
 
@@ -37,13 +37,6 @@ export function evalQuestions(
     endpointDown: (record) => (record.failedCalls && record.callFailure && isEndpointFailure(record.callFailure) ? record.callFailure : undefined),
     progress: { of: (record) => ({ hit: record.correct, tokens: record.inputTokens + record.outputTokens }) },
   };
-}
-
-/** The thread for a question's next attempt: `base` the first time, then `base#2`, `base#3`, ... after `previous`. */
-export function nextThread(base: string, previous: string | undefined): string {
-  if (previous === undefined) return base;
-  const attempt = /#(\d+)$/.exec(previous);
-  return `${base}#${attempt ? Number(attempt[1]) + 1 : 2}`;
 }
 
 /**

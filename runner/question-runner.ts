@@ -185,6 +185,13 @@ export function unfinishedLines<R extends { id: string }>(run: QuestionRunResult
   return lines.map((line) => `${line}\n`).join("");
 }
 
+/** The thread for a question's next attempt: `base` the first time, then `base#2`, `base#3`, ... after `previous`. */
+export function nextThread(base: string, previous: string | undefined): string {
+  if (previous === undefined) return base;
+  const attempt = /#(\d+)$/.exec(previous);
+  return `${base}#${attempt ? Number(attempt[1]) + 1 : 2}`;
+}
+
 /** "3 questions failed (e.g. 17: model call failed: ...); --resume runs them again", or "" when none did. */
 export function failedLine<R extends { id: string }>(failed: R[], why: (record: R) => string | undefined): string {
   if (!failed.length) return "";

@@ -108,4 +108,25 @@ describe("failed questions", () => {
     expect(compared.out).toMatch(/^3 questions in common, answered by both \(0 only in A, 0 only in B; left out, failed: 1 in A, 0 in B — --resume retries them\)$/m);
     expect(compared.out).toMatch(/^both right 3, both wrong 0$/m);
   });
+
+  it("ts-sql audit: a question whose model calls got no reply is an error, the run stops when the endpoint is down, exit 3; --resume asks again", async () => {
+    behaviour = () => ({ status: 503 });
+    const out = path.join(dir, "audit");
+    const args = ["ts-sql", "audit", "--bench", benchDir, "--out", out, "--limit", "7", "--checkpoints", path.join(dir, "audit.sqlite"), "--model", "test-model", "--base-url", server.url, "--max-retries", "0", "--concurrency", "1"];
+    const run = await sqlmend(...args);
+    expect(run.code, run.err).toBe(3);
+    expect(run.err).toMatch(/sqlmend ts-sql audit: the model endpoint looks down: 5 questions in a row failed/);
+    const lines = fs.readFileSync(path.join(out, "audit.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { status: string; note?: string; thread: string });
+    expect(lines).toHaveLength(5);
+    for (const l of lines) expect(l).toMatchObject({ status: "error", note: expect.stringMatching(/model calls? got no reply \(first: model call failed: 503/) });
+
+    // Any reply will do now: no call goes unanswered, so no question is an error (whatever its test case became).
+    behaviour = goldFor;
+    const resumed = await sqlmend(...args, "--resume");
+    expect(resumed.code, resumed.err).toBe(0);
+    const latest = new Map(fs.readFileSync(path.join(out, "audit.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; status: string; thread: string }).map((r) => [r.id, r]));
+    expect(latest.size).toBe(7);
+    expect([...latest.values()].filter((r) => r.status === "error")).toEqual([]);
+    expect(latest.get("0")!.thread).toMatch(/^audit:\w+:0#2$/);
+  }, 60_000);
 });
