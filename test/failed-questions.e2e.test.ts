@@ -129,4 +129,13 @@ describe("failed questions", () => {
     expect([...latest.values()].filter((r) => r.status === "error")).toEqual([]);
     expect(latest.get("0")!.thread).toMatch(/^audit:\w+:0#2$/);
   }, 60_000);
+
+  it("memo build: a question whose model calls got no reply is not marked done, the build stops when the endpoint is down, exit 3", async () => {
+    behaviour = () => ({ status: 503 });
+    const memory = path.join(dir, "memory.sqlite");
+    const run = await sqlmend("memo", "build", "--bench", benchDir, "--out", memory, "--limit", "7", "--samples", "1", "--model", "test-model", "--base-url", server.url, "--max-retries", "0", "--concurrency", "1");
+    expect(run.code, run.err).toBe(3);
+    expect(run.err).toMatch(/sqlmend memo build: the model endpoint looks down: 5 questions in a row failed/);
+    expect(run.out).toMatch(/^5 questions failed \(e\.g\. \d+: \d+ model calls? got no reply \(first: model call failed: 503/m);
+  }, 60_000);
 });
