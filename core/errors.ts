@@ -25,3 +25,18 @@ export class UsageError extends UserError {
     this.name = "UsageError";
   }
 }
+
+/** Checkpoint data that does not read (a file changed or truncated): one line; a run restarts that thread. */
+export class DamagedCheckpointError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = "DamagedCheckpointError";
+  }
+}
+
+/** Our reader's damage, or SQLite's own word that the file is corrupt or not a database. */
+export const isDamagedCheckpoint = (error: unknown): boolean => {
+  if (error instanceof DamagedCheckpointError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return (typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code)) || /database disk image is malformed|file is not a database/i.test(firstLineOf(error));
+};

@@ -5,10 +5,11 @@ import { type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
-import { type Runner, runQuestion } from "./question.ts";
+import { isEndpointFailure } from "../state/usage.ts";
+import { type QuestionRun, type Runner, runQuestion } from "./question.ts";
 import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
-import { type QuestionRunConfig, jsonLinesStore } from "./question-runner.ts";
-import { type EvalRecord, parseResults, renderReport } from "./report.ts";
+import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
+import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
 import { fileOrder } from "./run-dir.ts";
 
 /**
@@ -26,28 +27,50 @@ export const evalRecordStore = (outDir: string) => jsonLinesStore<EvalRecord>(pa
 export function evalQuestions(
   runner: Runner,
   ctx: { runId: string; semantics: Semantics; keepDistinct: boolean },
-): Pick<QuestionRunConfig<EvalRecord>, "run" | "failed" | "progress"> {
+): Pick<QuestionRunConfig<EvalRecord>, "run" | "failed" | "endpointDown" | "note" | "progress"> {
   return {
-    run: (q) => evaluateQuestion(runner, q, `eval:${ctx.runId}:${q.id}`, ctx.semantics, ctx.keepDistinct),
-    failed: (record) => record.error !== undefined,
+    // A failed question runs again on the next thread (`…#2`, `#3`): its old thread holds the failure as finished.
+    run: (q, previous) => evaluateQuestion(runner, q, nextThread(`eval:${ctx.runId}:${q.id}`, previous?.thread), ctx.semantics, ctx.keepDistinct),
+    failed: isFailed,
+    note: (record) => record.checkpointRestart,
+    // Calls that got no reply for transport reasons: five such questions in a row stop the run (the endpoint is down).
+    endpointDown: (record) => (record.failedCalls && record.callFailure && isEndpointFailure(record.callFailure) ? record.callFailure : undefined),
     progress: { of: (record) => ({ hit: record.correct, tokens: record.inputTokens + record.outputTokens }) },
   };
 }
 
+/**
+ * Why a question's run is failed rather than answered, or undefined. The rule: the graph could not finish, or any
+ * model call got no reply after the client's retries (endpoint down, timeouts, 5xx, 429 beyond the budget, a reply
+ * without choices). Nodes go on without such a call (a Memo-SQL branch, an R³ reviewer), but the answer is then not
+ * the method's answer, so it is not scored: `--resume` asks again. A reply that came but was unusable is the
+ * method's business, not a failure.
+ */
+export function failureOfRun(run: QuestionRun): string | undefined {
+  if (run.error !== undefined) return `the graph could not finish: ${run.error}`;
+  const failed = run.usage.failed ?? 0;
+  if (failed) return `${failed} model call${failed === 1 ? "" : "s"} got no reply${run.usage.failure ? ` (first: ${run.usage.failure})` : ""}`;
+  return undefined;
+}
+
 export async function evaluateQuestion(runner: Runner, q: Question, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
   const run = await runQuestion(runner, q, threadId);
+  const failure = failureOfRun(run);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
-  const verdict = await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
+  // A failed question is not scored: it has no answer of the method's (nor an oracle outcome, nor trace feedback).
+  const verdict: { correct: boolean; predError?: string; goldError?: string } = failure
+    ? { correct: false }
+    : await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
   let outcome = run.outcome;
   const oracle = runner.spec.outcome?.oracle;
-  if (outcome && oracle && run.state && q.goldSql) {
+  if (!failure && outcome && oracle && run.state && q.goldSql) {
     const isGold = async (sql: string) => (await scoreQuestion(q, sql, scoreOpts).catch(() => ({ correct: false }))).correct;
     outcome = { ...outcome, ...(await oracle(run.state as unknown as Record<string, unknown>, isGold).catch((error) => ({ oracleError: firstLineOf(error) }))) };
   }
   // LangSmith: the verdict joins the question's trace as feedback; a failure to send it is recorded, not fatal.
-  const traceFeedback = run.traceRunId && tracingEnabled(process.env) ? await sendVerdictFeedback(process.env, run.traceRunId, { correct: verdict.correct, comment: verdict.predError }) : undefined;
+  const traceFeedback = !failure && run.traceRunId && tracingEnabled(process.env) ? await sendVerdictFeedback(process.env, run.traceRunId, { correct: verdict.correct, comment: verdict.predError }) : undefined;
   let initialCorrect = run.initialCorrect;
-  if (initialCorrect === undefined && run.initialSql !== undefined && q.goldSql) {
+  if (!failure && initialCorrect === undefined && run.initialSql !== undefined && q.goldSql) {
     initialCorrect = run.initialSql === run.sql ? verdict.correct : (await scoreQuestion(q, run.initialSql, scoreOpts).catch(() => ({ correct: false }))).correct;
   }
   return {
@@ -70,6 +93,9 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     usageByRole: run.usage.byRole,
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     error: run.error,
+    ...(failure ? { failure } : {}),
+    ...(run.initialExtraction ? { initialExtraction: run.initialExtraction } : {}),
+    ...(run.checkpointNotes?.length ? { checkpointRestart: run.checkpointNotes.join("; ") } : {}),
     ...(outcome ? { outcome } : {}),
     ...(traceFeedback ? { trace: { runId: run.traceRunId!, feedback: traceFeedback } } : {}),
     thread: threadId,

@@ -39,10 +39,23 @@ export interface QuestionRunConfig<R> {
   questions: Question[];
   store: RecordStore<R>;
   concurrency: number;
-  /** Runs one question to its record. Never throws for a question's own failure (that is a record `failed` says so of); a `UserError` stops the run. */
-  run(question: Question): Promise<R>;
+  /**
+   * Runs one question to its record. Never throws for a question's own failure (that is a record `failed` says so of);
+   * a `UserError` stops the run. `previous`: the failed record of an earlier run, when this one runs it again (its
+   * thread is finished with the failure in it: run it on a fresh thread).
+   */
+  run(question: Question, previous?: R): Promise<R>;
   /** A record of a question that did not run to the end: counted apart, and run again by a resumed run. */
   failed(record: R): boolean;
+  /**
+   * A failed record whose question failed because the model endpoint gave no reply (connection refused, timeouts, 5xx,
+   * 429 beyond the retries). After `ENDPOINT_DOWN_AFTER` such records in a row (in finishing order) the endpoint is
+   * taken for down: no new question starts, the run ends as a Ctrl-C would (outputs written, `--resume` continues).
+   * Default: never.
+   */
+  endpointDown?(record: R): string | undefined;
+  /** A warning about a finished question (e.g. its damaged checkpoints were deleted and it restarted), printed on stderr. */
+  note?(record: R): string | undefined;
   /** What the progress line counts (default: EX over the records). */
   progress: { metric?: ProgressMetric; of(record: R): { hit: boolean; tokens: number } };
   /** Called after each record is kept (MAGIC merges complete batches). */
@@ -75,7 +88,20 @@ export interface QuestionRunResult<R> {
   retried: number;
   /** The first Ctrl-C stopped the run early. */
   stopped: boolean;
+  /** Set when the run stopped starting questions because the model endpoint looked down: one line saying why. */
+  endpointDown?: string;
+  /** The exit status every command ends with: 130 stopped by Ctrl-C, 3 questions failed or not run (`--resume` runs them), else 0. */
+  exitCode: number;
 }
+
+/** Questions whose failure says the endpoint did not answer, in a row, before a run stops starting new ones. */
+export const ENDPOINT_DOWN_AFTER = 5;
+
+/**
+ * The exit status of a run that finished but left questions failed (or, the endpoint being down, not run): distinct
+ * from a user error (1) and a usage error (2), so scripts and CI notice; `--resume` runs them again.
+ */
+export const EXIT_QUESTIONS_FAILED = 3;
 
 export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<QuestionRunResult<R>> {
   const { io, questions } = config;
@@ -89,6 +115,8 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
   const progress = new Progress(questions.length, io, doneBefore, config.progress.metric);
   let fatal: unknown;
   let ranNow = 0;
+  let downInARow = 0;
+  let endpointDown: string | undefined;
   const interrupt = gracefulInterrupt(io, config.command);
   try {
     await pool(
@@ -97,7 +125,8 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
       async (q) => {
         let record: R;
         try {
-          record = await config.run(q);
+          const before = done.get(q.id);
+          record = await config.run(q, before !== undefined && config.failed(before) ? before : undefined);
         } catch (error) {
           // A question's own failure is its record's business; anything else (a UserError: the run cannot go on) stops
           // the run once the questions in flight are done.
@@ -108,10 +137,19 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
         done.set(q.id, record);
         ranNow++;
         const { hit, tokens } = config.progress.of(record);
-        progress.record({ correct: hit, tokens, failed: config.failed(record) });
+        const note = config.note?.(record);
+        if (note) io.stderr(`${io.isTTY ? "\n" : ""}sqlmend ${config.command}: warning: question ${q.id}: ${note}\n`);
+        const failed = config.failed(record);
+        progress.record({ correct: hit, tokens, failed });
+        const down = failed ? config.endpointDown?.(record) : undefined;
+        downInARow = down ? downInARow + 1 : 0;
+        if (down && downInARow >= ENDPOINT_DOWN_AFTER && !endpointDown) {
+          endpointDown = `the model endpoint looks down: ${downInARow} questions in a row failed (last: ${q.id}: ${down})`;
+          io.stderr(`${io.isTTY ? "\n" : ""}sqlmend ${config.command}: ${endpointDown}; starting no more questions\n`);
+        }
         config.afterEach?.(q, record);
       },
-      () => interrupt.stopping() || fatal !== undefined,
+      () => interrupt.stopping() || fatal !== undefined || endpointDown !== undefined,
     );
   } finally {
     interrupt.release();
@@ -119,14 +157,39 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
   }
   if (fatal !== undefined) throw fatal instanceof Error ? fatal : new UserError(String(fatal));
   const records = questions.map((q) => done.get(q.id)).filter((r): r is R => r !== undefined);
+  const failed = records.filter((r) => config.failed(r));
+  const notRun = questions.length - records.length;
+  const stopped = interrupt.stopping();
   return {
     records,
-    failed: records.filter((r) => config.failed(r)),
-    notRun: questions.length - records.length,
+    failed,
+    notRun,
     ranNow,
     retried: retry.length,
-    stopped: interrupt.stopping(),
+    stopped,
+    ...(endpointDown ? { endpointDown } : {}),
+    exitCode: stopped ? 130 : failed.length || notRun ? EXIT_QUESTIONS_FAILED : 0,
   };
+}
+
+/**
+ * What every command prints at the end about questions it could not answer: the failed ones, and a stop for a down
+ * endpoint with how to resume ("" when the run answered everything).
+ */
+export function unfinishedLines<R extends { id: string }>(run: QuestionRunResult<R>, why: (record: R) => string | undefined): string {
+  const lines: string[] = [];
+  const failed = failedLine(run.failed, why);
+  if (failed) lines.push(failed);
+  if (run.endpointDown) lines.push(`Stopped: ${run.endpointDown}; ${run.notRun} questions not run. Check the endpoint, then --resume runs the failed and the rest.`);
+  if (lines.length && !run.stopped) lines.push(`Exit status ${EXIT_QUESTIONS_FAILED}: finished, but questions failed or were not run; --resume runs them again.`);
+  return lines.map((line) => `${line}\n`).join("");
+}
+
+/** The thread for a question's next attempt: `base` the first time, then `base#2`, `base#3`, ... after `previous`. */
+export function nextThread(base: string, previous: string | undefined): string {
+  if (previous === undefined) return base;
+  const attempt = /#(\d+)$/.exec(previous);
+  return `${base}#${attempt ? Number(attempt[1]) + 1 : 2}`;
 }
 
 /** "3 questions failed (e.g. 17: model call failed: ...); --resume runs them again", or "" when none did. */

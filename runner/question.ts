@@ -6,18 +6,26 @@ import type { Question } from "../state/question.ts";
 import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
 import { addUsage, emptyUsage, type Usage } from "../state/usage.ts";
 import { scoreQuestion, type Semantics } from "../tools/benchmarks/score.ts";
-import { firstLineOf, UserError } from "../core/errors.ts";
+import { firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
 import { lazyCrypto } from "../tools/hash.ts";
 
 // The compiled graphs' types differ per method; the runner needs only these calls.
 export interface RunnableGraph {
   invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
   getState(config: Record<string, unknown>): Promise<{ values: unknown; next: string[]; tasks: unknown[] }>;
+  /** The compiled graph's checkpointer: a thread whose checkpoints do not read is deleted through it and restarted. */
+  checkpointer?: unknown;
 }
 
 export type InitialSource =
   | { kind: "graph"; spec: GraphSpec; graph: RunnableGraph }
-  | { kind: "predictions"; file: string; predictions: Map<string, string> };
+  | {
+      kind: "predictions";
+      file: string;
+      predictions: Map<string, string>;
+      /** Predictions that were not plain SQL: the SQL was extracted from the text, or it held none (then ""). */
+      extraction?: Map<string, "extracted" | "none">;
+    };
 
 /** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
 export type CorrectScenario = "all" | "errors" | "incorrect";
@@ -56,6 +64,10 @@ export interface QuestionRun {
   error?: string;
   /** The root run id of the graph's trace (the corrector's, for a corrector). */
   traceRunId?: string;
+  /** `--initial FILE`: the prediction was not plain SQL, and its SQL was extracted from the text, or it held none. */
+  initialExtraction?: "extracted" | "none";
+  /** What was done about damaged checkpoints (a thread deleted and restarted), a line each. */
+  checkpointNotes?: string[];
 }
 
 const RECURSION_LIMIT = 200;
@@ -74,10 +86,41 @@ export const inputOf = (q: Question, graph: string, sql?: string): SqlInput => (
 /**
  * Runs a graph on a thread: continues an unfinished thread from its last checkpoint, returns a finished thread's
  * state as it is, or starts the thread with the input. This is what makes `eval --resume` redo nothing.
+ *
+ * A thread whose checkpoints do not read (a truncated or changed file) never blocks a run for good: its checkpoints
+ * are deleted and the question starts again from scratch on the same thread; `notes` hears what was done (the
+ * caller records it for the question). If they cannot be deleted, the question fails (not the run), saying so.
  */
-export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig = {}): Promise<SqlStateValue> {
+export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig = {}, notes?: string[]): Promise<SqlStateValue> {
+  try {
+    return await runThreadOnce(graph, input, threadId, trace);
+  } catch (error) {
+    if (!isDamagedCheckpoint(error)) throw error;
+    const what = firstLineOf(error);
+    const saver = graph.checkpointer as { deleteThread?(id: string): Promise<void> } | undefined;
+    try {
+      if (typeof saver?.deleteThread !== "function") throw new Error("the checkpointer cannot delete threads");
+      await saver.deleteThread(threadId);
+    } catch (deleting) {
+      throw new Error(`thread '${threadId}': ${what}; its checkpoints could not be deleted (${firstLineOf(deleting)}), so the question cannot restart`);
+    }
+    notes?.push(`thread '${threadId}': ${what}; its checkpoints were deleted and the question restarted from scratch`);
+    try {
+      return await runThreadOnce(graph, input, threadId, trace);
+    } catch (again) {
+      // Damage again (the file itself is broken): this question fails, the run goes on.
+      if (isDamagedCheckpoint(again)) throw new Error(`thread '${threadId}': restarted after damaged checkpoints, and failed again: ${firstLineOf(again)}`);
+      throw again;
+    }
+  }
+}
+
+async function runThreadOnce(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig): Promise<SqlStateValue> {
   const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT, ...trace };
-  const snapshot = await graph.getState(config).catch(() => undefined);
+  const snapshot = await graph.getState(config).catch((error: unknown) => {
+    if (isDamagedCheckpoint(error)) throw error;
+    return undefined;
+  });
   const values = snapshot?.values as Partial<SqlStateValue> | undefined;
   if (snapshot && values && Object.keys(values).length && values.question !== undefined) {
     if (values.question !== input.question || values.dbPath !== input.dbPath) {
@@ -122,31 +165,40 @@ const iterationsOf = (state: SqlStateValue | undefined): number => {
 
 /** One question through the runner's graph (and, for a corrector, its initial SQL and scenario). Never throws. */
 export async function runQuestion(runner: Runner, q: Question, threadId: string): Promise<QuestionRun> {
+  const notes: string[] = [];
+  const run = await runQuestionWith(runner, q, threadId, notes);
+  return notes.length ? { ...run, checkpointNotes: notes } : run;
+}
+
+async function runQuestionWith(runner: Runner, q: Question, threadId: string, notes: string[]): Promise<QuestionRun> {
   const started = performance.now();
   let usage = emptyUsage();
   let initialSql: string | undefined;
+  let initialExtraction: "extracted" | "none" | undefined;
+  const withExtraction = (run: QuestionRun): QuestionRun => (initialExtraction ? { ...run, initialExtraction } : run);
   try {
     const trace = traceOf(runner, q, runner.spec.name);
     if (runner.spec.kind === "generator") {
-      const state = await runThread(runner.graph, inputOf(q, runner.spec.name), threadId, trace);
+      const state = await runThread(runner.graph, inputOf(q, runner.spec.name), threadId, trace, notes);
       return { threadId, traceRunId: trace.runId, sql: state.sql, state, outcome: outcomeOf(runner.spec, state as unknown as Record<string, unknown>), usage: state.usage, latencyMs: performance.now() - started, iterations: iterationsOf(state) };
     }
     const initial = runner.initial;
     if (!initial) throw new Error(`corrector '${runner.spec.name}' needs initial SQL (--initial)`);
     if (initial.kind === "graph") {
       const { runId: _own, ...initialTrace } = traceOf(runner, q, initial.spec.name);
-      const first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`, initialTrace);
+      const first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`, initialTrace, notes);
       initialSql = first.sql;
       usage = addUsage(usage, first.usage);
     } else {
       initialSql = initial.predictions.get(q.id) ?? "";
+      initialExtraction = initial.extraction?.get(q.id);
     }
     const { skip, initialCorrect } = await correctionSkipReason(runner, q, initialSql);
     if (skip) {
-      return { threadId, sql: initialSql, initialSql, correction: skip, initialCorrect, usage, latencyMs: performance.now() - started, iterations: 0 };
+      return withExtraction({ threadId, sql: initialSql, initialSql, correction: skip, initialCorrect, usage, latencyMs: performance.now() - started, iterations: 0 });
     }
-    const state = await runThread(runner.graph, inputOf(q, runner.spec.name, initialSql), threadId, trace);
-    return {
+    const state = await runThread(runner.graph, inputOf(q, runner.spec.name, initialSql), threadId, trace, notes);
+    return withExtraction({
       threadId,
       traceRunId: trace.runId,
       sql: state.sql,
@@ -158,10 +210,10 @@ export async function runQuestion(runner: Runner, q: Question, threadId: string)
       usage: addUsage(usage, state.usage),
       latencyMs: performance.now() - started,
       iterations: iterationsOf(state),
-    };
+    });
   } catch (error) {
     if (error instanceof UserError) throw error;
-    return { threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) };
+    return withExtraction({ threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) });
   }
 }
 

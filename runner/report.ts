@@ -26,6 +26,16 @@ export const EvalRecordSchema = z.object({
   callFailure: z.string().optional(),
   /** One line, when the graph could not finish the question. */
   error: z.string().optional(),
+  /**
+   * Set when the question is failed, not answered (`isFailed`): why, one line. Not scored, left out of EX, run again by
+   * `--resume`. The rule (runner/eval.ts): the graph could not finish, or a model call got no reply after the
+   * client's retries — its answer is then not the method's answer.
+   */
+  failure: z.string().optional(),
+  /** `--initial FILE`: the prediction was not plain SQL; its SQL was extracted from the text, or it held none. */
+  initialExtraction: z.enum(["extracted", "none"]).optional(),
+  /** Damaged checkpoints found for this question's threads, and what was done (deleted, restarted from scratch). */
+  checkpointRestart: z.string().optional(),
   /** What the question went through, as its graph declares it (graphs/outcome.ts): flat values. */
   outcome: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   /** LangSmith: the question's root run, and whether the verdict reached it as feedback ("sent", or why not). */
@@ -53,6 +63,12 @@ export function parseResults(text: string): { records: Map<string, EvalRecord>; 
 
 export { formatUsage } from "./progress.ts";
 
+/** A failed question: no answer of the method's, so not scored (records before `failure` existed: `error`). */
+export const isFailed = (record: EvalRecord): boolean => record.failure !== undefined || record.error !== undefined;
+
+/** Why a failed record failed. */
+export const failureOf = (record: EvalRecord): string | undefined => record.failure ?? record.error;
+
 const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(2)}` : "-");
 const quantile = (values: number[], q: number) => {
   if (!values.length) return NaN;
@@ -79,15 +95,32 @@ export interface ReportContext {
 }
 
 export interface Summary {
+  /** Answered questions: EX is over these. */
   total: number;
   correct: number;
   ex: number;
+  /** Failed questions (`isFailed`): counted apart, not in EX. */
+  failed: number;
   byDifficulty: DifficultyScore[];
 }
 
+/** EX over the answered questions; failed ones counted apart (a down endpoint is not an EX of 0). */
 export function summarize(records: EvalRecord[]): Summary {
-  const correct = records.filter((r) => r.correct).length;
-  return { total: records.length, correct, ex: records.length ? (correct / records.length) * 100 : 0, byDifficulty: exByDifficulty(records) };
+  const answered = records.filter((r) => !isFailed(r));
+  const correct = answered.filter((r) => r.correct).length;
+  return {
+    total: answered.length,
+    correct,
+    ex: answered.length ? (correct / answered.length) * 100 : 0,
+    failed: records.length - answered.length,
+    byDifficulty: exByDifficulty(answered),
+  };
+}
+
+/** "EX 61.20% (120/197 answered); 3 failed — --resume retries them". */
+export function exLine(s: Summary, extra = ""): string {
+  const ex = `EX ${pct(s.correct, s.total)}% (${s.correct}/${s.total}${s.failed ? " answered" : ""}${extra})`;
+  return s.failed ? `${ex}; ${s.failed} failed — --resume retries them` : ex;
 }
 
 /** report.md: EX overall and per difficulty, cost per question, skipped questions, and every setting that shaped the run. */
@@ -99,15 +132,15 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const lines: string[] = [];
   lines.push(`# sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
-  lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total})`);
+  lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, \`--resume\` retries them` : ""})`);
   lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
-  lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run, ${ctx.skipped.length} skipped`);
+  lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${s.total} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${ctx.command}\``, "");
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
   for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |`);
   lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |`, "");
-  const corrected = records.filter((r) => r.initialCorrect !== undefined);
+  const corrected = records.filter((r) => r.initialCorrect !== undefined && !isFailed(r));
   if (corrected.length) {
     const fixed = corrected.filter((r) => !r.initialCorrect && r.correct).length;
     const broken = corrected.filter((r) => r.initialCorrect && !r.correct).length;
@@ -116,6 +149,13 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
     lines.push(`- Initial EX: ${pct(initialEx, corrected.length)}% → final EX: ${pct(corrected.filter((r) => r.correct).length, corrected.length)}%`);
     lines.push(`- Corrected (wrong → right): ${fixed}; broken (right → wrong): ${broken}`);
     lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`, "");
+  }
+  const extracted = records.filter((r) => r.initialExtraction === "extracted").length;
+  const noSql = records.filter((r) => r.initialExtraction === "none").length;
+  if (extracted || noSql) {
+    lines.push("## Initial predictions (--initial FILE)", "");
+    lines.push(`- Not plain SQL, SQL extracted from the text (fences, prose): ${extracted}`);
+    lines.push(`- Holding no SQL (corrected from an empty initial SQL): ${noSql}`, "");
   }
   if (ctx.outcomes?.length) {
     lines.push("## What the questions went through", "", ...ctx.outcomes.map((line) => `- ${line}`), "");
@@ -140,12 +180,14 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   }
   lines.push("## Errors", "");
   const predErrors = records.filter((r) => r.predError);
-  lines.push(`- ${failedRuns(records) || "Questions whose run failed: 0"}`);
+  lines.push(`- ${failedRuns(records) || "Failed questions: 0"}`);
   lines.push(`- Predictions that did not execute: ${predErrors.length}`);
   const failedCalls = callFailures(records);
   if (failedCalls) lines.push(`- ${failedCalls}`);
   const unsent = records.filter((r) => r.trace && r.trace.feedback !== "sent");
   if (unsent.length) lines.push(`- Verdicts not sent to LangSmith as feedback: ${unsent.length} (first: ${unsent[0]!.id}: ${unsent[0]!.trace!.feedback})`);
+  const restarted = records.filter((r) => r.checkpointRestart);
+  if (restarted.length) lines.push(`- Questions restarted from scratch after damaged checkpoints: ${restarted.length} (first: ${restarted[0]!.id}: ${restarted[0]!.checkpointRestart})`);
   const goldErrors = records.filter((r) => r.goldError);
   if (goldErrors.length) lines.push(`- Gold SQL that did not execute (scored wrong): ${goldErrors.length} (first: ${goldErrors[0]!.id}: ${goldErrors[0]!.goldError})`);
   lines.push("");
@@ -158,8 +200,8 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push("", "## Settings", "", "```json", JSON.stringify({ models: ctx.models, ...ctx.settings }, null, 2), "```", "");
   lines.push("## Per question", "", "| id | db | difficulty | EX | tokens in | tokens out | calls | latency (s) | iterations | error |", "|---|---|---|:-:|---:|---:|---:|---:|---:|---|");
   for (const r of records) {
-    const error = (r.error ?? r.predError ?? "").replace(/\|/g, "\\|").slice(0, 80);
-    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} |`);
+    const error = (failureOf(r) ?? r.predError ?? "").replace(/\|/g, "\\|").slice(0, 80);
+    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${isFailed(r) ? "failed" : r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} |`);
   }
   lines.push("");
   return lines.join("\n");
@@ -175,8 +217,8 @@ export function callFailures(records: EvalRecord[]): string {
   return `Model calls that got no reply: ${failed} of ${calls}, in ${hit.length} question${hit.length > 1 ? "s" : ""}${first ? ` (first: ${first})` : ""}`;
 }
 
-/** "Questions whose run failed: N (first: ID: ERROR)", or "" when none did. */
+/** "Failed questions (not scored; --resume runs them again): N (first: ID: WHY)", or "" when none failed. */
 export function failedRuns(records: EvalRecord[]): string {
-  const errors = records.filter((r) => r.error);
-  return errors.length ? `Questions whose run failed: ${errors.length} (first: ${errors[0]!.id}: ${errors[0]!.error})` : "";
+  const failed = records.filter(isFailed);
+  return failed.length ? `Failed questions (not scored; --resume runs them again): ${failed.length} (first: ${failed[0]!.id}: ${failureOf(failed[0]!)})` : "";
 }

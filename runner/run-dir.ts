@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { lazyCrypto } from "../tools/hash.ts";
 import type { Benchmark } from "../state/question.ts";
@@ -36,11 +37,134 @@ export interface RunFileBase {
   startedAt: string;
 }
 
+/** The lock file of an output directory: one process writes a directory at a time. */
+export const LOCK_FILE = "run.lock";
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  startedAt: string;
+  command: string;
+}
+
+/** Lock files this process holds (absolute paths), released on exit. */
+const heldLocks = new Map<string, string>();
+let exitHookSet = false;
+
+const releaseLock = (file: string) => {
+  const mine = heldLocks.get(file);
+  if (mine === undefined) return;
+  heldLocks.delete(file);
+  try {
+    // Only our own lock: a process that took it over after us keeps its.
+    if (fs.readFileSync(file, "utf8") === mine) fs.unlinkSync(file);
+  } catch {
+    // already gone
+  }
+};
+
+const readOwner = (file: string): LockOwner | undefined => {
+  try {
+    const owner = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<LockOwner>;
+    return typeof owner.pid === "number" && typeof owner.host === "string" ? (owner as LockOwner) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Whether the lock's process still runs: only knowable on this host; a lock from another host counts as live. */
+function ownerAlive(owner: LockOwner, file: string): boolean {
+  if (owner.host !== os.hostname()) return true;
+  if (owner.pid === process.pid) return heldLocks.has(file);
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
- * Creates `outDir/run.json`, or with `resume` checks that the run there was started with the same `keys` (models,
- * settings, ...) and returns it; a directory holding a run is never reused without `resume`.
+ * Takes `outDir/run.lock` (created with O_EXCL: pid, host, start time, command), or refuses with a one-line error
+ * naming the process that holds it. A lock whose process is gone (killed) is taken over under a second O_EXCL file
+ * (`run.lock.takeover`), so two processes finding the same stale lock do not both take it. Released on `release()`
+ * and on exit. Returns a note when a stale lock was taken over.
  */
-export function prepareOutDir<T extends Record<string, unknown>>(outDir: string, expected: T, resume: boolean, keys: (keyof T & string)[]): T & RunFileBase {
+export function lockOutDir(outDir: string, command: string): { release: () => void; note?: string } {
+  const file = path.resolve(outDir, LOCK_FILE);
+  const mine = `${JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), command } satisfies LockOwner)}\n`;
+  const create = () => {
+    fs.writeFileSync(file, mine, { flag: "wx" });
+    heldLocks.set(file, mine);
+    if (!exitHookSet) {
+      exitHookSet = true;
+      process.on("exit", () => [...heldLocks.keys()].forEach(releaseLock));
+    }
+    return { release: () => releaseLock(file) };
+  };
+  const refuse = (owner: LockOwner | undefined): never => {
+    const who = owner ? `process ${owner.pid} on ${owner.host} (sqlmend ${owner.command}, since ${owner.startedAt})` : "another process (its lock file does not read)";
+    throw new UserError(`${outDir} is being written by ${who}: wait for it or stop it, or choose another --out${owner && owner.host !== os.hostname() ? `; if it no longer runs, delete ${file}` : ""}`);
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return create();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new UserError(`${file}: cannot create the lock (${firstLineOf(error)})`);
+    }
+    const owner = readOwner(file);
+    // A lock that does not parse may be one being written this instant: refuse rather than guess.
+    if (!owner || ownerAlive(owner, file)) refuse(owner);
+    const guard = `${file}.takeover`;
+    try {
+      fs.writeFileSync(guard, String(process.pid), { flag: "wx" });
+    } catch {
+      // Another process is taking it over; a guard left by a kill mid-takeover is stale after 10 s.
+      try {
+        if (Date.now() - fs.statSync(guard).mtimeMs > 10_000) fs.unlinkSync(guard);
+      } catch {
+        // gone meanwhile
+      }
+      continue;
+    }
+    try {
+      const again = readOwner(file);
+      if (again && JSON.stringify(again) !== JSON.stringify(owner)) refuse(again);
+      fs.rmSync(file, { force: true });
+      const lock = create();
+      return { ...lock, note: `took over the lock of process ${owner!.pid} (sqlmend ${owner!.command}, since ${owner!.startedAt}), which no longer runs` };
+    } finally {
+      fs.rmSync(guard, { force: true });
+    }
+  }
+  return refuse(readOwner(file));
+}
+
+/**
+ * Locks `outDir` for this process (`lockOutDir`: a second run on the same folder refuses, naming the first), then
+ * creates `outDir/run.json`, or with `resume` checks that the run there was started with the same `keys` (models,
+ * settings, ...) and returns it; a directory holding a run is never reused without `resume`. `release()` frees the
+ * lock (also freed on exit); `io` hears of a stale lock taken over.
+ */
+export function prepareOutDir<T extends Record<string, unknown>>(
+  outDir: string,
+  expected: T,
+  resume: boolean,
+  keys: (keyof T & string)[],
+  ctx: { command: string; io?: RunIO } = { command: "run" },
+): T & RunFileBase & { release: () => void } {
+  fs.mkdirSync(outDir, { recursive: true });
+  const lock = lockOutDir(outDir, ctx.command);
+  if (lock.note) ctx.io?.stderr(`sqlmend ${ctx.command}: ${outDir}: ${lock.note}\n`);
+  try {
+    return { ...readOrCreateRun(outDir, expected, resume, keys), release: lock.release };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function readOrCreateRun<T extends Record<string, unknown>>(outDir: string, expected: T, resume: boolean, keys: (keyof T & string)[]): T & RunFileBase {
   const runPath = path.join(outDir, RUN_FILE);
   if (fs.existsSync(runPath)) {
     if (!resume) throw new UserError(`${outDir} already holds a run: pass --resume to continue it, or choose another --out`);
@@ -59,7 +183,6 @@ export function prepareOutDir<T extends Record<string, unknown>>(outDir: string,
     }
     return previous;
   }
-  fs.mkdirSync(outDir, { recursive: true });
   const runFile = { runId: lazyCrypto().randomUUID().slice(0, 8), ...expected, startedAt: new Date().toISOString() };
   fs.writeFileSync(runPath, `${JSON.stringify(runFile, null, 2)}\n`);
   return runFile;

@@ -67,3 +67,11 @@ export function usageOfCalls(calls: ModelCallRecord[]): Usage {
     return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
   }, emptyUsage());
 }
+
+/**
+ * A failed call's error that says the endpoint did not answer (not that this request was refused): connection
+ * refused or reset, no such host, timeouts, 5xx, 429 beyond the retries, a reply without choices.
+ */
+export const isEndpointFailure = (error: string): boolean =>
+  error.includes("model call failed:") &&
+  /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|connection error|fetch failed|socket|timed? ?out|\b(429|5\d\d)\b|no choices|overloaded|unavailable/i.test(error);

@@ -25,7 +25,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
 import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { firstLineOf, UserError } from "../core/errors.ts";
+import { DamagedCheckpointError, firstLineOf, UserError } from "../core/errors.ts";
 import { BLOB_TYPE, BlobSerializer } from "./checkpoint-blobs.ts";
 
 export const CHUNK_TYPE = "json+chunks";
@@ -117,7 +117,7 @@ function readVarint(bytes: Uint8Array, at: number): [value: number, next: number
   throw damaged("a truncated chunk reference");
 }
 
-const damaged = (what: string) => new UserError(`checkpoint data is damaged: ${what} (the checkpoint file was changed or truncated)`);
+const damaged = (what: string) => new DamagedCheckpointError(`checkpoint data is damaged: ${what} (the checkpoint file was changed or truncated)`);
 
 interface Frame {
   id: number;

@@ -5,7 +5,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { dataDir } from "../tools/paths.ts";
-import { UserError } from "../core/errors.ts";
+import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
 import { LightSqliteSaver } from "./checkpoint-chunks.ts";
 import { isPostgresLocation, redactUrl } from "./location.ts";
 import type { PostgresCheckpointer } from "./postgres.ts";
@@ -35,13 +35,37 @@ export const defaultCheckpointFile = (env: NodeJS.ProcessEnv, cwd: string) => pa
  * "memory", a PostgreSQL URL (`postgres://user:password@host:port/db`, `./postgres.ts`), or a SQLite file of its own (default: the data directory's checkpoints.sqlite). A file that is some other
  * SQLite database — a benchmark's, say — is refused, so checkpoints never land inside it.
  */
-export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEnv, cwd: string, options: { mustExist?: boolean } = {}): OpenedCheckpointer {
+export function openCheckpointer(
+  spec: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  options: {
+    mustExist?: boolean;
+    /**
+     * Runs pass this: a file SQLite calls corrupt (e.g. truncated) is renamed `<file>.damaged-<time>` (kept for
+     * `inspect --checkpoints`) and a new one started, so a damaged file never blocks a run for good; told here.
+     */
+    onDamagedFile?: (note: string) => void;
+  } = {},
+): OpenedCheckpointer {
   if (spec === "memory") return { saver: new MemorySaver(), location: "memory", db: null, ready: async () => {}, close() {} };
   if (isPostgresLocation(spec)) {
     const postgres = new LazyPostgresSaver(spec);
     return { saver: postgres, location: redactUrl(spec), db: null, postgres, ready: () => postgres.ready(), close: () => postgres.close() };
   }
   const file = spec ? path.resolve(cwd, spec) : defaultCheckpointFile(env, cwd);
+  try {
+    return openFile(file, options);
+  } catch (error) {
+    if (!options.onDamagedFile || !isDamagedCheckpoint(error) || !fs.existsSync(file)) throw error;
+    const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    for (const suffix of ["", "-wal", "-shm"]) if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
+    options.onDamagedFile(`${file}: ${firstLineOf(error)}; set aside as ${path.basename(aside)}, its threads start again in a new file`);
+    return openFile(file, options);
+  }
+}
+
+function openFile(file: string, options: { mustExist?: boolean }): OpenedCheckpointer {
   if (!fs.existsSync(file)) {
     if (options.mustExist) throw new UserError(`no checkpoints yet: ${file} does not exist`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -62,7 +86,8 @@ export function openCheckpointer(spec: string | undefined, env: NodeJS.ProcessEn
     db.pragma("synchronous = NORMAL");
   } catch (error) {
     if (error instanceof UserError) throw error;
-    throw new UserError(`cannot open checkpoint file ${file}: ${(error as Error).message}`);
+    const message = `cannot open checkpoint file ${file}: ${(error as Error).message}`;
+    throw isDamagedCheckpoint(error) ? new DamagedCheckpointError(message) : new UserError(message);
   }
   // What repeats is stored once, in chunks, and checkpoints are deltas of each other (./checkpoint-chunks.ts).
   return { saver: new LightSqliteSaver(db), location: file, db, ready: async () => {}, close: () => db.close() };

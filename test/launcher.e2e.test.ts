@@ -197,7 +197,8 @@ describe("sqlmend eval", () => {
     try {
       const out = path.join(dir, "eval-corrupt");
       const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
-      expect(await main(["eval", "baseline", "--bench", copy, "--out", out, "--checkpoints", "memory", "--max-fix-rounds", "1"], run.io)).toBe(0);
+      // The question whose database is corrupt is failed (its graph could not finish): exit status 3.
+      expect(await main(["eval", "baseline", "--bench", copy, "--out", out, "--checkpoints", "memory", "--max-fix-rounds", "1"], run.io)).toBe(3);
       const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
       expect(lines).toHaveLength(dev.length);
       const broken = lines.find((l) => l.id === victim.id);

@@ -139,7 +139,8 @@ describe("memo build", () => {
     fs.writeFileSync(dbFile, "not a database ".repeat(200));
     const file = path.join(dir, "broken.sqlite");
     const run = io();
-    expect(await main(["memo", "build", "--bench", broken, "--out", file, "--ids", picked.map((q) => q.id).join(",")], run.io)).toBe(0);
+    // Finished, but a question failed: exit status 3 (--resume runs it again).
+    expect(await main(["memo", "build", "--bench", broken, "--out", file, "--ids", picked.map((q) => q.id).join(",")], run.io)).toBe(3);
     const store = MemoryStore.open(file);
     const sources = store.entries().map((e) => e.sourceId);
     const victimDone = store.done().get(victim.id);
@@ -149,6 +150,7 @@ describe("memo build", () => {
     expect(sources.sort()).toEqual([train[9]!, train[21]!].map((q) => `${q.dbId}/${q.id}`).sort());
     expect(run.out()).toMatch(/Questions: 3 selected, 2 done \(2 this run, 1 failed\), 1 left for --resume\n/);
     expect(run.out()).toMatch(/failed this run 1 \(retried by --resume\)/);
+    expect(run.out()).toMatch(new RegExp(`^1 question failed \\(e\\.g\\. ${victim.id}: cannot read the schema: .*\\); --resume runs it again$`, "m"));
   }, 60_000);
 
   it("elicits candidates with the memo-sql pipeline instead of sampling", async () => {

@@ -70,6 +70,25 @@ describe("callModel", () => {
   });
 });
 
+describe("callModel: a reply without choices", () => {
+  it.each([
+    ["no-choices", false],
+    ["no-choices", true],
+    ["no-choices-field", false],
+    ["no-choices-field", true],
+  ] as const)("%s (streaming %s) is a one-line failed call naming the endpoint and the model", async (kind, streaming) => {
+    const server = await startOpenAIServer({ respond: () => ({ malformed: kind }) });
+    try {
+      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, maxRetries: 0, streaming, roles: {} }, {});
+      const call = await callModel(models, "generator", [{ role: "user", content: "hi" }]);
+      expect(call.ok).toBe(false);
+      expect(call.record.error).toBe(`model call failed: ${server.url} answered model ${TEST_MODEL_ID} with no choices (an empty reply)`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 const Persona = z.object({ name: z.string(), focus: z.string() });
 
 describe("callStructured", () => {

@@ -139,3 +139,45 @@ describe("runQuestions", () => {
     expect(fs.readFileSync(file, "utf8").trim().split("\n")).toHaveLength(3);
   });
 });
+
+describe("runQuestions: failed questions and a down endpoint", () => {
+  const fail = (id: string): Rec => ({ id, ok: false, error: "model call failed: connect ECONNREFUSED 127.0.0.1:9", tokens: 0 });
+  const config = (run: (q: Question) => Promise<Rec>, out = captured()) => ({
+    command: "test",
+    io: out.io,
+    questions: ["1", "2", "3", "4", "5", "6", "7", "8"].map(question),
+    store: memoryStore(),
+    concurrency: 1,
+    run,
+    failed: (r: Rec) => r.error !== undefined,
+    endpointDown: (r: Rec) => (r.error?.includes("ECONNREFUSED") ? r.error : undefined),
+    progress: { of: (r: Rec) => ({ hit: r.ok, tokens: r.tokens }) },
+  });
+
+  it("stops starting questions after five endpoint failures in a row and ends with status 3", async () => {
+    const out = captured();
+    const ran: string[] = [];
+    const result = await runQuestions<Rec>(config(async (q) => (ran.push(q.id), fail(q.id)), out));
+    expect(ran).toEqual(["1", "2", "3", "4", "5"]);
+    expect(result).toMatchObject({ notRun: 3, stopped: false, exitCode: 3 });
+    expect(result.endpointDown).toMatch(/^the model endpoint looks down: 5 questions in a row failed \(last: 5: model call failed: connect ECONNREFUSED/);
+    expect(out.err()).toMatch(/sqlmend test: the model endpoint looks down: .*; starting no more questions\n/);
+  });
+
+  it("an answered question resets the count; a failed question alone still gives status 3, none gives 0", async () => {
+    const ran: string[] = [];
+    const result = await runQuestions<Rec>(config(async (q) => (ran.push(q.id), q.id === "5" ? { id: q.id, ok: true, tokens: 1 } : fail(q.id))));
+    expect(ran).toHaveLength(8);
+    expect(result).toMatchObject({ notRun: 0, exitCode: 3 });
+    expect(result.endpointDown).toBeUndefined();
+    const fine = await runQuestions<Rec>(config(async (q) => ({ id: q.id, ok: true, tokens: 1 })));
+    expect(fine.exitCode).toBe(0);
+  });
+
+  it("runs a failed record again with the previous record in hand (for a fresh thread)", async () => {
+    const seen: (string | undefined)[] = [];
+    const store = memoryStore([fail("1"), { id: "2", ok: true, tokens: 1 }]);
+    await runQuestions<Rec>({ ...config(async (q, previous?: Rec) => (seen.push(previous?.error), { id: q.id, ok: true, tokens: 1 })), store, questions: ["1", "2", "3"].map(question) });
+    expect(seen).toEqual([fail("1").error, undefined]);
+  });
+});

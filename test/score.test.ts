@@ -206,7 +206,8 @@ describe("scoring against a database", () => {
     expect(timeout.predError).toMatch(/^timeout: /);
     const refused = await scoreQuestion(q("SELECT 1"), "DELETE FROM people", bird);
     expect(refused).toMatchObject({ correct: false });
-    expect(refused.predError).toMatch(/^rejected: /);
+    expect(refused.predError).toMatch(/^rejected: the prediction writes \(a DELETE statement\)/);
+    expect(refused.writes).toBe(true);
     const goldBad = await scoreQuestion(q("SELECT nope FROM people"), "SELECT 1", bird);
     expect(goldBad.correct).toBe(false);
     expect(goldBad.goldError).toMatch(/^sql: /);
@@ -364,11 +365,12 @@ describe("prediction files", () => {
     expect([...r.predictions]).toEqual([["0", "SELECT 1"], ["1", "SELECT\n  2"], ["5", "SELECT 5"]]);
   });
 
-  it("reads Spider's text format, with or without db ids, skipping blank lines", async () => {
+  it("reads Spider's text format, with or without db ids, a blank line an empty prediction", async () => {
     const p = file("pred.sql", "SELECT a FROM t\tconcert_singer\n\nSELECT b FROM u WHERE c = 'x\ty'\r\nSELECT 3\n");
     const r = await readPredictionFile(p);
     expect(r.format).toBe("spider");
-    expect([...r.predictions]).toEqual([["0", "SELECT a FROM t"], ["1", "SELECT b FROM u WHERE c = 'x\ty'"], ["2", "SELECT 3"]]);
+    expect([...r.predictions]).toEqual([["0", "SELECT a FROM t"], ["1", ""], ["2", "SELECT b FROM u WHERE c = 'x\ty'"], ["3", "SELECT 3"]]);
+    expect(r.lines).toBe(4);
   });
 
   it("rejects malformed files with a one-line UserError naming the file and line or key", async () => {

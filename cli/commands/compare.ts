@@ -48,7 +48,7 @@ export const compareCommand: Command = {
   name: "compare",
   usage: `Usage: sqlmend compare OUT_A OUT_B [--json] [--show N]
 
-Compares two 'sqlmend eval' output folders on the questions both ran: EX of each (overall and per difficulty),
+Compares two 'sqlmend eval' output folders on the questions both answered (failed ones are counted apart): EX of each (overall and per difficulty),
 the questions one got right and the other wrong, an exact McNemar test on those, and cost per question.
   --show N   ids listed per group (default 10)`,
   async run(argv, io) {
@@ -65,8 +65,15 @@ the questions one got right and the other wrong, an exact McNemar test on those,
         warnings.push(`the runs differ in ${key}: ${String(a.run[key])} vs ${String(b.run[key])}`);
       }
     }
-    const ids = [...a.records.keys()].filter((id) => b.records.has(id));
-    if (!ids.length) throw new UserError("the two runs have no question in common");
+    // A failed question has no answer to compare: the comparison is over questions both runs answered.
+    const { isFailed } = await import("../../runner/report.ts");
+    const failedIn = (run: RunOutputs) => [...run.records.values()].filter(isFailed).map((r) => r.id);
+    const failedInA = failedIn(a);
+    const failedInB = failedIn(b);
+    const common = [...a.records.keys()].filter((id) => b.records.has(id));
+    const ids = common.filter((id) => !isFailed(a.records.get(id)!) && !isFailed(b.records.get(id)!));
+    if (!common.length) throw new UserError("the two runs have no question in common");
+    if (!ids.length) throw new UserError(`the two runs have no question in common that both answered (failed: ${failedInA.length} in A, ${failedInB.length} in B; --resume retries them)`);
     const pairs = ids.map((id) => ({ id, a: a.records.get(id)!, b: b.records.get(id)! }));
     const onlyA = pairs.filter((p) => p.a.correct && !p.b.correct).map((p) => p.id);
     const onlyB = pairs.filter((p) => !p.a.correct && p.b.correct).map((p) => p.id);
@@ -83,8 +90,10 @@ the questions one got right and the other wrong, an exact McNemar test on those,
       a: { dir: a.dir, ...side(pairs.map((p) => p.a)) },
       b: { dir: b.dir, ...side(pairs.map((p) => p.b)) },
       common: ids.length,
-      onlyInA: a.records.size - ids.length,
-      onlyInB: b.records.size - ids.length,
+      onlyInA: a.records.size - common.length,
+      onlyInB: b.records.size - common.length,
+      failedInA,
+      failedInB,
       bothCorrect: both,
       neitherCorrect: neither,
       onlyACorrect: onlyA,
@@ -97,7 +106,8 @@ the questions one got right and the other wrong, an exact McNemar test on those,
       return 0;
     }
     const width = Math.max(a.label.length, b.label.length, 10);
-    const lines = [`${ids.length} questions in common (${result.onlyInA} only in A, ${result.onlyInB} only in B)`, ""];
+    const failedNote = failedInA.length || failedInB.length ? `; left out, failed: ${failedInA.length} in A, ${failedInB.length} in B — --resume retries them` : "";
+    const lines = [`${ids.length} questions in common, answered by both (${result.onlyInA} only in A, ${result.onlyInB} only in B${failedNote})`, ""];
     const levels = [...new Set([...result.a.byDifficulty, ...result.b.byDifficulty].map((d) => d.difficulty))];
     lines.push(`${"".padEnd(width)}  ${"EX %".padStart(7)}  ${levels.map((l) => l.padStart(11)).join("  ")}  ${"tokens/q".padStart(9)}  ${"calls/q".padStart(7)}  ${"s/q".padStart(6)}`);
     for (const [label, s] of [

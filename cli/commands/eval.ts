@@ -19,7 +19,7 @@ import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/bench
 import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
-import { runQuestions } from "../../runner/question-runner.ts";
+import { runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { parseShard, shardName, shardOf } from "../../runner/shards.ts";
 
 export const evalCommand: Command = {
@@ -41,7 +41,10 @@ export const evalCommand: Command = {
                             http://127.0.0.1:2024 from 'npx @langchain/langgraph-cli dev'
   --shard I/N               run the I-th of N shares of the selection (positions I-1, I-1+N, ... in file
                             order), e.g. one per machine; 'sqlmend merge' joins the N --out folders
-${RUN_FLAGS_USAGE}`,
+${RUN_FLAGS_USAGE}
+
+  Exit status: 0 every question answered; 3 questions failed (a model call got no reply, the graph could not
+  finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C; 1 user error; 2 usage.`,
   helpFor: graphUsage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
@@ -69,7 +72,7 @@ ${RUN_FLAGS_USAGE}`,
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
     modelFlagsFrom(values);
     scenarioFrom(values.correct, true);
-    const [{ buildRunner, examplesFor }, { openCheckpointer }, { callFailures, failedRuns }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+    const [{ buildRunner, examplesFor }, { openCheckpointer }, { callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/report.ts"),
@@ -85,7 +88,8 @@ ${RUN_FLAGS_USAGE}`,
 
     const outDir = path.resolve(io.cwd, values.out);
     const executor = getSharedExecutor();
-    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend eval: warning: ${note}\n`) });
+    let releaseOutDir = () => {};
     try {
       // A PostgreSQL server that cannot be reached is one line now, not an error per question.
       await checkpoints.ready();
@@ -100,6 +104,7 @@ ${RUN_FLAGS_USAGE}`,
         examples,
         allowOracle: true,
         server: values.server,
+        benchQuestions: bench.questions.length + bench.skipped.length,
       });
       // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
       // none of the evaluated questions).
@@ -121,9 +126,11 @@ ${RUN_FLAGS_USAGE}`,
         },
         values.resume ?? false,
         ["graph", "bench", "split", "semantics", "models", "settings", "shard"],
+        { command: "eval", io },
       );
       // Each question's trace (LANGSMITH_TRACING) carries the run and the settings that shape answers.
       runner.trace = { run: runFile.runId, settings: runFile.settings };
+      releaseOutDir = runFile.release;
       const keepDistinct = values["keep-distinct"] ?? false;
       const run = await runQuestions({
         command: "eval",
@@ -158,16 +165,16 @@ ${RUN_FLAGS_USAGE}`,
         models: runner.deps.models.describe(),
         command: `sqlmend eval ${argv.join(" ")}`,
       });
-      const correct = records.filter((r) => r.correct).length;
       io.stdout(
-        `EX ${records.length ? ((correct / records.length) * 100).toFixed(2) : "-"}% (${correct}/${records.length}, ${semantics} semantics); ${skipped.length} skipped\n` +
-          (failedRuns(records) ? `${failedRuns(records)}\n` : "") +
+        `${exLine(summarize(records), `, ${semantics} semantics`)}; ${skipped.length} skipped\n` +
+          unfinishedLines(run, failureOf) +
           (callFailures(records) ? `${callFailures(records)}\n` : "") +
           (stopping ? `Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n` : "") +
           `Report: ${path.join(outDir, "report.md")}\n`,
       );
-      return stopping ? 130 : 0;
+      return run.exitCode;
     } finally {
+      releaseOutDir();
       checkpoints.close();
     }
   },

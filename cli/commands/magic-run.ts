@@ -17,7 +17,7 @@ import { readOptions } from "../../core/options.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { addUsage, emptyUsage, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
+import { addUsage, emptyUsage, isEndpointFailure, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
 import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../../state/magic.ts";
 import type { SqlInput, SqlStateValue } from "../../state/sql-state.ts";
 import type { Question } from "../../state/question.ts";
@@ -40,6 +40,8 @@ export const MagicRecordSchema = z.object({
   evidence: z.string().default(""),
   initialSql: z.string(),
   initialCorrect: z.boolean(),
+  /** `--initial FILE`: the prediction was not plain SQL; its SQL was extracted from the text, or it held none. */
+  initialExtraction: z.enum(["extracted", "none"]).optional(),
   /** Why a failure was not put through the cycle (gold SQL does not execute, no initial SQL). */
   skipped: z.string().optional(),
   /** Failures that went through the cycle: */
@@ -127,7 +129,8 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   ]);
   const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
-  const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+  const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend magic guideline: warning: ${note}\n`) });
+  let releaseOutDir = () => {};
   try {
     // A PostgreSQL server that cannot be reached is one line now, not an error per question.
     await checkpoints.ready();
@@ -150,8 +153,12 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       cwd: io.cwd,
     });
     const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver, maxUnusableRetries: cycle.maxUnusableRetries });
-    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest] }, deps, graphOptions);
+    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest], benchQuestions: bench.questions.length + bench.skipped.length }, deps, graphOptions);
 
+    if (initial.kind === "predictions" && initial.extraction?.size) {
+      const extracted = [...initial.extraction.values()].filter((how) => how === "extracted").length;
+      io.stderr(`sqlmend magic guideline: --initial ${path.basename(initial.file)}: ${extracted} predictions were not plain SQL (SQL extracted from the text), ${initial.extraction.size - extracted} held none (empty initial SQL)\n`);
+    }
     const runFile = prepareOutDir(
       outDir,
       {
@@ -169,7 +176,9 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       },
       values.resume ?? false,
       ["command", "bench", "split", "semantics", "initial", "batch", "models", "settings"],
+      { command: "magic guideline", io },
     );
+    releaseOutDir = runFile.release;
     const resultsFile = path.join(outDir, RESULTS);
     const interactionsFile = path.join(outDir, INTERACTIONS);
     const results = jsonLinesStore(resultsFile, parseRecords);
@@ -215,6 +224,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
         return record;
       },
       failed: (record) => record.error !== undefined,
+      endpointDown: (record) => (record.error && isEndpointFailure(record.error) ? record.error : undefined),
       progress: {
         metric: { label: "correct after the cycle", as: "share" },
         of: (record) => ({
@@ -252,13 +262,18 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
           ` (--resume runs ${runErrors.length === 1 ? "it" : "them"} again; no batch after the first of them is merged until then)\n`,
       );
     }
+    if (run.endpointDown) io.stderr(`sqlmend magic guideline: stopped: ${run.endpointDown}; ${run.notRun} questions not run; check the endpoint, then --resume continues
+`);
     if (run.stopped) {
-      io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n`);
+      io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.
+`);
       return 130;
     }
-    // Finished, but the guideline or a question's record is not what a complete run gives: --resume retries them.
-    return merger.failure || runErrors.length ? EXIT_INCOMPLETE : 0;
+    // Finished, but the guideline or a question's record is not what a complete run gives (the runner's exit status
+    // says so of the questions): --resume retries them.
+    return merger.failure ? EXIT_INCOMPLETE : run.exitCode;
   } finally {
+    releaseOutDir();
     checkpoints.close();
   }
 }
@@ -282,7 +297,8 @@ async function processQuestion(
   },
 ): Promise<{ record: MagicRecord; interactions: Interaction[] }> {
   let thread = `magic:${ctx.runId}:${q.id}`;
-  const base = { id: q.id, dbId: q.dbId, difficulty: q.difficulty, question: q.question, evidence: q.evidence };
+  const extraction = ctx.initial.kind === "predictions" ? ctx.initial.extraction?.get(q.id) : undefined;
+  const base = { id: q.id, dbId: q.dbId, difficulty: q.difficulty, question: q.question, evidence: q.evidence, ...(extraction ? { initialExtraction: extraction } : {}) };
   let usage: Usage = emptyUsage();
   let initialSql = "";
   try {

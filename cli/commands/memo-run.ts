@@ -12,9 +12,9 @@ import { compactNumber } from "../../runner/progress.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
 import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../../nodes/memo/memory-build.ts";
-import { type RecordStore, runQuestions } from "../../runner/question-runner.ts";
+import { type RecordStore, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { fileOrder, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
-import { addUsage, emptyUsage } from "../../state/usage.ts";
+import { addUsage, emptyUsage, isEndpointFailure } from "../../state/usage.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
 import { createOpenAIProvider, resolveModelConfig } from "../../tools/models/models.ts";
@@ -132,6 +132,13 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
         try {
           const built = await buildMemoryEntry(q, options);
           usage = addUsage(usage, built.usage);
+          // As eval's rule: a model call with no reply after the retries leaves an entry (or its absence) that is not
+          // the method's: not marked done, so --resume asks again.
+          const lost = built.usage.failed ?? 0;
+          if (lost) {
+            const note = `${lost} model call${lost === 1 ? "" : "s"} got no reply${built.usage.failure ? ` (first: ${built.usage.failure})` : ""}`;
+            return { id: q.id, outcome: "failed", note, usage: built.usage };
+          }
           return { id: q.id, ...built };
         } catch (error) {
           // Not marked done in the memory: a rerun with --resume tries it again.
@@ -140,6 +147,7 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
         }
       },
       failed: (record) => record.outcome === "failed",
+      endpointDown: (record) => (record.outcome === "failed" && record.note && isEndpointFailure(record.note) ? record.note : undefined),
       progress: { metric: { label: "entries", as: "count" }, of: (record) => ({ hit: record.outcome === "entry", tokens: record.usage.inputTokens + record.usage.outputTokens }) },
       afterEach: (_q, record) => void (outcomes[record.outcome] = (outcomes[record.outcome] ?? 0) + 1),
     });
@@ -156,9 +164,10 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
         `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
         `${ranking}\n` +
         `Error types:\n${histogram(stats.histogram)}\n` +
+        unfinishedLines(run, (r) => r.note) +
         (stopping ? "Stopped early: --resume finishes the build.\n" : ""),
     );
-    return stopping ? 130 : 0;
+    return run.exitCode;
   } finally {
     store.close();
   }

@@ -20,12 +20,11 @@ selections are refused, as --resume refuses them; so is a shard with questions s
     const { mergeShards } = await import("../../runner/merge.ts");
     const outDir = path.resolve(io.cwd, values.out);
     const merged = await mergeShards(positionals.map((dir) => path.resolve(io.cwd, dir)), outDir, `sqlmend merge ${argv.join(" ")}`);
-    const correct = merged.records.filter((r) => r.correct).length;
-    io.stdout(
-      `Merged ${merged.shards} shards: ${merged.records.length} questions\n` +
-        `EX ${merged.records.length ? ((correct / merged.records.length) * 100).toFixed(2) : "-"}% (${correct}/${merged.records.length})\n` +
-        `Report: ${path.join(outDir, "report.md")}\n`,
-    );
-    return 0;
+    const { exLine, summarize } = await import("../../runner/report.ts");
+    const { EXIT_QUESTIONS_FAILED } = await import("../../runner/question-runner.ts");
+    const summary = summarize(merged.records);
+    io.stdout(`Merged ${merged.shards} shards: ${merged.records.length} questions\n${exLine(summary)}\nReport: ${path.join(outDir, "report.md")}\n`);
+    // Failed questions (not answered) are counted apart, as eval does, and the status says so: --resume the shard.
+    return summary.failed ? EXIT_QUESTIONS_FAILED : 0;
   },
 };

@@ -5,6 +5,7 @@ import { parseFlags } from "../shared/flags.ts";
 import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import {
   DEFAULT_VES_ITERATIONS,
+  checkPredictionLines,
   readPredictionFile,
   type ScoreReport,
   scoreAll,
@@ -21,7 +22,8 @@ Scores predicted SQL by execution accuracy (EX), overall and per difficulty.
 Options:
   --bench DIR|minibench   a Spider or BIRD benchmark directory, or the project's own benchmark
   --pred FILE|gold        BIRD's predict_dev.json ({"id": "SQL\\t----- bird -----\\tdb_id"}) or
-                          Spider's text format (one SQL per line, in question order);
+                          Spider's text format (one SQL per line, in question order: a line
+                          per question, a blank line an empty prediction);
                           'gold' scores the gold SQL itself (a self-check: 100%)
   --split dev|train       benchmark split (default dev)
   --semantics bird|spider result comparison (default: the benchmark's own layout)
@@ -85,6 +87,7 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   const goldErrors = report.verdicts.filter((v) => v.goldError);
   if (errors.length) out.push(`prediction failed to run: ${errors.length} (${listed(errors.map((v) => `${v.id}: ${v.predError}`), 3)})`);
   if (goldErrors.length) out.push(`gold SQL failed to run: ${goldErrors.length} (${listed(goldErrors.map((v) => `${v.id}: ${v.goldError}`), 3)})`);
+  if (report.writingPredictions.length) out.push(`predictions that write (scored as errors, never run): ${report.writingPredictions.length} (ids ${listed(report.writingPredictions)})`);
   if (report.missingPredictions) out.push(`no prediction: ${report.missingPredictions} questions, scored wrong`);
   if (bench.skipped.length) {
     out.push(`skipped: ${bench.skipped.length} questions not scored`);
@@ -157,10 +160,7 @@ export const scoreCommand: Command = {
         const read = await readPredictionFile(file);
         predictions = read.predictions;
         predLabel = `${file} (${read.format} format)`;
-        const total = bench.questions.length + bench.skipped.length;
-        if (read.format === "spider" && predictions.size !== total) {
-          notes.push(`${predictions.size} prediction lines for ${total} questions: lines are matched to questions by position`);
-        }
+        checkPredictionLines(file, read, bench.questions.length + bench.skipped.length, "; to score a subset, give the .json predictions with --only-predicted");
       }
       const skippedIds = new Set(bench.skipped.map((s) => s.id));
 

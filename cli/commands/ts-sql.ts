@@ -4,7 +4,7 @@ import type { Command } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
-import { failedLine, jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
+import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { fileOrder, prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../../graphs/registry.ts";
@@ -43,6 +43,9 @@ export function auditRecordOf(q: Question, state: TsSqlStateValue | undefined, t
   const base = { id: q.id, dbId: q.dbId, question: q.question, evidence: q.evidence, goldSql: q.goldSql ?? "", thread };
   const usage = { inputTokens: state?.usage.inputTokens ?? 0, outputTokens: state?.usage.outputTokens ?? 0, calls: state?.usage.calls ?? 0 };
   if (error || !state) return { ...base, ...usage, status: "error", note: error ?? "no state" };
+  // As eval's rule: a model call that got no reply after the retries leaves a test case that is not the method's.
+  const lost = state.usage.failed ?? 0;
+  if (lost) return { ...base, ...usage, status: "error", note: `${lost} model call${lost === 1 ? "" : "s"} got no reply${state.usage.failure ? ` (first: ${state.usage.failure})` : ""}` };
   const run = state.testRun;
   if (!state.testCode || !run || run.error === "no test case") {
     const last = [...state.attempts].reverse().find((a) => !a.ok && a.note)?.note;
@@ -170,13 +173,15 @@ export const tsSqlCommand: Command = {
     const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
     // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-    const [{ buildRunner, examplesFor }, { openCheckpointer }, { inputOf, runThread }] = await Promise.all([
+    const [{ buildRunner, examplesFor }, { openCheckpointer }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/question.ts"),
+      import("../../state/usage.ts"),
     ]);
     const outDir = path.resolve(io.cwd, values.out);
-    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend ts-sql audit: warning: ${note}\n`) });
+    let releaseOutDir = () => {};
     try {
       // A PostgreSQL server that cannot be reached is one line now, not an error per question.
       await checkpoints.ready();
@@ -201,7 +206,9 @@ export const tsSqlCommand: Command = {
         { command: "ts-sql audit", bench: benchDir, split, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings([spec], values, io.cwd) } },
         values.resume ?? false,
         ["command", "bench", "split", "models", "settings"],
+        { command: "ts-sql audit", io },
       );
+      releaseOutDir = runFile.release;
       const run = await runQuestions<AuditRecord>({
         command: "ts-sql audit",
         io,
@@ -209,8 +216,9 @@ export const tsSqlCommand: Command = {
         store: jsonLinesStore(path.join(outDir, RESULTS), parseAuditRecords),
         concurrency,
         describe: (counts) => `ts-sql audit: ${counts.line.replace(/^\d+ questions/, `${counts.questions} gold queries of ${bench.name}`)}`,
-        run: async (q) => {
-          const thread = `audit:${runFile.runId}:${q.id}`;
+        // An error record's thread holds its failure as finished: a resumed run asks again on the next thread.
+        run: async (q, previous) => {
+          const thread = nextThread(`audit:${runFile.runId}:${q.id}`, previous?.thread);
           try {
             return auditRecordOf(q, (await runThread(runner.graph, inputOf(q, spec.name, q.goldSql), thread)) as TsSqlStateValue, thread);
           } catch (error) {
@@ -219,6 +227,7 @@ export const tsSqlCommand: Command = {
           }
         },
         failed: (record) => record.status === "error",
+        endpointDown: (record) => (record.note && isEndpointFailure(record.note) ? record.note : undefined),
         progress: { metric: { label: "gold passes", as: "share" }, of: (record) => ({ hit: record.status === "passed", tokens: record.inputTokens + record.outputTokens }) },
       });
       const { records } = run;
@@ -226,12 +235,13 @@ export const tsSqlCommand: Command = {
       const failed = records.filter((r) => r.status === "failed").length;
       io.stdout(
         `${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\n` +
-          (run.failed.length ? `${failedLine(run.failed, (r) => r.note)}\n` : "") +
+          unfinishedLines(run, (r) => r.note) +
           (run.stopped ? `Stopped early: ${run.notRun} questions not run; --resume finishes the audit.\n` : "") +
           `Report: ${path.join(outDir, "report.md")}\n`,
       );
-      return run.stopped ? 130 : 0;
+      return run.exitCode;
     } finally {
+      releaseOutDir();
       checkpoints.close();
     }
   },

@@ -7,7 +7,8 @@ import type { NodeDeps } from "../../nodes/types.ts";
 import { createExampleStore, type ExampleStore } from "../../tools/retrieval/examples.ts";
 import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
 import type { Benchmark } from "../../state/question.ts";
-import { readPredictions, type Semantics } from "../../tools/benchmarks/score.ts";
+import { checkPredictionLines, readPredictionFile, type Semantics } from "../../tools/benchmarks/score.ts";
+import { extractSql } from "../../tools/reply.ts";
 import type { SqlExecutor } from "../../tools/sqlite/types.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "../../runner/question.ts";
@@ -42,6 +43,8 @@ export async function buildRunner(args: {
   semantics: Semantics;
   examples?: ExampleStore;
   allowOracle: boolean;
+  /** Every question of the split, skipped ones included (a text-format --initial file has a line for each). */
+  benchQuestions?: number;
   /** ask: initial SQL given inline with --sql. */
   inlineInitialSql?: string;
   /** A corrector run on SQL the command gives it (the TS-SQL audit gives the gold): no --initial source is built. */
@@ -97,7 +100,7 @@ async function initialSource(
   if (args.inlineInitialSql !== undefined) {
     return { kind: "predictions", file: "--sql", predictions: new Map([["ask", args.inlineInitialSql]]) };
   }
-  const source = await resolveInitialSource(initial, { cwd: args.cwd, values: args.values, checkpointer: args.checkpointer, alsoAllowed: [args.spec] }, deps, options);
+  const source = await resolveInitialSource(initial, { cwd: args.cwd, values: args.values, checkpointer: args.checkpointer, alsoAllowed: [args.spec], benchQuestions: args.benchQuestions }, deps, options);
   if (!args.server || source.kind !== "graph") return source;
   const own = declaredOptionsFrom(source.spec, args.values, [args.spec]);
   return { ...source, graph: await servedGraph(args.server, source.spec.name, { ...options, ...own }, args.values, args.cwd) };
@@ -118,7 +121,14 @@ async function servedGraph(server: string, graph: string, options: Record<string
  */
 export async function resolveInitialSource(
   initial: string | undefined,
-  ctx: { cwd: string; values: Record<string, unknown>; checkpointer: BaseCheckpointSaver; alsoAllowed: GraphInfo[] },
+  ctx: {
+    cwd: string;
+    values: Record<string, unknown>;
+    checkpointer: BaseCheckpointSaver;
+    alsoAllowed: GraphInfo[];
+    /** Every question of the split, skipped ones included: the lines a text-format predictions file must have. */
+    benchQuestions?: number;
+  },
   deps: NodeDeps,
   options: ReturnType<typeof graphOptionsFrom>,
 ): Promise<InitialSource> {
@@ -133,5 +143,27 @@ export async function resolveInitialSource(
   }
   const file = path.resolve(ctx.cwd, name);
   if (!fs.existsSync(file)) throw new UserError(`--initial ${name}: neither a generator graph nor a predictions file`);
-  return { kind: "predictions", file, predictions: await readPredictions(file) };
+  const read = await readPredictionFile(file);
+  // A text-format file's n-th line is the n-th question's, of every question of the split (as eval writes them).
+  if (ctx.benchQuestions !== undefined) checkPredictionLines(file, read, ctx.benchQuestions, "; --initial needs a line per question of the split, or the .json format");
+  const predictions = new Map<string, string>();
+  const extraction = new Map<string, "extracted" | "none">();
+  for (const [id, text] of read.predictions) {
+    const { sql, how } = initialSqlOf(text);
+    predictions.set(id, sql);
+    if (how !== "as written") extraction.set(id, how);
+  }
+  return { kind: "predictions", file, predictions, extraction };
+}
+
+/**
+ * `--initial FILE` holds SQL, but often raw model text: fences, prose, `<think>` around the query. Plain SQL is taken
+ * as written; anything else goes through the reply parser the graphs use (`extractSql`): "extracted", or "none" when
+ * it holds no SQL (then the initial SQL is empty). Counted per question in the record and the report.
+ */
+export function initialSqlOf(text: string): { sql: string; how: "as written" | "extracted" | "none" } {
+  const trimmed = text.trim();
+  if (/^(WITH|SELECT|VALUES)\b/i.test(trimmed) && !trimmed.includes("```") && !/<\/?think/i.test(trimmed)) return { sql: trimmed, how: "as written" };
+  const sql = trimmed ? extractSql(trimmed) : null;
+  return sql ? { sql, how: "extracted" } : { sql: "", how: "none" };
 }

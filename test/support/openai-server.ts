@@ -23,7 +23,7 @@ export type ScriptedReply =
   | { content: string; usage?: ScriptedUsage; delayMs?: number }
   | { toolCall: { name: string; arguments: string }; usage?: ScriptedUsage; delayMs?: number }
   | { status: number; body?: unknown; retryAfterSeconds?: number }
-  | { malformed: "not-json" | "no-choices" | "truncated-stream" };
+  | { malformed: "not-json" | "no-choices" | "no-choices-field" | "truncated-stream" };
 
 export interface OpenAIServerOptions {
   /**
@@ -342,7 +342,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
 
   const sendMalformed = (
     res: http.ServerResponse,
-    kind: "not-json" | "no-choices" | "truncated-stream",
+    kind: "not-json" | "no-choices" | "no-choices-field" | "truncated-stream",
     record: ChatRequestRecord,
     meta: { id: string; created: number; model: string },
   ) => {
@@ -359,6 +359,12 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
       const base = { ...meta, object: record.stream ? "chat.completion.chunk" : "chat.completion", choices: [] };
       if (record.stream) return writeSse(res, [base], true);
       return sendJson(res, 200, { ...base, usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } });
+    }
+    if (kind === "no-choices-field") {
+      // A body with no `choices` at all (some proxies answer an error this way, with status 200).
+      const base = { ...meta, object: record.stream ? "chat.completion.chunk" : "chat.completion" };
+      if (record.stream) return writeSse(res, [base], true);
+      return sendJson(res, 200, base);
     }
     // truncated-stream: send part of the reply, then drop the connection.
     if (res.destroyed) return;

@@ -63,7 +63,22 @@ export interface Verdict {
   timeRatio?: number;
   /** R-VES reward bucket (BIRD mini-dev) of timeRatio. */
   reward?: number;
+  /** The prediction is a statement that writes (INSERT, DROP, ...): scored as an error, never run. */
+  writes?: boolean;
 }
+
+/** First keywords of statements that change a database or the connection. */
+const WRITING = /^(INSERT|UPDATE|DELETE|REPLACE|UPSERT|MERGE|DROP|CREATE|ALTER|ATTACH|DETACH|PRAGMA|VACUUM|REINDEX|ANALYZE|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|TRUNCATE)$/i;
+
+/** The first keyword of a prediction that writes ("DROP"), or undefined; leading comments and parentheses skipped. */
+export function writingStatement(sql: string): string | undefined {
+  const text = sql.replace(/^(\s+|\(|--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/)+/, "");
+  const word = /^[A-Za-z]+/.exec(text)?.[0];
+  return word && WRITING.test(word) ? word.toUpperCase() : undefined;
+}
+
+/** The executor refused it as a writer (e.g. `WITH ... DELETE`, whose first keyword reads). */
+const refusedAsWriter = (predError: string | undefined) => predError !== undefined && /writes to the database/.test(predError);
 
 export interface VesOptions {
   /** Timed runs of each query (BIRD's evaluation_ves.py uses 100). */
@@ -199,7 +214,10 @@ async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, o
   if (g.ok) verdict.goldRows = g.rowCount;
   else verdict.goldError = failureText(g);
   if (p.ok) verdict.predRows = p.rowCount;
-  else verdict.predError = failureText(p);
+  else {
+    verdict.predError = failureText(p);
+    if (refusedAsWriter(verdict.predError)) verdict.writes = true;
+  }
   if (!g.ok || !p.ok) return opts.ves ? { ...verdict, timeRatio: 0, reward: 0 } : verdict;
   verdict.correct = outcome.correct;
   if (opts.ves) {
@@ -219,6 +237,8 @@ async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, o
 export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOptions): Promise<Verdict> {
   const verdict: Verdict = { id: q.id, correct: false, ...(q.difficulty ? { difficulty: q.difficulty } : {}) };
   if (!q.goldSql) return { ...verdict, goldError: "no gold SQL" };
+  const writes = writingStatement(predSql);
+  if (writes) return { ...verdict, writes: true, predError: `rejected: the prediction writes (a ${writes} statement): scored as an error, never run`, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const { pred, gold, orderMatters } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
   if (opts.executor.compare) return withVes(verdict, await opts.executor.compare(q.dbPath, pred, gold, { semantics: opts.semantics, orderMatters, timeoutMs }), q, opts);
@@ -232,7 +252,10 @@ export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOpt
   if (g.ok) verdict.goldRows = g.rowCount;
   else verdict.goldError = failureText(g);
   if (p.ok) verdict.predRows = p.rowCount;
-  else verdict.predError = failureText(p);
+  else {
+    verdict.predError = failureText(p);
+    if (refusedAsWriter(verdict.predError)) verdict.writes = true;
+  }
   if (!g.ok || !p.ok) return opts.ves ? { ...verdict, timeRatio: 0, reward: 0 } : verdict;
   verdict.correct = resultsMatch(p.rows, g.rows, opts.semantics, { orderMatters });
   if (opts.ves) {
@@ -276,6 +299,8 @@ export interface ScoreReport {
   missingPredictions: number;
   /** Prediction ids that match no question. */
   unmatchedPredictions: string[];
+  /** Questions whose prediction writes (INSERT, DROP, ...): scored as errors, never run. */
+  writingPredictions: string[];
   verdicts: Verdict[];
   elapsedMs: number;
 }
@@ -373,6 +398,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
       : {}),
     missingPredictions: verdicts.filter((v) => v.predError === "no prediction").length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
+    writingPredictions: verdicts.filter((v) => v.writes).map((v) => v.id),
     verdicts,
     elapsedMs: performance.now() - started,
   };
@@ -388,10 +414,13 @@ export type PredictionFormat = "bird" | "spider";
 
 /**
  * Reads predictions: BIRD's predict_dev.json ({"id": "SQL\t----- bird -----\tdb_id"}, a 0 or null
- * value meaning none) or Spider's text format (one SQL per non-blank line, in question order, the
- * 0-based line index being the id; a trailing "\tdb_id" is dropped). Malformed → UserError.
+ * value meaning none) or Spider's text format (one SQL per line, in question order, the 0-based line
+ * index being the id; a trailing "\tdb_id" is dropped). In the text format every line is a question's:
+ * a blank line is an empty prediction, never skipped (skipping one would shift every later prediction
+ * onto the wrong question); only the newline that ends the last line ends no line. `lines` is the
+ * count, which callers check against the questions (`checkPredictionLines`). Malformed → UserError.
  */
-export async function readPredictionFile(file: string): Promise<{ format: PredictionFormat; predictions: Map<string, string> }> {
+export async function readPredictionFile(file: string): Promise<{ format: PredictionFormat; predictions: Map<string, string>; lines?: number }> {
   const text = await readTextFile(file);
   const predictions = new Map<string, string>();
   const trimmed = text.trimStart();
@@ -416,18 +445,26 @@ export async function readPredictionFile(file: string): Promise<{ format: Predic
     }
     return { format: "bird", predictions };
   }
+  if (!text.trim()) throw new UserError(`${file}: no predictions in the file`);
   const lines = text.split(/\r?\n/);
-  let index = 0;
+  if (lines.at(-1) === "") lines.pop(); // the last line's newline
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n]!;
-    if (!line.trim()) continue;
     if (line.includes("\0")) throw new UserError(`${file}: line ${n + 1}: binary data, not a prediction`);
     const tab = line.lastIndexOf("\t");
     const sql = tab >= 0 && /^[\w.-]+$/.test(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line;
-    predictions.set(String(index++), sql.trim());
+    predictions.set(String(n), sql.trim());
   }
-  if (!predictions.size) throw new UserError(`${file}: no predictions in the file`);
-  return { format: "spider", predictions };
+  return { format: "spider", predictions, lines: lines.length };
+}
+
+/**
+ * A text-format file must have a line per question it is scored against (Spider's layout: the n-th line is the n-th
+ * question's): otherwise the predictions would land on the wrong questions. Fails with both counts.
+ */
+export function checkPredictionLines(file: string, read: { format: PredictionFormat; lines?: number }, questions: number, hint = ""): void {
+  if (read.format !== "spider" || read.lines === undefined || read.lines === questions) return;
+  throw new UserError(`${file}: ${read.lines} prediction lines for ${questions} questions: a text-format file needs one line per question, in order (a blank line is an empty prediction)${hint}`);
 }
 
 /** Predictions by question id (see readPredictionFile). */

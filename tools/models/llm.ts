@@ -93,11 +93,24 @@ export async function callModel(
         outputTokens: 0,
         latencyMs: performance.now() - started,
         method: options.method,
-        error: replyNotJson(error) ? `the server ignored response_format json_schema: its reply is not JSON (${firstLineOf(error)})` : `model call failed: ${firstLineOf(error)}`,
+        error: replyNotJson(error)
+          ? `the server ignored response_format json_schema: its reply is not JSON (${firstLineOf(error)})`
+          : noChoices(error)
+            ? `model call failed: ${settings.baseURL ?? "the OpenAI API"} answered model ${settings.model} with no choices (an empty reply)`
+            : `model call failed: ${firstLineOf(error)}`,
       },
     };
   }
 }
+
+/**
+ * A 200 reply whose `choices` list is empty or missing: LangChain then fails reading `choices[0].message` (a TypeError
+ * that names neither endpoint nor model), a stream ends without a chunk (`collectStream`).
+ */
+const noChoices = (error: unknown): boolean =>
+  (error instanceof TypeError && /reading '(message|delta|0|choices)'|choices/.test(error.message)) || (error instanceof Error && error.message === STREAM_WITHOUT_REPLY);
+
+const STREAM_WITHOUT_REPLY = "the stream ended without a reply";
 
 /** First wait after a bare 429; doubles each time. */
 const RATE_LIMIT_BASE_DELAY_MS = 2_000;
@@ -133,7 +146,7 @@ export async function withRateLimitRetries<T>(maxRetries: number, task: () => Pr
 async function collectStream(runnable: Pick<BaseChatModel, "stream">, messages: BaseMessage[], callOptions?: Record<string, unknown>): Promise<AIMessage> {
   let joined: AIMessageChunk | undefined;
   for await (const chunk of await runnable.stream(messages, callOptions as never)) joined = joined ? joined.concat(chunk) : chunk;
-  if (!joined) throw new Error("the stream ended without a reply");
+  if (!joined) throw new Error(STREAM_WITHOUT_REPLY);
   return new AIMessage({ content: joined.content, tool_calls: joined.tool_calls, usage_metadata: joined.usage_metadata, response_metadata: joined.response_metadata });
 }
 
