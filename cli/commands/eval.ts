@@ -15,24 +15,24 @@ import {
   runFlags,
   scenarioFrom,
 } from "../shared/setup.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, prepareOutDir, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { runQuestions } from "../../runner/question-runner.ts";
 import { parseShard, shardName, shardOf } from "../../runner/shards.ts";
 
 export const evalCommand: Command = {
   name: "eval",
-  usage: `Usage: sqlmend eval GRAPH --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
-                    [--concurrency K] [--resume] [--semantics bird|spider] [--keep-distinct] [--shard I/N]
+  usage: `Usage: sqlmend eval GRAPH --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
+                    [--limit N] [--ids ID,...] [--concurrency K] [--resume] [--semantics bird|spider]
+                    [--keep-distinct] [--shard I/N]
+       sqlmend eval GRAPH --questions FILE.jsonl|.csv --db-dir DIR --out DIR [...]
 
-  --bench DIR|minibench     Spider or BIRD layout, or the project's own small benchmark
+${SELECTION_USAGE}
   --out DIR                 results.jsonl (a line per question), predict_<split>.json (BIRD format),
                             pred_<split>.sql (Spider format: a line per selected question in file order,
                             so with --limit/--ids score the .json, whose ids are explicit, with
                             'sqlmend score --only-predicted'), report.md, run.json
-  --split dev|train         default dev
   --limit N  --ids A,B,...  run a subset (ids as in the benchmark: BIRD question_id, Spider 0-based index)
   --concurrency K           questions in flight (default 4); --max-requests caps model requests
   --resume                  continue a killed or finished run in --out without redoing finished questions
@@ -56,9 +56,9 @@ ${RUN_FLAGS_USAGE}`,
     const spec = requireGraph(positionals[0]);
     graphOptionsOf(spec, values);
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-    if (!values.bench) throw new UsageError("--bench DIR is required");
+    if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
     if (!values.out) throw new UsageError("--out DIR is required");
-    const split = splitFrom(values.split, "dev");
+    splitFrom(values.split, "dev");
     const concurrency = intFlag(values, "concurrency", 1) ?? 4;
     const limit = intFlag(values, "limit", 1);
     if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
@@ -75,8 +75,8 @@ ${RUN_FLAGS_USAGE}`,
       import("../../runner/report.ts"),
       import("../../runner/eval.ts"),
     ]);
-    const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
-    const bench = await loadBenchmark(benchDir, { split });
+    const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "dev");
+    const split = bench.split;
     const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
     const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
     const selection = selectQuestions(bench, values.ids, limit);
@@ -108,8 +108,10 @@ ${RUN_FLAGS_USAGE}`,
         outDir,
         {
           graph: spec.name,
-          bench: benchDir,
+          bench: source.bench ?? null,
           split,
+          questions: source.questions ?? null,
+          dbDir: source.dbDir ?? null,
           semantics,
           models: runner.deps.models.describe(),
           settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) },
@@ -120,7 +122,7 @@ ${RUN_FLAGS_USAGE}`,
           preflight,
         },
         values.resume ?? false,
-        ["graph", "bench", "split", "semantics", "models", "settings", "shard"],
+        ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard"],
       );
       // Each question's trace (LANGSMITH_TRACING) carries the run and the settings that shape answers.
       runner.trace = { run: runFile.runId, settings: runFile.settings };
