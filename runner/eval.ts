@@ -113,6 +113,8 @@ export async function writeEvalOutputs(
     startedAt: ctx.startedAt,
     finishedAt: new Date().toISOString(),
     command: ctx.command,
+    ...(ctx.bench.dbDir ? { databases: ctx.bench.dbDir } : {}),
+    ...(ctx.bench.customQuestions && ctx.bench.questionsFile ? { questionsFile: ctx.bench.questionsFile } : {}),
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type DifficultyScore, exByDifficulty } from "../tools/benchmarks/score.ts";
+import { type DifficultyScore, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
 export const EvalRecordSchema = z.object({
@@ -76,18 +76,35 @@ export interface ReportContext {
   command: string;
   /** The graph's summary of its questions' outcomes (`GraphSpec.outcome`), a line each. */
   outcomes?: string[];
+  /** The folder the questions' databases came from, and the question file, for the metrics line. */
+  databases?: string;
+  questionsFile?: string;
 }
 
 export interface Summary {
+  /** Questions scored (those with gold SQL). */
   total: number;
   correct: number;
   ex: number;
   byDifficulty: DifficultyScore[];
+  /** Questions run without gold SQL (own data): not scored, not in total. */
+  noGold: number;
 }
 
+/** A record whose question had no gold SQL: run, not scored. */
+export const unscored = (r: Pick<EvalRecord, "goldError">) => r.goldError === NO_GOLD;
+
 export function summarize(records: EvalRecord[]): Summary {
-  const correct = records.filter((r) => r.correct).length;
-  return { total: records.length, correct, ex: records.length ? (correct / records.length) * 100 : 0, byDifficulty: exByDifficulty(records) };
+  const scored = records.filter((r) => !unscored(r));
+  const correct = scored.filter((r) => r.correct).length;
+  return { total: scored.length, correct, ex: scored.length ? (correct / scored.length) * 100 : 0, byDifficulty: exByDifficulty(scored), noGold: records.length - scored.length };
+}
+
+/** "EX 50.00% (1/2, bird semantics)", or that EX is not available when no question had gold SQL. */
+export function exLine(records: EvalRecord[], semantics: string): string {
+  const s = summarize(records);
+  if (!s.total && s.noGold) return `EX not available (no gold SQL: ${s.noGold} questions run, predictions written)`;
+  return `EX ${s.total ? s.ex.toFixed(2) : "-"}% (${s.correct}/${s.total}, ${semantics} semantics)${s.noGold ? `; ${s.noGold} without gold SQL not scored` : ""}`;
 }
 
 /** report.md: EX overall and per difficulty, cost per question, skipped questions, and every setting that shaped the run. */
@@ -99,8 +116,10 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const lines: string[] = [];
   lines.push(`# sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
-  lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total})`);
+  if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)`);
+  else lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total})${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
   lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
+  lines.push(`- Metrics computed: ${s.total ? "EX" : "none (no gold SQL)"}, on the databases in \`${ctx.databases ?? ctx.dataset}\`${ctx.questionsFile ? `; questions from \`${ctx.questionsFile}\`` : ""}`);
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${ctx.command}\``, "");
@@ -146,7 +165,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   if (failedCalls) lines.push(`- ${failedCalls}`);
   const unsent = records.filter((r) => r.trace && r.trace.feedback !== "sent");
   if (unsent.length) lines.push(`- Verdicts not sent to LangSmith as feedback: ${unsent.length} (first: ${unsent[0]!.id}: ${unsent[0]!.trace!.feedback})`);
-  const goldErrors = records.filter((r) => r.goldError);
+  const goldErrors = records.filter((r) => r.goldError && !unscored(r));
   if (goldErrors.length) lines.push(`- Gold SQL that did not execute (scored wrong): ${goldErrors.length} (first: ${goldErrors[0]!.id}: ${goldErrors[0]!.goldError})`);
   lines.push("");
   lines.push("## Skipped questions", "");
@@ -159,7 +178,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push("## Per question", "", "| id | db | difficulty | EX | tokens in | tokens out | calls | latency (s) | iterations | error |", "|---|---|---|:-:|---:|---:|---:|---:|---:|---|");
   for (const r of records) {
     const error = (r.error ?? r.predError ?? "").replace(/\|/g, "\\|").slice(0, 80);
-    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} |`);
+    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${unscored(r) ? "–" : r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} |`);
   }
   lines.push("");
   return lines.join("\n");

@@ -69,7 +69,7 @@ ${RUN_FLAGS_USAGE}`,
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
     modelFlagsFrom(values);
     scenarioFrom(values.correct, true);
-    const [{ buildRunner, examplesFor }, { openCheckpointer }, { callFailures, failedRuns }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+    const [{ buildRunner, examplesFor }, { openCheckpointer }, { callFailures, exLine, failedRuns }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/report.ts"),
@@ -160,9 +160,8 @@ ${RUN_FLAGS_USAGE}`,
         models: runner.deps.models.describe(),
         command: `sqlmend eval ${argv.join(" ")}`,
       });
-      const correct = records.filter((r) => r.correct).length;
       io.stdout(
-        `EX ${records.length ? ((correct / records.length) * 100).toFixed(2) : "-"}% (${correct}/${records.length}, ${semantics} semantics); ${skipped.length} skipped\n` +
+        `${exLine(records, semantics)}; ${skipped.length} skipped\n` +
           (failedRuns(records) ? `${failedRuns(records)}\n` : "") +
           (callFailures(records) ? `${callFailures(records)}\n` : "") +
           (stopping ? `Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n` : "") +

@@ -888,6 +888,9 @@ export interface SplitInfo {
   file: string;
   dbFolder: string;
   questions: number;
+  /** Questions whose database is there. */
+  runnable: number;
+  /** Runnable questions with gold SQL. */
   withGold: number;
   databases: { present: string[]; missing: string[] };
   difficulties: Record<string, number>;
@@ -908,7 +911,7 @@ export async function describeBenchmarkDir(dir: string, opts: { cacheDir?: strin
       const b = await loadBenchmark(root, { split, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) });
       splits.push({ split, file: where.file, dbFolder: where.dbFolder, ...summarizeBenchmark(b) });
     } catch (error) {
-      splits.push({ split, file: where.file, dbFolder: where.dbFolder, questions: 0, withGold: 0, databases: { present: [], missing: [] }, difficulties: {}, error: (error as Error).message });
+      splits.push({ split, file: where.file, dbFolder: where.dbFolder, questions: 0, runnable: 0, withGold: 0, databases: { present: [], missing: [] }, difficulties: {}, error: (error as Error).message });
     }
   }
   const known = ["tables.json", "test_tables.json", "test_gold.sql", "dev_gold.sql", "train_gold.sql", "mini_dev_sqlite_gold.sql", "dev_tables.json", "train_tables.json"];
@@ -916,12 +919,12 @@ export async function describeBenchmarkDir(dir: string, opts: { cacheDir?: strin
 }
 
 /** Questions, gold, databases present and missing, and difficulty counts of a loaded benchmark. */
-export function summarizeBenchmark(b: Benchmark): Pick<SplitInfo, "questions" | "withGold" | "databases" | "difficulties"> {
+export function summarizeBenchmark(b: Benchmark): Pick<SplitInfo, "questions" | "runnable" | "withGold" | "databases" | "difficulties"> {
   const present = [...new Set(b.questions.map((q) => q.dbId))].sort();
   const missing = [...new Set(b.skipped.map((q) => q.dbId))].sort();
   const difficulties: Record<string, number> = {};
   for (const q of b.questions) difficulties[q.difficulty ?? "unlabelled"] = (difficulties[q.difficulty ?? "unlabelled"] ?? 0) + 1;
-  return { questions: b.questions.length + b.skipped.length, withGold: b.questions.filter((q) => q.goldSql).length, databases: { present, missing }, difficulties };
+  return { questions: b.questions.length + b.skipped.length, runnable: b.questions.length, withGold: b.questions.filter((q) => q.goldSql).length, databases: { present, missing }, difficulties };
 }
 
 /**
