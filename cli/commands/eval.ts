@@ -103,7 +103,7 @@ ${RUN_FLAGS_USAGE}`,
       });
       // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
       // none of the evaluated questions).
-      const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: benchDir, split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
+      const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: source.bench ?? source.dbDir!, ...(source.questions ? { questionsFile: source.questions } : {}), split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
       const runFile = prepareOutDir(
         outDir,
         {

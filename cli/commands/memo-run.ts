@@ -101,7 +101,7 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
   const store = MemoryStore.open(file, { create: true, embedder: embeddings });
   try {
     // As before for a layout's own questions (so memories built earlier resume), with the question file or folder otherwise.
-    const source = JSON.stringify({ bench: benchSource.bench ?? null, split, ...(benchSource.questions ? { questions: benchSource.questions } : {}), ...(benchSource.dbDir ? { dbDir: benchSource.dbDir } : {}) });
+    const source = JSON.stringify({ bench: benchSource.bench ?? benchSource.dbDir, split, ...(benchSource.questions ? { questions: benchSource.questions } : {}) });
     const executor = getSharedExecutor();
     if (existed && (store.done().size || store.size)) {
       if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
@@ -151,7 +151,7 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
     const stats = store.stats();
     io.stdout(
       `Memory: ${file}\n${questionsLine(questions, store.done(), outcomes)}\n` +
-        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
+        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchSource.questions ? `${benchSource.questions} over ` : ""}${benchSource.bench ?? benchSource.dbDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
         `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${outcomes.failed ? `, failed this run ${outcomes.failed} (retried by --resume)` : ""}\n` +
         `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
         `${ranking}\n` +
