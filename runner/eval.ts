@@ -38,6 +38,11 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
   const run = await runQuestion(runner, q, threadId);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   const verdict = await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
+  // Without gold nothing is compared, but whether the prediction executes is still worth knowing.
+  if (!q.goldSql && !verdict.predError) {
+    const executed = await runner.deps.executor.run(q.dbPath, run.sql, { timeoutMs: runner.queryTimeoutMs, maxRows: 1 });
+    if (!executed.ok) verdict.predError = `${executed.kind}: ${firstLineOf(executed.message)}`;
+  }
   let outcome = run.outcome;
   const oracle = runner.spec.outcome?.oracle;
   if (outcome && oracle && run.state && q.goldSql) {

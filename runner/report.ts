@@ -101,10 +101,10 @@ export function summarize(records: EvalRecord[]): Summary {
 }
 
 /** "EX 50.00% (1/2, bird semantics)", or that EX is not available when no question had gold SQL. */
-export function exLine(records: EvalRecord[], semantics: string): string {
+export function exLine(records: EvalRecord[], semantics?: string): string {
   const s = summarize(records);
   if (!s.total && s.noGold) return `EX not available (no gold SQL: ${s.noGold} questions run, predictions written)`;
-  return `EX ${s.total ? s.ex.toFixed(2) : "-"}% (${s.correct}/${s.total}, ${semantics} semantics)${s.noGold ? `; ${s.noGold} without gold SQL not scored` : ""}`;
+  return `EX ${s.total ? s.ex.toFixed(2) : "-"}% (${s.correct}/${s.total}${semantics ? `, ${semantics} semantics` : ""})${s.noGold ? `; ${s.noGold} without gold SQL not scored` : ""}`;
 }
 
 /** report.md: EX overall and per difficulty, cost per question, skipped questions, and every setting that shaped the run. */

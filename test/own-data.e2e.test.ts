@@ -28,7 +28,7 @@ beforeAll(async () => {
   server = await startOpenAIServer({
     respond: (req) => {
       const text = req.messages.at(-1)?.content ?? "";
-      const sql = text.includes("cheap") ? "SELECT name FROM items WHERE price < 5" : text.includes("legs") ? "SELECT legs FROM animals WHERE name = 'cat'" : "SELECT 1";
+      const sql = text.includes("broken") ? "SELECT nope FROM items" : text.includes("cheap") ? "SELECT name FROM items WHERE price < 5" : text.includes("legs") ? "SELECT legs FROM animals WHERE name = 'cat'" : "SELECT 1";
       return { content: `\`\`\`sql\n${sql}\n\`\`\``, usage: { prompt_tokens: 50, completion_tokens: 5 } };
     },
   });
@@ -71,15 +71,19 @@ describe("eval on own data", () => {
   it("JSONL without gold: every question runs and gets a prediction; EX is shown as not available", async () => {
     fs.writeFileSync(
       path.join(dir, "nogold.jsonl"),
-      `${JSON.stringify({ question: "Which items are cheap?", db_id: "shop" })}\n${JSON.stringify({ question: "How many legs has the cat?", db_id: "zoo" })}\n${JSON.stringify({ question: "x", db_id: "missing" })}\n`,
+      `${JSON.stringify({ question: "Which items are cheap?", db_id: "shop" })}\n${JSON.stringify({ question: "How many legs has the cat?", db_id: "zoo" })}\n${JSON.stringify({ question: "x", db_id: "missing" })}\n${JSON.stringify({ question: "A broken one", db_id: "shop" })}\n`,
     );
     const run = captureIO(env());
     expect(await main(["eval", "baseline", "--questions", "nogold.jsonl", ...common, "--out", "out-nogold"], run.io)).toBe(0);
-    expect(run.out()).toContain("EX not available (no gold SQL: 2 questions run, predictions written); 1 skipped");
+    expect(run.out()).toContain("EX not available (no gold SQL: 3 questions run, predictions written); 1 skipped");
+    // The progress line counts predictions that executed, not an EX it cannot know.
+    expect(run.err()).toMatch(/executed \+2/);
+    expect(run.err()).not.toMatch(/ EX /);
     const lines = fs.readFileSync(path.join(dir, "out-nogold/pred_dev.sql"), "utf8").trim().split("\n");
-    expect(lines).toEqual(["SELECT name FROM items WHERE price < 5\tshop", "SELECT legs FROM animals WHERE name = 'cat'\tzoo", "SELECT\tmissing"]);
+    expect(lines).toEqual(["SELECT name FROM items WHERE price < 5\tshop", "SELECT legs FROM animals WHERE name = 'cat'\tzoo", "SELECT\tmissing", "SELECT nope FROM items\tshop"]);
     const report = fs.readFileSync(path.join(dir, "out-nogold/report.md"), "utf8");
-    expect(report).toContain("- Execution accuracy (EX): not available — no question has gold SQL (2 run, predictions written)");
+    expect(report).toContain("- Execution accuracy (EX): not available — no question has gold SQL (3 run, predictions written)");
+    expect(report).toContain("- Predictions that did not execute: 1");
     expect(report).toContain("- Metrics computed: none (no gold SQL)");
     expect(report).toContain("1 × database file not found: missing.sqlite or missing/missing.sqlite in");
     expect(report).not.toContain("Gold SQL that did not execute");

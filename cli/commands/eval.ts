@@ -134,6 +134,10 @@ ${RUN_FLAGS_USAGE}`,
         store: evalRecordStore(outDir),
         concurrency,
         ...evalQuestions(runner, { runId: runFile.runId, semantics, keepDistinct }),
+        // Without gold there is no EX so far: the progress line counts predictions that executed instead.
+        ...(questions.some((q) => q.goldSql)
+          ? {}
+          : { progress: { metric: { label: "executed", as: "count" as const }, of: (r: { predError?: string | undefined; error?: string | undefined; inputTokens: number; outputTokens: number }) => ({ hit: !r.predError && !r.error, tokens: r.inputTokens + r.outputTokens }) } }),
         describe: (counts) => `eval: ${spec.name} on ${bench.name}: ${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}`,
       });
       const { records, stopped: stopping } = run;

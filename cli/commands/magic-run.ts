@@ -250,7 +250,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       path.join(outDir, `predict_${split}.json`),
       records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
     );
-    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: source.bench ?? null, questions: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize }, null, 2)}\n`);
+    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize }, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0, run.failed.length));
     if (merger.failure) io.stderr(`sqlmend magic guideline: ${merger.failure}; later batches wait: --resume retries the merge\n`);
     const runErrors = run.failed;

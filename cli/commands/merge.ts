@@ -17,13 +17,12 @@ selections are refused, as --resume refuses them; so is a shard with questions s
     const { values, positionals } = parseFlags(argv, { out: { type: "string" } });
     if (!values.out) throw new UsageError("--out DIR is required");
     if (!positionals.length) throw new UsageError("name the shard folders to merge");
-    const { mergeShards } = await import("../../runner/merge.ts");
+    const [{ mergeShards }, { exLine }] = await Promise.all([import("../../runner/merge.ts"), import("../../runner/report.ts")]);
     const outDir = path.resolve(io.cwd, values.out);
     const merged = await mergeShards(positionals.map((dir) => path.resolve(io.cwd, dir)), outDir, `sqlmend merge ${argv.join(" ")}`);
-    const correct = merged.records.filter((r) => r.correct).length;
     io.stdout(
       `Merged ${merged.shards} shards: ${merged.records.length} questions\n` +
-        `EX ${merged.records.length ? ((correct / merged.records.length) * 100).toFixed(2) : "-"}% (${correct}/${merged.records.length})\n` +
+        `${exLine(merged.records)}\n` +
         `Report: ${path.join(outDir, "report.md")}\n`,
     );
     return 0;
