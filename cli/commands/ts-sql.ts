@@ -135,6 +135,8 @@ Builds TS-SQL's test case (synthetic data checked for non-duality against the go
 question and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
 case in report.md, with the test data, the code and both results; audit.jsonl holds a line per question.
 
+  --bench DIR|minibench     a layout (--split dev|train|test|minidev; --questions FILE for another question file over
+                            its databases), or --questions FILE --db-dir DIR for your own data (questions with gold)
   --out DIR                 audit.jsonl, report.md, run.json
   --limit N  --ids A,B,...  a subset (file order)
   --concurrency K           questions in flight (default 2)
