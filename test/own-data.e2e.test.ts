@@ -89,6 +89,17 @@ describe("eval on own data", () => {
     expect(report).not.toContain("Gold SQL that did not execute");
   });
 
+  it("shards of an own-data run merge: run.json's question file and database folder are read again", async () => {
+    for (const shard of ["1/2", "2/2"]) {
+      const run = captureIO(env());
+      expect(await main(["eval", "baseline", "--questions", "q.csv", ...common, "--out", `shard-${shard[0]}`, "--shard", shard], run.io)).toBe(0);
+    }
+    const merged = captureIO();
+    expect(await main(["merge", "shard-1", "shard-2", "--out", "merged"], merged.io), merged.err()).toBe(0);
+    expect(merged.out()).toMatch(/Merged 2 shards: 3 questions\nEX 66\.67% \(2\/3\)/);
+    expect(fs.readFileSync(path.join(dir, "merged/report.md"), "utf8")).toContain(`questions from \`${path.join(dir, "q.csv")}\``);
+  });
+
   it("every runner command takes --questions/--db-dir through the shared run flags", async () => {
     for (const argv of [
       ["eval", "baseline", "--out", "x"],
