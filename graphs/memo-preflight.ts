@@ -16,7 +16,7 @@ export function memoPreflight(run: RunPreflight): Record<string, unknown> {
   const store = MemoryStore.open(path.resolve(run.cwd, o.memory), { readonly: true });
   try {
     const identity = store.identity();
-    const overlap = store.entriesFrom(run.questions, { bench: run.bench, split: run.split });
+    const overlap = store.entriesFrom(run.questions, { bench: run.bench, split: run.split, questions: run.questionsFile });
     const questions = [...new Set(overlap.map((x) => x.question))];
     if (questions.length && !o.allowMemoryOverlap) {
       throw new UserError(

@@ -46,8 +46,11 @@ export interface GraphSpec extends GraphInfo {
 /** What `GraphSpec.preflight` sees of a run. */
 export interface RunPreflight {
   questions: { id: string; dbId: string; question: string }[];
+  /** The benchmark folder (a layout's, or own data's databases folder). */
   bench: string;
   split: string;
+  /** The question file, when not the layout's own (`--questions`). */
+  questionsFile?: string;
   /** The graph's declared option values (camelCase), as `build` gets them. */
   options: Record<string, unknown>;
   cwd: string;

@@ -61,6 +61,11 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
   const verdict: { correct: boolean; predError?: string; goldError?: string } = failure
     ? { correct: false }
     : await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
+  // Without gold nothing is compared, but whether the prediction executes is still worth knowing.
+  if (!failure && !q.goldSql && !verdict.predError) {
+    const executed = await runner.deps.executor.run(q.dbPath, run.sql, { timeoutMs: runner.queryTimeoutMs, maxRows: 1 });
+    if (!executed.ok) verdict.predError = `${executed.kind}: ${firstLineOf(executed.message)}`;
+  }
   let outcome = run.outcome;
   const oracle = runner.spec.outcome?.oracle;
   if (!failure && outcome && oracle && run.state && q.goldSql) {
@@ -139,6 +144,8 @@ export async function writeEvalOutputs(
     startedAt: ctx.startedAt,
     finishedAt: new Date().toISOString(),
     command: ctx.command,
+    ...(ctx.bench.dbDir ? { databases: ctx.bench.dbDir } : {}),
+    ...(ctx.bench.customQuestions && ctx.bench.questionsFile ? { questionsFile: ctx.bench.questionsFile } : {}),
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 import { findManifest } from "../graphs/registry.ts";
-import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import type { Split } from "../state/question.ts";
+import { loadSource } from "../tools/benchmarks/benchmark.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { EVAL_RESULTS, writeEvalOutputs } from "./eval.ts";
 import { type EvalRecord, parseResults } from "./report.ts";
@@ -13,8 +14,10 @@ import { parseShard, shardName, shardOf } from "./shards.ts";
 interface ShardRunFile {
   runId: string;
   graph: string;
-  bench: string;
-  split: "dev" | "train";
+  bench: string | null;
+  split: Split;
+  questions?: string | null;
+  dbDir?: string | null;
   semantics: Semantics;
   models: Record<string, unknown>;
   settings: Record<string, unknown>;
@@ -72,7 +75,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
   if (missing.length) throw new UserError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((i) => `${i}/${count}`).join(", ")} missing: name all ${count} shard folders`);
 
   const run = first.run;
-  const bench = await loadBenchmark(run.bench, { split: run.split });
+  const bench = await loadSource({ ...(run.bench ? { bench: run.bench } : {}), split: run.split, ...(run.questions ? { questions: run.questions } : {}), ...(run.dbDir ? { dbDir: run.dbDir } : {}) });
   const selection = selectQuestions(bench, run.selection!.ids ?? undefined, run.selection!.limit ?? undefined);
   const records = new Map<string, EvalRecord>();
   for (const { dir, shard } of shards) {
@@ -88,7 +91,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
   const ordered = fileOrder(selection.questions).map((q) => records.get(q.id)!);
   const runFile = prepareOutDir(
     outDir,
-    { graph: run.graph, bench: run.bench, split: run.split, semantics: run.semantics, models: run.models, settings: run.settings, shard: null, selection: run.selection, merged: dirs.map((d) => path.resolve(d)) },
+    { graph: run.graph, bench: run.bench, split: run.split, questions: run.questions ?? null, dbDir: run.dbDir ?? null, semantics: run.semantics, models: run.models, settings: run.settings, shard: null, selection: run.selection, merged: dirs.map((d) => path.resolve(d)) },
     false,
     [],
   );

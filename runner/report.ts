@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type DifficultyScore, exByDifficulty } from "../tools/benchmarks/score.ts";
+import { type DifficultyScore, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
 export const EvalRecordSchema = z.object({
@@ -92,35 +92,47 @@ export interface ReportContext {
   command: string;
   /** The graph's summary of its questions' outcomes (`GraphSpec.outcome`), a line each. */
   outcomes?: string[];
+  /** The folder the questions' databases came from, and the question file, for the metrics line. */
+  databases?: string;
+  questionsFile?: string;
 }
 
 export interface Summary {
-  /** Answered questions: EX is over these. */
+  /** Answered questions with gold SQL: EX is over these. */
   total: number;
   correct: number;
   ex: number;
   /** Failed questions (`isFailed`): counted apart, not in EX. */
   failed: number;
   byDifficulty: DifficultyScore[];
+  /** Questions run without gold SQL (own data): not scored, not in total. */
+  noGold: number;
 }
 
-/** EX over the answered questions; failed ones counted apart (a down endpoint is not an EX of 0). */
+/** A record whose question had no gold SQL: run, not scored. */
+export const unscored = (r: Pick<EvalRecord, "goldError">) => r.goldError === NO_GOLD;
+
+/** EX over the answered questions that have gold SQL; failed ones counted apart (a down endpoint is not an EX of 0). */
 export function summarize(records: EvalRecord[]): Summary {
   const answered = records.filter((r) => !isFailed(r));
-  const correct = answered.filter((r) => r.correct).length;
+  const scored = answered.filter((r) => !unscored(r));
+  const correct = scored.filter((r) => r.correct).length;
   return {
-    total: answered.length,
+    total: scored.length,
     correct,
-    ex: answered.length ? (correct / answered.length) * 100 : 0,
+    ex: scored.length ? (correct / scored.length) * 100 : 0,
     failed: records.length - answered.length,
-    byDifficulty: exByDifficulty(answered),
+    byDifficulty: exByDifficulty(scored),
+    noGold: answered.length - scored.length,
   };
 }
 
-/** "EX 61.20% (120/197 answered); 3 failed — --resume retries them". */
+/** "EX 61.20% (120/197 answered, bird semantics); 3 failed — --resume retries them", or that EX is not available. */
 export function exLine(s: Summary, extra = ""): string {
-  const ex = `EX ${pct(s.correct, s.total)}% (${s.correct}/${s.total}${s.failed ? " answered" : ""}${extra})`;
-  return s.failed ? `${ex}; ${s.failed} failed — --resume retries them` : ex;
+  const failed = s.failed ? `; ${s.failed} failed — --resume retries them` : "";
+  if (!s.total && s.noGold) return `EX not available (no gold SQL: ${s.noGold} questions run, predictions written)${failed}`;
+  const ex = `EX ${s.total ? pct(s.correct, s.total) : "-"}% (${s.correct}/${s.total}${s.failed ? " answered" : ""}${extra})`;
+  return `${ex}${s.noGold ? `; ${s.noGold} without gold SQL not scored` : ""}${failed}`;
 }
 
 /** report.md: EX overall and per difficulty, cost per question, skipped questions, and every setting that shaped the run. */
@@ -132,9 +144,11 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const lines: string[] = [];
   lines.push(`# sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
-  lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, \`--resume\` retries them` : ""})`);
+  if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)${s.failed ? `; **${s.failed} failed**` : ""}`);
+  else lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, \`--resume\` retries them` : ""})${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
   lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
-  lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${s.total} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
+  lines.push(`- Metrics computed: ${s.total ? "EX" : "none (no gold SQL)"}, on the databases in \`${ctx.databases ?? ctx.dataset}\`${ctx.questionsFile ? `; questions from \`${ctx.questionsFile}\`` : ""}`);
+  lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${ctx.command}\``, "");
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
@@ -188,7 +202,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   if (unsent.length) lines.push(`- Verdicts not sent to LangSmith as feedback: ${unsent.length} (first: ${unsent[0]!.id}: ${unsent[0]!.trace!.feedback})`);
   const restarted = records.filter((r) => r.checkpointRestart);
   if (restarted.length) lines.push(`- Questions restarted from scratch after damaged checkpoints: ${restarted.length} (first: ${restarted[0]!.id}: ${restarted[0]!.checkpointRestart})`);
-  const goldErrors = records.filter((r) => r.goldError);
+  const goldErrors = records.filter((r) => r.goldError && !unscored(r));
   if (goldErrors.length) lines.push(`- Gold SQL that did not execute (scored wrong): ${goldErrors.length} (first: ${goldErrors[0]!.id}: ${goldErrors[0]!.goldError})`);
   lines.push("");
   lines.push("## Skipped questions", "");
@@ -201,7 +215,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push("## Per question", "", "| id | db | difficulty | EX | tokens in | tokens out | calls | latency (s) | iterations | error |", "|---|---|---|:-:|---:|---:|---:|---:|---:|---|");
   for (const r of records) {
     const error = (failureOf(r) ?? r.predError ?? "").replace(/\|/g, "\\|").slice(0, 80);
-    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${isFailed(r) ? "failed" : r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} |`);
+    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${isFailed(r) ? "failed" : unscored(r) ? "–" : r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} |`);
   }
   lines.push("");
   return lines.join("\n");

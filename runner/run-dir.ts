@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { lazyCrypto } from "../tools/hash.ts";
-import type { Benchmark } from "../state/question.ts";
+import { type Benchmark, SPLITS, type Split } from "../state/question.ts";
+import { type BenchmarkSource, loadSource, resolveBenchmarkDir } from "../tools/benchmarks/benchmark.ts";
 import type { RunIO } from "./progress.ts";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 
@@ -18,6 +19,8 @@ const RUN_FILE = "run.json";
 export const RUN_DIR_FLAGS = {
   bench: { type: "string" },
   split: { type: "string" },
+  questions: { type: "string" },
+  "db-dir": { type: "string" },
   limit: { type: "string" },
   ids: { type: "string", multiple: true },
   concurrency: { type: "string" },
@@ -25,11 +28,45 @@ export const RUN_DIR_FLAGS = {
   resume: { type: "boolean" },
 } as const;
 
-/** `--split`, checked: dev or train. */
-export function splitFrom(value: string | undefined, fallback: "dev" | "train"): "dev" | "train" {
+/** How the run flags' question selection reads in a usage text. */
+export const SELECTION_USAGE = `  --bench DIR|minibench     Spider or BIRD layout (BIRD mini-dev and Spider's test split included), or the
+                            project's own small benchmark
+  --split dev|train|test|minidev   default dev (a layout without dev: its one evaluation split)
+  --questions FILE          another question file (Spider or BIRD format, e.g. a Spider variant) over the
+                            --bench split's databases; with --db-dir DIR: your own questions (.jsonl, .csv
+                            or .json: question, db_id, optional gold, evidence, difficulty, id) over DIR's
+                            databases (DIR/<db_id>.sqlite or DIR/<db_id>/<db_id>.sqlite)`;
+
+/** `--split`, checked: dev, train, test (Spider) or minidev (BIRD). */
+export function splitFrom(value: string | undefined, fallback: Split): Split {
   const split = value ?? fallback;
-  if (split !== "dev" && split !== "train") throw new UsageError(`--split takes dev or train, not '${value}'`);
-  return split;
+  if (!(SPLITS as readonly string[]).includes(split)) throw new UsageError(`--split takes ${SPLITS.join(", ")}, not '${value}'`);
+  return split as Split;
+}
+
+/**
+ * The benchmark the run flags name: `--bench DIR|minibench` (with `--split`, and `--questions FILE` for another question
+ * file over its databases), or `--questions FILE --db-dir DIR` (own data). `source` is what run.json records.
+ */
+export async function benchmarkFromFlags(
+  values: { bench?: string | undefined; split?: string | undefined; questions?: string | undefined; "db-dir"?: string | undefined },
+  io: { env: NodeJS.ProcessEnv; cwd: string },
+  fallbackSplit: Split,
+  opts: { cacheDir?: string } = {},
+): Promise<{ bench: Benchmark; source: BenchmarkSource; benchDir: string | undefined }> {
+  const split = splitFrom(values.split, fallbackSplit);
+  const questions = values.questions !== undefined ? path.resolve(io.cwd, values.questions) : undefined;
+  if (values["db-dir"] !== undefined) {
+    if (values.bench !== undefined) throw new UsageError("--db-dir takes the place of --bench: give one of them");
+    if (questions === undefined) throw new UsageError("--db-dir DIR needs --questions FILE");
+    if (values.split !== undefined) throw new UsageError("--split applies to --bench layouts, not to --db-dir");
+    const source: BenchmarkSource = { questions, dbDir: path.resolve(io.cwd, values["db-dir"]) };
+    return { bench: await loadSource(source, opts), source, benchDir: undefined };
+  }
+  if (values.bench === undefined) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
+  const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
+  const bench = await loadSource({ bench: benchDir, ...(values.split !== undefined || fallbackSplit !== "dev" ? { split } : {}), ...(questions ? { questions } : {}) }, opts);
+  return { bench, source: { bench: benchDir, split: bench.split, ...(questions ? { questions } : {}) }, benchDir };
 }
 
 export interface RunFileBase {

@@ -25,8 +25,11 @@ export const SkippedQuestionSchema = z.object({
 });
 export type SkippedQuestion = z.infer<typeof SkippedQuestionSchema>;
 
-export type BenchmarkLayout = "spider" | "bird";
-export type Split = "dev" | "train";
+/** "own": a question file (JSONL, CSV or JSON) over a folder of databases (`--questions FILE --db-dir DIR`). */
+export type BenchmarkLayout = "spider" | "bird" | "own";
+/** Spider: dev, train, test. BIRD: dev, train, minidev (the mini-dev SQLite release, mini_dev_sqlite.json). */
+export type Split = "dev" | "train" | "test" | "minidev";
+export const SPLITS: readonly Split[] = ["dev", "train", "test", "minidev"];
 
 export interface Benchmark {
   /** The directory that was read (absolute). */
@@ -35,6 +38,12 @@ export interface Benchmark {
   split: Split;
   /** A short name for reports, e.g. "spider/dev". */
   name: string;
+  /** The question file read (absolute). */
+  questionsFile?: string;
+  /** The folder the databases were looked up in (absolute). */
+  dbDir?: string;
+  /** Whether the questions came from a file named by `--questions` rather than the layout's own. */
+  customQuestions?: boolean;
   questions: Question[];
   /** Questions not runnable (missing database, ...), with the reason. Never silently dropped. */
   skipped: SkippedQuestion[];

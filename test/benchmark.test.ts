@@ -6,8 +6,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../cli/shared/command.ts";
 import {
+  describeBenchmarkDir,
   detectLayout,
   loadBenchmark,
+  loadQuestionFile,
+  parseCsv,
   resolveBenchmarkDir,
   spiderHardness,
   spiderHardnessCounts,
@@ -16,6 +19,8 @@ import { tokenizeSql } from "../tools/sql-tokens.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { main } from "../cli/main.ts";
+import type { CliIO } from "../cli/shared/command.ts";
 
 const SCHOOL = readFileSync(new URL("../tools/benchmarks/minibench/sql/school.sql", import.meta.url), "utf8");
 
@@ -254,6 +259,209 @@ describe("loadBenchmark", () => {
     await expectUserError(loadBenchmark(path.join(dir, "nope")), "no such benchmark directory");
     const birdDevOnly = await birdLayout("bird-dev-only");
     await expectUserError(loadBenchmark(path.join(birdDevOnly, "dev_databases")), "not a Spider or BIRD benchmark");
+  });
+});
+
+describe("more layouts, splits and question files", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = makeTempDir("sqlmend-bench-more-");
+  });
+  afterAll(() => removeTempDir(dir));
+
+  const TINY = "CREATE TABLE t (a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'x'), (2, 'y');";
+
+  async function spiderWithTest(name: string, withDev = true) {
+    const root = path.join(dir, name);
+    if (withDev) {
+      makeDb(root, "database/school/school.sqlite", SCHOOL);
+      await writeFile(path.join(root, "dev.json"), JSON.stringify([{ db_id: "school", question: "How many students?", query: "SELECT count(*) FROM students" }]));
+    }
+    makeDb(root, "test_database/tiny/tiny.sqlite", TINY);
+    await writeFile(
+      path.join(root, "test.json"),
+      JSON.stringify([
+        { db_id: "tiny", question: "All a?", query: "SELECT a FROM t" },
+        { db_id: "gone", question: "Nothing?", query: "SELECT 1" },
+        { db_id: "tiny", question: "Sorted b?", query: "SELECT b FROM t WHERE a > 0 ORDER BY b" },
+      ]),
+    );
+    await writeFile(path.join(root, "test_tables.json"), "[]");
+    await writeFile(path.join(root, "test_gold.sql"), "SELECT a FROM t\ttiny\n");
+    return root;
+  }
+
+  it("reads Spider's test split (test.json over test_database/) with --split test, and by default when it is the only split", async () => {
+    const root = await spiderWithTest("spider-test");
+    expect((await loadBenchmark(root)).split).toBe("dev");
+    const test = await loadBenchmark(root, { split: "test" });
+    expect(test).toMatchObject({ layout: "spider", split: "test", name: "spider-test/test", dbDir: path.join(root, "test_database") });
+    expect(test.questions.map((q) => [q.id, q.dbPath, q.difficulty])).toEqual([
+      ["0", path.join(root, "test_database/tiny/tiny.sqlite"), "easy"],
+      ["2", path.join(root, "test_database/tiny/tiny.sqlite"), "medium"],
+    ]);
+    expect(test.skipped).toEqual([{ id: "1", dbId: "gone", reason: "database file not found: test_database/gone/gone.sqlite" }]);
+    const only = await spiderWithTest("spider-test-only", false);
+    expect(detectLayout(only)).toBe("spider");
+    expect((await loadBenchmark(only)).split).toBe("test");
+    await expectUserError(loadBenchmark(only, { split: "train" }), "Spider layout has no train_spider.json with database/ for split train");
+    await expectUserError(loadBenchmark(only, { split: "minidev" }), "the Spider layout has no split minidev");
+  });
+
+  async function miniDev(name: string) {
+    const root = path.join(dir, name);
+    makeDb(root, "dev_databases/tiny/tiny.sqlite", TINY);
+    await writeFile(
+      path.join(root, "mini_dev_sqlite.json"),
+      JSON.stringify([
+        { question_id: 1471, db_id: "tiny", question: "All a?", evidence: "a is a number", SQL: "SELECT a FROM t", difficulty: "simple" },
+        { question_id: 1472, db_id: "tiny", question: "b of 2?", evidence: "", SQL: "SELECT b FROM t WHERE a = 2", difficulty: "moderate" },
+        { question_id: 1480, db_id: "tiny", question: "Both?", evidence: "", SQL: "SELECT a, b FROM t", difficulty: "challenging" },
+        { question_id: 1500, db_id: "formula_1", question: "Laps?", evidence: "", SQL: "SELECT 1", difficulty: "simple" },
+      ]),
+    );
+    await writeFile(path.join(root, "mini_dev_mysql.json"), "[]");
+    return root;
+  }
+
+  it("reads BIRD mini-dev (mini_dev_sqlite.json over dev_databases/) with its ids and difficulty labels, detected or as --split minidev", async () => {
+    const root = await miniDev("minidev");
+    expect(detectLayout(root)).toBe("bird");
+    const b = await loadBenchmark(root);
+    expect(b).toMatchObject({ layout: "bird", split: "minidev", name: "minidev/minidev" });
+    expect(b.questions.map((q) => [q.id, q.difficulty, q.evidence])).toEqual([
+      ["1471", "simple", "a is a number"],
+      ["1472", "moderate", ""],
+      ["1480", "challenging", ""],
+    ]);
+    expect(b.skipped).toEqual([{ id: "1500", dbId: "formula_1", reason: "database file not found: dev_databases/formula_1/formula_1.sqlite" }]);
+    expect((await loadBenchmark(root, { split: "minidev" })).questions).toHaveLength(3);
+    writeFileSync(path.join(root, "mini_dev_sqlite.json"), JSON.stringify([{ question_id: 1, db_id: "tiny", SQL: "SELECT 1" }]));
+    await expectUserError(loadBenchmark(root), 'mini_dev_sqlite.json: item 0: "question" is required');
+  });
+
+  it("--questions reads a Spider-format variant file (or Spider-Syn's SpiderSynQuestion, or BIRD format) over the layout's databases", async () => {
+    const root = await spiderWithTest("spider-variants");
+    const syn = path.join(dir, "spider-syn.json");
+    writeFileSync(
+      syn,
+      JSON.stringify([
+        { db_id: "school", SpiderQuestion: "How many students?", SpiderSynQuestion: "How many pupils?", query: "SELECT count(*) FROM students" },
+        { db_id: "school", question: "Pupil cities?", query: "SELECT DISTINCT city FROM students" },
+      ]),
+    );
+    const b = await loadBenchmark(root, { questions: syn });
+    expect(b).toMatchObject({ layout: "spider", split: "dev", name: "spider-variants/spider-syn.json", questionsFile: syn, customQuestions: true });
+    expect(b.questions.map((q) => [q.id, q.question, q.dbPath, q.goldSql, q.difficulty])).toEqual([
+      ["0", "How many pupils?", path.join(root, "database/school/school.sqlite"), "SELECT count(*) FROM students", "easy"],
+      ["1", "Pupil cities?", path.join(root, "database/school/school.sqlite"), "SELECT DISTINCT city FROM students", "easy"],
+    ]);
+    // Over the test split's databases.
+    const dk = path.join(dir, "variant-test.json");
+    writeFileSync(dk, JSON.stringify([{ question_id: 9, db_id: "tiny", question: "a?", SQL: "SELECT a FROM t", evidence: "e" }]));
+    const t = await loadBenchmark(root, { split: "test", questions: dk });
+    expect(t.questions[0]).toMatchObject({ id: "9", dbPath: path.join(root, "test_database/tiny/tiny.sqlite"), goldSql: "SELECT a FROM t", evidence: "e" });
+    await expectUserError(loadBenchmark(root, { questions: path.join(dir, "nope.json") }), "nope.json: no such question file");
+    writeFileSync(dk, JSON.stringify([{ db_id: "tiny", query: "SELECT 1" }]));
+    await expectUserError(loadBenchmark(root, { questions: dk }), `${dk}: item 0: "question" is required`);
+  });
+
+  async function ownData(name: string) {
+    const root = path.join(dir, name);
+    makeDb(root, "dbs/tiny.sqlite", TINY);
+    makeDb(root, "dbs/school/school.sqlite", SCHOOL);
+    return root;
+  }
+
+  it("own data: JSONL with and without gold over DIR/<db_id>.sqlite or DIR/<db_id>/<db_id>.sqlite; missing databases skipped with the reason", async () => {
+    const root = await ownData("own-jsonl");
+    const dbs = path.join(root, "dbs");
+    const withGold = path.join(root, "q.jsonl");
+    writeFileSync(
+      withGold,
+      [
+        JSON.stringify({ id: "a1", question: "All a?", db_id: "tiny", gold: "SELECT a FROM t", difficulty: "easy" }),
+        "",
+        JSON.stringify({ question: "How many students?", db_id: "school", evidence: "students are rows of students" }),
+        JSON.stringify({ question: "Gone?", db_id: "nowhere", gold: "SELECT 1" }),
+      ].join("\n"),
+    );
+    const b = await loadQuestionFile(withGold, dbs);
+    expect(b).toMatchObject({ layout: "own", name: "q.jsonl", dir: dbs, dbDir: dbs, questionsFile: withGold });
+    expect(b.questions).toEqual([
+      { id: "a1", dbId: "tiny", dbPath: path.join(dbs, "tiny.sqlite"), question: "All a?", evidence: "", goldSql: "SELECT a FROM t", difficulty: "easy" },
+      { id: "1", dbId: "school", dbPath: path.join(dbs, "school/school.sqlite"), question: "How many students?", evidence: "students are rows of students" },
+    ]);
+    expect(b.skipped).toEqual([{ id: "2", dbId: "nowhere", reason: `database file not found: nowhere.sqlite or nowhere/nowhere.sqlite in ${dbs}` }]);
+
+    const noGold = path.join(root, "nogold.jsonl");
+    writeFileSync(noGold, `${JSON.stringify({ question: "All a?", db_id: "tiny" })}\n${JSON.stringify({ question: "All b?", db_id: "tiny" })}\n`);
+    const n = await loadQuestionFile(noGold, dbs);
+    expect(n.questions.map((q) => [q.id, q.goldSql])).toEqual([["0", undefined], ["1", undefined]]);
+  });
+
+  it("own data: CSV with quoted commas, doubled quotes and line breaks in cells", async () => {
+    const root = await ownData("own-csv");
+    const file = path.join(root, "q.csv");
+    writeFileSync(
+      file,
+      'id,question,db_id,gold,evidence\r\n' +
+        'q1,"Which a, if any, exist?",tiny,"SELECT a FROM t WHERE b IN (\'x\', \'y\')",\r\n' +
+        'q2,"The ""b"" column,\nplease",tiny,SELECT b FROM t,"b is text, short"\r\n' +
+        "\r\n",
+    );
+    const b = await loadQuestionFile(file, path.join(root, "dbs"));
+    expect(b.questions.map((q) => [q.id, q.question, q.goldSql, q.evidence])).toEqual([
+      ["q1", "Which a, if any, exist?", "SELECT a FROM t WHERE b IN ('x', 'y')", ""],
+      ["q2", 'The "b" column,\nplease', "SELECT b FROM t", "b is text, short"],
+    ]);
+    expect(parseCsv('a,b\n"1,2",3\n').map((r) => r.cells)).toEqual([["a", "b"], ["1,2", "3"]]);
+  });
+
+  it("own data: bad files are one-line errors naming the file, line or item, and field", async () => {
+    const root = await ownData("own-bad");
+    const dbs = path.join(root, "dbs");
+    const jsonl = path.join(root, "bad.jsonl");
+    writeFileSync(jsonl, `${JSON.stringify({ question: "q", db_id: "tiny" })}\n{ "question": "q", db_id\n`);
+    await expectUserError(loadQuestionFile(jsonl, dbs), `${jsonl}: line 2: not valid JSON at column`);
+    writeFileSync(jsonl, `${JSON.stringify({ question: "q" })}\n`);
+    await expectUserError(loadQuestionFile(jsonl, dbs), `${jsonl}: line 1: "db_id" is required`);
+    writeFileSync(jsonl, `${JSON.stringify({ question: "q", db_id: "tiny", gold: 3 })}\n`);
+    await expectUserError(loadQuestionFile(jsonl, dbs), 'line 1: "gold" must be a string (got number)');
+    writeFileSync(jsonl, `${JSON.stringify({ id: "x", question: "q", db_id: "tiny" })}\n${JSON.stringify({ id: "x", question: "r", db_id: "tiny" })}\n`);
+    await expectUserError(loadQuestionFile(jsonl, dbs), "item 1: duplicate id x");
+    writeFileSync(jsonl, "\n");
+    await expectUserError(loadQuestionFile(jsonl, dbs), "no questions in the file");
+    const csv = path.join(root, "bad.csv");
+    writeFileSync(csv, 'question,db_id\n"open,tiny\n');
+    await expectUserError(loadQuestionFile(csv, dbs), `${csv}: line 2: unterminated quoted field`);
+    writeFileSync(csv, "question,db_id\nq,tiny,extra\n");
+    await expectUserError(loadQuestionFile(csv, dbs), `${csv}: line 2: 3 cells, the header has 2`);
+    writeFileSync(csv, "question,db_id\n,tiny\n");
+    await expectUserError(loadQuestionFile(csv, dbs), 'line 2: "question" is required');
+    await expectUserError(loadQuestionFile(csv, path.join(root, "nodbs")), "no such database directory");
+  });
+
+  it("sqlmend bench info prints layout, splits, questions, databases present and missing, difficulty counts", async () => {
+    const root = await spiderWithTest("spider-info");
+    const mini = await miniDev("minidev-info");
+    let out = "";
+    const io: CliIO = { stdout: (t) => void (out += t), stderr: () => {}, env: { SQLMEND_HOME: path.join(dir, "home") }, cwd: dir, isTTY: false };
+    expect(await main(["bench", "info", root], io)).toBe(0);
+    expect(out).toContain(`benchmark:   ${root}\nlayout:      Spider\nsplits:      dev, test\nalso:        test_tables.json, test_gold.sql\n`);
+    expect(out).toContain("test: test.json over test_database/\n  questions: 3, 1 of them skipped (database missing); 2 of the 2 runnable have gold SQL\n  databases: 1 present, 1 missing (gone)\n  difficulty: easy 1, medium 1\n");
+    out = "";
+    expect(await main(["bench", "info", mini], io)).toBe(0);
+    expect(out).toContain("layout:      BIRD\nsplits:      minidev\n");
+    expect(out).toContain("difficulty: simple 1, moderate 1, challenging 1");
+    expect(out).toContain("1 missing (formula_1)");
+    const own = await ownData("own-info");
+    writeFileSync(path.join(own, "q.jsonl"), `${JSON.stringify({ question: "q", db_id: "tiny" })}\n`);
+    out = "";
+    expect(await main(["bench", "info", "--questions", path.join(own, "q.jsonl"), "--db-dir", path.join(own, "dbs")], io)).toBe(0);
+    expect(out).toContain("0 of the 1 runnable have gold SQL");
+    const info = await describeBenchmarkDir(mini);
+    expect(info.splits.map((s) => [s.split, s.questions, s.databases])).toEqual([["minidev", 4, { present: ["tiny"], missing: ["formula_1"] }]]);
   });
 });
 

@@ -150,7 +150,7 @@ describe("sqlmend score errors", () => {
     expect(noBench.stderr).toContain("Usage: sqlmend score");
     expect((await run("--bench", "minibench")).stderr).toContain("--pred FILE|gold is required");
     expect((await run("--bench", "minibench", "--pred", "gold", "--semantics", "sql")).status).toBe(2);
-    expect((await run("--bench", "minibench", "--pred", "gold", "--split", "test")).status).toBe(2);
+    expect((await run("--bench", "minibench", "--pred", "gold", "--split", "nope")).status).toBe(2);
     expect((await run("--bench", "minibench", "--pred", "gold", "--concurrency", "0")).status).toBe(2);
     expect((await run("--bench", "minibench", "--pred", "gold", "--bogus")).status).toBe(2);
   });

@@ -15,24 +15,24 @@ import {
   runFlags,
   scenarioFrom,
 } from "../shared/setup.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, prepareOutDir, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { parseShard, shardName, shardOf } from "../../runner/shards.ts";
 
 export const evalCommand: Command = {
   name: "eval",
-  usage: `Usage: sqlmend eval GRAPH --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
-                    [--concurrency K] [--resume] [--semantics bird|spider] [--keep-distinct] [--shard I/N]
+  usage: `Usage: sqlmend eval GRAPH --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
+                    [--limit N] [--ids ID,...] [--concurrency K] [--resume] [--semantics bird|spider]
+                    [--keep-distinct] [--shard I/N]
+       sqlmend eval GRAPH --questions FILE.jsonl|.csv --db-dir DIR --out DIR [...]
 
-  --bench DIR|minibench     Spider or BIRD layout, or the project's own small benchmark
+${SELECTION_USAGE}
   --out DIR                 results.jsonl (a line per question), predict_<split>.json (BIRD format),
                             pred_<split>.sql (Spider format: a line per selected question in file order,
                             so with --limit/--ids score the .json, whose ids are explicit, with
                             'sqlmend score --only-predicted'), report.md, run.json
-  --split dev|train         default dev
   --limit N  --ids A,B,...  run a subset (ids as in the benchmark: BIRD question_id, Spider 0-based index)
   --concurrency K           questions in flight (default 4); --max-requests caps model requests
   --resume                  continue a killed or finished run in --out without redoing finished questions
@@ -59,9 +59,9 @@ ${RUN_FLAGS_USAGE}
     const spec = requireGraph(positionals[0]);
     graphOptionsOf(spec, values);
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-    if (!values.bench) throw new UsageError("--bench DIR is required");
+    if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
     if (!values.out) throw new UsageError("--out DIR is required");
-    const split = splitFrom(values.split, "dev");
+    splitFrom(values.split, "dev");
     const concurrency = intFlag(values, "concurrency", 1) ?? 4;
     const limit = intFlag(values, "limit", 1);
     if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
@@ -78,8 +78,8 @@ ${RUN_FLAGS_USAGE}
       import("../../runner/report.ts"),
       import("../../runner/eval.ts"),
     ]);
-    const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
-    const bench = await loadBenchmark(benchDir, { split });
+    const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "dev");
+    const split = bench.split;
     const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
     const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
     const selection = selectQuestions(bench, values.ids, limit);
@@ -108,13 +108,15 @@ ${RUN_FLAGS_USAGE}
       });
       // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
       // none of the evaluated questions).
-      const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: benchDir, split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
+      const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: source.bench ?? source.dbDir!, ...(source.questions ? { questionsFile: source.questions } : {}), split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
       const runFile = prepareOutDir(
         outDir,
         {
           graph: spec.name,
-          bench: benchDir,
+          bench: source.bench ?? null,
           split,
+          questions: source.questions ?? null,
+          dbDir: source.dbDir ?? null,
           semantics,
           models: runner.deps.models.describe(),
           settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) },
@@ -125,7 +127,7 @@ ${RUN_FLAGS_USAGE}
           preflight,
         },
         values.resume ?? false,
-        ["graph", "bench", "split", "semantics", "models", "settings", "shard"],
+        ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard"],
         { command: "eval", io },
       );
       // Each question's trace (LANGSMITH_TRACING) carries the run and the settings that shape answers.
@@ -139,6 +141,10 @@ ${RUN_FLAGS_USAGE}
         store: evalRecordStore(outDir),
         concurrency,
         ...evalQuestions(runner, { runId: runFile.runId, semantics, keepDistinct }),
+        // Without gold there is no EX so far: the progress line counts predictions that executed instead.
+        ...(questions.some((q) => q.goldSql)
+          ? {}
+          : { progress: { metric: { label: "executed", as: "count" as const }, of: (r: { predError?: string | undefined; error?: string | undefined; inputTokens: number; outputTokens: number }) => ({ hit: !r.predError && !r.error, tokens: r.inputTokens + r.outputTokens }) } }),
         describe: (counts) => `eval: ${spec.name} on ${bench.name}: ${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}`,
       });
       const { records, stopped: stopping } = run;

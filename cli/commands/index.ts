@@ -59,6 +59,11 @@ export const commands: CommandEntry[] = [
     sqlWorkers: "cpus",
   },
   {
+    name: "bench",
+    summary: "bench info: what a benchmark folder (or your own question file) holds: splits, questions, databases",
+    load: async () => (await import("./bench.ts")).benchCommand,
+  },
+  {
     name: "memo",
     summary: "Memo-SQL's error-correction memory: build it from a training split, add a correction, show, search",
     load: async () => (await import("./memo.ts")).memoCommand,

@@ -9,12 +9,12 @@ import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, grap
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../../runner/question.ts";
 import { compactNumber } from "../../runner/progress.ts";
 import { jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
-import { fileOrder, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, fileOrder, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { findManifest, manifestOf } from "../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 import { readOptions } from "../../core/options.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
+import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { addUsage, emptyUsage, isEndpointFailure, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
@@ -94,6 +94,12 @@ interface Interaction {
   outputTokens: number;
 }
 
+/** The train split of the --bench layout, for few-shot examples (own data has none). */
+async function trainSplitOf(benchDir: string | undefined) {
+  if (benchDir === undefined) throw new UserError("--few-shot needs a training split: run on a --bench layout that has one (--db-dir data has none)");
+  return loadBenchmark(benchDir, { split: "train" });
+}
+
 export async function guideline(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(argv, {
     ...runFlags,
@@ -103,10 +109,10 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     semantics: { type: "string" },
   });
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (!values.bench) throw new UsageError("--bench DIR is required");
+  if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
   if (!values.out) throw new UsageError("--out DIR is required");
   if (values.correct !== undefined) throw new UsageError("--correct applies to eval and ask; the cycle runs on every failure");
-  const split = splitFrom(values.split, "train");
+  splitFrom(values.split, "train");
   if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
     throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
   }
@@ -114,8 +120,8 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   const concurrency = intFlag(values, "concurrency", 1) ?? 4;
   const limit = intFlag(values, "limit", 1);
 
-  const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
-  const bench = await loadBenchmark(benchDir, { split });
+  const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "train");
+  const split = bench.split;
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   const { questions: selected, skipped } = selectQuestions(bench, values.ids, limit);
   const questions = fileOrder(selected);
@@ -137,7 +143,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     const models = modelsFrom(values, io.env, io.cwd, "feedback");
     const graphOptions = graphOptionsFrom(values);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
-    const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" ? bench : await loadBenchmark(benchDir, { split: "train" })).questions) : undefined;
+    const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" && !bench.customQuestions ? bench : await trainSplitOf(benchDir)).questions) : undefined;
     const deps: NodeDeps = { models, executor, examples };
     const generator = findManifest((values.initial as string | undefined) ?? "baseline");
     const own = declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
@@ -163,8 +169,10 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       outDir,
       {
         command: "magic guideline",
-        bench: benchDir,
+        bench: source.bench ?? null,
         split,
+        questions: source.questions ?? null,
+        dbDir: source.dbDir ?? null,
         semantics,
         initial: initial.kind === "graph" ? initial.spec.name : initial.file,
         batch: batchSize,
@@ -175,7 +183,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
         },
       },
       values.resume ?? false,
-      ["command", "bench", "split", "semantics", "initial", "batch", "models", "settings"],
+      ["command", "bench", "split", "questions", "dbDir", "semantics", "initial", "batch", "models", "settings"],
       { command: "magic guideline", io },
     );
     releaseOutDir = runFile.release;
@@ -252,7 +260,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       path.join(outDir, `predict_${split}.json`),
       records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
     );
-    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: benchDir, split, semantics, batch: batchSize }, null, 2)}\n`);
+    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize }, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0, run.failed.length));
     if (merger.failure) io.stderr(`sqlmend magic guideline: ${merger.failure}; later batches wait: --resume retries the merge\n`);
     const runErrors = run.failed;

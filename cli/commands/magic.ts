@@ -13,7 +13,8 @@ MAGIC's guideline generation (§3.1): the initial method's failures on the train
 feedback-correction cycle (graph magic-feedback, one thread each); the successful feedbacks, in benchmark order,
 are merged batch by batch into a self-correction guideline (graph magic-guideline, one thread per merge).
 
-  --bench DIR|minibench     Spider or BIRD layout, or the project's own small benchmark
+  --bench DIR|minibench     Spider or BIRD layout, or the project's own small benchmark; --questions FILE takes
+                            another question file over its databases, --questions FILE --db-dir DIR your own data
   --split train|dev         default train (the guideline must not be learnt on the evaluation split)
   --initial GRAPH|FILE      the initial method: a generator graph run now (default baseline) or its predictions file
   --out DIR                 guideline.md, guideline-batch-NNN.md after each batch, interactions.jsonl (a line per

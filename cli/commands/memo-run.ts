@@ -13,9 +13,8 @@ import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
 import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../../nodes/memo/memory-build.ts";
 import { type RecordStore, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
-import { fileOrder, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, fileOrder, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../../state/usage.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
 import { createOpenAIProvider, resolveModelConfig } from "../../tools/models/models.ts";
 import { readSchema, renderSchema } from "../../tools/schema.ts";
@@ -77,9 +76,9 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
     "query-timeout-ms": { type: "string" },
   });
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (!values.bench) throw new UsageError("--bench DIR is required");
+  if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
   if (!values.out) throw new UsageError("--out FILE is required");
-  const split = splitFrom(values.split, "train");
+  splitFrom(values.split, "train");
   const limit = intFlag(values, "limit", 1);
   const concurrency = intFlag(values, "concurrency", 1) ?? 4;
   const samples = intFlag(values, "samples", 1) ?? 4;
@@ -89,8 +88,8 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
   const elicit = values.elicit ?? "sampling";
   if (elicit !== "sampling" && elicit !== "pipeline") throw new UsageError(`--elicit takes sampling or pipeline, not '${values.elicit}'`);
 
-  const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
-  const bench = await loadBenchmark(benchDir, { split });
+  const { bench, source: benchSource } = await benchmarkFromFlags(values, io, "train");
+  const split = bench.split;
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   // The memory learns from gold SQL: questions without one are not selected.
   const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
@@ -101,7 +100,8 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
   const existed = fs.existsSync(file);
   const store = MemoryStore.open(file, { create: true, embedder: embeddings });
   try {
-    const source = JSON.stringify({ bench: benchDir, split });
+    // As before for a layout's own questions (so memories built earlier resume), with the question file or folder otherwise.
+    const source = JSON.stringify({ bench: benchSource.bench ?? benchSource.dbDir, split, ...(benchSource.questions ? { questions: benchSource.questions } : {}) });
     const executor = getSharedExecutor();
     if (existed && (store.done().size || store.size)) {
       if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
@@ -159,7 +159,7 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
     const stats = store.stats();
     io.stdout(
       `Memory: ${file}\n${questionsLine(questions, store.done(), outcomes)}\n` +
-        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
+        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchSource.questions ? `${benchSource.questions} over ` : ""}${benchSource.bench ?? benchSource.dbDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
         `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${outcomes.failed ? `, failed this run ${outcomes.failed} (retried by --resume)` : ""}\n` +
         `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
         `${ranking}\n` +

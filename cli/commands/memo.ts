@@ -4,6 +4,7 @@ import { UsageError } from "../shared/command.ts";
 const USAGE = `Usage: sqlmend memo build --bench DIR|minibench --out FILE [--split train] [--limit N] [--ids A,B] [--concurrency K]
                           [--elicit sampling|pipeline] [--samples N] [--sample-temperature T] [--resume]
                           [--semantics bird|spider] [model flags]
+                          (or --questions FILE [--db-dir DIR] in place of/with --bench: another question file)
        sqlmend memo add --memory FILE --db DB --question Q --wrong SQL --correct SQL [--evidence E] [model flags]
        sqlmend memo show FILE [--entries N] [--json]
        sqlmend memo candidates --run DIR --out FILE [--checkpoints FILE]

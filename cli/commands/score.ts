@@ -1,11 +1,14 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type CliIO, type Command, UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
+import { benchmarkFromFlags, SELECTION_USAGE } from "../../runner/run-dir.ts";
 import {
   DEFAULT_VES_ITERATIONS,
   checkPredictionLines,
+  type Metric,
+  METRICS,
   readPredictionFile,
   type ScoreReport,
   scoreAll,
@@ -13,25 +16,33 @@ import {
 } from "../../tools/benchmarks/score.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import { dataDir } from "../../tools/paths.ts";
-import type { Benchmark, Split } from "../../state/question.ts";
+import type { Benchmark } from "../../state/question.ts";
 
 const usage = `Usage: sqlmend score --bench DIR|minibench --pred FILE|gold [options]
+       sqlmend score --questions FILE --db-dir DIR --pred FILE|gold [options]
 
-Scores predicted SQL by execution accuracy (EX), overall and per difficulty.
+Scores predicted SQL by execution accuracy (EX), overall and per difficulty, and on request VES, R-VES,
+Soft F1 (BIRD mini-dev) and test-suite accuracy (Spider).
 
 Options:
-  --bench DIR|minibench   a Spider or BIRD benchmark directory, or the project's own benchmark
+${SELECTION_USAGE}
   --pred FILE|gold        BIRD's predict_dev.json ({"id": "SQL\\t----- bird -----\\tdb_id"}) or
                           Spider's text format (one SQL per line, in question order: a line
                           per question, a blank line an empty prediction);
                           'gold' scores the gold SQL itself (a self-check: 100%)
-  --split dev|train       benchmark split (default dev)
   --semantics bird|spider result comparison (default: the benchmark's own layout)
                             bird:   set of rows, column order matters (BIRD evaluation.py)
                             spider: bag of rows, row order when gold has ORDER BY, columns may be
                                     permuted, DISTINCT removed (test-suite-sql-eval exec_eval.py)
   --keep-distinct         spider semantics: keep DISTINCT
-  --ves                   also measure BIRD's VES and R-VES on correct predictions
+  --metrics LIST          any of ${METRICS.join(",")} (default ex; ex is always computed)
+                            ves, r-ves: BIRD's VES and mini-dev's R-VES (timed runs of correct predictions)
+                            soft-f1:    BIRD mini-dev's Soft F1 (partial credit by matching cell values)
+                            ts:         test-suite accuracy: right only when right on every database
+                                        variant in --ts-dir (Spider's test-suite-sql-eval)
+  --ts-dir DIR            test-suite databases: DIR/<db_id>/*.sqlite or DIR/database/<db_id>/*.sqlite
+                          (implies ts)
+  --ves                   the same as --metrics ex,ves,r-ves
   --ves-iterations N      timed runs per query for VES (default ${DEFAULT_VES_ITERATIONS}; BIRD uses 100)
   --concurrency N         worker processes running queries (default: CPUs)
   --timeout-ms N          per-query time limit (default 30000)
@@ -47,22 +58,31 @@ function positiveInt(text: string | undefined, flag: string, fallback: number): 
 
 const fmtPct = (x: number) => x.toFixed(2);
 
-function renderTable(report: ScoreReport): string {
-  const ves = report.ves !== undefined;
-  const head = ["difficulty", "count", "correct", "EX %", ...(ves ? ["VES", "R-VES"] : [])];
+function renderTable(report: ScoreReport, shown: Set<Metric>): string {
+  const ves = report.ves !== undefined && shown.has("ves");
+  const rves = report.ves !== undefined && shown.has("r-ves");
+  const f1 = report.softF1 !== undefined;
+  const ts = report.testSuite !== undefined;
+  const head = ["difficulty", "count", "correct", "EX %", ...(ves ? ["VES"] : []), ...(rves ? ["R-VES"] : []), ...(f1 ? ["Soft F1"] : []), ...(ts ? ["TS %"] : [])];
   const rows = report.byDifficulty.map((d) => [
     d.difficulty,
     String(d.count),
     String(d.correct),
     fmtPct(d.ex),
-    ...(ves ? [fmtPct(d.ves ?? 0), fmtPct(d.rves ?? 0)] : []),
+    ...(ves ? [fmtPct(d.ves ?? 0)] : []),
+    ...(rves ? [fmtPct(d.rves ?? 0)] : []),
+    ...(f1 ? [fmtPct(d.softF1 ?? 0)] : []),
+    ...(ts ? [fmtPct(d.ts ?? 0)] : []),
   ]);
   rows.push([
     "all",
     String(report.count),
     String(report.correct),
-    fmtPct(report.ex),
-    ...(ves ? [fmtPct(report.ves!.ves), fmtPct(report.ves!.rves)] : []),
+    report.count ? fmtPct(report.ex) : "n/a",
+    ...(ves ? [fmtPct(report.ves!.ves)] : []),
+    ...(rves ? [fmtPct(report.ves!.rves)] : []),
+    ...(f1 ? [fmtPct(report.softF1!)] : []),
+    ...(ts ? [fmtPct(report.testSuite!.accuracy)] : []),
   ]);
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (cells: string[]) =>
@@ -72,13 +92,25 @@ function renderTable(report: ScoreReport): string {
 
 const listed = (items: string[], max = 5) => items.slice(0, max).join(", ") + (items.length > max ? `, ... (${items.length - max} more)` : "");
 
-function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, extra: { unmatched: string[]; notes: string[] }): string {
+function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, extra: { unmatched: string[]; notes: string[]; shown: Set<Metric> }): string {
   const out: string[] = [];
   out.push(`benchmark:   ${bench.name} (${bench.layout} layout, ${bench.dir})`);
+  if (bench.questionsFile) out.push(`questions:   ${bench.questionsFile}`);
   out.push(`predictions: ${predLabel}`);
   out.push(`semantics:   ${report.semantics}${report.semantics === "spider" ? (report.keepDistinct ? ", DISTINCT kept" : ", DISTINCT removed") : ""}`);
+  out.push(`metrics:     ${[...extra.shown].join(", ")} on the databases in ${report.databases ?? bench.dbDir ?? bench.dir}${report.testSuite ? `; ts also on the variants in ${report.testSuite.dir}` : ""}`);
   out.push("");
-  out.push(renderTable(report));
+  if (!report.count && report.noGold) {
+    out.push(`EX: not available (no question has gold SQL; ${report.noGold} predictions not scored)`);
+    return `${out.join("\n")}\n`;
+  }
+  out.push(renderTable(report, extra.shown));
+  if (report.noGold) out.push(`no gold SQL: ${report.noGold} questions not scored (not counted)`);
+  if (report.testSuite) {
+    const t = report.testSuite;
+    out.push(`test-suite: ${t.correct}/${t.count} right on every variant${t.noVariants ? `; ${t.noVariants} questions whose database has no variant in ${t.dir} not counted` : ""}`);
+  }
+  if (report.softF1 !== undefined) out.push("Soft F1: BIRD mini-dev's definition as implemented here (see README: agreement with the official script unchecked)");
   if (report.ves) {
     out.push(`VES: ${report.ves.iterations} timed runs per query (BIRD's evaluation_ves.py uses ${report.ves.officialIterations})`);
   }
@@ -118,6 +150,10 @@ export const scoreCommand: Command = {
       bench: { type: "string" },
       pred: { type: "string" },
       split: { type: "string" },
+      questions: { type: "string" },
+      "db-dir": { type: "string" },
+      metrics: { type: "string" },
+      "ts-dir": { type: "string" },
       semantics: { type: "string" },
       "keep-distinct": { type: "boolean" },
       ves: { type: "boolean" },
@@ -128,10 +164,17 @@ export const scoreCommand: Command = {
       json: { type: "boolean" },
     });
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    if (!values.bench) throw new UsageError("--bench DIR|minibench is required");
+    if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR|minibench is required (or --questions FILE --db-dir DIR)");
     if (!values.pred) throw new UsageError("--pred FILE|gold is required");
-    const split = (values.split ?? "dev") as Split;
-    if (split !== "dev" && split !== "train") throw new UsageError(`--split must be dev or train, got '${values.split}'`);
+    const asked = new Set<Metric>(["ex"]);
+    for (const m of (values.metrics ?? "").split(",").map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+      if (!(METRICS as readonly string[]).includes(m)) throw new UsageError(`--metrics takes ${METRICS.join(",")}, not '${m}'`);
+      asked.add(m as Metric);
+    }
+    if (values.ves) ["ves", "r-ves"].forEach((m) => asked.add(m as Metric));
+    if (values["ts-dir"] !== undefined) asked.add("ts");
+    if (asked.has("ts") && values["ts-dir"] === undefined) throw new UsageError("--metrics ts needs --ts-dir DIR (the test-suite databases)");
+    const shown = new Set(METRICS.filter((m) => asked.has(m)));
     if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
       throw new UsageError(`--semantics must be bird or spider, got '${values.semantics}'`);
     }
@@ -142,11 +185,10 @@ export const scoreCommand: Command = {
     // The workers start while the benchmark is read.
     const executor = createExecutor({ size: concurrency, defaultTimeoutMs: timeoutMs, prestart: true });
     try {
-      const bench = await loadBenchmark(await resolveBenchmarkDir(values.bench, io.env, io.cwd), {
-        split,
-        cacheDir: path.join(dataDir(io.env, io.cwd), "cache"),
-      });
-      const semantics: Semantics = (values.semantics as Semantics | undefined) ?? bench.layout;
+      const { bench } = await benchmarkFromFlags(values, io, "dev", { cacheDir: path.join(dataDir(io.env, io.cwd), "cache") });
+      const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+      const tsDir = values["ts-dir"] !== undefined ? path.resolve(io.cwd, values["ts-dir"]) : undefined;
+      if (tsDir !== undefined && !fs.existsSync(tsDir)) throw new UsageError(`--ts-dir ${values["ts-dir"]}: no such directory`);
       const notes: string[] = [];
       if (values["keep-distinct"] && semantics === "bird") notes.push("--keep-distinct has no effect under bird semantics");
 
@@ -171,14 +213,17 @@ export const scoreCommand: Command = {
         semantics,
         timeoutMs,
         keepDistinct: values["keep-distinct"] ?? false,
-        ...(values.ves ? { ves: { iterations: vesIterations } } : {}),
+        ...(asked.has("ves") || asked.has("r-ves") ? { ves: { iterations: vesIterations } } : {}),
+        ...(asked.has("soft-f1") ? { softF1: true } : {}),
+        ...(tsDir ? { testSuiteDir: tsDir } : {}),
+        ...(bench.dbDir ? { databases: bench.dbDir } : {}),
         ...(tick ? { onVerdict: (_v, done, total) => tick(done, total) } : {}),
       });
       const unmatched = report.unmatchedPredictions.filter((id) => !skippedIds.has(id));
 
       if (values.json) {
         const out = {
-          benchmark: { dir: bench.dir, name: bench.name, layout: bench.layout, split: bench.split },
+          benchmark: { dir: bench.dir, name: bench.name, layout: bench.layout, split: bench.split, ...(bench.questionsFile ? { questions: bench.questionsFile } : {}) },
           predictions: predLabel,
           ...report,
           unmatchedPredictions: unmatched,
@@ -187,7 +232,7 @@ export const scoreCommand: Command = {
         };
         io.stdout(`${JSON.stringify(out, null, 2)}\n`);
       } else {
-        io.stdout(renderText(report, bench, predLabel, { unmatched, notes }));
+        io.stdout(renderText(report, bench, predLabel, { unmatched, notes, shown }));
       }
       return 0;
     } finally {

@@ -5,14 +5,13 @@ import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
 import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
-import { fileOrder, prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, fileOrder, prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../../graphs/registry.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
 import type { Question } from "../../state/question.ts";
 import type { TestCode, TestData, TestRun, TsSqlStateValue } from "../../state/ts-sql.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 
 const RESULTS = "audit.jsonl";
@@ -139,6 +138,8 @@ Builds TS-SQL's test case (synthetic data checked for non-duality against the go
 question and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
 case in report.md, with the test data, the code and both results; audit.jsonl holds a line per question.
 
+  --bench DIR|minibench     a layout (--split dev|train|test|minidev; --questions FILE for another question file over
+                            its databases), or --questions FILE --db-dir DIR for your own data (questions with gold)
   --out DIR                 audit.jsonl, report.md, run.json
   --limit N  --ids A,B,...  a subset (file order)
   --concurrency K           questions in flight (default 2)
@@ -158,18 +159,18 @@ export const tsSqlCommand: Command = {
     });
     if (positionals[0] !== "audit") throw new UsageError(positionals[0] ? `unknown ts-sql command '${positionals[0]}' (commands: audit)` : "name a ts-sql command: audit");
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-    if (!values.bench) throw new UsageError("--bench DIR is required");
+    if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
     if (!values.out) throw new UsageError("--out DIR is required");
     if (values.initial !== undefined || values.correct !== undefined) throw new UsageError("--initial and --correct do not apply: the audit tests the benchmark's gold SQL");
-    const split = splitFrom(values.split, "dev");
+    splitFrom(values.split, "dev");
     const limit = intFlag(values, "limit", 1);
     const concurrency = intFlag(values, "concurrency", 1) ?? 2;
     const spec = manifestOf(tsSqlRefineManifest.name);
     graphOptionsOf(spec, values);
     modelFlagsFrom(values);
 
-    const benchDir = await resolveBenchmarkDir(values.bench, io.env, io.cwd);
-    const bench = await loadBenchmark(benchDir, { split });
+    const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "dev");
+    const split = bench.split;
     const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
     // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
@@ -203,9 +204,9 @@ export const tsSqlCommand: Command = {
       });
       const runFile = prepareOutDir(
         outDir,
-        { command: "ts-sql audit", bench: benchDir, split, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings([spec], values, io.cwd) } },
+        { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings([spec], values, io.cwd) } },
         values.resume ?? false,
-        ["command", "bench", "split", "models", "settings"],
+        ["command", "bench", "split", "questions", "dbDir", "models", "settings"],
         { command: "ts-sql audit", io },
       );
       releaseOutDir = runFile.release;

@@ -21,10 +21,11 @@ type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runF
  * The training examples a run retrieves from (`--few-shot`, or a graph option such as R³'s `--k-shot`), or undefined
  * when none is wanted: the benchmark's train split, loaded once (the split itself when the run is on train).
  */
-export async function examplesFor(spec: GraphInfo, values: Record<string, unknown>, benchDir: string, split: string, bench: Benchmark): Promise<ExampleStore | undefined> {
+export async function examplesFor(spec: GraphInfo, values: Record<string, unknown>, benchDir: string | undefined, split: string, bench: Benchmark): Promise<ExampleStore | undefined> {
   const wantedBy = examplesWantedBy(spec, values);
   if (!wantedBy) return undefined;
-  if (split === "train") return createExampleStore(bench.questions);
+  if (split === "train" && !bench.customQuestions) return createExampleStore(bench.questions);
+  if (benchDir === undefined) throw new UserError(`${wantedBy} needs a training split: run on a --bench layout that has one (--db-dir data has none)`);
   try {
     return createExampleStore((await loadBenchmark(benchDir, { split: "train" })).questions);
   } catch (error) {

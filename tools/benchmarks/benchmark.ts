@@ -10,7 +10,7 @@ import path from "node:path";
 import type { z } from "zod";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../../core/errors.ts";
-import type { Benchmark, BenchmarkLayout, Question, SkippedQuestion, Split } from "../../state/question.ts";
+import type { Benchmark, Question, SkippedQuestion, Split } from "../../state/question.ts";
 import { ensureMinibench } from "./minibench/index.ts";
 import { dataDir } from "../paths.ts";
 
@@ -538,82 +538,295 @@ async function readJsonArray<T>(file: string, pick: (s: Awaited<ReturnType<typeo
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
 
+/** Where a layout keeps each split: its question file and its databases folder. */
+const SPLIT_FILES: Record<"spider" | "bird", Partial<Record<Split, { file: string; dbFolder: string }>>> = {
+  spider: {
+    dev: { file: "dev.json", dbFolder: "database" },
+    train: { file: "train_spider.json", dbFolder: "database" },
+    test: { file: "test.json", dbFolder: "test_database" },
+  },
+  bird: {
+    dev: { file: "dev.json", dbFolder: "dev_databases" },
+    train: { file: "train.json", dbFolder: "train_databases" },
+    minidev: { file: "mini_dev_sqlite.json", dbFolder: "dev_databases" },
+  },
+};
+
+/** The splits of a layout whose question file and databases folder are both there. */
+export function splitsPresent(dir: string, layout: "spider" | "bird"): Split[] {
+  return (Object.entries(SPLIT_FILES[layout]) as Array<[Split, { file: string; dbFolder: string }]>)
+    .filter(([, f]) => isFile(path.join(dir, f.file)) && isDir(path.join(dir, f.dbFolder)))
+    .map(([split]) => split);
+}
+
 /** Which layout a directory holds, or undefined. */
-export function detectLayout(dir: string): BenchmarkLayout | undefined {
-  if (isDir(path.join(dir, "database")) && (isFile(path.join(dir, "dev.json")) || isFile(path.join(dir, "train_spider.json")))) {
-    return "spider";
-  }
-  if (
-    (isDir(path.join(dir, "dev_databases")) && isFile(path.join(dir, "dev.json"))) ||
-    (isDir(path.join(dir, "train_databases")) && isFile(path.join(dir, "train.json")))
-  ) {
-    return "bird";
-  }
+export function detectLayout(dir: string): "spider" | "bird" | undefined {
+  if (splitsPresent(dir, "spider").length) return "spider";
+  if (splitsPresent(dir, "bird").length) return "bird";
   return undefined;
 }
 
+const LOOKED_FOR =
+  "looked for database/ with dev.json or train_spider.json, test_database/ with test.json, " +
+  "dev_databases/ with dev.json or mini_dev_sqlite.json, or train_databases/ with train.json";
+
+/** One question as any supported file gives it (Spider, BIRD or own format), before databases are looked up. */
+interface AnyItem {
+  id?: string;
+  db_id: string;
+  question: string;
+  gold?: string;
+  evidence?: string;
+  difficulty?: string;
+}
+
 /**
- * Reads a Spider or BIRD benchmark directory (layout detected). Throws UserError on bad files. With `cacheDir`, the
- * parsed question files are cached there (see readItems) so later loads skip parsing and hardness.
+ * A question file in any supported format, checked (one-line UserError naming file, item or line, and field):
+ * `.jsonl` (an object a line), `.csv` (a header row), otherwise a JSON array. Field names: `question` (Spider-Syn's
+ * `SpiderSynQuestion` too), `db_id`, gold as `gold`, `query` (Spider) or `SQL` (BIRD), `evidence`, `difficulty`,
+ * id as `id` or `question_id`. Empty optional cells (CSV) count as absent.
  */
-export async function loadBenchmark(dir: string, opts: { split?: Split; cacheDir?: string } = {}): Promise<Benchmark> {
-  const split: Split = opts.split ?? "dev";
+async function readAnyQuestions(file: string): Promise<AnyItem[]> {
+  const ext = path.extname(file).toLowerCase();
+  let records: Array<{ where: string; value: unknown }>;
+  if (ext === ".jsonl" || ext === ".ndjson") {
+    const text = await readTextFile(file);
+    records = [];
+    text.split("\n").forEach((line, n) => {
+      if (!line.trim()) return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        throw new UserError(`${file}: line ${n + 1}: ${describeJsonError(line).replace(/at line 1, /, "at ")}`);
+      }
+      records.push({ where: `line ${n + 1}`, value });
+    });
+  } else if (ext === ".csv") {
+    const rows = parseCsv(await readTextFile(file), file);
+    const [header, ...body] = rows;
+    if (!header) throw new UserError(`${file}: empty CSV file (expected a header row with question,db_id,...)`);
+    const names = header.cells.map((h) => h.trim());
+    records = body
+      .filter((row) => row.cells.some((c) => c.trim()))
+      .map((row) => {
+        if (row.cells.length !== names.length) {
+          throw new UserError(`${file}: line ${row.line}: ${row.cells.length} cells, the header has ${names.length}`);
+        }
+        const value: Record<string, string> = {};
+        names.forEach((name, i) => {
+          if (name && row.cells[i]!.trim()) value[name] = row.cells[i]!;
+        });
+        return { where: `line ${row.line}`, value };
+      });
+  } else {
+    const text = await readTextFile(file);
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new UserError(`${file}: ${describeJsonError(text)}`);
+    }
+    if (!Array.isArray(data)) throw new UserError(`${file}: expected a JSON array of questions (got ${typeName(data)})`);
+    records = data.map((value, i) => ({ where: `item ${i}`, value }));
+  }
+  if (!records.length) throw new UserError(`${file}: no questions in the file`);
+  return records.map(({ where, value }) => normalizeItem(file, where, value));
+}
+
+function normalizeItem(file: string, where: string, value: unknown): AnyItem {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UserError(`${file}: ${where}: expected an object (got ${typeName(value)})`);
+  }
+  const o = value as Record<string, unknown>;
+  const text = (key: string, required: boolean): string | undefined => {
+    const v = o[key];
+    if (v === undefined || v === null) {
+      if (required) throw new UserError(`${file}: ${where}: "${key}" is required`);
+      return undefined;
+    }
+    if (typeof v === "number" && (key === "id" || key === "question_id")) return String(v);
+    if (typeof v !== "string") throw new UserError(`${file}: ${where}: "${key}" must be a string (got ${typeName(v)})`);
+    if (!v.trim()) {
+      if (required) throw new UserError(`${file}: ${where}: "${key}" is empty`);
+      return undefined;
+    }
+    return v.trim();
+  };
+  const question = o.question === undefined && o.SpiderSynQuestion !== undefined ? text("SpiderSynQuestion", true)! : text("question", true)!;
+  const db_id = text("db_id", true)!;
+  const gold = text("gold", false) ?? text("query", false) ?? text("SQL", false);
+  const id = text("id", false) ?? text("question_id", false);
+  const evidence = text("evidence", false);
+  const difficulty = text("difficulty", false);
+  return { db_id, question, ...(id ? { id } : {}), ...(gold ? { gold } : {}), ...(evidence ? { evidence } : {}), ...(difficulty ? { difficulty } : {}) };
+}
+
+/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks; CRLF or LF. Rows keep their first line number. */
+export function parseCsv(text: string, file = "CSV"): Array<{ line: number; cells: string[] }> {
+  const rows: Array<{ line: number; cells: string[] }> = [];
+  let cells: string[] = [];
+  let cell = "";
+  let line = 1;
+  let rowLine = 1;
+  let i = 0;
+  let quotedAt = 0;
+  const endRow = () => {
+    cells.push(cell);
+    rows.push({ line: rowLine, cells });
+    cells = [];
+    cell = "";
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"' && cell === "") {
+      quotedAt = line;
+      i++;
+      for (;;) {
+        if (i >= text.length) throw new UserError(`${file}: line ${quotedAt}: unterminated quoted field`);
+        if (text[i] === '"') {
+          if (text[i + 1] === '"') {
+            cell += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        if (text[i] === "\n") line++;
+        cell += text[i++];
+      }
+      if (i < text.length && text[i] !== "," && text[i] !== "\n" && text[i] !== "\r") {
+        throw new UserError(`${file}: line ${line}: text after a closing quote (write a quote inside a quoted field as "")`);
+      }
+      continue;
+    }
+    if (c === ",") {
+      cells.push(cell);
+      cell = "";
+      i++;
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      i++;
+    } else if (c === "\n") {
+      endRow();
+      line++;
+      rowLine = line;
+      i++;
+    } else {
+      cell += c;
+      i++;
+    }
+  }
+  if (cell !== "" || cells.length) endRow();
+  return rows;
+}
+
+/** How a question's database file is found. */
+type DbLookup = (dbId: string) => { path: string; rel: string; descriptionDir?: string };
+
+/** A layout's databases folder: `<folder>/<db_id>/<db_id>.sqlite`. */
+const layoutDbs = (root: string, dbFolder: string, descriptions: boolean): DbLookup => (dbId) => {
+  const rel = `${dbFolder}/${dbId}/${dbId}.sqlite`;
+  const descriptionDir = path.join(root, dbFolder, dbId, "database_description");
+  return { path: path.join(root, rel), rel, ...(descriptions && isDir(descriptionDir) ? { descriptionDir } : {}) };
+};
+
+/** A user's folder: `DIR/<db_id>.sqlite`, else `DIR/<db_id>/<db_id>.sqlite`. */
+const ownDbs = (dir: string): DbLookup => (dbId) => {
+  const flat = path.join(dir, `${dbId}.sqlite`);
+  const nested = path.join(dir, dbId, `${dbId}.sqlite`);
+  const descriptionDir = path.join(dir, dbId, "database_description");
+  const found = isFile(flat) ? flat : nested;
+  return { path: found, rel: `${dbId}.sqlite or ${dbId}/${dbId}.sqlite in ${dir}`, ...(isDir(descriptionDir) ? { descriptionDir } : {}) };
+};
+
+export interface LoadOptions {
+  /** Default dev; when the layout has no dev split, its only evaluation split (BIRD mini-dev, Spider test). */
+  split?: Split;
+  cacheDir?: string;
+  /** A question file (Spider, BIRD, JSONL or CSV format) to read instead of the layout's own, over its databases. */
+  questions?: string;
+}
+
+/** Questions from items, their databases looked up; missing ones skipped with the reason; duplicate ids refused. */
+function toQuestions(file: string, items: AnyItem[], lookup: DbLookup, defaultHardness: boolean) {
+  const questions: Question[] = [];
+  const skipped: SkippedQuestion[] = [];
+  const found = new Map<string, ReturnType<DbLookup> & { exists: boolean }>();
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const id = item.id ?? String(index);
+    if (seen.has(id)) throw new UserError(`${file}: item ${index}: duplicate ${item.id !== undefined ? "id" : "question_id"} ${id}`);
+    seen.add(id);
+    let db = found.get(item.db_id);
+    if (!db) {
+      const d = lookup(item.db_id);
+      found.set(item.db_id, (db = { ...d, exists: isFile(d.path) }));
+    }
+    if (!db.exists) {
+      skipped.push({ id, dbId: item.db_id, reason: `database file not found: ${db.rel}` });
+      return;
+    }
+    const difficulty = item.difficulty ?? (defaultHardness && item.gold ? spiderHardness(item.gold) : undefined);
+    questions.push({
+      id,
+      dbId: item.db_id,
+      dbPath: db.path,
+      question: item.question,
+      evidence: item.evidence ?? "",
+      ...(item.gold ? { goldSql: item.gold } : {}),
+      ...(difficulty ? { difficulty } : {}),
+      ...(db.descriptionDir ? { descriptionDir: db.descriptionDir } : {}),
+    });
+  });
+  return { questions, skipped };
+}
+
+/**
+ * Reads a Spider or BIRD benchmark directory (layout detected), or with `questions` another question file over that
+ * split's databases (Spider variants such as Spider-Syn, -DK, -Realistic). Throws UserError on bad files. With
+ * `cacheDir`, the parsed question files are cached there (see readItems) so later loads skip parsing and hardness.
+ */
+export async function loadBenchmark(dir: string, opts: LoadOptions = {}): Promise<Benchmark> {
   const root = path.resolve(dir);
   if (!isDir(root)) throw new UserError(`${dir}: no such benchmark directory`);
   const layout = detectLayout(root);
-  if (!layout) {
-    throw new UserError(
-      `${dir}: not a Spider or BIRD benchmark (looked for database/ with dev.json or train_spider.json, ` +
-        `or dev_databases/ with dev.json, or train_databases/ with train.json)`,
-    );
+  if (!layout) throw new UserError(`${dir}: not a Spider or BIRD benchmark (${LOOKED_FOR})`);
+  const present = splitsPresent(root, layout);
+  let split: Split = opts.split ?? "dev";
+  // A release with one evaluation split and no dev.json (BIRD mini-dev, Spider's test alone) uses it by default.
+  if (opts.split === undefined || (split === "dev" && !present.includes("dev"))) {
+    const only = present.filter((s) => s !== "train");
+    if (!present.includes("dev") && only.length === 1) split = only[0]!;
   }
-  const questions: Question[] = [];
-  const skipped: SkippedQuestion[] = [];
-  const exists = new Map<string, boolean>();
-  const dbExists = (p: string) => {
-    if (!exists.has(p)) exists.set(p, isFile(p));
-    return exists.get(p)!;
-  };
-  const add = (q: Question, relDb: string) => {
-    if (dbExists(q.dbPath)) questions.push(q);
-    else skipped.push({ id: q.id, dbId: q.dbId, reason: `database file not found: ${relDb}` });
-  };
-
+  const where = SPLIT_FILES[layout][split];
+  if (!where) {
+    throw new UserError(`${dir}: the ${layout === "spider" ? "Spider" : "BIRD"} layout has no split ${split} (it has ${Object.keys(SPLIT_FILES[layout]).join(", ")})`);
+  }
+  if (!isDir(path.join(root, where.dbFolder)) || (!opts.questions && !isFile(path.join(root, where.file)))) {
+    const name = layout === "spider" ? "Spider" : "BIRD";
+    throw new UserError(`${dir}: ${name} layout has no ${opts.questions ? "" : `${where.file} with `}${where.dbFolder}/ for split ${split}`);
+  }
+  const lookup = layoutDbs(root, where.dbFolder, layout === "bird");
+  const base = path.basename(root);
+  if (opts.questions) {
+    const file = path.resolve(opts.questions);
+    if (!isFile(file)) throw new UserError(`${opts.questions}: no such question file`);
+    const items = await readItems(file, opts.cacheDir, () => readAnyQuestions(file));
+    const { questions, skipped } = toQuestions(file, items, lookup, layout === "spider");
+    return { dir: root, layout, split, name: `${base}/${path.basename(file)}`, questions, skipped, questionsFile: file, dbDir: path.join(root, where.dbFolder), customQuestions: true };
+  }
+  const file = path.join(root, where.file);
+  let items: AnyItem[];
   if (layout === "spider") {
-    const fileName = split === "dev" ? "dev.json" : "train_spider.json";
-    const file = path.join(root, fileName);
-    if (!isFile(file)) throw new UserError(`${dir}: Spider layout has no ${fileName} for split ${split}`);
-    const items = await readItems(file, opts.cacheDir, async () =>
+    const spider = await readItems(file, opts.cacheDir, async () =>
       (await readJsonArray(file, (s) => s.spider)).map(
         (item): SpiderItem => ({ db_id: item.db_id, question: item.question, query: item.query, hardness: spiderHardness(item.query) }),
       ),
     );
-    const dbPaths = new Map<string, string>(); // one path.join per database, not per question
-    items.forEach((item, index) => {
-      const relDb = `database/${item.db_id}/${item.db_id}.sqlite`;
-      let dbPath = dbPaths.get(relDb);
-      if (dbPath === undefined) dbPaths.set(relDb, (dbPath = path.join(root, relDb)));
-      add(
-        {
-          id: String(index),
-          dbId: item.db_id,
-          dbPath,
-          question: item.question,
-          evidence: "",
-          goldSql: item.query,
-          difficulty: item.hardness ?? spiderHardness(item.query),
-        },
-        relDb,
-      );
-    });
+    items = spider.map((item) => ({ db_id: item.db_id, question: item.question, gold: item.query, difficulty: item.hardness ?? spiderHardness(item.query) }));
   } else {
-    const fileName = `${split}.json`;
-    const dbFolder = `${split}_databases`;
-    const file = path.join(root, fileName);
-    if (!isFile(file) || !isDir(path.join(root, dbFolder))) {
-      throw new UserError(`${dir}: BIRD layout has no ${fileName} with ${dbFolder}/ for split ${split}`);
-    }
-    const items = await readItems(file, opts.cacheDir, async () =>
+    const bird = await readItems(file, opts.cacheDir, async () =>
       (await readJsonArray(file, (s) => s.bird)).map(
         (item): BirdItem => ({
           ...(item.question_id !== undefined ? { question_id: item.question_id } : {}),
@@ -626,29 +839,92 @@ export async function loadBenchmark(dir: string, opts: { split?: Split; cacheDir
       ),
     );
     const seen = new Set<string>();
-    items.forEach((item, index) => {
+    items = bird.map((item, index) => {
       const id = item.question_id === undefined ? String(index) : String(item.question_id);
       if (seen.has(id)) throw new UserError(`${file}: item ${index}: duplicate question_id ${id}`);
       seen.add(id);
-      const relDb = `${dbFolder}/${item.db_id}/${item.db_id}.sqlite`;
-      const descriptionDir = path.join(root, dbFolder, item.db_id, "database_description");
-      add(
-        {
-          id,
-          dbId: item.db_id,
-          dbPath: path.join(root, relDb),
-          question: item.question,
-          evidence: item.evidence ?? "",
-          goldSql: item.SQL,
-          ...(item.difficulty ? { difficulty: item.difficulty } : {}),
-          ...(isDir(descriptionDir) ? { descriptionDir } : {}),
-        },
-        relDb,
-      );
+      return { id, db_id: item.db_id, question: item.question, gold: item.SQL, ...(item.evidence ? { evidence: item.evidence } : {}), ...(item.difficulty ? { difficulty: item.difficulty } : {}) };
     });
   }
-  const base = path.basename(root);
-  return { dir: root, layout, split, name: `${base}/${split}`, questions, skipped };
+  const { questions, skipped } = toQuestions(file, items, lookup, false);
+  return { dir: root, layout, split, name: `${base}/${split}`, questions, skipped, questionsFile: file, dbDir: path.join(root, where.dbFolder) };
+}
+
+/**
+ * Your own data: a question file (`.jsonl`, `.csv` or a JSON array; fields `question`, `db_id`, optional `gold`,
+ * `evidence`, `difficulty`, `id`) over a folder of databases, each `DIR/<db_id>.sqlite` or `DIR/<db_id>/<db_id>.sqlite`.
+ */
+export async function loadQuestionFile(questionsFile: string, dbDir: string, opts: { cacheDir?: string } = {}): Promise<Benchmark> {
+  const file = path.resolve(questionsFile);
+  const dir = path.resolve(dbDir);
+  if (!isFile(file)) throw new UserError(`${questionsFile}: no such question file`);
+  if (!isDir(dir)) throw new UserError(`${dbDir}: no such database directory`);
+  const items = await readItems(file, opts.cacheDir, () => readAnyQuestions(file));
+  const { questions, skipped } = toQuestions(file, items, ownDbs(dir), false);
+  return { dir, layout: "own", split: "dev", name: path.basename(file), questions, skipped, questionsFile: file, dbDir: dir, customQuestions: true };
+}
+
+/** Where a run's questions come from (what run.json records, so `--resume` and `merge` read them again). */
+export interface BenchmarkSource {
+  /** A layout directory (absolute), absent for own data. */
+  bench?: string;
+  split?: Split;
+  questions?: string;
+  dbDir?: string;
+}
+
+/** Loads what a source names: a layout (maybe with another question file) or own data. */
+export async function loadSource(source: BenchmarkSource, opts: { cacheDir?: string } = {}): Promise<Benchmark> {
+  if (source.dbDir) {
+    if (!source.questions) throw new UserError("--db-dir needs --questions FILE (the questions to run on its databases)");
+    return loadQuestionFile(source.questions, source.dbDir, opts);
+  }
+  if (!source.bench) throw new UserError("no benchmark: give --bench DIR, or --questions FILE --db-dir DIR");
+  return loadBenchmark(source.bench, { ...opts, ...(source.split ? { split: source.split } : {}), ...(source.questions ? { questions: source.questions } : {}) });
+}
+
+export interface SplitInfo {
+  split: Split;
+  file: string;
+  dbFolder: string;
+  questions: number;
+  /** Questions whose database is there. */
+  runnable: number;
+  /** Runnable questions with gold SQL. */
+  withGold: number;
+  databases: { present: string[]; missing: string[] };
+  difficulties: Record<string, number>;
+  /** A file that could not be read, as its one-line error. */
+  error?: string;
+}
+
+/** What a benchmark directory holds, split by split (for `sqlmend bench info`). */
+export async function describeBenchmarkDir(dir: string, opts: { cacheDir?: string } = {}): Promise<{ dir: string; layout: "spider" | "bird"; splits: SplitInfo[]; extraFiles: string[] }> {
+  const root = path.resolve(dir);
+  if (!isDir(root)) throw new UserError(`${dir}: no such benchmark directory`);
+  const layout = detectLayout(root);
+  if (!layout) throw new UserError(`${dir}: not a Spider or BIRD benchmark (${LOOKED_FOR})`);
+  const splits: SplitInfo[] = [];
+  for (const split of splitsPresent(root, layout)) {
+    const where = SPLIT_FILES[layout][split]!;
+    try {
+      const b = await loadBenchmark(root, { split, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) });
+      splits.push({ split, file: where.file, dbFolder: where.dbFolder, ...summarizeBenchmark(b) });
+    } catch (error) {
+      splits.push({ split, file: where.file, dbFolder: where.dbFolder, questions: 0, runnable: 0, withGold: 0, databases: { present: [], missing: [] }, difficulties: {}, error: (error as Error).message });
+    }
+  }
+  const known = ["tables.json", "test_tables.json", "test_gold.sql", "dev_gold.sql", "train_gold.sql", "mini_dev_sqlite_gold.sql", "dev_tables.json", "train_tables.json"];
+  return { dir: root, layout, splits, extraFiles: known.filter((f) => isFile(path.join(root, f))) };
+}
+
+/** Questions, gold, databases present and missing, and difficulty counts of a loaded benchmark. */
+export function summarizeBenchmark(b: Benchmark): Pick<SplitInfo, "questions" | "runnable" | "withGold" | "databases" | "difficulties"> {
+  const present = [...new Set(b.questions.map((q) => q.dbId))].sort();
+  const missing = [...new Set(b.skipped.map((q) => q.dbId))].sort();
+  const difficulties: Record<string, number> = {};
+  for (const q of b.questions) difficulties[q.difficulty ?? "unlabelled"] = (difficulties[q.difficulty ?? "unlabelled"] ?? 0) + 1;
+  return { questions: b.questions.length + b.skipped.length, runnable: b.questions.length, withGold: b.questions.filter((q) => q.goldSql).length, databases: { present, missing }, difficulties };
 }
 
 /**

@@ -13,6 +13,8 @@ import type { Question } from "../../state/question.ts";
 import type { CompareOutcome, ExecOptions, ExecResult, SqlExecutor } from "../sqlite/types.ts";
 import { describeJsonError, readTextFile } from "./benchmark.ts";
 import { tokenizeSql } from "../sql-tokens.ts";
+import path from "node:path";
+import { softF1, testSuiteVariants } from "./metrics.ts";
 
 export type Semantics = "bird" | "spider";
 
@@ -65,6 +67,12 @@ export interface Verdict {
   reward?: number;
   /** The prediction is a statement that writes (INSERT, DROP, ...): scored as an error, never run. */
   writes?: boolean;
+  /** BIRD mini-dev's Soft F1 of this prediction, 0..1 (when asked). */
+  softF1?: number;
+  /** Test-suite accuracy: matched the gold on every variant (absent when not asked or no variant was found). */
+  testSuite?: boolean;
+  /** The variant where the test-suite check failed, or why it could not run. */
+  testSuiteNote?: string;
 }
 
 /** First keywords of statements that change a database or the connection. */
@@ -79,6 +87,9 @@ export function writingStatement(sql: string): string | undefined {
 
 /** The executor refused it as a writer (e.g. `WITH ... DELETE`, whose first keyword reads). */
 const refusedAsWriter = (predError: string | undefined) => predError !== undefined && /writes to the database/.test(predError);
+
+/** A question with no gold SQL (own data): run, never scored. */
+export const NO_GOLD = "no gold SQL";
 
 export interface VesOptions {
   /** Timed runs of each query (BIRD's evaluation_ves.py uses 100). */
@@ -236,7 +247,7 @@ async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, o
  */
 export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOptions): Promise<Verdict> {
   const verdict: Verdict = { id: q.id, correct: false, ...(q.difficulty ? { difficulty: q.difficulty } : {}) };
-  if (!q.goldSql) return { ...verdict, goldError: "no gold SQL" };
+  if (!q.goldSql) return { ...verdict, goldError: NO_GOLD };
   const writes = writingStatement(predSql);
   if (writes) return { ...verdict, writes: true, predError: `rejected: the prediction writes (a ${writes} statement): scored as an error, never run`, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
   const timeoutMs = opts.timeoutMs ?? 30_000;
@@ -269,6 +280,48 @@ export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOpt
 }
 
 // ---------------------------------------------------------------------------
+// Metrics beside EX (the pure parts are in ./metrics.ts)
+// ---------------------------------------------------------------------------
+
+/**
+ * Soft F1 of one prediction (0 when either query fails). The rows come back from the executor: Soft F1 needs both
+ * results, not a verdict. The queries run as EX runs them under the given semantics.
+ */
+export async function softF1Of(q: Question, predSql: string, opts: Pick<ScoreOptions, "executor" | "semantics" | "timeoutMs" | "keepDistinct">): Promise<{ f1: number; error?: string }> {
+  if (!q.goldSql) return { f1: 0, error: "no gold SQL" };
+  const { pred, gold } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const [p, g] = await Promise.all([opts.executor.run(q.dbPath, pred, { timeoutMs }), opts.executor.run(q.dbPath, gold, { timeoutMs })]);
+  if (!g.ok) return { f1: 0, error: `gold: ${g.kind}` };
+  if (!p.ok) return { f1: 0, error: `prediction: ${p.kind}` };
+  return { f1: softF1(p.rows, g.rows) };
+}
+
+export interface TestSuiteVerdict {
+  /** Undefined when the folder has no variant of the question's database (not counted). */
+  correct?: boolean;
+  variants: number;
+  /** The first variant where the prediction failed or differed, and why. */
+  failedOn?: string;
+}
+
+/**
+ * Test-suite accuracy of one prediction: right only when it matches the gold on every variant (test-suite-sql-eval's
+ * eval_exec_match), each compared as EX compares (the scorer's semantics; official: spider). Stops at the first miss.
+ */
+export async function testSuiteVerdict(q: Question, predSql: string, variants: string[], opts: ScoreOptions): Promise<TestSuiteVerdict> {
+  if (!variants.length) return { variants: 0 };
+  for (const variant of variants) {
+    const v = await scoreQuestion({ ...q, dbPath: variant }, predSql, { ...opts, ves: false });
+    if (!v.correct) {
+      const why = v.goldError ? `gold failed: ${v.goldError}` : v.predError ? `prediction failed: ${v.predError}` : "results differ";
+      return { correct: false, variants: variants.length, failedOn: `${path.basename(variant)} (${why})` };
+    }
+  }
+  return { correct: true, variants: variants.length };
+}
+
+// ---------------------------------------------------------------------------
 // Scoring a set of questions
 // ---------------------------------------------------------------------------
 
@@ -280,6 +333,10 @@ export interface DifficultyScore {
   ex: number;
   ves?: number;
   rves?: number;
+  /** Mean Soft F1, percentage 0..100. */
+  softF1?: number;
+  /** Test-suite accuracy, percentage 0..100, over the questions that had variants. */
+  ts?: number;
 }
 
 export interface ScoreReport {
@@ -295,6 +352,15 @@ export interface ScoreReport {
    * rves as BIRD mini-dev's R-VES: mean of 100·sqrt(reward bucket). iterations: timed runs per query.
    */
   ves?: { iterations: number; officialIterations: number; ves: number; rves: number };
+  /** The metrics computed (ex always; ves, r-ves, soft-f1, ts when asked) and the databases they ran on. */
+  metrics: Metric[];
+  databases?: string;
+  /** Mean Soft F1 over the scored questions, percentage 0..100. */
+  softF1?: number;
+  /** Test-suite accuracy: over questions whose database has variants in `dir`; `noVariants` had none (not counted). */
+  testSuite?: { dir: string; count: number; correct: number; accuracy: number; noVariants: number };
+  /** Questions without gold SQL: run, not scored (not in count). */
+  noGold: number;
   /** Questions with no prediction (scored wrong). */
   missingPredictions: number;
   /** Prediction ids that match no question. */
@@ -317,8 +383,17 @@ export interface ScoreAllOptions {
   timeoutMs?: number;
   keepDistinct?: boolean;
   ves?: boolean | VesOptions;
+  /** Which metrics to compute beyond EX (ves and r-ves both come from `ves`). */
+  softF1?: boolean;
+  /** A test-suite folder (variants per db_id, see testSuiteVariants): adds test-suite accuracy. */
+  testSuiteDir?: string;
+  /** Said in the report: the folder the questions' databases came from. */
+  databases?: string;
   onVerdict?: (verdict: Verdict, done: number, total: number) => void;
 }
+
+export type Metric = "ex" | "ves" | "r-ves" | "soft-f1" | "ts";
+export const METRICS: readonly Metric[] = ["ex", "ves", "r-ves", "soft-f1", "ts"];
 
 const DIFFICULTY_ORDER = ["simple", "moderate", "challenging", "easy", "medium", "hard", "extra"];
 
@@ -375,6 +450,24 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
           verdict = { ...base, predError: `internal: ${oneLine(error instanceof Error ? error.message : String(error))}` };
         }
       }
+      if (q.goldSql && (opts.softF1 || opts.testSuiteDir)) {
+        const scoreOpts = { executor: opts.executor, semantics: opts.semantics, goldCache, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}) };
+        try {
+          if (opts.softF1) verdict.softF1 = pred === undefined ? 0 : (await softF1Of(q, pred, scoreOpts)).f1;
+          if (opts.testSuiteDir) {
+            const variants = testSuiteVariants(opts.testSuiteDir, q.dbId);
+            if (!variants.length) verdict.testSuiteNote = `no variants of ${q.dbId} in ${opts.testSuiteDir}`;
+            else if (pred === undefined) Object.assign(verdict, { testSuite: false, testSuiteNote: "no prediction" });
+            else {
+              const ts = await testSuiteVerdict(q, pred, variants, scoreOpts);
+              verdict.testSuite = ts.correct ?? false;
+              if (ts.failedOn) verdict.testSuiteNote = ts.failedOn;
+            }
+          }
+        } catch (error) {
+          verdict.testSuiteNote = `internal: ${oneLine(error instanceof Error ? error.message : String(error))}`;
+        }
+      }
       verdicts[i] = verdict;
       done++;
       opts.onVerdict?.(verdict, done, questions.length);
@@ -383,18 +476,46 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, questions.length)) }, worker));
 
   const ids = new Set(questions.map((q) => q.id));
-  const byDifficulty = exByDifficulty(verdicts, opts.ves ? (vs) => ({ ves: vesOf(vs), rves: rvesOf(vs) }) : undefined);
-  const correct = verdicts.filter((v) => v.correct).length;
+  // Questions without gold (own data) were run but cannot be scored: every figure is over the others.
+  const scored = verdicts.filter((v) => v.goldError !== NO_GOLD);
+  const f1Of = (vs: Verdict[]) => (vs.length ? (100 * vs.reduce((a, v) => a + (v.softF1 ?? 0), 0)) / vs.length : 0);
+  const tsOf = (vs: Verdict[]) => {
+    const with_ = vs.filter((v) => v.testSuite !== undefined);
+    return pct(with_.filter((v) => v.testSuite).length, with_.length);
+  };
+  const byDifficulty = exByDifficulty(scored, (vs) => ({
+    ...(opts.ves ? { ves: vesOf(vs), rves: rvesOf(vs) } : {}),
+    ...(opts.softF1 ? { softF1: f1Of(vs) } : {}),
+    ...(opts.testSuiteDir ? { ts: tsOf(vs) } : {}),
+  }));
+  const correct = scored.filter((v) => v.correct).length;
+  const tsCounted = scored.filter((v) => v.testSuite !== undefined);
+  const metrics: Metric[] = ["ex", ...(opts.ves ? (["ves", "r-ves"] as const) : []), ...(opts.softF1 ? (["soft-f1"] as const) : []), ...(opts.testSuiteDir ? (["ts"] as const) : [])];
   const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
   return {
     semantics: opts.semantics,
     keepDistinct: opts.keepDistinct ?? false,
-    count: verdicts.length,
+    count: scored.length,
     correct,
-    ex: pct(correct, verdicts.length),
+    ex: pct(correct, scored.length),
     byDifficulty,
+    metrics,
+    ...(opts.databases ? { databases: opts.databases } : {}),
+    noGold: verdicts.length - scored.length,
     ...(opts.ves
-      ? { ves: { iterations, officialIterations: OFFICIAL_VES_ITERATIONS, ves: vesOf(verdicts), rves: rvesOf(verdicts) } }
+      ? { ves: { iterations, officialIterations: OFFICIAL_VES_ITERATIONS, ves: vesOf(scored), rves: rvesOf(scored) } }
+      : {}),
+    ...(opts.softF1 ? { softF1: f1Of(scored) } : {}),
+    ...(opts.testSuiteDir
+      ? {
+          testSuite: {
+            dir: path.resolve(opts.testSuiteDir),
+            count: tsCounted.length,
+            correct: tsCounted.filter((v) => v.testSuite).length,
+            accuracy: tsOf(scored),
+            noVariants: scored.length - tsCounted.length,
+          },
+        }
       : {}),
     missingPredictions: verdicts.filter((v) => v.predError === "no prediction").length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),

@@ -319,10 +319,12 @@ export class MemoryStore {
    * source, `memo add` included) the same database and question text. Ids alone would mislead: splits number their
    * questions from 0 each, and minibench's train and dev share databases.
    */
-  entriesFrom(questions: { id: string; dbId: string; question: string }[], where: { bench: string; split: string }): { entry: MemoryEntry; question: string }[] {
+  entriesFrom(questions: { id: string; dbId: string; question: string }[], where: { bench: string; split: string; questions?: string | undefined }): { entry: MemoryEntry; question: string }[] {
     this.refresh();
-    const build = this.identity().build;
-    const sameSplit = build !== null && path.resolve(build.bench) === path.resolve(where.bench) && build.split === where.split;
+    const build = this.identity().build as { bench: string; split: string; questions?: string } | null;
+    // Ids mean the same only for the same question file (a --questions file numbers its own questions).
+    const sameSplit =
+      build !== null && typeof build.bench === "string" && path.resolve(build.bench) === path.resolve(where.bench) && build.split === where.split && (build.questions ?? null) === (where.questions ?? null);
     const byId = new Map(questions.map((q) => [`${q.dbId}/${q.id}`, q.id]));
     const byText = new Map(questions.map((q) => [`${q.dbId}\0${normQuestion(q.question)}`, q.id]));
     const out: { entry: MemoryEntry; question: string }[] = [];
