@@ -78,12 +78,24 @@ function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpe
   return compiled;
 }
 
+/**
+ * The most steps: schema, write, execute and its debug turns, persona; per review round review (the n reviewers in
+ * one step), revise, execute and its debug turns; finish.
+ */
+const r3Steps = (options: BuildOptions) => {
+  const o = readOptions(R3_LOOP_OPTIONS, options);
+  const executed = 1 + 2 * o.maxDebugTurns;
+  return 2 + executed + 1 + o.maxReviewTurns * (2 + executed) + 1;
+};
+
 export const r3Spec: GraphSpec = specOf(r3Manifest, {
   factories: { ...LOOP_FACTORIES, write: asSlot(writeNode) },
+  steps: r3Steps,
   build: (deps, options) => buildR3(r3Spec, true, deps, options),
 });
 
 export const r3ReviewSpec: GraphSpec = specOf(r3ReviewManifest, {
   factories: LOOP_FACTORIES,
+  steps: r3Steps,
   build: (deps, options) => buildR3(r3ReviewSpec, false, deps, options),
 });

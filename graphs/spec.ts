@@ -38,6 +38,11 @@ export interface GraphSpec extends GraphInfo {
    * records about them, or throws a UserError to refuse (memo-sql: a memory holding evaluated questions).
    */
   preflight?(run: RunPreflight): Record<string, unknown>;
+  /**
+   * LangGraph's recursion limit for a thread under these options: the most supersteps its declared loop bounds allow
+   * (`steps`), plus a margin. `build` attaches it to the compiled graph (`recursionLimit`), which `runThread` passes.
+   */
+  recursionLimit(options?: GraphOptions): number;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(deps: NodeDeps, options?: BuildOptions): any;
@@ -59,9 +64,19 @@ export interface RunPreflight {
  */
 export function specOf<M extends GraphInfo>(
   manifest: M,
-  impl: { factories: { [K in keyof M["slots"]]: NodeFactory }; build: GraphSpec["build"]; outcome?: OutcomeSpec; preflight?: GraphSpec["preflight"] },
+  impl: {
+    factories: { [K in keyof M["slots"]]: NodeFactory };
+    build: GraphSpec["build"];
+    outcome?: OutcomeSpec;
+    preflight?: GraphSpec["preflight"];
+    /** The most supersteps one thread can take under these options (every loop at its bound). */
+    steps(options: GraphOptions): number;
+  },
 ): GraphSpec {
   const { slots, ...info } = manifest as GraphInfo;
+  // A margin over the bound: resumed threads, gates that pass once (Memo-SQL's vote) and a replacement node's own
+  // Command routing may add a step or two; a limit too high only lets a runaway custom graph run longer.
+  const recursionLimit = (options: GraphOptions = {}) => Math.max(25, impl.steps(options) + 10);
   const factories = impl.factories as Record<string, NodeFactory>;
   // Types miss a spread object with extra keys; the lists must match exactly.
   const [want, have] = [Object.keys(slots).sort().join(","), Object.keys(factories).sort().join(",")];
@@ -69,7 +84,12 @@ export function specOf<M extends GraphInfo>(
   return {
     ...info,
     slots: Object.fromEntries(Object.entries(slots).map(([slot, { summary }]) => [slot, { summary, factory: factories[slot]! }])),
-    build: impl.build,
+    recursionLimit,
+    build(deps, options) {
+      const compiled = impl.build(deps, options);
+      compiled.recursionLimit = recursionLimit(options);
+      return compiled;
+    },
     ...(impl.outcome ? { outcome: impl.outcome } : {}),
     ...(impl.preflight ? { preflight: impl.preflight } : {}),
   };

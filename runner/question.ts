@@ -13,6 +13,8 @@ import { lazyCrypto } from "../tools/hash.ts";
 export interface RunnableGraph {
   invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
   getState(config: Record<string, unknown>): Promise<{ values: unknown; next: string[]; tasks: unknown[] }>;
+  /** Set by `GraphSpec.build` from the graph's loop bounds (`specOf`'s `steps`). */
+  recursionLimit?: number;
 }
 
 export type InitialSource =
@@ -58,7 +60,8 @@ export interface QuestionRun {
   traceRunId?: string;
 }
 
-const RECURSION_LIMIT = 200;
+/** For a graph not built by a spec (no `recursionLimit` of its own): LangGraph's limit is then this. */
+const FALLBACK_RECURSION_LIMIT = 200;
 
 export const inputOf = (q: Question, graph: string, sql?: string): SqlInput => ({
   graph,
@@ -76,7 +79,7 @@ export const inputOf = (q: Question, graph: string, sql?: string): SqlInput => (
  * state as it is, or starts the thread with the input. This is what makes `eval --resume` redo nothing.
  */
 export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig = {}): Promise<SqlStateValue> {
-  const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT, ...trace };
+  const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
   const snapshot = await graph.getState(config).catch(() => undefined);
   const values = snapshot?.values as Partial<SqlStateValue> | undefined;
   if (snapshot && values && Object.keys(values).length && values.question !== undefined) {
