@@ -7,7 +7,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { r3ReviewSpec, r3Spec } from "../graphs/r3.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { createExampleStore } from "../tools/retrieval/examples.ts";
-import { normaliseSql, sameSql } from "../tools/sql-normalise.ts";
+import { normaliseSql, sameSql, schemaIdentifiers } from "../tools/sql-normalise.ts";
 import { fitHistory } from "../nodes/r3/writer.ts";
 import type { HistoryTurn, R3StateValue } from "../state/r3.ts";
 import type { NodeFactory } from "../nodes/types.ts";
@@ -58,11 +58,20 @@ function build(script: Record<string, Responder>, options: Record<string, unknow
 
 describe("the SQL normaliser (consensus)", () => {
   it("ignores white space, keyword case, a trailing semicolon and needless identifier quoting, not literals", () => {
-    expect(sameSql('select  "name" FROM [customers]\nWHERE city = \'London\';', "SELECT name FROM customers WHERE city = 'London'")).toBe(true);
+    const shop = schemaIdentifiers([{ name: "customers", columns: [{ name: "Name" }, { name: "city" }] }]);
+    expect(sameSql('select  "name" FROM [customers]\nWHERE city = \'London\';', "SELECT name FROM customers WHERE city = 'London'", shop)).toBe(true);
     expect(sameSql("SELECT `id` FROM t", "select id from T ;")).toBe(true);
     expect(sameSql("SELECT name FROM customers WHERE city = 'london'", "SELECT name FROM customers WHERE city = 'London'")).toBe(false);
     expect(sameSql("SELECT name FROM customers", "SELECT id FROM customers")).toBe(false);
     expect(normaliseSql('SELECT "first name" FROM t')).toBe('select "first name" from t'); // quoting that is needed stays
+  });
+
+  it("keeps the case of a double-quoted token the schema does not name: SQLite reads it as a string", () => {
+    const shop = schemaIdentifiers([{ name: "customers", columns: [{ name: "name" }, { name: "country" }] }]);
+    expect(sameSql('SELECT name FROM customers WHERE country = "france"', 'SELECT name FROM customers WHERE country = "France"', shop)).toBe(false);
+    expect(sameSql('SELECT "Name" FROM customers WHERE country = "France"', 'select name from customers where "COUNTRY" = "France"', shop)).toBe(true);
+    // Without a schema a double-quoted token is never assumed to be an identifier.
+    expect(sameSql('SELECT "name" FROM t', "SELECT name FROM t")).toBe(false);
   });
 });
 
@@ -143,6 +152,21 @@ describe("r3 graph", () => {
     expect(state.execution).toMatchObject({ ok: true, sql: state.sql });
     expect(models.shownTo("reviewer")).toHaveLength(6);
     expect(models.shownTo("persona")).toHaveLength(1); // once per question, not per round
+  });
+
+  it("a reviewer's fix of a double-quoted literal's case is a revision, not consensus", async () => {
+    const { graph } = build(
+      {
+        writer: ({ messages }) => (isReviews(messages) ? sql('SELECT name FROM customers WHERE city = "London"') : sql('SELECT name FROM customers WHERE city = "london"')),
+        reviewer: 'The city is stored as "London": the filter finds nothing.',
+      },
+      { maxReviewTurns: 1 },
+    );
+    const state: R3StateValue = await graph.invoke(input("Which customers live in London?"), config("dq-case"));
+    expect(state.roundLog[0]).toMatchObject({ outcome: "revised", sqlAfter: 'SELECT name FROM customers WHERE city = "London"' });
+    expect(state.consensus).toBe(false);
+    expect(state.sql).toBe('SELECT name FROM customers WHERE city = "London"');
+    expect(state.execution?.preview?.rows).toEqual([["Ada"]]);
   });
 
   it("caps debug turns per review round", async () => {
