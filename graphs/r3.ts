@@ -42,10 +42,13 @@ const routeAfterExecute = (opts: LoopOptions) => (state: R3StateValue) => {
   return reviewerSends(opts)(state);
 };
 
-/** After revise: consensus (or no review to answer) ends the loop; a revision is executed (and debugged) first. */
+/**
+ * After revise: a revision is executed (and debugged) first; consensus, no review to answer, or a writer that gave
+ * no SQL even when asked again ends the loop.
+ */
 const routeAfterRevise = (state: R3StateValue) => {
   const outcome = state.roundLog.at(-1)?.outcome;
-  return outcome === "kept" || outcome === "no-reviews" ? "finish" : "execute";
+  return outcome === "revised" ? "execute" : "finish";
 };
 
 /**

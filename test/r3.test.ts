@@ -270,12 +270,52 @@ describe("r3 graph", () => {
     const state: R3StateValue = await graph.invoke(input("How many orders?"), config("nosql"));
     expect(state.sql).toBe("");
     expect(state.stopReason).toBe("no SQL to review: the writer gave none");
-    expect(models.shownTo("writer")).toHaveLength(2); // the first SQL and one debug turn
+    // The first SQL and one debug turn, each asked again twice (MAX_SQL_REASKS) when its reply holds no SQL.
+    const writer = models.shownTo("writer");
+    expect(writer).toHaveLength(6);
+    expect(last(writer[1]!.messages)).toMatch(/^Your reply held no SQL query/);
     // Not an empty query and its "error"; after a reply without SQL, user and assistant still alternate.
-    expect(last(models.shownTo("writer")[1]!.messages)).toMatch(/^There is no SQL query to run yet/);
-    expect(models.shownTo("writer")[1]!.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(last(writer[3]!.messages)).toMatch(/^There is no SQL query to run yet/);
+    expect(writer[3]!.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "assistant", "user", "assistant", "user"]);
     expect(models.shownTo("persona")).toHaveLength(0);
-    expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL"))).toHaveLength(2);
+    expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL (after 2 re-asks)"))).toHaveLength(2);
+    expect(state.writerReasks).toBe(4);
+    expect(state.stopKind).toBe("writer gave no SQL");
+  });
+
+  it("asks the writer again when a revision holds no SQL, instead of starting another review round", async () => {
+    const { graph, models } = build(
+      {
+        writer: ({ messages }) =>
+          last(messages).startsWith("Your reply held no SQL")
+            ? sql("SELECT name FROM customers WHERE city = 'London'")
+            : isReviews(messages)
+              ? "Good point: I will return the names of London's customers."
+              : sql("SELECT * FROM customers WHERE city = 'London'"),
+        reviewer: "Return only the names.",
+      },
+      { maxReviewTurns: 1 },
+    );
+    const state: R3StateValue = await graph.invoke(input("Names of London's customers?"), config("reask"));
+    expect(state.roundLog.map((r) => r.outcome)).toEqual(["revised"]);
+    expect(state.sql).toBe("SELECT name FROM customers WHERE city = 'London'");
+    expect(state.writerReasks).toBe(1);
+    expect(models.shownTo("reviewer")).toHaveLength(3); // one round, not two
+    expect(state.attempts.find((a) => a.node === "revise")?.note).toMatch(/asked again 1 time/);
+  });
+
+  it("stops the loop when a revision holds no SQL even when asked again", async () => {
+    const { graph, models } = build(
+      { writer: ({ messages }) => (isReviews(messages) || last(messages).startsWith("Your reply held no SQL") ? "I agree with the reviewers." : sql("SELECT * FROM customers")) },
+      { maxReviewTurns: 3 },
+    );
+    const state: R3StateValue = await graph.invoke(input("Names of customers?"), config("reask-stop"));
+    expect(state.roundLog.map((r) => r.outcome)).toEqual(["unusable"]);
+    expect(state.stopKind).toBe("writer gave no SQL");
+    expect(state.stopReason).toMatch(/the writer gave no SQL in round 1/);
+    expect(state.sql).toBe("SELECT * FROM customers");
+    expect(models.shownTo("reviewer")).toHaveLength(3);
+    expect(models.shownTo("writer")).toHaveLength(1 + 1 + 2);
   });
 
   it("keeps user and assistant alternating when a writer call fails (strict chat templates refuse two user turns)", async () => {

@@ -7,7 +7,7 @@ import { withCalls } from "../common.ts";
 import { R3_LOOP_OPTIONS } from "./options.ts";
 import { reviewsTurn } from "./prompts.ts";
 import type { R3NodeFactory } from "./types.ts";
-import { askWriter, droppedNote } from "./writer.ts";
+import { askWriter, droppedNote, reaskNote } from "./writer.ts";
 
 /**
  * Slot `revise` (role "writer"): the writer reads every review of the round (H ← H + r; y'' = LLM(H)) and revises,
@@ -29,10 +29,12 @@ export const reviseNode: R3NodeFactory = (deps, options) => async (state) => {
     return { roundLog: [log("no-reviews", state.sql)], ...next, attempts: [{ node: "revise", sql: state.sql, ok: false, note: `round ${round}: every reviewer failed; kept the SQL` }] };
   }
   const turn = await askWriter(deps, state, opts, { role: "user", kind: "reviews", round, content: reviewsTurn(state.sql, usable, failedReviewers.length) });
-  const dropped = droppedNote(turn.dropped);
+  const dropped = [droppedNote(turn.dropped), reaskNote(turn.reasks)].filter(Boolean).join("; ");
+  const reasks = { writerReasks: state.writerReasks + turn.reasks };
   if (!turn.sql) {
-    const note = [dropped, `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ");
-    return withCalls({ roundLog: [log("unusable", state.sql)], ...next, history: turn.turns, attempts: [{ node: "revise", sql: state.sql, ok: false, note }] }, [turn.record]);
+    // Asked again and still no SQL: the loop stops here (stop reason "the writer gave no SQL"), the SQL as it was.
+    const note = [dropped, `${turn.error}; kept the previous SQL`].filter(Boolean).join("; ");
+    return withCalls({ roundLog: [log("unusable", state.sql)], ...next, ...reasks, history: turn.turns, attempts: [{ node: "revise", sql: state.sql, ok: false, note }] }, turn.records);
   }
   const names = await identifiersOf(deps, state);
   const kept = sameSql(turn.sql, state.sql, names.identifiers);
@@ -44,10 +46,11 @@ export const reviseNode: R3NodeFactory = (deps, options) => async (state) => {
       consensus: kept,
       sql,
       ...next,
+      ...reasks,
       history: turn.turns,
       attempts: [{ node: "revise", sql, ok: true, ...(dropped || names.note ? { note: [dropped, names.note].filter(Boolean).join("; ") } : {}) }],
     },
-    [turn.record],
+    turn.records,
   );
 };
 

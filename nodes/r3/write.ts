@@ -3,7 +3,7 @@ import { sameQuestionIds, searchExamples } from "../../tools/retrieval/example-s
 import { withCalls } from "../common.ts";
 import { R3_OPTIONS } from "./options.ts";
 import type { R3NodeFactory } from "./types.ts";
-import { askWriter } from "./writer.ts";
+import { askWriter, reaskNote } from "./writer.ts";
 
 /**
  * Slot `write` (role "writer"): y = LLM(x, S), the first SQL, with the k training questions most similar to this one
@@ -28,16 +28,17 @@ export const writeNode: R3NodeFactory = (deps, options) => async (state) => {
     }
   }
   const turn = await askWriter(deps, { ...state, shots }, opts);
-  const note = [...notes, turn.sql ? undefined : `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ") || undefined;
+  const note = [...notes, reaskNote(turn.reasks), turn.sql ? undefined : `${turn.error}; kept the previous SQL`].filter(Boolean).join("; ") || undefined;
   return withCalls(
     {
       shots,
       shotsRanking,
       history: turn.turns,
+      writerReasks: state.writerReasks + turn.reasks,
       ...(turn.sql ? { sql: turn.sql } : {}),
       attempts: [{ node: "write", sql: turn.sql ?? state.sql, ok: !!turn.sql, ...(note ? { note } : {}) }],
     },
-    [...embeddingCalls, turn.record],
+    [...embeddingCalls, ...turn.records],
   );
 };
 
