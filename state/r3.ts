@@ -54,8 +54,12 @@ export const R3State = new StateSchema({
   /** Training examples shown in the writer's opening turn (retrieved once), and how they were ranked. */
   shots: z.array(z.object({ id: z.string(), question: z.string(), evidence: z.string(), sql: z.string() })).default(() => []),
   shotsRanking: z.string().default(""),
+  /** The pool the shots were drawn from: "all N training questions", or "N of M (… left out: why)", or "none given". */
+  shotsPool: z.string().default(""),
   /** The reviewers' professions, made once per question. */
   personas: z.array(PersonaSchema).default(() => []),
+  /** How many of `personas` are standby reviewers (the model proposed too few, or its reply was unusable). */
+  personasStandby: z.number().int().nonnegative().default(0),
   /** Every review of every round (failed reviewers included, with their error). */
   reviews: new ReducedValue(z.array(ReviewSchema).default(() => []), { inputSchema: z.array(ReviewSchema), reducer: concat }),
   /** Review rounds finished (the writer has answered their reviews). */

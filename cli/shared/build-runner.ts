@@ -23,12 +23,28 @@ type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runF
 export async function examplesFor(spec: GraphInfo, values: Record<string, unknown>, benchDir: string, split: string, bench: Benchmark): Promise<ExampleStore | undefined> {
   const wantedBy = examplesWantedBy(spec, values);
   if (!wantedBy) return undefined;
-  if (split === "train") return createExampleStore(bench.questions);
-  try {
-    return createExampleStore((await loadBenchmark(benchDir, { split: "train" })).questions);
-  } catch (error) {
-    throw new UserError(`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`);
+  let train = bench;
+  if (split !== "train") {
+    try {
+      train = await loadBenchmark(benchDir, { split: "train" });
+    } catch (error) {
+      throw new UserError(`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`);
+    }
   }
+  return examplePoolOf(train, wantedBy);
+}
+
+/**
+ * The example pool of a train split: its questions whose database is on disk (the reader skips the others; each
+ * question's state says how many were left out). An empty pool is an error, never a silent zero-shot run.
+ */
+export function examplePoolOf(train: Benchmark, wantedBy: string): ExampleStore {
+  const store = createExampleStore(train.questions, { count: train.skipped.length, reason: "database not found locally" });
+  if (!store.size) {
+    const why = train.skipped.length ? `: all ${train.skipped.length} of its questions lack their database (${train.skipped[0]!.reason}, ...)` : "";
+    throw new UserError(`${wantedBy} needs training examples, but the train split of ${train.dir} has none with gold SQL${why}`);
+  }
+  return store;
 }
 
 /** Everything a command needs to run questions through a graph, from its flags. */
