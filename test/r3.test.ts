@@ -2,7 +2,13 @@
  * R³ (graphs/r3.ts) with scripted models: the writer's debug loop and memory, personas, parallel reviewers, the
  * rebuttal/revision loop and its stop reasons, each ablation switch, history truncation, a failing reviewer.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphOptionsOf } from "../cli/shared/setup.ts";
+import { readOptions } from "../core/options.ts";
+import { r3Manifest } from "../graphs/manifests/r3.ts";
+import { R3_OPTIONS } from "../nodes/r3/options.ts";
 import { MemorySaver } from "@langchain/langgraph";
 import { r3ReviewSpec, r3Spec } from "../graphs/r3.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -470,5 +476,39 @@ describe("r3-review (corrector)", () => {
     expect(first.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(first[2]!.content).toContain("SELECT name FROM customers");
     expect(Object.keys(r3ReviewSpec.slots)).not.toContain("write");
+  });
+});
+
+describe("README: Table 3's commands", () => {
+  it("one command per row, configuring what the row is (reviewers, reasoning, 5-shot, the debug loop)", () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
+    const block = readme.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;
+    const rows = new Map<string, ReturnType<typeof readOptions<typeof R3_OPTIONS>>>();
+    for (const line of block.split("\n").filter((l) => l.includes("sqlmend eval r3 "))) {
+      const [command, row] = line.split("#").map((s) => s.trim());
+      const tokens = command!.split(/\s+/);
+      const values: Record<string, unknown> = {};
+      tokens.forEach((t, i) => {
+        if (t.startsWith("--") && !["--bench", "--out", "--model"].includes(t)) values[t.slice(2)] = tokens[i + 1];
+      });
+      expect(rows.has(row!), `row ${row} twice`).toBe(false);
+      rows.set(row!, readOptions(R3_OPTIONS, graphOptionsOf(r3Manifest, values)));
+    }
+    expect([...rows.keys()]).toEqual(["CoT", "PoT", "1R-Lp + CoT", "1R-Lp + PoT", "R³: 3R-Lp + PoT"]);
+    const want = {
+      CoT: { reviewers: 0, reasoning: "cot", maxDebugTurns: 0 },
+      PoT: { reviewers: 0, reasoning: "pot", maxDebugTurns: 0 },
+      "1R-Lp + CoT": { reviewers: 1, reasoning: "cot", maxDebugTurns: 3, maxReviewTurns: 5 },
+      "1R-Lp + PoT": { reviewers: 1, reasoning: "pot", maxDebugTurns: 3, maxReviewTurns: 5 },
+      "R³: 3R-Lp + PoT": { reviewers: 3, reasoning: "pot", maxDebugTurns: 3, maxReviewTurns: 5 },
+    };
+    for (const [row, options] of rows) expect(options, row).toMatchObject({ kShot: 5, ...want[row as keyof typeof want] });
+  });
+
+  it("the CoT row's command makes exactly one writer call: no reviewers, no debug loop", async () => {
+    const { graph, models } = build({ writer: sql("SELECT nope FROM customers") }, { reviewers: 0, maxDebugTurns: 0, reasoning: "cot" });
+    const state: R3StateValue = await graph.invoke(input("Names?"), config("cot-row"));
+    expect(models.shown.map((s) => s.role)).toEqual(["writer"]);
+    expect(state.stopKind).toBe("no reviewers");
   });
 });
