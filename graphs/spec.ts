@@ -97,16 +97,15 @@ export function specOf<M extends GraphInfo>(
 }
 
 /**
- * The node for a slot: the user's replacement if one was given (held to the slot's contract, `checkedNode`), else the
- * graph's default.
+ * The node for a slot: the user's replacement if one was given, else the graph's default; either held to the slot's
+ * contract (`checkedNode`).
  */
 export function slotNode(spec: Pick<GraphSpec, "name" | "slots">, slot: string, deps: NodeDeps, options: BuildOptions) {
   const known = spec.slots[slot];
   if (!known) throw new Error(`graph '${spec.name}' has no slot '${slot}'`);
-  const replacement = options.slots?.[slot];
-  if (!replacement) return known.factory(deps, options);
-  // A contract holds when the graph module's manifest declares it (a spec made by hand may not).
-  return checkedNode(spec.name, slot, known, replacement(deps, options) as (state: unknown, config?: unknown) => Promise<unknown>);
+  // Defaults are held to the same contract: a few property checks per step, and the declarations stay honest.
+  const factory = options.slots?.[slot] ?? known.factory;
+  return checkedNode(spec.name, slot, known, factory(deps, options) as (state: unknown, config?: unknown) => Promise<unknown>);
 }
 
 type AnyNode = (state: unknown, config?: unknown) => Promise<unknown>;
