@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { graphSpecs } from "../graphs/index.ts";
+import { baselineSpec } from "../graphs/baseline.ts";
 import { magicFeedbackSpec } from "../graphs/magic-feedback.ts";
 import { r3Spec } from "../graphs/r3.ts";
 import { runThread } from "../runner/question.ts";
@@ -58,6 +59,14 @@ describe("recursion limits from loop bounds", () => {
     const state = (await runThread(graph, { graph: "r3", questionId: "1", question: "Who?", evidence: "", dbId: "shop", dbPath }, "r3-80")) as unknown as { rounds: number; stopReason: string };
     expect(state.rounds).toBe(80);
     expect(state.stopReason).toMatch(/turn limit/);
+  }, 60_000);
+
+  it("baseline --max-fix-rounds 120 with SQL that never executes uses all 120 fix rounds", async () => {
+    const models = scriptedProvider({ generator: fenced("SELECT nope FROM nowhere"), fixer: fenced("SELECT nope FROM nowhere") });
+    const graph = baselineSpec.build({ models, executor }, { maxFixRounds: 120, checkpointer: new MemorySaver() });
+    const state = await runThread(graph, { graph: "baseline", questionId: "1", question: "Who?", evidence: "", dbId: "shop", dbPath }, "fix-120");
+    expect(state.fixRounds).toBe(120);
+    expect(state.execution?.ok).toBe(false);
   }, 60_000);
 
   it("every graph declares a limit that grows with its loop bounds", () => {
