@@ -1,6 +1,6 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState } from "../state/sql-state.ts";
-import { routeAfterExecute } from "./routes.ts";
+import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { readOptions } from "../core/options.ts";
 import { baselineManifest, baselineOptions } from "./manifests/baseline.ts";
@@ -15,6 +15,8 @@ export { baselineOptions };
  */
 export const baselineSpec: GraphSpec = specOf(baselineManifest, {
   factories: SHARED_FACTORIES,
+  // link, schema, generate, execute, then (fix → execute) per fix round.
+  steps: (options) => 4 + 2 * maxFixRoundsOf(options),
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(baselineSpec, slot, deps, options);
     const { link } = readOptions(baselineOptions, options);

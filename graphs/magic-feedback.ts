@@ -57,6 +57,8 @@ export const magicFeedbackSpec: GraphSpec = specOf(magicFeedbackManifest, {
       };
     },
   },
+  // schema, then per iteration feedback → correct → manager → the two revisions (one step); or check → judge.
+  steps: (options) => 1 + 4 * readOptions(MAGIC_FEEDBACK_OPTIONS, options).maxIter,
   build(deps, options: BuildOptions = {}) {
     const { maxIter, noManager } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
     const node = (name: string) => slotNode(magicFeedbackSpec, name, deps, options);

@@ -13,6 +13,7 @@ import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 export const magicGuidelineSpec: GraphSpec = specOf(magicGuidelineManifest, {
   factories: { merge: mergeNode as unknown as NodeFactory },
   outcome: { of: (state) => ({ merged: state.merged === true, unusableReplies: typeof state.unusableReplies === "number" ? state.unusableReplies : 0 }) },
+  steps: () => 1,
   build(deps, options: BuildOptions = {}) {
     const graph = new StateGraph(MagicGuidelineState)
       .addNode("merge", slotNode(magicGuidelineSpec, "merge", deps, options))

@@ -24,6 +24,7 @@ export const magicSpec: GraphSpec = specOf(magicManifest, {
       revision: typeof state.revision === "string" && state.revision ? state.revision : null,
     }),
   },
+  steps: () => 3,
   build(deps, options: BuildOptions = {}) {
     const node = (name: string) => slotNode(magicSpec, name, deps, options);
     const graph = new StateGraph(MagicState)

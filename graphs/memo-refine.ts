@@ -26,6 +26,8 @@ export const memoRefineSpec: GraphSpec = specOf(memoRefineManifest, {
   },
   outcome: memoRefineOutcome,
   preflight: memoPreflight,
+  // schema, seed; per refinement round critic → refine; the last critic, vote.
+  steps: (options) => 2 + 2 * readOptions(MEMO_REFINE_OPTIONS, options).refineRounds + 2,
   build(deps, options: BuildOptions = {}) {
     const o = readOptions(MEMO_REFINE_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options);

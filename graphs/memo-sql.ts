@@ -4,7 +4,7 @@ import { MemoState, type MemoStateValue, STRATEGIES } from "../state/memo.ts";
 import { contextOf } from "../nodes/memo/common.ts";
 import { collectNode, criticNode, memoryStoreFor, refineNode, voteNode } from "../nodes/memo/correct.ts";
 import { MEMO_SQL_OPTIONS } from "../nodes/memo/options.ts";
-import { actNode, decomposeNode, reflectNode, reviseNode } from "../nodes/memo/solve.ts";
+import { actNode, decomposeNode, MAX_SUB_QUESTIONS, reflectNode, reviseNode } from "../nodes/memo/solve.ts";
 import { writeNode } from "../nodes/memo/write.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { memoSqlManifest } from "./manifests/memo.ts";
@@ -44,6 +44,9 @@ export const memoSqlSpec: GraphSpec = specOf(memoSqlManifest, {
   factories: { link: SHARED_FACTORIES.link, schema: SHARED_FACTORIES.schema, ...MEMO_FACTORIES },
   outcome: memoSqlOutcome,
   preflight: memoPreflight,
+  // link, schema, decompose; per sub-question (at most MAX_SUB_QUESTIONS) act → reflect → revise; write, collect;
+  // per refinement round critic → refine; the last critic, vote.
+  steps: (options) => 3 + 3 * MAX_SUB_QUESTIONS + 2 + 2 * readOptions(MEMO_SQL_OPTIONS, options).refineRounds + 2,
   build(deps, options: BuildOptions = {}) {
     const o = readOptions(MEMO_SQL_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options); // a bad file fails here, in one line

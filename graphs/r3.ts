@@ -11,6 +11,7 @@ import { writeNode } from "../nodes/r3/write.ts";
 import { r3Manifest, r3ReviewManifest } from "./manifests/r3.ts";
 import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
+import { type Outcome, type OutcomeSpec, summarizeOutcomes } from "./outcome.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 /** R³'s agents' factories by slot (after `schema`); `write` only in the generator. */
@@ -42,10 +43,13 @@ const routeAfterExecute = (opts: LoopOptions) => (state: R3StateValue) => {
   return reviewerSends(opts)(state);
 };
 
-/** After revise: consensus (or no review to answer) ends the loop; a revision is executed (and debugged) first. */
+/**
+ * After revise: a revision is executed (and debugged) first; consensus, no review to answer, or a writer that gave
+ * no SQL even when asked again ends the loop.
+ */
 const routeAfterRevise = (state: R3StateValue) => {
   const outcome = state.roundLog.at(-1)?.outcome;
-  return outcome === "kept" || outcome === "no-reviews" ? "finish" : "execute";
+  return outcome === "revised" ? "execute" : "finish";
 };
 
 /**
@@ -78,12 +82,64 @@ function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpe
   return compiled;
 }
 
+/**
+ * The most steps: schema, write, execute and its debug turns, persona; per review round review (the n reviewers in
+ * one step), revise, execute and its debug turns; finish.
+ */
+const r3Steps = (options: BuildOptions) => {
+  const o = readOptions(R3_LOOP_OPTIONS, options);
+  const executed = 1 + 2 * o.maxDebugTurns;
+  return 2 + executed + 1 + o.maxReviewTurns * (2 + executed) + 1;
+};
+
+/** "embeddings (MODEL)", "bm25", "bm25 (embeddings failed: …)", "zero-shot" as a category the report can count. */
+const rankingKind = (ranking: string): string => (ranking.startsWith("bm25 (embeddings failed") ? "bm25, embeddings failed" : ranking.replace(/ \(.*\)$/, ""));
+
+/**
+ * What an R³ question went through: review rounds and why they stopped, the panel (generated and standby reviewers,
+ * failed reviews), the writer's re-asks (debug-loop fixes are the shared `fixRounds`), and the shots (how many, how
+ * ranked, from what pool). Values that do not apply (no panel, no shots asked) are null and left out of the sums.
+ */
+export const r3Outcome: OutcomeSpec = {
+  of(raw) {
+    const state = raw as unknown as R3StateValue;
+    const panel = state.personas.length > 0;
+    const kShot = state.shotsRanking !== "zero-shot" || state.shots.length > 0;
+    return {
+      rounds: state.rounds,
+      stopReason: state.stopKind || null,
+      personasGenerated: panel ? state.personas.length - state.personasStandby : null,
+      personasStandby: panel ? state.personasStandby : null,
+      failedReviews: panel ? state.reviews.filter((r) => !r.ok).length : null,
+      writerReasks: state.writerReasks,
+      shots: state.shots.length,
+      shotsRanking: state.shotsRanking ? rankingKind(state.shotsRanking) : null,
+      shotsPool: kShot ? state.shotsPool || null : null,
+    };
+  },
+  // The generic lines, with the panel as totals over the run ("personas: generated 97, standby 3").
+  summarize(outcomes: Outcome[]) {
+    const lines = summarizeOutcomes(outcomes.map(({ personasGenerated: _g, personasStandby: _s, ...rest }) => rest));
+    const panels = outcomes.filter((o) => typeof o.personasGenerated === "number");
+    if (panels.length) {
+      const sum = (key: string) => panels.reduce((n, o) => n + (o[key] as number), 0);
+      const withStandby = panels.filter((o) => (o.personasStandby as number) > 0).length;
+      lines.push(`personas: generated ${sum("personasGenerated")}, standby ${sum("personasStandby")} (standby in ${withStandby} of ${panels.length} questions)`);
+    }
+    return lines;
+  },
+};
+
 export const r3Spec: GraphSpec = specOf(r3Manifest, {
   factories: { ...LOOP_FACTORIES, write: asSlot(writeNode) },
+  steps: r3Steps,
+  outcome: r3Outcome,
   build: (deps, options) => buildR3(r3Spec, true, deps, options),
 });
 
 export const r3ReviewSpec: GraphSpec = specOf(r3ReviewManifest, {
   factories: LOOP_FACTORIES,
+  steps: r3Steps,
+  outcome: r3Outcome,
   build: (deps, options) => buildR3(r3ReviewSpec, false, deps, options),
 });

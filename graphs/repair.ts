@@ -1,6 +1,6 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState } from "../state/sql-state.ts";
-import { routeAfterExecute } from "./routes.ts";
+import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { repairManifest } from "./manifests/baseline.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
@@ -11,6 +11,7 @@ import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
  */
 export const repairSpec: GraphSpec = specOf(repairManifest, {
   factories: { schema: SHARED_FACTORIES.schema, execute: SHARED_FACTORIES.execute, fix: SHARED_FACTORIES.fix },
+  steps: (options) => 2 + 2 * maxFixRoundsOf(options),
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(repairSpec, slot, deps, options);
     const graph = new StateGraph(SqlState)

@@ -1,6 +1,6 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { type BaseCheckpointSaver, Command, Send } from "@langchain/langgraph";
 import type { GraphOptions, NodeDeps, NodeFactory } from "../nodes/types.ts";
-import type { GraphInfo } from "./manifests/manifest.ts";
+import type { GraphInfo, SlotContract } from "./manifests/manifest.ts";
 import type { OutcomeSpec } from "./outcome.ts";
 
 export type { GraphInfo };
@@ -13,7 +13,8 @@ export interface BuildOptions extends GraphOptions {
   cwd?: string;
 }
 
-export interface SlotSpec {
+/** A slot as a spec holds it: its summary and contract (from the manifest) and its default factory. */
+export interface SlotSpec extends SlotContract {
   summary: string;
   factory: NodeFactory;
 }
@@ -38,6 +39,11 @@ export interface GraphSpec extends GraphInfo {
    * records about them, or throws a UserError to refuse (memo-sql: a memory holding evaluated questions).
    */
   preflight?(run: RunPreflight): Record<string, unknown>;
+  /**
+   * LangGraph's recursion limit for a thread under these options: the most supersteps its declared loop bounds allow
+   * (`steps`), plus a margin. `build` attaches it to the compiled graph (`recursionLimit`), which `runThread` passes.
+   */
+  recursionLimit(options?: GraphOptions): number;
   // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build(deps: NodeDeps, options?: BuildOptions): any;
@@ -62,27 +68,105 @@ export interface RunPreflight {
  */
 export function specOf<M extends GraphInfo>(
   manifest: M,
-  impl: { factories: { [K in keyof M["slots"]]: NodeFactory }; build: GraphSpec["build"]; outcome?: OutcomeSpec; preflight?: GraphSpec["preflight"] },
+  impl: {
+    factories: { [K in keyof M["slots"]]: NodeFactory };
+    build: GraphSpec["build"];
+    outcome?: OutcomeSpec;
+    preflight?: GraphSpec["preflight"];
+    /** The most supersteps one thread can take under these options (every loop at its bound). */
+    steps(options: GraphOptions): number;
+  },
 ): GraphSpec {
   const { slots, ...info } = manifest as GraphInfo;
+  // A margin over the bound: resumed threads, gates that pass once (Memo-SQL's vote) and a replacement node's own
+  // Command routing may add a step or two; a limit too high only lets a runaway custom graph run longer.
+  const recursionLimit = (options: GraphOptions = {}) => Math.max(25, impl.steps(options) + 10);
   const factories = impl.factories as Record<string, NodeFactory>;
   // Types miss a spread object with extra keys; the lists must match exactly.
   const [want, have] = [Object.keys(slots).sort().join(","), Object.keys(factories).sort().join(",")];
   if (want !== have) throw new Error(`graph '${manifest.name}': slots ${want} but factories for ${have}`);
   return {
     ...info,
-    slots: Object.fromEntries(Object.entries(slots).map(([slot, { summary }]) => [slot, { summary, factory: factories[slot]! }])),
-    build: impl.build,
+    slots: Object.fromEntries(Object.entries(slots).map(([slot, info]) => [slot, { ...info, factory: factories[slot]! }])),
+    recursionLimit,
+    build(deps, options) {
+      const compiled = impl.build(deps, options);
+      compiled.recursionLimit = recursionLimit(options);
+      return compiled;
+    },
     ...(impl.outcome ? { outcome: impl.outcome } : {}),
     ...(impl.preflight ? { preflight: impl.preflight } : {}),
   };
 }
 
-/** The node for a slot: the user's replacement if one was given, else the graph's default. */
+/**
+ * The node for a slot: the user's replacement if one was given, else the graph's default; either held to the slot's
+ * contract (`checkedNode`).
+ */
 export function slotNode(spec: Pick<GraphSpec, "name" | "slots">, slot: string, deps: NodeDeps, options: BuildOptions) {
   const known = spec.slots[slot];
   if (!known) throw new Error(`graph '${spec.name}' has no slot '${slot}'`);
-  return (options.slots?.[slot] ?? known.factory)(deps, options);
+  // Defaults are held to the same contract: a few property checks per step, and the declarations stay honest.
+  const factory = options.slots?.[slot] ?? known.factory;
+  return checkedNode(spec.name, slot, known, factory(deps, options) as (state: unknown, config?: unknown) => Promise<unknown>);
+}
+
+type AnyNode = (state: unknown, config?: unknown) => Promise<unknown>;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+const lgName = (value: unknown): unknown => (value && typeof value === "object" ? (value as { lg_name?: unknown }).lg_name : undefined);
+
+/**
+ * A Send made by another copy of LangGraph (a node module loaded as CommonJS gets the CommonJS build): LangGraph
+ * checks Sends with `instanceof` and would drop it without a word, so it is made again with ours.
+ */
+function ownSend(target: unknown): unknown {
+  if (target instanceof Send || lgName(target) !== "Send") return target;
+  const { node, args } = target as { node: string; args: unknown };
+  return new Send(node, args);
+}
+
+/** A Command (ours, or one of another LangGraph copy, recognised by its `lg_name`) with its Sends made ours. */
+function ownCommand(command: Record<string, unknown>): Command {
+  const goto = command.goto;
+  const routed = Array.isArray(goto) ? goto.map(ownSend) : goto === undefined ? undefined : ownSend(goto);
+  const params = {
+    ...(command.update !== undefined ? { update: command.update } : {}),
+    ...(routed !== undefined ? { goto: routed } : {}),
+    ...(command.resume !== undefined ? { resume: command.resume } : {}),
+    ...(command.graph !== undefined ? { graph: command.graph } : {}),
+  };
+  return new Command(params as ConstructorParameters<typeof Command>[0]);
+}
+
+const describeReturn = (value: unknown): string =>
+  value === undefined ? "nothing" : value === null ? "null" : Array.isArray(value) ? "an array" : isPlainObject(value) ? "a plain update" : typeof value === "object" ? `a ${value.constructor?.name ?? "object"}` : `a ${typeof value}`;
+
+/**
+ * A replacement node held to its slot's contract (`SlotContract`, declared in the manifests): a Command where the slot
+ * routes, the keys its routes read. A node that breaks it throws one line naming the slot and what it must return, so
+ * the question fails visibly instead of ending quietly with no SQL.
+ */
+export function checkedNode(graph: string, slot: string, contract: SlotContract, node: AnyNode): AnyNode {
+  const where = `slot '${slot}' of graph '${graph}'`;
+  const routes = contract.routesTo?.length ? ` routing to ${contract.routesTo.join(" or ")}` : "";
+  return async (state, config) => {
+    const out = await node(state, config);
+    const command = lgName(out) === "Command";
+    if (contract.returns === "Command" && !command) throw new Error(`${where} must return a Command${routes} (new Command({ update, goto })); got ${describeReturn(out)}`);
+    if (!command && !isPlainObject(out)) throw new Error(`${where} must return an update (an object of state fields) or a Command; got ${describeReturn(out)}`);
+    const update = command ? (out as { update?: unknown }).update : out;
+    const missing = (contract.requires ?? []).filter((key) => !isPlainObject(update) || !(key in update));
+    if (missing.length) {
+      const got = isPlainObject(update) ? Object.keys(update).join(", ") || "none" : describeReturn(update);
+      throw new Error(`${where} must return ${contract.requires!.join(", ")} in its update (missing: ${missing.join(", ")}; got keys: ${got})`);
+    }
+    if (!command) return out;
+    const goto = (out as { goto?: unknown }).goto;
+    const foreign = !(out instanceof Command) || (Array.isArray(goto) ? goto : [goto]).some((g) => lgName(g) === "Send" && !(g instanceof Send));
+    return foreign ? ownCommand(out as Record<string, unknown>) : out;
+  };
 }
 
 /** Rejects replacement slots the graph does not have, naming the ones it has. */

@@ -95,14 +95,25 @@ function buildTsSql(spec: GraphSpec, deps: NodeDeps, options: BuildOptions, gene
   return compiled;
 }
 
+/**
+ * The most steps: [schema, generate,] link; (data → check) per data round; per coder turn coder → inspect; vote;
+ * test, then (revise → test) per revision; execute.
+ */
+const tsSqlSteps = (generator: boolean) => (options: BuildOptions) => {
+  const o = readOptions(TS_SQL_OPTIONS, options);
+  return (generator ? 2 : 0) + 1 + 2 * o.maxDataRounds + 2 * (o.maxCodeRefinements + 1) + 1 + 1 + 2 * o.maxRevisions + 1;
+};
+
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlSpec: GraphSpec = specOf(tsSqlManifest, {
   factories: { ...TS_SQL_FACTORIES, schema: SHARED_FACTORIES.schema, generate: SHARED_FACTORIES.generate },
+  steps: tsSqlSteps(true),
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlSpec, deps, options, true),
 });
 
 /** TS-SQL as a corrector (Table 5): builds the test case for the given SQL and revises it. */
 export const tsSqlRefineSpec: GraphSpec = specOf(tsSqlRefineManifest, {
   factories: TS_SQL_FACTORIES,
+  steps: tsSqlSteps(false),
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlRefineSpec, deps, options, false),
 });

@@ -15,6 +15,8 @@ export interface RunnableGraph {
   getState(config: Record<string, unknown>): Promise<{ values: unknown; next: string[]; tasks: unknown[] }>;
   /** The compiled graph's checkpointer: a thread whose checkpoints do not read is deleted through it and restarted. */
   checkpointer?: unknown;
+  /** Set by `GraphSpec.build` from the graph's loop bounds (`specOf`'s `steps`). */
+  recursionLimit?: number;
 }
 
 export type InitialSource =
@@ -70,7 +72,8 @@ export interface QuestionRun {
   checkpointNotes?: string[];
 }
 
-const RECURSION_LIMIT = 200;
+/** For a graph not built by a spec (no `recursionLimit` of its own): LangGraph's limit is then this. */
+const FALLBACK_RECURSION_LIMIT = 200;
 
 export const inputOf = (q: Question, graph: string, sql?: string): SqlInput => ({
   graph,
@@ -116,7 +119,7 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
 }
 
 async function runThreadOnce(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig): Promise<SqlStateValue> {
-  const config = { configurable: { thread_id: threadId }, recursionLimit: RECURSION_LIMIT, ...trace };
+  const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
   const snapshot = await graph.getState(config).catch((error: unknown) => {
     if (isDamagedCheckpoint(error)) throw error;
     return undefined;

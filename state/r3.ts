@@ -6,8 +6,8 @@ import { sqlStateFields } from "./sql-state.ts";
 export const HistoryTurnSchema = z.object({
   /** user: an execution error or the reviews shown to the writer; assistant: the writer's reply. */
   role: z.enum(["user", "assistant"]),
-  /** sql: a writer reply; error: an execution error; reviews: a round's reviews. */
-  kind: z.enum(["sql", "error", "reviews"]),
+  /** sql: a writer reply; error: an execution error; reviews: a round's reviews; reask: a reply without SQL sent back. */
+  kind: z.enum(["sql", "error", "reviews", "reask"]),
   /** The review round the turn belongs to (0 before the first review). */
   round: z.number().int().nonnegative(),
   content: z.string(),
@@ -54,8 +54,12 @@ export const R3State = new StateSchema({
   /** Training examples shown in the writer's opening turn (retrieved once), and how they were ranked. */
   shots: z.array(z.object({ id: z.string(), question: z.string(), evidence: z.string(), sql: z.string() })).default(() => []),
   shotsRanking: z.string().default(""),
+  /** The pool the shots were drawn from: "all N training questions", or "N of M (… left out: why)", or "none given". */
+  shotsPool: z.string().default(""),
   /** The reviewers' professions, made once per question. */
   personas: z.array(PersonaSchema).default(() => []),
+  /** How many of `personas` are standby reviewers (the model proposed too few, or its reply was unusable). */
+  personasStandby: z.number().int().nonnegative().default(0),
   /** Every review of every round (failed reviewers included, with their error). */
   reviews: new ReducedValue(z.array(ReviewSchema).default(() => []), { inputSchema: z.array(ReviewSchema), reducer: concat }),
   /** Review rounds finished (the writer has answered their reviews). */
@@ -64,8 +68,12 @@ export const R3State = new StateSchema({
   roundDebugTurns: z.number().int().nonnegative().default(0),
   roundLog: new ReducedValue(z.array(RoundSchema).default(() => []), { inputSchema: z.array(RoundSchema), reducer: concat }),
   consensus: z.boolean().default(false),
+  /** Times a writer reply held no SQL and was sent back (bounded per call: `MAX_SQL_REASKS`). */
+  writerReasks: z.number().int().nonnegative().default(0),
   /** Why the loop stopped (set by the `finish` node). */
   stopReason: z.string().default(""),
+  /** The same as a category: consensus, round limit, writer gave no SQL, no reviewers, every reviewer failed. */
+  stopKind: z.string().default(""),
   /** The reviewer a `Send` addresses (only in a reviewer task's input). */
   reviewerIndex: z.number().int().nonnegative().default(0),
 });

@@ -129,6 +129,47 @@ describe("eval r3", () => {
   }, 60_000);
 });
 
+describe("eval r3: nothing shrinks silently", () => {
+  it("records per question and counts in report.md the example pool left without databases, and standby reviewers", async () => {
+    // A copy of minibench whose train split lacks one database: k-shot draws from the rest, and says so.
+    const bench = path.join(dir, "minibench-short-train");
+    fs.cpSync(benchDir, bench, { recursive: true });
+    const trainDbs = fs.readdirSync(path.join(bench, "train_databases"));
+    const removed = trainDbs[0]!;
+    fs.rmSync(path.join(bench, "train_databases", removed), { recursive: true });
+    const leftOut = train.filter((t) => t.dbId === removed).length;
+    expect(leftOut).toBeGreaterThan(0);
+    const server = await startOpenAIServer({
+      // The second question's persona reply is unusable even when asked again: standby reviewers sit.
+      respond: (req) => (agentOf(req) === "persona" && questionOf(req) === dev[1]!.question ? { content: "No idea." } : goldResponder(req)),
+    });
+    try {
+      const out = path.join(dir, "eval-r3-pool");
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      expect(await main(["eval", "r3", "--bench", bench, "--out", out, "--limit", "2", "--checkpoints", "memory"], run.io)).toBe(0);
+      const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const pool = `${train.length - leftOut} of ${train.length} training questions (${leftOut} left out: database not found locally)`;
+      for (const l of lines) expect(l.outcome).toMatchObject({ shots: 5, shotsRanking: "bm25", shotsPool: pool, rounds: 1, stopReason: "consensus" });
+      expect(lines.map((l) => [l.outcome.personasGenerated, l.outcome.personasStandby])).toEqual([[3, 0], [0, 3]]);
+      const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
+      expect(report).toContain("- stopReason: consensus 100.0 % (2 questions)");
+      expect(report).toContain(`- shotsPool: ${pool} 100.0 % (2 questions)`);
+      expect(report).toContain("- personas: generated 3, standby 3 (standby in 1 of 2 questions)");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("refuses an empty example pool instead of running zero-shot", async () => {
+    const bench = path.join(dir, "minibench-no-train-dbs");
+    fs.cpSync(benchDir, bench, { recursive: true });
+    for (const db of fs.readdirSync(path.join(bench, "train_databases"))) fs.rmSync(path.join(bench, "train_databases", db), { recursive: true });
+    const run = captureIO(dir, { OPENAI_BASE_URL: "http://127.0.0.1:9", SQLMEND_MODEL: TEST_MODEL_ID });
+    expect(await main(["eval", "r3", "--bench", bench, "--out", path.join(dir, "eval-r3-empty-pool"), "--limit", "1", "--checkpoints", "memory"], run.io)).toBe(1);
+    expect(run.err()).toMatch(/needs training examples, but the train split of .* has none with gold SQL: all \d+ of its questions lack their database/);
+  }, 60_000);
+});
+
 describe("ask r3", () => {
   it("takes its k shots from --examples BENCH, and says so on stderr when it has none", async () => {
     const server = await startOpenAIServer({ respond: goldResponder });

@@ -2,12 +2,18 @@
  * R³ (graphs/r3.ts) with scripted models: the writer's debug loop and memory, personas, parallel reviewers, the
  * rebuttal/revision loop and its stop reasons, each ablation switch, history truncation, a failing reviewer.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphOptionsOf } from "../cli/shared/setup.ts";
+import { readOptions } from "../core/options.ts";
+import { r3Manifest } from "../graphs/manifests/r3.ts";
+import { R3_OPTIONS } from "../nodes/r3/options.ts";
 import { MemorySaver } from "@langchain/langgraph";
 import { r3ReviewSpec, r3Spec } from "../graphs/r3.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { createExampleStore } from "../tools/retrieval/examples.ts";
-import { normaliseSql, sameSql } from "../tools/sql-normalise.ts";
+import { normaliseSql, sameSql, schemaIdentifiers } from "../tools/sql-normalise.ts";
 import { fitHistory } from "../nodes/r3/writer.ts";
 import type { HistoryTurn, R3StateValue } from "../state/r3.ts";
 import type { NodeFactory } from "../nodes/types.ts";
@@ -58,11 +64,20 @@ function build(script: Record<string, Responder>, options: Record<string, unknow
 
 describe("the SQL normaliser (consensus)", () => {
   it("ignores white space, keyword case, a trailing semicolon and needless identifier quoting, not literals", () => {
-    expect(sameSql('select  "name" FROM [customers]\nWHERE city = \'London\';', "SELECT name FROM customers WHERE city = 'London'")).toBe(true);
+    const shop = schemaIdentifiers([{ name: "customers", columns: [{ name: "Name" }, { name: "city" }] }]);
+    expect(sameSql('select  "name" FROM [customers]\nWHERE city = \'London\';', "SELECT name FROM customers WHERE city = 'London'", shop)).toBe(true);
     expect(sameSql("SELECT `id` FROM t", "select id from T ;")).toBe(true);
     expect(sameSql("SELECT name FROM customers WHERE city = 'london'", "SELECT name FROM customers WHERE city = 'London'")).toBe(false);
     expect(sameSql("SELECT name FROM customers", "SELECT id FROM customers")).toBe(false);
     expect(normaliseSql('SELECT "first name" FROM t')).toBe('select "first name" from t'); // quoting that is needed stays
+  });
+
+  it("keeps the case of a double-quoted token the schema does not name: SQLite reads it as a string", () => {
+    const shop = schemaIdentifiers([{ name: "customers", columns: [{ name: "name" }, { name: "country" }] }]);
+    expect(sameSql('SELECT name FROM customers WHERE country = "france"', 'SELECT name FROM customers WHERE country = "France"', shop)).toBe(false);
+    expect(sameSql('SELECT "Name" FROM customers WHERE country = "France"', 'select name from customers where "COUNTRY" = "France"', shop)).toBe(true);
+    // Without a schema a double-quoted token is never assumed to be an identifier.
+    expect(sameSql('SELECT "name" FROM t', "SELECT name FROM t")).toBe(false);
   });
 });
 
@@ -143,6 +158,21 @@ describe("r3 graph", () => {
     expect(state.execution).toMatchObject({ ok: true, sql: state.sql });
     expect(models.shownTo("reviewer")).toHaveLength(6);
     expect(models.shownTo("persona")).toHaveLength(1); // once per question, not per round
+  });
+
+  it("a reviewer's fix of a double-quoted literal's case is a revision, not consensus", async () => {
+    const { graph } = build(
+      {
+        writer: ({ messages }) => (isReviews(messages) ? sql('SELECT name FROM customers WHERE city = "London"') : sql('SELECT name FROM customers WHERE city = "london"')),
+        reviewer: 'The city is stored as "London": the filter finds nothing.',
+      },
+      { maxReviewTurns: 1 },
+    );
+    const state: R3StateValue = await graph.invoke(input("Which customers live in London?"), config("dq-case"));
+    expect(state.roundLog[0]).toMatchObject({ outcome: "revised", sqlAfter: 'SELECT name FROM customers WHERE city = "London"' });
+    expect(state.consensus).toBe(false);
+    expect(state.sql).toBe('SELECT name FROM customers WHERE city = "London"');
+    expect(state.execution?.preview?.rows).toEqual([["Ada"]]);
   });
 
   it("caps debug turns per review round", async () => {
@@ -246,12 +276,52 @@ describe("r3 graph", () => {
     const state: R3StateValue = await graph.invoke(input("How many orders?"), config("nosql"));
     expect(state.sql).toBe("");
     expect(state.stopReason).toBe("no SQL to review: the writer gave none");
-    expect(models.shownTo("writer")).toHaveLength(2); // the first SQL and one debug turn
+    // The first SQL and one debug turn, each asked again twice (MAX_SQL_REASKS) when its reply holds no SQL.
+    const writer = models.shownTo("writer");
+    expect(writer).toHaveLength(6);
+    expect(last(writer[1]!.messages)).toMatch(/^Your reply held no SQL query/);
     // Not an empty query and its "error"; after a reply without SQL, user and assistant still alternate.
-    expect(last(models.shownTo("writer")[1]!.messages)).toMatch(/^There is no SQL query to run yet/);
-    expect(models.shownTo("writer")[1]!.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(last(writer[3]!.messages)).toMatch(/^There is no SQL query to run yet/);
+    expect(writer[3]!.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "assistant", "user", "assistant", "user"]);
     expect(models.shownTo("persona")).toHaveLength(0);
-    expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL"))).toHaveLength(2);
+    expect(state.attempts.filter((a) => a.note?.includes("reply holds no SQL (after 2 re-asks)"))).toHaveLength(2);
+    expect(state.writerReasks).toBe(4);
+    expect(state.stopKind).toBe("writer gave no SQL");
+  });
+
+  it("asks the writer again when a revision holds no SQL, instead of starting another review round", async () => {
+    const { graph, models } = build(
+      {
+        writer: ({ messages }) =>
+          last(messages).startsWith("Your reply held no SQL")
+            ? sql("SELECT name FROM customers WHERE city = 'London'")
+            : isReviews(messages)
+              ? "Good point: I will return the names of London's customers."
+              : sql("SELECT * FROM customers WHERE city = 'London'"),
+        reviewer: "Return only the names.",
+      },
+      { maxReviewTurns: 1 },
+    );
+    const state: R3StateValue = await graph.invoke(input("Names of London's customers?"), config("reask"));
+    expect(state.roundLog.map((r) => r.outcome)).toEqual(["revised"]);
+    expect(state.sql).toBe("SELECT name FROM customers WHERE city = 'London'");
+    expect(state.writerReasks).toBe(1);
+    expect(models.shownTo("reviewer")).toHaveLength(3); // one round, not two
+    expect(state.attempts.find((a) => a.node === "revise")?.note).toMatch(/asked again 1 time/);
+  });
+
+  it("stops the loop when a revision holds no SQL even when asked again", async () => {
+    const { graph, models } = build(
+      { writer: ({ messages }) => (isReviews(messages) || last(messages).startsWith("Your reply held no SQL") ? "I agree with the reviewers." : sql("SELECT * FROM customers")) },
+      { maxReviewTurns: 3 },
+    );
+    const state: R3StateValue = await graph.invoke(input("Names of customers?"), config("reask-stop"));
+    expect(state.roundLog.map((r) => r.outcome)).toEqual(["unusable"]);
+    expect(state.stopKind).toBe("writer gave no SQL");
+    expect(state.stopReason).toMatch(/the writer gave no SQL in round 1/);
+    expect(state.sql).toBe("SELECT * FROM customers");
+    expect(models.shownTo("reviewer")).toHaveLength(3);
+    expect(models.shownTo("writer")).toHaveLength(1 + 1 + 2);
   });
 
   it("keeps user and assistant alternating when a writer call fails (strict chat templates refuse two user turns)", async () => {
@@ -406,5 +476,39 @@ describe("r3-review (corrector)", () => {
     expect(first.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(first[2]!.content).toContain("SELECT name FROM customers");
     expect(Object.keys(r3ReviewSpec.slots)).not.toContain("write");
+  });
+});
+
+describe("README: Table 3's commands", () => {
+  it("one command per row, configuring what the row is (reviewers, reasoning, 5-shot, the debug loop)", () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
+    const block = readme.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;
+    const rows = new Map<string, ReturnType<typeof readOptions<typeof R3_OPTIONS>>>();
+    for (const line of block.split("\n").filter((l) => l.includes("sqlmend eval r3 "))) {
+      const [command, row] = line.split("#").map((s) => s.trim());
+      const tokens = command!.split(/\s+/);
+      const values: Record<string, unknown> = {};
+      tokens.forEach((t, i) => {
+        if (t.startsWith("--") && !["--bench", "--out", "--model"].includes(t)) values[t.slice(2)] = tokens[i + 1];
+      });
+      expect(rows.has(row!), `row ${row} twice`).toBe(false);
+      rows.set(row!, readOptions(R3_OPTIONS, graphOptionsOf(r3Manifest, values)));
+    }
+    expect([...rows.keys()]).toEqual(["CoT", "PoT", "1R-Lp + CoT", "1R-Lp + PoT", "R³: 3R-Lp + PoT"]);
+    const want = {
+      CoT: { reviewers: 0, reasoning: "cot", maxDebugTurns: 0 },
+      PoT: { reviewers: 0, reasoning: "pot", maxDebugTurns: 0 },
+      "1R-Lp + CoT": { reviewers: 1, reasoning: "cot", maxDebugTurns: 3, maxReviewTurns: 5 },
+      "1R-Lp + PoT": { reviewers: 1, reasoning: "pot", maxDebugTurns: 3, maxReviewTurns: 5 },
+      "R³: 3R-Lp + PoT": { reviewers: 3, reasoning: "pot", maxDebugTurns: 3, maxReviewTurns: 5 },
+    };
+    for (const [row, options] of rows) expect(options, row).toMatchObject({ kShot: 5, ...want[row as keyof typeof want] });
+  });
+
+  it("the CoT row's command makes exactly one writer call: no reviewers, no debug loop", async () => {
+    const { graph, models } = build({ writer: sql("SELECT nope FROM customers") }, { reviewers: 0, maxDebugTurns: 0, reasoning: "cot" });
+    const state: R3StateValue = await graph.invoke(input("Names?"), config("cot-row"));
+    expect(models.shown.map((s) => s.role)).toEqual(["writer"]);
+    expect(state.stopKind).toBe("no reviewers");
   });
 });

@@ -18,6 +18,13 @@ describe("extractSql", () => {
     expect(extractSql("Here is the query:\nSELECT count(*) FROM t")).toBe("SELECT count(*) FROM t");
   });
 
+  it("reads the SQL after a PoT reply's ```python block, never the program", () => {
+    const pot = "Plan:\n```python\nrows = [c for c in customers if c.city == 'London']\nnames = [c.name for c in rows]\n```\nSELECT name\nFROM customers\nWHERE city = 'London';";
+    expect(extractSql(pot)).toBe("SELECT name\nFROM customers\nWHERE city = 'London'");
+    expect(extractSql("```python\nprint(1)\n```\n\nSELECT 1")).toBe("SELECT 1");
+    expect(extractSql("So the query is\nSELECT a FROM t")).toBe("SELECT a FROM t");
+  });
+
   it("takes an unterminated fence cut off at the token limit", () => {
     expect(extractSql("```sql\nSELECT a FROM t WHERE b = 1")).toBe("SELECT a FROM t WHERE b = 1");
   });

@@ -26,8 +26,9 @@ export function extractSql(reply: string): string | null {
   // An unterminated ```sql fence (reply cut at max tokens): take what follows it.
   const open = text.match(/```(?:sql|sqlite)\s*\n([\s\S]*)$/i);
   if (open?.[1] && SQL_START.test(open[1])) return cleanSql(open[1]);
-  // Bare SQL: from the last line that starts a query to the end (or a blank line followed by prose).
-  const lines = text.split("\n");
+  // Bare SQL: from the last line that starts a query to the end (or a blank line followed by prose). Other fenced
+  // blocks (a PoT reply's ```python program) are code, never part of the query: each becomes a blank line.
+  const lines = text.replace(FENCE, "\n\n").split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {
     if (SQL_START.test(lines[i] ?? "")) {
       let end = lines.length;
@@ -41,7 +42,8 @@ export function extractSql(reply: string): string | null {
       let start = i;
       while (start > 0 && (lines[start - 1] ?? "").trim() !== "" && !/[.:]\s*$/.test(lines[start - 1] ?? "")) start--;
       const candidate = lines.slice(start, end).join("\n");
-      const from = candidate.search(SQL_START);
+      // The statement starts at its first line that opens a query; lines of prose glued above it are dropped.
+      const from = candidate.search(/^\s*(WITH|SELECT|VALUES)\b/im);
       return cleanSql(candidate.slice(Math.max(0, from)));
     }
   }

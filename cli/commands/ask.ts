@@ -51,14 +51,13 @@ ${RUN_FLAGS_USAGE}`,
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
     modelFlagsFrom(values);
     scenarioFrom(values.correct, false);
-    const [{ buildRunner }, { openCheckpointer }, { runQuestion }, { createExampleStore }] = await Promise.all([
+    const [{ buildRunner, examplePoolOf }, { openCheckpointer }, { runQuestion }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/question.ts"),
-      import("../../tools/retrieval/examples.ts"),
     ]);
     const examples = values.examples
-      ? createExampleStore((await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" })).questions)
+      ? examplePoolOf(await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" }), `--examples ${values.examples}`)
       : undefined;
     const wantedBy = values.examples ? undefined : examplesWantedBy(spec, values);
     if (wantedBy) io.stderr(`sqlmend ask: ${wantedBy} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);

@@ -196,7 +196,7 @@ async function pipelineElicitor(models: ModelProvider, executor: SqlExecutor, qu
   const { memoSqlSpec } = await import("../../graphs/memo-sql.ts");
   const graph = memoSqlSpec.build({ models, executor, examples: createExampleStore(questions), ...(embeddings ? { embeddings } : {}) }, { noRefine: true, retrieval: "none" });
   return async (q: Question) => {
-    const state = (await graph.invoke(inputOf(q, "memo-sql"), { recursionLimit: 200 })) as { candidates: { sql: string }[]; usage: Usage };
+    const state = (await graph.invoke(inputOf(q, "memo-sql"), { recursionLimit: graph.recursionLimit })) as { candidates: { sql: string }[]; usage: Usage };
     return { sqls: state.candidates.map((c) => c.sql), usage: state.usage };
   };
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { findManifest } from "../../graphs/registry.ts";
-import type { GraphInfo, GraphManifest } from "../../graphs/spec.ts";
+import type { GraphInfo, GraphManifest, GraphSpec } from "../../graphs/spec.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
 import { createExampleStore, type ExampleStore } from "../../tools/retrieval/examples.ts";
 import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
@@ -24,13 +24,29 @@ type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runF
 export async function examplesFor(spec: GraphInfo, values: Record<string, unknown>, benchDir: string | undefined, split: string, bench: Benchmark): Promise<ExampleStore | undefined> {
   const wantedBy = examplesWantedBy(spec, values);
   if (!wantedBy) return undefined;
-  if (split === "train" && !bench.customQuestions) return createExampleStore(bench.questions);
-  if (benchDir === undefined) throw new UserError(`${wantedBy} needs a training split: run on a --bench layout that has one (--db-dir data has none)`);
-  try {
-    return createExampleStore((await loadBenchmark(benchDir, { split: "train" })).questions);
-  } catch (error) {
-    throw new UserError(`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`);
+  let train = bench;
+  if (split !== "train" || bench.customQuestions) {
+    if (benchDir === undefined) throw new UserError(`${wantedBy} needs a training split: run on a --bench layout that has one (--db-dir data has none)`);
+    try {
+      train = await loadBenchmark(benchDir, { split: "train" });
+    } catch (error) {
+      throw new UserError(`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`);
+    }
   }
+  return examplePoolOf(train, wantedBy);
+}
+
+/**
+ * The example pool of a train split: its questions whose database is on disk (the reader skips the others; each
+ * question's state says how many were left out). An empty pool is an error, never a silent zero-shot run.
+ */
+export function examplePoolOf(train: Benchmark, wantedBy: string): ExampleStore {
+  const store = createExampleStore(train.questions, { count: train.skipped.length, reason: "database not found locally" });
+  if (!store.size) {
+    const why = train.skipped.length ? `: all ${train.skipped.length} of its questions lack their database (${train.skipped[0]!.reason}, ...)` : "";
+    throw new UserError(`${wantedBy} needs training examples, but the train split of ${train.dir} has none with gold SQL${why}`);
+  }
+  return store;
 }
 
 /** Everything a command needs to run questions through a graph, from its flags. */
@@ -73,7 +89,7 @@ export async function buildRunner(args: {
   const slots = await loadSlotModules(args.spec, values.node as string[] | undefined, cwd);
   // The graph's module (and with it LangGraph) loads only now, once every flag has been checked.
   const spec = await args.spec.load();
-  const graph = args.server ? await servedGraph(args.server, spec.name, options, values, cwd) : spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
+  const graph = args.server ? await servedGraph(args.server, spec, options, values, cwd) : spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
   let initial: InitialSource | undefined;
   if (spec.kind === "corrector" && !args.noInitial) {
     initial = await initialSource(values.initial as string | undefined, args, deps, options);
@@ -104,16 +120,17 @@ async function initialSource(
   const source = await resolveInitialSource(initial, { cwd: args.cwd, values: args.values, checkpointer: args.checkpointer, alsoAllowed: [args.spec], benchQuestions: args.benchQuestions }, deps, options);
   if (!args.server || source.kind !== "graph") return source;
   const own = declaredOptionsFrom(source.spec, args.values, [args.spec]);
-  return { ...source, graph: await servedGraph(args.server, source.spec.name, { ...options, ...own }, args.values, args.cwd) };
+  return { ...source, graph: await servedGraph(args.server, source.spec, { ...options, ...own }, args.values, args.cwd) };
 }
 
 /** A graph on a LangGraph server, given this run's options and model settings (never a key), checked to be served. */
-async function servedGraph(server: string, graph: string, options: Record<string, unknown>, values: Values, cwd: string) {
+async function servedGraph(server: string, spec: GraphSpec, options: Record<string, unknown>, values: Values, cwd: string) {
   const { remoteGraph } = await import("../../runner/remote.ts");
   const { configFile: _file, ...models } = modelFlagsFrom(values);
-  const remote = remoteGraph(server, graph, { options, models, cwd });
+  const remote = remoteGraph(server, spec.name, { options, models, cwd });
   await remote.check();
-  return remote;
+  // The server runs the graph under the limit its loop bounds give (runThread passes it as recursion_limit).
+  return Object.assign(remote, { recursionLimit: spec.recursionLimit(options) });
 }
 
 /**

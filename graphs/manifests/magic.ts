@@ -9,7 +9,7 @@ export const magicManifest = defineManifest({
   options: MAGIC_OPTIONS,
   slots: {
     schema: S.schema,
-    correct: { summary: "ask the guideline's questions of the SQL, then revise it (role: corrector)" },
+    correct: { summary: "ask the guideline's questions of the SQL, then revise it (role: corrector)", requires: ["initialSql"] },
     check: { summary: "execute the revision; keep the initial SQL when it does not execute" },
   },
 });
@@ -25,11 +25,11 @@ export const magicFeedbackManifest = defineManifest({
     schema: S.schema,
     feedback: { summary: "explain the incorrect SQL's mistakes against the gold, without writing SQL (role: feedback)" },
     correct: { summary: "revise the incorrect SQL from the feedback, never seeing the gold (role: corrector)" },
-    manager: { summary: "execute the revision and judge it against the gold with the scorer" },
+    manager: { summary: "execute the revision and judge it against the gold with the scorer", requires: ["rounds", "corrected"] },
     reviseFeedback: { summary: "rewrite the feedback agent's instructions from its last output (role: manager)" },
     reviseCorrection: { summary: "rewrite the correction agent's instructions, never giving the gold away (role: manager)" },
-    check: { summary: "no-manager ablation: execute and score the revision for the record" },
-    judge: { summary: "no-manager ablation: the feedback agent judges the revision (role: feedback)" },
+    check: { summary: "no-manager ablation: execute and score the revision for the record", requires: ["rounds"] },
+    judge: { summary: "no-manager ablation: the feedback agent judges the revision (role: feedback)", requires: ["judgedCorrect"] },
   },
 });
 
@@ -38,5 +38,5 @@ export const magicGuidelineManifest = defineManifest({
   summary: "MAGIC: the manager merges a batch of successful feedbacks into the guideline (run by 'sqlmend magic guideline')",
   kind: "generator",
   runBy: "sqlmend magic guideline",
-  slots: { merge: { summary: "merge the batch into the guideline so far (role: manager)" } },
+  slots: { merge: { summary: "merge the batch into the guideline so far (role: manager)", requires: ["guideline"] } },
 });

@@ -1,6 +1,26 @@
 import type { OptionDefs } from "../../core/options.ts";
 
 /**
+ * What a node in a slot must return, checked around a replacement node (`--node SLOT=FILE`, `slots` in `build`): a
+ * node that breaks it stops its question with an error naming the slot, rather than the graph ending quietly.
+ */
+export interface SlotContract {
+  /**
+   * "Command": always a LangGraph `Command` whose `goto` says where the branch goes (`routesTo`; a plain update would
+   * end the branch, or the graph). Otherwise a plain partial update, or a `Command`.
+   */
+  returns?: "Command";
+  /** Where a Command may route: node names, "__end__"; `[]` (no route) is named "nowhere". */
+  routesTo?: readonly string[];
+  /** Keys the update (a Command's `update`) must always hold: what the graph's routes read, e.g. a loop's counter. */
+  requires?: readonly string[];
+}
+
+export interface SlotInfo extends SlotContract {
+  summary: string;
+}
+
+/**
  * What can be known of a graph without building it (so without LangGraph): what `graphs`, `--help`, flag parsing and
  * option validation read. A spec (`GraphSpec`) is one of these plus its node factories and `build`.
  */
@@ -10,7 +30,7 @@ export interface GraphInfo {
   /** A generator writes SQL from a question; a corrector revises the SQL it is given (input field `sql`). */
   kind: "generator" | "corrector";
   /** Slot name → what its node does; every slot is a node of the built graph (a test checks). */
-  slots: Record<string, { summary: string }>;
+  slots: Record<string, SlotInfo>;
   /** The graph's own knobs: the launcher makes flags, help, validation, report settings and the resume check of them. */
   options?: OptionDefs;
   /**

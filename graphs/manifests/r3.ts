@@ -6,11 +6,11 @@ import { SHARED_SLOT_INFO as S } from "./shared.ts";
 /** R³'s agents as slots (after `schema`); `write` only in the generator. */
 const LOOP_SLOTS = {
   execute: S.execute,
-  debug: { summary: "the writer rewrites SQL that failed to execute, error appended to its history (role: writer)" },
-  persona: { summary: "n reviewer professions suited to the schema and SQL, once per question (role: persona)" },
-  review: { summary: "one reviewer, in its persona, reviews the SQL and its result table; n run in parallel (role: reviewer)" },
-  revise: { summary: "the writer reads the reviews and revises, or rebuts and keeps its SQL (role: writer)" },
-  finish: { summary: "records why the loop stopped" },
+  debug: { summary: "the writer rewrites SQL that failed to execute, error appended to its history (role: writer)", requires: ["fixRounds", "roundDebugTurns"] },
+  persona: { summary: "n reviewer professions suited to the schema and SQL, once per question (role: persona)", requires: ["personas"] },
+  review: { summary: "one reviewer, in its persona, reviews the SQL and its result table; n run in parallel (role: reviewer)", requires: ["reviews"] },
+  revise: { summary: "the writer reads the reviews and revises, or rebuts and keeps its SQL (role: writer)", requires: ["rounds", "roundLog"] },
+  finish: { summary: "records why the loop stopped", requires: ["stopReason"] },
 } as const;
 
 export const r3Manifest = defineManifest({

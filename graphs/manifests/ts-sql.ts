@@ -4,14 +4,15 @@ import { SHARED_SLOT_INFO as S } from "./shared.ts";
 
 /** TS-SQL's own agents and tools as slots (shared by the generator and the corrector). */
 const TS_SQL_SLOTS = {
-  data: { summary: "write synthetic test rows for the relevant tables (role: data)" },
-  sample: { summary: "ablation noDataAgent: sample test rows from the real database" },
+  data: { summary: "write synthetic test rows for the relevant tables (role: data)", requires: ["dataRounds"] },
+  sample: { summary: "ablation noDataAgent: sample test rows from the real database", requires: ["testData", "dataRounds"] },
   check: { summary: "load the rows into an in-memory copy of the schema; schema violations and non-duality" },
-  coder: { summary: "one coder model writes JavaScript computing the expected answer (role: coder)" },
-  inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder" },
+  coder: { summary: "one coder model writes JavaScript computing the expected answer (role: coder)", returns: "Command", routesTo: ["inspect"] },
+  inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder", returns: "Command", routesTo: ["coder", "vote"] },
+  // A gate: {} while other coder models are at work, then a Command to test (or execute without usable code).
   vote: { summary: "choose among coder models' test codes: majority or A/B selection (role: selector)" },
-  test: { summary: "run the SQL on the test data and compare with the expected result (Algorithm 1)" },
-  revise: { summary: "revise the SQL from the failed test case (role: reviser)" },
+  test: { summary: "run the SQL on the test data and compare with the expected result (Algorithm 1)", requires: ["testRun", "initialSql"] },
+  revise: { summary: "revise the SQL from the failed test case (role: reviser)", requires: ["rounds"] },
 } as const;
 
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */

@@ -18,7 +18,7 @@ const CORRECTOR_EVIDENCE = {
  * them: the launcher passes the benchmark's as the build option `semantics` (see `semanticsOf`).
  */
 export const MAGIC_FEEDBACK_OPTIONS = defineOptions({
-  maxIter: { type: "int", default: 5, min: 1, max: 50, help: "feedback-correction iterations per failure, at most (the paper: 5)" },
+  maxIter: { type: "int", default: 5, min: 1, max: 100, help: "feedback-correction iterations per failure, at most (the paper: 5)" },
   noManager: { type: "boolean", default: false, help: "ablation (Table 4): fixed prompts, the feedback agent decides when to stop" },
   maxLeakRetries: { type: "int", default: 2, min: 0, max: 10, help: "re-asks when a feedback or revised prompt gives the gold away" },
   maxUnusableRetries: { type: "int", default: 1, min: 0, max: 10, help: "re-asks when the manager's revised prompt or merged guideline is unusable" },

@@ -41,6 +41,9 @@ export interface WritePayload {
 type MemoNode<P> = (payload: P) => Promise<Command>;
 export type MemoNodeFactory<P> = (deps: NodeDeps, options: GraphOptions) => MemoNode<P>;
 
+/** Sub-questions of one path at most (a longer decomposition is cut; the graph's step bound counts on it). */
+export const MAX_SUB_QUESTIONS = 6;
+
 const DecompositionSchema = z.object({
   simple: z.boolean().default(false),
   fits: z.boolean().default(true),
@@ -77,7 +80,7 @@ export const decomposeNode: MemoNodeFactory<{ ctx: MemoContext; strategy: Strate
   // A free decomposition carries this path's seed (the fallback's too), so the paths' free decompositions differ.
   const seed = decompositionSeed(ctx.question, STRATEGIES.indexOf(strategy));
   const first = await ask(decomposition === "random" ? "random" : strategy);
-  const questions = (v: z.infer<typeof DecompositionSchema>) => v.subQuestions.map((q) => q.trim()).filter(Boolean).slice(0, 6);
+  const questions = (v: z.infer<typeof DecompositionSchema>) => v.subQuestions.map((q) => q.trim()).filter(Boolean).slice(0, MAX_SUB_QUESTIONS);
   if (!first.ok) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: `decomposition failed (${first.error}); the question is solved whole` };
   else if (first.value.simple) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: "judged too simple to decompose" };
   else if (!first.value.fits && decomposition !== "random") {

@@ -3,7 +3,7 @@ import { withCalls } from "../common.ts";
 import { R3_LOOP_OPTIONS } from "./options.ts";
 import { errorTurn, noSqlTurn } from "./prompts.ts";
 import type { R3NodeFactory } from "./types.ts";
-import { askWriter, droppedNote } from "./writer.ts";
+import { askWriter, droppedNote, reaskNote } from "./writer.ts";
 
 /**
  * Slot `debug` (role "writer"): the debug loop's turn. H ← H + e; y' = LLM(H); H ← H + y'. In: sql, execution
@@ -16,15 +16,16 @@ export const debugNode: R3NodeFactory = (deps, options) => async (state) => {
   const error = state.execution && !state.execution.ok ? `${state.execution.errorKind}: ${state.execution.error}` : "unknown error";
   const content = state.sql.trim() ? errorTurn(state.sql, error) : noSqlTurn();
   const turn = await askWriter(deps, state, opts, { role: "user", kind: "error", round: state.rounds, content });
-  const note = [droppedNote(turn.dropped), turn.sql ? undefined : `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ") || undefined;
+  const note = [droppedNote(turn.dropped), reaskNote(turn.reasks), turn.sql ? undefined : `${turn.error}; kept the previous SQL`].filter(Boolean).join("; ") || undefined;
   return withCalls(
     {
       history: turn.turns,
       ...(turn.sql ? { sql: turn.sql } : {}),
       fixRounds: state.fixRounds + 1,
       roundDebugTurns: state.roundDebugTurns + 1,
+      writerReasks: state.writerReasks + turn.reasks,
       attempts: [{ node: "debug", sql: turn.sql ?? state.sql, ok: !!turn.sql, ...(note ? { note } : {}) }],
     },
-    [turn.record],
+    turn.records,
   );
 };

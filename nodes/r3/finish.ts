@@ -5,22 +5,30 @@ import type { R3NodeFactory } from "./types.ts";
 
 type LoopOptions = { reviewers: number; maxReviewTurns: number };
 
+/** Why the loop stopped, as the report counts it (`stopReason` says it in a sentence). */
+export type StopKind = "consensus" | "round limit" | "writer gave no SQL" | "no reviewers" | "every reviewer failed";
+
 /**
  * Why the review loop stops now, or undefined while it goes on. Asked by the routes when the SQL has been executed
  * and debugged (or kept), so one function decides both whether and why the loop ends.
  */
-export function stopReasonOf(state: Pick<R3StateValue, "roundLog" | "rounds" | "sql">, opts: LoopOptions): string | undefined {
-  if (opts.reviewers === 0) return "no reviewers: the writer and its debug loop only";
+export function stopOf(state: Pick<R3StateValue, "roundLog" | "rounds" | "sql">, opts: LoopOptions): { kind: StopKind; reason: string } | undefined {
+  if (opts.reviewers === 0) return { kind: "no reviewers", reason: "no reviewers: the writer and its debug loop only" };
   // Nothing to review (the writer never gave SQL, e.g. its model is down): a panel would only spend calls.
-  if (!state.sql.trim()) return "no SQL to review: the writer gave none";
+  if (!state.sql.trim()) return { kind: "writer gave no SQL", reason: "no SQL to review: the writer gave none" };
   const last = state.roundLog.at(-1);
-  if (last?.outcome === "kept") return `consensus in round ${last.round}: the writer kept its SQL`;
-  if (last?.outcome === "no-reviews") return `every reviewer failed in round ${last.round}`;
-  if (state.rounds >= opts.maxReviewTurns) return `turn limit: ${state.rounds} review round${state.rounds > 1 ? "s" : ""} without consensus`;
+  if (last?.outcome === "kept") return { kind: "consensus", reason: `consensus in round ${last.round}: the writer kept its SQL` };
+  if (last?.outcome === "no-reviews") return { kind: "every reviewer failed", reason: `every reviewer failed in round ${last.round}` };
+  // Re-asked and still no SQL: another round would show reviewers the same SQL again.
+  if (last?.outcome === "unusable") return { kind: "writer gave no SQL", reason: `the writer gave no SQL in round ${last.round} (asked again); kept the previous SQL` };
+  if (state.rounds >= opts.maxReviewTurns) return { kind: "round limit", reason: `turn limit: ${state.rounds} review round${state.rounds > 1 ? "s" : ""} without consensus` };
   return undefined;
 }
 
-/** Slot `finish`: records why the loop stopped (no model call). Out: stopReason. */
-export const finishNode: R3NodeFactory = (_deps, options) => async (state) => ({
-  stopReason: stopReasonOf(state, readOptions(R3_LOOP_OPTIONS, options)) ?? "stopped",
-});
+export const stopReasonOf = (state: Pick<R3StateValue, "roundLog" | "rounds" | "sql">, opts: LoopOptions): string | undefined => stopOf(state, opts)?.reason;
+
+/** Slot `finish`: records why the loop stopped (no model call). Out: stopReason, stopKind. */
+export const finishNode: R3NodeFactory = (_deps, options) => async (state) => {
+  const stop = stopOf(state, readOptions(R3_LOOP_OPTIONS, options));
+  return { stopReason: stop?.reason ?? "stopped", stopKind: stop?.kind ?? "" };
+};

@@ -5,7 +5,7 @@ export const R3_LOOP_OPTIONS = defineOptions({
   reviewers: { type: "int", default: 3, min: 0, max: 16, help: "reviewer agents per round (0: writer and debug loop only)" },
   reasoning: { type: "choice", choices: ["cot", "pot"], default: "pot", help: "writer reasoning: chain of thought, or a short program of thought before the SQL" },
   maxDebugTurns: { type: "int", default: 3, min: 0, max: 20, help: "execution-error rewrites per review round" },
-  maxReviewTurns: { type: "int", default: 5, min: 1, max: 50, help: "review rounds before stopping without consensus" },
+  maxReviewTurns: { type: "int", default: 5, min: 1, max: 100, help: "review rounds before stopping without consensus" },
   historyTokens: { type: "int", default: 12_000, min: 500, help: "token budget of the writer's prompt; oldest turns are cut first, never the question and schema" },
   resultRows: { type: "int", default: 10, min: 1, max: 200, help: "result rows shown to reviewers" },
 });

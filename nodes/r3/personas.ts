@@ -42,7 +42,8 @@ export function panelOf(proposed: Persona[], n: number): Persona[] {
 
 /**
  * Slot `persona` (role "persona"): n reviewer professions suited to the schema and the SQL, as validated JSON, once
- * per question. Out: personas (always n: standby reviewers fill in for a short or unusable reply, and attempts say so).
+ * per question. Out: personas (always n: standby reviewers fill in for a short or unusable reply, and attempts say so),
+ * personasStandby (how many did).
  */
 export const personasNode: R3NodeFactory = (deps, options) => async (state) => {
   const { reviewers: n } = readOptions(R3_LOOP_OPTIONS, options);
@@ -52,5 +53,5 @@ export const personasNode: R3NodeFactory = (deps, options) => async (state) => {
   const personas = panelOf(proposed, n);
   const filled = n - Math.min(n, proposed.length);
   const note = !reply.ok ? `no usable personas (${reply.error}); standby reviewers sit` : filled ? `${filled} standby reviewer${filled > 1 ? "s" : ""} filled the panel` : undefined;
-  return withCalls({ personas, attempts: [{ node: "persona", sql: state.sql, ok: reply.ok, ...(note ? { note } : {}) }] }, reply.records);
+  return withCalls({ personas, personasStandby: filled, attempts: [{ node: "persona", sql: state.sql, ok: reply.ok, ...(note ? { note } : {}) }] }, reply.records);
 };

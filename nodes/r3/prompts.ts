@@ -32,6 +32,10 @@ export function openingTurn(args: { schemaText: string; question: string; eviden
 export const errorTurn = (sql: string, error: string): string =>
   `Running your query failed:\n\`\`\`sql\n${sql}\n\`\`\`\nError: ${error}\n\nFind the cause and write a corrected SQLite query (in a \`\`\`sql block).`;
 
+/** Sent back when a writer reply held no query the reader could find. */
+export const reaskTurn = (): string =>
+  "Your reply held no SQL query that could be read. Reply again, ending with exactly one SQLite query in a ```sql fenced block.";
+
 /** The debug turn when the writer has given no SQL yet: there is no query or database error to show it. */
 export const noSqlTurn = (): string =>
   "There is no SQL query to run yet. Write the SQLite query that answers the question, in a ```sql block.";

@@ -1,16 +1,19 @@
 import { readOptions } from "../../core/options.ts";
-import { sameSql } from "../../tools/sql-normalise.ts";
+import { readSchema } from "../../tools/schema.ts";
+import { sameSql, schemaIdentifiers } from "../../tools/sql-normalise.ts";
+import type { NodeDeps } from "../types.ts";
 import type { Round } from "../../state/r3.ts";
 import { withCalls } from "../common.ts";
 import { R3_LOOP_OPTIONS } from "./options.ts";
 import { reviewsTurn } from "./prompts.ts";
 import type { R3NodeFactory } from "./types.ts";
-import { askWriter, droppedNote } from "./writer.ts";
+import { askWriter, droppedNote, reaskNote } from "./writer.ts";
 
 /**
  * Slot `revise` (role "writer"): the writer reads every review of the round (H ← H + r; y'' = LLM(H)) and revises,
  * or rebuts and keeps its SQL. Consensus when y'' equals y after normalising (white space, keyword case, a trailing
- * semicolon, identifier quoting); then the SQL keeps its exact previous text. In: reviews of round `rounds + 1`,
+ * semicolon, identifier quoting; a double-quoted token counts as an identifier only when the schema names such a table
+ * or column, else it is a string literal and keeps its case); then the SQL keeps its exact previous text. In: reviews of round `rounds + 1`,
  * history, sql. Out: sql, history, rounds + 1, roundDebugTurns 0, roundLog, consensus. With no review at all (every
  * reviewer failed) it asks nothing and the loop stops.
  */
@@ -26,12 +29,15 @@ export const reviseNode: R3NodeFactory = (deps, options) => async (state) => {
     return { roundLog: [log("no-reviews", state.sql)], ...next, attempts: [{ node: "revise", sql: state.sql, ok: false, note: `round ${round}: every reviewer failed; kept the SQL` }] };
   }
   const turn = await askWriter(deps, state, opts, { role: "user", kind: "reviews", round, content: reviewsTurn(state.sql, usable, failedReviewers.length) });
-  const dropped = droppedNote(turn.dropped);
+  const dropped = [droppedNote(turn.dropped), reaskNote(turn.reasks)].filter(Boolean).join("; ");
+  const reasks = { writerReasks: state.writerReasks + turn.reasks };
   if (!turn.sql) {
-    const note = [dropped, `${turn.record.error}; kept the previous SQL`].filter(Boolean).join("; ");
-    return withCalls({ roundLog: [log("unusable", state.sql)], ...next, history: turn.turns, attempts: [{ node: "revise", sql: state.sql, ok: false, note }] }, [turn.record]);
+    // Asked again and still no SQL: the loop stops here (stop reason "the writer gave no SQL"), the SQL as it was.
+    const note = [dropped, `${turn.error}; kept the previous SQL`].filter(Boolean).join("; ");
+    return withCalls({ roundLog: [log("unusable", state.sql)], ...next, ...reasks, history: turn.turns, attempts: [{ node: "revise", sql: state.sql, ok: false, note }] }, turn.records);
   }
-  const kept = sameSql(turn.sql, state.sql);
+  const names = await identifiersOf(deps, state);
+  const kept = sameSql(turn.sql, state.sql, names.identifiers);
   const sql = kept ? state.sql : turn.sql;
   return withCalls(
     {
@@ -40,9 +46,23 @@ export const reviseNode: R3NodeFactory = (deps, options) => async (state) => {
       consensus: kept,
       sql,
       ...next,
+      ...reasks,
       history: turn.turns,
-      attempts: [{ node: "revise", sql, ok: true, ...(dropped ? { note: dropped } : {}) }],
+      attempts: [{ node: "revise", sql, ok: true, ...(dropped || names.note ? { note: [dropped, names.note].filter(Boolean).join("; ") } : {}) }],
     },
-    [turn.record],
+    turn.records,
   );
 };
+
+/**
+ * The schema's table and column names, for telling a double-quoted identifier from a double-quoted string. Without
+ * them (the schema cannot be read) every double-quoted token stays as written, and the note says so.
+ */
+async function identifiersOf(deps: NodeDeps, state: { dbPath: string; descriptionDir: string }): Promise<{ identifiers?: Set<string>; note?: string }> {
+  try {
+    const schema = await readSchema(state.dbPath, { descriptionDir: state.descriptionDir || undefined, executor: deps.executor });
+    return { identifiers: schemaIdentifiers(schema.tables) };
+  } catch (error) {
+    return { note: `schema unreadable for consensus (${error instanceof Error ? error.message : String(error)}): double-quoted tokens compared as written` };
+  }
+}

@@ -3,7 +3,7 @@ import { callModel } from "../../tools/models/llm.ts";
 import { extractSql, stripThinking } from "../../tools/reply.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import type { HistoryTurn, R3StateValue } from "../../state/r3.ts";
-import { openingTurn, type Reasoning, writerMessages, writerSystem } from "./prompts.ts";
+import { openingTurn, type Reasoning, reaskTurn, writerMessages, writerSystem } from "./prompts.ts";
 
 /** Rough token count (4 characters a token): no tokenizer tables are needed offline, and the budget is a soft limit. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
@@ -23,14 +23,25 @@ export function fitHistory(fixed: string[], turns: HistoryTurn[], budget: number
 export const sqlTurn = (sql: string, round: number): HistoryTurn => ({ role: "assistant", kind: "sql", round, content: `\`\`\`sql\n${sql}\n\`\`\`` });
 
 export interface WriterTurn {
-  /** The SQL of the reply, or null when it held none (or the call failed). */
+  /** The SQL of the reply, or null when it held none after the re-asks (or the call failed). */
   sql: string | null;
-  /** New turns for H: the seed (corrector's given SQL), the new user turn, the writer's reply. */
+  /** New turns for H: the seed (corrector's given SQL), the new user turn, the writer's replies and any re-asks. */
   turns: HistoryTurn[];
-  record: ModelCallRecord;
+  /** Every writer call of the turn, the re-asks included. */
+  records: ModelCallRecord[];
+  /** Why no SQL came back (when `sql` is null). */
+  error?: string;
+  /** Times the writer was asked again because its reply held no SQL. */
+  reasks: number;
   /** Later turns of H left out of this prompt for the budget. */
   dropped: number;
 }
+
+/**
+ * A reply that holds no SQL is sent back this many times at most, in the same dialogue, before the node gives up: a
+ * missing fence costs one short call, not a whole review round.
+ */
+export const MAX_SQL_REASKS = 2;
 
 /** One writer call on H (+ a new user turn): the writer's memory across the debug and review loops. */
 export async function askWriter(
@@ -41,14 +52,27 @@ export async function askWriter(
 ): Promise<WriterTurn> {
   const seed = state.history.length === 0 && state.sql ? [sqlTurn(state.sql, 0)] : [];
   const opening = openingTurn({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, shots: state.shots });
-  const all = [...state.history, ...seed, ...(next ? [next] : [])];
-  const { turns, dropped } = fitHistory([writerSystem(opts.reasoning), opening], all, opts.historyTokens);
-  const call = await callModel(deps.models, "writer", writerMessages(opts.reasoning, opening, turns));
-  const sql = call.ok ? extractSql(call.text) : null;
-  if (!sql) call.record.error = call.record.error ?? "reply holds no SQL";
   const round = next?.round ?? state.rounds;
-  const reply: HistoryTurn[] = call.ok && call.text.trim() ? [{ role: "assistant", kind: "sql", round, content: stripThinking(call.text) }] : [];
-  return { sql, turns: [...seed, ...(next ? [next] : []), ...reply], record: call.record, dropped };
+  const added: HistoryTurn[] = [...seed, ...(next ? [next] : [])];
+  const records: ModelCallRecord[] = [];
+  let dropped = 0;
+  for (let reasks = 0; ; reasks++) {
+    const fitted = fitHistory([writerSystem(opts.reasoning), opening], [...state.history, ...added], opts.historyTokens);
+    dropped = Math.max(dropped, fitted.dropped);
+    const call = await callModel(deps.models, "writer", writerMessages(opts.reasoning, opening, fitted.turns));
+    records.push(call.record);
+    const sql = call.ok ? extractSql(call.text) : null;
+    if (call.ok && call.text.trim()) added.push({ role: "assistant", kind: "sql", round, content: stripThinking(call.text) });
+    if (sql) return { sql, turns: added, records, reasks, dropped };
+    const error = call.ok ? "reply holds no SQL" : (call.record.error ?? "model call failed");
+    call.record.error = error;
+    // A failed call is not asked again here: the model layer has retried it already.
+    if (!call.ok || reasks >= MAX_SQL_REASKS) return { sql: null, turns: added, records, error: reasks ? `${error} (after ${reasks} re-ask${reasks > 1 ? "s" : ""})` : error, reasks, dropped };
+    added.push({ role: "user", kind: "reask", round, content: reaskTurn() });
+  }
 }
+
+/** The note for an attempt when the writer had to be asked again. */
+export const reaskNote = (reasks: number): string | undefined => (reasks ? `the writer's reply held no SQL: asked again ${reasks} time${reasks > 1 ? "s" : ""}` : undefined);
 
 export const droppedNote = (dropped: number): string | undefined => (dropped ? `history cut to the budget: ${dropped} oldest turn${dropped > 1 ? "s" : ""} left out` : undefined);

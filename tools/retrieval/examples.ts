@@ -22,6 +22,8 @@ export interface RankedExamples {
 /** Training questions with gold SQL, searchable by question similarity (BM25, or embeddings when configured). */
 export interface ExampleStore {
   readonly size: number;
+  /** Training questions the pool could not take (e.g. their database is not on disk), and why: said per question. */
+  readonly leftOut?: { count: number; reason: string };
   /** The k most similar examples; `excludeIds` keeps a question from being its own example. */
   similar(text: string, k: number, excludeIds?: string[]): Promise<Example[]>;
   /** The same, saying how they were ranked and what embedding calls it made (optional for other stores). */
@@ -81,14 +83,14 @@ export class Bm25Index {
   }
 }
 
-export function createExampleStore(questions: Question[]): RankedExampleStore {
+export function createExampleStore(questions: Question[], leftOut?: { count: number; reason: string }): RankedExampleStore {
   const examples: Example[] = questions
     .filter((q) => q.goldSql)
     .map((q) => ({ id: q.id, dbId: q.dbId, question: q.question, evidence: q.evidence, sql: q.goldSql! }));
-  return storeOf(examples);
+  return storeOf(examples, undefined, leftOut?.count ? leftOut : undefined);
 }
 
-function storeOf(examples: Example[], embedder?: Embedder): RankedExampleStore {
+function storeOf(examples: Example[], embedder?: Embedder, leftOut?: { count: number; reason: string }): RankedExampleStore {
   const texts = examples.map((e) => `${e.question} ${e.evidence}`.trim());
   let bm25: Bm25Index | undefined;
   let vectors: Promise<{ ok: true; vectors: number[][]; records: ModelCallRecord[] } | { ok: false; note: string }> | undefined;
@@ -107,8 +109,9 @@ function storeOf(examples: Example[], embedder?: Embedder): RankedExampleStore {
 
   const store: RankedExampleStore = {
     size: examples.length,
+    ...(leftOut ? { leftOut } : {}),
     all: () => examples,
-    withEmbeddings: (next) => storeOf(examples, next),
+    withEmbeddings: (next) => storeOf(examples, next, leftOut),
     async similar(text, k, excludeIds = []) {
       return (await store.similarRanked(text, k, excludeIds)).examples;
     },
