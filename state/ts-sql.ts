@@ -70,6 +70,8 @@ export const TestRunSchema = z.object({
   sql: z.string(),
   ok: z.boolean(),
   match: z.boolean(),
+  /** How the results were compared: in order (the test code sorts) or as a multiset (`comparisonOf`). */
+  comparison: z.enum(["ordered", "multiset"]).optional(),
   result: TestResultSchema.optional(),
   error: z.string().optional(),
 });

@@ -46,7 +46,9 @@ export function relevantTables(schema: DbSchema, linking: Linking | null, sql: s
   if (!picked.size) return schema.tables.map((t) => t.name);
   const queue = [...picked];
   while (queue.length) {
-    const table = schema.tables.find((t) => t.name === queue.pop());
+    // Popped once, outside the search: a pop inside `find`'s callback emptied the queue on the first table.
+    const name = queue.pop();
+    const table = schema.tables.find((t) => t.name === name);
     for (const fk of table?.foreignKeys ?? []) {
       const parent = byLower.get(fk.refTable.toLowerCase());
       if (parent && !picked.has(parent)) {
@@ -103,9 +105,29 @@ function comparable(rows: readonly (readonly (JsonScalar | SqlValue)[])[]): Row[
   );
 }
 
-/** Algorithm 1, line 5: the SQL's result against the expected one, under the shared scorer's set semantics. */
-export function matchesExpected(sqlRows: readonly (readonly (JsonScalar | SqlValue)[])[], expected: TestResult): boolean {
-  return resultsMatch(comparable(sqlRows), comparable(expected.rows), "bird");
+/**
+ * How a test compares results (Algorithm 1, line 5). The test code is the specification, as the gold query is for
+ * Spider's scorer: when it sorts, row order counts; otherwise rows are compared as a multiset, so a missing or wrong
+ * DISTINCT and a duplicated row still fail. (The shared BIRD set semantics would let both pass.)
+ */
+export type Comparison = "ordered" | "multiset";
+
+/** Whether test code sorts (`.sort(` / `.toSorted(` outside comments and strings): its row order is then part of the answer. */
+export function codeOrders(code: string): boolean {
+  const bare = code
+    .replace(/\/\*[\s\S]*?\*\//g, " ")
+    .replace(/\/\/[^\n]*/g, " ")
+    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, '""');
+  return /\.\s*(sort|toSorted)\s*\(/.test(bare);
+}
+
+/** The comparison a test case asks for: ordered when its code sorts; multiset otherwise (and for a predicted result). */
+export const comparisonOf = (testCode: { code: string } | null | undefined, kind: "code" | "prediction" = "code"): Comparison =>
+  kind === "code" && testCode && codeOrders(testCode.code) ? "ordered" : "multiset";
+
+/** The SQL's result against the expected one: Spider's multiset comparison (column order free), ordered when asked. */
+export function matchesExpected(sqlRows: readonly (readonly (JsonScalar | SqlValue)[])[], expected: TestResult, comparison: Comparison = "multiset"): boolean {
+  return resultsMatch(comparable(sqlRows), comparable(expected.rows), "spider", { orderMatters: comparison === "ordered" });
 }
 
 /**

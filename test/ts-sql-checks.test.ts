@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { comparisonOf, matchesExpected, relevantTables } from "../nodes/ts-sql/common.ts";
+import type { Linking } from "../state/linking.ts";
+import { readSchema } from "../tools/schema.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+
+// A three-table chain: school → district → region. Only the child is linked.
+const CHAIN = `
+CREATE TABLE region (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE district (id INTEGER PRIMARY KEY, region_id INTEGER NOT NULL REFERENCES region(id), name TEXT);
+CREATE TABLE school (id INTEGER PRIMARY KEY, district_id INTEGER NOT NULL REFERENCES district(id), name TEXT, score REAL);
+CREATE TABLE unrelated (id INTEGER PRIMARY KEY, note TEXT);
+`;
+
+let dir: string;
+let dbPath: string;
+const executor = createExecutor({ size: 1 });
+beforeAll(() => {
+  dir = makeTempDir();
+  dbPath = makeDb(dir, "chain.sqlite", CHAIN);
+});
+afterAll(async () => {
+  await executor.close();
+  removeTempDir(dir);
+});
+
+const linkingOf = (columns: { table: string; column: string }[]): Linking => ({
+  keywords: ["score"],
+  columns: columns.map((c) => ({ ...c, score: 1, via: "name" as const })),
+  values: [],
+  ranking: "lexical",
+});
+
+describe("relevantTables", () => {
+  it("adds every foreign-key ancestor of a linked child (a three-table chain)", async () => {
+    const schema = await readSchema(dbPath, { executor });
+    expect(relevantTables(schema, linkingOf([{ table: "school", column: "score" }]), "")).toEqual(["region", "district", "school"]);
+    // Also when the child comes from the SQL alone, and never the unrelated table.
+    expect(relevantTables(schema, null, "SELECT name FROM school")).toEqual(["region", "district", "school"]);
+  });
+});
+
+describe("test outcomes are compared as the test code says", () => {
+  const sortingCode = "// best first\nresult = rows.sort((a, b) => b.score - a.score);";
+  const plainCode = "// the names of the schools\nresult = school.map((s) => ({ name: s.name }));";
+  const expected = (rows: (string | number)[][]) => ({ columns: ["name"], rows });
+
+  it("a duplicate row fails (multiset, not a set)", () => {
+    const comparison = comparisonOf({ code: plainCode });
+    expect(comparison).toBe("multiset");
+    expect(matchesExpected([["A"], ["A"], ["B"]], expected([["A"], ["B"]]), comparison)).toBe(false);
+    expect(matchesExpected([["B"], ["A"]], expected([["A"], ["B"]]), comparison)).toBe(true);
+  });
+
+  it("a wrong DISTINCT fails: one too many (duplicates lost) and one missing (duplicates kept)", () => {
+    const comparison = comparisonOf({ code: plainCode });
+    // The question wants every school's name (two schools share one): a DISTINCT drops a row.
+    expect(matchesExpected([["A"], ["B"]], expected([["A"], ["A"], ["B"]]), comparison)).toBe(false);
+    // The question wants distinct names: a query without DISTINCT returns the repeat.
+    expect(matchesExpected([["A"], ["A"], ["B"]], expected([["A"], ["B"]]), comparison)).toBe(false);
+  });
+
+  it("a wrong ORDER BY fails when the test code sorts, and order is free when it does not", () => {
+    expect(comparisonOf({ code: sortingCode })).toBe("ordered");
+    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }))).toBe(false);
+    expect(matchesExpected([["B"], ["A"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }))).toBe(true);
+    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: plainCode }))).toBe(true);
+  });
+
+  it("a sort named only in a comment or a string does not make the comparison ordered; a prediction is a multiset", () => {
+    expect(comparisonOf({ code: "// no need to .sort( here\nresult = school.map((s) => ({ name: '.sort(' }));" })).toBe("multiset");
+    expect(comparisonOf({ code: sortingCode }, "prediction")).toBe("multiset");
+    expect(comparisonOf(null)).toBe("multiset");
+  });
+});
