@@ -29,8 +29,9 @@ const TS_SQL_FACTORIES = {
 type Route = "data" | "sample" | "execute" | Send;
 
 /**
- * After the data check: back to the data agent while rounds remain and the rows violate the schema or the SQL finds
- * nothing in them (non-duality); then one `coder` task per coder model (Send); without usable rows, no test case.
+ * After the data check: back to the data agent while rounds remain and the rows violate the schema or miss what the
+ * linking found (coverage gaps; the candidate SQL has no say, see `checkDataNode`); then one `coder` task per coder
+ * model (Send); without usable rows, no test case.
  */
 export const routeAfterCheck =
   (options: BuildOptions) =>
@@ -41,7 +42,7 @@ export const routeAfterCheck =
     if (!data) return more ? "data" : "execute";
     if (data.loadError) return "execute";
     const rows = Object.values(data.loaded).reduce((a, b) => a + b, 0);
-    if (more && (data.violations.length > 0 || rows === 0 || (data.sqlRan && data.sqlRows === 0))) return "data";
+    if (more && (data.violations.length > 0 || rows === 0 || (data.gaps ?? []).length > 0)) return "data";
     if (rows === 0) return "execute";
     return codersOf(opts.coderModels).map((model) => new Send("coder", { ...state, coderTask: { model, round: 0 } }));
   };

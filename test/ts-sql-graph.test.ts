@@ -135,29 +135,41 @@ describe("ts-sql graph", () => {
     expect(state.usage.byRole).toMatchObject({ data: { calls: 2 }, coder: { calls: 2 }, reviser: { calls: 1 }, generator: { calls: 1 } });
   });
 
-  it("non-duality: data on which the SQL finds nothing is written again", async () => {
+  it("non-duality without trusting the candidate: a wrong candidate does not steer the data; coverage gaps go back", async () => {
+    // A wrong candidate that finds nothing in good data: it must not send the data agent back for data that fits it.
+    const NOTHING = "SELECT name FROM school WHERE status = 'Closed' AND score > 900";
+    const right = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const wrong = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const a = await run(tsSqlRefineSpec, right, {}, { sql: RIGHT_SQL });
+    const b = await run(tsSqlRefineSpec, wrong, {}, { sql: NOTHING });
+    expect(seen(right, "data")).toHaveLength(1);
+    expect(seen(wrong, "data")).toHaveLength(1);
+    expect(seen(wrong, "data")).toEqual(seen(right, "data"));
+    expect(b.testData?.tables).toEqual(a.testData?.tables);
+    // What the candidate made of the data is recorded, not acted on; the test then catches it.
+    expect(b.testData).toMatchObject({ sqlRan: true, sqlRows: 0, sqlNote: expect.stringMatching(/no rows/) });
+    expect(b.testRun).toMatchObject({ sql: RIGHT_SQL, match: true });
+    expect(b.rounds).toBe(1);
+
+    // Data without the stored value the question's keyword matched goes back, saying which value: whatever the SQL.
     const closedOnly = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Beta", status: "Closed", score: 650 }] } };
     const models = provider({ data: [json(closedOnly), json(GOOD_DATA)], coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const state = await run(tsSqlRefineSpec, models, {}, { sql: RIGHT_SQL });
     const dataSaw = seen(models, "data");
     expect(dataSaw).toHaveLength(2);
-    expect(dataSaw[1]).toMatch(/the SQL returns no rows on this data/);
-    expect(state.testData).toMatchObject({ sqlRan: true, sqlRows: 1, violations: [] });
+    expect(dataSaw[1]).toMatch(/matches the stored value "Active" in school\.status, but no test row has it/);
+    expect(dataSaw[1]).not.toMatch(/the SQL returns|no rows on this data/);
+    expect(state.testData).toMatchObject({ gaps: [], violations: [] });
     expect(state.testRun).toMatchObject({ match: true });
-    expect(seen(models, "reviser")).toHaveLength(0);
     expect(state.sql).toBe(RIGHT_SQL);
   });
 
-  it("non-duality and inspection: an aggregate over no matching rows (one row of NULLs) counts as empty", async () => {
-    const closedOnly = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Beta", status: "Closed", score: 650 }] } };
+  it("inspection: an aggregate over no matching rows (one row of NULLs) counts as empty", async () => {
     const BEST = "SELECT max(score) FROM school WHERE status = 'Active'";
     const nullCode = "// nothing is active in my reading\nresult = [[null]];";
     const bestCode = "// the best score among active schools\nresult = Math.max(...school.filter((s) => s.status === 'Active').map((s) => s.score));";
-    const models = provider({ data: [json(closedOnly), json(GOOD_DATA)], coder: [js(nullCode), js(bestCode)], reviser: sql(BEST) });
+    const models = provider({ data: json(GOOD_DATA), coder: [js(nullCode), js(bestCode)], reviser: sql(BEST) });
     const state = await run(tsSqlRefineSpec, models, {}, { sql: BEST });
-    const dataSaw = seen(models, "data");
-    expect(dataSaw).toHaveLength(2);
-    expect(dataSaw[1]).toMatch(/no rows|only NULL/);
     const coderSaw = seen(models, "coder");
     expect(coderSaw).toHaveLength(2);
     expect(coderSaw[1]).toMatch(/the result is empty/);
@@ -165,10 +177,24 @@ describe("ts-sql graph", () => {
     expect(state.testRun).toMatchObject({ match: true });
   });
 
+  it("a bad data reply is asked again with what was wrong, within the turn and in the next one", async () => {
+    const models = provider({ data: ["no json here", json({ tables: { school: "not rows" } }), json(GOOD_DATA)], coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const state = await run(tsSqlRefineSpec, models, {}, { sql: RIGHT_SQL });
+    const dataSaw = models.shownTo("data");
+    expect(dataSaw).toHaveLength(3);
+    // The re-ask within the turn carries the reply and why it failed; the next turn's prompt says it too.
+    expect(dataSaw[1]!.messages.map((m) => m.content).join("\n")).toMatch(/That reply was not usable \(.*JSON/);
+    expect(dataSaw[1]!.messages.some((m) => m.role === "assistant" && m.content === "no json here")).toBe(true);
+    expect(dataSaw[2]!.messages.map((m) => m.content).join("\n")).toMatch(/your last reply could not be used: .*tables\.school/);
+    expect(state.dataRounds).toBe(2);
+    expect(state.testRun).toMatchObject({ match: true });
+  });
+
   it("data retries are bounded: bad data every time ends without a test case, SQL kept", async () => {
     const models = provider({ data: "no json here", coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 2 }, { sql: WRONG_SQL });
-    expect(seen(models, "data")).toHaveLength(2);
+    // Two turns, each with one re-ask.
+    expect(seen(models, "data")).toHaveLength(4);
     expect(seen(models, "coder")).toHaveLength(0);
     expect(state.sql).toBe(WRONG_SQL);
     expect(state.execution).toMatchObject({ ok: true });
