@@ -9,6 +9,7 @@ import { readOptions } from "../core/options.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { type Outcome, type OutcomeSpec, summarizeOutcomes } from "./outcome.ts";
 import { TsSqlState, type TsSqlStateValue } from "../state/ts-sql.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 
@@ -96,14 +97,80 @@ function buildTsSql(spec: GraphSpec, deps: NodeDeps, options: BuildOptions, gene
   return compiled;
 }
 
+/** Why a question was not tested (its test case never got built), or null when it was. */
+function skipReason(state: TsSqlStateValue): string | null {
+  if (state.testCode && state.testRun && state.testRun.error !== "no test case") return null;
+  const data = state.testData;
+  if (!data) return state.attempts.some((a) => a.node === "data" && !a.ok) ? "unusable data reply" : "no test data";
+  if (data.loadError) return data.loadError === "this executor cannot build scratch databases" ? "no scratch database" : "schema";
+  if (!Object.values(data.loaded).some((n) => n > 0)) return "invalid data";
+  return "no usable test code";
+}
+
+const TEST_NOTE = /^(passes the test case|result differs|fails on the test data)/;
+
+/**
+ * What a TS-SQL question went through (results.jsonl's `outcome`): the test data built (tables, rows, data turns,
+ * violations and coverage gaps left), the test code (how it was chosen, coder turns), each tested SQL's verdict,
+ * revisions, and why testing was skipped. Read off the finished state; the audit records it too.
+ */
+export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
+  const state = raw as unknown as TsSqlStateValue;
+  const data = state.testData;
+  const rows = data ? Object.values(data.loaded).reduce((a, b) => a + b, 0) : 0;
+  const tests = state.attempts.filter((a) => a.node === "test" && TEST_NOTE.test(a.note ?? ""));
+  const skipped = skipReason(state);
+  return {
+    tested: skipped === null,
+    skipped,
+    dataRounds: state.dataRounds,
+    testTables: data ? Object.values(data.loaded).filter((n) => n > 0).length : 0,
+    testRows: rows,
+    dataViolations: data?.violations.length ?? 0,
+    coverageGaps: data?.gaps?.length ?? 0,
+    candidateFindsRows: data?.sqlRan ? data.sqlRows > 0 : null,
+    testCodeBuilt: Boolean(state.testCode),
+    testCodeHow: state.testCode?.how ?? null,
+    coderTurns: state.codeCandidates.reduce((n, c) => n + c.rounds, 0),
+    comparison: state.testRun?.comparison ?? null,
+    testsPassed: tests.filter((a) => a.ok).length,
+    testsFailed: tests.filter((a) => !a.ok).length,
+    initialPasses: tests.length ? tests[0]!.ok : null,
+    finalPasses: tests.length ? tests.at(-1)!.ok : null,
+    revisions: state.rounds,
+  };
+}
+
+const share = (n: number, d: number) => `${n}/${d}`;
+
+/** report.md's TS-SQL lines: how many questions got a test case and why the rest did not, then the generic sums. */
+export function summarizeTsSql(outcomes: Outcome[]): string[] {
+  const tested = outcomes.filter((o) => o.tested === true);
+  const reasons = new Map<string, number>();
+  for (const o of outcomes) if (o.tested === false) reasons.set(String(o.skipped), (reasons.get(String(o.skipped)) ?? 0) + 1);
+  const skipped = [...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => `${n} ${why}`);
+  const lines = [`test case built for ${share(tested.length, outcomes.length)}${skipped.length ? `; skipped: ${skipped.join(", ")}` : ""}`];
+  if (tested.length) {
+    const first = tested.filter((o) => o.initialPasses === true).length;
+    const last = tested.filter((o) => o.finalPasses === true).length;
+    const ordered = tested.filter((o) => o.comparison === "ordered").length;
+    lines.push(`tested SQL passing its test case: ${share(first, tested.length)} at first, ${share(last, tested.length)} after revision; compared in order (the test code sorts): ${ordered}`);
+  }
+  return [...lines, ...summarizeOutcomes(outcomes)];
+}
+
+const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSql };
+
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlSpec: GraphSpec = specOf(tsSqlManifest, {
   factories: { ...TS_SQL_FACTORIES, schema: SHARED_FACTORIES.schema, generate: SHARED_FACTORIES.generate },
+  outcome: TS_SQL_OUTCOME,
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlSpec, deps, options, true),
 });
 
 /** TS-SQL as a corrector (Table 5): builds the test case for the given SQL and revises it. */
 export const tsSqlRefineSpec: GraphSpec = specOf(tsSqlRefineManifest, {
   factories: TS_SQL_FACTORIES,
+  outcome: TS_SQL_OUTCOME,
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlRefineSpec, deps, options, false),
 });

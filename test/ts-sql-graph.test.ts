@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
-import { tsSqlRefineSpec, tsSqlSpec } from "../graphs/ts-sql.ts";
+import { summarizeTsSql, tsSqlOutcome, tsSqlRefineSpec, tsSqlSpec } from "../graphs/ts-sql.ts";
+import { outcomeOf } from "../graphs/outcome.ts";
 import type { ModelOverrides } from "../tools/models/models.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
@@ -310,5 +311,31 @@ describe("ts-sql graph", () => {
     expect(c.testData).toMatchObject({ source: "sampled" });
     // Without the data agent, real rows reach the coder: the no-real-rows guarantee does not hold.
     expect(seen(sampling, "coder")[0]).toContain(SENTINEL);
+  });
+
+  it("an untested run says so: the outcome records the test case, or why testing was skipped; the summary counts them", async () => {
+    // Tested: data, code, one failing test then a passing one after a revision.
+    const tested = await run(tsSqlRefineSpec, provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), {}, { sql: WRONG_SQL });
+    const a = outcomeOf(tsSqlRefineSpec, tested);
+    expect(a).toMatchObject({ tested: true, skipped: null, testTables: 2, testRows: 4, testCodeBuilt: true, testsPassed: 1, testsFailed: 1, initialPasses: false, finalPasses: true, revisions: 1, comparison: "ordered" });
+
+    // A schema quirk: a foreign key to a column that does not exist, so no row can be loaded.
+    const quirk = makeDb(dir, "quirk.sqlite", "CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (id INTEGER PRIMARY KEY, pid INTEGER REFERENCES parent(nope), name TEXT);");
+    const quirkData = json({ tables: { parent: [{ id: 1 }], child: [{ id: 1, pid: 1, name: "x" }] } });
+    const schemaSkip = await run(tsSqlRefineSpec, provider({ data: quirkData, coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), {}, { sql: "SELECT name FROM child", dbPath: quirk });
+    const b = tsSqlOutcome(schemaSkip);
+    expect(b).toMatchObject({ tested: false, skipped: "schema", testCodeBuilt: false, testsPassed: 0, testsFailed: 0 });
+
+    // Every row refused (invalid data) until the data turns run out.
+    const orphans = { tables: { school: [{ id: 1, district_id: 9, name: "Alpha", status: "Active", score: 1 }] } };
+    const invalid = await run(tsSqlRefineSpec, provider({ data: json(orphans), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), { maxDataRounds: 2 }, { sql: RIGHT_SQL });
+    const c = tsSqlOutcome(invalid);
+    expect(c).toMatchObject({ tested: false, skipped: "invalid data", dataRounds: 2, testRows: 0, dataViolations: 1 });
+
+    const lines = summarizeTsSql([a, b, c]);
+    expect(lines[0]).toBe("test case built for 1/3; skipped: 1 schema, 1 invalid data");
+    expect(lines[1]).toMatch(/^tested SQL passing its test case: 0\/1 at first, 1\/1 after revision/);
+    // The generic sums follow.
+    expect(lines.some((l) => l.startsWith("revisions: mean"))).toBe(true);
   });
 });
