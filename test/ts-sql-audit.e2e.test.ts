@@ -45,7 +45,8 @@ const reply = (content: string): ScriptedReply => ({ content, usage });
 /** Answers each agent by what its prompt asks for. */
 function respond(req: ChatRequestRecord): ScriptedReply {
   const all = text(req);
-  const question = /Question: (.*)/.exec(all)?.[1]?.trim() ?? "";
+  // The last "Question:" line: the prompts open with a 1-shot example that has its own.
+  const question = [...all.matchAll(/Question: (.*)/g)].at(-1)?.[1]?.trim() ?? "";
   if (/pick out what a database question refers to/.test(all)) return reply(JSON.stringify({ keywords: ["active", "school"] }));
   if (/software tester/.test(all)) return reply(`\`\`\`json\n${JSON.stringify(DATA)}\n\`\`\``);
   if (/data scientist/.test(all)) return reply(`\`\`\`javascript\n${CODE[question]}\n\`\`\``);

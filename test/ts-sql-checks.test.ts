@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { comparisonOf, matchesExpected, relevantTables } from "../nodes/ts-sql/common.ts";
+import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
+import { coderPrompt, dataPrompt, ONE_SHOT } from "../nodes/ts-sql/prompts.ts";
+import { TestTablesSchema } from "../state/ts-sql.ts";
+import { runSandboxed } from "../tools/sandbox/sandbox.ts";
 import type { Linking } from "../state/linking.ts";
 import { readSchema } from "../tools/schema.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -72,5 +77,47 @@ describe("test outcomes are compared as the test code says", () => {
     expect(comparisonOf({ code: "// no need to .sort( here\nresult = school.map((s) => ({ name: '.sort(' }));" })).toBe("multiset");
     expect(comparisonOf({ code: sortingCode }, "prediction")).toBe("multiset");
     expect(comparisonOf(null)).toBe("multiset");
+  });
+});
+
+describe("the paper's settings: 1-shot prompts, revision limit", () => {
+  /** The example's rows in its own schema (constraints and foreign keys on), and a query's rows on them. */
+  function exampleRows(sql: string): unknown[][] {
+    const db = new Database(":memory:");
+    try {
+      db.pragma("foreign_keys = ON");
+      db.exec(ONE_SHOT.schema);
+      for (const [table, rows] of Object.entries(ONE_SHOT.tables)) {
+        for (const row of rows) {
+          const cols = Object.keys(row);
+          db.prepare(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => row[c]));
+        }
+      }
+      return db.prepare(sql).raw(true).all() as unknown[][];
+    } finally {
+      db.close();
+    }
+  }
+
+  it("the 1-shot example is a working test case: rows fit the schema, code and SQL give the expected answer, each condition matters", async () => {
+    expect(TestTablesSchema.safeParse(ONE_SHOT.tables).success).toBe(true);
+    expect(exampleRows(ONE_SHOT.sql)).toEqual(ONE_SHOT.expected.rows);
+    const run = await runSandboxed(ONE_SHOT.code, ONE_SHOT.tables, { timeoutMs: 2000 });
+    expect(run).toMatchObject({ ok: true, columns: ONE_SHOT.expected.columns, rows: ONE_SHOT.expected.rows });
+    // The rows tell a query that forgets either condition apart from the right one.
+    expect(exampleRows(ONE_SHOT.sql.replace(" AND b.year > 2000", ""))).not.toEqual(ONE_SHOT.expected.rows);
+    expect(exampleRows(ONE_SHOT.sql.replace("a.country = 'France' AND ", ""))).not.toEqual(ONE_SHOT.expected.rows);
+  });
+
+  it("the data agent's and the coder's prompts carry the example; the revision limit is Appendix B.4's 5", () => {
+    const args = { schema: "CREATE TABLE t (x INTEGER)", foreignKeys: "", question: "How many?", evidence: "" };
+    const data = dataPrompt({ ...args, relevant: "" }).map((m) => ("content" in m ? String(m.content) : "")).join("\n");
+    const code = coderPrompt({ ...args, tables: { t: [{ x: 1 }] }, dbId: "d" }).map((m) => ("content" in m ? String(m.content) : "")).join("\n");
+    expect(data).toContain(JSON.stringify({ tables: ONE_SHOT.tables }));
+    expect(data.indexOf(ONE_SHOT.question)).toBeLessThan(data.indexOf("Question: How many?"));
+    expect(code).toContain(ONE_SHOT.code);
+    expect(code).not.toContain(ONE_SHOT.sql);
+    expect(TS_SQL_OPTIONS.maxRevisions.default).toBe(5);
+    expect(TS_SQL_OPTIONS.maxCodeRefinements.default).toBe(5);
   });
 });
