@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { comparisonOf, matchesExpected, relevantTables } from "../nodes/ts-sql/common.ts";
+import { comparisonOf, matchesExpected, relevantTables, sqlVariants } from "../nodes/ts-sql/common.ts";
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
 import { coderPrompt, dataPrompt, ONE_SHOT } from "../nodes/ts-sql/prompts.ts";
 import { TestTablesSchema } from "../state/ts-sql.ts";
@@ -119,5 +119,20 @@ describe("the paper's settings: 1-shot prompts, revision limit", () => {
     expect(code).not.toContain(ONE_SHOT.sql);
     expect(TS_SQL_OPTIONS.maxRevisions.default).toBe(5);
     expect(TS_SQL_OPTIONS.maxCodeRefinements.default).toBe(5);
+  });
+});
+
+describe("sqlVariants: the candidate's one-change variants a test can see", () => {
+  it("toggles DISTINCT, drops the outer LIMIT, flips the outer ORDER BY; inner queries are left alone", () => {
+    const variants = sqlVariants("SELECT name FROM t WHERE id IN (SELECT DISTINCT id FROM u ORDER BY x LIMIT 3) ORDER BY score DESC, name LIMIT 1;");
+    expect(variants).toEqual([
+      { kind: "distinct", sql: "SELECT DISTINCT name FROM t WHERE id IN (SELECT DISTINCT id FROM u ORDER BY x LIMIT 3) ORDER BY score DESC, name LIMIT 1;" },
+      { kind: "limit", sql: "SELECT name FROM t WHERE id IN (SELECT DISTINCT id FROM u ORDER BY x LIMIT 3) ORDER BY score DESC, name" },
+      { kind: "order", sql: "SELECT name FROM t WHERE id IN (SELECT DISTINCT id FROM u ORDER BY x LIMIT 3) ORDER BY score ASC, name LIMIT 1;" },
+    ]);
+    expect(sqlVariants("select distinct a from t order by a")).toEqual([
+      { kind: "distinct", sql: "select  a from t order by a" },
+      { kind: "order", sql: "select distinct a from t order by a DESC" },
+    ]);
   });
 });

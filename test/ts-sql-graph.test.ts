@@ -338,4 +338,23 @@ describe("ts-sql graph", () => {
     // The generic sums follow.
     expect(lines.some((l) => l.startsWith("revisions: mean"))).toBe(true);
   });
+
+  it("non-duality: a candidate and its variant that disagree on the real database must disagree on the test data, whichever is right", async () => {
+    // Two real schools share a status: with and without DISTINCT, the answers differ on the real database.
+    const dupDb = makeDb(dir, "dups.sqlite", `${SCHOOLS.replace("(2, 2, 'Real Two', 'Closed', 300);", "(2, 2, 'Real Two', 'Closed', 300), (3, 1, 'Real Three', 'Active', 100);")}`);
+    const distinctStatuses = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "A", status: "Active", score: 1 }, { id: 2, district_id: 1, name: "B", status: "Closed", score: 2 }] } };
+    const repeated = { tables: { district: [{ id: 1, name: "D1" }], school: [...distinctStatuses.tables.school, { id: 3, district_id: 1, name: "C", status: "Active", score: 3 }] } };
+    const code = "// the status of every school, one row each\nresult = school.map((s) => ({ status: s.status }));";
+    for (const candidate of ["SELECT status FROM school", "SELECT DISTINCT status FROM school"]) {
+      const models = provider({ data: [json(distinctStatuses), json(repeated)], coder: js(code), reviser: sql("SELECT status FROM school") });
+      const state = await run(tsSqlRefineSpec, models, {}, { sql: candidate, dbPath: dupDb, question: "What is the status of each school?" });
+      const dataSaw = seen(models, "data");
+      expect(dataSaw).toHaveLength(2);
+      expect(dataSaw[1]).toMatch(/the answer repeats rows .* but in the test data it does not/);
+      expect(dataSaw[1]).not.toContain(candidate);
+      expect(state.testData).toMatchObject({ gaps: [] });
+      // On data that tells them apart, the multiset test separates the readings.
+      expect(state.testRun).toMatchObject({ sql: "SELECT status FROM school", match: true });
+    }
+  });
 });

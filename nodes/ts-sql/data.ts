@@ -4,7 +4,22 @@ import type { Linking } from "../../state/linking.ts";
 import { callStructured } from "../../tools/models/llm.ts";
 import { quoteIdent } from "../../tools/schema.ts";
 import { withCalls } from "../common.ts";
-import { ddlText, descriptionLines, isEmptyAnswer, foreignKeyLines, jsonCell, relevantTables, schemaFacts, scratchOf, type TsSqlNodeFactory } from "./common.ts";
+import { resultsMatch } from "../../tools/benchmarks/score.ts";
+import type { Row } from "../../tools/sqlite/types.ts";
+import {
+  ddlText,
+  descriptionLines,
+  isEmptyAnswer,
+  foreignKeyLines,
+  jsonCell,
+  relevantTables,
+  schemaFacts,
+  scratchOf,
+  type SqlVariant,
+  sqlVariants,
+  type TsSqlNodeFactory,
+  VARIANT_GAPS,
+} from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
 
 const DataReplySchema = z.object({ tables: TestTablesSchema });
@@ -127,6 +142,9 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
   return { testData, dataRounds: state.dataRounds + 1, attempts: [{ node: "sample", sql: state.sql, ok: Object.keys(out).length > 0 }] };
 };
 
+/** Two results the same, as a test of that variant kind would compare them (order only for a flipped ORDER BY). */
+const sameResult = (a: Row[], b: Row[], kind: SqlVariant["kind"]) => resultsMatch(a, b, "spider", { orderMatters: kind === "order" });
+
 /** Table names of `tables` by lower case. */
 const byLowerName = (tables: Iterable<string>) => new Map([...tables].map((t) => [t.toLowerCase(), t]));
 
@@ -163,9 +181,11 @@ export function coverageGaps(linking: Linking | null, tables: string[], kept: Te
  * Slot `check` (the scratch database). In: testData, linking, sql. Loads the rows into an in-memory database built
  * from the real CREATE statements (constraints enforced, foreign keys on); the rows the database kept become
  * testData.tables (`given` keeps the rows as written when some were refused). Non-duality without a gold query:
- * the schema violations and the coverage gaps (`coverageGaps`: linked tables non-empty, linked values present) go
- * back to the data agent; the candidate SQL is run on the data only to record what it finds there (`sqlRan`,
- * `sqlRows`, `sqlNote`), never to ask for other data — a wrong candidate would otherwise get data shaped to fit it.
+ * the schema violations and the gaps go back to the data agent — coverage (`coverageGaps`: linked tables non-empty,
+ * linked values present) and discrimination (the candidate's variants that disagree with it on the real database,
+ * `sqlVariants`, must disagree on the test data: which of the two is right does not matter). What the candidate
+ * itself finds in the data is only recorded (`sqlRan`, `sqlRows`, `sqlNote`), never a reason to ask for other data:
+ * a wrong candidate would otherwise get data shaped to fit it.
  * No model call.
  */
 export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) => {
@@ -176,6 +196,19 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     return { testData: { ...state.testData, sqlRan: false, sqlRows: 0, loadError }, attempts: [{ node: "check", sql: state.sql, ok: false, note: loadError }] };
   }
   const queries = state.sql.trim() ? [state.sql] : [];
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  // The candidate's variants that disagree with it on the real database (`sqlVariants`); each must disagree on the
+  // test data too. A variant that fails, or a result cut at the row cap, is left out.
+  const differing: SqlVariant[] = [];
+  if (queries.length) {
+    const real = await deps.executor.run(state.dbPath, state.sql, { timeoutMs, maxRows: 10_000 });
+    const realRows = real.ok && !real.truncated ? real.rows : undefined;
+    for (const variant of realRows ? sqlVariants(state.sql) : []) {
+      const other = await deps.executor.run(state.dbPath, variant.sql, { timeoutMs, maxRows: 10_000 });
+      if (other.ok && !other.truncated && !sameResult(realRows!, other.rows, variant.kind)) differing.push(variant);
+    }
+  }
+  queries.push(...differing.map((v) => v.sql));
   // The kept rows are read back in the same job: the test code must see exactly the rows the SQL sees (a row the
   // schema refused would otherwise count for the expected result and not for the SQL).
   const given = state.testData.given ?? state.testData.tables;
@@ -198,6 +231,11 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
   });
   const facts = await schemaFacts(deps, state);
   const gaps = coverageGaps(state.linking, facts.schema.tables.map((t) => t.name), kept);
+  differing.forEach((variant, i) => {
+    const mine = out.results[1 + i];
+    // Both must run on the test data for the comparison to mean anything (an SQL error is the revision loop's).
+    if (result?.ok && mine?.ok && sameResult(result.rows, mine.rows, variant.kind)) gaps.push(VARIANT_GAPS[variant.kind]);
+  });
   // What the candidate finds in the data: recorded (and shown by inspect), not sent back.
   const sqlNote = !queries.length
     ? "there is no SQL to run on the data"
