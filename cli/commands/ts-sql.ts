@@ -154,8 +154,8 @@ const AUDIT_REFUSED: [string, string][] = [
 const USAGE = `Usage: sqlmend ts-sql audit --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
                           [--concurrency K] [--resume] [TS-SQL options] [model options]
 
-Builds TS-SQL's test case (synthetic data checked for non-duality against the gold SQL, voted test code) for each
-question and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
+Builds TS-SQL's test case (synthetic data checked for coverage and non-duality, voted test code) for each question
+and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
 case in report.md, with the test data, the code and both results; audit.jsonl holds a line per question.
 
   --out DIR                 audit.jsonl, report.md, run.json
