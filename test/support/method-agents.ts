@@ -209,10 +209,16 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
   const coderReply = (q: Question): ScriptedReply => {
     const { columns, rows } = goldRows(q, keptRows(q, sentData.get(q.question) ?? {}));
     const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+    // A question whose gold orders its rows gets code that sorts (here: into the order worked out), as a model's would:
+    // the test then compares in order.
+    const ordered = /\border\s+by\b/i.test(q.goldSql ?? "") && !/\blimit\s+1\b/i.test(q.goldSql ?? "");
     return text(
       "The answer follows from the test tables directly.\n```javascript\n" +
         `// ${q.question}\n// worked out from the tables above: the rows the question asks for, with its columns only\n` +
-        `const answer = ${JSON.stringify(objects)};\n// the result is the answer as row objects\nresult = answer;\n\`\`\``,
+        `const answer = ${JSON.stringify(objects)};\n` +
+        (ordered
+          ? "// in the order the question asks for: sort by the rank worked out above\nresult = answer.map((row, rank) => ({ row, rank })).sort((a, b) => a.rank - b.rank).map((x) => x.row);\n```"
+          : "// the result is the answer as row objects\nresult = answer;\n```"),
     );
   };
 
