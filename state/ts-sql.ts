@@ -27,6 +27,8 @@ export const TestDataSchema = z.object({
   violations: z.array(z.string()).default([]),
   /** Coverage gaps (`coverageGaps`): linked tables without rows, linked values absent; sent back to the data agent. */
   gaps: z.array(z.string()).default([]),
+  /** The candidate's variants (`sqlVariants` kinds) that disagree with it on the real database, worked out once per SQL. */
+  variants: z.object({ sql: z.string(), differ: z.array(z.enum(["distinct", "limit", "order"])) }).optional(),
   /** What the candidate SQL made of the data (recorded, never sent back: a wrong candidate must not shape the data): it ran... */
   sqlRan: z.boolean().default(false),
   /** ...and returned this many rows (0 when they hold only NULLs). */

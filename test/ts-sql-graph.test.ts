@@ -347,7 +347,13 @@ describe("ts-sql graph", () => {
     const code = "// the status of every school, one row each\nresult = school.map((s) => ({ status: s.status }));";
     for (const candidate of ["SELECT status FROM school", "SELECT DISTINCT status FROM school"]) {
       const models = provider({ data: [json(distinctStatuses), json(repeated)], coder: js(code), reviser: sql("SELECT status FROM school") });
-      const state = await run(tsSqlRefineSpec, models, {}, { sql: candidate, dbPath: dupDb, question: "What is the status of each school?" });
+      // The real database is asked about the variants once per candidate, not once per data round.
+      const realRuns: string[] = [];
+      const counting = Object.assign(Object.create(executor), { run: (db: string, text: string, o?: object) => (realRuns.push(text), executor.run(db, text, o)) });
+      const graph = tsSqlRefineSpec.build({ models, executor: counting }, { checkpointer: new MemorySaver() });
+      const state = await graph.invoke({ question: "What is the status of each school?", dbPath: dupDb, dbId: "schools", sql: candidate }, { configurable: { thread_id: `dup-${candidate}` }, recursionLimit: 100 });
+      // Candidate and variant once (not again in the second data round), and the final answer by execute.
+      expect(realRuns.filter((t) => /^SELECT\s+(DISTINCT\s+)?status FROM school$/.test(t))).toHaveLength(3);
       const dataSaw = seen(models, "data");
       expect(dataSaw).toHaveLength(2);
       expect(dataSaw[1]).toMatch(/the answer repeats rows .* but in the test data it does not/);

@@ -96,7 +96,9 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   if (!reply.ok) {
     return withCalls({ dataRounds, attempts: [{ node: "data", sql: state.sql, ok: false, note: `unusable reply: ${reply.error}` }] }, reply.records);
   }
-  const testData: TestData = { tables: reply.value.tables, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
+  // The real database's verdict on the candidate's variants carries over (it does not depend on the rows).
+  const variants = state.testData?.variants;
+  const testData: TestData = { tables: reply.value.tables, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
   const retries = reply.records.length - 1;
   return withCalls(
     { dataRounds, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },
@@ -199,8 +201,10 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
   const timeoutMs = options.timeoutMs ?? 30_000;
   // The candidate's variants that disagree with it on the real database (`sqlVariants`); each must disagree on the
   // test data too. A variant that fails, or a result cut at the row cap, is left out.
-  const differing: SqlVariant[] = [];
-  if (queries.length) {
+  const known = state.testData.variants;
+  const differing: SqlVariant[] = known?.sql === state.sql ? sqlVariants(state.sql).filter((v) => known.differ.includes(v.kind)) : [];
+  // The real database's answers depend on the SQL alone: worked out once per candidate, not every data round.
+  if (queries.length && known?.sql !== state.sql) {
     const real = await deps.executor.run(state.dbPath, state.sql, { timeoutMs, maxRows: 10_000 });
     const realRows = real.ok && !real.truncated ? real.rows : undefined;
     for (const variant of realRows ? sqlVariants(state.sql) : []) {
@@ -251,6 +255,7 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     loaded: out.loaded,
     violations: out.errors,
     gaps,
+    variants: { sql: state.sql, differ: differing.map((v) => v.kind) },
     sqlRan: Boolean(result?.ok),
     sqlRows: result?.ok && !isEmptyAnswer(result.rows) ? result.rowCount : 0,
     ...(sqlNote ? { sqlNote } : { sqlNote: undefined }),
