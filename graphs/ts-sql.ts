@@ -156,10 +156,28 @@ export function summarizeTsSql(outcomes: Outcome[]): string[] {
     const ordered = tested.filter((o) => o.comparison === "ordered").length;
     lines.push(`tested SQL passing its test case: ${share(first, tested.length)} at first, ${share(last, tested.length)} after revision; compared in order (the test code sorts): ${ordered}`);
   }
+  const judged = outcomes.filter((o) => typeof o.oracleTestAgreesWithGold === "boolean");
+  if (judged.length) {
+    const right = judged.filter((o) => o.oracleTestAgreesWithGold === true).length;
+    lines.push(`test cases whose verdict on the first tested SQL agrees with EX (oracle): ${share(right, judged.length)}`);
+  }
   return [...lines, ...summarizeOutcomes(outcomes)];
 }
 
-const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSql };
+/**
+ * Eval only (needs the gold): whether the test case judged the first tested SQL as execution accuracy does — passed
+ * when EX says right, failed when EX says wrong (the accuracy of test cases, the paper's Figure 5). A disagreement is
+ * not always the test's fault: a wrong query can return the gold's rows on the real database.
+ */
+async function tsSqlOracle(raw: Record<string, unknown>, isGold: (sql: string) => Promise<boolean>): Promise<Outcome> {
+  const state = raw as unknown as TsSqlStateValue;
+  const first = state.attempts.find((a) => a.node === "test" && TEST_NOTE.test(a.note ?? ""));
+  if (!first) return {};
+  const correct = await isGold(first.sql);
+  return { oracleFirstSqlCorrect: correct, oracleTestAgreesWithGold: first.ok === correct };
+}
+
+const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSql, oracle: tsSqlOracle };
 
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlSpec: GraphSpec = specOf(tsSqlManifest, {
