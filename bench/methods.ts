@@ -10,7 +10,8 @@
  * server from characters, about 4 a token), wall time and checkpoint bytes are the graph's own cost; ckpt/text weighs
  * the checkpoint file against the characters of the prompts and replies the server saw during that eval (target ≤ 2).
  *
- * Run: npx tsx bench/methods.ts [--limit N] [--latency-ms MS] [--concurrency K] [--keep]
+ * Run: npx tsx bench/methods.ts [--limit N] [--latency-ms MS] [--concurrency K] [--graphs ts-sql,ts-sql-refine] [--keep]
+ * (`--graphs` runs only the listed graphs; the correctors then still get the baseline's predictions.)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -29,9 +30,12 @@ const { values } = parseArgs({
     "latency-ms": { type: "string", default: "200" },
     concurrency: { type: "string", default: "4" },
     keep: { type: "boolean", default: false },
+    graphs: { type: "string" },
   },
 });
 const limit = values.limit!;
+const only = values.graphs ? new Set(values.graphs.split(",").map((g) => g.trim())) : undefined;
+const wanted = (graph: string) => !only || only.has(graph);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlmend-bench-methods-"));
 const benchDir = path.join(dir, "minibench");
 await buildMinibench(benchDir);
@@ -112,20 +116,22 @@ async function evalGraph(graph: string, extra: string[] = [], label = graph): Pr
 
 console.log(`minibench dev, --limit ${limit}, server latency ${values["latency-ms"]} ms, --concurrency ${values.concurrency}`);
 const started = performance.now();
-for (const graph of ["baseline", "r3", "memo-sql", "ts-sql"]) await evalGraph(graph);
+for (const graph of ["baseline", "r3", "memo-sql", "ts-sql"]) if (wanted(graph) || graph === "baseline") await evalGraph(graph);
 const initial = path.join(dir, "runs", "baseline", "predict_dev.json");
 
 // The correctors' inputs: a guideline from the train split, a memory from the train split.
-await sqlmend(["eval", "baseline", "--bench", benchDir, "--split", "train", "--out", path.join(dir, "runs", "init-train"), "--limit", limit, "--checkpoints", "memory"]);
-await sqlmend(["magic", "guideline", "--bench", benchDir, "--initial", path.join(dir, "runs", "init-train", "predict_train.json"), "--out", path.join(dir, "runs", "magic-train"), "--limit", limit]);
-await sqlmend(["memo", "build", "--bench", benchDir, "--out", path.join(dir, "memory"), "--limit", limit]);
+if (wanted("magic")) {
+  await sqlmend(["eval", "baseline", "--bench", benchDir, "--split", "train", "--out", path.join(dir, "runs", "init-train"), "--limit", limit, "--checkpoints", "memory"]);
+  await sqlmend(["magic", "guideline", "--bench", benchDir, "--initial", path.join(dir, "runs", "init-train", "predict_train.json"), "--out", path.join(dir, "runs", "magic-train"), "--limit", limit]);
+}
+if (wanted("memo-refine")) await sqlmend(["memo", "build", "--bench", benchDir, "--out", path.join(dir, "memory"), "--limit", limit]);
 
 const correct = ["--initial", initial, "--correct", "all"];
-await evalGraph("repair", correct);
-await evalGraph("magic", [...correct, "--guideline", path.join(dir, "runs", "magic-train", "guideline.md")]);
-await evalGraph("r3-review", correct);
-await evalGraph("memo-refine", [...correct, "--memory", path.join(dir, "memory")]);
-await evalGraph("ts-sql-refine", correct);
+if (wanted("repair")) await evalGraph("repair", correct);
+if (wanted("magic")) await evalGraph("magic", [...correct, "--guideline", path.join(dir, "runs", "magic-train", "guideline.md")]);
+if (wanted("r3-review")) await evalGraph("r3-review", correct);
+if (wanted("memo-refine")) await evalGraph("memo-refine", [...correct, "--memory", path.join(dir, "memory")]);
+if (wanted("ts-sql-refine")) await evalGraph("ts-sql-refine", correct);
 const total = (performance.now() - started) / 1000;
 
 const pad = (s: string, n: number) => s.padStart(n);
@@ -137,8 +143,10 @@ for (const r of rows) {
 console.log(`\n(${rows[0]!.questions} questions each; total ${total.toFixed(0)} s. calls/q: the launcher's count (results.jsonl); requests/q: the`);
 console.log(`server's, chat and embeddings; wall s/q: the eval's wall time / questions, ${values.concurrency} in flight; ckpt: the checkpoint file with its WAL;`);
 console.log("text: the characters of the chat prompts and replies the server saw; ckpt/text: their ratio, target <= 2x)");
-console.log("\n$ sqlmend compare runs/r3-review runs/memo-refine");
-console.log(await sqlmend(["compare", path.join(dir, "runs", "r3-review"), path.join(dir, "runs", "memo-refine")]));
+if (wanted("r3-review") && wanted("memo-refine")) {
+  console.log("\n$ sqlmend compare runs/r3-review runs/memo-refine");
+  console.log(await sqlmend(["compare", path.join(dir, "runs", "r3-review"), path.join(dir, "runs", "memo-refine")]));
+}
 if (agents.unrouted.length) console.log(`requests under no known role: ${agents.unrouted.length}`);
 await server.close();
 if (values.keep) console.log(`kept ${dir}`);

@@ -9,6 +9,7 @@ import { readOptions } from "../core/options.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { type Outcome, type OutcomeSpec, summarizeOutcomes } from "./outcome.ts";
 import { TsSqlState, type TsSqlStateValue } from "../state/ts-sql.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 
@@ -29,8 +30,9 @@ const TS_SQL_FACTORIES = {
 type Route = "data" | "sample" | "execute" | Send;
 
 /**
- * After the data check: back to the data agent while rounds remain and the rows violate the schema or the SQL finds
- * nothing in them (non-duality); then one `coder` task per coder model (Send); without usable rows, no test case.
+ * After the data check: back to the data agent while rounds remain and the rows violate the schema or miss what the
+ * linking found (coverage gaps; the candidate SQL has no say, see `checkDataNode`); then one `coder` task per coder
+ * model (Send); without usable rows, no test case.
  */
 export const routeAfterCheck =
   (options: BuildOptions) =>
@@ -41,7 +43,7 @@ export const routeAfterCheck =
     if (!data) return more ? "data" : "execute";
     if (data.loadError) return "execute";
     const rows = Object.values(data.loaded).reduce((a, b) => a + b, 0);
-    if (more && (data.violations.length > 0 || rows === 0 || (data.sqlRan && data.sqlRows === 0))) return "data";
+    if (more && (data.violations.length > 0 || rows === 0 || (data.gaps ?? []).length > 0)) return "data";
     if (rows === 0) return "execute";
     return codersOf(opts.coderModels).map((model) => new Send("coder", { ...state, coderTask: { model, round: 0 } }));
   };
@@ -103,11 +105,93 @@ const tsSqlSteps = (generator: boolean) => (options: BuildOptions) => {
   const o = readOptions(TS_SQL_OPTIONS, options);
   return (generator ? 2 : 0) + 1 + 2 * o.maxDataRounds + 2 * (o.maxCodeRefinements + 1) + 1 + 1 + 2 * o.maxRevisions + 1;
 };
+/** Why a question was not tested (its test case never got built), or null when it was. */
+function skipReason(state: TsSqlStateValue): string | null {
+  if (state.testCode && state.testRun && state.testRun.error !== "no test case") return null;
+  const data = state.testData;
+  if (!data) return state.attempts.some((a) => a.node === "data" && !a.ok) ? "unusable data reply" : "no test data";
+  if (data.loadError) return data.loadError === "this executor cannot build scratch databases" ? "no scratch database" : "schema";
+  if (!Object.values(data.loaded).some((n) => n > 0)) return "invalid data";
+  return "no usable test code";
+}
+
+const TEST_NOTE = /^(passes the test case|result differs|fails on the test data)/;
+
+/**
+ * What a TS-SQL question went through (results.jsonl's `outcome`): the test data built (tables, rows, data turns,
+ * violations and coverage gaps left), the test code (how it was chosen, coder turns), each tested SQL's verdict,
+ * revisions, and why testing was skipped. Read off the finished state; the audit records it too.
+ */
+export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
+  const state = raw as unknown as TsSqlStateValue;
+  const data = state.testData;
+  const rows = data ? Object.values(data.loaded).reduce((a, b) => a + b, 0) : 0;
+  const tests = state.attempts.filter((a) => a.node === "test" && TEST_NOTE.test(a.note ?? ""));
+  const skipped = skipReason(state);
+  return {
+    tested: skipped === null,
+    skipped,
+    dataRounds: state.dataRounds,
+    testTables: data ? Object.values(data.loaded).filter((n) => n > 0).length : 0,
+    testRows: rows,
+    dataViolations: data?.violations.length ?? 0,
+    coverageGaps: data?.gaps?.length ?? 0,
+    candidateFindsRows: data?.sqlRan ? data.sqlRows > 0 : null,
+    testCodeBuilt: Boolean(state.testCode),
+    testCodeHow: state.testCode?.how ?? null,
+    coderTurns: state.codeCandidates.reduce((n, c) => n + c.rounds, 0),
+    comparison: state.testRun?.comparison ?? null,
+    testsPassed: tests.filter((a) => a.ok).length,
+    testsFailed: tests.filter((a) => !a.ok).length,
+    initialPasses: tests.length ? tests[0]!.ok : null,
+    finalPasses: tests.length ? tests.at(-1)!.ok : null,
+    revisions: state.rounds,
+  };
+}
+
+const share = (n: number, d: number) => `${n}/${d}`;
+
+/** report.md's TS-SQL lines: how many questions got a test case and why the rest did not, then the generic sums. */
+export function summarizeTsSql(outcomes: Outcome[]): string[] {
+  const tested = outcomes.filter((o) => o.tested === true);
+  const reasons = new Map<string, number>();
+  for (const o of outcomes) if (o.tested === false) reasons.set(String(o.skipped), (reasons.get(String(o.skipped)) ?? 0) + 1);
+  const skipped = [...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => `${n} ${why}`);
+  const lines = [`test case built for ${share(tested.length, outcomes.length)}${skipped.length ? `; skipped: ${skipped.join(", ")}` : ""}`];
+  if (tested.length) {
+    const first = tested.filter((o) => o.initialPasses === true).length;
+    const last = tested.filter((o) => o.finalPasses === true).length;
+    const ordered = tested.filter((o) => o.comparison === "ordered").length;
+    lines.push(`tested SQL passing its test case: ${share(first, tested.length)} at first, ${share(last, tested.length)} after revision; compared in order (the test code sorts): ${ordered}`);
+  }
+  const judged = outcomes.filter((o) => typeof o.oracleTestAgreesWithGold === "boolean");
+  if (judged.length) {
+    const right = judged.filter((o) => o.oracleTestAgreesWithGold === true).length;
+    lines.push(`test cases whose verdict on the first tested SQL agrees with EX (oracle): ${share(right, judged.length)}`);
+  }
+  return [...lines, ...summarizeOutcomes(outcomes)];
+}
+
+/**
+ * Eval only (needs the gold): whether the test case judged the first tested SQL as execution accuracy does — passed
+ * when EX says right, failed when EX says wrong (the accuracy of test cases, the paper's Figure 5). A disagreement is
+ * not always the test's fault: a wrong query can return the gold's rows on the real database.
+ */
+async function tsSqlOracle(raw: Record<string, unknown>, isGold: (sql: string) => Promise<boolean>): Promise<Outcome> {
+  const state = raw as unknown as TsSqlStateValue;
+  const first = state.attempts.find((a) => a.node === "test" && TEST_NOTE.test(a.note ?? ""));
+  if (!first) return {};
+  const correct = await isGold(first.sql);
+  return { oracleFirstSqlCorrect: correct, oracleTestAgreesWithGold: first.ok === correct };
+}
+
+const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSql, oracle: tsSqlOracle };
 
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlSpec: GraphSpec = specOf(tsSqlManifest, {
   factories: { ...TS_SQL_FACTORIES, schema: SHARED_FACTORIES.schema, generate: SHARED_FACTORIES.generate },
   steps: tsSqlSteps(true),
+  outcome: TS_SQL_OUTCOME,
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlSpec, deps, options, true),
 });
 
@@ -115,5 +199,6 @@ export const tsSqlSpec: GraphSpec = specOf(tsSqlManifest, {
 export const tsSqlRefineSpec: GraphSpec = specOf(tsSqlRefineManifest, {
   factories: TS_SQL_FACTORIES,
   steps: tsSqlSteps(false),
+  outcome: TS_SQL_OUTCOME,
   build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlRefineSpec, deps, options, false),
 });

@@ -25,11 +25,15 @@ export const TestDataSchema = z.object({
   loaded: z.record(z.string(), z.number()).default({}),
   /** Schema violations of the last load (one line each). */
   violations: z.array(z.string()).default([]),
-  /** Non-duality: the candidate SQL ran on the data without error... */
+  /** Coverage gaps (`coverageGaps`): linked tables without rows, linked values absent; sent back to the data agent. */
+  gaps: z.array(z.string()).default([]),
+  /** The candidate's variants (`sqlVariants` kinds) that disagree with it on the real database, worked out once per SQL. */
+  variants: z.object({ sql: z.string(), differ: z.array(z.enum(["distinct", "limit", "order"])) }).optional(),
+  /** What the candidate SQL made of the data (recorded, never sent back: a wrong candidate must not shape the data): it ran... */
   sqlRan: z.boolean().default(false),
-  /** ...and returned this many rows (non-duality needs at least one; 0 when they hold only NULLs). */
+  /** ...and returned this many rows (0 when they hold only NULLs). */
   sqlRows: z.number().int().nonnegative().default(0),
-  /** Why the data fails non-duality, for the data agent. */
+  /** Why the candidate found nothing (recorded for inspect and the outcome). */
   sqlNote: z.string().optional(),
   /** Set when no data can be loaded at all (no scratch executor, unreadable database): retrying is pointless. */
   loadError: z.string().optional(),
@@ -70,6 +74,8 @@ export const TestRunSchema = z.object({
   sql: z.string(),
   ok: z.boolean(),
   match: z.boolean(),
+  /** How the results were compared: in order (the test code sorts) or as a multiset (`comparisonOf`). */
+  comparison: z.enum(["ordered", "multiset"]).optional(),
   result: TestResultSchema.optional(),
   error: z.string().optional(),
 });

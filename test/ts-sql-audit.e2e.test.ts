@@ -45,7 +45,8 @@ const reply = (content: string): ScriptedReply => ({ content, usage });
 /** Answers each agent by what its prompt asks for. */
 function respond(req: ChatRequestRecord): ScriptedReply {
   const all = text(req);
-  const question = /Question: (.*)/.exec(all)?.[1]?.trim() ?? "";
+  // The last "Question:" line: the prompts open with a 1-shot example that has its own.
+  const question = [...all.matchAll(/Question: (.*)/g)].at(-1)?.[1]?.trim() ?? "";
   if (/pick out what a database question refers to/.test(all)) return reply(JSON.stringify({ keywords: ["active", "school"] }));
   if (/software tester/.test(all)) return reply(`\`\`\`json\n${JSON.stringify(DATA)}\n\`\`\``);
   if (/data scientist/.test(all)) return reply(`\`\`\`javascript\n${CODE[question]}\n\`\`\``);
@@ -141,10 +142,21 @@ describe("sqlmend ts-sql audit", () => {
       expect(await main(["ts-sql", "audit", "--bench", bench, "--out", out, "--ids", "1", "--checkpoints", "memory", "--node", `link=${module}`], run.io)).toBe(0);
       expect(run.out()).toMatch(/1 of 1 gold queries fail their own test case/);
       expect(server.requests.some((r) => /pick out what a database question refers to/.test(text(r)))).toBe(false);
-      expect(JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings).toMatchObject({ node: [`link=${module}`] });
+      // run.json records the revision limit the audit really runs with (0), not the graph's default.
+      expect(JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings).toMatchObject({ node: [`link=${module}`], "max-revisions": 0 });
+      // Each record carries the question's outcome; report.md sums it.
+      const record = JSON.parse(fs.readFileSync(path.join(out, "audit.jsonl"), "utf8").trim());
+      expect(record.outcome).toMatchObject({ tested: true, skipped: null, testTables: 2, testRows: 4, testsFailed: 1, revisions: 0 });
+      expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/test case built for 1\/1/);
       const refused = captureIO(dir, env);
       expect(await main(["ts-sql", "audit", "--bench", bench, "--out", path.join(dir, "audit-initial"), "--initial", "baseline"], refused.io)).toBe(2);
       expect(refused.err()).toMatch(/--initial and --correct do not apply/);
+      // Every other flag it parses is honoured or refused: those of nodes the audit never runs are refused.
+      for (const [flag, value] of [["--max-revisions", "2"], ["--few-shot", "2"], ["--max-fix-rounds", "1"], ["--schema-max-chars", "5000"]]) {
+        const r = captureIO(dir, env);
+        expect(await main(["ts-sql", "audit", "--bench", bench, "--out", path.join(dir, `audit-refused${flag}`), flag!, value!], r.io)).toBe(2);
+        expect(r.err()).toMatch(new RegExp(`${flag} does not apply`));
+      }
     } finally {
       await server.close();
     }
@@ -176,7 +188,14 @@ describe("sqlmend ts-sql audit", () => {
       const record = JSON.parse(fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim());
       expect(record.iterations).toBe(1);
       expect(Object.keys(record.usageByRole).sort()).toEqual(["coder", "data", "generator", "linker", "reviser"]);
-      expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/max-revisions/);
+      const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
+      expect(report).toMatch(/max-revisions/);
+      expect(report).toMatch(/- test case built for 1\/1\n- tested SQL passing its test case: 0\/1 at first, 1\/1 after revision/);
+      expect(record.outcome).toMatchObject({ tested: true, testCodeBuilt: true, testsPassed: 1, testsFailed: 1, revisions: 1, comparison: "ordered" });
+      // The gold-aware figure: the generator's first SQL ignores the status but happens to return the gold's row on the
+      // real database (EX: correct); its test case failed it, so test and EX disagree.
+      expect(record.outcome).toMatchObject({ oracleFirstSqlCorrect: true, oracleTestAgreesWithGold: false });
+      expect(report).toMatch(/test cases whose verdict on the first tested SQL agrees with EX \(oracle\): 0\/1/);
     } finally {
       await server.close();
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
-import { tsSqlRefineSpec, tsSqlSpec } from "../graphs/ts-sql.ts";
+import { summarizeTsSql, tsSqlOutcome, tsSqlRefineSpec, tsSqlSpec } from "../graphs/ts-sql.ts";
+import { outcomeOf } from "../graphs/outcome.ts";
 import type { ModelOverrides } from "../tools/models/models.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
@@ -135,29 +136,41 @@ describe("ts-sql graph", () => {
     expect(state.usage.byRole).toMatchObject({ data: { calls: 2 }, coder: { calls: 2 }, reviser: { calls: 1 }, generator: { calls: 1 } });
   });
 
-  it("non-duality: data on which the SQL finds nothing is written again", async () => {
+  it("non-duality without trusting the candidate: a wrong candidate does not steer the data; coverage gaps go back", async () => {
+    // A wrong candidate that finds nothing in good data: it must not send the data agent back for data that fits it.
+    const NOTHING = "SELECT name FROM school WHERE status = 'Closed' AND score > 900";
+    const right = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const wrong = provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const a = await run(tsSqlRefineSpec, right, {}, { sql: RIGHT_SQL });
+    const b = await run(tsSqlRefineSpec, wrong, {}, { sql: NOTHING });
+    expect(seen(right, "data")).toHaveLength(1);
+    expect(seen(wrong, "data")).toHaveLength(1);
+    expect(seen(wrong, "data")).toEqual(seen(right, "data"));
+    expect(b.testData?.tables).toEqual(a.testData?.tables);
+    // What the candidate made of the data is recorded, not acted on; the test then catches it.
+    expect(b.testData).toMatchObject({ sqlRan: true, sqlRows: 0, sqlNote: expect.stringMatching(/no rows/) });
+    expect(b.testRun).toMatchObject({ sql: RIGHT_SQL, match: true });
+    expect(b.rounds).toBe(1);
+
+    // Data without the stored value the question's keyword matched goes back, saying which value: whatever the SQL.
     const closedOnly = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Beta", status: "Closed", score: 650 }] } };
     const models = provider({ data: [json(closedOnly), json(GOOD_DATA)], coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const state = await run(tsSqlRefineSpec, models, {}, { sql: RIGHT_SQL });
     const dataSaw = seen(models, "data");
     expect(dataSaw).toHaveLength(2);
-    expect(dataSaw[1]).toMatch(/the SQL returns no rows on this data/);
-    expect(state.testData).toMatchObject({ sqlRan: true, sqlRows: 1, violations: [] });
+    expect(dataSaw[1]).toMatch(/matches the stored value "Active" in school\.status, but no test row has it/);
+    expect(dataSaw[1]).not.toMatch(/the SQL returns|no rows on this data/);
+    expect(state.testData).toMatchObject({ gaps: [], violations: [] });
     expect(state.testRun).toMatchObject({ match: true });
-    expect(seen(models, "reviser")).toHaveLength(0);
     expect(state.sql).toBe(RIGHT_SQL);
   });
 
-  it("non-duality and inspection: an aggregate over no matching rows (one row of NULLs) counts as empty", async () => {
-    const closedOnly = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Beta", status: "Closed", score: 650 }] } };
+  it("inspection: an aggregate over no matching rows (one row of NULLs) counts as empty", async () => {
     const BEST = "SELECT max(score) FROM school WHERE status = 'Active'";
     const nullCode = "// nothing is active in my reading\nresult = [[null]];";
     const bestCode = "// the best score among active schools\nresult = Math.max(...school.filter((s) => s.status === 'Active').map((s) => s.score));";
-    const models = provider({ data: [json(closedOnly), json(GOOD_DATA)], coder: [js(nullCode), js(bestCode)], reviser: sql(BEST) });
+    const models = provider({ data: json(GOOD_DATA), coder: [js(nullCode), js(bestCode)], reviser: sql(BEST) });
     const state = await run(tsSqlRefineSpec, models, {}, { sql: BEST });
-    const dataSaw = seen(models, "data");
-    expect(dataSaw).toHaveLength(2);
-    expect(dataSaw[1]).toMatch(/no rows|only NULL/);
     const coderSaw = seen(models, "coder");
     expect(coderSaw).toHaveLength(2);
     expect(coderSaw[1]).toMatch(/the result is empty/);
@@ -165,10 +178,24 @@ describe("ts-sql graph", () => {
     expect(state.testRun).toMatchObject({ match: true });
   });
 
+  it("a bad data reply is asked again with what was wrong, within the turn and in the next one", async () => {
+    const models = provider({ data: ["no json here", json({ tables: { school: "not rows" } }), json(GOOD_DATA)], coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const state = await run(tsSqlRefineSpec, models, {}, { sql: RIGHT_SQL });
+    const dataSaw = models.shownTo("data");
+    expect(dataSaw).toHaveLength(3);
+    // The re-ask within the turn carries the reply and why it failed; the next turn's prompt says it too.
+    expect(dataSaw[1]!.messages.map((m) => m.content).join("\n")).toMatch(/That reply was not usable \(.*JSON/);
+    expect(dataSaw[1]!.messages.some((m) => m.role === "assistant" && m.content === "no json here")).toBe(true);
+    expect(dataSaw[2]!.messages.map((m) => m.content).join("\n")).toMatch(/your last reply could not be used: .*tables\.school/);
+    expect(state.dataRounds).toBe(2);
+    expect(state.testRun).toMatchObject({ match: true });
+  });
+
   it("data retries are bounded: bad data every time ends without a test case, SQL kept", async () => {
     const models = provider({ data: "no json here", coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 2 }, { sql: WRONG_SQL });
-    expect(seen(models, "data")).toHaveLength(2);
+    // Two turns, each with one re-ask.
+    expect(seen(models, "data")).toHaveLength(4);
     expect(seen(models, "coder")).toHaveLength(0);
     expect(state.sql).toBe(WRONG_SQL);
     expect(state.execution).toMatchObject({ ok: true });
@@ -284,5 +311,56 @@ describe("ts-sql graph", () => {
     expect(c.testData).toMatchObject({ source: "sampled" });
     // Without the data agent, real rows reach the coder: the no-real-rows guarantee does not hold.
     expect(seen(sampling, "coder")[0]).toContain(SENTINEL);
+  });
+
+  it("an untested run says so: the outcome records the test case, or why testing was skipped; the summary counts them", async () => {
+    // Tested: data, code, one failing test then a passing one after a revision.
+    const tested = await run(tsSqlRefineSpec, provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), {}, { sql: WRONG_SQL });
+    const a = outcomeOf(tsSqlRefineSpec, tested);
+    expect(a).toMatchObject({ tested: true, skipped: null, testTables: 2, testRows: 4, testCodeBuilt: true, testsPassed: 1, testsFailed: 1, initialPasses: false, finalPasses: true, revisions: 1, comparison: "ordered" });
+
+    // A schema quirk: a foreign key to a column that does not exist, so no row can be loaded.
+    const quirk = makeDb(dir, "quirk.sqlite", "CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (id INTEGER PRIMARY KEY, pid INTEGER REFERENCES parent(nope), name TEXT);");
+    const quirkData = json({ tables: { parent: [{ id: 1 }], child: [{ id: 1, pid: 1, name: "x" }] } });
+    const schemaSkip = await run(tsSqlRefineSpec, provider({ data: quirkData, coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), {}, { sql: "SELECT name FROM child", dbPath: quirk });
+    const b = tsSqlOutcome(schemaSkip);
+    expect(b).toMatchObject({ tested: false, skipped: "schema", testCodeBuilt: false, testsPassed: 0, testsFailed: 0 });
+
+    // Every row refused (invalid data) until the data turns run out.
+    const orphans = { tables: { school: [{ id: 1, district_id: 9, name: "Alpha", status: "Active", score: 1 }] } };
+    const invalid = await run(tsSqlRefineSpec, provider({ data: json(orphans), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), { maxDataRounds: 2 }, { sql: RIGHT_SQL });
+    const c = tsSqlOutcome(invalid);
+    expect(c).toMatchObject({ tested: false, skipped: "invalid data", dataRounds: 2, testRows: 0, dataViolations: 1 });
+
+    const lines = summarizeTsSql([a, b, c]);
+    expect(lines[0]).toBe("test case built for 1/3; skipped: 1 schema, 1 invalid data");
+    expect(lines[1]).toMatch(/^tested SQL passing its test case: 0\/1 at first, 1\/1 after revision/);
+    // The generic sums follow.
+    expect(lines.some((l) => l.startsWith("revisions: mean"))).toBe(true);
+  });
+
+  it("non-duality: a candidate and its variant that disagree on the real database must disagree on the test data, whichever is right", async () => {
+    // Two real schools share a status: with and without DISTINCT, the answers differ on the real database.
+    const dupDb = makeDb(dir, "dups.sqlite", `${SCHOOLS.replace("(2, 2, 'Real Two', 'Closed', 300);", "(2, 2, 'Real Two', 'Closed', 300), (3, 1, 'Real Three', 'Active', 100);")}`);
+    const distinctStatuses = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "A", status: "Active", score: 1 }, { id: 2, district_id: 1, name: "B", status: "Closed", score: 2 }] } };
+    const repeated = { tables: { district: [{ id: 1, name: "D1" }], school: [...distinctStatuses.tables.school, { id: 3, district_id: 1, name: "C", status: "Active", score: 3 }] } };
+    const code = "// the status of every school, one row each\nresult = school.map((s) => ({ status: s.status }));";
+    for (const candidate of ["SELECT status FROM school", "SELECT DISTINCT status FROM school"]) {
+      const models = provider({ data: [json(distinctStatuses), json(repeated)], coder: js(code), reviser: sql("SELECT status FROM school") });
+      // The real database is asked about the variants once per candidate, not once per data round.
+      const realRuns: string[] = [];
+      const counting = Object.assign(Object.create(executor), { run: (db: string, text: string, o?: object) => (realRuns.push(text), executor.run(db, text, o)) });
+      const graph = tsSqlRefineSpec.build({ models, executor: counting }, { checkpointer: new MemorySaver() });
+      const state = await graph.invoke({ question: "What is the status of each school?", dbPath: dupDb, dbId: "schools", sql: candidate }, { configurable: { thread_id: `dup-${candidate}` }, recursionLimit: 100 });
+      // Candidate and variant once (not again in the second data round), and the final answer by execute.
+      expect(realRuns.filter((t) => /^SELECT\s+(DISTINCT\s+)?status FROM school$/.test(t))).toHaveLength(3);
+      const dataSaw = seen(models, "data");
+      expect(dataSaw).toHaveLength(2);
+      expect(dataSaw[1]).toMatch(/the answer repeats rows .* but in the test data it does not/);
+      expect(dataSaw[1]).not.toContain(candidate);
+      expect(state.testData).toMatchObject({ gaps: [] });
+      // On data that tells them apart, the multiset test separates the readings.
+      expect(state.testRun).toMatchObject({ sql: "SELECT status FROM school", match: true });
+    }
   });
 });

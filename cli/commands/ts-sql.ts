@@ -13,6 +13,7 @@ import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
 import type { Question } from "../../state/question.ts";
 import type { TestCode, TestData, TestRun, TsSqlStateValue } from "../../state/ts-sql.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
+import { type Outcome, outcomeOf, summarizeOutcomes } from "../../graphs/outcome.ts";
 
 const RESULTS = "audit.jsonl";
 
@@ -35,11 +36,13 @@ export interface AuditRecord {
   outputTokens: number;
   calls: number;
   thread: string;
+  /** What the question went through, as the graph declares it (`tsSqlOutcome`: test data, code, skip reason). */
+  outcome?: Outcome;
 }
 
 /** The verdict of one finished audit thread. */
-export function auditRecordOf(q: Question, state: TsSqlStateValue | undefined, thread: string, error?: string): AuditRecord {
-  const base = { id: q.id, dbId: q.dbId, question: q.question, evidence: q.evidence, goldSql: q.goldSql ?? "", thread };
+export function auditRecordOf(q: Question, state: TsSqlStateValue | undefined, thread: string, error?: string, outcome?: Outcome): AuditRecord {
+  const base = { id: q.id, dbId: q.dbId, question: q.question, evidence: q.evidence, goldSql: q.goldSql ?? "", thread, ...(outcome ? { outcome } : {}) };
   const usage = { inputTokens: state?.usage.inputTokens ?? 0, outputTokens: state?.usage.outputTokens ?? 0, calls: state?.usage.calls ?? 0 };
   if (error || !state) return { ...base, ...usage, status: "error", note: error ?? "no state" };
   // As eval's rule: a model call that got no reply after the retries leaves a test case that is not the method's.
@@ -62,7 +65,10 @@ export function auditRecordOf(q: Question, state: TsSqlStateValue | undefined, t
 }
 
 /** The review report: counts, then every gold query that fails its own test case with all a reviewer needs. */
-export function renderAuditReport(records: AuditRecord[], meta: { bench: string; split: string; command: string }): string {
+export function renderAuditReport(
+  records: AuditRecord[],
+  meta: { bench: string; split: string; command: string; summarize?: (outcomes: Outcome[]) => string[] },
+): string {
   const count = (s: AuditRecord["status"]) => records.filter((r) => r.status === s).length;
   const failed = records.filter((r) => r.status === "failed");
   const lines = [
@@ -74,6 +80,11 @@ export function renderAuditReport(records: AuditRecord[], meta: { bench: string;
     "|---|---|---|---|---|",
     `| ${records.length} | ${count("passed")} | ${count("failed")} | ${count("untested")} | ${count("error")} |`,
     "",
+    ...(() => {
+      const outcomes = records.flatMap((r) => (r.outcome ? [r.outcome] : []));
+      const lines = outcomes.length ? (meta.summarize ?? summarizeOutcomes)(outcomes) : [];
+      return lines.length ? ["## What the questions went through", "", ...lines.map((l) => `- ${l}`), ""] : [];
+    })(),
     "A failing gold query is a candidate for review, not a verdict: the test case (data and code) may be the one at fault",
     "(the paper's Table 1 counts both). Each entry shows the question, the gold SQL, the synthetic test data, the test",
     "code and both results.",
@@ -131,11 +142,22 @@ function parseAuditRecords(text: string): AuditRecord[] {
   return [...byId.values()];
 }
 
+/** What the audit fixes, whatever the flags say: the gold is tested as it is, never revised. */
+const AUDIT_FIXED = { maxRevisions: 0 } as const;
+
+/** Flags the audit parses (shared with eval) but has no node to apply them to. */
+const AUDIT_REFUSED: [string, string][] = [
+  ["max-revisions", "the audit revises nothing (it runs with 0 revisions)"],
+  ["few-shot", "the audit generates no SQL (ts-sql-refine has no generator)"],
+  ["max-fix-rounds", "TS-SQL has no execution-error fix loop"],
+  ["schema-max-chars", "the schema text is only used by the reviser, which the audit never runs"],
+];
+
 const USAGE = `Usage: sqlmend ts-sql audit --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
                           [--concurrency K] [--resume] [TS-SQL options] [model options]
 
-Builds TS-SQL's test case (synthetic data checked for non-duality against the gold SQL, voted test code) for each
-question and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
+Builds TS-SQL's test case (synthetic data checked for coverage and non-duality, voted test code) for each question
+and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
 case in report.md, with the test data, the code and both results; audit.jsonl holds a line per question.
 
   --bench DIR|minibench     a layout (--split dev|train|test|minidev; --questions FILE for another question file over
@@ -146,7 +168,10 @@ case in report.md, with the test data, the code and both results; audit.jsonl ho
   --resume                  continue a killed or finished audit in --out without redoing finished questions
 ${RUN_FLAGS_USAGE}
 
-${optionsUsage("TS-SQL options", tsSqlRefineManifest.options)}`;
+${optionsUsage("TS-SQL options", tsSqlRefineManifest.options)}
+
+Refused here: --initial, --correct, ${AUDIT_REFUSED.map(([flag]) => `--${flag}`).join(", ")} (nothing in the audit uses them);
+run.json records max-revisions 0, the value the audit runs with.`;
 
 export const tsSqlCommand: Command = {
   name: "ts-sql",
@@ -162,6 +187,8 @@ export const tsSqlCommand: Command = {
     if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
     if (!values.out) throw new UsageError("--out DIR is required");
     if (values.initial !== undefined || values.correct !== undefined) throw new UsageError("--initial and --correct do not apply: the audit tests the benchmark's gold SQL");
+    // Flags of nodes the audit never runs (it revises nothing and generates nothing) are refused, not silently dropped.
+    for (const [flag, why] of AUDIT_REFUSED) if (values[flag as keyof typeof values] !== undefined) throw new UsageError(`--${flag} does not apply: ${why}`);
     splitFrom(values.split, "dev");
     const limit = intFlag(values, "limit", 1);
     const concurrency = intFlag(values, "concurrency", 1) ?? 2;
@@ -199,12 +226,12 @@ export const tsSqlCommand: Command = {
         examples: await examplesFor(spec, values, benchDir, split, bench),
         allowOracle: false,
         noInitial: true,
-        fixedOptions: { maxRevisions: 0 },
+        fixedOptions: AUDIT_FIXED,
         roleToCheck: "coder",
       });
       const runFile = prepareOutDir(
         outDir,
-        { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings([spec], values, io.cwd) } },
+        { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings([spec], values, io.cwd), "max-revisions": AUDIT_FIXED.maxRevisions } },
         values.resume ?? false,
         ["command", "bench", "split", "questions", "dbDir", "models", "settings"],
         { command: "ts-sql audit", io },
@@ -221,7 +248,8 @@ export const tsSqlCommand: Command = {
         run: async (q, previous) => {
           const thread = nextThread(`audit:${runFile.runId}:${q.id}`, previous?.thread);
           try {
-            return auditRecordOf(q, (await runThread(runner.graph, inputOf(q, spec.name, q.goldSql), thread)) as TsSqlStateValue, thread);
+            const state = (await runThread(runner.graph, inputOf(q, spec.name, q.goldSql), thread)) as TsSqlStateValue;
+            return auditRecordOf(q, state, thread, undefined, outcomeOf(runner.spec, state as unknown as Record<string, unknown>));
           } catch (error) {
             if (error instanceof UserError) throw error;
             return auditRecordOf(q, undefined, thread, firstLineOf(error));
@@ -232,7 +260,7 @@ export const tsSqlCommand: Command = {
         progress: { metric: { label: "gold passes", as: "share" }, of: (record) => ({ hit: record.status === "passed", tokens: record.inputTokens + record.outputTokens }) },
       });
       const { records } = run;
-      fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: `sqlmend ts-sql ${argv.join(" ")}` }));
+      fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: `sqlmend ts-sql ${argv.join(" ")}`, summarize: runner.spec.outcome?.summarize }));
       const failed = records.filter((r) => r.status === "failed").length;
       io.stdout(
         `${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\n` +

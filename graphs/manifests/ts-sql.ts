@@ -6,7 +6,7 @@ import { SHARED_SLOT_INFO as S } from "./shared.ts";
 const TS_SQL_SLOTS = {
   data: { summary: "write synthetic test rows for the relevant tables (role: data)", requires: ["dataRounds"] },
   sample: { summary: "ablation noDataAgent: sample test rows from the real database", requires: ["testData", "dataRounds"] },
-  check: { summary: "load the rows into an in-memory copy of the schema; schema violations and non-duality" },
+  check: { summary: "load the rows into an in-memory copy of the schema; schema violations, coverage and non-duality gaps" },
   coder: { summary: "one coder model writes JavaScript computing the expected answer (role: coder)", returns: "Command", routesTo: ["inspect"] },
   inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder", returns: "Command", routesTo: ["coder", "vote"] },
   // A gate: {} while other coder models are at work, then a Command to test (or execute without usable code).

@@ -46,7 +46,9 @@ export function relevantTables(schema: DbSchema, linking: Linking | null, sql: s
   if (!picked.size) return schema.tables.map((t) => t.name);
   const queue = [...picked];
   while (queue.length) {
-    const table = schema.tables.find((t) => t.name === queue.pop());
+    // Popped once, outside the search: a pop inside `find`'s callback emptied the queue on the first table.
+    const name = queue.pop();
+    const table = schema.tables.find((t) => t.name === name);
     for (const fk of table?.foreignKeys ?? []) {
       const parent = byLower.get(fk.refTable.toLowerCase());
       if (parent && !picked.has(parent)) {
@@ -103,9 +105,29 @@ function comparable(rows: readonly (readonly (JsonScalar | SqlValue)[])[]): Row[
   );
 }
 
-/** Algorithm 1, line 5: the SQL's result against the expected one, under the shared scorer's set semantics. */
-export function matchesExpected(sqlRows: readonly (readonly (JsonScalar | SqlValue)[])[], expected: TestResult): boolean {
-  return resultsMatch(comparable(sqlRows), comparable(expected.rows), "bird");
+/**
+ * How a test compares results (Algorithm 1, line 5). The test code is the specification, as the gold query is for
+ * Spider's scorer: when it sorts, row order counts; otherwise rows are compared as a multiset, so a missing or wrong
+ * DISTINCT and a duplicated row still fail. (The shared BIRD set semantics would let both pass.)
+ */
+export type Comparison = "ordered" | "multiset";
+
+/** Whether test code sorts (`.sort(` / `.toSorted(` outside comments and strings): its row order is then part of the answer. */
+export function codeOrders(code: string): boolean {
+  const bare = code
+    .replace(/\/\*[\s\S]*?\*\//g, " ")
+    .replace(/\/\/[^\n]*/g, " ")
+    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, '""');
+  return /\.\s*(sort|toSorted)\s*\(/.test(bare);
+}
+
+/** The comparison a test case asks for: ordered when its code sorts; multiset otherwise (and for a predicted result). */
+export const comparisonOf = (testCode: { code: string } | null | undefined, kind: "code" | "prediction" = "code"): Comparison =>
+  kind === "code" && testCode && codeOrders(testCode.code) ? "ordered" : "multiset";
+
+/** The SQL's result against the expected one: Spider's multiset comparison (column order free), ordered when asked. */
+export function matchesExpected(sqlRows: readonly (readonly (JsonScalar | SqlValue)[])[], expected: TestResult, comparison: Comparison = "multiset"): boolean {
+  return resultsMatch(comparable(sqlRows), comparable(expected.rows), "spider", { orderMatters: comparison === "ordered" });
 }
 
 /**
@@ -136,3 +158,84 @@ export function descriptionLines(schema: DbSchema, tables: string[]): string {
     )
     .join("\n");
 }
+
+/** A variant of a candidate SQL that differs in one thing a test can see (`sqlVariants`). */
+export interface SqlVariant {
+  kind: "distinct" | "limit" | "order";
+  sql: string;
+}
+
+/**
+ * Variants of the candidate that differ from it in one way a test compares: DISTINCT toggled on the outer SELECT, the
+ * outer LIMIT dropped, the outer ORDER BY's directions flipped. When the candidate and a variant disagree on the real
+ * database, the test data must tell them apart too — whichever of the two is right (non-duality in the paper's sense:
+ * one result per reading of the question). Never used to make the candidate's own answer non-empty.
+ */
+export function sqlVariants(sql: string): SqlVariant[] {
+  const tokens = safeTokenize(sql);
+  if (!tokens) return [];
+  let depth = 0;
+  const top: number[] = []; // indexes of depth-0 words
+  tokens.forEach((t, i) => {
+    if (t.type === "punct" && t.text === "(") depth++;
+    else if (t.type === "punct" && t.text === ")") depth--;
+    else if (depth === 0 && t.type === "word") top.push(i);
+  });
+  const text = (parts: string[]) => parts.join("").trim();
+  const at = (word: string) => top.find((i) => tokens[i]!.lower === word);
+  const out: SqlVariant[] = [];
+  const select = at("select");
+  if (select !== undefined) {
+    const next = top.find((i) => i > select);
+    const parts = tokens.map((t) => t.text);
+    if (next !== undefined && tokens[next]!.lower === "distinct" && tokens.slice(select + 1, next).every((t) => t.type === "ws" || t.type === "comment")) parts[next] = "";
+    else parts[select] = `${tokens[select]!.text} DISTINCT`;
+    out.push({ kind: "distinct", sql: text(parts) });
+  }
+  const limit = [...top].reverse().find((i) => tokens[i]!.lower === "limit");
+  if (limit !== undefined) out.push({ kind: "limit", sql: text(tokens.slice(0, limit).map((t) => t.text)).replace(/;\s*$/, "") });
+  const order = top.find((i) => tokens[i]!.lower === "order" && tokens[top[top.indexOf(i) + 1] ?? -1]?.lower === "by");
+  if (order !== undefined) {
+    const end = top.find((i) => i > order && ["limit", "offset"].includes(tokens[i]!.lower)) ?? tokens.length;
+    const directions = top.filter((i) => i > order && i < end && ["asc", "desc"].includes(tokens[i]!.lower));
+    const parts = tokens.map((t) => t.text);
+    if (directions.length) for (const i of directions) parts[i] = tokens[i]!.lower === "asc" ? "DESC" : "ASC";
+    else {
+      // No direction written: the first key becomes DESC (before the first top-level comma, or the clause's end).
+      let d = 0;
+      let cut = end;
+      for (let i = order + 1; i < end; i++) {
+        const t = tokens[i]!;
+        if (t.type === "punct" && t.text === "(") d++;
+        else if (t.type === "punct" && t.text === ")") d--;
+        else if (d === 0 && t.type === "punct" && (t.text === "," || t.text === ";")) {
+          cut = i;
+          break;
+        }
+      }
+      let last = cut - 1;
+      while (last > order && (tokens[last]!.type === "ws" || tokens[last]!.type === "comment")) last--;
+      parts[last] = `${parts[last]} DESC`;
+    }
+    out.push({ kind: "order", sql: text(parts) });
+  }
+  return out;
+}
+
+function safeTokenize(sql: string) {
+  try {
+    return tokenizeSql(sql);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the data agent is told when its rows cannot tell a variant from the candidate (never the SQL itself). */
+export const VARIANT_GAPS: Record<SqlVariant["kind"], string> = {
+  distinct:
+    "in the real database the answer repeats rows (the same values more than once), but in the test data it does not: add rows that give the same answer values twice, so keeping or dropping duplicates shows",
+  limit:
+    "in the real database more rows satisfy the question than a top-N answer keeps, but in the test data they do not: add more rows that satisfy every condition, so the cut matters",
+  order:
+    "in the real database the answer's order depends on the sort direction, but in the test data it does not: give the qualifying rows different values in what the question ranks by",
+};

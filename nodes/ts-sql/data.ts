@@ -1,20 +1,42 @@
 import { z } from "zod";
 import { type TestData, TestTablesSchema, type TestTablesValue } from "../../state/ts-sql.ts";
-import { callModel } from "../../tools/models/llm.ts";
-import { extractJson } from "../../tools/reply.ts";
+import type { Linking } from "../../state/linking.ts";
+import { callStructured } from "../../tools/models/llm.ts";
 import { quoteIdent } from "../../tools/schema.ts";
 import { withCalls } from "../common.ts";
-import { ddlText, descriptionLines, isEmptyAnswer, foreignKeyLines, jsonCell, relevantTables, schemaFacts, scratchOf, type TsSqlNodeFactory } from "./common.ts";
+import { resultsMatch } from "../../tools/benchmarks/score.ts";
+import type { Row } from "../../tools/sqlite/types.ts";
+import {
+  ddlText,
+  descriptionLines,
+  isEmptyAnswer,
+  foreignKeyLines,
+  jsonCell,
+  relevantTables,
+  schemaFacts,
+  scratchOf,
+  type SqlVariant,
+  sqlVariants,
+  type TsSqlNodeFactory,
+  VARIANT_GAPS,
+} from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
 
 const DataReplySchema = z.object({ tables: TestTablesSchema });
 
-/** What goes back to the data agent: the schema violations, or why the candidate SQL found nothing in the data. */
+/**
+ * What goes back to the data agent: the schema violations and the coverage gaps (linked tables without rows, linked
+ * values absent). Never what the candidate SQL made of the data: a wrong candidate must not shape the test data.
+ */
 export function dataProblems(data: TestData | null): string {
   if (!data) return "";
-  const lines = data.violations.map((v) => `- ${v}`);
-  if (data.sqlRan && data.sqlRows === 0 && data.sqlNote) lines.push(`- ${data.sqlNote}`);
-  return lines.join("\n");
+  return [...data.violations, ...(data.gaps ?? [])].map((v) => `- ${v}`).join("\n");
+}
+
+/** Why the data agent's last reply could not be used (its last turn made no test data), for the next turn. */
+function lastReplyProblem(state: { attempts: { node: string; ok: boolean; note?: string }[] }): string | undefined {
+  const last = [...state.attempts].reverse().find((a) => a.node === "data");
+  return last && !last.ok ? last.note : undefined;
 }
 
 /** Linked columns and values as prompt lines: what the question's keywords point to. */
@@ -42,6 +64,7 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const facts = await schemaFacts(deps, state);
   const tables = relevantTables(facts.schema, state.linking, state.sql);
   const problems = dataProblems(state.testData);
+  const replyProblem = lastReplyProblem(state);
   const prompt = dataPrompt({
     schema: ddlText(facts, tables),
     foreignKeys: foreignKeyLines(facts.schema, tables),
@@ -54,19 +77,33 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
       .join("\n"),
     question: state.question,
     evidence: state.evidence,
-    feedback: state.testData && problems ? { previous: showTables(state.testData.given ?? state.testData.tables), problems } : undefined,
+    feedback:
+      replyProblem || (state.testData && problems)
+        ? {
+            previous: state.testData ? showTables(state.testData.given ?? state.testData.tables) : "(none: no reply could be read as test data yet)",
+            problems: [replyProblem ? `- your last reply could not be used: ${replyProblem}` : "", problems].filter(Boolean).join("\n"),
+          }
+        : undefined,
   });
-  const call = await callModel(deps.models, "data", prompt);
-  const parsed = call.ok ? extractJson(call.text) : undefined;
-  const validated = parsed?.ok ? DataReplySchema.safeParse(parsed.value) : undefined;
+  // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
+  // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
+  const reply = await callStructured(deps.models, "data", prompt, DataReplySchema, {
+    name: "test_data",
+    maxAttempts: 2,
+    description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value}, ...]}}",
+  });
   const dataRounds = state.dataRounds + 1;
-  if (!validated?.success) {
-    const why = call.record.error ?? (parsed && !parsed.ok ? parsed.error : `reply does not match {"tables": {...}}: ${validated?.error.issues[0]?.message ?? "no JSON"}`);
-    call.record.error = why;
-    return withCalls({ dataRounds, attempts: [{ node: "data", sql: state.sql, ok: false, note: `${why}; kept the previous test data` }] }, [call.record]);
+  if (!reply.ok) {
+    return withCalls({ dataRounds, attempts: [{ node: "data", sql: state.sql, ok: false, note: `unusable reply: ${reply.error}` }] }, reply.records);
   }
-  const testData: TestData = { tables: validated.data.tables, source: "generated", loaded: {}, violations: [], sqlRan: false, sqlRows: 0 };
-  return withCalls({ dataRounds, testData, attempts: [{ node: "data", sql: state.sql, ok: true }] }, [call.record]);
+  // The real database's verdict on the candidate's variants carries over (it does not depend on the rows).
+  const variants = state.testData?.variants;
+  const testData: TestData = { tables: reply.value.tables, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
+  const retries = reply.records.length - 1;
+  return withCalls(
+    { dataRounds, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },
+    reply.records,
+  );
 };
 
 const SAMPLE_ROWS = 10;
@@ -103,15 +140,55 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
       if (r.ok) add(fk.refTable, r.columns, r.rows);
     }
   }
-  const testData: TestData = { tables: out, source: "sampled", loaded: {}, violations: [], sqlRan: false, sqlRows: 0 };
+  const testData: TestData = { tables: out, source: "sampled", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
   return { testData, dataRounds: state.dataRounds + 1, attempts: [{ node: "sample", sql: state.sql, ok: Object.keys(out).length > 0 }] };
 };
 
+/** Two results the same, as a test of that variant kind would compare them (order only for a flipped ORDER BY). */
+const sameResult = (a: Row[], b: Row[], kind: SqlVariant["kind"]) => resultsMatch(a, b, "spider", { orderMatters: kind === "order" });
+
+/** Table names of `tables` by lower case. */
+const byLowerName = (tables: Iterable<string>) => new Map([...tables].map((t) => [t.toLowerCase(), t]));
+
+const sameValue = (a: unknown, b: string) => a !== null && a !== undefined && String(a).trim().toLowerCase() === b.trim().toLowerCase();
+
 /**
- * Slot `check` (the scratch database). In: testData, sql. Loads the rows into an in-memory database built from
- * the real CREATE statements (constraints enforced, foreign keys on) and runs the candidate SQL on them: schema
- * violations and the non-duality check (the SQL runs without error and returns rows) go into testData, whose `tables`
- * become the rows the database kept (`given` keeps the rows as written when some were refused). No model call.
+ * Coverage gaps of test data (§3.1.1's "high coverage", checked without any SQL): a table the linking points to
+ * that has no row, and for each keyword that matched stored values, its best-scored value absent from that column.
+ * These depend on the question alone, never on the candidate SQL being right.
+ */
+export function coverageGaps(linking: Linking | null, tables: string[], kept: TestTablesValue): string[] {
+  if (!linking) return [];
+  const real = byLowerName(tables);
+  const rows = new Map(Object.entries(kept).map(([t, r]) => [t.toLowerCase(), r]));
+  const gaps: string[] = [];
+  const linkedTables = [...new Set([...linking.columns.map((c) => c.table), ...linking.values.map((v) => v.table)].map((t) => t.toLowerCase()))];
+  for (const t of linkedTables) {
+    if (real.has(t) && !rows.get(t)?.length) gaps.push(`${real.get(t)} has no rows, but the question refers to it (linked columns or values): add rows to it`);
+  }
+  const best = new Map<string, Linking["values"][number]>();
+  for (const v of linking.values) if (!best.has(v.keyword) || best.get(v.keyword)!.score < v.score) best.set(v.keyword, v);
+  for (const v of best.values()) {
+    const table = rows.get(v.table.toLowerCase());
+    if (!real.has(v.table.toLowerCase()) || !table?.length) continue; // already reported as an empty table
+    const column = Object.keys(table[0] ?? {}).find((c) => c.toLowerCase() === v.column.toLowerCase()) ?? v.column;
+    if (!table.some((r) => sameValue(r[column], v.value))) {
+      gaps.push(`the question's "${v.keyword}" matches the stored value ${JSON.stringify(v.value)} in ${real.get(v.table.toLowerCase())}.${v.column}, but no test row has it: include rows with it (and rows without it)`);
+    }
+  }
+  return gaps;
+}
+
+/**
+ * Slot `check` (the scratch database). In: testData, linking, sql. Loads the rows into an in-memory database built
+ * from the real CREATE statements (constraints enforced, foreign keys on); the rows the database kept become
+ * testData.tables (`given` keeps the rows as written when some were refused). Non-duality without a gold query:
+ * the schema violations and the gaps go back to the data agent — coverage (`coverageGaps`: linked tables non-empty,
+ * linked values present) and discrimination (the candidate's variants that disagree with it on the real database,
+ * `sqlVariants`, must disagree on the test data: which of the two is right does not matter). What the candidate
+ * itself finds in the data is only recorded (`sqlRan`, `sqlRows`, `sqlNote`), never a reason to ask for other data:
+ * a wrong candidate would otherwise get data shaped to fit it.
+ * No model call.
  */
 export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   if (!state.testData) return {};
@@ -121,6 +198,21 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     return { testData: { ...state.testData, sqlRan: false, sqlRows: 0, loadError }, attempts: [{ node: "check", sql: state.sql, ok: false, note: loadError }] };
   }
   const queries = state.sql.trim() ? [state.sql] : [];
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  // The candidate's variants that disagree with it on the real database (`sqlVariants`); each must disagree on the
+  // test data too. A variant that fails, or a result cut at the row cap, is left out.
+  const known = state.testData.variants;
+  const differing: SqlVariant[] = known?.sql === state.sql ? sqlVariants(state.sql).filter((v) => known.differ.includes(v.kind)) : [];
+  // The real database's answers depend on the SQL alone: worked out once per candidate, not every data round.
+  if (queries.length && known?.sql !== state.sql) {
+    const real = await deps.executor.run(state.dbPath, state.sql, { timeoutMs, maxRows: 10_000 });
+    const realRows = real.ok && !real.truncated ? real.rows : undefined;
+    for (const variant of realRows ? sqlVariants(state.sql) : []) {
+      const other = await deps.executor.run(state.dbPath, variant.sql, { timeoutMs, maxRows: 10_000 });
+      if (other.ok && !other.truncated && !sameResult(realRows!, other.rows, variant.kind)) differing.push(variant);
+    }
+  }
+  queries.push(...differing.map((v) => v.sql));
   // The kept rows are read back in the same job: the test code must see exactly the rows the SQL sees (a row the
   // schema refused would otherwise count for the expected result and not for the SQL).
   const given = state.testData.given ?? state.testData.tables;
@@ -141,14 +233,20 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     if (!real || !read?.ok) return;
     kept[real] = read.rows.map((row) => Object.fromEntries(read.columns.map((c, j) => [c, jsonCell(row[j] as never)])));
   });
-  // An SQL error does not depend on the rows (SQLite reports it when preparing): new data cannot cure it, the
-  // revision loop can. An empty result can be cured by data, and is sent back to the data agent.
+  const facts = await schemaFacts(deps, state);
+  const gaps = coverageGaps(state.linking, facts.schema.tables.map((t) => t.name), kept);
+  differing.forEach((variant, i) => {
+    const mine = out.results[1 + i];
+    // Both must run on the test data for the comparison to mean anything (an SQL error is the revision loop's).
+    if (result?.ok && mine?.ok && sameResult(result.rows, mine.rows, variant.kind)) gaps.push(VARIANT_GAPS[variant.kind]);
+  });
+  // What the candidate finds in the data: recorded (and shown by inspect), not sent back.
   const sqlNote = !queries.length
-    ? "there is no SQL to check the data with"
+    ? "there is no SQL to run on the data"
     : !result?.ok
       ? `the SQL fails on this data (${result?.kind}: ${result?.message})`
       : result.rowCount === 0 || isEmptyAnswer(result.rows)
-        ? `the SQL returns ${result.rowCount ? "only NULL" : "no rows"} on this data; write rows that satisfy every condition of the question, so the answer is not empty`
+        ? `the SQL returns ${result.rowCount ? "only NULL" : "no rows"} on this data`
         : undefined;
   const testData: TestData = {
     ...state.testData,
@@ -156,10 +254,12 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     ...(out.errors.length ? { given } : { given: undefined }),
     loaded: out.loaded,
     violations: out.errors,
+    gaps,
+    variants: { sql: state.sql, differ: differing.map((v) => v.kind) },
     sqlRan: Boolean(result?.ok),
     sqlRows: result?.ok && !isEmptyAnswer(result.rows) ? result.rowCount : 0,
     ...(sqlNote ? { sqlNote } : { sqlNote: undefined }),
   };
-  const note = [out.errors.length ? `${out.errors.length} schema violation(s)` : "", sqlNote ?? ""].filter(Boolean).join("; ");
+  const note = [out.errors.length ? `${out.errors.length} schema violation(s)` : "", gaps.length ? `${gaps.length} coverage gap(s)` : "", sqlNote ?? ""].filter(Boolean).join("; ");
   return { testData, attempts: [{ node: "check", sql: state.sql, ok: !note, ...(note ? { note } : {}) }] };
 };

@@ -4,11 +4,12 @@ import { defineOptions } from "../../core/options.ts";
 export const TS_SQL_OPTIONS = defineOptions({
   maxRevisions: {
     type: "int",
-    default: 3,
+    default: 5,
     min: 0,
     max: 20,
-    // Algorithm 1 says max_iteration = 3; Appendix B says 5. We follow the algorithm.
-    help: "SQL revisions against the test case at most (Algorithm 1: 3; Appendix B says 5)",
+    // Appendix B.4 (the experiments' settings): "the maximum revision number is set to 5"; Algorithm 1's listing
+    // writes max_iteration = 3. We follow the settings the reported numbers were measured with.
+    help: "SQL revisions against the test case at most (Appendix B.4: 5; Algorithm 1's listing says 3)",
     affectsAnswers: true,
   },
   maxDataRounds: {

@@ -39,6 +39,67 @@ export function showResult(result: TestResult | undefined, limit = 20): string {
   return `columns ${showJson(result.columns)}; ${result.rows.length} row(s):\n${rows.join("\n")}${more}`;
 }
 
+/**
+ * The 1-shot example of the data agent (A.3) and the coder (A.4), written for this project: a small library schema,
+ * a question with a condition, a join, a grouping and a "most", test rows that cover each condition both ways with
+ * a single right answer, and the commented test code that answers it. `test/ts-sql-checks.test.ts` loads the rows
+ * into the schema, runs the code in the sandbox and the SQL on the rows, and checks all three agree with `expected`.
+ */
+export const ONE_SHOT = {
+  schema:
+    "CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT);\n" +
+    "CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL, year INTEGER, pages INTEGER);",
+  foreignKeys: "book(author_id) -> author(id)",
+  question: "Which French author wrote the most books published after 2000?",
+  evidence: "French refers to country = 'France'; after 2000 refers to year > 2000",
+  tables: {
+    author: [
+      { id: 1, name: "Claire Roux", country: "France" },
+      { id: 2, name: "Paul Martin", country: "France" },
+      { id: 3, name: "Anna Weber", country: "Germany" },
+    ],
+    book: [
+      { id: 1, author_id: 1, title: "Rivages", year: 2004, pages: 210 },
+      { id: 2, author_id: 1, title: "Le Phare", year: 2011, pages: 180 },
+      { id: 3, author_id: 2, title: "Nuit Blanche", year: 2008, pages: 320 },
+      { id: 4, author_id: 2, title: "Anciens Jours", year: 1995, pages: 250 },
+      { id: 5, author_id: 2, title: "Avant", year: 2000, pages: 150 },
+      { id: 6, author_id: 3, title: "Wege", year: 2005, pages: 300 },
+      { id: 7, author_id: 3, title: "Licht", year: 2009, pages: 190 },
+      { id: 8, author_id: 3, title: "Stille", year: 2015, pages: 220 },
+    ],
+  } as TestTablesValue,
+  reasoning:
+    "The answer needs authors joined to their books, a filter on the country and one on the year, a count per author " +
+    "and the largest count. Claire Roux has two books after 2000; Paul Martin has three books but only one after 2000 " +
+    "(1995 fails the year filter, 2000 is not after 2000), so a query that forgets the year picks him; Anna Weber has " +
+    "the most books after 2000 but is German, so a query that forgets the country picks her. One right answer, no tie.",
+  code:
+    "// French authors only (evidence: country = 'France')\n" +
+    "const french = new Map(tables.author.filter((a) => a.country === \"France\").map((a) => [a.id, a.name]));\n" +
+    "// count each French author's books published after 2000 (strictly later than 2000)\n" +
+    "const counts = new Map();\n" +
+    "for (const b of tables.book) if (french.has(b.author_id) && b.year > 2000) counts.set(b.author_id, (counts.get(b.author_id) ?? 0) + 1);\n" +
+    "// the author with the most such books: sort by count, highest first, and keep the first\n" +
+    "const [best] = [...counts].sort((x, y) => y[1] - x[1]);\n" +
+    "// only the column the question asks for\n" +
+    "result = best ? [{ name: french.get(best[0]) }] : [];",
+  expected: { columns: ["name"], rows: [["Claire Roux"]] } as TestResult,
+  /** A query that answers the question (the example's own check; never shown to an agent as a hint). */
+  sql:
+    "SELECT a.name FROM author a JOIN book b ON b.author_id = a.id WHERE a.country = 'France' AND b.year > 2000 " +
+    "GROUP BY a.id ORDER BY COUNT(*) DESC LIMIT 1",
+};
+
+const ONE_SHOT_BLOCK = (part: "data" | "code") =>
+  "Example (another database, to show the kind of answer wanted):\n" +
+  `Tables:\n${ONE_SHOT.schema}\nForeign keys:\n${ONE_SHOT.foreignKeys}\n` +
+  `${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
+  (part === "data"
+    ? `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: ONE_SHOT.tables })}\n\`\`\``
+    : `Test data:\n${showTables(ONE_SHOT.tables)}\n\`\`\`javascript\n${ONE_SHOT.code}\n\`\`\``) +
+  "\n(End of the example.)";
+
 const DATA_SYSTEM =
   "You are a software tester who designs small synthetic test databases for SQL questions. You write rows that " +
   "respect every constraint of the schema and that make the question's answer unambiguous.";
@@ -59,6 +120,7 @@ export function dataPrompt(args: {
     {
       role: "user",
       content:
+        `${ONE_SHOT_BLOCK("data")}\n\n` +
         `Tables (the real schema; rows you write are loaded into it with every constraint enforced and foreign keys on):\n${args.schema}\n\n` +
         `Foreign keys:\n${args.foreignKeys || "(none)"}\n\n` +
         `What the question refers to:\n${args.relevant || "(nothing linked)"}\n\n` +
@@ -108,6 +170,7 @@ export function coderPrompt(args: {
     {
       role: "user",
       content:
+        `${ONE_SHOT_BLOCK("code")}\n\n` +
         `Database: ${args.dbId || "(unnamed)"}\nTables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
         `Test data:\n${showTables(args.tables)}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
     },

@@ -2,13 +2,13 @@ import { readOptions } from "../../core/options.ts";
 import type { TestRun } from "../../state/ts-sql.ts";
 import { readSchema, renderSchema } from "../../tools/schema.ts";
 import { DEFAULTS, writeSqlStep } from "../common.ts";
-import { matchesExpected, scratchOf, toTestResult, type TsSqlNodeFactory } from "./common.ts";
+import { comparisonOf, matchesExpected, scratchOf, toTestResult, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { revisePrompt } from "./prompts.ts";
 
 /**
  * Slot `test` (Algorithm 1, lines 3-7). Runs the SQL on the test data (the scratch database) and compares its
- * result with the test code's expected result under the shared scorer. Out: testRun, lastRunnableSql, initialSql
+ * result with the test code's expected result: as a multiset, or in order when the test code sorts (`comparisonOf`). Out: testRun, lastRunnableSql, initialSql
  * (first time). When the loop stops without a pass, the answer is the latest SQL that ran on the test data (the
  * paper leaves SQL_res unset then; the initial SQL when none ran). No model call.
  */
@@ -21,15 +21,20 @@ export const testNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   }
   const out = await scratch.runScratch(state.dbPath, state.testData.tables, [state.sql], { timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs, maxRows: 1000 });
   const run = out.ok ? out.results[0] : out;
+  const comparison = comparisonOf(state.testCode, opts.noTestCode ? "prediction" : "code");
   let testRun: TestRun;
-  if (!run?.ok) testRun = { sql: state.sql, ok: false, match: false, error: run ? `${run.kind}: ${run.message}` : "no result" };
+  if (!run?.ok) testRun = { sql: state.sql, ok: false, match: false, comparison, error: run ? `${run.kind}: ${run.message}` : "no result" };
   else {
-    const match = matchesExpected(run.rows, state.testCode.expected);
-    testRun = { sql: state.sql, ok: true, match, result: toTestResult(run.columns, run.rows.slice(0, 50)) };
+    const match = matchesExpected(run.rows, state.testCode.expected, comparison);
+    testRun = { sql: state.sql, ok: true, match, comparison, result: toTestResult(run.columns, run.rows.slice(0, 50)) };
   }
   const lastRunnableSql = testRun.ok ? state.sql : state.lastRunnableSql;
   const stop = testRun.match || state.rounds >= opts.maxRevisions;
-  const note = testRun.match ? "passes the test case" : testRun.ok ? "result differs from the test case's" : `fails on the test data: ${testRun.error}`;
+  const note = testRun.match
+    ? `passes the test case (${comparison})`
+    : testRun.ok
+      ? `result differs from the test case's (compared ${comparison === "ordered" ? "in order: the test code sorts" : "as a multiset: duplicates count"})`
+      : `fails on the test data: ${testRun.error}`;
   const attempts = [{ node: "test", sql: state.sql, ok: testRun.match, note }];
   if (stop && !testRun.match) {
     const sql = lastRunnableSql || initialSql;

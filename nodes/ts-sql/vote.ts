@@ -5,7 +5,7 @@ import type { CodeCandidate, TestCode } from "../../state/ts-sql.ts";
 import { callModel } from "../../tools/models/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
-import { codersOf, coderLabel, ddlText, isEmptyAnswer, foreignKeyLines, matchesExpected, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { codeOrders, codersOf, coderLabel, ddlText, isEmptyAnswer, foreignKeyLines, matchesExpected, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { selectPrompt } from "./prompts.ts";
 
@@ -15,7 +15,8 @@ type Usable = CodeCandidate & { result: NonNullable<CodeCandidate["result"]> };
 function groupsByResult(usable: Usable[]): Usable[][] {
   const groups: Usable[][] = [];
   for (const c of usable) {
-    const group = groups.find((g) => matchesExpected(g[0]!.result.rows, c.result) && g[0]!.result.columns.length === c.result.columns.length);
+    // Codes agree when their results are the same multiset (order counts only where both sort).
+    const group = groups.find((g) => matchesExpected(g[0]!.result.rows, c.result, codeOrders(c.code) && codeOrders(g[0]!.code) ? "ordered" : "multiset") && g[0]!.result.columns.length === c.result.columns.length);
     if (group) group.push(c);
     else groups.push([c]);
   }

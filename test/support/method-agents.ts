@@ -11,8 +11,9 @@
  *   that found a problem): the gold SQL; after reviews that found nothing, the R³ writer keeps its query (a rebuttal);
  * - judges (reviewer, critic, reflector, feedback's judge) say "wrong" exactly when the query under review is not the gold;
  * - structured agents (linker, persona, decomposer, reflector, critic, labeler) reply with their JSON;
- * - TS-SQL's data agent writes every row of the real tables the prompt shows (plus the gold query's tables and their
- *   foreign-key parents), its coders a commented JavaScript program whose result is the gold query's result on them.
+ * - TS-SQL's data agent writes real rows of the tables its prompt shows, and only those (as a model can: a parent table
+ *   the prompt leaves out gets no rows), as few as make the gold query's answer informative; its coders a commented
+ *   JavaScript program whose result is the gold query's result on the rows the scratch database keeps.
  * Embeddings come from the server itself (hashed 3-grams) when an embedding model is configured.
  */
 import Database from "better-sqlite3";
@@ -110,48 +111,75 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
   const gold = (q: Question | undefined) => q?.goldSql ?? "SELECT 1";
   const isGold = (q: Question | undefined, sql: string | undefined) => !!q?.goldSql && !!sql && norm(sql) === norm(q.goldSql);
 
+  const fksOf = (db: Database.Database, t: string) => db.prepare(`PRAGMA foreign_key_list("${t}")`).all() as { table: string; from: string; to: string | null }[];
+
   /**
-   * Test data from the real rows: the prompt's tables, the gold query's tables and their foreign-key parents; up to 8
-   * rows a table plus the parent rows they reference. When the gold query finds nothing in that sample, every row.
+   * The rows the scratch database keeps (foreign keys on): a row whose foreign key names no row of its parent table
+   * (or a parent table the data lacks) is refused, until nothing changes.
+   */
+  const keptRows = (q: Question, tables: TestTables): TestTables => {
+    const db = dbOf(q);
+    const kept: TestTables = Object.fromEntries(Object.entries(tables).map(([t, rows]) => [t, [...rows]]));
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const t of Object.keys(kept)) {
+        for (const fk of fksOf(db, t)) {
+          const parent = Object.keys(kept).find((n) => n.toLowerCase() === fk.table.toLowerCase());
+          const to = fk.to ?? "rowid";
+          const before = kept[t]!.length;
+          kept[t] = kept[t]!.filter((row) => row[fk.from] === null || row[fk.from] === undefined || (!!parent && kept[parent]!.some((p) => p[to] === row[fk.from])));
+          if (kept[t]!.length !== before) changed = true;
+        }
+      }
+    }
+    return kept;
+  };
+
+  /** An answer that can tell queries apart: some row, and not only NULLs or zeros (a count of nothing). */
+  const informative = (rows: unknown[][]) => rows.length > 0 && rows.some((r) => r.some((v) => v !== null && v !== 0));
+
+  /**
+   * Test data as a data agent can write it: rows of the tables the prompt shows (after the 1-shot example), never of
+   * a table it does not show (a parent the prompt leaves out is missing, as it would be for a model). From the real
+   * rows: the first n of each table plus the rows of shown parent tables they reference, n doubling from 8 until the
+   * gold query's answer on the rows the scratch database would keep is informative (every row when only all of them
+   * are; the first sample when not even all are).
    */
   const testData = (req: ChatRequestRecord, q: Question): TestTables => {
     const db = dbOf(q);
     const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
     const prompt = allText(req);
-    const wanted = new Set(names.filter((n) => new RegExp(`CREATE TABLE\\s+["\`]?${n}["\`]?\\s*\\(`, "i").test(prompt) || new RegExp(`\\b${n}\\b`, "i").test(q.goldSql ?? "")));
-    const fks = (t: string) => db.prepare(`PRAGMA foreign_key_list("${t}")`).all() as { table: string; from: string; to: string | null }[];
-    const parentOf = (fkTable: string) => names.find((n) => n.toLowerCase() === fkTable.toLowerCase());
-    const queue = [...wanted];
-    while (queue.length) {
-      for (const fk of fks(queue.pop()!)) {
-        const parent = parentOf(fk.table);
-        if (parent && !wanted.has(parent)) {
-          wanted.add(parent);
-          queue.push(parent);
-        }
-      }
-    }
-    const all = Object.fromEntries([...wanted].map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]]));
-    const sample: TestTables = Object.fromEntries(Object.entries(all).map(([t, rows]) => [t, rows.slice(0, 8)]));
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (const t of wanted) {
-        for (const fk of fks(t)) {
-          const parent = parentOf(fk.table);
-          if (!parent || !fk.to) continue;
-          for (const row of sample[t]!) {
-            const key = row[fk.from];
-            if (key === null || key === undefined || sample[parent]!.some((p) => p[fk.to!] === key)) continue;
-            const found = all[parent]!.find((p) => p[fk.to!] === key);
-            if (found) {
-              sample[parent]!.push(found);
-              changed = true;
+    const own = prompt.slice(prompt.lastIndexOf("(End of the example.)") + 1);
+    const shown = names.filter((n) => new RegExp(`CREATE TABLE\\s+["\`]?${n}["\`]?\\s*\\(`, "i").test(own));
+    const parentOf = (fkTable: string) => shown.find((n) => n.toLowerCase() === fkTable.toLowerCase());
+    const all = Object.fromEntries(shown.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]]));
+    const largest = Math.max(0, ...Object.values(all).map((rows) => rows.length));
+    let first: TestTables | undefined;
+    for (let n = 8; n < largest; n *= 2) {
+      const sample: TestTables = Object.fromEntries(Object.entries(all).map(([t, rows]) => [t, rows.slice(0, n)]));
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const t of shown) {
+          for (const fk of fksOf(db, t)) {
+            const parent = parentOf(fk.table);
+            const to = fk.to;
+            if (!parent || !to) continue;
+            for (const row of sample[t]!) {
+              const key = row[fk.from];
+              if (key === null || key === undefined || sample[parent]!.some((p) => p[to] === key)) continue;
+              const found = all[parent]!.find((p) => p[to] === key);
+              if (found) {
+                sample[parent]!.push(found);
+                changed = true;
+              }
             }
           }
         }
       }
+      if (informative(goldRows(q, keptRows(q, sample)).rows)) return sample;
+      first ??= sample;
     }
-    return goldRows(q, sample).rows.length ? sample : all;
+    return first && !informative(goldRows(q, keptRows(q, all)).rows) ? first : all;
   };
 
   /** The gold query's result on the test tables, in a scratch in-memory copy of their schema. */
@@ -177,14 +205,20 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
   };
   const sentData = new Map<string, TestTables>();
 
-  /** Commented JavaScript whose result is the gold query's result on the test data this question was given. */
+  /** Commented JavaScript whose result is the gold query's result on the test data as the scratch database kept it. */
   const coderReply = (q: Question): ScriptedReply => {
-    const { columns, rows } = goldRows(q, sentData.get(q.question) ?? {});
+    const { columns, rows } = goldRows(q, keptRows(q, sentData.get(q.question) ?? {}));
     const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+    // A question whose gold orders its rows gets code that sorts (here: into the order worked out), as a model's would:
+    // the test then compares in order.
+    const ordered = /\border\s+by\b/i.test(q.goldSql ?? "") && !/\blimit\s+1\b/i.test(q.goldSql ?? "");
     return text(
       "The answer follows from the test tables directly.\n```javascript\n" +
         `// ${q.question}\n// worked out from the tables above: the rows the question asks for, with its columns only\n` +
-        `const answer = ${JSON.stringify(objects)};\n// the result is the answer as row objects\nresult = answer;\n\`\`\``,
+        `const answer = ${JSON.stringify(objects)};\n` +
+        (ordered
+          ? "// in the order the question asks for: sort by the rank worked out above\nresult = answer.map((row, rank) => ({ row, rank })).sort((a, b) => a.rank - b.rank).map((x) => x.row);\n```"
+          : "// the result is the answer as row objects\nresult = answer;\n```"),
     );
   };
 

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { comparisonOf, matchesExpected, relevantTables, sqlVariants } from "../nodes/ts-sql/common.ts";
+import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
+import { coderPrompt, dataPrompt, ONE_SHOT } from "../nodes/ts-sql/prompts.ts";
+import { TestTablesSchema } from "../state/ts-sql.ts";
+import { runSandboxed } from "../tools/sandbox/sandbox.ts";
+import type { Linking } from "../state/linking.ts";
+import { readSchema } from "../tools/schema.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+
+// A three-table chain: school → district → region. Only the child is linked.
+const CHAIN = `
+CREATE TABLE region (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE district (id INTEGER PRIMARY KEY, region_id INTEGER NOT NULL REFERENCES region(id), name TEXT);
+CREATE TABLE school (id INTEGER PRIMARY KEY, district_id INTEGER NOT NULL REFERENCES district(id), name TEXT, score REAL);
+CREATE TABLE unrelated (id INTEGER PRIMARY KEY, note TEXT);
+`;
+
+let dir: string;
+let dbPath: string;
+const executor = createExecutor({ size: 1 });
+beforeAll(() => {
+  dir = makeTempDir();
+  dbPath = makeDb(dir, "chain.sqlite", CHAIN);
+});
+afterAll(async () => {
+  await executor.close();
+  removeTempDir(dir);
+});
+
+const linkingOf = (columns: { table: string; column: string }[]): Linking => ({
+  keywords: ["score"],
+  columns: columns.map((c) => ({ ...c, score: 1, via: "name" as const })),
+  values: [],
+  ranking: "lexical",
+});
+
+describe("relevantTables", () => {
+  it("adds every foreign-key ancestor of a linked child (a three-table chain)", async () => {
+    const schema = await readSchema(dbPath, { executor });
+    expect(relevantTables(schema, linkingOf([{ table: "school", column: "score" }]), "")).toEqual(["region", "district", "school"]);
+    // Also when the child comes from the SQL alone, and never the unrelated table.
+    expect(relevantTables(schema, null, "SELECT name FROM school")).toEqual(["region", "district", "school"]);
+  });
+});
+
+describe("test outcomes are compared as the test code says", () => {
+  const sortingCode = "// best first\nresult = rows.sort((a, b) => b.score - a.score);";
+  const plainCode = "// the names of the schools\nresult = school.map((s) => ({ name: s.name }));";
+  const expected = (rows: (string | number)[][]) => ({ columns: ["name"], rows });
+
+  it("a duplicate row fails (multiset, not a set)", () => {
+    const comparison = comparisonOf({ code: plainCode });
+    expect(comparison).toBe("multiset");
+    expect(matchesExpected([["A"], ["A"], ["B"]], expected([["A"], ["B"]]), comparison)).toBe(false);
+    expect(matchesExpected([["B"], ["A"]], expected([["A"], ["B"]]), comparison)).toBe(true);
+  });
+
+  it("a wrong DISTINCT fails: one too many (duplicates lost) and one missing (duplicates kept)", () => {
+    const comparison = comparisonOf({ code: plainCode });
+    // The question wants every school's name (two schools share one): a DISTINCT drops a row.
+    expect(matchesExpected([["A"], ["B"]], expected([["A"], ["A"], ["B"]]), comparison)).toBe(false);
+    // The question wants distinct names: a query without DISTINCT returns the repeat.
+    expect(matchesExpected([["A"], ["A"], ["B"]], expected([["A"], ["B"]]), comparison)).toBe(false);
+  });
+
+  it("a wrong ORDER BY fails when the test code sorts, and order is free when it does not", () => {
+    expect(comparisonOf({ code: sortingCode })).toBe("ordered");
+    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }))).toBe(false);
+    expect(matchesExpected([["B"], ["A"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }))).toBe(true);
+    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: plainCode }))).toBe(true);
+  });
+
+  it("a sort named only in a comment or a string does not make the comparison ordered; a prediction is a multiset", () => {
+    expect(comparisonOf({ code: "// no need to .sort( here\nresult = school.map((s) => ({ name: '.sort(' }));" })).toBe("multiset");
+    expect(comparisonOf({ code: sortingCode }, "prediction")).toBe("multiset");
+    expect(comparisonOf(null)).toBe("multiset");
+  });
+});
+
+describe("the paper's settings: 1-shot prompts, revision limit", () => {
+  /** The example's rows in its own schema (constraints and foreign keys on), and a query's rows on them. */
+  function exampleRows(sql: string): unknown[][] {
+    const db = new Database(":memory:");
+    try {
+      db.pragma("foreign_keys = ON");
+      db.exec(ONE_SHOT.schema);
+      for (const [table, rows] of Object.entries(ONE_SHOT.tables)) {
+        for (const row of rows) {
+          const cols = Object.keys(row);
+          db.prepare(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => row[c]));
+        }
+      }
+      return db.prepare(sql).raw(true).all() as unknown[][];
+    } finally {
+      db.close();
+    }
+  }
+
+  it("the 1-shot example is a working test case: rows fit the schema, code and SQL give the expected answer, each condition matters", async () => {
+    expect(TestTablesSchema.safeParse(ONE_SHOT.tables).success).toBe(true);
+    expect(exampleRows(ONE_SHOT.sql)).toEqual(ONE_SHOT.expected.rows);
+    const run = await runSandboxed(ONE_SHOT.code, ONE_SHOT.tables, { timeoutMs: 2000 });
+    expect(run).toMatchObject({ ok: true, columns: ONE_SHOT.expected.columns, rows: ONE_SHOT.expected.rows });
+    // The rows tell a query that forgets either condition apart from the right one.
+    expect(exampleRows(ONE_SHOT.sql.replace(" AND b.year > 2000", ""))).not.toEqual(ONE_SHOT.expected.rows);
+    expect(exampleRows(ONE_SHOT.sql.replace("a.country = 'France' AND ", ""))).not.toEqual(ONE_SHOT.expected.rows);
+  });
+
+  it("the data agent's and the coder's prompts carry the example; the revision limit is Appendix B.4's 5", () => {
+    const args = { schema: "CREATE TABLE t (x INTEGER)", foreignKeys: "", question: "How many?", evidence: "" };
+    const data = dataPrompt({ ...args, relevant: "" }).map((m) => ("content" in m ? String(m.content) : "")).join("\n");
+    const code = coderPrompt({ ...args, tables: { t: [{ x: 1 }] }, dbId: "d" }).map((m) => ("content" in m ? String(m.content) : "")).join("\n");
+    expect(data).toContain(JSON.stringify({ tables: ONE_SHOT.tables }));
+    expect(data.indexOf(ONE_SHOT.question)).toBeLessThan(data.indexOf("Question: How many?"));
+    expect(code).toContain(ONE_SHOT.code);
+    expect(code).not.toContain(ONE_SHOT.sql);
+    expect(TS_SQL_OPTIONS.maxRevisions.default).toBe(5);
+    expect(TS_SQL_OPTIONS.maxCodeRefinements.default).toBe(5);
+  });
+});
+
+describe("sqlVariants: the candidate's one-change variants a test can see", () => {
+  it("toggles DISTINCT, drops the outer LIMIT, flips the outer ORDER BY; inner queries are left alone", () => {
+    const variants = sqlVariants("SELECT name FROM t WHERE id IN (SELECT DISTINCT id FROM u ORDER BY x LIMIT 3) ORDER BY score DESC, name LIMIT 1;");
+    expect(variants).toEqual([
+      { kind: "distinct", sql: "SELECT DISTINCT name FROM t WHERE id IN (SELECT DISTINCT id FROM u ORDER BY x LIMIT 3) ORDER BY score DESC, name LIMIT 1;" },
+      { kind: "limit", sql: "SELECT name FROM t WHERE id IN (SELECT DISTINCT id FROM u ORDER BY x LIMIT 3) ORDER BY score DESC, name" },
+      { kind: "order", sql: "SELECT name FROM t WHERE id IN (SELECT DISTINCT id FROM u ORDER BY x LIMIT 3) ORDER BY score ASC, name LIMIT 1;" },
+    ]);
+    expect(sqlVariants("select distinct a from t order by a")).toEqual([
+      { kind: "distinct", sql: "select  a from t order by a" },
+      { kind: "order", sql: "select distinct a from t order by a DESC" },
+    ]);
+  });
+});
