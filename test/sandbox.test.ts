@@ -164,6 +164,17 @@ describe("sandbox (QuickJS in WebAssembly)", () => {
     expect(await blocked("let __answer = () => '{\"value\": 7}'; result = 1;")).toMatchObject({ ok: false, kind: "error" });
   });
 
+  it("the answer's envelope cannot be replaced through Object.defineProperty on a prototype", async () => {
+    // A toJSON on Object.prototype used to replace the envelope itself: a forged value, or a forged "missing".
+    const forged = await blocked(`Object.defineProperty(Object.prototype, "toJSON", { value() { return { value: 42 }; } }); result = 1;`);
+    expect(forged).toMatchObject({ ok: true, columns: ["result"], rows: [[1]] });
+    const missing = await blocked(`Object.defineProperty(Object.prototype, "toJSON", { value() { return { missing: true }; } }); result = 7;`);
+    expect(missing).toMatchObject({ ok: true, rows: [[7]] });
+    // Replacing the helpers an envelope could be built with changes nothing either.
+    const helpers = await blocked(`Object.create = () => ({ value: 42 }); Object.freeze = (o) => o; result = 3;`);
+    expect(helpers).toMatchObject({ ok: true, rows: [[3]] });
+  });
+
   it("in a CLI process: loader flags are not passed to the thread, nothing is printed, the process exits when done", () => {
     const sandbox = fileURLToPath(new URL("../tools/sandbox/sandbox.ts", import.meta.url));
     const script =

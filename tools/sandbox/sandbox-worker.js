@@ -34,10 +34,16 @@ const PRELUDE = `
   Object.defineProperty(globalThis, "tables", { value: tables, enumerable: false });
   for (const name of names) Object.defineProperty(globalThis, name, { value: tables[name], enumerable: false });
   globalThis.console = { log() {}, warn() {}, error() {}, info() {}, debug() {} };
-  // The answer's serializer, fixed before the model's code runs (which may replace JSON.stringify).
+  // The answer's serializer, fixed before the model's code runs (which may replace JSON.stringify). Its envelope has
+  // no prototype: a toJSON the code puts on Object.prototype (Object.defineProperty) would otherwise replace the
+  // envelope, e.g. forge {missing: true}; the code's own value may still have a toJSON (it is the code's answer).
   const stringify = JSON.stringify;
+  // Literal syntax, not Object.create: nothing the code can replace is looked up when the answer is made.
   Object.defineProperty(globalThis, "__answer", {
-    value: () => (typeof result === "undefined" ? stringify({ missing: true }) : stringify({ value: result === undefined ? null : result })),
+    value: () =>
+      typeof result === "undefined"
+        ? stringify({ __proto__: null, missing: true })
+        : stringify({ __proto__: null, value: result === undefined ? null : result }),
     writable: false,
     configurable: false,
     enumerable: false,
