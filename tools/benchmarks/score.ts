@@ -25,7 +25,9 @@ export type Semantics = "bird" | "spider";
 
 import { resultsMatch } from "../sqlite/compare.js";
 
-export { pyFloatRepr, pySortKey, resultFingerprint, resultsMatch, valueKey } from "../sqlite/compare.js";
+export { pyFloatRepr, pySortKey, resultsMatch, valueKey } from "../sqlite/compare.js";
+// One fingerprint for rows held here and rows streamed through a digest in a worker.
+export { resultFingerprint } from "../sqlite/digest.js";
 
 // ---------------------------------------------------------------------------
 // Query rewriting done by test-suite-sql-eval before execution

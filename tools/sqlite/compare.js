@@ -7,7 +7,6 @@
  * numerically (1 == 1.0, exactly, also beyond 2^53), str never equals a number ('1' != 1), None == None, bytes
  * never equal str.
  */
-import { createRequire } from "node:module";
 
 /** @typedef {import("./types.ts").SqlValue} SqlValue */
 /** @typedef {import("./types.ts").Row} Row */
@@ -126,7 +125,7 @@ function cmpCodePoints(a, b) {
 
 /** unorder_row: the row's values sorted by their Python str + type (stable), as one key. */
 /** @param {Row} row */
-function unorderedRowKey(row) {
+export function unorderedRowKey(row) {
   const keyed = row.map((v) => ({ sort: pySortKey(v), key: valueKey(v) }));
   keyed.sort((a, b) => cmpCodePoints(a.sort, b.sort));
   let key = `${row.length}|`;
@@ -161,7 +160,7 @@ const sameSet = (a, b) => {
 // ---------------------------------------------------------------------------
 
 /** Budget for the column-permutation search (the official search is unbounded). */
-const PERMUTATION_BUDGET = 200_000;
+export const PERMUTATION_BUDGET = 200_000;
 
 /**
  * test-suite-sql-eval's result_eq(gold, pred, order_matters): both empty → equal; otherwise the
@@ -244,19 +243,5 @@ function spiderResultEq(gold, pred, orderMatters) {
 export function resultsMatch(pred, gold, semantics, opts = {}) {
   if (semantics === "spider") return spiderResultEq(gold, pred, opts.orderMatters ?? false);
   return sameSet(pred.map(rowKey), gold.map(rowKey));
-}
-
-/** @type {typeof import("node:crypto").createHash | undefined} */
-let createHash;
-// node:crypto costs ~10 ms to load; a worker that only scores never needs it.
-const sha256 = () => (createHash ??= createRequire(import.meta.url)("node:crypto").createHash)("sha256");
-
-/** A stable hash equal for two results iff they match under bird semantics (set of row tuples). */
-/** @param {Row[]} rows @param {"bird"} [semantics] @returns {string} */
-export function resultFingerprint(rows, semantics = "bird") {
-  const keys = [...new Set(rows.map(rowKey))].sort();
-  const hash = sha256().update(semantics);
-  for (const k of keys) hash.update(`${k.length}\n${k}`);
-  return hash.digest("hex").slice(0, 32);
 }
 

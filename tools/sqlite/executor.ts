@@ -15,7 +15,6 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompareOptions, CompareOutcome, CompareSide, SideOutcome, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor } from "./types.ts";
-import { resultFingerprint, resultsMatch } from "./compare.js";
 import { DQS_HINT, MAX_DQS_FIXES, rewriteForHint, singleQuoteLiteral } from "./dqs.js";
 
 export interface ExecutorOptions {
@@ -37,8 +36,13 @@ const WORKER = ["./worker.cjs", "./worker.js"].map((name) => fileURLToPath(new U
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** A worker that does not report ready within this time is considered broken. */
 const STARTUP_MS = 15_000;
-/** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself. */
+/** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself (also in ./worker.js). */
 const WATCHDOG_GRACE_MS = 3_000;
+/** The worker's marks (./worker.js mark()): one fixed-size record per query started, on this fd of the worker. */
+const MARK_FD = 4;
+const MARK_BYTES = 16;
+const PHASES = ["run", "gold", "pred", "compare"] as const;
+type Phase = (typeof PHASES)[number];
 const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
 /**
  * Comparisons sent to a worker in one message, at most: fewer round trips while the worker waits; a batch that fails
@@ -175,10 +179,18 @@ interface Job {
   id: number;
   /** What the worker is asked to do: {type:"run"} or {type:"compare"}, without id and deadline. */
   message: Record<string, unknown>;
+  /** The time limit of each query, from its start (the worker's marks say when it starts). */
   timeoutMs: number;
-  /** The worker's reply, or an ExecFailure when the job failed as a whole (timeout, crash, closed pool). */
+  /** A batch: each comparison's own limit, by item. */
+  itemTimeouts?: number[];
+  /** The worker's reply, or a JobFailure when the job failed as a whole (timeout, crash, closed pool). */
   resolve: (result: ExecResult | WorkerComparison) => void;
+  /** A batch: comparisons the worker reports done before the end (after a slow stretch). */
+  progress?: (from: number, results: WorkerComparison[]) => void;
 }
+
+/** A job's failure; a time limit names the query that ran out of time (item of a batch, and phase). */
+type JobFailure = ExecFailure & { at?: { item: number; phase: Phase }; redo?: boolean };
 
 /** The worker's reply to {type:"compare"}: each side's outcome (no rows) and the verdict. */
 type WorkerComparison = Omit<CompareOutcome, "pred" | "gold"> & { pred: WorkerSide; gold: WorkerSide };
@@ -192,6 +204,10 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
   /** When the current job's clock started (Date.now()). */
   startedAt: number;
+  /** The query the worker last said it started (its marks), and when; reset for each job. */
+  current: { item: number; phase: Phase; at: number } | undefined;
+  /** A mark's bytes that arrived without the rest. */
+  markTail: Buffer;
   /** Set when we killed the child: the failure to report once it has exited. */
   killedWith: ExecFailure | undefined;
   exited: boolean;
@@ -209,7 +225,7 @@ interface WorkerEvents {
   onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null, reason?: string): void;
 }
 
-type WorkerMessage = { type?: string; id?: number; result?: ExecResult | WorkerComparison };
+type WorkerMessage = { type?: string; id?: number; result?: ExecResult | WorkerComparison; from?: number; results?: WorkerComparison[] };
 
 /** Every live child of every executor, killed when this process exits for whatever reason. */
 const liveChildren = new Set<ChildProcess>();
@@ -247,20 +263,28 @@ const failure = (kind: ExecFailure["kind"], message: string, elapsedMs = 0): Exe
   elapsedMs,
 });
 
+/** A run()'s result as one side of a comparison (no rows). */
+function sideOf(r: ExecResult, sql: string): CompareSide {
+  if (!r.ok) return { ...r, sql };
+  const { rows: _rows, executedSql, fingerprint: _fingerprint, ...rest } = r;
+  return { ...rest, sql: executedSql ?? sql };
+}
+
 const defaultOrphanGuard = (): "pdeathsig" | "thread" => (SETPRIV ? "pdeathsig" : "thread");
 
 /** A new worker process, idle (never holding this process open) and owned by nobody yet. */
 function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
   installExitHook();
   const guard = orphanGuard === "pdeathsig" ? SETPRIV : undefined;
-  const options = { serialization: "advanced" as const, stdio: ["ignore", "ignore", "pipe", "ipc"] as StdioOptions };
+  // fd 4: the worker's marks (which query it started, when).
+  const options = { serialization: "advanced" as const, stdio: ["ignore", "ignore", "pipe", "ipc", "pipe"] as StdioOptions };
   // Plain node either way: no tsx loader, no inspector flags from the parent.
   const child = guard
     ? spawn(guard, ["--pdeathsig", "KILL", "--", process.execPath, WORKER], {
         ...options,
-        env: { ...workerEnv(), SQLMEND_ORPHAN_GUARD: "pdeathsig", SQLMEND_PARENT_PID: String(process.pid) },
+        env: { ...workerEnv(), SQLMEND_ORPHAN_GUARD: "pdeathsig", SQLMEND_PARENT_PID: String(process.pid), SQLMEND_MARK_FD: String(MARK_FD) },
       })
-    : fork(WORKER, [], { ...options, execArgv: [], env: workerEnv() });
+    : fork(WORKER, [], { ...options, execArgv: [], env: { ...workerEnv(), SQLMEND_MARK_FD: String(MARK_FD) } });
   let markGone = () => {};
   const gone = new Promise<void>((resolve) => (markGone = resolve));
   const slot: Slot = {
@@ -271,12 +295,16 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
     job: undefined,
     timer: undefined,
     startedAt: 0,
+    current: undefined,
+    markTail: Buffer.alloc(0),
     killedWith: undefined,
     exited: false,
     stderrTail: "",
     owner: undefined,
   };
   liveChildren.add(child);
+  const marks = child.stdio[MARK_FD] as NodeJS.ReadableStream | null | undefined;
+  marks?.on("data", (chunk: Buffer) => readMarks(slot, chunk));
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (text: string) => {
     slot.stderrTail = (slot.stderrTail + text).slice(-2000);
@@ -302,8 +330,20 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
   return slot;
 }
 
+/** Keeps the newest mark of the slot's current job: which query runs, since when. */
+function readMarks(slot: Slot, chunk: Buffer): void {
+  const data = slot.markTail.length ? Buffer.concat([slot.markTail, chunk]) : chunk;
+  const whole = data.length - (data.length % MARK_BYTES);
+  slot.markTail = Buffer.from(data.subarray(whole));
+  if (whole === 0) return;
+  const last = whole - MARK_BYTES;
+  const id = data.readUInt32LE(last);
+  if (!slot.job || id !== slot.job.id) return;
+  slot.current = { item: data.readUInt16LE(last + 4), phase: PHASES[data[last + 6]!] ?? "run", at: data.readDoubleLE(last + 8) };
+}
+
 function setRef(slot: Slot, busy: boolean): void {
-  const handles = [slot.child, slot.child.channel, slot.child.stderr] as const;
+  const handles = [slot.child, slot.child.channel, slot.child.stderr, slot.child.stdio[MARK_FD]] as const;
   for (const handle of handles) {
     const h = handle as { ref?: () => void; unref?: () => void } | null | undefined;
     if (busy) h?.ref?.();
@@ -380,8 +420,10 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
 
   /**
    * Both queries go to one worker, which compares the results itself and sends back only the verdict (the rows
-   * never cross the process boundary); it rewrites double-quoted literals as run() does. A side refused by its text,
-   * or a job stopped as a whole (time limit, crash), is redone as two run()s so each side gets its own outcome.
+   * never cross the process boundary, nor are they held there: ./digest.js); it rewrites double-quoted literals as
+   * run() does. Each query has the time limit from its own start. A query stopped at the limit is the side that timed
+   * out (the other side's outcome is then fetched alone, without rows); a side refused by its text, or a job that
+   * failed as a whole (a crash), gets each side's outcome apart, and no verdict but false.
    */
   async compare(dbPath: string, predSql: string, goldSql: string, options: CompareOptions): Promise<CompareOutcome> {
     let timeoutMs: number;
@@ -391,42 +433,56 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       const fail = failure("internal", (error as Error).message);
       return { pred: { ...fail, sql: predSql }, gold: { ...fail, sql: goldSql }, correct: false };
     }
-    if (!this.closed && dbPath && !screenStatement(predSql) && !screenStatement(goldSql)) {
-      const reply = await this.enqueue(
-        {
-          type: "compare",
-          path: absolute(dbPath),
-          pred: predSql,
-          gold: goldSql,
-          semantics: options.semantics,
-          orderMatters: options.orderMatters ?? false,
-          fingerprint: options.fingerprint ?? false,
-        },
-        2 * timeoutMs, // two queries, each within the limit
-      );
+    if (this.closed || !dbPath || screenStatement(predSql) || screenStatement(goldSql)) return this.compareApart(dbPath, predSql, goldSql, timeoutMs);
+    const message = {
+      type: "compare",
+      path: absolute(dbPath),
+      pred: predSql,
+      gold: goldSql,
+      semantics: options.semantics,
+      orderMatters: options.orderMatters ?? false,
+      fingerprint: options.fingerprint ?? false,
+      timeoutMs,
+    };
+    // A comparison its batch could not reach (another one was stopped) is simply sent again.
+    for (let attempt = 0; ; attempt++) {
+      const reply = await this.enqueue(message, timeoutMs);
       if (!("ok" in reply)) {
         return { ...reply, pred: { ...reply.pred, sql: reply.pred.sql ?? predSql }, gold: { ...reply.gold, sql: reply.gold.sql ?? goldSql } };
       }
-      // The job failed as a whole (time limit, crash): run the sides apart to tell whose fault it was.
+      const failed = reply as JobFailure;
+      // Not reached, or the worker died under it (then once more, on a fresh worker).
+      if ((failed.redo && attempt < 3) || (failed.kind === "internal" && !this.closed && attempt < 1)) continue;
+      if (failed.kind === "timeout" && failed.at) return this.timedOut(dbPath, predSql, goldSql, timeoutMs, failed);
+      return this.compareApart(dbPath, predSql, goldSql, timeoutMs);
     }
-    return this.compareApart(dbPath, predSql, goldSql, options);
   }
 
-  private async compareApart(dbPath: string, predSql: string, goldSql: string, options: CompareOptions): Promise<CompareOutcome> {
-    const exec = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
-    const [p, g] = await Promise.all([this.run(dbPath, predSql, exec), this.run(dbPath, goldSql, exec)]);
-    const side = (r: ExecResult, sql: string): CompareSide => {
-      if (!r.ok) return { ...r, sql };
-      const { rows: _rows, executedSql, ...rest } = r;
-      return { ...rest, sql: executedSql ?? sql };
-    };
-    const correct = p.ok && g.ok && resultsMatch(p.rows, g.rows, options.semantics, { orderMatters: options.orderMatters ?? false });
-    return {
-      pred: side(p, predSql),
-      gold: side(g, goldSql),
-      correct,
-      ...(options.fingerprint && p.ok ? { fingerprint: resultFingerprint(p.rows) } : {}),
-    };
+  /** A comparison stopped at the limit: the side that ran out of time, and the other side's outcome run alone. */
+  private async timedOut(dbPath: string, predSql: string, goldSql: string, timeoutMs: number, failed: JobFailure): Promise<CompareOutcome> {
+    const { at: _at, redo: _redo, ...stopped } = failed;
+    if (failed.at?.phase === "gold") {
+      // The prediction never ran: run it alone (its own limit), so its outcome is known.
+      const pred = await this.run(dbPath, predSql, { timeoutMs, maxRows: 0 });
+      return { gold: { ...stopped, sql: goldSql }, pred: sideOf(pred, predSql), correct: false };
+    }
+    const gold = await this.run(dbPath, goldSql, { timeoutMs, maxRows: 0 });
+    const pred: ExecFailure =
+      failed.at?.phase === "compare"
+        ? { ...stopped, message: `comparing the two results was stopped after ${timeoutMs} ms (time limit)` }
+        : stopped;
+    return { gold: sideOf(gold, goldSql), pred: { ...pred, sql: predSql }, correct: false };
+  }
+
+  /** Each side's outcome, run apart and without rows; no comparison is made, so the verdict is false. */
+  private async compareApart(dbPath: string, predSql: string, goldSql: string, timeoutMs: number): Promise<CompareOutcome> {
+    const [p, g] = await Promise.all([this.run(dbPath, predSql, { timeoutMs, maxRows: 0 }), this.run(dbPath, goldSql, { timeoutMs, maxRows: 0 })]);
+    // Both ran this time (the failure was the job's, e.g. a worker that died): say so rather than score it wrong silently.
+    if (p.ok && g.ok) {
+      const note = failure("internal", "the comparison failed in the worker process (it died); both queries ran apart");
+      return { pred: { ...note, sql: p.executedSql ?? predSql }, gold: sideOf(g, goldSql), correct: false };
+    }
+    return { pred: sideOf(p, predSql), gold: sideOf(g, goldSql), correct: false };
   }
 
   private runOnce(dbPath: string, sql: string, options: ExecOptions): Promise<ExecResult> {
@@ -442,7 +498,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     } catch (error) {
       return Promise.resolve(failure("internal", (error as Error).message));
     }
-    const message = { type: "run", path: absolute(dbPath), sql, maxRows: maxRows ?? null, repeat };
+    const message = { type: "run", path: absolute(dbPath), sql, maxRows: maxRows ?? null, repeat, fingerprint: options.fingerprint ?? false, timeoutMs };
     return this.enqueue(message, timeoutMs) as Promise<ExecResult>;
   }
 
@@ -550,14 +606,31 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     const batch = [first];
     while (batch.length < limit && this.queue[0]?.message.type === "compare") batch.push(this.queue.shift()!);
     if (batch.length === 1) return first;
+    const done = new Array<boolean>(batch.length).fill(false);
+    const settle = (i: number, result: ExecResult | WorkerComparison) => {
+      if (done[i]) return;
+      done[i] = true;
+      batch[i]!.resolve(result);
+    };
     return {
       id: this.nextId++,
       message: { type: "batch", items: batch.map((job) => job.message) },
-      // Per comparison: the worker reports progress after any slow one, which restarts the clock (startClock).
       timeoutMs: Math.max(...batch.map((job) => job.timeoutMs)),
+      itemTimeouts: batch.map((job) => job.timeoutMs),
+      // Comparisons reported done before the end are settled at once: a later one stopped does not lose them.
+      progress: (from, results) => results.forEach((result, k) => settle(from + k, result)),
       resolve: (reply) => {
-        const results = "ok" in reply ? undefined : (reply as unknown as { results?: WorkerComparison[] }).results;
-        batch.forEach((job, i) => job.resolve(results?.[i] ?? ("ok" in reply ? reply : failure("internal", "the worker sent an incomplete reply"))));
+        if (!("ok" in reply)) {
+          const results = (reply as unknown as { results?: WorkerComparison[] }).results;
+          batch.forEach((_, i) => settle(i, results?.[i] ?? failure("internal", "the worker sent an incomplete reply")));
+          return;
+        }
+        // Failed as a whole. A time limit names its comparison; the others of the batch are sent again.
+        const failed = reply as JobFailure;
+        batch.forEach((_, i) => {
+          if (failed.at && i !== failed.at.item) settle(i, { ...failure("internal", "not compared: another comparison of its batch was stopped"), redo: true } as JobFailure);
+          else settle(i, failed.at ? { ...failed, at: { ...failed.at, item: 0 } } : failed);
+        });
       },
     };
   }
@@ -578,6 +651,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     slot.job = job;
     setRef(slot, true);
     const message = { ...job.message, id: job.id, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS };
+    slot.current = undefined;
     slot.child.send(message, (error) => {
       if (error) this.kill(slot, failure("internal", `could not reach the worker process: ${error.message}`));
     });
@@ -591,16 +665,38 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     }
   }
 
-  /** The time limit counts from when the worker can start on the query, not from its spawn. */
+  /**
+   * The time limit counts from the start of the query that is running: the worker marks each start (readMarks); until
+   * the first mark, from when the worker can start on the job (not from its spawn).
+   */
   private startClock(slot: Slot): void {
-    const job = slot.job;
-    if (!job) return;
-    clearTimeout(slot.timer);
+    if (!slot.job) return;
     slot.startedAt = Date.now();
-    slot.timer = setTimeout(() => {
-      const elapsed = Date.now() - slot.startedAt;
-      this.kill(slot, failure("timeout", `the query was stopped after ${job.timeoutMs} ms (time limit)`, elapsed));
-    }, job.timeoutMs);
+    this.armClock(slot, false);
+  }
+
+  private armClock(slot: Slot, rechecked: boolean): void {
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    if (!job || slot.killedWith) return;
+    const current = slot.current;
+    const since = Math.max(current?.at ?? 0, slot.startedAt);
+    const limit = (current && job.itemTimeouts?.[current.item]) ?? job.timeoutMs;
+    const wait = since + limit - Date.now();
+    if (wait > 0) {
+      slot.timer = setTimeout(() => this.armClock(slot, false), wait);
+      return;
+    }
+    if (!rechecked) {
+      // Marks already in the pipe are read before setImmediate runs (poll phase): a newer query may have started.
+      slot.timer = setTimeout(() => this.armClock(slot, true), 0);
+      return;
+    }
+    const elapsed = Date.now() - since;
+    const stopped: JobFailure = failure("timeout", `the query was stopped after ${limit} ms (time limit)`, elapsed);
+    // Without a mark (a worker that cannot write them) nobody is named: compare() then runs the sides apart.
+    if (current && job.message.type !== "run") stopped.at = { item: current.item, phase: current.phase };
+    void this.kill(slot, stopped);
   }
 
   onMessage(slot: Slot, msg: WorkerMessage): void {
@@ -610,7 +706,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       return;
     }
     if (msg?.type === "progress") {
-      if (slot.job && msg.id === slot.job.id && !slot.killedWith) this.startClock(slot);
+      if (slot.job && msg.id === slot.job.id && !slot.killedWith && msg.results) slot.job.progress?.(msg.from ?? 0, msg.results);
       return;
     }
     if (msg?.type !== "result" || !slot.job || msg.id !== slot.job.id || slot.killedWith) return;

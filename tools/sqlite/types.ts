@@ -30,6 +30,11 @@ export interface ExecOptions {
   maxRows?: number;
   /** Run the statement this many times and report each run's time (VES). Default 1. */
   repeat?: number;
+  /**
+   * Also return the whole result's fingerprint (tools/sqlite/digest.js resultFingerprint), computed in the worker as
+   * rows stream out, so maxRows can keep few rows. Absent when the result is past the digest's row cap.
+   */
+  fingerprint?: boolean;
 }
 
 export interface ExecSuccess {
@@ -46,6 +51,8 @@ export interface ExecSuccess {
   runTimesMs?: number[];
   /** Set when the executor rewrote double-quoted string literals ("x" → 'x') as Python's sqlite3 accepts them. */
   executedSql?: string;
+  /** With the `fingerprint` option: the whole result's fingerprint (absent past the row cap). */
+  fingerprint?: string;
 }
 
 export interface ExecFailure {
@@ -63,14 +70,14 @@ export interface CompareOptions {
   semantics: "bird" | "spider";
   /** Spider semantics: rows must come in the same order (gold has ORDER BY). */
   orderMatters?: boolean;
-  /** Milliseconds per query. Default: the executor's. */
+  /** Milliseconds per query (gold and prediction each), from that query's start. Default: the executor's. */
   timeoutMs?: number;
-  /** Also return the predicted result's fingerprint (tools/score.ts resultFingerprint). */
+  /** Also return the predicted result's fingerprint (tools/sqlite/digest.js resultFingerprint). */
   fingerprint?: boolean;
 }
 
 /** One side of a comparison: its outcome without rows, and the SQL actually run (double-quoted literals rewritten). */
-export type SideOutcome = Omit<ExecSuccess, "rows" | "executedSql"> | ExecFailure;
+export type SideOutcome = Omit<ExecSuccess, "rows" | "executedSql" | "fingerprint"> | ExecFailure;
 export type CompareSide = SideOutcome & { sql: string };
 
 export interface CompareOutcome {
@@ -78,6 +85,11 @@ export interface CompareOutcome {
   gold: CompareSide;
   /** Both ran and their results match under the semantics. */
   correct: boolean;
+  /**
+   * Set when a side returned more rows than the comparison keeps hashes of (tools/sqlite/digest.js MAX_COMPARE_ROWS,
+   * MAX_PERMUTATION_CELLS): the worker stopped reading it, `correct` is false, and this says which side and why.
+   */
+  tooLarge?: string;
   /** With `fingerprint`: the predicted result's fingerprint when it ran. */
   fingerprint?: string;
 }

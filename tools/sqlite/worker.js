@@ -8,7 +8,8 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { createRequire } from "node:module";
-import { resultFingerprint, resultsMatch } from "./compare.js";
+import { writeSync } from "node:fs";
+import { ResultDigest, digestsMatch } from "./digest.js";
 import { MAX_DQS_FIXES, rewriteForHint } from "./dqs.js";
 
 // Through require: the ESM loader would first scan the CommonJS module for its export names.
@@ -55,6 +56,31 @@ if (process.env.SQLMEND_ORPHAN_GUARD === "pdeathsig") {
 }
 
 const oneLine = (text) => String(text).replace(/\s+/g, " ").trim();
+
+// Marks: before each query this process writes {job id, item, phase, start time} to a pipe of its own (fd
+// SQLMEND_MARK_FD), so the parent's clock counts from the start of the query that is running, and knows which one to
+// blame when it stops us. A raw write costs a system call, no message; the parent reads them as they come.
+const MARK_FD = Number(process.env.SQLMEND_MARK_FD) || -1;
+const MARK = Buffer.alloc(16);
+/** Phases of a mark: a run()'s query, a comparison's gold or prediction, or the comparison itself. */
+const PHASE = { run: 0, gold: 1, pred: 2, compare: 3 };
+/** Beyond the parent's limit, the watchdog thread's own (the parent should have killed us already). */
+const WATCHDOG_GRACE_MS = 3_000;
+
+function mark(id, item, phase, timeoutMs) {
+  const now = Date.now();
+  Atomics.store(deadline, 0, BigInt(Math.ceil(now + (timeoutMs ?? 30_000) + WATCHDOG_GRACE_MS)));
+  if (MARK_FD < 0 || id === undefined) return;
+  MARK.writeUInt32LE(id >>> 0, 0);
+  MARK.writeUInt16LE(item, 4);
+  MARK[6] = phase;
+  MARK.writeDoubleLE(now, 8);
+  try {
+    writeSync(MARK_FD, MARK);
+  } catch {
+    // A full or closed pipe: the parent's clock then counts from the job's start, as without marks.
+  }
+}
 
 function databaseMessage(path, error) {
   const code = String(error?.code ?? "");
@@ -154,7 +180,8 @@ function classify(error, path, started) {
   return { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs };
 }
 
-function execute({ path, sql, maxRows, repeat }) {
+function execute({ id, path, sql, maxRows, repeat, fingerprint, timeoutMs }) {
+  mark(id, 0, PHASE.run, timeoutMs);
   const started = performance.now();
   let entry;
   try {
@@ -173,6 +200,8 @@ function execute({ path, sql, maxRows, repeat }) {
     const rows = [];
     const limit = maxRows ?? Infinity;
     const runTimesMs = [];
+    // The fingerprint of the whole result, folded row by row: the rows beyond maxRows are never held.
+    let digest = fingerprint ? new ResultDigest(columns.length, { semantics: "bird", fingerprint: true }) : undefined;
     let rowCount = 0;
     for (let run = 0; run < repeat; run++) {
       const t0 = performance.now();
@@ -180,6 +209,7 @@ function execute({ path, sql, maxRows, repeat }) {
       if (run === 0) {
         for (const row of stmt.iterate()) {
           if (count < limit) rows.push(row.map(cell));
+          if (digest && !digest.add(row)) digest = undefined; // too large to fingerprint; rows still counted
           count++;
         }
         rowCount = count;
@@ -191,6 +221,7 @@ function execute({ path, sql, maxRows, repeat }) {
     const elapsedMs = runTimesMs.reduce((a, b) => a + b, 0) / runTimesMs.length;
     const result = { ok: true, columns, rows, rowCount, truncated: rowCount > rows.length, elapsedMs };
     if (repeat > 1) result.runTimesMs = runTimesMs;
+    if (digest) result.fingerprint = digest.fingerprint();
     return result;
   } catch (error) {
     return classify(error, path, started);
@@ -362,10 +393,10 @@ process.on("message", (msg) => {
   process.send({ type: "result", id: msg.id, result });
 });
 /**
- * One side of a comparison: its outcome without rows and the SQL actually run, and the rows apart (they stay in this
- * process). Double-quoted literals are rewritten and run again, as the parent's run() does.
+ * One side of a comparison: its outcome without rows and the SQL actually run, and its rows folded into a digest
+ * (./digest.js; they are never held). Double-quoted literals are rewritten and run again, as the parent's run() does.
  */
-function runSide(path, sql) {
+function runSide(path, sql, needs, at) {
   let entry;
   try {
     entry = openEntry(path);
@@ -374,20 +405,21 @@ function runSide(path, sql) {
   }
   // A text seen before on this file starts from its rewriting: the same error would come back.
   let current = entry.rewrites.get(sql) ?? sql;
-  let side = runOn(entry, path, current);
+  let side = runOn(entry, path, current, needs, at);
   for (let fixes = 0; fixes < MAX_DQS_FIXES && !side.outcome.ok && side.outcome.kind === "sql"; fixes++) {
     const rewritten = rewriteForHint(current, side.outcome.message);
     if (rewritten === undefined) break;
     current = rewritten;
-    side = runOn(entry, path, current);
+    side = runOn(entry, path, current, needs, at);
   }
   if (current !== sql) remember(entry.rewrites, sql, current);
   if (current !== sql) side.outcome.sql = current; // the parent knows the text it sent
   return side;
 }
 
-/** Runs a statement on an open handle: its outcome without rows, and the rows apart. */
-function runOn(entry, path, sql) {
+/** Runs a statement on an open handle: its outcome without rows, and the digest of its rows. */
+function runOn(entry, path, sql, needs, at) {
+  mark(at.id, at.item, at.phase, at.timeoutMs);
   const started = performance.now();
   try {
     const stmt = prepareCached(entry, sql);
@@ -398,40 +430,56 @@ function runOn(entry, path, sql) {
     stmt.raw(true);
     const columns = stmt.columns().map((c) => c.name);
     const t0 = performance.now();
-    const rows = stmt.all();
-    return { outcome: { ok: true, columns, rowCount: rows.length, truncated: false, elapsedMs: performance.now() - t0 }, rows };
+    const digest = new ResultDigest(columns.length, needs);
+    // Past the digest's cap, stop reading: the side is too large to compare, whatever follows.
+    for (const row of stmt.iterate()) if (!digest.add(row)) break;
+    const rowCount = digest.tooLarge ? digest.rows + 1 : digest.rows;
+    return { outcome: { ok: true, columns, rowCount, truncated: Boolean(digest.tooLarge), elapsedMs: performance.now() - t0 }, digest };
   } catch (error) {
     return { outcome: classify(error, path, started) };
   }
 }
 
 /** Runs gold and prediction and compares them here: only the verdict goes back to the parent. */
-function compare({ path, pred, gold, semantics, orderMatters, fingerprint }) {
-  const g = runSide(path, gold);
-  const p = runSide(path, pred);
-  const correct = Boolean(g.rows && p.rows && resultsMatch(p.rows, g.rows, semantics, { orderMatters }));
-  const result = { pred: p.outcome, gold: g.outcome, correct };
-  if (fingerprint && p.rows) result.fingerprint = resultFingerprint(p.rows);
+function compare({ path, pred, gold, semantics, orderMatters, fingerprint, timeoutMs }, id, item = 0) {
+  const at = (phase) => ({ id, item, phase, timeoutMs });
+  const g = runSide(path, gold, { semantics, orderMatters }, at(PHASE.gold));
+  const p = runSide(path, pred, { semantics, orderMatters, fingerprint }, at(PHASE.pred));
+  const result = { pred: p.outcome, gold: g.outcome, correct: false };
+  if (g.digest && p.digest) {
+    const tooLarge = [g.digest.tooLarge && `gold: ${g.digest.tooLarge}`, p.digest.tooLarge && `prediction: ${p.digest.tooLarge}`].filter(Boolean);
+    if (tooLarge.length) result.tooLarge = tooLarge.join("; ");
+    else {
+      mark(id, item, PHASE.compare, timeoutMs);
+      result.correct = digestsMatch(p.digest, g.digest, semantics, { orderMatters });
+    }
+  }
+  if (fingerprint && p.digest && !p.digest.tooLarge) result.fingerprint = p.digest.fingerprint();
   return result;
 }
 
-/** Reports progress after a slow comparison, so the parent's time limit counts per comparison, not per batch. */
+/**
+ * Sends the comparisons done so far after a slow stretch, so that the parent, if it must stop this process for a
+ * later one, has them (the marks say which one it stopped).
+ */
 const PROGRESS_AFTER_MS = 500;
 
 function compareBatch(msg) {
-  let mark = performance.now();
+  let lastSent = performance.now();
+  let sent = 0;
   checkedThisBatch = new Map();
   try {
-    return msg.items.map((item) => {
-      Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
-      const result = compare(item);
+    const results = [];
+    msg.items.forEach((item, i) => {
+      results.push(compare(item, msg.id, i));
       const now = performance.now();
-      if (now - mark > PROGRESS_AFTER_MS) {
-        mark = now;
-        process.send({ type: "progress", id: msg.id });
+      if (now - lastSent > PROGRESS_AFTER_MS && i + 1 < msg.items.length) {
+        lastSent = now;
+        process.send({ type: "progress", id: msg.id, from: sent, results: results.slice(sent) });
+        sent = results.length;
       }
-      return result;
     });
+    return results;
   } finally {
     checkedThisBatch = null;
   }
@@ -443,7 +491,7 @@ process.on("message", (msg) => {
   let result;
   try {
     if (msg.type === "batch") result = { results: compareBatch(msg) };
-    else result = msg.type === "compare" ? compare(msg) : execute(msg);
+    else result = msg.type === "compare" ? compare(msg, msg.id) : execute(msg);
   } catch (error) {
     result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
   }

@@ -1,0 +1,311 @@
+/**
+ * Results compared without holding them (tools/sqlite/worker.js folds rows into a digest as SQLite produces them).
+ * A digest keeps a 64-bit hash per row of the keys compare.js compares exactly (rowKey, unorderedRowKey, valueKey),
+ * 8 bytes a row instead of the row, and decides what resultsMatch decides:
+ * - bird: set(pred) == set(gold): the sorted, distinct row hashes are equal;
+ * - spider, ordered: row by row (values sorted as unorder_row does), then the column vectors as a bag;
+ * - spider, unordered: the quick rejection on distinct unordered rows, then the column-permutation search over
+ *   per-cell hashes (8 bytes a cell), bags compared by sorting hashes.
+ * Verdicts equal resultsMatch's unless two different keys share a 64-bit hash (about n²/2^65 for n distinct rows:
+ * 1e-7 at 2 million). Past the caps below a side is "too large": the scorer stops reading it and says so.
+ * Plain JavaScript (typed by JSDoc) so workers run it under plain node.
+ */
+import { createRequire } from "node:module";
+import { PERMUTATION_BUDGET, rowKey, unorderedRowKey, valueKey } from "./compare.js";
+
+/** @typedef {import("./types.ts").Row} Row */
+
+/** Rows per side at most (8 bytes of hash each, 16 with Spider's row checks); past it the verdict is "too large". */
+export const MAX_COMPARE_ROWS = 5_000_000;
+/** Cells (rows × columns) per side at most where Spider's column-permutation rule needs a hash of every cell. */
+export const MAX_PERMUTATION_CELLS = 4_000_000;
+
+// ---------------------------------------------------------------------------
+// 64-bit hashes as two 32-bit lanes, returned through H1/H2 (no allocation per row)
+// ---------------------------------------------------------------------------
+
+let H1 = 0;
+let H2 = 0;
+
+/** cyrb53's two lanes, both kept (64 bits). */
+/** @param {string} s */
+function hashString(s) {
+  let h1 = 0xdeadbeef ^ s.length;
+  let h2 = 0x41c6ce57 ^ s.length;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  H1 = h1 >>> 0;
+  H2 = h2 >>> 0;
+}
+
+/** One MurmurHash3 round. */
+/** @param {number} h @param {number} k */
+function round(h, k) {
+  k = Math.imul(k, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  h ^= Math.imul(k, 0x1b873593);
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+/** @param {number} h */
+function fmix(h) {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+/** The hash of the pair (a, b), in that order: sequences (prefix projections, column vectors). */
+/** @param {number} a1 @param {number} a2 @param {number} b1 @param {number} b2 */
+function mix(a1, a2, b1, b2) {
+  H1 = fmix(round(round(round(round(0x9747b28c, a1), a2), b1), b2) ^ 16);
+  H2 = fmix(round(round(round(round(0x5bd1e995, b2), a1), b1), a2) ^ 16);
+}
+
+/** A growing list of 64-bit hashes (two Uint32 words each), viewable as a BigUint64Array for native sorting. */
+class HashList {
+  constructor() {
+    this.words = new Uint32Array(512);
+    this.n = 0;
+  }
+  /** @param {number} h1 @param {number} h2 */
+  push(h1, h2) {
+    if (2 * this.n === this.words.length) {
+      const grown = new Uint32Array(this.words.length * 2);
+      grown.set(this.words);
+      this.words = grown;
+    }
+    this.words[2 * this.n] = h1;
+    this.words[2 * this.n + 1] = h2;
+    this.n++;
+  }
+  /** The hashes in place, as 64-bit values. */
+  values() {
+    return new BigUint64Array(this.words.buffer, 0, this.n);
+  }
+}
+
+/** @param {BigUint64Array} a @param {BigUint64Array} b */
+function sameValues(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Sorted, duplicates dropped, in place (the list is not used in row order afterwards). */
+/** @param {HashList} list */
+function sortedDistinct(list) {
+  const a = list.values().sort();
+  let k = 0;
+  for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[k - 1]) a[k++] = a[i];
+  return a.subarray(0, k);
+}
+
+/** A bag's hash: its sorted elements hashed in order (the words are copied, not sorted in place). */
+/** @param {Uint32Array} words @param {number} n */
+function bagHash(words, n) {
+  const sorted = new BigUint64Array(n);
+  sorted.set(new BigUint64Array(words.buffer, words.byteOffset, n));
+  sorted.sort();
+  const w = new Uint32Array(sorted.buffer);
+  let h1 = n >>> 0;
+  let h2 = 0x2545f491;
+  for (let i = 0; i < n; i++) {
+    mix(h1, h2, w[2 * i], w[2 * i + 1]);
+    h1 = H1;
+    h2 = H2;
+  }
+  return `${h1}:${h2}`;
+}
+
+// ---------------------------------------------------------------------------
+// Digests
+// ---------------------------------------------------------------------------
+
+/**
+ * @typedef {object} DigestNeeds
+ * @property {"bird" | "spider"} semantics
+ * @property {boolean} [orderMatters]
+ * @property {boolean} [fingerprint] also keep what resultFingerprint needs (BIRD's set of rows)
+ */
+
+/** One side's result folded row by row: add() each row (false: past the cap, stop reading). */
+export class ResultDigest {
+  /** @param {number} ncols @param {DigestNeeds} needs */
+  constructor(ncols, needs) {
+    const spider = needs.semantics === "spider";
+    const permutations = spider && !needs.orderMatters;
+    this.ncols = ncols;
+    this.rows = 0;
+    /** @type {string | undefined} why the side was not read to its end */
+    this.tooLarge = undefined;
+    /** rowKey hashes: BIRD's set of rows, and the fingerprint. */
+    this.rowHashes = !spider || needs.fingerprint ? new HashList() : null;
+    /** unorderedRowKey hashes, in row order (Spider's quick rejection, and its ordered rule). */
+    this.unordered = spider ? new HashList() : null;
+    /** Per-column cell hashes (Spider, unordered: the column bags and the permutation search). */
+    this.cells = permutations ? Array.from({ length: ncols }, () => new HashList()) : null;
+    /** Per-column sequence hashes: identical column vectors (two words per column). */
+    this.vectors = spider && ncols > 1 ? new Uint32Array(2 * ncols) : null;
+    this.maxRows = permutations && ncols > 1 ? Math.min(MAX_COMPARE_ROWS, Math.floor(MAX_PERMUTATION_CELLS / ncols)) : MAX_COMPARE_ROWS;
+    this.capReason =
+      this.maxRows < MAX_COMPARE_ROWS
+        ? `more than ${this.maxRows} rows of ${ncols} columns: Spider's column-permutation rule keeps a hash of every cell, ${MAX_PERMUTATION_CELLS} cells at most`
+        : `more than ${MAX_COMPARE_ROWS} rows (the scorer's cap)`;
+  }
+
+  /** @param {Row} row @returns {boolean} */
+  add(row) {
+    if (this.rows >= this.maxRows) {
+      this.tooLarge = this.capReason;
+      return false;
+    }
+    this.rows++;
+    if (this.rowHashes) {
+      hashString(rowKey(row));
+      this.rowHashes.push(H1, H2);
+    }
+    if (this.unordered) {
+      hashString(unorderedRowKey(row));
+      this.unordered.push(H1, H2);
+    }
+    if (this.cells || this.vectors) {
+      const vectors = this.vectors;
+      for (let c = 0; c < row.length; c++) {
+        hashString(valueKey(row[c] ?? null));
+        const h1 = H1;
+        const h2 = H2;
+        this.cells?.[c]?.push(h1, h2);
+        if (vectors) {
+          mix(vectors[2 * c], vectors[2 * c + 1], h1, h2);
+          vectors[2 * c] = H1;
+          vectors[2 * c + 1] = H2;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** @type {BigUint64Array | undefined} */
+  #distinctRows;
+  distinctRows() {
+    if (!this.rowHashes) throw new Error("this digest keeps no row hashes");
+    return (this.#distinctRows ??= sortedDistinct(this.rowHashes));
+  }
+
+  /** Equal for two results iff they match under bird semantics (set of row tuples); see resultFingerprint. */
+  fingerprint() {
+    const distinct = this.distinctRows();
+    const hash = sha256().update("bird");
+    hash.update(new Uint8Array(distinct.buffer, distinct.byteOffset, distinct.byteLength));
+    return hash.digest("hex").slice(0, 32);
+  }
+
+  /** Column vectors as comparable strings. */
+  vectorKeys() {
+    const v = this.vectors;
+    if (!v) return [];
+    return Array.from({ length: this.ncols }, (_, c) => `${v[2 * c]}:${v[2 * c + 1]}`);
+  }
+}
+
+/** @type {typeof import("node:crypto").createHash | undefined} */
+let createHash;
+const sha256 = () => (createHash ??= createRequire(import.meta.url)("node:crypto").createHash)("sha256");
+
+/**
+ * Whether the predicted result matches the gold result: resultsMatch's verdict (compare.js), from digests made with
+ * the same semantics and orderMatters. Neither may be tooLarge.
+ */
+/**
+ * @param {ResultDigest} pred @param {ResultDigest} gold @param {"bird" | "spider"} semantics
+ * @param {{ orderMatters?: boolean }} [opts]
+ * @returns {boolean}
+ */
+export function digestsMatch(pred, gold, semantics, opts = {}) {
+  if (semantics !== "spider") return sameValues(pred.distinctRows(), gold.distinctRows());
+  if (gold.rows === 0 && pred.rows === 0) return true;
+  if (gold.rows !== pred.rows) return false;
+  if (pred.ncols !== gold.ncols) return false;
+  const ncols = gold.ncols;
+  const pu = /** @type {HashList} */ (pred.unordered);
+  const gu = /** @type {HashList} */ (gold.unordered);
+  if (opts.orderMatters) {
+    if (!sameValues(pu.values(), gu.values())) return false;
+    if (ncols === 1) return true; // the one column is the rows themselves, just compared in order
+    return sameCounts(gold.vectorKeys(), pred.vectorKeys());
+  }
+  if (!sameValues(sortedDistinct(pu), sortedDistinct(gu))) return false;
+  const n = gold.rows;
+  const gcols = /** @type {HashList[]} */ (gold.cells).map((l) => l.words);
+  const pcols = /** @type {HashList[]} */ (pred.cells).map((l) => l.words);
+  if (ncols === 1) return bagHash(gcols[0], n) === bagHash(pcols[0], n);
+
+  // As compare.js's search: candidates by column bags, identical pred columns tried in index order only, and
+  // partial assignments checked by the bag of projected rows (here: of hashed prefixes).
+  const pvec = pred.vectorKeys();
+  const gbags = gcols.map((w) => bagHash(w, n));
+  const pbags = pcols.map((w) => bagHash(w, n));
+  const candidates = gbags.map((g) => pbags.flatMap((p, c) => (p === g ? [c] : [])));
+  if (candidates.some((c) => c.length === 0)) return false;
+  /** @param {Uint32Array} prefix @param {Uint32Array} cell */
+  const extend = (prefix, cell) => {
+    const next = new Uint32Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      mix(prefix[2 * i], prefix[2 * i + 1], cell[2 * i], cell[2 * i + 1]);
+      next[2 * i] = H1;
+      next[2 * i + 1] = H2;
+    }
+    return next;
+  };
+  /** @type {string[]} */
+  const gPrefixBags = [];
+  let gp = gcols[0].subarray(0, 2 * n);
+  gPrefixBags.push(bagHash(gp, n));
+  for (let c = 1; c < ncols; c++) {
+    gp = extend(gp, gcols[c]);
+    gPrefixBags.push(bagHash(gp, n));
+  }
+  const used = new Array(ncols).fill(false);
+  let budget = PERMUTATION_BUDGET;
+  /** @param {number} col @param {Uint32Array | null} prefix @returns {boolean} */
+  const search = (col, prefix) => {
+    if (col === ncols) return true;
+    for (const c of candidates[col]) {
+      if (used[c]) continue;
+      if (candidates[col].some((d) => d < c && !used[d] && pvec[d] === pvec[c])) continue;
+      if (--budget < 0) return false;
+      const next = prefix ? extend(prefix, pcols[c]) : pcols[c].subarray(0, 2 * n);
+      if (bagHash(next, n) !== gPrefixBags[col]) continue;
+      used[c] = true;
+      if (search(col + 1, next)) return true;
+      used[c] = false;
+    }
+    return false;
+  };
+  return search(0, null);
+}
+
+/** @param {string[]} a @param {string[]} b */
+function sameCounts(a, b) {
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.length === y.length && x.every((k, i) => k === y[i]);
+}
+
+/** A stable hash equal for two results iff they match under bird semantics (set of row tuples). */
+/** @param {Row[]} rows @returns {string} */
+export function resultFingerprint(rows) {
+  const digest = new ResultDigest(rows[0]?.length ?? 0, { semantics: "bird" });
+  digest.maxRows = Infinity; // rows already held: nothing to bound
+  for (const row of rows) digest.add(row);
+  return digest.fingerprint();
+}
