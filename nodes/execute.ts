@@ -1,5 +1,6 @@
 import { previewResult } from "../tools/format.ts";
 import { resultFingerprint } from "../tools/benchmarks/score.ts";
+import { MAX_COMPARE_ROWS } from "../tools/sqlite/digest.js";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import type { Execution } from "../state/sql-state.ts";
 import type { NodeFactory } from "./types.ts";
@@ -13,13 +14,24 @@ export async function executeSql(
   options: { timeoutMs?: number; previewRows?: number } = {},
 ): Promise<Execution> {
   if (!sql.trim()) return { sql, ok: false, errorKind: "sql", error: "no SQL to run", elapsedMs: 0 };
-  const result = await executor.run(dbPath, sql, { timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs });
+  const previewRows = options.previewRows ?? DEFAULTS.previewRows;
+  // Only the preview's rows come back; the worker fingerprints the whole result as it streams (no size exhausts memory).
+  const result = await executor.run(dbPath, sql, { timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs, maxRows: previewRows, fingerprint: true });
   if (!result.ok) return { sql, ok: false, errorKind: result.kind, error: result.message, elapsedMs: result.elapsedMs };
+  // An executor that ignores the options returns every row: fingerprint them here, as before.
+  const fingerprint = result.fingerprint ?? (result.truncated ? undefined : resultFingerprint(result.rows));
   return {
     sql,
     ok: true,
-    preview: previewResult(result, { maxRows: options.previewRows ?? DEFAULTS.previewRows }),
-    fingerprint: resultFingerprint(result.rows),
+    preview: previewResult(result, { maxRows: previewRows }),
+    ...(fingerprint
+      ? { fingerprint }
+      : {
+          error:
+            result.rowCount > MAX_COMPARE_ROWS
+              ? `not fingerprinted: ${result.rowCount} rows is past the fingerprint's cap of ${MAX_COMPARE_ROWS}`
+              : "not fingerprinted: the executor kept only the preview's rows and sent no fingerprint",
+        }),
     elapsedMs: result.elapsedMs,
   };
 }
@@ -29,6 +41,6 @@ export const executeNode: NodeFactory = (deps, options) => async (state) => {
   const execution = await executeSql(deps.executor, state.dbPath, state.sql, options);
   return {
     execution,
-    attempts: [{ node: "execute", sql: state.sql, ok: execution.ok, note: execution.ok ? undefined : `${execution.errorKind}: ${execution.error}` }],
+    attempts: [{ node: "execute", sql: state.sql, ok: execution.ok, note: execution.ok ? execution.error : `${execution.errorKind}: ${execution.error}` }],
   };
 };

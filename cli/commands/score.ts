@@ -121,6 +121,9 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   if (goldErrors.length) out.push(`gold SQL failed to run: ${goldErrors.length} (${listed(goldErrors.map((v) => `${v.id}: ${v.goldError}`), 3)})`);
   if (report.writingPredictions.length) out.push(`predictions that write (scored as errors, never run): ${report.writingPredictions.length} (ids ${listed(report.writingPredictions)})`);
   if (report.missingPredictions) out.push(`no prediction: ${report.missingPredictions} questions, scored wrong`);
+  const large = report.verdicts.filter((v) => v.tooLarge);
+  if (large.length) out.push(`too large to compare: ${large.length}, scored wrong (${listed(large.map((v) => `${v.id}: ${v.tooLarge}`), 3)})`);
+  if (report.timeouts) out.push(`stopped at the time limit: ${report.timeouts} (counted in the failures above)`);
   if (bench.skipped.length) {
     out.push(`skipped: ${bench.skipped.length} questions not scored`);
     for (const s of bench.skipped.slice(0, 5)) out.push(`  ${s.id} (${s.dbId}): ${s.reason}`);

@@ -75,6 +75,11 @@ export interface Verdict {
   testSuite?: boolean;
   /** The variant where the test-suite check failed, or why it could not run. */
   testSuiteNote?: string;
+  /**
+   * Scored wrong because a side returned more rows than the scorer compares (tools/sqlite/digest.js
+   * MAX_COMPARE_ROWS, or MAX_PERMUTATION_CELLS for Spider's column permutations): which side, and the cap.
+   */
+  tooLarge?: string;
 }
 
 /** First keywords of statements that change a database or the connection. */
@@ -233,6 +238,7 @@ async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, o
   }
   if (!g.ok || !p.ok) return opts.ves ? { ...verdict, timeRatio: 0, reward: 0 } : verdict;
   verdict.correct = outcome.correct;
+  if (outcome.tooLarge) verdict.tooLarge = outcome.tooLarge;
   if (opts.ves) {
     const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
     verdict.timeRatio = verdict.correct
@@ -365,6 +371,10 @@ export interface ScoreReport {
   noGold: number;
   /** Questions with no prediction (scored wrong). */
   missingPredictions: number;
+  /** Questions scored wrong because a result was past the scorer's row cap (Verdict.tooLarge). */
+  tooLarge: number;
+  /** Questions whose prediction (or gold query) was stopped at the time limit (an error kind "timeout"). */
+  timeouts: number;
   /** Prediction ids that match no question. */
   unmatchedPredictions: string[];
   /** Questions whose prediction writes (INSERT, DROP, ...): scored as errors, never run. */
@@ -520,6 +530,8 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
         }
       : {}),
     missingPredictions: verdicts.filter((v) => v.predError === "no prediction").length,
+    tooLarge: verdicts.filter((v) => v.tooLarge).length,
+    timeouts: verdicts.filter((v) => v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:")).length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
     writingPredictions: verdicts.filter((v) => v.writes).map((v) => v.id),
     verdicts,

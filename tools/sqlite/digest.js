@@ -135,6 +135,7 @@ function bagHash(words, n) {
  * @property {"bird" | "spider"} semantics
  * @property {boolean} [orderMatters]
  * @property {boolean} [fingerprint] also keep what resultFingerprint needs (BIRD's set of rows)
+ * @property {number | null} [maxRows] a lower row cap than MAX_COMPARE_ROWS (a tighter memory budget; tests)
  */
 
 /** One side's result folded row by row: add() each row (false: past the cap, stop reading). */
@@ -155,11 +156,13 @@ export class ResultDigest {
     this.cells = permutations ? Array.from({ length: ncols }, () => new HashList()) : null;
     /** Per-column sequence hashes: identical column vectors (two words per column). */
     this.vectors = spider && ncols > 1 ? new Uint32Array(2 * ncols) : null;
-    this.maxRows = permutations && ncols > 1 ? Math.min(MAX_COMPARE_ROWS, Math.floor(MAX_PERMUTATION_CELLS / ncols)) : MAX_COMPARE_ROWS;
+    const rowCap = Math.min(MAX_COMPARE_ROWS, needs.maxRows ?? MAX_COMPARE_ROWS);
+    const cellCap = permutations && ncols > 1 ? Math.floor(MAX_PERMUTATION_CELLS / ncols) : Infinity;
+    this.maxRows = Math.min(rowCap, cellCap);
     this.capReason =
-      this.maxRows < MAX_COMPARE_ROWS
+      cellCap < rowCap
         ? `more than ${this.maxRows} rows of ${ncols} columns: Spider's column-permutation rule keeps a hash of every cell, ${MAX_PERMUTATION_CELLS} cells at most`
-        : `more than ${MAX_COMPARE_ROWS} rows (the scorer's cap)`;
+        : `more than ${rowCap} rows (the scorer's cap)`;
   }
 
   /** @param {Row} row @returns {boolean} */

@@ -29,6 +29,11 @@ export interface ExecutorOptions {
    * "thread" (a watchdog thread in the worker). Default: pdeathsig where available.
    */
   orphanGuard?: "pdeathsig" | "thread";
+  /**
+   * Rows per side a comparison reads at most (compare()); past it the outcome is `tooLarge`. Default and ceiling:
+   * tools/sqlite/digest.js MAX_COMPARE_ROWS. Lower it for a tighter memory budget (8–16 bytes a row and side).
+   */
+  maxCompareRows?: number;
 }
 
 /** The worker: bundled as one CommonJS file in dist/ (scripts/build.js; it starts faster), else the ES module. */
@@ -378,6 +383,7 @@ function nonNegativeInt(value: number | undefined, name: string): number | undef
 class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents {
   private readonly size: number;
   private readonly defaultTimeoutMs: number;
+  private readonly maxCompareRows: number | undefined;
   /** Switched to "thread" for good if a worker under setpriv fails to start (a sandbox refusing prctl, say). */
   orphanGuard: "pdeathsig" | "thread";
   private readonly slots = new Set<Slot>();
@@ -388,6 +394,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
   constructor(options: ExecutorOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxCompareRows = nonNegativeInt(options.maxCompareRows, "maxCompareRows");
     this.orphanGuard = options.orphanGuard === "thread" || !SETPRIV ? "thread" : "pdeathsig";
     if (options.prestart) for (let i = 0; i < this.size; i++) this.spawn();
   }
@@ -443,6 +450,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       orderMatters: options.orderMatters ?? false,
       fingerprint: options.fingerprint ?? false,
       timeoutMs,
+      maxRows: this.maxCompareRows ?? null,
     };
     // A comparison its batch could not reach (another one was stopped) is simply sent again.
     for (let attempt = 0; ; attempt++) {

@@ -441,10 +441,10 @@ function runOn(entry, path, sql, needs, at) {
 }
 
 /** Runs gold and prediction and compares them here: only the verdict goes back to the parent. */
-function compare({ path, pred, gold, semantics, orderMatters, fingerprint, timeoutMs }, id, item = 0) {
+function compare({ path, pred, gold, semantics, orderMatters, fingerprint, timeoutMs, maxRows }, id, item = 0) {
   const at = (phase) => ({ id, item, phase, timeoutMs });
-  const g = runSide(path, gold, { semantics, orderMatters }, at(PHASE.gold));
-  const p = runSide(path, pred, { semantics, orderMatters, fingerprint }, at(PHASE.pred));
+  const g = runSide(path, gold, { semantics, orderMatters, maxRows }, at(PHASE.gold));
+  const p = runSide(path, pred, { semantics, orderMatters, fingerprint, maxRows }, at(PHASE.pred));
   const result = { pred: p.outcome, gold: g.outcome, correct: false };
   if (g.digest && p.digest) {
     const tooLarge = [g.digest.tooLarge && `gold: ${g.digest.tooLarge}`, p.digest.tooLarge && `prediction: ${p.digest.tooLarge}`].filter(Boolean);
