@@ -1,7 +1,8 @@
 /**
  * Results compared without holding them (tools/sqlite/worker.js folds rows into a digest as SQLite produces them).
- * A digest keeps a 64-bit hash per row of the keys compare.js compares exactly (rowKey, unorderedRowKey, valueKey),
- * 8 bytes a row instead of the row, and decides what resultsMatch decides:
+ * A digest keeps a 64-bit hash per row of the keys compare.js compares exactly (rowKey, unorderedRowKey, valueKey;
+ * the first and last hashed from the values, without building the strings), 8 bytes a row instead of the row, and
+ * decides what resultsMatch decides:
  * - bird: set(pred) == set(gold): the sorted, distinct row hashes are equal;
  * - spider, ordered: row by row (values sorted as unorder_row does), then the column vectors as a bag;
  * - spider, unordered: the quick rejection on distinct unordered rows, then the column-permutation search over
@@ -11,7 +12,7 @@
  * Plain JavaScript (typed by JSDoc) so workers run it under plain node.
  */
 import { createRequire } from "node:module";
-import { PERMUTATION_BUDGET, rowKey, unorderedRowKey, valueKey } from "./compare.js";
+import { PERMUTATION_BUDGET, unorderedRowKey } from "./compare.js";
 
 /** @typedef {import("./types.ts").Row} Row */
 
@@ -27,11 +28,11 @@ export const MAX_PERMUTATION_CELLS = 4_000_000;
 let H1 = 0;
 let H2 = 0;
 
-/** cyrb53's two lanes, both kept (64 bits). */
-/** @param {string} s */
-function hashString(s) {
-  let h1 = 0xdeadbeef ^ s.length;
-  let h2 = 0x41c6ce57 ^ s.length;
+/** cyrb53's two lanes, both kept (64 bits); `seed` tells value types apart. */
+/** @param {string} s @param {number} [seed] */
+function hashString(s, seed = 0) {
+  let h1 = 0xdeadbeef ^ s.length ^ seed;
+  let h2 = 0x41c6ce57 ^ s.length ^ Math.imul(seed, 0x9e3779b1);
   for (let i = 0; i < s.length; i++) {
     const ch = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ ch, 2654435761);
@@ -70,22 +71,106 @@ function mix(a1, a2, b1, b2) {
   H2 = fmix(round(round(round(round(0x5bd1e995, b2), a1), b1), a2) ^ 16);
 }
 
-/** A growing list of 64-bit hashes (two Uint32 words each), viewable as a BigUint64Array for native sorting. */
+const F64 = new Float64Array(1);
+const F64_WORDS = new Uint32Array(F64.buffer);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const TAG = { null: 0x6e, int: 0x69, float: 0x66, string: 0x73, bytes: 0x62 };
+
+/**
+ * The hash of valueKey(v) (compare.js), without building the string: equal for two values iff their keys are equal.
+ * Integers (bigint, or integral float: 1n and 1.0 meet) by their value, other floats by their bits (distinct doubles
+ * have distinct shortest forms), text and bytes by their units.
+ */
+/** @param {import("./types.ts").SqlValue} v */
+function hashValue(v) {
+  if (v === null) return mix(TAG.null, 0, 0, 0);
+  switch (typeof v) {
+    case "bigint":
+      if (v <= MAX_SAFE && v >= -MAX_SAFE) return hashInteger(Number(v));
+      return hashString(v.toString(), TAG.int);
+    case "number":
+      if (Number.isInteger(v)) return Math.abs(v) <= Number.MAX_SAFE_INTEGER ? hashInteger(v) : hashString(BigInt(v).toString(), TAG.int);
+      F64[0] = v;
+      return mix(TAG.float, 0, F64_WORDS[0], F64_WORDS[1]);
+    case "string":
+      return hashString(v, TAG.string);
+    default: {
+      let h1 = 0x85ebca6b ^ v.byteLength;
+      let h2 = 0xc2b2ae35 ^ v.byteLength;
+      for (let i = 0; i < v.byteLength; i++) {
+        h1 = Math.imul(h1 ^ v[i], 2654435761);
+        h2 = Math.imul(h2 ^ v[i], 1597334677);
+      }
+      return mix(TAG.bytes, v.byteLength, h1 >>> 0, h2 >>> 0);
+    }
+  }
+}
+/** @param {number} x a safe integer */
+function hashInteger(x) {
+  F64[0] = x + 0; // -0 is 0
+  mix(TAG.int, 0, F64_WORDS[0], F64_WORDS[1]);
+}
+
+/** The hash of rowKey(row): its length, then each value's hash in order. */
+/** @param {import("./types.ts").Row} row */
+function hashRow(row) {
+  let h1 = row.length;
+  let h2 = 0x27d4eb2f;
+  for (let c = 0; c < row.length; c++) {
+    hashValue(row[c] ?? null);
+    mix(h1, h2, H1, H2);
+    h1 = H1;
+    h2 = H2;
+  }
+}
+
+/** Entries a list grows to by copying; past it, in place. */
+const SMALL_LIST = 65_536;
+
+/**
+ * A growing list of 64-bit hashes (two Uint32 words each), viewable as a BigUint64Array for native sorting. Small
+ * lists grow by copying; a large one moves to a resizable ArrayBuffer reserved for `max` entries, which grows in place
+ * (no copies, no garbage: only the pages written count toward the resident size).
+ */
 class HashList {
-  constructor() {
+  /** @param {number} max entries at most (Infinity: grow by copying only) */
+  constructor(max) {
+    this.max = max;
     this.words = new Uint32Array(512);
     this.n = 0;
   }
   /** @param {number} h1 @param {number} h2 */
   push(h1, h2) {
-    if (2 * this.n === this.words.length) {
-      const grown = new Uint32Array(this.words.length * 2);
-      grown.set(this.words);
-      this.words = grown;
-    }
+    if (2 * this.n === this.words.length) this.grow();
     this.words[2 * this.n] = h1;
     this.words[2 * this.n + 1] = h2;
     this.n++;
+  }
+  grow() {
+    const buffer = /** @type {ArrayBuffer & { resizable?: boolean, resize?: (n: number) => void, maxByteLength?: number }} */ (this.words.buffer);
+    const bytes = 2 * this.words.byteLength;
+    if (buffer.resizable && buffer.resize && buffer.maxByteLength) {
+      // A quarter more at a time: growing in place costs no copy, and the room never used stays small.
+      const step = Math.ceil((this.words.byteLength * 1.25) / 65_536) * 65_536;
+      buffer.resize(Math.min(step, buffer.maxByteLength));
+      return; // the view tracks the buffer's length
+    }
+    if (this.n < SMALL_LIST || !Number.isFinite(this.max)) {
+      const grown = new Uint32Array(bytes / 4);
+      grown.set(this.words);
+      this.words = grown;
+      return;
+    }
+    const Resizable = /** @type {new (n: number, o: { maxByteLength: number }) => ArrayBuffer} */ (ArrayBuffer);
+    const big = new Resizable(Math.min(bytes, 8 * this.max), { maxByteLength: 8 * this.max });
+    const words = new Uint32Array(big);
+    words.set(this.words);
+    this.words = words;
+  }
+  /** Gives back the room grown for rows that never came. */
+  trim() {
+    const buffer = /** @type {ArrayBuffer & { resizable?: boolean, resize?: (n: number) => void }} */ (this.words.buffer);
+    if (buffer.resizable && buffer.resize) buffer.resize(Math.max(8, 8 * this.n));
   }
   /** The hashes in place, as 64-bit values. */
   values() {
@@ -136,6 +221,7 @@ function bagHash(words, n) {
  * @property {boolean} [orderMatters]
  * @property {boolean} [fingerprint] also keep what resultFingerprint needs (BIRD's set of rows)
  * @property {number | null} [maxRows] a lower row cap than MAX_COMPARE_ROWS (a tighter memory budget; tests)
+ * @property {boolean} [unbounded] no cap (rows already held in memory: resultFingerprint)
  */
 
 /** One side's result folded row by row: add() each row (false: past the cap, stop reading). */
@@ -148,17 +234,18 @@ export class ResultDigest {
     this.rows = 0;
     /** @type {string | undefined} why the side was not read to its end */
     this.tooLarge = undefined;
+    const rowCap = needs.unbounded ? Infinity : Math.min(MAX_COMPARE_ROWS, needs.maxRows ?? MAX_COMPARE_ROWS);
+    const cellCap = permutations && ncols > 1 && !needs.unbounded ? Math.floor(MAX_PERMUTATION_CELLS / ncols) : Infinity;
+    this.maxRows = Math.min(rowCap, cellCap);
+    const list = () => new HashList(this.maxRows);
     /** rowKey hashes: BIRD's set of rows, and the fingerprint. */
-    this.rowHashes = !spider || needs.fingerprint ? new HashList() : null;
+    this.rowHashes = !spider || needs.fingerprint ? list() : null;
     /** unorderedRowKey hashes, in row order (Spider's quick rejection, and its ordered rule). */
-    this.unordered = spider ? new HashList() : null;
+    this.unordered = spider ? list() : null;
     /** Per-column cell hashes (Spider, unordered: the column bags and the permutation search). */
-    this.cells = permutations ? Array.from({ length: ncols }, () => new HashList()) : null;
+    this.cells = permutations ? Array.from({ length: ncols }, list) : null;
     /** Per-column sequence hashes: identical column vectors (two words per column). */
     this.vectors = spider && ncols > 1 ? new Uint32Array(2 * ncols) : null;
-    const rowCap = Math.min(MAX_COMPARE_ROWS, needs.maxRows ?? MAX_COMPARE_ROWS);
-    const cellCap = permutations && ncols > 1 ? Math.floor(MAX_PERMUTATION_CELLS / ncols) : Infinity;
-    this.maxRows = Math.min(rowCap, cellCap);
     this.capReason =
       cellCap < rowCap
         ? `more than ${this.maxRows} rows of ${ncols} columns: Spider's column-permutation rule keeps a hash of every cell, ${MAX_PERMUTATION_CELLS} cells at most`
@@ -173,7 +260,7 @@ export class ResultDigest {
     }
     this.rows++;
     if (this.rowHashes) {
-      hashString(rowKey(row));
+      hashRow(row);
       this.rowHashes.push(H1, H2);
     }
     if (this.unordered) {
@@ -183,7 +270,7 @@ export class ResultDigest {
     if (this.cells || this.vectors) {
       const vectors = this.vectors;
       for (let c = 0; c < row.length; c++) {
-        hashString(valueKey(row[c] ?? null));
+        hashValue(row[c] ?? null);
         const h1 = H1;
         const h2 = H2;
         this.cells?.[c]?.push(h1, h2);
@@ -195,6 +282,13 @@ export class ResultDigest {
       }
     }
     return true;
+  }
+
+  /** The side is read: its lists keep no spare room (the other side is read next, with this one held). */
+  seal() {
+    this.rowHashes?.trim();
+    this.unordered?.trim();
+    for (const list of this.cells ?? []) list.trim();
   }
 
   /** @type {BigUint64Array | undefined} */
@@ -307,8 +401,7 @@ function sameCounts(a, b) {
 /** A stable hash equal for two results iff they match under bird semantics (set of row tuples). */
 /** @param {Row[]} rows @returns {string} */
 export function resultFingerprint(rows) {
-  const digest = new ResultDigest(rows[0]?.length ?? 0, { semantics: "bird" });
-  digest.maxRows = Infinity; // rows already held: nothing to bound
+  const digest = new ResultDigest(rows[0]?.length ?? 0, { semantics: "bird", unbounded: true });
   for (const row of rows) digest.add(row);
   return digest.fingerprint();
 }

@@ -433,6 +433,7 @@ function runOn(entry, path, sql, needs, at) {
     const digest = new ResultDigest(columns.length, needs);
     // Past the digest's cap, stop reading: the side is too large to compare, whatever follows.
     for (const row of stmt.iterate()) if (!digest.add(row)) break;
+    digest.seal();
     const rowCount = digest.tooLarge ? digest.rows + 1 : digest.rows;
     return { outcome: { ok: true, columns, rowCount, truncated: Boolean(digest.tooLarge), elapsedMs: performance.now() - t0 }, digest };
   } catch (error) {
