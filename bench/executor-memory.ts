@@ -1,6 +1,7 @@
 /**
  * Time and memory of one large result: a million-row table read with a row cap (what models see) and in full (what
- * the scorer compares), plus a runaway query stopped at its limit.
+ * run() without maxRows returns; the scorer instead compares digests in the worker: bench/score-memory.ts), plus a
+ * runaway query stopped at its limit.
  * Run: npx tsx bench/executor-memory.ts [--rows N]
  */
 import fs from "node:fs";
@@ -34,7 +35,7 @@ console.log(`capped (maxRows 20): ${(performance.now() - t).toFixed(0)} ms, rowC
 t = performance.now();
 const full = await executor.run(file, "SELECT * FROM big");
 if (!full.ok) throw new Error(full.message);
-console.log(`full (scorer path):  ${(performance.now() - t).toFixed(0)} ms, rows ${full.rows.length.toLocaleString()}; parent rss ${mib(process.memoryUsage().rss)}`);
+console.log(`full (all rows):     ${(performance.now() - t).toFixed(0)} ms, rows ${full.rows.length.toLocaleString()}; parent rss ${mib(process.memoryUsage().rss)}`);
 
 t = performance.now();
 const runaway = await executor.run(file, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", { timeoutMs: 1000 });

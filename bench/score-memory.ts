@@ -3,7 +3,7 @@
  * the RSS of the whole process tree (this process + the executor's worker), sampled every 20 ms while it scores,
  * and each process's own peak (VmHWM) as an upper bound. Target: under 300 MB at 2 million rows. Linux (/proc).
  *
- *   npx tsx bench/score-memory.ts [--rows N] [--semantics bird|spider|both]
+ *   npx tsx bench/score-memory.ts [--rows N]
  *
  * The database is built by a child process first, so building it does not count. Writes only to a temp directory.
  */
@@ -17,9 +17,17 @@ import type { Question } from "../state/question.ts";
 import { scoreAll } from "../tools/benchmarks/score.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 
-const { values } = parseArgs({ options: { rows: { type: "string", default: "2000000" }, semantics: { type: "string", default: "both" } } });
+const { values } = parseArgs({ options: { rows: { type: "string", default: "2000000" } } });
 const rows = Number(values.rows);
-const semanticsList = values.semantics === "both" ? (["bird", "spider"] as const) : ([values.semantics] as ["bird" | "spider"]);
+/**
+ * Gold returns (id, name, score) or (id, name); the prediction the same rows in another order, columns swapped for
+ * Spider (its rule allows that, so it must search the column permutations, keeping a hash of every cell).
+ */
+const CASES = [
+  { semantics: "bird", gold: "SELECT id, name, score FROM big", pred: "SELECT id, name, score FROM big ORDER BY id DESC" },
+  { semantics: "spider", gold: "SELECT id, name FROM big", pred: "SELECT name, id FROM big ORDER BY id DESC" },
+  { semantics: "spider", gold: "SELECT id, name, score FROM big", pred: "SELECT name, id, score FROM big ORDER BY id DESC" },
+] as const;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "sqlmend-score-memory-"));
@@ -50,13 +58,11 @@ const kb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
 };
 const mb = (k: number) => `${(k / 1024).toFixed(0)} MB`;
 
-console.log(`rows per side: ${rows.toLocaleString("en")} (3 columns); cpus: ${os.availableParallelism()}`);
-for (const semantics of semanticsList) {
+console.log(`rows per side: ${rows.toLocaleString("en")}; cpus: ${os.availableParallelism()}`);
+for (const { semantics, gold, pred } of CASES) {
   const executor = createExecutor({ size: 1 });
   await executor.run(file, "SELECT 1"); // the worker is up
-  const question: Question = { id: "big", dbId: "big", dbPath: file, question: "?", evidence: "", goldSql: "SELECT id, name, score FROM big" };
-  // The prediction returns the same rows in another order, columns permuted for Spider (its rule allows that).
-  const pred = semantics === "spider" ? "SELECT name, id, score FROM big ORDER BY id DESC" : "SELECT id, name, score FROM big ORDER BY id DESC";
+  const question: Question = { id: "big", dbId: "big", dbPath: file, question: "?", evidence: "", goldSql: gold };
   let peakTree = 0;
   const sample = () => {
     const pids = [process.pid, ...executor.workerPids()];
@@ -71,7 +77,7 @@ for (const semantics of semanticsList) {
   const hwm = kb(process.pid, "VmHWM") + executor.workerPids().reduce((sum, pid) => sum + kb(pid, "VmHWM"), 0);
   const v = report.verdicts[0]!;
   console.log(
-    `${semantics}: ${(elapsed / 1000).toFixed(1)} s, verdict ${v.correct ? "correct" : "wrong"}${v.tooLarge ? ` (too large: ${v.tooLarge})` : ""}` +
+    `${semantics}, ${gold.split(" FROM")[0]!.replace("SELECT ", "").split(",").length} columns: ${(elapsed / 1000).toFixed(1)} s, verdict ${v.correct ? "correct" : "wrong"}${v.tooLarge ? ` (too large: ${v.tooLarge})` : ""}` +
       `${v.predError ? ` (${v.predError})` : ""}; peak RSS of the tree (sampled, parent + worker): ${mb(peakTree)}; ` +
       `sum of each process's own peak: ${mb(hwm)} (parent ${mb(kb(process.pid, "VmHWM"))})`,
   );
