@@ -126,11 +126,14 @@ function hashRow(row) {
 
 /** Entries a list grows to by copying; past it, in place. */
 const SMALL_LIST = 65_536;
+/** Lists up to this length are sorted here (insertion sort); longer ones by the native BigUint64Array sort. */
+const SORT_HERE = 64;
 
 /**
- * A growing list of 64-bit hashes (two Uint32 words each), viewable as a BigUint64Array for native sorting. Small
- * lists grow by copying; a large one moves to a resizable ArrayBuffer reserved for `max` entries, which grows in place
- * (no copies, no garbage: only the pages written count toward the resident size).
+ * A growing list of 64-bit hashes (two Uint32 words each: low, high). Small lists grow by copying and are never
+ * viewed through their `.buffer` (V8 keeps small typed arrays on its heap; asking for the buffer moves them out, a
+ * cost per list that showed in scoring many small results); a large one moves to a resizable ArrayBuffer reserved for
+ * `max` entries, which grows in place (no copies, no garbage: only the pages written count toward the resident size).
  */
 class HashList {
   /** @param {number} max entries at most (Infinity: grow by copying only) */
@@ -138,6 +141,8 @@ class HashList {
     this.max = max;
     this.words = new Uint32Array(32);
     this.n = 0;
+    /** @type {(ArrayBuffer & { resize(n: number): void, maxByteLength: number }) | null} */
+    this.resizable = null;
   }
   /** @param {number} h1 @param {number} h2 */
   push(h1, h2) {
@@ -147,12 +152,11 @@ class HashList {
     this.n++;
   }
   grow() {
-    const buffer = /** @type {ArrayBuffer & { resizable?: boolean, resize?: (n: number) => void, maxByteLength?: number }} */ (this.words.buffer);
     const bytes = 2 * this.words.byteLength;
-    if (buffer.resizable && buffer.resize && buffer.maxByteLength) {
+    if (this.resizable) {
       // A quarter more at a time: growing in place costs no copy, and the room never used stays small.
       const step = Math.ceil((this.words.byteLength * 1.25) / 65_536) * 65_536;
-      buffer.resize(Math.min(step, buffer.maxByteLength));
+      this.resizable.resize(Math.min(step, this.resizable.maxByteLength));
       return; // the view tracks the buffer's length
     }
     if (this.n < SMALL_LIST || !Number.isFinite(this.max)) {
@@ -161,37 +165,60 @@ class HashList {
       this.words = grown;
       return;
     }
-    const Resizable = /** @type {new (n: number, o: { maxByteLength: number }) => ArrayBuffer} */ (ArrayBuffer);
-    const big = new Resizable(Math.min(bytes, 8 * this.max), { maxByteLength: 8 * this.max });
-    const words = new Uint32Array(big);
+    const Resizable = /** @type {new (n: number, o: { maxByteLength: number }) => any} */ (ArrayBuffer);
+    this.resizable = new Resizable(Math.min(bytes, 8 * this.max), { maxByteLength: 8 * this.max });
+    const words = new Uint32Array(/** @type {ArrayBuffer} */ (this.resizable));
     words.set(this.words);
     this.words = words;
   }
   /** Gives back the room grown for rows that never came. */
   trim() {
-    const buffer = /** @type {ArrayBuffer & { resizable?: boolean, resize?: (n: number) => void }} */ (this.words.buffer);
-    if (buffer.resizable && buffer.resize) buffer.resize(Math.max(8, 8 * this.n));
+    this.resizable?.resize(Math.max(8, 8 * this.n));
   }
-  /** The hashes in place, as 64-bit values. */
-  values() {
-    return new BigUint64Array(this.words.buffer, 0, this.n);
+  /** The words of the first n entries (a view on a large list, a copy of a small one: see the class). */
+  pairs() {
+    return this.n > SORT_HERE ? new Uint32Array(this.words.buffer, 0, 2 * this.n) : this.words.slice(0, 2 * this.n);
   }
 }
 
-/** @param {BigUint64Array} a @param {BigUint64Array} b */
+/** @param {Uint32Array} a @param {Uint32Array} b */
 function sameValues(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
-/** Sorted, duplicates dropped, in place (the list is not used in row order afterwards). */
-/** @param {HashList} list */
+/**
+ * The entries sorted as 64-bit numbers (high word, then low), duplicates dropped, as words: in place on a large list
+ * (not used in row order afterwards), on a copy of a small one.
+ */
+/** @param {HashList} list @returns {Uint32Array} */
 function sortedDistinct(list) {
-  const a = list.values().sort();
+  const w = list.pairs();
+  const n = w.length / 2;
+  if (n > SORT_HERE) new BigUint64Array(w.buffer, w.byteOffset, n).sort();
+  else {
+    for (let i = 1; i < n; i++) {
+      const lo = w[2 * i];
+      const hi = w[2 * i + 1];
+      let j = i - 1;
+      while (j >= 0 && (w[2 * j + 1] > hi || (w[2 * j + 1] === hi && w[2 * j] > lo))) {
+        w[2 * j + 2] = w[2 * j];
+        w[2 * j + 3] = w[2 * j + 1];
+        j--;
+      }
+      w[2 * j + 2] = lo;
+      w[2 * j + 3] = hi;
+    }
+  }
   let k = 0;
-  for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[k - 1]) a[k++] = a[i];
-  return a.subarray(0, k);
+  for (let i = 0; i < n; i++) {
+    if (k > 0 && w[2 * i] === w[2 * k - 2] && w[2 * i + 1] === w[2 * k - 1]) continue;
+    w[2 * k] = w[2 * i];
+    w[2 * k + 1] = w[2 * i + 1];
+    k++;
+  }
+  return n > SORT_HERE ? w.subarray(0, 2 * k) : w.slice(0, 2 * k);
 }
 
 /** A prime: bags are sums of element hashes modulo it, so a count's multiplicity cannot cancel out (as mod 2^32). */
@@ -300,7 +327,7 @@ export class ResultDigest {
     for (const list of this.cells ?? []) list.trim();
   }
 
-  /** @type {BigUint64Array | undefined} */
+  /** @type {Uint32Array | undefined} */
   #distinctRows;
   distinctRows() {
     if (!this.rowHashes) throw new Error("this digest keeps no row hashes");
@@ -311,7 +338,10 @@ export class ResultDigest {
   fingerprint() {
     const distinct = this.distinctRows();
     const hash = sha256().update("bird");
-    hash.update(new Uint8Array(distinct.buffer, distinct.byteOffset, distinct.byteLength));
+    // Each entry as its 8 bytes, little-endian (low word first), whatever the machine's byte order.
+    const bytes = Buffer.allocUnsafe(4 * distinct.length);
+    for (let i = 0; i < distinct.length; i++) bytes.writeUInt32LE(distinct[i], 4 * i);
+    hash.update(bytes);
     return hash.digest("hex").slice(0, 32);
   }
 
@@ -345,7 +375,7 @@ export function digestsMatch(pred, gold, semantics, opts = {}) {
   const pu = /** @type {HashList} */ (pred.unordered);
   const gu = /** @type {HashList} */ (gold.unordered);
   if (opts.orderMatters) {
-    if (!sameValues(pu.values(), gu.values())) return false;
+    if (!sameValues(pu.pairs(), gu.pairs())) return false;
     if (ncols === 1) return true; // the one column is the rows themselves, just compared in order
     return sameCounts(gold.vectorKeys(), pred.vectorKeys());
   }
@@ -374,7 +404,7 @@ export function digestsMatch(pred, gold, semantics, opts = {}) {
   };
   /** @type {string[]} */
   const gPrefixBags = [];
-  let gp = gcols[0].subarray(0, 2 * n);
+  let gp = gcols[0];
   gPrefixBags.push(bagHash(gp, n));
   for (let c = 1; c < ncols; c++) {
     gp = extend(gp, gcols[c]);
@@ -389,7 +419,7 @@ export function digestsMatch(pred, gold, semantics, opts = {}) {
       if (used[c]) continue;
       if (candidates[col].some((d) => d < c && !used[d] && pvec[d] === pvec[c])) continue;
       if (--budget < 0) return false;
-      const next = prefix ? extend(prefix, pcols[c]) : pcols[c].subarray(0, 2 * n);
+      const next = prefix ? extend(prefix, pcols[c]) : pcols[c];
       if (bagHash(next, n) !== gPrefixBags[col]) continue;
       used[c] = true;
       if (search(col + 1, next)) return true;

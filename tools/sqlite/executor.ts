@@ -10,7 +10,7 @@
  * Idle workers are unref'd, so a forgotten executor does not keep Node alive; close() kills them.
  */
 import { type ChildProcess, fork, spawn, type StdioOptions } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,9 +48,32 @@ const WORKER_FLAGS = ["--max-semi-space-size=4"];
 const STARTUP_MS = 15_000;
 /** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself (also in ./worker.js). */
 const WATCHDOG_GRACE_MS = 3_000;
-/** The worker's marks (./worker.js mark()): one fixed-size record per query started, on this fd of the worker. */
+/**
+ * The worker's mark (./worker.js mark()): before each query it writes {job, item, phase, start time} over the 16 bytes
+ * of a small unlinked temporary file, its fd 4; this process reads them only when a clock runs out (a positioned read:
+ * no pipe to drain, no wake-up per query).
+ */
 const MARK_FD = 4;
 const MARK_BYTES = 16;
+
+let markFiles = 0;
+/** A new mark file, already unlinked (both processes keep it open); undefined where that fails. */
+function openMarkFile(): number | undefined {
+  try {
+    // Not node:crypto (slow to load at start-up): "wx" refuses a name that exists anyway.
+    const file = path.join(os.tmpdir(), `sqlmend-mark-${process.pid}-${++markFiles}-${Math.random().toString(36).slice(2)}`);
+    const fd = openSync(file, "wx+", 0o600);
+    try {
+      unlinkSync(file);
+    } catch {
+      // Windows: an open file cannot be unlinked; it stays in the temp folder (16 bytes).
+    }
+    return fd;
+  } catch {
+    return undefined;
+  }
+}
+const MARK_READ = Buffer.alloc(MARK_BYTES);
 const PHASES = ["run", "gold", "pred", "compare"] as const;
 type Phase = (typeof PHASES)[number];
 const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
@@ -216,8 +239,8 @@ interface Slot {
   startedAt: number;
   /** The query the worker last said it started (its marks), and when; reset for each job. */
   current: { item: number; phase: Phase; at: number } | undefined;
-  /** A mark's bytes that arrived without the rest. */
-  markTail: Buffer;
+  /** The worker's mark file (openMarkFile), closed when it exits. */
+  markFd: number | undefined;
   /** Set when we killed the child: the failure to report once it has exited. */
   killedWith: ExecFailure | undefined;
   exited: boolean;
@@ -286,15 +309,20 @@ const defaultOrphanGuard = (): "pdeathsig" | "thread" => (SETPRIV ? "pdeathsig" 
 function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
   installExitHook();
   const guard = orphanGuard === "pdeathsig" ? SETPRIV : undefined;
-  // fd 4: the worker's marks (which query it started, when).
-  const options = { serialization: "advanced" as const, stdio: ["ignore", "ignore", "pipe", "ipc", "pipe"] as StdioOptions };
+  // fd 4: the worker's mark (which query it started, when).
+  const markFd = openMarkFile();
+  const options = {
+    serialization: "advanced" as const,
+    stdio: ["ignore", "ignore", "pipe", "ipc", ...(markFd === undefined ? [] : [markFd])] as StdioOptions,
+  };
+  const markEnv = markFd === undefined ? {} : { SQLMEND_MARK_FD: String(MARK_FD) };
   // Plain node either way: no tsx loader, no inspector flags from the parent.
   const child = guard
     ? spawn(guard, ["--pdeathsig", "KILL", "--", process.execPath, ...WORKER_FLAGS, WORKER], {
         ...options,
-        env: { ...workerEnv(), SQLMEND_ORPHAN_GUARD: "pdeathsig", SQLMEND_PARENT_PID: String(process.pid), SQLMEND_MARK_FD: String(MARK_FD) },
+        env: { ...workerEnv(), SQLMEND_ORPHAN_GUARD: "pdeathsig", SQLMEND_PARENT_PID: String(process.pid), ...markEnv },
       })
-    : fork(WORKER, [], { ...options, execArgv: WORKER_FLAGS, env: { ...workerEnv(), SQLMEND_MARK_FD: String(MARK_FD) } });
+    : fork(WORKER, [], { ...options, execArgv: WORKER_FLAGS, env: { ...workerEnv(), ...markEnv } });
   let markGone = () => {};
   const gone = new Promise<void>((resolve) => (markGone = resolve));
   const slot: Slot = {
@@ -306,15 +334,17 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
     timer: undefined,
     startedAt: 0,
     current: undefined,
-    markTail: Buffer.alloc(0),
+    markFd,
     killedWith: undefined,
     exited: false,
     stderrTail: "",
     owner: undefined,
   };
   liveChildren.add(child);
-  const marks = child.stdio[MARK_FD] as NodeJS.ReadableStream | null | undefined;
-  marks?.on("data", (chunk: Buffer) => readMarks(slot, chunk));
+  child.once("exit", () => {
+    if (slot.markFd !== undefined) closeSync(slot.markFd);
+    slot.markFd = undefined;
+  });
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (text: string) => {
     slot.stderrTail = (slot.stderrTail + text).slice(-2000);
@@ -340,20 +370,22 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
   return slot;
 }
 
-/** Keeps the newest mark of the slot's current job: which query runs, since when. */
-function readMarks(slot: Slot, chunk: Buffer): void {
-  const data = slot.markTail.length ? Buffer.concat([slot.markTail, chunk]) : chunk;
-  const whole = data.length - (data.length % MARK_BYTES);
-  slot.markTail = Buffer.from(data.subarray(whole));
-  if (whole === 0) return;
-  const last = whole - MARK_BYTES;
-  const id = data.readUInt32LE(last);
-  if (!slot.job || id !== slot.job.id) return;
-  slot.current = { item: data.readUInt16LE(last + 4), phase: PHASES[data[last + 6]!] ?? "run", at: data.readDoubleLE(last + 8) };
+/** The worker's newest mark, when it is of the slot's current job: which query runs, since when. */
+function readMark(slot: Slot): void {
+  if (slot.markFd === undefined || !slot.job) return;
+  try {
+    if (readSync(slot.markFd, MARK_READ, 0, MARK_BYTES, 0) < MARK_BYTES) return;
+  } catch {
+    return;
+  }
+  const at = MARK_READ.readDoubleLE(8);
+  // Another job's mark, or a read that crossed a write (then the time is not one of this job's): keep what we had.
+  if (MARK_READ.readUInt32LE(0) !== slot.job.id || !(at >= slot.startedAt - 1000 && at <= Date.now() + 1000)) return;
+  slot.current = { item: MARK_READ.readUInt16LE(4), phase: PHASES[MARK_READ[6]!] ?? "run", at };
 }
 
 function setRef(slot: Slot, busy: boolean): void {
-  const handles = [slot.child, slot.child.channel, slot.child.stderr, slot.child.stdio[MARK_FD]] as const;
+  const handles = [slot.child, slot.child.channel, slot.child.stderr] as const;
   for (const handle of handles) {
     const h = handle as { ref?: () => void; unref?: () => void } | null | undefined;
     if (busy) h?.ref?.();
@@ -685,24 +717,20 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
   private startClock(slot: Slot): void {
     if (!slot.job) return;
     slot.startedAt = Date.now();
-    this.armClock(slot, false);
+    this.armClock(slot);
   }
 
-  private armClock(slot: Slot, rechecked: boolean): void {
+  private armClock(slot: Slot): void {
     const job = slot.job;
     clearTimeout(slot.timer);
     if (!job || slot.killedWith) return;
+    readMark(slot);
     const current = slot.current;
     const since = Math.max(current?.at ?? 0, slot.startedAt);
     const limit = (current && job.itemTimeouts?.[current.item]) ?? job.timeoutMs;
     const wait = since + limit - Date.now();
     if (wait > 0) {
-      slot.timer = setTimeout(() => this.armClock(slot, false), wait);
-      return;
-    }
-    if (!rechecked) {
-      // Marks already in the pipe are read before setImmediate runs (poll phase): a newer query may have started.
-      slot.timer = setTimeout(() => this.armClock(slot, true), 0);
+      slot.timer = setTimeout(() => this.armClock(slot), wait);
       return;
     }
     const elapsed = Date.now() - since;

@@ -57,9 +57,10 @@ if (process.env.SQLMEND_ORPHAN_GUARD === "pdeathsig") {
 
 const oneLine = (text) => String(text).replace(/\s+/g, " ").trim();
 
-// Marks: before each query this process writes {job id, item, phase, start time} to a pipe of its own (fd
-// SQLMEND_MARK_FD), so the parent's clock counts from the start of the query that is running, and knows which one to
-// blame when it stops us. A raw write costs a system call, no message; the parent reads them as they come.
+// Marks: before each query this process writes {job id, item, phase, start time} over the first 16 bytes of a file
+// the parent shares with it (fd SQLMEND_MARK_FD), so the parent's clock counts from the start of the query that is
+// running, and knows which one to blame when it stops us. A positioned write costs one system call and wakes nobody;
+// the parent reads it only when a clock runs out.
 const MARK_FD = Number(process.env.SQLMEND_MARK_FD) || -1;
 const MARK = Buffer.alloc(16);
 /** Phases of a mark: a run()'s query, a comparison's gold or prediction, or the comparison itself. */
@@ -76,9 +77,9 @@ function mark(id, item, phase, timeoutMs) {
   MARK[6] = phase;
   MARK.writeDoubleLE(now, 8);
   try {
-    writeSync(MARK_FD, MARK);
+    writeSync(MARK_FD, MARK, 0, MARK.length, 0);
   } catch {
-    // A full or closed pipe: the parent's clock then counts from the job's start, as without marks.
+    // The parent's clock then counts from the job's start, as without marks.
   }
 }
 
