@@ -74,6 +74,25 @@ function openMarkFile(): number | undefined {
   }
 }
 const MARK_READ = Buffer.alloc(MARK_BYTES);
+/** Where the worker leaves a comparison's gold outcome before the prediction runs (./worker.js leaveOutcome). */
+const OUTCOME_AT = 16;
+const OUTCOME_MAX = 4096;
+
+/** The gold outcome the worker left for this job's item, if it is there and whole. */
+function readGoldOutcome(slot: Slot, jobId: number, item: number): WorkerSide | undefined {
+  if (slot.markFd === undefined) return undefined;
+  try {
+    const buffer = Buffer.alloc(OUTCOME_MAX);
+    const got = readSync(slot.markFd, buffer, 0, OUTCOME_MAX, OUTCOME_AT);
+    if (got < 12 || buffer.readUInt32LE(0) !== jobId || buffer.readUInt32LE(4) !== item) return undefined;
+    const length = buffer.readUInt32LE(8);
+    if (12 + length > got) return undefined;
+    const side = JSON.parse(buffer.subarray(12, 12 + length).toString("utf8")) as WorkerSide;
+    return typeof side?.ok === "boolean" ? side : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const PHASES = ["run", "gold", "pred", "compare"] as const;
 type Phase = (typeof PHASES)[number];
 const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
@@ -223,7 +242,7 @@ interface Job {
 }
 
 /** A job's failure; a time limit names the query that ran out of time (item of a batch, and phase). */
-type JobFailure = ExecFailure & { at?: { item: number; phase: Phase }; redo?: boolean };
+type JobFailure = ExecFailure & { at?: { item: number; phase: Phase }; redo?: boolean; gold?: WorkerSide };
 
 /** The worker's reply to {type:"compare"}: each side's outcome (no rows) and the verdict. */
 type WorkerComparison = Omit<CompareOutcome, "pred" | "gold"> & { pred: WorkerSide; gold: WorkerSide };
@@ -341,10 +360,6 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
     owner: undefined,
   };
   liveChildren.add(child);
-  child.once("exit", () => {
-    if (slot.markFd !== undefined) closeSync(slot.markFd);
-    slot.markFd = undefined;
-  });
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (text: string) => {
     slot.stderrTail = (slot.stderrTail + text).slice(-2000);
@@ -355,6 +370,8 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
     else if (msg?.type === "ready") slot.ready = true;
   });
   const exited = (code: number | null, signal: NodeJS.Signals | null, reason?: string) => {
+    if (slot.markFd !== undefined) closeSync(slot.markFd);
+    slot.markFd = undefined;
     if (slot.owner) return slot.owner.onExit(slot, code, signal, reason);
     slot.exited = true;
     liveChildren.delete(child);
@@ -505,18 +522,19 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
 
   /** A comparison stopped at the limit: the side that ran out of time, and the other side's outcome run alone. */
   private async timedOut(dbPath: string, predSql: string, goldSql: string, timeoutMs: number, failed: JobFailure): Promise<CompareOutcome> {
-    const { at: _at, redo: _redo, ...stopped } = failed;
+    const { at: _at, redo: _redo, gold: left, ...stopped } = failed;
     if (failed.at?.phase === "gold") {
       // The prediction never ran: run it alone (its own limit), so its outcome is known.
       const pred = await this.run(dbPath, predSql, { timeoutMs, maxRows: 0 });
       return { gold: { ...stopped, sql: goldSql }, pred: sideOf(pred, predSql), correct: false };
     }
-    const gold = await this.run(dbPath, goldSql, { timeoutMs, maxRows: 0 });
+    // The gold's outcome as the worker left it before the prediction ran; else the gold is run again, alone.
+    const gold: CompareSide = left ? { ...left, sql: left.sql ?? goldSql } : sideOf(await this.run(dbPath, goldSql, { timeoutMs, maxRows: 0 }), goldSql);
     const pred: ExecFailure =
       failed.at?.phase === "compare"
         ? { ...stopped, message: `comparing the two results was stopped after ${timeoutMs} ms (time limit)` }
         : stopped;
-    return { gold: sideOf(gold, goldSql), pred: { ...pred, sql: predSql }, correct: false };
+    return { gold, pred: { ...pred, sql: predSql }, correct: false };
   }
 
   /** Each side's outcome, run apart and without rows; no comparison is made, so the verdict is false. */
@@ -736,7 +754,10 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     const elapsed = Date.now() - since;
     const stopped: JobFailure = failure("timeout", `the query was stopped after ${limit} ms (time limit)`, elapsed);
     // Without a mark (a worker that cannot write them) nobody is named: compare() then runs the sides apart.
-    if (current && job.message.type !== "run") stopped.at = { item: current.item, phase: current.phase };
+    if (current && job.message.type !== "run") {
+      stopped.at = { item: current.item, phase: current.phase };
+      if (current.phase !== "gold") stopped.gold = readGoldOutcome(slot, job.id, current.item);
+    }
     void this.kill(slot, stopped);
   }
 

@@ -63,6 +63,27 @@ const oneLine = (text) => String(text).replace(/\s+/g, " ").trim();
 // the parent reads it only when a clock runs out.
 const MARK_FD = Number(process.env.SQLMEND_MARK_FD) || -1;
 const MARK = Buffer.alloc(16);
+/**
+ * The gold side's outcome, left in the mark file after the mark ({job, item, length, JSON}) before the prediction
+ * runs: if the parent stops the prediction, it has the gold's outcome without running the gold again.
+ */
+const OUTCOME_AT = 16;
+const OUTCOME_MAX = 4096;
+function leaveOutcome(id, item, outcome) {
+  if (MARK_FD < 0 || id === undefined) return;
+  const json = Buffer.from(JSON.stringify(outcome));
+  if (json.length > OUTCOME_MAX - 12) return; // the parent runs the gold again
+  const head = Buffer.allocUnsafe(12);
+  head.writeUInt32LE(id >>> 0, 0);
+  head.writeUInt32LE(item, 4);
+  head.writeUInt32LE(json.length, 8);
+  try {
+    writeSync(MARK_FD, Buffer.concat([head, json]), 0, 12 + json.length, OUTCOME_AT);
+  } catch {
+    // the parent runs the gold again
+  }
+}
+
 /** Phases of a mark: a run()'s query, a comparison's gold or prediction, or the comparison itself. */
 const PHASE = { run: 0, gold: 1, pred: 2, compare: 3 };
 /** Beyond the parent's limit, the watchdog thread's own (the parent should have killed us already). */
@@ -446,6 +467,7 @@ function runOn(entry, path, sql, needs, at) {
 function compare({ path, pred, gold, semantics, orderMatters, fingerprint, timeoutMs, maxRows }, id, item = 0) {
   const at = (phase) => ({ id, item, phase, timeoutMs });
   const g = runSide(path, gold, { semantics, orderMatters, maxRows }, at(PHASE.gold));
+  leaveOutcome(id, item, g.outcome);
   const p = runSide(path, pred, { semantics, orderMatters, fingerprint, maxRows }, at(PHASE.pred));
   const result = { pred: p.outcome, gold: g.outcome, correct: false };
   if (g.digest && p.digest) {
