@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executeSql } from "../nodes/execute.ts";
 import type { Question } from "../state/question.ts";
-import { resultFingerprint, resultsMatch, scoreAll, scoreQuestion } from "../tools/benchmarks/score.ts";
+import { resultFingerprint, resultsMatch, scoreAll, scoreQuestion, SOFT_F1_MAX_ROWS, softF1Of } from "../tools/benchmarks/score.ts";
 import { digestsMatch, MAX_COMPARE_ROWS, MAX_PERMUTATION_CELLS, ResultDigest } from "../tools/sqlite/digest.js";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import type { ExecOptions, Row, SqlExecutor, SqlValue } from "../tools/sqlite/types.ts";
@@ -157,6 +157,12 @@ describe("results compared without holding them", () => {
     } finally {
       await capped.close();
     }
+  });
+
+  it("Soft F1, which needs the rows here, reads at most SOFT_F1_MAX_ROWS a side and says when it stopped", async () => {
+    const big = series(SOFT_F1_MAX_ROWS + 1);
+    expect(await softF1Of(q(big), big, { executor, semantics: "bird" })).toEqual({ f1: 0, error: `too large: Soft F1 reads at most ${SOFT_F1_MAX_ROWS} rows a side` });
+    expect(await softF1Of(q(series(10)), series(10), { executor, semantics: "bird" })).toEqual({ f1: 1 });
   });
 
   it("Spider's permutation rule has a cell cap of its own", () => {

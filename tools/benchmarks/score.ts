@@ -71,6 +71,8 @@ export interface Verdict {
   writes?: boolean;
   /** BIRD mini-dev's Soft F1 of this prediction, 0..1 (when asked). */
   softF1?: number;
+  /** Why Soft F1 is 0 without being computed: a side past SOFT_F1_MAX_ROWS. */
+  softF1Note?: string;
   /** Test-suite accuracy: matched the gold on every variant (absent when not asked or no variant was found). */
   testSuite?: boolean;
   /** The variant where the test-suite check failed, or why it could not run. */
@@ -291,17 +293,23 @@ export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOpt
 // Metrics beside EX (the pure parts are in ./metrics.ts)
 // ---------------------------------------------------------------------------
 
+/** Rows a side Soft F1 reads at most (it needs the rows themselves, here). */
+export const SOFT_F1_MAX_ROWS = 200_000;
+
 /**
- * Soft F1 of one prediction (0 when either query fails). The rows come back from the executor: Soft F1 needs both
+ * Soft F1 of one prediction (0 when either query fails, or a side is past SOFT_F1_MAX_ROWS). The rows come back from the executor: Soft F1 needs both
  * results, not a verdict. The queries run as EX runs them under the given semantics.
  */
 export async function softF1Of(q: Question, predSql: string, opts: Pick<ScoreOptions, "executor" | "semantics" | "timeoutMs" | "keepDistinct">): Promise<{ f1: number; error?: string }> {
   if (!q.goldSql) return { f1: 0, error: "no gold SQL" };
   const { pred, gold } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const [p, g] = await Promise.all([opts.executor.run(q.dbPath, pred, { timeoutMs }), opts.executor.run(q.dbPath, gold, { timeoutMs })]);
+  // The rows come here: at most SOFT_F1_MAX_ROWS a side, else "too large" (no size may exhaust memory).
+  const limits = { timeoutMs, maxRows: SOFT_F1_MAX_ROWS };
+  const [p, g] = await Promise.all([opts.executor.run(q.dbPath, pred, limits), opts.executor.run(q.dbPath, gold, limits)]);
   if (!g.ok) return { f1: 0, error: `gold: ${g.kind}` };
   if (!p.ok) return { f1: 0, error: `prediction: ${p.kind}` };
+  if (g.truncated || p.truncated) return { f1: 0, error: `too large: Soft F1 reads at most ${SOFT_F1_MAX_ROWS} rows a side` };
   return { f1: softF1(p.rows, g.rows) };
 }
 
@@ -465,7 +473,11 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
       if (q.goldSql && (opts.softF1 || opts.testSuiteDir)) {
         const scoreOpts = { executor: opts.executor, semantics: opts.semantics, goldCache, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}) };
         try {
-          if (opts.softF1) verdict.softF1 = pred === undefined ? 0 : (await softF1Of(q, pred, scoreOpts)).f1;
+          if (opts.softF1) {
+            const soft = pred === undefined ? { f1: 0 } : await softF1Of(q, pred, scoreOpts);
+            verdict.softF1 = soft.f1;
+            if (soft.error?.startsWith("too large")) verdict.softF1Note = soft.error; // scored 0, and says why
+          }
           if (opts.testSuiteDir) {
             const variants = testSuiteVariants(opts.testSuiteDir, q.dbId);
             if (!variants.length) verdict.testSuiteNote = `no variants of ${q.dbId} in ${opts.testSuiteDir}`;
