@@ -11,7 +11,7 @@
  * --pred: Spider text or BIRD JSON predictions (default: the gold SQL). Writes only to a temp directory.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -109,7 +109,12 @@ try {
     const predJson: Record<string, string> = {};
     bench.questions.forEach((q, i) => (predJson[String(i)] = `${preds[i]!.trim()}\t----- bird -----\t${q.dbId}`));
     writeFileSync(path.join(tmp, "predict.json"), JSON.stringify(predJson));
-    writeFileSync(path.join(tmp, "diff.json"), JSON.stringify(bench.questions.map((q) => ({ db_id: q.dbId, difficulty: q.difficulty ?? "simple" }))));
+    // Its per-difficulty table divides by each of simple/moderate/challenging: other labels (Spider's) are spread over
+    // the three (only the total is compared). Newer checkouts read the file as JSON lines, older ones as one JSON array.
+    const BIRD_LEVELS = ["simple", "moderate", "challenging"];
+    const diff = bench.questions.map((q, i) => ({ db_id: q.dbId, difficulty: BIRD_LEVELS.includes(q.difficulty ?? "") ? q.difficulty : BIRD_LEVELS[i % 3] }));
+    const readsLines = /load_jsonl\s*\(\s*args\.diff_json_path|load_jsonl\s*,/.test(readFileSync(path.join(miniOfficial, "evaluation_f1.py"), "utf8"));
+    writeFileSync(path.join(tmp, "diff.json"), readsLines ? diff.map((d) => JSON.stringify(d)).join("\n") + "\n" : JSON.stringify(diff));
     const r = spawnSync(
       values.python!,
       ["evaluation_f1.py", "--predicted_sql_path", path.join(tmp, "predict.json"), "--ground_truth_path", path.join(tmp, "gold.sql"), "--db_root_path", `${bench.dbDir}/`, "--diff_json_path", path.join(tmp, "diff.json"), "--sql_dialect", "SQLite"],

@@ -298,11 +298,12 @@ export const SOFT_F1_MAX_ROWS = 200_000;
 
 /**
  * Soft F1 of one prediction (0 when either query fails, or a side is past SOFT_F1_MAX_ROWS). The rows come back from the executor: Soft F1 needs both
- * results, not a verdict. The queries run as EX runs them under the given semantics.
+ * results, not a verdict. The queries run as written, whatever the EX semantics (as the official script runs them).
  */
 export async function softF1Of(q: Question, predSql: string, opts: Pick<ScoreOptions, "executor" | "semantics" | "timeoutMs" | "keepDistinct">): Promise<{ f1: number; error?: string }> {
   if (!q.goldSql) return { f1: 0, error: "no gold SQL" };
-  const { pred, gold } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
+  // As mini-dev's evaluation_f1.py runs them: as written (Spider's DISTINCT stripping would change which rows pair up).
+  const { pred, gold } = prepareQueries(predSql, q.goldSql, "bird", true);
   const timeoutMs = opts.timeoutMs ?? 30_000;
   // The rows come here: at most SOFT_F1_MAX_ROWS a side, else "too large" (no size may exhaust memory).
   const limits = { timeoutMs, maxRows: SOFT_F1_MAX_ROWS };
