@@ -11,6 +11,7 @@ import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
 import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
 import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
 import { fileOrder } from "./run-dir.ts";
+import { cacheLine } from "../tools/models/cache-modes.ts";
 
 /**
  * What `eval` gives the question runner: one question through the runner's graph (a corrector's initial SQL and
@@ -35,7 +36,7 @@ export function evalQuestions(
     note: (record) => record.checkpointRestart,
     // Calls that got no reply for transport reasons: five such questions in a row stop the run (the endpoint is down).
     endpointDown: (record) => (record.failedCalls && record.callFailure && isEndpointFailure(record.callFailure) ? record.callFailure : undefined),
-    progress: { of: (record) => ({ hit: record.correct, tokens: record.inputTokens + record.outputTokens }) },
+    progress: { of: (record) => ({ hit: record.correct, tokens: record.inputTokens + record.outputTokens }), extra: () => cacheLine(runner.deps.models.cacheStats) },
   };
 }
 
@@ -97,6 +98,7 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     iterations: run.iterations,
     usageByRole: run.usage.byRole,
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
+    ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0 } : {}),
     error: run.error,
     ...(failure ? { failure } : {}),
     ...(run.initialExtraction ? { initialExtraction: run.initialExtraction } : {}),

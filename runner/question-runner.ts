@@ -57,7 +57,7 @@ export interface QuestionRunConfig<R> {
   /** A warning about a finished question (e.g. its damaged checkpoints were deleted and it restarted), printed on stderr. */
   note?(record: R): string | undefined;
   /** What the progress line counts (default: EX over the records). */
-  progress: { metric?: ProgressMetric; of(record: R): { hit: boolean; tokens: number } };
+  progress: { metric?: ProgressMetric; of(record: R): { hit: boolean; tokens: number }; extra?: () => string };
   /** Called after each record is kept (MAGIC merges complete batches). */
   afterEach?(question: Question, record: R): void;
   /**
@@ -84,6 +84,8 @@ export interface QuestionRunResult<R> {
   notRun: number;
   /** Questions run by this invocation (resumed ones included). */
   ranNow: number;
+  /** Their ids. */
+  ranNowIds: string[];
   /** Failed records of an earlier run that this run tried again. */
   retried: number;
   /** The first Ctrl-C stopped the run early. */
@@ -112,11 +114,12 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
   const line = `${questions.length} questions (${doneBefore} already done${retry.length ? `, ${retry.length} failed before and run again` : ""})`;
   const counts: StartCounts = { questions: questions.length, done: doneBefore, retried: retry.length, line };
   io.stderr(`sqlmend ${config.describe?.(counts) ?? `${config.command}: ${line}`}, concurrency ${config.concurrency}\n`);
-  const progress = new Progress(questions.length, io, doneBefore, config.progress.metric);
+  const progress = new Progress(questions.length, io, doneBefore, config.progress.metric, config.progress.extra);
   let fatal: unknown;
   let ranNow = 0;
   let downInARow = 0;
   let endpointDown: string | undefined;
+  const ranNowIds: string[] = [];
   const interrupt = gracefulInterrupt(io, config.command);
   try {
     await pool(
@@ -136,6 +139,7 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
         config.store.append(record);
         done.set(q.id, record);
         ranNow++;
+        ranNowIds.push(q.id);
         const { hit, tokens } = config.progress.of(record);
         const note = config.note?.(record);
         if (note) io.stderr(`${io.isTTY ? "\n" : ""}sqlmend ${config.command}: warning: question ${q.id}: ${note}\n`);
@@ -165,6 +169,7 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
     failed,
     notRun,
     ranNow,
+    ranNowIds,
     retried: retry.length,
     stopped,
     ...(endpointDown ? { endpointDown } : {}),

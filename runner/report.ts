@@ -24,6 +24,9 @@ export const EvalRecordSchema = z.object({
   /** Model calls that got no reply (the graph went on without them), and the first one's error. */
   failedCalls: z.number().optional(),
   callFailure: z.string().optional(),
+  /** Calls the response cache answered (their tokens are not in inputTokens/outputTokens), and the tokens they saved. */
+  cachedCalls: z.number().optional(),
+  savedTokens: z.number().optional(),
   /** One line, when the graph could not finish the question. */
   error: z.string().optional(),
   /**
@@ -150,7 +153,8 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- Metrics computed: ${s.total ? "EX" : "none (no gold SQL)"}, on the databases in \`${ctx.databases ?? ctx.dataset}\`${ctx.questionsFile ? `; questions from \`${ctx.questionsFile}\`` : ""}`);
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
-  lines.push(`- Command: \`${ctx.command}\``, "");
+  lines.push(`- Command: \`${ctx.command}\``);
+  lines.push(`- ${cacheSummary(records)}`, "");
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
   for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |`);
   lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |`, "");
@@ -219,6 +223,14 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   }
   lines.push("");
   return lines.join("\n");
+}
+
+/** "Response cache: H of N model calls served (P%), T tokens saved (not counted as spent)". */
+export function cacheSummary(records: EvalRecord[]): string {
+  const calls = records.reduce((n, r) => n + r.calls, 0);
+  const hits = records.reduce((n, r) => n + (r.cachedCalls ?? 0), 0);
+  const saved = records.reduce((n, r) => n + (r.savedTokens ?? 0), 0);
+  return `Response cache: ${hits} of ${calls} model calls served (${pct(hits, calls)}%), ${saved} tokens saved (not counted as spent)`;
 }
 
 /** "Model calls that got no reply: F of N, in Q questions (first: ERROR)", or "" when every call got one. */

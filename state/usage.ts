@@ -16,6 +16,10 @@ export const ModelCallRecordSchema = z.object({
   /** The graph step and node that made the call (stamped by `withCalls`; parallel nodes of one step share a step). */
   step: z.number().int().optional(),
   node: z.string().optional(),
+  /** Served by the response cache: no tokens spent (0 above); what the stored reply cost when it was made. */
+  cached: z.boolean().optional(),
+  savedInputTokens: z.number().int().nonnegative().optional(),
+  savedOutputTokens: z.number().int().nonnegative().optional(),
 });
 export type ModelCallRecord = z.infer<typeof ModelCallRecordSchema>;
 
@@ -26,6 +30,9 @@ export const UsageTotalsSchema = z.object({
   latencyMs: z.number().nonnegative().default(0),
   /** Calls that got no reply (endpoint down, refused, timed out): counted so a run never fails silently. */
   failed: z.number().int().nonnegative().optional(),
+  /** Calls the response cache answered (counted in `calls`, their tokens not in the token counts), and the tokens they saved. */
+  cached: z.number().int().nonnegative().optional(),
+  savedTokens: z.number().int().nonnegative().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
@@ -40,12 +47,16 @@ export const emptyUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens
 
 const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
   const failed = (a.failed ?? 0) + (b.failed ?? 0);
+  const cached = (a.cached ?? 0) + (b.cached ?? 0);
+  const savedTokens = (a.savedTokens ?? 0) + (b.savedTokens ?? 0);
   return {
     calls: a.calls + b.calls,
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     latencyMs: a.latencyMs + b.latencyMs,
     ...(failed ? { failed } : {}),
+    ...(cached ? { cached } : {}),
+    ...(savedTokens ? { savedTokens } : {}),
   };
 };
 
@@ -63,7 +74,8 @@ export function usageOfCalls(calls: ModelCallRecord[]): Usage {
   return calls.reduce((usage, call) => {
     // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.
     const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
-    const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed };
+    const cached = call.cached ? { cached: 1, savedTokens: (call.savedInputTokens ?? 0) + (call.savedOutputTokens ?? 0) } : {};
+    const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached };
     return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
   }, emptyUsage());
 }

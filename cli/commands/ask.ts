@@ -67,6 +67,7 @@ ${RUN_FLAGS_USAGE}`,
       // A PostgreSQL server that cannot be reached is one line now, not an error per question.
       await checkpoints.ready();
       const runner = await buildRunner({
+        warn: (line) => io.stderr(`warning: ${line}\n`),
         spec,
         values,
         env: io.env,

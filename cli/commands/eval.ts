@@ -4,6 +4,7 @@ import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import {
   answerSettings,
+  cacheModeFrom,
   graphFlags,
   graphOptionsOf,
   graphSettings,
@@ -72,7 +73,7 @@ ${RUN_FLAGS_USAGE}
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
     modelFlagsFrom(values);
     scenarioFrom(values.correct, true);
-    const [{ buildRunner, examplesFor }, { openCheckpointer }, { callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+    const [{ buildRunner, examplesFor }, { openCheckpointer }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/report.ts"),
@@ -94,6 +95,7 @@ ${RUN_FLAGS_USAGE}
       // A PostgreSQL server that cannot be reached is one line now, not an error per question.
       await checkpoints.ready();
       const runner = await buildRunner({
+        warn: (line) => io.stderr(`warning: ${line}\n`),
         spec,
         values,
         env: io.env,
@@ -148,6 +150,7 @@ ${RUN_FLAGS_USAGE}
         describe: (counts) => `eval: ${spec.name} on ${bench.name}: ${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}`,
       });
       const { records, stopped: stopping } = run;
+      const ranNow = new Set(run.ranNowIds);
       await writeEvalOutputs(outDir, records, {
         graph: runner.spec.name,
         outcome: runner.spec.outcome,
@@ -160,6 +163,7 @@ ${RUN_FLAGS_USAGE}
         settings: {
           concurrency,
           checkpoints: checkpoints.location,
+          cache: cacheModeFrom(values, io.env),
           // Linking and few-shot retrieval rank by this model, or lexically (each linking says which, in inspect).
           embeddings: runner.deps.embeddings?.model ?? "none (lexical ranking)",
           ...(values.server ? { server: values.server } : {}),
@@ -175,6 +179,7 @@ ${RUN_FLAGS_USAGE}
         `${exLine(summarize(records), `, ${semantics} semantics`)}; ${skipped.length} skipped\n` +
           unfinishedLines(run, failureOf) +
           (callFailures(records) ? `${callFailures(records)}\n` : "") +
+          (cacheModeFrom(values, io.env) !== "off" ? `${cacheSummary(records.filter((r) => ranNow.has(r.id)))} in this run\n` : "") +
           (stopping ? `Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n` : "") +
           `Report: ${path.join(outDir, "report.md")}\n`,
       );

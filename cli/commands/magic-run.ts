@@ -140,7 +140,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   try {
     // A PostgreSQL server that cannot be reached is one line now, not an error per question.
     await checkpoints.ready();
-    const models = modelsFrom(values, io.env, io.cwd, "feedback");
+    const models = modelsFrom(values, io.env, io.cwd, "feedback", (line) => io.stderr(`warning: ${line}\n`));
     const graphOptions = graphOptionsFrom(values);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
     const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" && !bench.customQuestions ? bench : await trainSplitOf(benchDir)).questions) : undefined;

@@ -7,7 +7,7 @@ import type { CliIO } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { intFlag, modelFlagsFrom, runFlags } from "../shared/setup.ts";
-import { embeddingsFrom } from "../shared/model-setup.ts";
+import { embeddingsFrom, responseCacheFrom } from "../shared/model-setup.ts";
 import { compactNumber } from "../../runner/progress.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
@@ -41,6 +41,7 @@ const MODEL_FLAGS = [
   "structured-method",
   "embedding-model",
   "embedding-base-url",
+  "cache",
 ] as const;
 const modelFlags = Object.fromEntries(MODEL_FLAGS.map((k) => [k, runFlags[k]])) as Pick<typeof runFlags, (typeof MODEL_FLAGS)[number]>;
 
@@ -48,7 +49,8 @@ function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature
   const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
   // Diversity comes from sampling: the sampler role runs warm unless the config sets its temperature.
   if (sampleTemperature !== undefined) config.roles = { ...config.roles, sampler: { temperature: sampleTemperature, ...config.roles.sampler } };
-  const models = createOpenAIProvider(config, io.env);
+  const cache = responseCacheFrom(values, io.env, io.cwd, (line) => io.stderr(`warning: ${line}\n`));
+  const models = createOpenAIProvider(config, io.env, cache ? { cache } : {});
   models.forRole("labeler");
   return models;
 }

@@ -216,6 +216,7 @@ export const tsSqlCommand: Command = {
       // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
       // audit only builds each gold query's test case and runs the gold on it.
       const runner = await buildRunner({
+        warn: (line) => io.stderr(`warning: ${line}\n`),
         spec,
         values,
         env: io.env,

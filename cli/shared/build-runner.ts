@@ -72,10 +72,12 @@ export async function buildRunner(args: {
   roleToCheck?: string;
   /** eval --server: the graphs run on this LangGraph server, scoring stays here. */
   server?: string;
+  /** Where warnings go (a damaged response cache set aside); default stderr. */
+  warn?: (line: string) => void;
 }): Promise<Runner> {
   const { values, env, cwd } = args;
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values), ...args.fixedOptions };
-  const models = modelsFrom(values, env, cwd, args.roleToCheck);
+  const models = modelsFrom(values, env, cwd, args.roleToCheck, args.warn);
   const embeddings = embeddingsFrom(values, env, cwd);
   // Example retrieval ranks by `embeddings` when configured (searchExamples makes the ranked view, once per run).
   const deps: NodeDeps = { models, executor: args.executor, examples: args.examples, ...(embeddings ? { embeddings } : {}) };

@@ -1,12 +1,25 @@
+import path from "node:path";
 import type { Embedder } from "../../tools/models/embeddings.ts";
 import { createEmbedderFrom, createOpenAIProvider, type ModelProvider, resolveModelConfig } from "../../tools/models/models.ts";
-import { modelFlagsFrom, type RunValues } from "./setup.ts";
+import { openResponseStore, RESPONSE_CACHE_FILE, ResponseCache } from "../../tools/models/response-cache.ts";
+import { dataDir } from "../../tools/paths.ts";
+import { cacheModeFrom, modelFlagsFrom, type RunValues } from "./setup.ts";
 
 // Apart from cli/setup.ts because these load LangChain's OpenAI client: commands import them once their flags are checked.
 
+/** The response cache `--cache` asks for (default on, in `<data dir>/responses.sqlite`), or undefined when off. */
+export function responseCacheFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, warn: (line: string) => void): ResponseCache | undefined {
+  const mode = cacheModeFrom(values, env);
+  if (mode === "off") return undefined;
+  return new ResponseCache(openResponseStore(path.join(dataDir(env, cwd), RESPONSE_CACHE_FILE), warn), mode);
+}
+
+const warnOnStderr = (line: string) => void process.stderr.write(`warning: ${line}\n`);
+
 /** The model provider from flags, env and config file; fails fast with one line when no model is configured. */
-export function modelsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, roleToCheck = "generator"): ModelProvider {
-  const provider = createOpenAIProvider(resolveModelConfig(modelFlagsFrom(values), env, cwd), env);
+export function modelsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, roleToCheck = "generator", warn: (line: string) => void = warnOnStderr): ModelProvider {
+  const cache = responseCacheFrom(values, env, cwd, warn);
+  const provider = createOpenAIProvider(resolveModelConfig(modelFlagsFrom(values), env, cwd), env, cache ? { cache } : {});
   provider.forRole(roleToCheck);
   return provider;
 }

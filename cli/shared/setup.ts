@@ -11,6 +11,7 @@ export type { CorrectScenario };
 import { importModule } from "../../tools/import-module.ts";
 import type { ModelFlags } from "../../tools/models/models.ts";
 import { STRUCTURED_METHODS } from "../../tools/models/structured-methods.ts";
+import { CACHE_MODES, type CacheMode } from "../../tools/models/cache-modes.ts";
 import { flagOf, optionFlags, optionsUsage, parseOption } from "../../core/options.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
@@ -27,6 +28,7 @@ export const runFlags = {
   "structured-method": { type: "string" },
   "embedding-model": { type: "string" },
   "embedding-base-url": { type: "string" },
+  cache: { type: "string" },
   "max-fix-rounds": { type: "string" },
   "few-shot": { type: "string" },
   "schema-max-chars": { type: "string" },
@@ -46,6 +48,8 @@ export const RUN_FLAGS_USAGE = `Model:
   --stream                  stream replies  --structured-method auto|jsonSchema|functionCalling|jsonMode|text
   --embedding-model NAME    embeddings for linking and few-shot retrieval (or SQLMEND_EMBEDDING_MODEL; default: lexical)
   --embedding-base-url URL  the embedding endpoint when it is not --base-url (or SQLMEND_EMBEDDING_BASE_URL)
+  --cache on|off|read|refresh  model replies cached in <data dir>/responses.sqlite (default on, or SQLMEND_CACHE):
+                            read uses hits and never writes, refresh never reads and overwrites
 Graph:
   --max-fix-rounds N        execution-error fix rounds (default 3)
   --few-shot K              examples retrieved from the training split (default 0)
@@ -94,6 +98,7 @@ export function modelFlagsFrom(values: RunValues): ModelFlags {
   if (method !== undefined && !(STRUCTURED_METHODS as readonly string[]).includes(method)) {
     throw new UsageError(`--structured-method takes ${STRUCTURED_METHODS.slice(0, -1).join(", ")} or ${STRUCTURED_METHODS.at(-1)}, not '${method}'`);
   }
+  if (values.cache !== undefined) cacheModeFrom(values, {});
   return {
     model: values.model,
     baseURL: values["base-url"],
@@ -108,6 +113,16 @@ export function modelFlagsFrom(values: RunValues): ModelFlags {
     embeddingModel: values["embedding-model"],
     embeddingBaseURL: values["embedding-base-url"],
   };
+}
+
+/** `--cache`, else SQLMEND_CACHE, else on. */
+export function cacheModeFrom(values: { cache?: string }, env: NodeJS.ProcessEnv): CacheMode {
+  const given = values.cache ?? (env.SQLMEND_CACHE || undefined);
+  if (given === undefined) return "on";
+  if (!(CACHE_MODES as readonly string[]).includes(given)) {
+    throw new UsageError(`${values.cache !== undefined ? "--cache" : "SQLMEND_CACHE"} takes ${CACHE_MODES.join(", ")}, not '${given}'`);
+  }
+  return given as CacheMode;
 }
 
 export function graphOptionsFrom(values: RunValues): GraphOptions {

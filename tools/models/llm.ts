@@ -1,10 +1,13 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, isBaseMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type AIMessageChunk, type BaseMessage, getBufferString, HumanMessage, isBaseMessage, SystemMessage } from "@langchain/core/messages";
+import type { BaseCache } from "@langchain/core/caches";
+import type { ChatGeneration, Generation } from "@langchain/core/outputs";
 import { z } from "zod";
 import { firstLineOf, UserError } from "../../core/errors.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { type ModelOverrides, type ModelProvider, replyNotJson, type StructuredMethod } from "./models.ts";
 import { extractJson, stripThinking } from "../reply.ts";
+import type { CacheHitNote } from "./response-cache.ts";
 
 export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; content: string };
 
@@ -58,10 +61,12 @@ export async function callModel(
       runnable = model.bindTools(options.bindTools as never, { tool_choice: options.toolChoice } as never);
     }
     const reply = await withRateLimitRetries(settings.maxRetries, () =>
-      models.limiter.run(() => (settings.streaming ? collectStream(runnable, messages, options.callOptions) : runnable.invoke(messages, options.callOptions))),
+      models.limiter.run(() => (settings.streaming ? streamCached(model, runnable, messages, options.callOptions) : runnable.invoke(messages, options.callOptions))),
     );
     const latencyMs = performance.now() - started;
-    const usage = reply.usage_metadata;
+    // A reply the response cache served: no tokens spent now (LangChain zeroes its usage); what it saved, apart.
+    const hit = (reply.response_metadata as { sqlmendCache?: CacheHitNote } | undefined)?.sqlmendCache;
+    const usage = hit ? undefined : reply.usage_metadata;
     const toolArgs = reply.tool_calls?.[0]?.args;
     const text = toolArgs !== undefined ? JSON.stringify(toolArgs) : messageText(reply);
     return {
@@ -77,6 +82,7 @@ export async function callModel(
         outputTokens: usage?.output_tokens ?? 0,
         latencyMs,
         method: options.method,
+        ...(hit ? { cached: true, savedInputTokens: hit.inputTokens, savedOutputTokens: hit.outputTokens } : {}),
       },
     };
   } catch (error) {
@@ -136,6 +142,24 @@ export async function withRateLimitRetries<T>(maxRetries: number, task: () => Pr
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/**
+ * LangChain consults a model's cache only in invoke/generate, never in stream: a streamed call does the same lookup
+ * and update itself, under the key LangChain would use (the messages as text; the call's parameters, bound tools too).
+ */
+async function streamCached(model: BaseChatModel, runnable: Pick<BaseChatModel, "stream">, messages: BaseMessage[], callOptions?: Record<string, unknown>): Promise<AIMessage> {
+  const cache = model.cache as BaseCache<Generation[]> | undefined;
+  if (!cache || typeof cache !== "object") return collectStream(runnable, messages, callOptions);
+  const bound = (runnable as { kwargs?: Record<string, unknown> }).kwargs ?? {};
+  const llmKey = (model as unknown as { _getSerializedCacheKeyParametersForCall(o: Record<string, unknown>): string })._getSerializedCacheKeyParametersForCall({ ...bound, ...callOptions });
+  const prompt = getBufferString(messages);
+  const hit = await cache.lookup(prompt, llmKey);
+  const message = (hit?.[0] as ChatGeneration | undefined)?.message;
+  if (message) return message as AIMessage;
+  const reply = await collectStream(runnable, messages, callOptions);
+  await cache.update(prompt, llmKey, [{ text: messageText(reply), message: reply } as ChatGeneration]);
+  return reply;
 }
 
 /**

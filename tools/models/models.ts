@@ -8,6 +8,8 @@ import { createOpenAIEmbedder, type Embedder, type EmbeddingSettings } from "./e
 import { firstLineOf, UserError } from "../../core/errors.ts";
 import { dataDir } from "../paths.ts";
 import { STRUCTURED_METHODS } from "./structured-methods.ts";
+import type { CacheStats } from "./cache-modes.ts";
+import type { ResponseCache } from "./response-cache.ts";
 
 /** How structured replies are requested; "auto" tries each in turn and remembers what the server accepts. */
 export const StructuredMethodSchema = z.enum(STRUCTURED_METHODS);
@@ -94,6 +96,8 @@ export interface ModelProvider {
    * coder models and its rising inspection temperature. Optional; callers fall back to `forRole` without it.
    */
   variant?(role: string, overrides: ModelOverrides): { model: BaseChatModel; settings: ResolvedModelSettings };
+  /** The response cache's statistics for this provider's calls, when a cache is in use. */
+  cacheStats?: CacheStats;
 }
 
 /** Per-call changes to a role's settings (see `ModelProvider.variant`). */
@@ -216,7 +220,7 @@ const onFailedAttempt = (error: unknown) => {
 };
 
 /** Chat models on an OpenAI-compatible endpoint through ChatOpenAI, created lazily per role. */
-export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): ModelProvider {
+export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv = process.env, options: { cache?: ResponseCache } = {}): ModelProvider {
   const cache = new Map<string, { model: BaseChatModel; settings: ResolvedModelSettings }>();
   const chatModel = (settings: ResolvedModelSettings): BaseChatModel => {
     // Local servers (Ollama, llama.cpp, vLLM) accept any key; the client insists on one.
@@ -233,6 +237,8 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
       // callModel streams itself when settings.streaming is on (see collectStream in llm.ts).
       streamUsage: true,
       configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,
+      // The endpoint is not among LangChain's cache-key parameters: the cache view adds it.
+      ...(options.cache ? { cache: options.cache.forEndpoint(settings.baseURL ?? "(OpenAI)") } : {}),
     });
   };
   return {
@@ -248,6 +254,7 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
     },
     limiter: new Semaphore(config.maxConcurrency ?? 8),
     structuredMethodCache: new Map(),
+    ...(options.cache ? { cacheStats: options.cache.stats } : {}),
     forRole(role) {
       const hit = cache.get(role);
       if (hit) return hit;

@@ -1,0 +1,266 @@
+/**
+ * The persistent response cache: model replies in `<data dir>/responses.sqlite`, plugged into every chat model through
+ * LangChain's cache interface (`BaseCache`, passed as `cache` to ChatOpenAI).
+ *
+ * Key: the endpoint, LangChain's serialized call parameters (model, temperature, max tokens, response_format with its
+ * JSON schema, bound tools and tool_choice: everything that changes the reply) and the messages — plus an occurrence
+ * index, so n identical requests that sample (temperature > 0) stay n samples.
+ *
+ * The occurrence rule: identical requests are counted per *scope* — the graph thread, step, node and task path the
+ * call runs in (read from LangChain's run config) — and the k-th identical request of a scope gets the k-th stored
+ * reply. A scope is one node run of one question, so neither concurrency across questions nor a resumed thread (which
+ * reruns whole steps) changes which reply a call gets; parallel identical requests inside one node run are numbered in
+ * the order they reach the cache. The same request in a later step is counted afresh (it gets the first reply again).
+ * Calls outside a graph share one process-wide scope. A failed call stores nothing (its number stays unused).
+ *
+ * Modes: on (read and write), read (use hits, never write), refresh (never read, overwrite), off (no cache).
+ * Concurrent processes share the file (WAL, busy timeout; the first writer of a key and occurrence wins, refresh
+ * overwrites). A damaged file is renamed aside with a warning and a new one started; an error later turns the cache
+ * off for the rest of the run, with a warning, never failing a call.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { BaseCache } from "@langchain/core/caches";
+import { AIMessage, type AIMessageFields } from "@langchain/core/messages";
+import type { ChatGeneration, Generation } from "@langchain/core/outputs";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
+import { firstLineOf } from "../../core/errors.ts";
+import { lazyCrypto } from "../hash.ts";
+
+import { type CacheMode, type CacheStats, emptyCacheStats } from "./cache-modes.ts";
+export { CACHE_MODES, type CacheMode, type CacheStats, cacheLine } from "./cache-modes.ts";
+
+export const RESPONSE_CACHE_FILE = "responses.sqlite";
+
+/** What a cache hit says about itself, in the reply's `response_metadata.sqlmendCache` (callModel records it). */
+export interface CacheHitNote {
+  hit: true;
+  /** The tokens the stored reply cost when it was made: saved now, never counted as spent. */
+  inputTokens: number;
+  outputTokens: number;
+}
+
+interface StoredReply {
+  text: string;
+  message: { content: AIMessageFields["content"]; tool_calls?: AIMessageFields["tool_calls"]; additional_kwargs?: Record<string, unknown>; response_metadata?: Record<string, unknown> };
+}
+
+/** The SQLite file behind the cache: opened once per path in a process, shared by every provider. */
+export class ResponseStore {
+  private db: Database.Database | undefined;
+  private getStmt!: Database.Statement;
+  private putStmt!: Database.Statement;
+  private replaceStmt!: Database.Statement;
+  /** Why the store stopped (set once; later calls are misses and writes are dropped). */
+  broken: string | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly warn: (line: string) => void,
+  ) {
+    try {
+      this.open();
+    } catch (error) {
+      // A damaged file (not a database, corrupt pages, an old schema): set aside, start afresh.
+      const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+      try {
+        this.db?.close();
+      } catch {
+        /* already unusable */
+      }
+      this.db = undefined;
+      try {
+        fs.renameSync(file, aside);
+        for (const suffix of ["-wal", "-shm"]) if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
+        warn(`response cache ${file} is damaged (${firstLineOf(error)}): moved to ${aside}, starting a new one`);
+        this.open();
+      } catch (again) {
+        this.broken = `response cache ${file} cannot be used (${firstLineOf(again)}): running without it`;
+        warn(this.broken);
+      }
+    }
+  }
+
+  private open() {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const db = new Database(this.file);
+    this.db = db;
+    db.pragma("busy_timeout = 10000");
+    db.pragma("journal_mode = WAL");
+    db.exec(`CREATE TABLE IF NOT EXISTS responses (
+      key TEXT NOT NULL, occurrence INTEGER NOT NULL, model TEXT NOT NULL, reply TEXT NOT NULL,
+      input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, created_at TEXT NOT NULL,
+      PRIMARY KEY (key, occurrence)) WITHOUT ROWID`);
+    this.getStmt = db.prepare("SELECT reply, input_tokens, output_tokens FROM responses WHERE key = ? AND occurrence = ?");
+    // First writer wins (two processes that missed at once both keep their own reply; the file keeps one).
+    this.putStmt = db.prepare("INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)");
+    this.replaceStmt = db.prepare("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)");
+    // Reading a page proves the file is a database (a garbage file fails here, not at the first lookup).
+    this.getStmt.get("", -1);
+  }
+
+  get(key: string, occurrence: number): { reply: StoredReply; inputTokens: number; outputTokens: number } | undefined {
+    if (this.broken || !this.db) return undefined;
+    try {
+      const row = this.getStmt.get(key, occurrence) as { reply: string; input_tokens: number; output_tokens: number } | undefined;
+      return row && { reply: JSON.parse(row.reply) as StoredReply, inputTokens: row.input_tokens, outputTokens: row.output_tokens };
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  put(key: string, occurrence: number, model: string, reply: StoredReply, tokens: { input: number; output: number }, overwrite: boolean): boolean {
+    if (this.broken || !this.db) return false;
+    try {
+      const info = (overwrite ? this.replaceStmt : this.putStmt).run(key, occurrence, model, JSON.stringify(reply), tokens.input, tokens.output, new Date().toISOString());
+      return info.changes > 0;
+    } catch (error) {
+      this.fail(error);
+      return false;
+    }
+  }
+
+  private fail(error: unknown) {
+    this.broken = `response cache ${this.file} failed (${firstLineOf(error)}): running without it`;
+    this.warn(this.broken);
+  }
+
+  close() {
+    try {
+      this.db?.close();
+    } catch {
+      /* closing is best effort */
+    }
+    this.db = undefined;
+  }
+}
+
+const stores = new Map<string, ResponseStore>();
+
+/** The store for `file`, opened once per process (commands run in one process share it). */
+export function openResponseStore(file: string, warn: (line: string) => void): ResponseStore {
+  const resolved = path.resolve(file);
+  let store = stores.get(resolved);
+  if (!store || store.broken) {
+    store = new ResponseStore(resolved, warn);
+    stores.set(resolved, store);
+  }
+  return store;
+}
+
+/** Closes every store this process opened (tests that remove their temporary home). */
+export function closeResponseStores() {
+  for (const store of stores.values()) store.close();
+  stores.clear();
+}
+
+/** The occurrence scope of the current call: thread, step, node and task path from LangChain's run config. */
+function currentScope(): string {
+  const config = AsyncLocalStorageProviderSingleton.getRunnableConfig() as
+    | { configurable?: Record<string, unknown>; metadata?: Record<string, unknown> }
+    | undefined;
+  if (!config) return "";
+  const c = config.configurable ?? {};
+  const m = config.metadata ?? {};
+  return JSON.stringify([c.thread_id ?? m.thread_id ?? null, m.langgraph_step ?? null, m.langgraph_node ?? null, m.langgraph_path ?? null, c.checkpoint_ns ?? null]);
+}
+
+/**
+ * One provider's view of the store: its mode and its statistics. `forEndpoint` gives the `BaseCache` a chat model on
+ * that endpoint uses (the endpoint is not in LangChain's parameters, so it goes in the key here).
+ */
+export class ResponseCache {
+  readonly stats: CacheStats;
+  /** Next occurrence per scope and key (this process). */
+  private readonly next = new Map<string, number>();
+  /** Occurrences looked up and missed, waiting for their reply, per scope and key (smallest first). */
+  private readonly pending = new Map<string, number[]>();
+
+  constructor(
+    private readonly store: ResponseStore,
+    readonly mode: Exclude<CacheMode, "off">,
+  ) {
+    this.stats = emptyCacheStats(mode, store.file);
+  }
+
+  forEndpoint(endpoint: string): BaseCache<Generation[]> {
+    return new EndpointCache(this, endpoint);
+  }
+
+  /** @internal */
+  keyOf(endpoint: string, prompt: string, llmKey: string): string {
+    return lazyCrypto().createHash("sha256").update(`${endpoint}\u0000${llmKey}\u0000${prompt}`).digest("hex");
+  }
+
+  /** @internal */
+  lookup(key: string): Generation[] | null {
+    const slot = `${currentScope()}\u0000${key}`;
+    const occurrence = this.next.get(slot) ?? 0;
+    this.next.set(slot, occurrence + 1);
+    this.stats.lookups++;
+    const found = this.mode === "refresh" ? undefined : this.store.get(key, occurrence);
+    if (!found) {
+      const waiting = this.pending.get(slot) ?? [];
+      waiting.push(occurrence);
+      this.pending.set(slot, waiting);
+      if (this.store.broken) this.stats.disabled = this.store.broken;
+      return null;
+    }
+    this.stats.hits++;
+    this.stats.savedInputTokens += found.inputTokens;
+    this.stats.savedOutputTokens += found.outputTokens;
+    const note: CacheHitNote = { hit: true, inputTokens: found.inputTokens, outputTokens: found.outputTokens };
+    const { message } = found.reply;
+    const ai = new AIMessage({
+      content: message.content,
+      tool_calls: message.tool_calls ?? [],
+      additional_kwargs: message.additional_kwargs ?? {},
+      response_metadata: { ...message.response_metadata, sqlmendCache: note },
+    });
+    return [{ text: found.reply.text, message: ai } as ChatGeneration];
+  }
+
+  /** @internal */
+  update(key: string, model: string, value: Generation[]) {
+    const slot = `${currentScope()}\u0000${key}`;
+    const waiting = this.pending.get(slot);
+    const occurrence = waiting?.shift();
+    if (waiting && !waiting.length) this.pending.delete(slot);
+    if (occurrence === undefined || this.mode === "read") return;
+    const generation = value[0] as ChatGeneration | undefined;
+    const message = generation?.message as AIMessage | undefined;
+    if (!generation || !message) return;
+    const usage = message.usage_metadata;
+    const reply: StoredReply = {
+      text: generation.text,
+      message: {
+        content: message.content,
+        ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}),
+        ...(Object.keys(message.additional_kwargs ?? {}).length ? { additional_kwargs: message.additional_kwargs } : {}),
+        response_metadata: message.response_metadata ?? {},
+      },
+    };
+    if (this.store.put(key, occurrence, model, reply, { input: usage?.input_tokens ?? 0, output: usage?.output_tokens ?? 0 }, this.mode === "refresh")) this.stats.writes++;
+    if (this.store.broken) this.stats.disabled = this.store.broken;
+  }
+}
+
+/** LangChain's side of the cache: prompt (the messages as text) and llmKey (the call's parameters). */
+class EndpointCache extends BaseCache<Generation[]> {
+  constructor(
+    private readonly cache: ResponseCache,
+    private readonly endpoint: string,
+  ) {
+    super();
+  }
+
+  override async lookup(prompt: string, llmKey: string): Promise<Generation[] | null> {
+    return this.cache.lookup(this.cache.keyOf(this.endpoint, prompt, llmKey));
+  }
+
+  override async update(prompt: string, llmKey: string, value: Generation[]): Promise<void> {
+    this.cache.update(this.cache.keyOf(this.endpoint, prompt, llmKey), /model(?:_name)?:"([^"]*)"/.exec(llmKey)?.[1] ?? "", value);
+  }
+}
