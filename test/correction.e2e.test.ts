@@ -27,11 +27,12 @@ const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.message
 const sqlReply = (sql: string): ScriptedReply => ({ content: `\`\`\`sql\n${sql}\n\`\`\`` });
 const isFix = (req: ChatRequestRecord) => (req.messages.at(-1)?.content ?? "").includes("This query fails");
 
+// The scripted fixer answers by how many fixes a question has had: every request must reach it (no response cache).
 function io(): { io: CliIO; out: () => string; err: () => string } {
   const out: string[] = [];
   const err: string[] = [];
   return {
-    io: { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID }, cwd: dir, isTTY: false },
+    io: { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_CACHE: "off" }, cwd: dir, isTTY: false },
     out: () => out.join(""),
     err: () => err.join(""),
   };

@@ -56,11 +56,12 @@ function respond(req: ChatRequestRecord): ScriptedReply {
   return q.question === hangOn ? { ...reply, delayMs: 60_000 } : reply;
 }
 
+// These tests count what reaches the scripted server: no response cache.
 function io(): { io: CliIO; out: () => string; err: () => string } {
   const out: string[] = [];
   const err: string[] = [];
   return {
-    io: { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID }, cwd: dir, isTTY: false },
+    io: { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_CACHE: "off" }, cwd: dir, isTTY: false },
     out: () => out.join(""),
     err: () => err.join(""),
   };
@@ -171,7 +172,8 @@ describe("memo build", () => {
     const file = path.join(dir, "killed.sqlite");
     hangOn = train[3]!.question;
     const args = ["bin/sqlmend.js", "memo", "build", "--bench", benchDir, "--out", file, "--limit", "6", "--concurrency", "1"];
-    const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID };
+    // No response cache: the child's data dir is the repository's, and the resumed run must ask the server again.
+    const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_CACHE: "off" };
     const seen = server.requests.length;
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     const deadline = Date.now() + 20_000;

@@ -4,9 +4,11 @@
  * set aside, token honesty, and a rerun of a finished eval through the launcher answered from the cache.
  */
 import fs from "node:fs";
+import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { main } from "../cli/main.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { callModel, callStructured } from "../tools/models/llm.ts";
@@ -62,6 +64,26 @@ describe("response cache", () => {
     const fourth = await ask(again);
     expect(server.requests.length - before).toBe(4);
     expect(made.map((c) => c.text)).not.toContain(fourth.text);
+  });
+
+  it("numbers identical requests per thread: a resumed thread goes on counting, a fresh thread counts from 0", async () => {
+    const file = path.join(dir, "threads.sqlite");
+    // LangGraph installs LangChain's async context on import; this test runs no graph, so it installs it itself.
+    AsyncLocalStorageProviderSingleton.initializeGlobalInstance(new AsyncLocalStorage());
+    const inThread = <T>(thread: string, fn: () => Promise<T>) => AsyncLocalStorageProviderSingleton.runWithConfig({ configurable: { thread_id: thread } }, fn) as Promise<T>;
+    const before = server.requests.length;
+    const run1 = provider(file, "on", { temperature: 1 });
+    const made = await inThread("run1:q", async () => [await ask(run1, "sample"), await ask(run1, "sample")]);
+    expect(made[0]!.text).not.toBe(made[1]!.text);
+    // The same thread resumed by another process: the next number, a new sample.
+    const resumed = await inThread("run1:q", () => ask(provider(file, "on", { temperature: 1 }), "sample"));
+    expect(server.requests.length - before).toBe(3);
+    expect(made.map((c) => c.text)).not.toContain(resumed.text);
+    // A fresh run (new thread id): the stored samples in order, then a new one.
+    const run2 = provider(file, "on", { temperature: 1 });
+    const again = await inThread("run2:q", async () => [await ask(run2, "sample"), await ask(run2, "sample"), await ask(run2, "sample")]);
+    expect(again.map((c) => c.text)).toEqual([...made, resumed].map((c) => c.text));
+    expect(server.requests.length - before).toBe(3);
   });
 
   it("keys by temperature, endpoint, model and the structured-output request", async () => {

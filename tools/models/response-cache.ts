@@ -6,12 +6,15 @@
  * JSON schema, bound tools and tool_choice: everything that changes the reply) and the messages — plus an occurrence
  * index, so n identical requests that sample (temperature > 0) stay n samples.
  *
- * The occurrence rule: identical requests are counted per *scope* — the graph thread, step, node and task path the
- * call runs in (read from LangChain's run config) — and the k-th identical request of a scope gets the k-th stored
- * reply. A scope is one node run of one question, so neither concurrency across questions nor a resumed thread (which
- * reruns whole steps) changes which reply a call gets; parallel identical requests inside one node run are numbered in
- * the order they reach the cache. The same request in a later step is counted afresh (it gets the first reply again).
- * Calls outside a graph share one process-wide scope. A failed call stores nothing (its number stays unused).
+ * The occurrence rule: identical requests are numbered per graph thread (one question's run, from LangChain's run
+ * config), and the k-th identical request of a thread gets the k-th stored reply — whatever the step, so a loop that
+ * sends the same prompt again gets a new sample, as it would from the model. Numbers are kept in the file (table `uses`,
+ * by thread id and key), so concurrency across questions does not change which reply a call gets, and a resumed thread
+ * (same thread id) goes on counting where it stopped; a fresh run has fresh thread ids and counts from 0, which is
+ * what makes a rerun hit. Parallel identical requests of one thread are numbered in the order they reach the cache. A
+ * step interrupted by a kill reruns with new numbers (misses: new samples, never a reply used twice). A failed call
+ * stores nothing (its number stays unused). Calls outside a graph are numbered per process; `read` mode numbers in
+ * memory only (it writes nothing), so a resumed thread there counts from 0 again.
  *
  * Modes: on (read and write), read (use hits, never write), refresh (never read, overwrite), off (no cache).
  * Concurrent processes share the file (WAL, busy timeout; the first writer of a key and occurrence wins, refresh
@@ -52,6 +55,7 @@ export class ResponseStore {
   private getStmt!: Database.Statement;
   private putStmt!: Database.Statement;
   private replaceStmt!: Database.Statement;
+  private useStmt!: Database.Statement;
   /** Why the store stopped (set once; later calls are misses and writes are dropped). */
   broken: string | undefined;
 
@@ -91,7 +95,9 @@ export class ResponseStore {
     db.exec(`CREATE TABLE IF NOT EXISTS responses (
       key TEXT NOT NULL, occurrence INTEGER NOT NULL, model TEXT NOT NULL, reply TEXT NOT NULL,
       input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, created_at TEXT NOT NULL,
-      PRIMARY KEY (key, occurrence)) WITHOUT ROWID`);
+      PRIMARY KEY (key, occurrence)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS uses (scope TEXT NOT NULL, key TEXT NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (scope, key)) WITHOUT ROWID`);
+    this.useStmt = db.prepare("INSERT INTO uses VALUES (?, ?, 1) ON CONFLICT (scope, key) DO UPDATE SET next = next + 1 RETURNING next - 1 AS occurrence");
     this.getStmt = db.prepare("SELECT reply, input_tokens, output_tokens FROM responses WHERE key = ? AND occurrence = ?");
     // First writer wins (two processes that missed at once both keep their own reply; the file keeps one).
     this.putStmt = db.prepare("INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)");
@@ -105,6 +111,17 @@ export class ResponseStore {
     try {
       const row = this.getStmt.get(key, occurrence) as { reply: string; input_tokens: number; output_tokens: number } | undefined;
       return row && { reply: JSON.parse(row.reply) as StoredReply, inputTokens: row.input_tokens, outputTokens: row.output_tokens };
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  /** The next occurrence number of `key` in `scope` (a thread), counted in the file; undefined when the store failed. */
+  nextOccurrence(scope: string, key: string): number | undefined {
+    if (this.broken || !this.db) return undefined;
+    try {
+      return (this.useStmt.get(scope, key) as { occurrence: number }).occurrence;
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -156,15 +173,11 @@ export function closeResponseStores() {
   stores.clear();
 }
 
-/** The occurrence scope of the current call: thread, step, node and task path from LangChain's run config. */
+/** The occurrence scope of the current call: its graph thread from LangChain's run config, "" outside a graph. */
 function currentScope(): string {
-  const config = AsyncLocalStorageProviderSingleton.getRunnableConfig() as
-    | { configurable?: Record<string, unknown>; metadata?: Record<string, unknown> }
-    | undefined;
-  if (!config) return "";
-  const c = config.configurable ?? {};
-  const m = config.metadata ?? {};
-  return JSON.stringify([c.thread_id ?? m.thread_id ?? null, m.langgraph_step ?? null, m.langgraph_node ?? null, m.langgraph_path ?? null, c.checkpoint_ns ?? null]);
+  const config = AsyncLocalStorageProviderSingleton.getRunnableConfig() as { configurable?: Record<string, unknown> } | undefined;
+  const thread = config?.configurable?.thread_id;
+  return typeof thread === "string" || typeof thread === "number" ? String(thread) : "";
 }
 
 /**
@@ -173,7 +186,7 @@ function currentScope(): string {
  */
 export class ResponseCache {
   readonly stats: CacheStats;
-  /** Next occurrence per scope and key (this process). */
+  /** Next occurrence per scope and key, for calls outside a graph and in read mode (this process). */
   private readonly next = new Map<string, number>();
   /** Occurrences looked up and missed, waiting for their reply, per scope and key (smallest first). */
   private readonly pending = new Map<string, number[]>();
@@ -196,9 +209,13 @@ export class ResponseCache {
 
   /** @internal */
   lookup(key: string): Generation[] | null {
-    const slot = `${currentScope()}\u0000${key}`;
-    const occurrence = this.next.get(slot) ?? 0;
-    this.next.set(slot, occurrence + 1);
+    const scope = currentScope();
+    const slot = `${scope}\u0000${key}`;
+    let occurrence = scope && this.mode !== "read" ? this.store.nextOccurrence(scope, key) : undefined;
+    if (occurrence === undefined) {
+      occurrence = this.next.get(slot) ?? 0;
+      this.next.set(slot, occurrence + 1);
+    }
     this.stats.lookups++;
     const found = this.mode === "refresh" ? undefined : this.store.get(key, occurrence);
     if (!found) {
