@@ -1,6 +1,6 @@
 /**
  * The response cache on a rerun: a 200-question minibench eval (the 50 dev and train questions four times over,
- * each copy's wording marked so no two prompts are alike) through the launcher against the local OpenAI-compatible
+ * each copy's wording marked so no two prompts are alike nor like a training example) through the launcher against the local OpenAI-compatible
  * server (every agent role answered by test/support/method-agents.ts, a fixed latency per request), then the same
  * eval again into another --out. Prints, per run: wall time, requests that reached the server, and the eval's own
  * "Response cache" line (calls served from the cache, tokens saved); then whether the verdicts agree.
@@ -37,7 +37,8 @@ const base = [...(JSON.parse(fs.readFileSync(path.join(source, "dev.json"), "utf
 const rows: Raw[] = Array.from({ length: wanted }, (_, i) => {
   const q = base[i % base.length]!;
   const copy = Math.floor(i / base.length);
-  return { ...q, question_id: i, question: copy ? `${q.question} (copy ${copy + 1})` : q.question };
+  // Every copy marked, the first too: a train question's own wording stays the train example's (R³'s k-shot shows it).
+  return { ...q, question_id: i, question: `${q.question} (copy ${copy + 1})` };
 });
 const benchDir = path.join(dir, "bench200");
 fs.mkdirSync(benchDir);

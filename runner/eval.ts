@@ -11,6 +11,7 @@ import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
 import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
 import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
 import { fileOrder } from "./run-dir.ts";
+import { renderEvalHtml } from "./report-html.ts";
 import { cacheLine } from "../tools/models/cache-modes.ts";
 
 /**
@@ -151,4 +152,5 @@ export async function writeEvalOutputs(
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);
+  fs.writeFileSync(path.join(outDir, "report.html"), renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command }));
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { mcnemarP } from "../cli/commands/compare.ts";
+import { holm, mcnemarP } from "../cli/commands/compare.ts";
 import type { EvalRecord } from "../runner/report.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
@@ -46,6 +46,18 @@ describe("mcnemarP", () => {
   });
 });
 
+describe("holm", () => {
+  it("multiplies the i-th smallest of m p-values by m - i + 1, keeps them monotone, caps at 1, in the given order", () => {
+    const adjusted = holm([0.04, 0.01, 0.03, 0.5]);
+    expect(adjusted[1]).toBeCloseTo(0.04, 12);
+    expect(adjusted[2]).toBeCloseTo(0.09, 12);
+    expect(adjusted[0]).toBeCloseTo(0.09, 12); // 2 × 0.04 = 0.08, raised to the previous 0.09
+    expect(adjusted[3]).toBe(0.5);
+    expect(holm([0.6, 0.7])).toEqual([1, 1]);
+    expect(holm([])).toEqual([]);
+  });
+});
+
 describe("sqlmend compare", () => {
   it("reports EX on the common questions, the flips, and cost, without touching the runs", async () => {
     const a = writeRun("base", "baseline", [record("1", true, "simple"), record("2", false, "simple"), record("3", true, "moderate"), record("4", false, "moderate"), record("9", true, "simple")]);
@@ -69,6 +81,51 @@ describe("sqlmend compare", () => {
     expect(await main(["compare", a, b], io)).toBe(0);
     expect(out.join("")).toMatch(/only B right 2: 2, 4/);
     expect(out.join("")).toMatch(/McNemar exact p = 1\.00/);
+  });
+
+  it("takes N runs: one table over the questions all ran, every pair with McNemar and Holm, and --json of it", async () => {
+    const rec = (id: string, ok: boolean, d: string, tokens: number) => record(id, ok, d, tokens);
+    const ids = Array.from({ length: 12 }, (_, i) => String(i));
+    const a = writeRun("n-a", "baseline", ids.map((id) => rec(id, Number(id) < 3, Number(id) % 2 ? "simple" : "moderate", 100)));
+    const b = writeRun("n-b", "repair", ids.map((id) => rec(id, Number(id) < 11, Number(id) % 2 ? "simple" : "moderate", 200)));
+    const c = writeRun("n-c", "magic", [...ids.map((id) => rec(id, Number(id) < 4, Number(id) % 2 ? "simple" : "moderate", 400)), rec("99", true, "simple", 1)]);
+    const out: string[] = [];
+    const io = { stdout: (t: string) => void out.push(t), stderr: () => {}, env: {}, cwd: dir };
+    expect(await main(["compare", a, b, c, "--json", "--price", "1,2"], io)).toBe(0);
+    const r = JSON.parse(out.join(""));
+    expect(r.common).toBe(12);
+    expect(r.runs.map((x: { key: string; ex: number; notCommon: number }) => [x.key, x.ex, x.notCommon])).toEqual([["A", 25, 0], ["B", (11 / 12) * 100, 0], ["C", (4 / 12) * 100, 1]]);
+    expect(r.runs[2].costPerQuestion).toBeCloseTo(400 / 1e6, 12);
+    expect(r.pairs.map((p: { a: string; b: string }) => `${p.a}${p.b}`)).toEqual(["AB", "AC", "BC"]);
+    const ab = r.pairs[0];
+    expect(ab.onlyBCorrect).toEqual(["3", "4", "5", "6", "7", "8", "9", "10"]);
+    expect(ab.mcnemarP).toBeCloseTo(mcnemarP(0, 8), 12);
+    const raw = r.pairs.map((p: { mcnemarP: number }) => p.mcnemarP);
+    expect(r.pairs.map((p: { holmP: number }) => p.holmP)).toEqual(holm(raw));
+    expect(r.a).toBeUndefined(); // the two-run keys only for two runs
+
+    out.length = 0;
+    expect(await main(["compare", a, b, c], io)).toBe(0);
+    const text = out.join("");
+    expect(text).toMatch(/^12 questions in common, answered by all \(0 only in A, 0 only in B, 1 only in C\)/);
+    expect(text).toMatch(/^A n-a \(baseline\)\s+25\.00/m);
+    expect(text).toMatch(/^C n-c \(magic\)\s+33\.33/m);
+    expect(text).toMatch(/^B vs C\nboth right 4, both wrong 1\nonly B right 7: 4, 5, 6, 7, 8, 9, 10\nonly C right 0\nMcNemar exact p = 0\.0156, Holm-adjusted over 3 pairs p = 0\.0313 \(the EX difference is significant at 0\.05\)$/m);
+  });
+
+  it("leaves out questions any of N runs failed, and says how many per run", async () => {
+    const x = writeRun("f-x", "baseline", [record("1", true, "simple"), record("2", false, "simple"), record("3", true, "simple")]);
+    const y = writeRun("f-y", "repair", [record("1", true, "simple"), record("2", true, "simple"), record("3", true, "simple")]);
+    const z = writeRun("f-z", "magic", [record("1", false, "simple"), { ...record("2", false, "simple"), failure: "model call failed: down" }, record("3", true, "simple")]);
+    const out: string[] = [];
+    const io = { stdout: (t: string) => void out.push(t), stderr: () => {}, env: {}, cwd: dir };
+    expect(await main(["compare", x, y, z, "--json"], io)).toBe(0);
+    const r = JSON.parse(out.join(""));
+    expect([r.common, r.inAll, r.runs.map((s: { failed: string[] }) => s.failed)]).toEqual([2, 3, [[], [], ["2"]]]);
+    expect(r.runs.map((s: { ex: number }) => s.ex)).toEqual([100, 100, 50]);
+    out.length = 0;
+    expect(await main(["compare", x, y, z], io)).toBe(0);
+    expect(out.join("")).toMatch(/^2 questions in common, answered by all \(0 only in A, 0 only in B, 0 only in C; left out, failed: 0 in A, 0 in B, 1 in C — --resume retries them\)/);
   });
 
   it("says so when a folder is not an eval output", async () => {

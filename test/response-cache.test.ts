@@ -212,6 +212,7 @@ describe("a rerun of a finished eval", () => {
       expect(second.err).toMatch(/cache 100% \(\d+\/\d+\), saved \d+k? tokens/);
       expect(second.out).toMatch(/^Response cache: (\d+) of \1 model calls served \(100\.00%\)/m);
       expect(fs.readFileSync(path.join(work, "b", "report.md"), "utf8")).toMatch(/Response cache: (\d+) of \1 model calls served \(100\.00%\), \d+ tokens saved/);
+      expect(fs.readFileSync(path.join(work, "b", "report.html"), "utf8")).toMatch(/<svg[^>]*role="img"/);
       // --cache off: every call reaches the server again.
       const off = await sqlmend("eval", "r3", "--bench", benchDir, "--limit", "6", "--out", "c", "--checkpoints", "memory", "--cache", "off");
       expect(off.code, off.err).toBe(0);

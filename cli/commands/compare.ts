@@ -4,7 +4,7 @@ import type { Command } from "../shared/command.ts";
 import { UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import type { EvalRecord, parseResults } from "../../runner/report.ts";
-import { exByDifficulty } from "../../tools/benchmarks/score.ts";
+import type { Comparison, RunSummary } from "../../runner/compare.ts";
 
 interface RunOutputs {
   dir: string;
@@ -28,107 +28,72 @@ function readRun(dir: string, cwd: string, parse: typeof parseResults): RunOutpu
   return { dir: abs, label: `${path.basename(abs)} (${graph})`, records, run };
 }
 
-/** Exact two-sided McNemar test: binomial on the discordant pairs. */
-export function mcnemarP(onlyA: number, onlyB: number): number {
-  const n = onlyA + onlyB;
-  if (n === 0) return 1;
-  const k = Math.min(onlyA, onlyB);
-  let logC = 0; // log C(n, 0)
-  let tail = 0;
-  for (let i = 0; i <= k; i++) {
-    if (i > 0) logC += Math.log(n - i + 1) - Math.log(i);
-    tail += Math.exp(logC - n * Math.LN2);
-  }
-  return Math.min(1, 2 * tail);
-}
-
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+export { holm, mcnemarP } from "../../runner/compare.ts";
 
 export const compareCommand: Command = {
   name: "compare",
-  usage: `Usage: sqlmend compare OUT_A OUT_B [--json] [--show N]
+  usage: `Usage: sqlmend compare OUT_A OUT_B [OUT_C ...] [--json] [--html FILE] [--show N] [--price IN,OUT]
 
-Compares two 'sqlmend eval' output folders on the questions both answered (failed ones are counted apart): EX of each (overall and per difficulty),
-the questions one got right and the other wrong, an exact McNemar test on those, and cost per question.
-  --show N   ids listed per group (default 10)`,
+Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart): one table of EX (overall and per
+difficulty), tokens, calls, latency and cost per question; per pair the questions only one got right, an exact
+McNemar test on those, and with three runs or more its Holm-adjusted p-value over all pairs.
+  --json          the comparison as JSON
+  --html FILE     a self-contained page with charts (EX by difficulty, EX against tokens per question, flips)
+  --show N        ids listed per group (default 10)
+  --price IN,OUT  USD per million input and output tokens: a cost column`,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, show: { type: "string" } });
-    if (positionals.length !== 2) throw new UsageError("name two eval output folders");
+    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, show: { type: "string" }, html: { type: "string" }, price: { type: "string" } });
+    if (positionals.length < 2) throw new UsageError("name two or more eval output folders");
     const show = values.show === undefined ? 10 : Number(values.show);
     if (!Number.isInteger(show) || show < 0) throw new UsageError(`--show takes a whole number, not '${values.show}'`);
-    // The results' schema (zod) loads for a comparison, not for --help.
-    const { parseResults } = await import("../../runner/report.ts");
-    const [a, b] = positionals.map((dir) => readRun(dir, io.cwd, parseResults)) as [RunOutputs, RunOutputs];
-    const warnings: string[] = [];
-    for (const key of ["bench", "split", "semantics"]) {
-      if (a.run[key] !== undefined && b.run[key] !== undefined && a.run[key] !== b.run[key]) {
-        warnings.push(`the runs differ in ${key}: ${String(a.run[key])} vs ${String(b.run[key])}`);
-      }
+    let prices: { input: number; output: number } | undefined;
+    if (values.price !== undefined) {
+      const [input, output] = values.price.split(",").map(Number);
+      if (!Number.isFinite(input) || !Number.isFinite(output) || input! < 0 || output! < 0) throw new UsageError(`--price takes IN,OUT (USD per million tokens), not '${values.price}'`);
+      prices = { input: input!, output: output! };
     }
-    // A failed question has no answer to compare: the comparison is over questions both runs answered.
-    const { isFailed } = await import("../../runner/report.ts");
-    const failedIn = (run: RunOutputs) => [...run.records.values()].filter(isFailed).map((r) => r.id);
-    const failedInA = failedIn(a);
-    const failedInB = failedIn(b);
-    const common = [...a.records.keys()].filter((id) => b.records.has(id));
-    const ids = common.filter((id) => !isFailed(a.records.get(id)!) && !isFailed(b.records.get(id)!));
-    if (!common.length) throw new UserError("the two runs have no question in common");
-    if (!ids.length) throw new UserError(`the two runs have no question in common that both answered (failed: ${failedInA.length} in A, ${failedInB.length} in B; --resume retries them)`);
-    const pairs = ids.map((id) => ({ id, a: a.records.get(id)!, b: b.records.get(id)! }));
-    const onlyA = pairs.filter((p) => p.a.correct && !p.b.correct).map((p) => p.id);
-    const onlyB = pairs.filter((p) => !p.a.correct && p.b.correct).map((p) => p.id);
-    const both = pairs.filter((p) => p.a.correct && p.b.correct).length;
-    const neither = pairs.length - both - onlyA.length - onlyB.length;
-    const side = (records: EvalRecord[]) => ({
-      ex: (records.filter((r) => r.correct).length / records.length) * 100,
-      byDifficulty: exByDifficulty(records),
-      tokensPerQuestion: mean(records.map((r) => r.inputTokens + r.outputTokens)),
-      callsPerQuestion: mean(records.map((r) => r.calls)),
-      latencyMsPerQuestion: mean(records.map((r) => r.latencyMs)),
-    });
-    const result = {
-      a: { dir: a.dir, ...side(pairs.map((p) => p.a)) },
-      b: { dir: b.dir, ...side(pairs.map((p) => p.b)) },
-      common: ids.length,
-      onlyInA: a.records.size - common.length,
-      onlyInB: b.records.size - common.length,
-      failedInA,
-      failedInB,
-      bothCorrect: both,
-      neitherCorrect: neither,
-      onlyACorrect: onlyA,
-      onlyBCorrect: onlyB,
-      mcnemarP: mcnemarP(onlyA.length, onlyB.length),
-      warnings,
-    };
+    // The results' schema (zod) loads for a comparison, not for --help.
+    const [{ parseResults }, { compareRuns, renderComparison }] = await Promise.all([import("../../runner/report.ts"), import("../../runner/compare.ts")]);
+    const runs = positionals.map((dir, i) => ({ key: runKey(i), ...readRun(dir, io.cwd, parseResults) }));
+    const comparison = compareRuns(runs, prices);
+    const them = runs.length === 2 ? "two" : `${runs.length}`;
+    if (!comparison.inAll) throw new UserError(`the ${them} runs have no question in common`);
+    if (!comparison.common) {
+      const failed = comparison.runs.map((r) => `${r.failed.length} in ${r.key}`).join(", ");
+      throw new UserError(`the ${them} runs have no question in common that ${runs.length === 2 ? "both" : "all"} answered (failed: ${failed}; --resume retries them)`);
+    }
+    if (values.html !== undefined) {
+      const { renderCompareHtml } = await import("../../runner/report-html.ts");
+      fs.writeFileSync(path.resolve(io.cwd, values.html), renderCompareHtml(comparison, { command: `sqlmend compare ${argv.join(" ")}` }));
+    }
     if (values.json) {
-      io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);
       return 0;
     }
-    const width = Math.max(a.label.length, b.label.length, 10);
-    const failedNote = failedInA.length || failedInB.length ? `; left out, failed: ${failedInA.length} in A, ${failedInB.length} in B — --resume retries them` : "";
-    const lines = [`${ids.length} questions in common, answered by both (${result.onlyInA} only in A, ${result.onlyInB} only in B${failedNote})`, ""];
-    const levels = [...new Set([...result.a.byDifficulty, ...result.b.byDifficulty].map((d) => d.difficulty))];
-    lines.push(`${"".padEnd(width)}  ${"EX %".padStart(7)}  ${levels.map((l) => l.padStart(11)).join("  ")}  ${"tokens/q".padStart(9)}  ${"calls/q".padStart(7)}  ${"s/q".padStart(6)}`);
-    for (const [label, s] of [
-      [`A ${a.label}`, result.a],
-      [`B ${b.label}`, result.b],
-    ] as const) {
-      const perLevel = levels.map((l) => (s.byDifficulty.find((d) => d.difficulty === l)?.ex.toFixed(2) ?? "-").padStart(11));
-      lines.push(
-        `${label.padEnd(width + 2).slice(0, width + 2)}${s.ex.toFixed(2).padStart(7)}  ${perLevel.join("  ")}  ${Math.round(s.tokensPerQuestion).toString().padStart(9)}  ${s.callsPerQuestion.toFixed(2).padStart(7)}  ${(s.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}`,
-      );
-    }
-    const list = (xs: string[]) => (xs.length ? `: ${xs.slice(0, show).join(", ")}${xs.length > show ? ", ..." : ""}` : "");
-    lines.push(
-      "",
-      `both right ${both}, both wrong ${neither}`,
-      `only A right ${onlyA.length}${list(onlyA)}`,
-      `only B right ${onlyB.length}${list(onlyB)}`,
-      `McNemar exact p = ${result.mcnemarP.toPrecision(3)}${result.mcnemarP < 0.05 ? " (the EX difference is significant at 0.05)" : ""}`,
-    );
-    for (const w of warnings) lines.push(`warning: ${w}`);
-    io.stdout(`${lines.join("\n")}\n`);
+    io.stdout(renderComparison(comparison, show));
     return 0;
   },
 };
+
+/** A, B, ..., Z, AA, AB, ... */
+const runKey = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : runKey(Math.floor(i / 26) - 1) + runKey(i % 26));
+
+/** Two runs' JSON as it was before N runs (keys a, b, onlyACorrect, ...), beside the general form. */
+function legacyPair(c: Comparison) {
+  const [a, b] = c.runs as [RunSummary, RunSummary];
+  const pair = c.pairs[0]!;
+  const side = (r: RunSummary) => ({ dir: r.dir, ex: r.ex, byDifficulty: r.byDifficulty, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: r.callsPerQuestion, latencyMsPerQuestion: r.latencyMsPerQuestion });
+  return {
+    a: side(a),
+    b: side(b),
+    onlyInA: a.notCommon,
+    onlyInB: b.notCommon,
+    failedInA: a.failed,
+    failedInB: b.failed,
+    bothCorrect: pair.bothCorrect,
+    neitherCorrect: pair.neitherCorrect,
+    onlyACorrect: pair.onlyACorrect,
+    onlyBCorrect: pair.onlyBCorrect,
+    mcnemarP: pair.mcnemarP,
+  };
+}

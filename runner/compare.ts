@@ -1,0 +1,183 @@
+import { exByDifficulty, type DifficultyScore } from "../tools/benchmarks/score.ts";
+import { type EvalRecord, isFailed } from "./report.ts";
+
+/**
+ * N eval runs side by side on the questions all of them answered (a failed question has no answer to compare: it is
+ * left out and counted per run): EX overall and per difficulty, cost per question, and
+ * per pair the questions only one got right with an exact McNemar test, Holm-corrected over the pairs. `sqlmend
+ * compare`, experiments' table and report.html read it.
+ */
+
+/** Exact two-sided McNemar test: binomial on the discordant pairs. */
+export function mcnemarP(onlyA: number, onlyB: number): number {
+  const n = onlyA + onlyB;
+  if (n === 0) return 1;
+  const k = Math.min(onlyA, onlyB);
+  let logC = 0; // log C(n, 0)
+  let tail = 0;
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) logC += Math.log(n - i + 1) - Math.log(i);
+    tail += Math.exp(logC - n * Math.LN2);
+  }
+  return Math.min(1, 2 * tail);
+}
+
+/** Holm's step-down adjustment of m p-values (same order as given): p_(i) · (m − i + 1), kept monotone, capped at 1. */
+export function holm(ps: number[]): number[] {
+  const m = ps.length;
+  const order = ps.map((p, i) => [p, i] as const).sort((x, y) => x[0] - y[0]);
+  const adjusted = new Array<number>(m);
+  let running = 0;
+  order.forEach(([p, i], rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    adjusted[i] = running;
+  });
+  return adjusted;
+}
+
+export interface CompareInput {
+  /** A, B, C, ... */
+  key: string;
+  label: string;
+  dir: string;
+  records: Map<string, EvalRecord>;
+  run: Record<string, unknown>;
+}
+
+export interface RunSummary {
+  key: string;
+  label: string;
+  dir: string;
+  /** Over the common questions. */
+  correct: number;
+  ex: number;
+  byDifficulty: DifficultyScore[];
+  tokensPerQuestion: number;
+  inputTokensPerQuestion: number;
+  outputTokensPerQuestion: number;
+  callsPerQuestion: number;
+  latencyMsPerQuestion: number;
+  /** USD per question at the given prices (per million input / output tokens), or null without prices. */
+  costPerQuestion: number | null;
+  /** Calls the response cache served (not spent), per question. */
+  cachedCallsPerQuestion: number;
+  /** Questions of this run outside the common set. */
+  notCommon: number;
+  /** Ids of this run's failed questions (left out of the comparison; --resume retries them). */
+  failed: string[];
+  /** Per common question, whether it was right, and its tokens (for charts). */
+  perQuestion: { id: string; difficulty?: string; correct: boolean; tokens: number; initialCorrect?: boolean }[];
+}
+
+export interface PairComparison {
+  a: string;
+  b: string;
+  bothCorrect: number;
+  neitherCorrect: number;
+  onlyACorrect: string[];
+  onlyBCorrect: string[];
+  mcnemarP: number;
+  /** Holm-adjusted over all pairs of the comparison. */
+  holmP: number;
+}
+
+export interface Comparison {
+  /** Questions all runs answered (what is compared). */
+  common: number;
+  /** Questions all runs hold a record of, failed ones included. */
+  inAll: number;
+  runs: RunSummary[];
+  pairs: PairComparison[];
+  warnings: string[];
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+export function compareRuns(inputs: CompareInput[], prices?: { input: number; output: number }): Comparison {
+  const warnings: string[] = [];
+  for (const key of ["bench", "split", "semantics"]) {
+    const seen = [...new Set(inputs.map((r) => r.run[key]).filter((v) => v !== undefined).map(String))];
+    if (seen.length > 1) warnings.push(`the runs differ in ${key}: ${seen.join(" vs ")}`);
+  }
+  const [first, ...rest] = inputs;
+  const inAll = first ? [...first.records.keys()].filter((id) => rest.every((r) => r.records.has(id))) : [];
+  const ids = inAll.filter((id) => inputs.every((r) => !isFailed(r.records.get(id)!)));
+  const runs = inputs.map((r): RunSummary => {
+    const records = ids.map((id) => r.records.get(id)!);
+    const correct = records.filter((x) => x.correct).length;
+    const inTok = mean(records.map((x) => x.inputTokens));
+    const outTok = mean(records.map((x) => x.outputTokens));
+    return {
+      key: r.key,
+      label: r.label,
+      dir: r.dir,
+      correct,
+      ex: records.length ? (correct / records.length) * 100 : 0,
+      byDifficulty: exByDifficulty(records),
+      tokensPerQuestion: mean(records.map((x) => x.inputTokens + x.outputTokens)),
+      inputTokensPerQuestion: inTok,
+      outputTokensPerQuestion: outTok,
+      callsPerQuestion: mean(records.map((x) => x.calls)),
+      latencyMsPerQuestion: mean(records.map((x) => x.latencyMs)),
+      costPerQuestion: prices ? (inTok * prices.input + outTok * prices.output) / 1e6 : null,
+      cachedCallsPerQuestion: mean(records.map((x) => x.cachedCalls ?? 0)),
+      notCommon: r.records.size - inAll.length,
+      failed: [...r.records.values()].filter(isFailed).map((x) => x.id),
+      perQuestion: records.map((x) => ({
+        id: x.id,
+        ...(x.difficulty !== undefined ? { difficulty: x.difficulty } : {}),
+        correct: x.correct,
+        tokens: x.inputTokens + x.outputTokens,
+        ...(x.initialCorrect !== undefined ? { initialCorrect: x.initialCorrect } : {}),
+      })),
+    };
+  });
+  const raw: Omit<PairComparison, "holmP">[] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    for (let j = i + 1; j < inputs.length; j++) {
+      const a = inputs[i]!;
+      const b = inputs[j]!;
+      const onlyA = ids.filter((id) => a.records.get(id)!.correct && !b.records.get(id)!.correct);
+      const onlyB = ids.filter((id) => !a.records.get(id)!.correct && b.records.get(id)!.correct);
+      const both = ids.filter((id) => a.records.get(id)!.correct && b.records.get(id)!.correct).length;
+      raw.push({ a: a.key, b: b.key, bothCorrect: both, neitherCorrect: ids.length - both - onlyA.length - onlyB.length, onlyACorrect: onlyA, onlyBCorrect: onlyB, mcnemarP: mcnemarP(onlyA.length, onlyB.length) });
+    }
+  }
+  const adjusted = holm(raw.map((p) => p.mcnemarP));
+  return { common: ids.length, inAll: inAll.length, runs, pairs: raw.map((p, i) => ({ ...p, holmP: adjusted[i]! })), warnings };
+}
+
+/** The comparison as plain text: one table of the runs, then per pair the flips and the test. */
+export function renderComparison(c: Comparison, show: number): string {
+  const width = Math.max(...c.runs.map((r) => r.label.length + 2), 12);
+  const notCommon = c.runs.map((r) => `${r.notCommon} only in ${r.key}`).join(", ");
+  const anyFailed = c.runs.some((r) => r.failed.length);
+  const failedNote = anyFailed ? `; left out, failed: ${c.runs.map((r) => `${r.failed.length} in ${r.key}`).join(", ")} — --resume retries them` : "";
+  const answered = c.runs.length === 2 ? "answered by both" : "answered by all";
+  const lines = [`${c.common} questions in common, ${answered} (${notCommon}${failedNote})`, ""];
+  const levels = [...new Set(c.runs.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))];
+  const withCost = c.runs.some((r) => r.costPerQuestion !== null);
+  lines.push(
+    `${"".padEnd(width)}  ${"EX %".padStart(7)}  ${levels.map((l) => l.padStart(11)).join("  ")}  ${"tokens/q".padStart(9)}  ${"calls/q".padStart(7)}  ${"s/q".padStart(6)}${withCost ? `  ${"$/q".padStart(9)}` : ""}`,
+  );
+  for (const r of c.runs) {
+    const perLevel = levels.map((l) => (r.byDifficulty.find((d) => d.difficulty === l)?.ex.toFixed(2) ?? "-").padStart(11));
+    const label = `${r.key} ${r.label}`;
+    lines.push(
+      `${label.padEnd(width).slice(0, width)}  ${r.ex.toFixed(2).padStart(7)}  ${perLevel.join("  ")}  ${Math.round(r.tokensPerQuestion).toString().padStart(9)}  ${r.callsPerQuestion.toFixed(2).padStart(7)}  ${(r.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}${withCost ? `  ${(r.costPerQuestion ?? 0).toFixed(5).padStart(9)}` : ""}`,
+    );
+  }
+  const list = (xs: string[]) => (xs.length ? `: ${xs.slice(0, show).join(", ")}${xs.length > show ? ", ..." : ""}` : "");
+  for (const p of c.pairs) {
+    lines.push(
+      "",
+      ...(c.pairs.length > 1 ? [`${p.a} vs ${p.b}`] : []),
+      `both right ${p.bothCorrect}, both wrong ${p.neitherCorrect}`,
+      `only ${p.a} right ${p.onlyACorrect.length}${list(p.onlyACorrect)}`,
+      `only ${p.b} right ${p.onlyBCorrect.length}${list(p.onlyBCorrect)}`,
+      `McNemar exact p = ${p.mcnemarP.toPrecision(3)}${c.pairs.length > 1 ? `, Holm-adjusted over ${c.pairs.length} pairs p = ${p.holmP.toPrecision(3)}` : ""}${p.holmP < 0.05 ? " (the EX difference is significant at 0.05)" : ""}`,
+    );
+  }
+  for (const w of c.warnings) lines.push(`warning: ${w}`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,147 @@
+/**
+ * report.html in a real headless Chromium (Debian's /usr/bin/chromium driven by playwright-core): the page loads
+ * with no console error and no request beyond itself, every chart has its marks, and the numbers drawn equal the
+ * comparison's JSON (`sqlmend compare --json`) and the data the page embeds.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Browser, chromium } from "playwright-core";
+import { main } from "../cli/main.ts";
+import type { EvalRecord } from "../runner/report.ts";
+import { renderEvalHtml } from "../runner/report-html.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+
+let dir: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  removeTempDir(dir);
+});
+
+const record = (id: string, correct: boolean, difficulty: string, tokens: number, initialCorrect?: boolean): EvalRecord => ({
+  id,
+  dbId: "db",
+  difficulty,
+  question: `q${id}`,
+  sql: "SELECT 1",
+  correct,
+  ...(initialCorrect !== undefined ? { initialCorrect } : {}),
+  inputTokens: tokens,
+  outputTokens: Number(id),
+  calls: 2,
+  latencyMs: 500 + Number(id),
+  iterations: 0,
+  usageByRole: {},
+  thread: `t${id}`,
+});
+
+function writeRun(name: string, graph: string, records: EvalRecord[]) {
+  const out = path.join(dir, name);
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, "run.json"), JSON.stringify({ graph, bench: "/b", split: "dev", semantics: "bird" }));
+  fs.writeFileSync(path.join(out, "results.jsonl"), records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  return out;
+}
+
+interface Mark {
+  chart: string;
+  series: string;
+  group: string | null;
+  value: number | null;
+  x: number | null;
+  y: number | null;
+  height: number;
+}
+
+/** Opens a page, fails on any console error, page error or request other than the file itself. */
+async function open(file: string) {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+  const marks = await page.$$eval(".mark", (els) =>
+    els.map((el) => {
+      const box = (el as SVGGraphicsElement).getBBox();
+      const n = (a: string) => (el.getAttribute(a) === null ? null : Number(el.getAttribute(a)));
+      return { chart: el.getAttribute("data-chart")!, series: el.getAttribute("data-series")!, group: el.getAttribute("data-group"), value: n("data-value"), x: n("data-x"), y: n("data-y"), height: box.height };
+    }),
+  );
+  const data = JSON.parse((await page.textContent("#sqlmend-data"))!);
+  const cells = await page.$$eval("#summary tr[data-run] td[data-field]", (tds) => tds.map((td) => ({ run: td.parentElement!.getAttribute("data-run")!, field: td.getAttribute("data-field")!, text: td.textContent! })));
+  const figures = await page.$$eval("figure", (fs) => fs.map((f) => ({ id: f.id, svgs: f.querySelectorAll("svg").length, width: f.querySelector("svg")!.getBoundingClientRect().width })));
+  await page.close();
+  return { errors, requests, marks: marks as Mark[], data, cells, figures };
+}
+
+describe("report.html in headless Chromium", () => {
+  it("compare --html: loads cleanly; EX by difficulty, EX against tokens and flips drawn from the comparison's numbers", async () => {
+    const ids = Array.from({ length: 10 }, (_, i) => String(i));
+    const level = (id: string) => (Number(id) < 4 ? "simple" : Number(id) < 8 ? "moderate" : "challenging");
+    const a = writeRun("a", "baseline", ids.map((id) => record(id, Number(id) % 2 === 0, level(id), 100)));
+    const b = writeRun("b", "repair", ids.map((id) => record(id, Number(id) < 7, level(id), 250, Number(id) % 2 === 0)));
+    const c = writeRun("c", "magic", ids.map((id) => record(id, Number(id) % 3 !== 0, level(id), 900, Number(id) % 2 === 0)));
+    const out: string[] = [];
+    const io = { stdout: (t: string) => void out.push(t), stderr: () => {}, env: {}, cwd: dir };
+    const html = path.join(dir, "compare.html");
+    expect(await main(["compare", a, b, c, "--json", "--html", html], io)).toBe(0);
+    const json = JSON.parse(out.join(""));
+    const page = await open(html);
+    expect(page.errors).toEqual([]);
+    expect(page.requests).toEqual([pathToFileURL(html).href]);
+    expect(page.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "ex-vs-tokens", "flips"]);
+    for (const f of page.figures) expect(f.width).toBeGreaterThan(100);
+
+    const bars = page.marks.filter((m) => m.chart === "ex-by-difficulty");
+    expect(bars).toHaveLength(3 * 4); // 3 runs × (3 difficulties + all)
+    for (const run of json.runs as { key: string; label: string; ex: number; tokensPerQuestion: number; byDifficulty: { difficulty: string; ex: number }[] }[]) {
+      const name = `${run.key} ${run.label}`;
+      for (const d of run.byDifficulty) expect(bars.find((m) => m.series === name && m.group === d.difficulty)?.value).toBeCloseTo(d.ex, 10);
+      expect(bars.find((m) => m.series === name && m.group === "all")?.value).toBeCloseTo(run.ex, 10);
+      const point = page.marks.find((m) => m.chart === "ex-vs-tokens" && m.series === name)!;
+      expect([point.x, point.y]).toEqual([run.tokensPerQuestion, run.ex]);
+      const cell = (field: string) => page.cells.find((x) => x.run === run.key && x.field === field)?.text;
+      expect(cell("ex")).toBe(run.ex.toFixed(2));
+      expect(cell("tokensPerQuestion")).toBe(run.tokensPerQuestion.toFixed(0));
+    }
+    // A bar's drawn height follows its value (EX 0 draws nothing, EX 100 the full plot).
+    const heights = bars.map((m) => m.height / (m.value ?? 1));
+    const scale = heights.find((h) => Number.isFinite(h) && h > 0)!;
+    for (const m of bars) expect(m.height).toBeCloseTo((m.value ?? 0) * scale, 0);
+    // Flips of the two correctors, from their initial verdicts: B fixes 1, 3, 5 and breaks 8; C fixes 1, 5, 7 and breaks 0, 6.
+    const flips = page.marks.filter((m) => m.chart === "flips");
+    const flip = (series: string, run: string) => flips.find((m) => m.series === series && m.group === run)?.value;
+    expect([flip("wrong → right", "B b (repair)"), flip("right → wrong", "B b (repair)")]).toEqual([3, 1]);
+    expect([flip("wrong → right", "C c (magic)"), flip("right → wrong", "C c (magic)")]).toEqual([3, 2]);
+    expect(flips).toHaveLength(4);
+    expect(page.data.runs.map((r: { ex: number }) => r.ex)).toEqual(json.runs.map((r: { ex: number }) => r.ex));
+    expect(page.data.pairs.map((p: { holmP: number }) => p.holmP)).toEqual(json.pairs.map((p: { holmP: number }) => p.holmP));
+  }, 60_000);
+
+  it("an eval's report.html: EX by difficulty and, for a corrector, its flips", async () => {
+    const records = [record("1", true, "simple", 10, false), record("2", false, "simple", 20, true), record("3", true, "moderate", 30, true), record("4", false, "moderate", 40, false)];
+    const file = path.join(dir, "report.html");
+    fs.writeFileSync(file, renderEvalHtml(records, { graph: "repair <x>", dataset: "/b", split: "dev", command: "sqlmend eval repair" }));
+    const page = await open(file);
+    expect(page.errors).toEqual([]);
+    expect(page.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "flips"]);
+    const bars = page.marks.filter((m) => m.chart === "ex-by-difficulty");
+    expect(bars.map((m) => [m.group, m.value])).toEqual([["simple", 50], ["moderate", 50], ["all", 50]]);
+    expect(page.marks.filter((m) => m.chart === "flips").map((m) => [m.series, m.value])).toEqual([["wrong → right", 1], ["right → wrong", 1]]);
+    expect(page.data.runs[0].label).toBe("repair <x>");
+  }, 60_000);
+});
