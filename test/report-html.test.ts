@@ -76,7 +76,7 @@ async function open(file: string) {
   await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
   const marks = await page.$$eval(".mark", (els) =>
     els.map((el) => {
-      const box = (el as SVGGraphicsElement).getBBox();
+      const box = (el as unknown as { getBBox(): { height: number } }).getBBox();
       const n = (a: string) => (el.getAttribute(a) === null ? null : Number(el.getAttribute(a)));
       return { chart: el.getAttribute("data-chart")!, series: el.getAttribute("data-series")!, group: el.getAttribute("data-group"), value: n("data-value"), x: n("data-x"), y: n("data-y"), height: box.height };
     }),

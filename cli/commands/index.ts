@@ -17,8 +17,13 @@ export const commands: CommandEntry[] = [
   { name: "eval", summary: "run a graph over a benchmark split, score it, write predictions and report.md", load: async () => (await import("./eval.ts")).evalCommand },
   {
     name: "compare",
-    summary: "compare two eval runs: EX, per difficulty, questions flipped, McNemar test, cost",
+    summary: "compare eval runs: EX, per difficulty, questions flipped, McNemar tests (Holm), cost, --html",
     load: async () => (await import("./compare.ts")).compareCommand,
+  },
+  {
+    name: "experiment",
+    summary: "run a recipe of eval runs (shared initial SQL, correctors × scenarios) into one folder and one table",
+    load: async () => (await import("./experiment.ts")).experimentCommand,
   },
   {
     name: "merge",

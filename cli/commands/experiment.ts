@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { CliIO, Command } from "../shared/command.ts";
+import { UsageError, UserError } from "../shared/command.ts";
+import { graphFlags, runFlags } from "../shared/setup.ts";
+import { RUN_DIR_FLAGS } from "../../runner/run-dir.ts";
+
+const OWN_VALUE_FLAGS = new Set(["--bench", "--out", "--limit"]);
+const OWN_BOOLEAN_FLAGS = new Set(["--dry-run", "--resume"]);
+
+export const experimentCommand: Command = {
+  name: "experiment",
+  usage: `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--dry-run] [--resume] [eval flags...]
+
+Runs a recipe of named runs, each in OUT/<run>/ with eval's usual outputs (results.jsonl, predictions, report.md,
+report.html, run.json), then writes OUT/table.md, OUT/table.json and OUT/report.html. A run that others take their
+initial SQL from runs once, first. RECIPE is a built-in recipe's name or a JSON file:
+
+  {"name": "mine", "runs": {
+     "initial": {"graph": "baseline"},
+     "guideline": {"kind": "magic-guideline"},
+     "magic.errors": {"graph": "magic", "initial": "initial", "correct": "errors",
+                      "options": {"guideline": "{run:guideline}/guideline.md"}},
+     "repair.file": {"graph": "repair", "initial": "preds/predict_dev.json", "options": {"max-fix-rounds": 2}}}}
+
+  run fields: kind eval (default) | magic-guideline (sqlmend magic guideline, on the train split); graph; options
+  (flags by name, as on the command line); initial (a run of the recipe or a predictions file); correct
+  all|errors|incorrect; split dev|train. "{run:NAME}" in an option is NAME's output folder.
+
+Built-in recipes:
+  correctors   magic, r3-review, memo-refine, ts-sql-refine and repair on baseline's SQL under --correct all,
+               errors and incorrect (MAGIC's guideline learnt on the train split first)
+
+  --limit N     the first N questions of every run
+  --dry-run     list the runs in order, their questions, and the calls expected where a run has measured some
+  --resume      continue a killed or finished experiment in --out (each run resumes; finished ones redo nothing)
+  Every other flag (--model, --config, --concurrency, --cache, --checkpoints, ...) goes to every run.`,
+  async run(argv, io) {
+    const positionals: string[] = [];
+    const own: Record<string, string | boolean> = {};
+    const forwarded: string[] = [];
+    for (let i = 0; i < argv.length; i++) {
+      const arg = argv[i]!;
+      const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+      if (OWN_VALUE_FLAGS.has(flag)) {
+        const value = inline ?? argv[++i];
+        if (value === undefined) throw new UsageError(`${flag} needs a value`);
+        own[flag.slice(2)] = value;
+      } else if (OWN_BOOLEAN_FLAGS.has(flag)) own[flag.slice(2)] = true;
+      else if (arg.startsWith("-")) {
+        forwarded.push(arg);
+        // A flag's value goes with it (boolean flags of eval are followed by another flag or nothing).
+        if (inline === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--") && !BOOLEAN_EVAL_FLAGS.has(flag)) forwarded.push(argv[++i]!);
+      } else positionals.push(arg);
+    }
+    if (positionals.length !== 1) throw new UsageError(positionals.length ? `unexpected argument '${positionals[1]}'` : "name a recipe (built-in: correctors) or a recipe JSON file");
+    if (typeof own.bench !== "string") throw new UsageError("--bench DIR is required");
+    if (typeof own.out !== "string") throw new UsageError("--out DIR is required");
+    let limit: number | undefined;
+    if (own.limit !== undefined) {
+      limit = Number(own.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a whole number >= 1, not '${own.limit}'`);
+    }
+    const ex = await import("../../runner/experiment.ts");
+    const name = positionals[0]!;
+    const file = path.resolve(io.cwd, name);
+    const recipe = ex.BUILT_IN_RECIPES[name] ?? (fs.existsSync(file) ? ex.parseRecipe(fs.readFileSync(file, "utf8"), name) : undefined);
+    if (!recipe) throw new UserError(`no recipe '${name}': name a built-in recipe (${Object.keys(ex.BUILT_IN_RECIPES).join(", ")}) or a recipe JSON file`);
+    const order = ex.orderRuns(recipe, name);
+    const outDir = path.resolve(io.cwd, own.out);
+    const outOf = (run: string) => path.join(outDir, run);
+    const splitOf = (run: string) => recipe.runs[run]!.split ?? (recipe.runs[run]!.kind === "magic-guideline" ? "train" : "dev");
+
+    const { resolveBenchmarkDir, loadBenchmark } = await import("../../tools/benchmarks/benchmark.ts");
+    const benchDir = await resolveBenchmarkDir(own.bench, io.env, io.cwd);
+    const { parseResults } = await import("../../runner/report.ts");
+    const recordsOf = (run: string) => {
+      const results = path.join(outOf(run), "results.jsonl");
+      return fs.existsSync(results) ? [...parseResults(fs.readFileSync(results, "utf8")).records.values()] : [];
+    };
+
+    if (own["dry-run"]) {
+      const { selectQuestions } = await import("../../runner/run-dir.ts");
+      const counts = new Map<string, number>();
+      for (const split of new Set(order.map(splitOf))) counts.set(split, selectQuestions(await loadBenchmark(benchDir, { split }), undefined, limit).questions.length);
+      const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${benchDir}, in this order`, ""];
+      let expected = 0;
+      let unknown = 0;
+      for (const run of order) {
+        const spec = recipe.runs[run]!;
+        const questions = counts.get(splitOf(run))!;
+        const done = spec.kind === "eval" ? recordsOf(run) : [];
+        const todo = Math.max(0, questions - done.length);
+        const perQuestion = done.length ? done.reduce((n, r) => n + r.calls, 0) / done.length : undefined;
+        if (perQuestion !== undefined) expected += perQuestion * todo;
+        else if (todo) unknown++;
+        const what = spec.kind === "magic-guideline" ? "magic guideline" : `${spec.graph}${spec.initial ? ` on ${spec.initial}, --correct ${spec.correct ?? "all"}` : ""}`;
+        const calls = !todo ? "0 calls (done)" : perQuestion !== undefined ? `~${Math.round(perQuestion * todo)} calls (${perQuestion.toFixed(1)}/question so far)` : "calls unknown until it runs";
+        lines.push(`  ${run.padEnd(24)} ${what.padEnd(44)} ${splitOf(run)}: ${questions} questions, ${done.length} done; ${calls}`);
+      }
+      lines.push("", `Expected calls: ~${Math.round(expected)}${unknown ? ` plus those of ${unknown} run${unknown === 1 ? "" : "s"} not measured yet` : ""} (the response cache may serve many of them)`);
+      io.stdout(`${lines.join("\n")}\n`);
+      return 0;
+    }
+
+    const [{ evalCommand }, { magicCommand }] = await Promise.all([import("./eval.ts"), import("./magic.ts")]);
+    for (const run of order) {
+      const spec = recipe.runs[run]!;
+      const split = splitOf(run);
+      const args = ["--bench", benchDir, "--out", outOf(run), "--split", split, ...(limit ? ["--limit", String(limit)] : []), ...optionArgs(spec.options, (v) => ex.resolveRefs(v, outOf))];
+      if (spec.initial) {
+        const initialFile = recipe.runs[spec.initial] ? path.join(outOf(spec.initial), `predict_${splitOf(spec.initial)}.json`) : path.resolve(io.cwd, spec.initial);
+        args.push("--initial", initialFile, "--correct", spec.correct ?? "all");
+      }
+      if (own.resume) args.push("--resume");
+      io.stderr(`\nsqlmend experiment ${recipe.name}: run ${run} (${order.indexOf(run) + 1}/${order.length})\n`);
+      const prefixed: CliIO = { ...io, stdout: (t) => io.stderr(t.replace(/^(?=.)/gm, `  ${run}: `)) };
+      const code = spec.kind === "magic-guideline" ? await magicCommand.run(["guideline", ...args, ...forwarded], prefixed) : await evalCommand.run([spec.graph!, ...args, ...forwarded], prefixed);
+      if (code === 130) {
+        io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
+        return 130;
+      }
+      if (code !== 0) throw new UserError(`run ${run} exited with ${code}; --resume continues the experiment once it is fixed`);
+    }
+
+    const evalRuns = order.filter((run) => recipe.runs[run]!.kind === "eval");
+    const rows = evalRuns.map((run) => ex.rowOf(run, recipe.runs[run]!, recordsOf(run)));
+    const table = ex.renderTable(recipe, rows);
+    fs.writeFileSync(path.join(outDir, "table.md"), table);
+    fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, rows }, null, 2)}\n`);
+    // One page over the dev runs (the questions all of them ran), charts as compare's.
+    const [{ compareRuns }, { renderCompareHtml }] = await Promise.all([import("../../runner/compare.ts"), import("../../runner/report-html.ts")]);
+    const devRuns = evalRuns.filter((run) => splitOf(run) === "dev");
+    if (devRuns.length) {
+      const keyOf = (i: number) => `R${i + 1}`;
+      const comparison = compareRuns(devRuns.map((run, i) => ({ key: keyOf(i), label: run, dir: outOf(run), records: new Map(recordsOf(run).map((r) => [r.id, r])), run: {} })));
+      fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: `sqlmend experiment ${argv.join(" ")}`, title: `sqlmend experiment: ${recipe.name}` }));
+    }
+    io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
+    return 0;
+  },
+};
+
+/** The boolean flags of eval and magic guideline (forwarded without a value). */
+const BOOLEAN_EVAL_FLAGS = new Set(
+  Object.entries({ ...runFlags, ...graphFlags(), ...RUN_DIR_FLAGS, "keep-distinct": { type: "boolean" }, "no-manager": { type: "boolean" } } as Record<string, { type: string }>)
+    .filter(([, d]) => d.type === "boolean")
+    .map(([flag]) => `--${flag}`),
+);
+
+/** Recipe options as flags: true → --flag, false → left out, a list → the flag repeated. */
+function optionArgs(options: Record<string, string | number | boolean | string[]>, resolve: (value: string) => string): string[] {
+  return Object.entries(options).flatMap(([flag, value]) => {
+    if (value === true) return [`--${flag}`];
+    if (value === false) return [];
+    if (Array.isArray(value)) return value.flatMap((v) => [`--${flag}`, resolve(v)]);
+    return [`--${flag}`, resolve(String(value))];
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * `sqlmend experiment`: the built-in `correctors` recipe on minibench against the scripted local server (every agent
+ * role of every graph, test/support/method-agents.ts): one table of correctors × scenarios, the shared initial run
+ * computed once, and a second identical experiment answered from the response cache. Recipe files: zod-checked,
+ * dependency order, --dry-run, --resume.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../cli/main.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { agentsConfig, methodAgents } from "./support/method-agents.ts";
+
+let dir: string;
+let benchDir: string;
+let server: OpenAIServer;
+
+async function sqlmend(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") };
+  const code = await main(args, { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd: dir, isTTY: false });
+  return { code, out: out.join(""), err: err.join("") };
+}
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  benchDir = path.join(dir, "minibench");
+  await buildMinibench(benchDir);
+  const dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
+  const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
+  server = await startOpenAIServer({ respond: methodAgents({ questions: [dev, train] }).respond });
+  fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
+});
+afterAll(async () => {
+  await server?.close();
+  removeTempDir(dir);
+});
+
+describe("sqlmend experiment", () => {
+  it("correctors: one table of correctors × scenarios; a second identical experiment is served from the cache", async () => {
+    const dry = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e1", "--limit", "4", "--dry-run");
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toMatch(/^sqlmend experiment correctors: 17 runs/);
+    expect(dry.out).toMatch(/^\s+initial\s+baseline\s+dev: 4 questions, 0 done; calls unknown until it runs$/m);
+    expect(dry.out).toMatch(/^\s+magic\.incorrect\s+magic on initial, --correct incorrect\s+dev: 4 questions/m);
+    expect(fs.existsSync(path.join(dir, "e1"))).toBe(false);
+
+    const first = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e1", "--limit", "4", "--checkpoints", "ckpt.sqlite", "--concurrency", "2");
+    expect(first.code, first.err.slice(-3000)).toBe(0);
+    if (process.env.SHOW_TABLE) console.log(first.out);
+    const grid = first.out.split("\n").filter((l) => /^\| (magic|r3-review|memo-refine|ts-sql-refine|repair) \|/.test(l));
+    expect(grid).toHaveLength(5);
+    for (const row of grid) expect(row.split("|").slice(2, -1).map((c) => c.trim())).toHaveLength(3);
+    expect(first.out).toMatch(/^\| corrector \| all \| errors \| incorrect \|$/m);
+    const table = JSON.parse(fs.readFileSync(path.join(dir, "e1", "table.json"), "utf8"));
+    expect(table.rows).toHaveLength(16);
+    for (const row of table.rows) expect([row.run, row.questions, row.failed]).toEqual([row.run, 4, 0]);
+    // The shared initial run ran once; every corrector read its predictions.
+    const initial = table.rows.find((r: { run: string }) => r.run === "initial");
+    for (const row of table.rows.filter((r: { initial: string | null }) => r.initial)) expect(row.initialEx).toBe(initial.ex);
+    // Under "incorrect" only wrong initial SQL is corrected; under "errors" only SQL that fails to execute.
+    const applied = (run: string) => table.rows.find((r: { run: string }) => r.run === run).correctionsApplied;
+    expect(applied("repair.all")).toBe(4);
+    expect(applied("repair.incorrect")).toBe(4 - Math.round((initial.ex / 100) * 4));
+    expect(applied("repair.errors")).toBeLessThan(4);
+    expect(fs.readFileSync(path.join(dir, "e1", "magic.all", "report.html"), "utf8")).toContain("<svg");
+    expect(fs.readFileSync(path.join(dir, "e1", "report.html"), "utf8")).toContain('id="flips"');
+
+    const before = server.requests.length;
+    const second = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e2", "--limit", "4", "--checkpoints", "ckpt.sqlite", "--concurrency", "2");
+    expect(second.code, second.err.slice(-3000)).toBe(0);
+    const served = /^Response cache over the eval runs: (\d+) of (\d+) model calls served/m.exec(second.out)!;
+    const share = Number(served[1]) / Number(served[2]);
+    expect(share).toBeGreaterThanOrEqual(0.95);
+    expect(server.requests.length - before).toBeLessThanOrEqual(Math.ceil(0.05 * Number(served[2])));
+    const grid2 = second.out.split("\n").filter((l) => /^\| (magic|r3-review|memo-refine|ts-sql-refine|repair) \|/.test(l));
+    expect(grid2).toEqual(grid);
+    console.log(`experiment correctors --limit 4: second run ${served[1]} of ${served[2]} calls served (${(share * 100).toFixed(1)}%), ${server.requests.length - before} requests`);
+
+    // --resume of a finished experiment runs nothing again.
+    const again = server.requests.length;
+    const resumed = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e2", "--limit", "4", "--checkpoints", "ckpt.sqlite", "--resume", "--cache", "off");
+    expect(resumed.code, resumed.err.slice(-2000)).toBe(0);
+    expect(server.requests.slice(again).map((r) => `${r.model}: ${r.messages.at(-1)?.content.slice(0, 300)}`)).toEqual([]);
+  }, 600_000);
+
+  it("checks a recipe file: zod errors name the field; unknown runs and cycles are refused", async () => {
+    const write = (name: string, body: unknown) => {
+      fs.writeFileSync(path.join(dir, name), JSON.stringify(body));
+      return name;
+    };
+    const bad = await sqlmend("experiment", write("bad.json", { name: "x", runs: { a: { graph: "baseline", correct: "sometimes" } } }), "--bench", benchDir, "--out", "x");
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/bad\.json: runs\.a\.correct: /);
+    const missing = await sqlmend("experiment", write("missing.json", { name: "x", runs: { a: { graph: "magic", initial: "b", options: { guideline: "{run:nowhere}/g.md" } } } }), "--bench", benchDir, "--out", "x");
+    expect(missing.err).toMatch(/runs\.a: no run 'nowhere' in the recipe/);
+    const cycle = await sqlmend("experiment", write("cycle.json", { name: "x", runs: { a: { graph: "baseline", options: { x: "{run:b}" } }, b: { graph: "baseline", options: { x: "{run:a}" } } } }), "--bench", benchDir, "--out", "x");
+    expect(cycle.err).toMatch(/runs depend on each other: a → b → a/);
+    const order = await sqlmend("experiment", write("order.json", { name: "x", runs: { fix: { graph: "repair", initial: "gen" }, gen: { graph: "baseline" } } }), "--bench", benchDir, "--out", "x", "--limit", "2", "--dry-run");
+    expect(order.code, order.err).toBe(0);
+    expect(order.out.indexOf("  gen ")).toBeLessThan(order.out.indexOf("  fix "));
+  });
+});
