@@ -154,7 +154,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${ctx.command}\``);
-  lines.push(`- ${cacheSummary(records)}`, "");
+  lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`, "");
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
   for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |`);
   lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |`, "");
