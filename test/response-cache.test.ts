@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import Database from "better-sqlite3";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { main } from "../cli/main.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
@@ -60,6 +61,9 @@ describe("response cache", () => {
     for (const c of served) expect(c.record).toMatchObject({ cached: true, inputTokens: 0, outputTokens: 0, savedInputTokens: 11, savedOutputTokens: 5 });
     expect(usageOfCalls(served.map((c) => c.record))).toMatchObject({ calls: 3, inputTokens: 0, outputTokens: 0, cached: 3, savedTokens: 48 });
     expect(again.cacheStats).toMatchObject({ lookups: 3, hits: 3, writes: 0, savedInputTokens: 33 });
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare("SELECT model, occurrence, input_tokens FROM responses ORDER BY occurrence").all()).toEqual([0, 1, 2].map((occurrence) => ({ model: "m", occurrence, input_tokens: 11 })));
+    db.close();
     // A fourth identical request is a new sample.
     const fourth = await ask(again);
     expect(server.requests.length - before).toBe(4);
@@ -99,6 +103,16 @@ describe("response cache", () => {
     await ask(provider(file, "on", { maxTokens: 7 }));
     await ask(provider(file, "on"), "hello again");
     expect(count() - before).toBe(4);
+    // The API key is not part of the key (LangChain's parameters carry it).
+    before = count();
+    await ask(createOpenAIProvider(config(), { OPENAI_API_KEY: "another-key" }, { cache: new ResponseCache(openResponseStore(file, () => {}), "on") }));
+    expect(count() - before).toBe(0);
+    before = count();
+    await ask(provider(file, "on", { temperature: 0.5 }));
+    await ask(provider(file, "on", { model: "other" }));
+    await ask(provider(file, "on", { maxTokens: 7 }));
+    await ask(provider(file, "on"), "hello again");
+    expect(count() - before).toBe(0);
     const other = await startOpenAIServer({ respond: () => ({ content: "elsewhere" }) });
     try {
       const reply = await ask(provider(file, "on", { baseURL: other.url }));

@@ -204,7 +204,9 @@ export class ResponseCache {
 
   /** @internal */
   keyOf(endpoint: string, prompt: string, llmKey: string): string {
-    return lazyCrypto().createHash("sha256").update(`${endpoint}\u0000${llmKey}\u0000${prompt}`).digest("hex");
+    // LangChain's parameters include the API key: it does not change the reply (a new key must not empty the cache).
+    const params = llmKey.replace(/(^|,)apiKey:"(?:[^"\\]|\\.)*"/, "$1");
+    return lazyCrypto().createHash("sha256").update(`${endpoint}\u0000${params}\u0000${prompt}`).digest("hex");
   }
 
   /** @internal */
@@ -278,6 +280,6 @@ class EndpointCache extends BaseCache<Generation[]> {
   }
 
   override async update(prompt: string, llmKey: string, value: Generation[]): Promise<void> {
-    this.cache.update(this.cache.keyOf(this.endpoint, prompt, llmKey), /model(?:_name)?:"([^"]*)"/.exec(llmKey)?.[1] ?? "", value);
+    this.cache.update(this.cache.keyOf(this.endpoint, prompt, llmKey), /(?:^|,)model:"([^"]*)"/.exec(llmKey)?.[1] ?? "", value);
   }
 }
