@@ -4,6 +4,7 @@
  * set aside, token honesty, and a rerun of a finished eval through the launcher answered from the cache.
  */
 import fs from "node:fs";
+import { spawn } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +23,7 @@ import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts
 import { agentsConfig, methodAgents } from "./support/method-agents.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 
+const ROOT = path.resolve(import.meta.dirname, "..");
 let dir: string;
 let server: OpenAIServer;
 let counter = 0;
@@ -202,10 +204,11 @@ describe("a rerun of a finished eval", () => {
     const agents = methodAgents({ questions: [dev] });
     const local = await startOpenAIServer({ respond: agents.respond });
     fs.writeFileSync(path.join(work, "sqlmend.config.json"), JSON.stringify({ ...agentsConfig({ baseURL: local.url }), embeddingModel: undefined }));
+    let home = "home";
     const sqlmend = async (...args: string[]) => {
       const out: string[] = [];
       const err: string[] = [];
-      const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(work, "home") };
+      const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(work, home) };
       const code = await main(args, { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd: work, isTTY: false });
       return { code, out: out.join(""), err: err.join("") };
     };
@@ -231,6 +234,30 @@ describe("a rerun of a finished eval", () => {
       const off = await sqlmend("eval", "r3", "--bench", benchDir, "--limit", "6", "--out", "c", "--checkpoints", "memory", "--cache", "off");
       expect(off.code, off.err).toBe(0);
       expect(local.requests.length - made).toBe(made);
+      // Two processes filling one cache at once (WAL, busy timeout): both finish, no warning, and what they stored
+      // answers a third run entirely.
+      const child = (out: string) =>
+        new Promise<{ code: number | null; err: string }>((resolve) => {
+          const env = { ...process.env, OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(work, "home2") };
+          delete env.SQLMEND_CACHE;
+          const p = spawn(process.execPath, [path.join(ROOT, "bin", "sqlmend.js"), "eval", "baseline", "--bench", benchDir, "--limit", "8", "--out", out, "--checkpoints", "memory"], { cwd: work, env, stdio: ["ignore", "ignore", "pipe"] });
+          let err = "";
+          p.stderr.on("data", (d: Buffer) => (err += d.toString()));
+          p.on("exit", (code) => resolve({ code, err }));
+        });
+      const pair = await Promise.all([child("p1"), child("p2")]);
+      for (const p of pair) {
+        expect(p.code, p.err).toBe(0);
+        expect(p.err).not.toMatch(/warning|damaged|failed/i);
+      }
+      const afterPair = local.requests.length;
+      home = "home2";
+      const third = await sqlmend("eval", "baseline", "--bench", benchDir, "--limit", "8", "--out", "p3", "--checkpoints", "memory");
+      expect(third.code, third.err).toBe(0);
+      expect(local.requests.length).toBe(afterPair);
+      expect(third.out).toMatch(/^Response cache: (\d+) of \1 model calls served \(100\.00%\)/m);
+
+      home = "home";
       const bad = await sqlmend("eval", "r3", "--bench", benchDir, "--out", "d", "--cache", "sometimes");
       expect(bad.code).toBe(2);
       expect(bad.err).toMatch(/--cache takes on, off, read, refresh, not 'sometimes'/);
