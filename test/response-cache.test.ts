@@ -217,11 +217,11 @@ describe("a rerun of a finished eval", () => {
       expect(first.code, first.err).toBe(0);
       const made = local.requests.length;
       expect(made).toBeGreaterThan(6);
-      const second = await sqlmend("eval", "r3", "--bench", benchDir, "--limit", "6", "--out", "b", "--checkpoints", "memory");
+      const second = await sqlmend("eval", "r3", "--bench", benchDir, "--limit", "6", "--out", "b", "--checkpoints", "ck.sqlite");
       expect(second.code, second.err).toBe(0);
       expect(local.requests.length - made).toBe(0);
       const verdicts = (out: string) =>
-        fs.readFileSync(path.join(work, out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; correct: boolean; sql: string; inputTokens: number; cachedCalls?: number; calls: number })
+        fs.readFileSync(path.join(work, out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; correct: boolean; sql: string; inputTokens: number; cachedCalls?: number; calls: number; thread: string })
           .sort((x, y) => x.id.localeCompare(y.id));
       const [a, b] = [verdicts("a"), verdicts("b")];
       expect(b.map((r) => [r.id, r.correct, r.sql])).toEqual(a.map((r) => [r.id, r.correct, r.sql]));
@@ -230,6 +230,10 @@ describe("a rerun of a finished eval", () => {
       expect(second.out).toMatch(/^Response cache: (\d+) of \1 model calls served \(100\.00%\)/m);
       expect(fs.readFileSync(path.join(work, "b", "report.md"), "utf8")).toMatch(/Response cache: (\d+) of \1 model calls served \(100\.00%\), \d+ tokens saved/);
       expect(fs.readFileSync(path.join(work, "b", "report.html"), "utf8")).toMatch(/<svg[^>]*role="img"/);
+      // inspect says which calls the cache served.
+      const shown = await sqlmend("inspect", b[0]!.thread, "--checkpoints", "ck.sqlite");
+      expect(shown.code, shown.err).toBe(0);
+      expect(shown.out).toMatch(/writer 0\/0 tok \(cached\)/);
       // --cache off: every call reaches the server again.
       const off = await sqlmend("eval", "r3", "--bench", benchDir, "--limit", "6", "--out", "c", "--checkpoints", "memory", "--cache", "off");
       expect(off.code, off.err).toBe(0);
@@ -238,7 +242,7 @@ describe("a rerun of a finished eval", () => {
       // answers a third run entirely.
       const child = (out: string) =>
         new Promise<{ code: number | null; err: string }>((resolve) => {
-          const env = { ...process.env, OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(work, "home2") };
+          const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(work, "home2") };
           delete env.SQLMEND_CACHE;
           const p = spawn(process.execPath, [path.join(ROOT, "bin", "sqlmend.js"), "eval", "baseline", "--bench", benchDir, "--limit", "8", "--out", out, "--checkpoints", "memory"], { cwd: work, env, stdio: ["ignore", "ignore", "pipe"] });
           let err = "";

@@ -195,7 +195,7 @@ function renderOverview(threadId: string, graph: string, final: { values: SqlSta
       .flatMap(([, update]) => Object.entries(update).map(([key, value]) => (key === "attempts" ? ("execution" in update ? "" : attemptNotes(value)) : key === "execution" ? executionSummary(value) : key === "linking" ? linkingSummary(value) : `${key}=${summarizeValue(value)}`)))
       .filter(Boolean)
       .join("; ");
-    const calls = step.calls.length ? `  [${step.calls.length} model call${step.calls.length > 1 ? "s" : ""}: ${step.calls.map((c) => `${c.role} ${c.inputTokens}/${c.outputTokens} tok${c.error ? ` (${c.error})` : ""}`).join(", ")}]` : "";
+    const calls = step.calls.length ? `  [${step.calls.length} model call${step.calls.length > 1 ? "s" : ""}: ${step.calls.map((c) => `${c.role} ${c.inputTokens}/${c.outputTokens} tok${c.cached ? " (cached)" : ""}${c.error ? ` (${c.error})` : ""}`).join(", ")}]` : "";
     out.push(`  ${String(step.step).padStart(3)}  ${nodeList(step.nodes).padEnd(10)} ${changed || "(no change)"}${calls}`);
   }
   return `${out.join("\n")}\n`;
@@ -216,7 +216,7 @@ function renderStep(step: StepView): string {
     out.push("");
   }
   step.calls.forEach((call, i) => {
-    out.push(`Model call ${i + 1}: role ${call.role}${call.node ? ` (node ${call.node})` : ""}, model ${call.model}, ${call.inputTokens} in / ${call.outputTokens} out, ${Math.round(call.latencyMs)} ms${call.method ? `, ${call.method}` : ""}${call.error ? `, error: ${call.error}` : ""}`);
+    out.push(`Model call ${i + 1}: role ${call.role}${call.node ? ` (node ${call.node})` : ""}, model ${call.model}, ${call.inputTokens} in / ${call.outputTokens} out, ${Math.round(call.latencyMs)} ms${call.method ? `, ${call.method}` : ""}${call.cached ? `, served by the response cache (saved ${call.savedInputTokens ?? 0} in / ${call.savedOutputTokens ?? 0} out)` : ""}${call.error ? `, error: ${call.error}` : ""}`);
     for (const m of call.messages) out.push(`--- ${m.role} ---`, m.content);
     out.push("--- reply ---", call.reply || "(empty)", "");
   });
