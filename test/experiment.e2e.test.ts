@@ -81,6 +81,15 @@ describe("sqlmend experiment", () => {
     expect(grid2).toEqual(grid);
     console.log(`experiment correctors --limit 4: second run ${served[1]} of ${served[2]} calls served (${(share * 100).toFixed(1)}%), ${server.requests.length - before} requests`);
 
+    // --dry-run of a finished experiment: nothing left; of a new one beside it, calls measured where a graph has run.
+    const finished = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e2", "--limit", "4", "--dry-run");
+    expect(finished.out).toMatch(/^\s+r3-review\.all\s.*dev: 4 questions, 4 done; 0 calls \(done\)$/m);
+    expect(finished.out).toMatch(/^Expected calls: ~0 \(/m);
+    fs.writeFileSync(path.join(dir, "more.json"), JSON.stringify({ name: "more", runs: { initial: { graph: "baseline" }, again: { graph: "baseline", options: { "max-fix-rounds": 1 } } } }));
+    const more = await sqlmend("experiment", "more.json", "--bench", benchDir, "--out", "e2", "--limit", "4", "--dry-run");
+    const perQ = table.rows.find((r: { run: string }) => r.run === "initial").callsPerQuestion as number;
+    expect(more.out).toContain(`dev: 4 questions, 0 done; ~${Math.round(perQ * 4)} calls (${perQ.toFixed(1)}/question measured in another baseline run)`);
+
     // --resume of a finished experiment runs nothing again.
     const again = server.requests.length;
     const resumed = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e2", "--limit", "4", "--checkpoints", "ckpt.sqlite", "--resume", "--cache", "off");

@@ -32,7 +32,8 @@ Built-in recipes:
                errors and incorrect (MAGIC's guideline learnt on the train split first)
 
   --limit N     the first N questions of every run
-  --dry-run     list the runs in order, their questions, and the calls expected where a run has measured some
+  --dry-run     list the runs in order, their questions, and the calls still expected (measured in OUT: the run's
+                finished questions, or another run of the same graph)
   --resume      continue a killed or finished experiment in --out (each run resumes; finished ones redo nothing)
   Every other flag (--model, --config, --concurrency, --cache, --checkpoints, ...) goes to every run.`,
   async run(argv, io) {
@@ -90,13 +91,17 @@ Built-in recipes:
         const spec = recipe.runs[run]!;
         const questions = counts.get(splitOf(run))!;
         const done = spec.kind === "eval" ? recordsOf(run) : [];
-        const todo = Math.max(0, questions - done.length);
-        const perQuestion = done.length ? done.reduce((n, r) => n + r.calls, 0) / done.length : undefined;
+        // A guideline step is done once it wrote its stats (its own records are not eval's).
+        const guidelineDone = spec.kind === "magic-guideline" && fs.existsSync(path.join(outOf(run), "stats.json"));
+        const todo = guidelineDone ? 0 : Math.max(0, questions - done.length);
+        // Measured: this run's finished questions, else those of another run of the same graph in OUT.
+        const sameGraph = done.length ? done : order.filter((o) => o !== run && recipe.runs[o]!.graph === spec.graph && recipe.runs[o]!.kind === "eval").flatMap(recordsOf);
+        const perQuestion = spec.kind === "eval" && sameGraph.length ? sameGraph.reduce((n, r) => n + r.calls, 0) / sameGraph.length : undefined;
         if (perQuestion !== undefined) expected += perQuestion * todo;
         else if (todo) unknown++;
         const what = spec.kind === "magic-guideline" ? "magic guideline" : `${spec.graph}${spec.initial ? ` on ${spec.initial}, --correct ${spec.correct ?? "all"}` : ""}`;
-        const calls = !todo ? "0 calls (done)" : perQuestion !== undefined ? `~${Math.round(perQuestion * todo)} calls (${perQuestion.toFixed(1)}/question so far)` : "calls unknown until it runs";
-        lines.push(`  ${run.padEnd(24)} ${what.padEnd(44)} ${splitOf(run)}: ${questions} questions, ${done.length} done; ${calls}`);
+        const calls = !todo ? "0 calls (done)" : perQuestion !== undefined ? `~${Math.round(perQuestion * todo)} calls (${perQuestion.toFixed(1)}/question measured${done.length ? "" : ` in another ${spec.graph} run`})` : "calls unknown until it runs";
+        lines.push(`  ${run.padEnd(24)} ${what.padEnd(44)} ${splitOf(run)}: ${questions} questions, ${guidelineDone ? questions : done.length} done; ${calls}`);
       }
       lines.push("", `Expected calls: ~${Math.round(expected)}${unknown ? ` plus those of ${unknown} run${unknown === 1 ? "" : "s"} not measured yet` : ""} (the response cache may serve many of them)`);
       io.stdout(`${lines.join("\n")}\n`);
