@@ -24,7 +24,8 @@ let behaviour: (prompt: string) => ScriptedReply = () => ({ status: 500 });
 async function sqlmend(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") };
+  // No response cache: the scripted server fails chosen requests, which a cached reply would never reach.
+  const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home"), SQLMEND_CACHE: "off" };
   const code = await main(args, { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd: dir, isTTY: false });
   return { code, out: out.join(""), err: err.join("") };
 }
