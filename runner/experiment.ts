@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
-import type { EvalRecord } from "./report.ts";
+import { type EvalRecord, isFailed } from "./report.ts";
 
 /**
  * `sqlmend experiment`'s recipe: named runs, each an eval of a graph (with its options, and for a corrector its
@@ -142,8 +142,10 @@ export interface RunRow {
 }
 
 export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[]): RunRow {
+  // EX over the answered questions (a failed one has no answer; counted in `failed`), as eval's summary.
+  const answered = records.filter((r) => !isFailed(r));
   const n = records.length;
-  const correct = records.filter((r) => r.correct).length;
+  const correct = answered.filter((r) => r.correct).length;
   const known = records.filter((r) => r.initialCorrect !== undefined);
   const corrector = spec.initial !== undefined;
   const sum = (f: (r: EvalRecord) => number) => records.reduce((a, r) => a + f(r), 0);
@@ -154,7 +156,7 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[]): RunR
     scenario: spec.correct ?? (corrector ? "all" : null),
     questions: n,
     correct,
-    ex: n ? (correct / n) * 100 : 0,
+    ex: answered.length ? (correct / answered.length) * 100 : 0,
     initialEx: corrector && known.length ? (known.filter((r) => r.initialCorrect).length / known.length) * 100 : null,
     wrongToRight: corrector ? known.filter((r) => !r.initialCorrect && r.correct).length : null,
     rightToWrong: corrector ? known.filter((r) => r.initialCorrect && !r.correct).length : null,
@@ -163,7 +165,7 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[]): RunR
     callsPerQuestion: n ? sum((r) => r.calls) / n : 0,
     cachedCalls: sum((r) => r.cachedCalls ?? 0),
     calls: sum((r) => r.calls),
-    failed: records.filter((r) => r.error !== undefined).length,
+    failed: records.filter(isFailed).length,
   };
 }
 

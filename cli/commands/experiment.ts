@@ -125,7 +125,9 @@ Built-in recipes:
         io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
         return 130;
       }
-      if (code !== 0) throw new UserError(`run ${run} exited with ${code}; --resume continues the experiment once it is fixed`);
+      // 3: the run finished with failed questions (counted in the table; --resume retries them); the others go on.
+      if (code === 3) io.stderr(`warning: run ${run} finished with failed questions; the table counts them, --resume retries them\n`);
+      else if (code !== 0) throw new UserError(`run ${run} exited with ${code}; --resume continues the experiment once it is fixed`);
     }
 
     const evalRuns = order.filter((run) => recipe.runs[run]!.kind === "eval");
@@ -142,7 +144,7 @@ Built-in recipes:
       fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: `sqlmend experiment ${argv.join(" ")}`, title: `sqlmend experiment: ${recipe.name}` }));
     }
     io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
-    return 0;
+    return rows.some((r) => r.failed) ? 3 : 0;
   },
 };
 
