@@ -51,7 +51,6 @@ describe("sqlmend experiment", () => {
 
     const first = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e1", "--limit", "4", "--checkpoints", "ckpt.sqlite", "--concurrency", "2");
     expect(first.code, first.err.slice(-3000)).toBe(0);
-    if (process.env.SHOW_TABLE) console.log(first.out);
     const grid = first.out.split("\n").filter((l) => /^\| (magic|r3-review|memo-refine|ts-sql-refine|repair) \|/.test(l));
     expect(grid).toHaveLength(5);
     for (const row of grid) expect(row.split("|").slice(2, -1).map((c) => c.trim())).toHaveLength(3);
