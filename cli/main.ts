@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { type CliIO, defaultIO, firstLineOf, UsageError, UserError } from "./shared/command.ts";
 import { commands } from "./commands/index.ts";
+import { closeAll } from "../core/closers.ts";
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -43,5 +44,8 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
     io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n`);
     if (io.env.SQLMEND_DEBUG) io.stderr(`${error instanceof Error ? error.stack : ""}\n`);
     return 1;
+  } finally {
+    // Connections the command left open (a shared response cache in Redis) would keep the process alive.
+    closeAll();
   }
 }

@@ -264,7 +264,7 @@ describe("a rerun of a finished eval", () => {
       home = "home";
       const bad = await sqlmend("eval", "r3", "--bench", benchDir, "--out", "d", "--cache", "sometimes");
       expect(bad.code).toBe(2);
-      expect(bad.err).toMatch(/--cache takes on, off, read, refresh, not 'sometimes'/);
+      expect(bad.err).toMatch(/--cache takes on, off, read, refresh or redis:\/\/HOST:PORT, not 'sometimes'/);
     } finally {
       await local.close();
     }

@@ -3,14 +3,15 @@ import type { Embedder } from "../../tools/models/embeddings.ts";
 import { createEmbedderFrom, createOpenAIProvider, type ModelProvider, resolveModelConfig } from "../../tools/models/models.ts";
 import { openResponseStore, RESPONSE_CACHE_FILE, ResponseCache } from "../../tools/models/response-cache.ts";
 import { dataDir } from "../../tools/paths.ts";
-import { cacheModeFrom, modelFlagsFrom, type RunValues } from "./setup.ts";
-
-// Apart from cli/setup.ts because these load LangChain's OpenAI client: commands import them once their flags are checked.
+import { openRedisStore } from "../../tools/models/redis-store.ts";
+import { cacheModeFrom, cacheRedisFrom, modelFlagsFrom, type RunValues } from "./setup.ts";
 
 /** The response cache `--cache` asks for (default on, in `<data dir>/responses.sqlite`), or undefined when off. */
 export function responseCacheFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, warn: (line: string) => void): ResponseCache | undefined {
   const mode = cacheModeFrom(values, env);
   if (mode === "off") return undefined;
+  const redis = cacheRedisFrom(values, env);
+  if (redis) return new ResponseCache(openRedisStore(redis, warn), mode);
   return new ResponseCache(openResponseStore(path.join(dataDir(env, cwd), RESPONSE_CACHE_FILE), warn), mode);
 }
 

@@ -49,7 +49,8 @@ export const RUN_FLAGS_USAGE = `Model:
   --embedding-model NAME    embeddings for linking and few-shot retrieval (or SQLMEND_EMBEDDING_MODEL; default: lexical)
   --embedding-base-url URL  the embedding endpoint when it is not --base-url (or SQLMEND_EMBEDDING_BASE_URL)
   --cache on|off|read|refresh  model replies cached in <data dir>/responses.sqlite (default on, or SQLMEND_CACHE):
-                            read uses hits and never writes, refresh never reads and overwrites
+                            read uses hits and never writes, refresh never reads and overwrites;
+                            --cache redis://HOST:PORT keeps it in Redis, shared by every machine that names it
 Graph:
   --max-fix-rounds N        execution-error fix rounds (default 3)
   --few-shot K              examples retrieved from the training split (default 0)
@@ -115,14 +116,28 @@ export function modelFlagsFrom(values: RunValues): ModelFlags {
   };
 }
 
-/** `--cache`, else SQLMEND_CACHE, else on. */
+/** `--cache`, else SQLMEND_CACHE, else on. A Redis URL is "on", kept in that Redis (`cacheRedisFrom`). */
 export function cacheModeFrom(values: { cache?: string }, env: NodeJS.ProcessEnv): CacheMode {
   const given = values.cache ?? (env.SQLMEND_CACHE || undefined);
   if (given === undefined) return "on";
+  if (/^rediss?:\/\//i.test(given)) {
+    try {
+      new URL(given);
+    } catch {
+      throw new UsageError(`${values.cache !== undefined ? "--cache" : "SQLMEND_CACHE"}: '${given}' is not a Redis URL (redis://HOST:PORT[/DB])`);
+    }
+    return "on";
+  }
   if (!(CACHE_MODES as readonly string[]).includes(given)) {
-    throw new UsageError(`${values.cache !== undefined ? "--cache" : "SQLMEND_CACHE"} takes ${CACHE_MODES.join(", ")}, not '${given}'`);
+    throw new UsageError(`${values.cache !== undefined ? "--cache" : "SQLMEND_CACHE"} takes ${CACHE_MODES.join(", ")} or redis://HOST:PORT, not '${given}'`);
   }
   return given as CacheMode;
+}
+
+/** The Redis URL the cache lives in (`--cache redis://…`, or SQLMEND_CACHE), or undefined for the local file. */
+export function cacheRedisFrom(values: { cache?: string }, env: NodeJS.ProcessEnv): string | undefined {
+  const given = values.cache ?? (env.SQLMEND_CACHE || undefined);
+  return given && /^rediss?:\/\//i.test(given) ? given : undefined;
 }
 
 export function graphOptionsFrom(values: RunValues): GraphOptions {

@@ -44,13 +44,33 @@ export interface CacheHitNote {
   outputTokens: number;
 }
 
+/** What a store keeps per request and occurrence. */
+export interface StoredEntry {
+  reply: StoredReply;
+  inputTokens: number;
+  outputTokens: number;
+  model?: string;
+}
+
+/** Where replies live: this file's SQLite store, or Redis (`./redis-store.ts`); sync or async. */
+export interface ReplyStore {
+  /** Where it is, for messages and the report. */
+  readonly file: string;
+  /** Why it stopped (later calls are misses, writes dropped). */
+  broken: string | undefined;
+  get(key: string, occurrence: number): StoredEntry | undefined | Promise<StoredEntry | undefined>;
+  nextOccurrence(scope: string, key: string): number | undefined | Promise<number | undefined>;
+  put(key: string, occurrence: number, entry: StoredEntry, overwrite: boolean): boolean | Promise<boolean>;
+  close(): void;
+}
+
 interface StoredReply {
   text: string;
   message: { content: AIMessageFields["content"]; tool_calls?: AIMessageFields["tool_calls"]; additional_kwargs?: Record<string, unknown>; response_metadata?: Record<string, unknown> };
 }
 
 /** The SQLite file behind the cache: opened once per path in a process, shared by every provider. */
-export class ResponseStore {
+export class ResponseStore implements ReplyStore {
   private db: Database.Database | undefined;
   private getStmt!: Database.Statement;
   private putStmt!: Database.Statement;
@@ -106,7 +126,7 @@ export class ResponseStore {
     this.getStmt.get("", -1);
   }
 
-  get(key: string, occurrence: number): { reply: StoredReply; inputTokens: number; outputTokens: number } | undefined {
+  get(key: string, occurrence: number): StoredEntry | undefined {
     if (this.broken || !this.db) return undefined;
     try {
       const row = this.getStmt.get(key, occurrence) as { reply: string; input_tokens: number; output_tokens: number } | undefined;
@@ -128,10 +148,10 @@ export class ResponseStore {
     }
   }
 
-  put(key: string, occurrence: number, model: string, reply: StoredReply, tokens: { input: number; output: number }, overwrite: boolean): boolean {
+  put(key: string, occurrence: number, entry: StoredEntry, overwrite: boolean): boolean {
     if (this.broken || !this.db) return false;
     try {
-      const info = (overwrite ? this.replaceStmt : this.putStmt).run(key, occurrence, model, JSON.stringify(reply), tokens.input, tokens.output, new Date().toISOString());
+      const info = (overwrite ? this.replaceStmt : this.putStmt).run(key, occurrence, entry.model ?? "", JSON.stringify(entry.reply), entry.inputTokens, entry.outputTokens, new Date().toISOString());
       return info.changes > 0;
     } catch (error) {
       this.fail(error);
@@ -192,7 +212,7 @@ export class ResponseCache {
   private readonly pending = new Map<string, number[]>();
 
   constructor(
-    private readonly store: ResponseStore,
+    private readonly store: ReplyStore,
     readonly mode: Exclude<CacheMode, "off">,
   ) {
     this.stats = emptyCacheStats(mode, store.file);
@@ -210,16 +230,16 @@ export class ResponseCache {
   }
 
   /** @internal */
-  lookup(key: string): Generation[] | null {
+  async lookup(key: string): Promise<Generation[] | null> {
     const scope = currentScope();
     const slot = `${scope}\u0000${key}`;
-    let occurrence = scope && this.mode !== "read" ? this.store.nextOccurrence(scope, key) : undefined;
+    let occurrence = scope && this.mode !== "read" ? await this.store.nextOccurrence(scope, key) : undefined;
     if (occurrence === undefined) {
       occurrence = this.next.get(slot) ?? 0;
       this.next.set(slot, occurrence + 1);
     }
     this.stats.lookups++;
-    const found = this.mode === "refresh" ? undefined : this.store.get(key, occurrence);
+    const found = this.mode === "refresh" ? undefined : await this.store.get(key, occurrence);
     if (!found) {
       const waiting = this.pending.get(slot) ?? [];
       waiting.push(occurrence);
@@ -242,7 +262,7 @@ export class ResponseCache {
   }
 
   /** @internal */
-  update(key: string, model: string, value: Generation[]) {
+  async update(key: string, model: string, value: Generation[]) {
     const slot = `${currentScope()}\u0000${key}`;
     const waiting = this.pending.get(slot);
     const occurrence = waiting?.shift();
@@ -261,7 +281,7 @@ export class ResponseCache {
         response_metadata: message.response_metadata ?? {},
       },
     };
-    if (this.store.put(key, occurrence, model, reply, { input: usage?.input_tokens ?? 0, output: usage?.output_tokens ?? 0 }, this.mode === "refresh")) this.stats.writes++;
+    if (await this.store.put(key, occurrence, { reply, inputTokens: usage?.input_tokens ?? 0, outputTokens: usage?.output_tokens ?? 0, model }, this.mode === "refresh")) this.stats.writes++;
     if (this.store.broken) this.stats.disabled = this.store.broken;
   }
 }
@@ -280,6 +300,6 @@ class EndpointCache extends BaseCache<Generation[]> {
   }
 
   override async update(prompt: string, llmKey: string, value: Generation[]): Promise<void> {
-    this.cache.update(this.cache.keyOf(this.endpoint, prompt, llmKey), /(?:^|,)model:"([^"]*)"/.exec(llmKey)?.[1] ?? "", value);
+    await this.cache.update(this.cache.keyOf(this.endpoint, prompt, llmKey), /(?:^|,)model:"([^"]*)"/.exec(llmKey)?.[1] ?? "", value);
   }
 }
