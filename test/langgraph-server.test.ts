@@ -9,12 +9,10 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import type { CliIO } from "../cli/shared/command.ts";
-import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type ChatRequestRecord, type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { captureIO as capture, minibenchFixture, questionOf } from "./support/cli.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 let dir: string;
@@ -25,13 +23,7 @@ let langgraph: ChildProcess;
 let serverUrl: string;
 let serverLog = "";
 
-const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.messages.at(-1)?.content ?? "")?.[1]?.trim() ?? "";
-function captureIO(env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { ...env }, cwd: dir, isTTY: false };
-  return { io, out: () => out.join(""), err: () => err.join("") };
-}
+const captureIO = (env: NodeJS.ProcessEnv = {}) => capture(dir, env);
 const freePort = () =>
   new Promise<number>((resolve) => {
     const s = net.createServer().listen(0, "127.0.0.1", () => {
@@ -43,9 +35,7 @@ const results = (out: string) => new Map(fs.readFileSync(path.join(out, "results
 
 beforeAll(async () => {
   dir = makeTempDir();
-  benchDir = path.join(dir, "minibench");
-  await buildMinibench(benchDir);
-  dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
+  ({ benchDir, dev } = await minibenchFixture(dir));
   // Every third question answered wrongly, one with SQL that fails (so the fix loop runs on the server).
   models = await startOpenAIServer({
     respond: (req) => {

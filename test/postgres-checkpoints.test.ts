@@ -7,12 +7,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import type { CliIO } from "../cli/shared/command.ts";
-import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type ChatRequestRecord, type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { captureIO as capture, goldResponder, minibenchFixture, questionOf } from "./support/cli.ts";
 import { type PostgresServer, startPostgres } from "./support/postgres.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -25,24 +23,13 @@ let dir: string;
 let benchDir: string;
 let dev: Question[];
 let server: OpenAIServer;
-const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.messages.at(-1)?.content ?? "")?.[1]?.trim() ?? "";
 
-function captureIO(env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { ...env }, cwd: dir, isTTY: false };
-  return { io, out: () => out.join(""), err: () => err.join("") };
-}
+const captureIO = (env: NodeJS.ProcessEnv = {}) => capture(dir, env);
 
 beforeAll(async () => {
   dir = makeTempDir();
-  benchDir = path.join(dir, "minibench");
-  await buildMinibench(benchDir);
-  dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
-  server = await startOpenAIServer({
-    latencyMs: 100,
-    respond: (req) => ({ content: `\`\`\`sql\n${dev.find((q) => q.question === questionOf(req))?.goldSql ?? "SELECT 1"}\n\`\`\``, usage: { prompt_tokens: 100, completion_tokens: 10 } }),
-  });
+  ({ benchDir, dev } = await minibenchFixture(dir));
+  server = await startOpenAIServer({ latencyMs: 100, respond: goldResponder(dev) });
 });
 afterAll(async () => {
   await server?.close();

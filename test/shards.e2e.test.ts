@@ -6,43 +6,27 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import type { CliIO } from "../cli/shared/command.ts";
 import { shardOf } from "../runner/shards.ts";
 import { selectQuestions } from "../runner/run-dir.ts";
-import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type ChatRequestRecord, type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { captureIO as capture, goldResponder, minibenchFixture } from "./support/cli.ts";
 
 let dir: string;
 let benchDir: string;
 let dev: Question[];
 let server: OpenAIServer;
 
-const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.messages.at(-1)?.content ?? "")?.[1]?.trim() ?? "";
-
-function captureIO(env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { ...env }, cwd: dir, isTTY: false };
-  return { io, out: () => out.join(""), err: () => err.join("") };
-}
+const captureIO = (env: NodeJS.ProcessEnv = {}) => capture(dir, env);
 const results = (out: string) => new Map(fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).map((r) => [r.id, r]));
 
 beforeAll(async () => {
   dir = makeTempDir();
-  benchDir = path.join(dir, "minibench");
-  await buildMinibench(benchDir);
-  dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
+  ({ benchDir, dev } = await minibenchFixture(dir));
   // Every third question gets a wrong answer, the rest the gold.
-  server = await startOpenAIServer({
-    respond: (req) => {
-      const q = dev.find((x) => x.question === questionOf(req));
-      const sql = !q ? "SELECT 1" : Number(q.id) % 3 === 0 ? "SELECT 42" : q.goldSql!;
-      return { content: `\`\`\`sql\n${sql}\n\`\`\``, usage: { prompt_tokens: 100, completion_tokens: 10 } };
-    },
-  });
+  server = await startOpenAIServer({ respond: goldResponder(dev, (q) => Number(q.id) % 3 === 0) });
 });
 afterAll(async () => {
   await server.close();

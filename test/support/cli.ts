@@ -1,0 +1,52 @@
+/**
+ * The launcher as tests drive it: `main` with captured output, a minibench fixture, and a model server that answers
+ * each question with its gold SQL (found by the question's text in the prompt).
+ */
+import path from "node:path";
+import { main } from "../../cli/main.ts";
+import type { CliIO } from "../../cli/shared/command.ts";
+import type { Question } from "../../state/question.ts";
+import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
+import { buildMinibench } from "../../tools/benchmarks/minibench/index.ts";
+import type { ChatRequestRecord, ScriptedReply } from "./openai-server.ts";
+
+/** A CliIO that keeps what the command prints. */
+export function captureIO(cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env: { ...env }, cwd, isTTY: false };
+  return { io, out: () => out.join(""), err: () => err.join("") };
+}
+
+/** Runs `sqlmend ARGS` in-process: its exit status and what it printed. */
+export async function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+  const run = captureIO(cwd, env);
+  const code = await main(args, run.io);
+  return { code, out: run.out(), err: run.err() };
+}
+
+/** minibench built under `dir`, with its dev questions. */
+export async function minibenchFixture(dir: string): Promise<{ benchDir: string; dev: Question[] }> {
+  const benchDir = path.join(dir, "minibench");
+  await buildMinibench(benchDir);
+  return { benchDir, dev: (await loadBenchmark(benchDir, { split: "dev" })).questions };
+}
+
+/** The question a baseline prompt asks ("Question: …" in its last message). */
+export const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.messages.at(-1)?.content ?? "")?.[1]?.trim() ?? "";
+
+/** A model that answers each question with its gold SQL ("SELECT 1" when it finds none), `wrong(q)` ones with SELECT 42. */
+export function goldResponder(questions: Question[], wrong: (q: Question) => boolean = () => false) {
+  return (req: ChatRequestRecord): ScriptedReply => {
+    const text = questionOf(req);
+    const q = questions.find((x) => x.question === text);
+    const sql = !q ? "SELECT 1" : wrong(q) ? "SELECT 42" : q.goldSql!;
+    return { content: `\`\`\`sql\n${sql}\n\`\`\``, usage: { prompt_tokens: 100, completion_tokens: 10 } };
+  };
+}
+
+/** results.jsonl of an output folder, by question id. */
+export async function resultsOf(out: string): Promise<Map<string, Record<string, unknown>>> {
+  const fs = await import("node:fs");
+  return new Map(fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).map((r) => [r.id as string, r]));
+}
