@@ -7,25 +7,19 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../cli/main.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { runCli } from "./support/cli.ts";
 
 let dir: string;
 let benchDir: string;
 let dev: Question[];
 let server: OpenAIServer;
 
-async function sqlmend(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") };
-  const code = await main(args, { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd: dir, isTTY: false });
-  return { code, out: out.join(""), err: err.join("") };
-}
+const sqlmend = (...args: string[]) => runCli(args, dir, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") });
 
 beforeAll(async () => {
   dir = makeTempDir();
