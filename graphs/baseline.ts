@@ -1,5 +1,5 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
-import { SqlState } from "../state/sql-state.ts";
+import { SqlInputState, SqlState } from "../state/sql-state.ts";
 import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { readOptions } from "../core/options.ts";
@@ -20,7 +20,7 @@ export const baselineSpec: GraphSpec = specOf(baselineManifest, {
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(baselineSpec, slot, deps, options);
     const { link } = readOptions(baselineOptions, options);
-    const graph = new StateGraph(SqlState)
+    const graph = new StateGraph(SqlState, { input: SqlInputState })
       .addNode("link", node("link"))
       .addNode("schema", node("schema"))
       .addNode("generate", node("generate"))

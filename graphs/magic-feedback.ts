@@ -1,5 +1,5 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
-import { MagicFeedbackState, type MagicFeedbackValue } from "../state/magic.ts";
+import { MagicFeedbackState, type MagicFeedbackValue, MagicFeedbackInput } from "../state/magic.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { checkNode, correctNode, feedbackNode, judgeNode, managerJudgeNode, reviseCorrectionNode, reviseFeedbackNode } from "../nodes/magic/cycle.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
@@ -65,7 +65,7 @@ export const magicFeedbackSpec: GraphSpec = specOf(magicFeedbackManifest, {
     // Both paths are in every build (the option picks one after `correct`), so a graph built with the defaults —
     // `sqlmend inspect`, Studio — still reads the steps of a thread that ran without the manager.
     const afterCorrect = (state: MagicFeedbackValue) => (state.unreachable ? END : noManager ? "check" : "manager");
-    const graph = new StateGraph(MagicFeedbackState)
+    const graph = new StateGraph(MagicFeedbackState, { input: MagicFeedbackInput })
       .addNode("schema", node("schema"))
       .addNode("feedback", node("feedback"))
       .addNode("correct", node("correct"))

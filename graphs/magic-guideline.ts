@@ -1,5 +1,5 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
-import { MagicGuidelineState } from "../state/magic.ts";
+import { MagicGuidelineState, MagicGuidelineInput } from "../state/magic.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { mergeNode } from "../nodes/magic/guideline.ts";
 import { magicGuidelineManifest } from "./manifests/magic.ts";
@@ -15,7 +15,7 @@ export const magicGuidelineSpec: GraphSpec = specOf(magicGuidelineManifest, {
   outcome: { of: (state) => ({ merged: state.merged === true, unusableReplies: typeof state.unusableReplies === "number" ? state.unusableReplies : 0 }) },
   steps: () => 1,
   build(deps, options: BuildOptions = {}) {
-    const graph = new StateGraph(MagicGuidelineState)
+    const graph = new StateGraph(MagicGuidelineState, { input: MagicGuidelineInput })
       .addNode("merge", slotNode(magicGuidelineSpec, "merge", deps, options))
       .addEdge(START, "merge")
       .addEdge("merge", END)

@@ -1,3 +1,4 @@
+import { SqlInputState } from "../state/sql-state.ts";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { MagicState } from "../state/magic.ts";
 import type { NodeFactory } from "../nodes/types.ts";
@@ -27,7 +28,7 @@ export const magicSpec: GraphSpec = specOf(magicManifest, {
   steps: () => 3,
   build(deps, options: BuildOptions = {}) {
     const node = (name: string) => slotNode(magicSpec, name, deps, options);
-    const graph = new StateGraph(MagicState)
+    const graph = new StateGraph(MagicState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("correct", node("correct"))
       .addNode("check", node("check"))

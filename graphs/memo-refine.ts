@@ -1,3 +1,4 @@
+import { SqlInputState } from "../state/sql-state.ts";
 import { START, StateGraph } from "@langchain/langgraph";
 import { MemoState } from "../state/memo.ts";
 import { memoryStoreFor, seedNode, voteNode } from "../nodes/memo/correct.ts";
@@ -34,7 +35,7 @@ export const memoRefineSpec: GraphSpec = specOf(memoRefineManifest, {
     if (o.candidates) loadCandidateSets(o.candidates, options.cwd); // a bad file fails here, in one line
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const node = (name: string) => slotNode(memoRefineSpec, name, deps, options) as any;
-    const compiled = new StateGraph(MemoState)
+    const compiled = new StateGraph(MemoState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("seed", node("seed"), { ends: ["critic", "vote"] })
       .addNode("critic", node("critic"), { ends: ["refine", "vote"] })

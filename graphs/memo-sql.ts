@@ -1,3 +1,4 @@
+import { SqlInputState } from "../state/sql-state.ts";
 import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { START, StateGraph, Send } from "@langchain/langgraph";
 import { MemoState, type MemoStateValue, STRATEGIES } from "../state/memo.ts";
@@ -53,7 +54,7 @@ export const memoSqlSpec: GraphSpec = specOf(memoSqlManifest, {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const node = (name: string) => slotNode(memoSqlSpec, name, deps, options) as any;
     const fanOut = (state: MemoStateValue) => STRATEGIES.map((strategy) => new Send("decompose", { ctx: contextOf(state, !o.noLinking), strategy }));
-    const graph = new StateGraph(MemoState)
+    const graph = new StateGraph(MemoState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("decompose", node("decompose"), { ends: ["act", "write"] })
       .addNode("act", node("act"), { ends: ["act", "reflect", "write"] })

@@ -1,3 +1,4 @@
+import { SqlInputState } from "../state/sql-state.ts";
 import { END, START, Send, StateGraph } from "@langchain/langgraph";
 import { R3State, type R3StateValue } from "../state/r3.ts";
 import { debugNode } from "../nodes/r3/debug.ts";
@@ -59,7 +60,7 @@ const routeAfterRevise = (state: R3StateValue) => {
 function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpec["build"]>[0], options: BuildOptions = {}) {
   const opts = readOptions(R3_LOOP_OPTIONS, options);
   const node = (slot: string, extra: Record<string, unknown> = {}) => slotNode(spec, slot, deps, { ...options, ...extra });
-  const graph = new StateGraph(R3State)
+  const graph = new StateGraph(R3State, { input: SqlInputState })
     .addNode("schema", node("schema"))
     .addNode("execute", node("execute", { previewRows: Math.max(opts.resultRows, options.previewRows ?? 0) }))
     .addNode("debug", node("debug"))

@@ -1,5 +1,5 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
-import { SqlState } from "../state/sql-state.ts";
+import { SqlState, SqlInputState } from "../state/sql-state.ts";
 import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { repairManifest } from "./manifests/baseline.ts";
@@ -14,7 +14,7 @@ export const repairSpec: GraphSpec = specOf(repairManifest, {
   steps: (options) => 2 + 2 * maxFixRoundsOf(options),
   build(deps, options: BuildOptions = {}) {
     const node = (slot: string) => slotNode(repairSpec, slot, deps, options);
-    const graph = new StateGraph(SqlState)
+    const graph = new StateGraph(SqlState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("execute", node("execute"))
       .addNode("fix", node("fix"))

@@ -1,3 +1,4 @@
+import { SqlInputState } from "../state/sql-state.ts";
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
 import { asSlotFactory, codersOf } from "../nodes/ts-sql/common.ts";
 import { coderNode, inspectNode } from "../nodes/ts-sql/code.ts";
@@ -64,7 +65,7 @@ function buildTsSql(spec: GraphSpec, deps: NodeDeps, options: BuildOptions, gene
   const node = (slot: string) => slotNode(spec, slot, deps, options);
   const opts = readOptions(TS_SQL_OPTIONS, options);
   const dataSlot = opts.noDataAgent ? "sample" : "data";
-  const graph = new StateGraph(TsSqlState)
+  const graph = new StateGraph(TsSqlState, { input: SqlInputState })
     .addNode("link", node("link"))
     .addNode(dataSlot, node(dataSlot))
     .addNode("check", node("check"))

@@ -1,6 +1,6 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { sqlStateFields } from "./sql-state.ts";
+import { sqlInputFields, sqlStateFields } from "./sql-state.ts";
 
 /** One turn of MAGIC's feedback-correction cycle, as the manager (or, without it, the feedback agent) judged it. */
 export const MagicIterationSchema = z.object({
@@ -58,6 +58,8 @@ export const magicFeedbackFields = {
   failedRevisions: counter(),
 };
 export const MagicFeedbackState = new StateSchema(magicFeedbackFields);
+/** What `magic guideline` starts a cycle with: the question, s' (`sql` and `incorrectSql`) and the gold. */
+export const MagicFeedbackInput = new StateSchema({ ...sqlInputFields, goldSql: magicFeedbackFields.goldSql, incorrectSql: magicFeedbackFields.incorrectSql });
 export type MagicFeedbackValue = typeof MagicFeedbackState.State;
 export type MagicFeedbackUpdate = typeof MagicFeedbackState.Update;
 
@@ -87,6 +89,8 @@ export const magicGuidelineFields = {
   unusableReplies: z.number().int().nonnegative().default(0),
 };
 export const MagicGuidelineState = new StateSchema(magicGuidelineFields);
+/** What a merge starts with: the batch, its number and the guideline so far. */
+export const MagicGuidelineInput = new StateSchema({ ...sqlInputFields, batchNo: magicGuidelineFields.batchNo, batch: magicGuidelineFields.batch, guideline: magicGuidelineFields.guideline });
 export type MagicGuidelineValue = typeof MagicGuidelineState.State;
 
 /** Graph `magic`: the guideline corrector. `initialSql` keeps the SQL it was given, to fall back on. */

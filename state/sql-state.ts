@@ -107,6 +107,22 @@ export const sqlStateFields = {
 };
 
 export const SqlState = new StateSchema(sqlStateFields);
+
+/**
+ * What a graph is started with, as a state schema (Studio's and the LangGraph API's input form): the question, its
+ * database and evidence, and the SQL to correct (correctors). Everything else is the graph's own work.
+ */
+export const sqlInputFields = {
+  graph: sqlStateFields.graph,
+  questionId: sqlStateFields.questionId,
+  question: sqlStateFields.question,
+  evidence: sqlStateFields.evidence,
+  dbId: sqlStateFields.dbId,
+  dbPath: sqlStateFields.dbPath,
+  descriptionDir: sqlStateFields.descriptionDir,
+  sql: sqlStateFields.sql,
+};
+export const SqlInputState = new StateSchema(sqlInputFields);
 export type SqlStateValue = typeof SqlState.State;
 export type SqlStateUpdate = typeof SqlState.Update;
 

@@ -96,6 +96,19 @@ describe("eval --server (a LangGraph server runs the graphs)", () => {
     expect(models.requests.length).toBe(asked);
   }, 120_000);
 
+  it("serves each graph with a narrow input (question, database, evidence, SQL to correct), not its whole state", async () => {
+    const assistants = (await fetch(`${serverUrl}/assistants/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ limit: 100 }) }).then((r) => r.json())) as { assistant_id: string; graph_id: string }[];
+    const inputs: Record<string, string[]> = {};
+    for (const a of assistants) {
+      const schemas = (await fetch(`${serverUrl}/assistants/${a.assistant_id}/schemas`).then((r) => r.json())) as { input_schema?: { properties?: Record<string, unknown> } };
+      inputs[a.graph_id] = Object.keys(schemas.input_schema?.properties ?? {}).sort();
+    }
+    const base = ["dbId", "dbPath", "descriptionDir", "evidence", "graph", "question", "questionId", "sql"];
+    for (const graph of ["baseline", "repair", "r3", "r3-review", "ts-sql", "ts-sql-refine", "memo-sql", "memo-refine", "magic"]) expect(inputs[graph], graph).toEqual(base);
+    expect(inputs["magic-feedback"]).toEqual([...base, "goldSql", "incorrectSql"].sort());
+    expect(inputs["magic-guideline"]).toEqual([...base, "batch", "batchNo", "guideline"].sort());
+  }, 60_000);
+
   it("a server that is not there, or does not serve the graph, is one line before any question runs", async () => {
     const env = { OPENAI_BASE_URL: models.url, SQLMEND_MODEL: TEST_MODEL_ID };
     const down = captureIO(env);
