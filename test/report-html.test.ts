@@ -13,13 +13,19 @@ import type { EvalRecord } from "../runner/report.ts";
 import { renderEvalHtml } from "../runner/report-html.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
+const CHROMIUM = "/usr/bin/chromium";
+// Skipped, with the reason printed, only where Debian's Chromium is not installed (.ci/run installs it).
+const skip = fs.existsSync(CHROMIUM) ? undefined : `no ${CHROMIUM}: apt-get install chromium (.ci/run does)`;
+if (skip) console.warn(`report-html: skipped: ${skip}`);
+
 let dir: string;
 let browser: Browser;
 
 beforeAll(async () => {
   dir = makeTempDir();
+  if (skip) return;
   browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
 }, 60_000);
@@ -88,7 +94,7 @@ async function open(file: string) {
   return { errors, requests, marks: marks as Mark[], data, cells, figures };
 }
 
-describe("report.html in headless Chromium", () => {
+describe.skipIf(!!skip)("report.html in headless Chromium", () => {
   it("compare --html: loads cleanly; EX by difficulty, EX against tokens and flips drawn from the comparison's numbers", async () => {
     const ids = Array.from({ length: 10 }, (_, i) => String(i));
     const level = (id: string) => (Number(id) < 4 ? "simple" : Number(id) < 8 ? "moderate" : "challenging");
