@@ -28,8 +28,8 @@ export type SkippedQuestion = z.infer<typeof SkippedQuestionSchema>;
 /** "own": a question file (JSONL, CSV or JSON) over a folder of databases (`--questions FILE --db-dir DIR`). */
 export type BenchmarkLayout = "spider" | "bird" | "own";
 /** Spider: dev, train, test. BIRD: dev, train, minidev (the mini-dev SQLite release, mini_dev_sqlite.json). */
-export type Split = "dev" | "train" | "test" | "minidev";
-export const SPLITS: readonly Split[] = ["dev", "train", "test", "minidev"];
+export { SPLITS, type Split } from "./splits.ts";
+import type { Split } from "./splits.ts";
 
 export interface Benchmark {
   /** The directory that was read (absolute). */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { holm, mcnemarP } from "../cli/commands/compare.ts";
+import { holm, mcnemarP } from "../runner/compare.ts";
 import type { EvalRecord } from "../runner/report.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 

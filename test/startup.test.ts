@@ -135,12 +135,12 @@ describe("describing graphs and checking flags", () => {
     ["unknown graph", ["eval", "nope", "--bench", "minibench", "--out", "out"], 1, /unknown graph 'nope'/],
   ];
   for (const [name, args, status, output] of cases) {
-    it(`${name}: loads neither LangGraph nor LangChain nor the checkpoint store`, () => {
+    it(`${name}: loads neither LangGraph nor LangChain nor zod nor the checkpoint store`, () => {
       const r = loaded([bin, ...args], name.replace(/\W+/g, "-"));
       expect(r.status, r.stderr).toBe(status);
       expect(r.stdout + r.stderr).toMatch(output);
       expect(r.modules.some((m) => /\/cli\/main\.(ts|js)$/.test(m))).toBe(true);
-      expect(r.modules.filter((m) => /\/@langchain\/|\/storage\/checkpoint|\/better-sqlite3\//.test(m))).toEqual([]);
+      expect(r.modules.filter((m) => /\/@langchain\/|\/storage\/checkpoint|\/better-sqlite3\/|\/node_modules\/zod\//.test(m))).toEqual([]);
     });
   }
 });

@@ -28,7 +28,6 @@ function readRun(dir: string, cwd: string, parse: typeof parseResults): RunOutpu
   return { dir: abs, label: `${path.basename(abs)} (${graph})`, records, run };
 }
 
-export { holm, mcnemarP } from "../../runner/compare.ts";
 
 export const compareCommand: Command = {
   name: "compare",
