@@ -12,9 +12,30 @@ import { type EvalRecord, isFailed } from "./report.ts";
 
 const OptionValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 
+/** The paper's reported figures for a run's row: where from (table, benchmark), with which model, and the numbers. */
+export const PaperSchema = z
+  .object({
+    /** e.g. "MAGIC Table 1, BIRD dev, T column". */
+    source: z.string().min(1),
+    /** The paper's model name(s), as the paper writes them. */
+    model: z.string().min(1),
+    /** The paper's row name. */
+    row: z.string().min(1),
+    /** The reported figures by name ("EX", "GPT-4 Spider", "VES", ...). */
+    figures: z.record(z.string(), z.number()).default({}),
+    note: z.string().optional(),
+  })
+  .strict();
+export type Paper = z.infer<typeof PaperSchema>;
+
 export const RecipeRunSchema = z
   .object({
-    kind: z.enum(["eval", "magic-guideline"]).default("eval"),
+    /**
+     * eval; magic-guideline (`sqlmend magic guideline`, train split); memo-build (`sqlmend memo build` on the train
+     * split into OUT/<run>/memory.sqlite); memo-candidates (`sqlmend memo candidates` of the memo-sql run `from` into
+     * OUT/<run>/candidates.json).
+     */
+    kind: z.enum(["eval", "magic-guideline", "memo-build", "memo-candidates"]).default("eval"),
     /** eval: the graph (a generator, or a corrector with `initial`). */
     graph: z.string().min(1).optional(),
     /** Graph options and shared knobs by flag name, as on the command line: {"max-fix-rounds": 2, "no-react": true}. */
@@ -24,6 +45,11 @@ export const RecipeRunSchema = z
     correct: z.enum(["all", "errors", "incorrect"]).optional(),
     /** eval: default dev; magic-guideline: train. */
     split: z.enum(["dev", "train"]).optional(),
+    /** memo-candidates: the memo-sql eval run whose candidates are exported. */
+    from: z.string().min(1).optional(),
+    /** What the run needs that sqlmend does not have (a method): never run, its row printed with this reason. */
+    needs: z.string().min(1).optional(),
+    paper: PaperSchema.optional(),
   })
   .strict();
 export type RecipeRun = z.infer<typeof RecipeRunSchema>;
@@ -32,33 +58,14 @@ export const RecipeSchema = z
   .object({
     name: z.string().min(1),
     description: z.string().optional(),
+    /** What it reproduces, for `sqlmend experiment --list`. */
+    reproduces: z.string().optional(),
     runs: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "run names are letters, digits, '.', '_' and '-'"), RecipeRunSchema),
   })
   .strict();
 export type Recipe = z.infer<typeof RecipeSchema>;
 
-export const CORRECTORS = ["magic", "r3-review", "memo-refine", "ts-sql-refine", "repair"] as const;
-export const SCENARIOS = ["all", "errors", "incorrect"] as const;
 
-/** Built-in recipes, by name. */
-export const BUILT_IN_RECIPES: Record<string, Recipe> = {
-  correctors: {
-    name: "correctors",
-    description: "every corrector on the same initial SQL (baseline's) under MAGIC's three scenarios (Table 1); MAGIC's guideline learnt on the train split",
-    runs: {
-      initial: { kind: "eval", graph: "baseline", options: {} },
-      guideline: { kind: "magic-guideline", options: {} },
-      ...Object.fromEntries(
-        CORRECTORS.flatMap((graph) =>
-          SCENARIOS.map((scenario) => [
-            `${graph}.${scenario}`,
-            { kind: "eval" as const, graph, initial: "initial", correct: scenario, options: graph === "magic" ? { guideline: "{run:guideline}/guideline.md" } : {} },
-          ]),
-        ),
-      ),
-    },
-  },
-};
 
 /** Parses a recipe (JSON text); one line naming the first problem. */
 export function parseRecipe(text: string, source: string): Recipe {
@@ -78,21 +85,45 @@ export function parseRecipe(text: string, source: string): Recipe {
 }
 
 const REF = /\{run:([^}]+)\}/g;
+const SET = /\{set:([^}]+)\}/g;
 
-/** The runs a run needs first: its initial run and every `{run:NAME}` in its options. */
+/** The runs a run needs first: its initial run, its `from` run and every `{run:NAME}` in its options. */
 export function dependenciesOf(recipe: Recipe, name: string): string[] {
   const run = recipe.runs[name]!;
   const deps = new Set<string>();
   if (run.initial && recipe.runs[run.initial]) deps.add(run.initial);
+  if (run.from) deps.add(run.from);
   for (const value of Object.values(run.options).flat()) for (const m of String(value).matchAll(REF)) deps.add(m[1]!);
   return [...deps];
 }
 
+/** The `{set:NAME}` values a run needs (`--set NAME=VALUE`), in its options and its initial. */
+export function setsOf(run: RecipeRun): string[] {
+  const names = new Set<string>();
+  for (const value of [...Object.values(run.options).flat(), run.initial ?? ""]) for (const m of String(value).matchAll(SET)) names.add(m[1]!);
+  return [...names];
+}
+
+/**
+ * Why a run will not run with these `--set` values, or undefined: a method sqlmend lacks (`needs`), a `--set` value
+ * not given, or a run it needs that will not run either. Such a run is listed, and its row printed with the reason.
+ */
+export function blockedReason(recipe: Recipe, name: string, sets: Record<string, string>): string | undefined {
+  const run = recipe.runs[name]!;
+  if (run.needs) return run.needs;
+  const missing = setsOf(run).filter((s) => sets[s] === undefined);
+  if (missing.length) return missing.map((s) => `--set ${s}=VALUE`).join(", ") + (run.paper?.note ? ` (${run.paper.note})` : "");
+  for (const dep of dependenciesOf(recipe, name)) if (blockedReason(recipe, dep, sets)) return `run ${dep} does not run: ${blockedReason(recipe, dep, sets)}`;
+  return undefined;
+}
+
 function checkRecipe(recipe: Recipe, source: string) {
   for (const [name, run] of Object.entries(recipe.runs)) {
-    if (run.kind === "eval" && !run.graph) throw new UserError(`${source}: runs.${name}: an eval run names its graph`);
+    if (run.kind === "eval" && !run.graph && !run.needs) throw new UserError(`${source}: runs.${name}: an eval run names its graph`);
     if (run.kind === "magic-guideline" && (run.graph || run.correct)) throw new UserError(`${source}: runs.${name}: a magic-guideline run takes no graph or correct`);
     if (run.correct && !run.initial) throw new UserError(`${source}: runs.${name}: 'correct' needs 'initial'`);
+    if ((run.kind === "memo-candidates") !== (run.from !== undefined)) throw new UserError(`${source}: runs.${name}: 'from' (a memo-sql run) is for memo-candidates runs, which need it`);
+    if (run.from && recipe.runs[run.from]?.graph !== "memo-sql") throw new UserError(`${source}: runs.${name}: from '${run.from}' must be a memo-sql eval of the recipe`);
     for (const dep of dependenciesOf(recipe, name)) {
       if (!recipe.runs[dep]) throw new UserError(`${source}: runs.${name}: no run '${dep}' in the recipe`);
     }
@@ -119,7 +150,8 @@ export function orderRuns(recipe: Recipe, source = "recipe"): string[] {
 }
 
 /** `{run:NAME}` → NAME's output folder. */
-export const resolveRefs = (value: string, outOf: (run: string) => string) => value.replace(REF, (_, name: string) => outOf(name));
+export const resolveRefs = (value: string, outOf: (run: string) => string, sets: Record<string, string> = {}) =>
+  value.replace(REF, (_, name: string) => outOf(name)).replace(SET, (whole, name: string) => sets[name] ?? whole);
 
 export interface RunRow {
   run: string;
@@ -139,6 +171,34 @@ export interface RunRow {
   cachedCalls: number;
   calls: number;
   failed: number;
+  /** The paper's figures for this row (from the recipe). */
+  paper: Paper | null;
+  /** Why the run did not run (a method sqlmend lacks, a `--set` value not given): its row has no figures of ours. */
+  notRun: string | null;
+  /** magic-guideline runs: stats.json's figures (Table 4's EX after the cycle and AVG_i, Figure 3's corrected within k). */
+  guideline: GuidelineFigures | null;
+}
+
+export interface GuidelineFigures {
+  questions: number;
+  failures: number;
+  corrected: number;
+  exAfter: number;
+  avgIterations: number;
+  correctedWithin: number[];
+  maxIter: number;
+  noManager: boolean;
+}
+
+/** A row for a run that did not run, or a guideline run (its figures from stats.json): no eval records. */
+export function otherRowOf(run: string, spec: RecipeRun, what: { notRun?: string; guideline?: GuidelineFigures }): RunRow {
+  return {
+    ...rowOf(run, spec, []),
+    graph: spec.graph ?? spec.kind,
+    questions: what.guideline?.questions ?? 0,
+    notRun: what.notRun ?? null,
+    guideline: what.guideline ?? null,
+  };
 }
 
 export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[]): RunRow {
@@ -166,7 +226,29 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[]): RunR
     cachedCalls: sum((r) => r.cachedCalls ?? 0),
     calls: sum((r) => r.calls),
     failed: records.filter(isFailed).length,
+    paper: spec.paper ?? null,
+    notRun: null,
+    guideline: null,
   };
+}
+
+const figuresText = (p: Paper) => Object.entries(p.figures).map(([k, v]) => `${k} ${v}`).join("; ");
+
+/** Ours beside the paper's: a line per row that has paper figures, ours first (or why it did not run). */
+function besidePaper(rows: RunRow[]): string[] {
+  const withPaper = rows.filter((r) => r.paper);
+  if (!withPaper.length) return [];
+  const lines = ["## Ours beside the paper's", "", "| run | paper's row | ours | paper's figures | paper's table, model |", "|---|---|---|---|---|"];
+  for (const r of withPaper) {
+    const ours = r.notRun
+      ? `not run: ${r.notRun}`
+      : r.guideline
+        ? `EX ${f2(r.guideline.exAfter)} after the cycle; AVG_i ${r.guideline.avgIterations.toFixed(2)}; corrected within k=1..${r.guideline.maxIter}: ${r.guideline.correctedWithin.join(", ")} of ${r.guideline.failures}`
+        : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${r.failed ? `, ${r.failed} failed` : ""}`;
+    lines.push(`| ${r.run} | ${r.paper!.row} | ${ours} | ${figuresText(r.paper!)} | ${r.paper!.source}; ${r.paper!.model}${r.paper!.note ? ` (${r.paper!.note})` : ""} |`);
+  }
+  lines.push("", "The paper's figures are on its benchmark, model and initial SQL; ours on what this experiment ran (--bench, --model, --limit).", "");
+  return lines;
 }
 
 const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
@@ -175,15 +257,32 @@ const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
 export function renderTable(recipe: Recipe, rows: RunRow[]): string {
   const lines = [`# sqlmend experiment: ${recipe.name}`, ""];
   if (recipe.description) lines.push(recipe.description, "");
+  lines.push(...besidePaper(rows));
+  const notRun = rows.filter((r) => r.notRun);
+  const guidelines = rows.filter((r) => r.guideline);
+  rows = rows.filter((r) => !r.notRun && !r.guideline);
+  if (notRun.length) {
+    lines.push("## Not run", "", ...notRun.map((r) => `- ${r.run}: ${r.notRun}`), "");
+  }
+  if (guidelines.length) {
+    lines.push("## Guideline runs (train split)", "", "| run | max_i | manager | questions | failures cycled | corrected | EX after % | AVG_i | corrected within k = 1.. |", "|---|---:|---|---:|---:|---:|---:|---:|---|");
+    for (const r of guidelines) {
+      const g = r.guideline!;
+      lines.push(`| ${r.run} | ${g.maxIter} | ${g.noManager ? "no" : "yes"} | ${g.questions} | ${g.failures} | ${g.corrected} | ${f2(g.exAfter)} | ${g.avgIterations.toFixed(2)} | ${g.correctedWithin.join(", ")} |`);
+    }
+    lines.push("");
+  }
   const correctors = rows.filter((r) => r.initial !== null);
   if (correctors.length) {
-    const graphs = [...new Set(correctors.map((r) => r.graph))];
+    // A grid row per method: the run's name without its scenario suffix (magic.errors → magic, human-wang.all → human-wang).
+    const methodOf = (r: RunRow) => (r.run.endsWith(`.${r.scenario}`) ? r.run.slice(0, -r.scenario!.length - 1) : r.run);
+    const graphs = [...new Set(correctors.map(methodOf))];
     const scenarios = [...new Set(correctors.map((r) => r.scenario!))];
     lines.push("## Correctors × scenarios: EX % (wrong → right / right → wrong)", "");
     lines.push(`| corrector | ${scenarios.join(" | ")} |`, `|---|${scenarios.map(() => "---:").join("|")}|`);
     for (const g of graphs) {
       const cells = scenarios.map((s) => {
-        const r = correctors.find((x) => x.graph === g && x.scenario === s);
+        const r = correctors.find((x) => methodOf(x) === g && x.scenario === s);
         return r ? `${f2(r.ex)} (+${r.wrongToRight ?? 0} / −${r.rightToWrong ?? 0})` : "";
       });
       lines.push(`| ${g} | ${cells.join(" | ")} |`);

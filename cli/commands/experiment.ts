@@ -4,9 +4,11 @@ import type { CliIO, Command } from "../shared/command.ts";
 import { UsageError, UserError } from "../shared/command.ts";
 import { graphFlags, runFlags } from "../shared/setup.ts";
 import { RUN_DIR_FLAGS } from "../../runner/run-dir.ts";
+import { findManifest } from "../../graphs/registry.ts";
+import { flagOf } from "../../core/options.ts";
 
 const OWN_VALUE_FLAGS = new Set(["--bench", "--out", "--limit"]);
-const OWN_BOOLEAN_FLAGS = new Set(["--dry-run", "--resume"]);
+const OWN_BOOLEAN_FLAGS = new Set(["--dry-run", "--resume", "--list"]);
 
 export const experimentCommand: Command = {
   name: "experiment",
@@ -39,11 +41,17 @@ Built-in recipes:
   async run(argv, io) {
     const positionals: string[] = [];
     const own: Record<string, string | boolean> = {};
+    const sets: Record<string, string> = {};
     const forwarded: string[] = [];
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i]!;
       const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-      if (OWN_VALUE_FLAGS.has(flag)) {
+      if (flag === "--set") {
+        const value = inline ?? argv[++i];
+        const eq = value?.indexOf("=") ?? -1;
+        if (value === undefined || eq < 1) throw new UsageError("--set takes NAME=VALUE (a value the recipe names as {set:NAME})");
+        sets[value.slice(0, eq)] = value.slice(eq + 1);
+      } else if (OWN_VALUE_FLAGS.has(flag)) {
         const value = inline ?? argv[++i];
         if (value === undefined) throw new UsageError(`${flag} needs a value`);
         own[flag.slice(2)] = value;
@@ -54,6 +62,12 @@ Built-in recipes:
         if (inline === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--") && !BOOLEAN_EVAL_FLAGS.has(flag)) forwarded.push(argv[++i]!);
       } else positionals.push(arg);
     }
+    const ex = await import("../../runner/experiment.ts");
+    const { BUILT_IN_RECIPES } = await import("../../runner/experiment-recipes.ts");
+    if (own.list) {
+      io.stdout(`${listRecipes(BUILT_IN_RECIPES)}\n`);
+      return 0;
+    }
     if (positionals.length !== 1) throw new UsageError(positionals.length ? `unexpected argument '${positionals[1]}'` : "name a recipe (built-in: correctors) or a recipe JSON file");
     if (typeof own.bench !== "string") throw new UsageError("--bench DIR is required");
     if (typeof own.out !== "string") throw new UsageError("--out DIR is required");
@@ -62,15 +76,18 @@ Built-in recipes:
       limit = Number(own.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a whole number >= 1, not '${own.limit}'`);
     }
-    const ex = await import("../../runner/experiment.ts");
     const name = positionals[0]!;
     const file = path.resolve(io.cwd, name);
-    const recipe = ex.BUILT_IN_RECIPES[name] ?? (fs.existsSync(file) ? ex.parseRecipe(fs.readFileSync(file, "utf8"), name) : undefined);
-    if (!recipe) throw new UserError(`no recipe '${name}': name a built-in recipe (${Object.keys(ex.BUILT_IN_RECIPES).join(", ")}) or a recipe JSON file`);
+    // A built-in recipe goes through the same checks as a file (zod, runs named, no cycle).
+    const recipe = BUILT_IN_RECIPES[name] ? ex.parseRecipe(JSON.stringify(BUILT_IN_RECIPES[name]), name) : (fs.existsSync(file) ? ex.parseRecipe(fs.readFileSync(file, "utf8"), name) : undefined);
+    if (!recipe) throw new UserError(`no recipe '${name}': name a built-in recipe (${Object.keys(BUILT_IN_RECIPES).join(", ")}) or a recipe JSON file`);
     const order = ex.orderRuns(recipe, name);
+    checkOptions(recipe, name);
+    for (const s of Object.keys(sets)) if (!Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw new UsageError(`--set ${s}: recipe ${recipe.name} has no {set:${s}}`);
+    const blocked = new Map(order.map((run) => [run, ex.blockedReason(recipe, run, sets)] as const).filter((e): e is [string, string] => e[1] !== undefined));
     const outDir = path.resolve(io.cwd, own.out);
     const outOf = (run: string) => path.join(outDir, run);
-    const splitOf = (run: string) => recipe.runs[run]!.split ?? (recipe.runs[run]!.kind === "magic-guideline" ? "train" : "dev");
+    const splitOf = (run: string) => recipe.runs[run]!.split ?? (recipe.runs[run]!.kind === "magic-guideline" || recipe.runs[run]!.kind === "memo-build" ? "train" : "dev");
 
     const { resolveBenchmarkDir, loadBenchmark } = await import("../../tools/benchmarks/benchmark.ts");
     const benchDir = await resolveBenchmarkDir(own.bench, io.env, io.cwd);
@@ -90,37 +107,66 @@ Built-in recipes:
       for (const run of order) {
         const spec = recipe.runs[run]!;
         const questions = counts.get(splitOf(run))!;
+        const reason = blocked.get(run);
+        if (reason) {
+          lines.push(`  ${run.padEnd(24)} ${(spec.graph ?? spec.paper?.row ?? spec.kind).padEnd(44)} not run: ${reason}`);
+          continue;
+        }
+        if (spec.kind === "memo-candidates") {
+          lines.push(`  ${run.padEnd(24)} ${`memo candidates of ${spec.from}`.padEnd(44)} no model calls (read from ${spec.from}'s checkpoints)`);
+          continue;
+        }
         const done = spec.kind === "eval" ? recordsOf(run) : [];
-        // A guideline step is done once it wrote its stats (its own records are not eval's).
-        const guidelineDone = spec.kind === "magic-guideline" && fs.existsSync(path.join(outOf(run), "stats.json"));
+        // A guideline or memory step is done once it wrote its stats / memory (its own records are not eval's).
+        const guidelineDone = (spec.kind === "magic-guideline" && fs.existsSync(path.join(outOf(run), "stats.json"))) || (spec.kind === "memo-build" && fs.existsSync(path.join(outOf(run), "memory.sqlite")));
         const todo = guidelineDone ? 0 : Math.max(0, questions - done.length);
         // Measured: this run's finished questions, else those of another run of the same graph in OUT.
         const sameGraph = done.length ? done : order.filter((o) => o !== run && recipe.runs[o]!.graph === spec.graph && recipe.runs[o]!.kind === "eval").flatMap(recordsOf);
         const perQuestion = spec.kind === "eval" && sameGraph.length ? sameGraph.reduce((n, r) => n + r.calls, 0) / sameGraph.length : undefined;
         if (perQuestion !== undefined) expected += perQuestion * todo;
         else if (todo) unknown++;
-        const what = spec.kind === "magic-guideline" ? "magic guideline" : `${spec.graph}${spec.initial ? ` on ${spec.initial}, --correct ${spec.correct ?? "all"}` : ""}`;
+        const what = spec.kind === "magic-guideline" ? "magic guideline" : spec.kind === "memo-build" ? "memo build" : `${spec.graph}${spec.initial ? ` on ${spec.initial}, --correct ${spec.correct ?? "all"}` : ""}`;
         const calls = !todo ? "0 calls (done)" : perQuestion !== undefined ? `~${Math.round(perQuestion * todo)} calls (${perQuestion.toFixed(1)}/question measured${done.length ? "" : ` in another ${spec.graph} run`})` : "calls unknown until it runs";
         lines.push(`  ${run.padEnd(24)} ${what.padEnd(44)} ${splitOf(run)}: ${questions} questions, ${guidelineDone ? questions : done.length} done; ${calls}`);
       }
+      if (blocked.size) lines.push("", `${blocked.size} run${blocked.size === 1 ? "" : "s"} not run (the table prints their rows with the reason)`);
       lines.push("", `Expected calls: ~${Math.round(expected)}${unknown ? ` plus those of ${unknown} run${unknown === 1 ? "" : "s"} not measured yet` : ""} (the response cache may serve many of them)`);
       io.stdout(`${lines.join("\n")}\n`);
       return 0;
     }
 
-    const [{ evalCommand }, { magicCommand }] = await Promise.all([import("./eval.ts"), import("./magic.ts")]);
+    const [{ evalCommand }, { magicCommand }, { memoCommand }] = await Promise.all([import("./eval.ts"), import("./magic.ts"), import("./memo.ts")]);
+    const checkpointsFlag = forwarded.findIndex((a) => a === "--checkpoints" || a.startsWith("--checkpoints="));
+    const checkpointsArgs = checkpointsFlag < 0 ? [] : forwarded[checkpointsFlag]!.includes("=") ? [forwarded[checkpointsFlag]!] : forwarded.slice(checkpointsFlag, checkpointsFlag + 2);
     for (const run of order) {
       const spec = recipe.runs[run]!;
       const split = splitOf(run);
-      const args = ["--bench", benchDir, "--out", outOf(run), "--split", split, ...(limit ? ["--limit", String(limit)] : []), ...optionArgs(spec.options, (v) => ex.resolveRefs(v, outOf))];
+      if (blocked.has(run)) {
+        io.stderr(`\nsqlmend experiment ${recipe.name}: run ${run} not run: ${blocked.get(run)}\n`);
+        continue;
+      }
+      const resolve = (v: string) => ex.resolveRefs(v, outOf, sets);
+      const limitArgs = limit ? ["--limit", String(limit)] : [];
+      const args = ["--bench", benchDir, "--out", outOf(run), "--split", split, ...limitArgs, ...optionArgs(spec.options, resolve)];
       if (spec.initial) {
-        const initialFile = recipe.runs[spec.initial] ? path.join(outOf(spec.initial), `predict_${splitOf(spec.initial)}.json`) : path.resolve(io.cwd, spec.initial);
+        const initialFile = recipe.runs[spec.initial] ? path.join(outOf(spec.initial), `predict_${splitOf(spec.initial)}.json`) : path.resolve(io.cwd, resolve(spec.initial));
         args.push("--initial", initialFile, "--correct", spec.correct ?? "all");
       }
       if (own.resume) args.push("--resume");
       io.stderr(`\nsqlmend experiment ${recipe.name}: run ${run} (${order.indexOf(run) + 1}/${order.length})\n`);
       const prefixed: CliIO = { ...io, stdout: (t) => io.stderr(t.replace(/^(?=.)/gm, `  ${run}: `)) };
-      const code = spec.kind === "magic-guideline" ? await magicCommand.run(["guideline", ...args, ...forwarded], prefixed) : await evalCommand.run([spec.graph!, ...args, ...forwarded], prefixed);
+      let code: number;
+      if (spec.kind === "magic-guideline") code = await magicCommand.run(["guideline", ...args, ...forwarded], prefixed);
+      else if (spec.kind === "memo-build") {
+        // memo build writes a file: OUT/<run>/memory.sqlite; it keeps no checkpoints (--checkpoints is eval's).
+        const memory = path.join(outOf(run), "memory.sqlite");
+        fs.mkdirSync(outOf(run), { recursive: true });
+        const withoutCheckpoints = forwarded.filter((_, i) => i < checkpointsFlag || i >= checkpointsFlag + checkpointsArgs.length);
+        code = await memoCommand.run(["build", "--bench", benchDir, "--out", memory, "--split", split, ...limitArgs, ...optionArgs(spec.options, resolve), ...(own.resume && fs.existsSync(memory) ? ["--resume"] : []), ...(checkpointsFlag < 0 ? forwarded : withoutCheckpoints)], prefixed);
+      } else if (spec.kind === "memo-candidates") {
+        fs.mkdirSync(outOf(run), { recursive: true });
+        code = await memoCommand.run(["candidates", "--run", outOf(spec.from!), "--out", path.join(outOf(run), "candidates.json"), ...checkpointsArgs], prefixed);
+      } else code = await evalCommand.run([spec.graph!, ...args, ...forwarded], prefixed);
       if (code === 130) {
         io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
         return 130;
@@ -130,11 +176,20 @@ Built-in recipes:
       else if (code !== 0) throw new UserError(`run ${run} exited with ${code}; --resume continues the experiment once it is fixed`);
     }
 
-    const evalRuns = order.filter((run) => recipe.runs[run]!.kind === "eval");
-    const rows = evalRuns.map((run) => ex.rowOf(run, recipe.runs[run]!, recordsOf(run)));
+    const evalRuns = order.filter((run) => recipe.runs[run]!.kind === "eval" && !blocked.has(run));
+    const rows = order.flatMap((run) => {
+      const spec = recipe.runs[run]!;
+      if (blocked.has(run)) return [ex.otherRowOf(run, spec, { notRun: blocked.get(run)! })];
+      if (spec.kind === "magic-guideline") {
+        const stats = JSON.parse(fs.readFileSync(path.join(outOf(run), "stats.json"), "utf8")) as import("../../runner/experiment.ts").GuidelineFigures;
+        const { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } = stats;
+        return [ex.otherRowOf(run, spec, { guideline: { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } })];
+      }
+      return spec.kind === "eval" ? [ex.rowOf(run, spec, recordsOf(run))] : [];
+    });
     const table = ex.renderTable(recipe, rows);
     fs.writeFileSync(path.join(outDir, "table.md"), table);
-    fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, rows }, null, 2)}\n`);
+    fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sets, rows }, null, 2)}\n`);
     // One page over the dev runs (the questions all of them ran), charts as compare's.
     const [{ compareRuns }, { renderCompareHtml }] = await Promise.all([import("../../runner/compare.ts"), import("../../runner/report-html.ts")]);
     const devRuns = evalRuns.filter((run) => splitOf(run) === "dev");
@@ -163,4 +218,37 @@ function optionArgs(options: Record<string, string | number | boolean | string[]
     if (Array.isArray(value)) return value.flatMap((v) => [`--${flag}`, resolve(v)]);
     return [`--${flag}`, resolve(String(value))];
   });
+}
+
+/** `--list`: every built-in recipe, what it reproduces, its runs and those that need what sqlmend lacks or a --set value. */
+function listRecipes(recipes: Record<string, import("../../runner/experiment.ts").Recipe>): string {
+  return Object.values(recipes)
+    .map((r) => {
+      const runs = Object.values(r.runs);
+      const needs = runs.filter((x) => x.needs).length;
+      const sets = [...new Set(runs.flatMap((x) => [...Object.values(x.options).flat(), x.initial ?? ""].flatMap((v) => [...String(v).matchAll(/\{set:([^}]+)\}/g)].map((m) => m[1]!))))];
+      const extra = [needs ? `${needs} need a method not in sqlmend (printed with the reason)` : "", sets.length ? `--set ${sets.map((x) => `${x}=FILE`).join(", ")} for the rows that need them` : ""].filter(Boolean);
+      return `${r.name}\n  reproduces: ${r.reproduces ?? r.description ?? ""}\n  ${runs.length} runs${extra.length ? `; ${extra.join("; ")}` : ""}`;
+    })
+    .join("\n\n");
+}
+
+/** Flags of the non-eval steps (beside the shared ones). */
+const STEP_FLAGS: Record<string, string[]> = { "magic-guideline": ["batch", "max-iter", "no-manager", "initial", "keep-distinct"], "memo-build": ["elicit", "samples", "sample-temperature"], "memo-candidates": [] };
+
+/** Every option of every run is a flag its graph or step takes (so a recipe typo fails at once, --dry-run included). */
+function checkOptions(recipe: import("../../runner/experiment.ts").Recipe, source: string) {
+  const shared = new Set([...Object.keys(runFlags), ...Object.keys(RUN_DIR_FLAGS)]);
+  for (const [name, run] of Object.entries(recipe.runs)) {
+    if (run.needs) continue;
+    let own: string[];
+    if (run.kind === "eval") {
+      const spec = findManifest(run.graph!);
+      if (!spec || spec.runBy) throw new UserError(`${source}: runs.${name}: no graph '${run.graph}' that eval runs`);
+      own = Object.keys(spec.options ?? {}).map(flagOf);
+    } else own = STEP_FLAGS[run.kind]!;
+    for (const flag of Object.keys(run.options)) {
+      if (!shared.has(flag) && !own.includes(flag)) throw new UserError(`${source}: runs.${name}: --${flag} is not an option of ${run.kind === "eval" ? run.graph : run.kind}`);
+    }
+  }
 }
