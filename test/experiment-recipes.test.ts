@@ -1,0 +1,106 @@
+/**
+ * `sqlmend experiment`'s built-in recipes: each passes --dry-run on minibench with every run listed (those that
+ * cannot run with the reason), --list says what each reproduces, and table.md prints ours beside the paper's figures.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { runCli } from "./support/cli.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
+import { otherRowOf, parseRecipe, renderTable, rowOf } from "../runner/experiment.ts";
+import type { EvalRecord } from "../runner/report.ts";
+
+let dir: string;
+let benchDir: string;
+const sqlmend = (...args: string[]) => runCli(args, dir, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") });
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  benchDir = path.join(dir, "minibench");
+  await buildMinibench(benchDir);
+});
+afterAll(() => removeTempDir(dir));
+
+const PAPER_TABLES = ["magic-table1", "magic-guideline", "r3-table3", "memo-ablation", "memo-correction", "ts-sql-table4", "ts-sql-table5"];
+
+describe("experiment built-in recipes", () => {
+  it("one recipe per paper table, each listed by --list with what it reproduces", async () => {
+    expect(Object.keys(BUILT_IN_RECIPES)).toEqual(["correctors", ...PAPER_TABLES]);
+    const list = await sqlmend("experiment", "--list");
+    expect(list.code, list.err).toBe(0);
+    for (const name of Object.keys(BUILT_IN_RECIPES)) expect(list.out).toMatch(new RegExp(`^${name}\\n  reproduces: \\S`, "m"));
+    expect(list.out).toMatch(/MAGIC Table 1/);
+    expect(list.out).toMatch(/--set guideline-wang=FILE, guideline-pourreza=FILE/);
+  });
+
+  it("every paper row carries the paper's figures; rows sqlmend cannot run say why", () => {
+    for (const name of PAPER_TABLES) {
+      const recipe = parseRecipe(JSON.stringify(BUILT_IN_RECIPES[name]), name);
+      const evals = Object.entries(recipe.runs).filter(([, r]) => r.kind === "eval");
+      for (const [run, r] of evals) {
+        expect(r.paper, `${name}.${run}`).toBeDefined();
+        expect(Object.keys(r.paper!.figures).length, `${name}.${run}`).toBeGreaterThan(0);
+        expect(r.paper!.model, `${name}.${run}`).toMatch(/GPT|Gemini|Qwen/);
+      }
+    }
+    const t1 = BUILT_IN_RECIPES["magic-table1"]!.runs;
+    expect(t1["magic.incorrect"]!.paper!.figures.EX).toBe(59.13);
+    expect(t1["self-consistency.all"]!.needs).toMatch(/method not in sqlmend/);
+    expect(t1["human-wang.errors"]!.options.guideline).toBe("{set:guideline-wang}");
+    expect(BUILT_IN_RECIPES["r3-table3"]!.runs["3r-pot"]!.paper!.figures["GPT-4 Spider"]).toBe(88.1);
+    expect(BUILT_IN_RECIPES["ts-sql-table4"]!.runs["no-cg"]!.paper!.figures.EX).toBe(29.47);
+  });
+
+  it("every built-in recipe passes --dry-run on minibench, every run listed", async () => {
+    for (const [name, recipe] of Object.entries(BUILT_IN_RECIPES)) {
+      const dry = await sqlmend("experiment", name, "--bench", benchDir, "--out", `dry-${name}`, "--limit", "3", "--dry-run");
+      expect(dry.code, `${name}: ${dry.err}`).toBe(0);
+      expect(dry.out).toMatch(new RegExp(`^sqlmend experiment ${name}: ${Object.keys(recipe.runs).length} runs`));
+      for (const [run, spec] of Object.entries(recipe.runs)) {
+        const line = dry.out.split("\n").find((l) => l.trimStart().startsWith(`${run} `));
+        expect(line, `${name}: ${run}`).toBeDefined();
+        if (spec.needs) expect(line).toContain(`not run: ${spec.needs}`);
+        else if (spec.kind === "memo-candidates") expect(line).toContain("no model calls");
+        else if (!/\{set:/.test(JSON.stringify(spec))) expect(line).toMatch(/: \d+ questions, 0 done/);
+      }
+      expect(fs.existsSync(path.join(dir, `dry-${name}`))).toBe(false);
+    }
+  }, 120_000);
+
+  it("--set NAME=FILE makes a row that needs a file runnable; an unknown --set and a mistyped option are refused", async () => {
+    const without = await sqlmend("experiment", "magic-table1", "--bench", benchDir, "--out", "s", "--dry-run");
+    expect(without.out).toMatch(/^\s+human-wang\.all\s.*not run: --set guideline-wang=VALUE \(a human-written guideline file\)$/m);
+    fs.writeFileSync(path.join(dir, "wang.md"), "Check the joins.\n");
+    const withSet = await sqlmend("experiment", "magic-table1", "--bench", benchDir, "--out", "s", "--dry-run", "--set", "guideline-wang=wang.md");
+    expect(withSet.code, withSet.err).toBe(0);
+    expect(withSet.out).toMatch(/^\s+human-wang\.all\s+magic on initial, --correct all\s+dev: \d+ questions/m);
+    expect(withSet.out).toMatch(/^\s+human-pourreza\.all\s.*not run: --set guideline-pourreza=VALUE/m);
+    const unknown = await sqlmend("experiment", "r3-table3", "--bench", benchDir, "--out", "s", "--dry-run", "--set", "nothing=x");
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/--set nothing: recipe r3-table3 has no \{set:nothing\}/);
+    fs.writeFileSync(path.join(dir, "typo.json"), JSON.stringify({ name: "t", runs: { a: { graph: "r3", options: { reviewer: 1 } } } }));
+    const typo = await sqlmend("experiment", "typo.json", "--bench", benchDir, "--out", "s", "--dry-run");
+    expect(typo.code).toBe(1);
+    expect(typo.err).toMatch(/runs\.a: --reviewer is not an option of r3/);
+  }, 60_000);
+
+  it("table.md: ours beside the paper's figures, rows not run with their reason, guideline runs with AVG_i and corrected within k", () => {
+    const recipe = BUILT_IN_RECIPES["magic-guideline"]!;
+    const rec = (id: string, correct: boolean, initialCorrect: boolean) =>
+      ({ id, correct, initialCorrect, correction: "applied", calls: 2, inputTokens: 10, outputTokens: 5 }) as unknown as EvalRecord;
+    const rows = [
+      rowOf("magic.all", recipe.runs["magic.all"]!, [rec("1", true, false), rec("2", true, true), rec("3", false, false)]),
+      otherRowOf("guideline.m2", recipe.runs["guideline.m2"]!, { guideline: { questions: 10, failures: 4, corrected: 3, exAfter: 90, avgIterations: 1.25, correctedWithin: [2, 3], maxIter: 2, noManager: false } }),
+      otherRowOf("self-consistency.all", BUILT_IN_RECIPES["magic-table1"]!.runs["self-consistency.all"]!, { notRun: "method not in sqlmend: self-consistency over 20 DIN-SQL samples" }),
+    ];
+    const table = renderTable(recipe, rows);
+    expect(table).toContain("## Ours beside the paper's");
+    expect(table).toMatch(/^\| magic\.all \| 39 \(All\) batches \| EX 66\.67 \(2\/3\) \| EX 59\.13 \| MAGIC Table 3, BIRD dev \(incorrect SQL corrected\); GPT-4 \(DIN-SQL's initial SQL\) \|$/m);
+    expect(table).toMatch(/^\| guideline\.m2 \| MAGIC max_i=2, w\/ manager \| EX 90\.00 after the cycle; AVG_i 1\.25; corrected within k=1\.\.2: 2, 3 of 4 \| BIRD EX 78\.94; BIRD VES 80\.22; BIRD AVG_i 1\.12; Spider EX 86\.52; Spider AVG_i 1\.05 \|/m);
+    expect(table).toMatch(/^\| self-consistency\.all \| Self-Consistency \(Wang et al\., 2022\) \| not run: method not in sqlmend: self-consistency over 20 DIN-SQL samples \| EX 57\.17 \|/m);
+    expect(table).toMatch(/^- self-consistency\.all: method not in sqlmend/m);
+    expect(table).toMatch(/^\| guideline\.m2 \| 2 \| yes \| 10 \| 4 \| 3 \| 90\.00 \| 1\.25 \| 2, 3 \|$/m);
+  });
+});
