@@ -90,6 +90,20 @@ describe("sqlmend experiment", () => {
     expect(server.requests.slice(again).map((r) => `${r.model}: ${r.messages.at(-1)?.content.slice(0, 300)}`)).toEqual([]);
   }, 600_000);
 
+  it("memo-correction runs end to end: memory built, candidates exported, every variant on the same candidates, the paper's figures beside ours", async () => {
+    const run = await sqlmend("experiment", "memo-correction", "--bench", benchDir, "--out", "mc", "--limit", "2", "--checkpoints", "mc.sqlite", "--concurrency", "2");
+    expect(run.code, run.err.slice(-3000)).toBe(0);
+    expect(fs.existsSync(path.join(dir, "mc", "memory", "memory.sqlite"))).toBe(true);
+    const candidates = JSON.parse(fs.readFileSync(path.join(dir, "mc", "candidates", "candidates.json"), "utf8"));
+    expect(Object.keys(candidates.questions ?? candidates).length).toBeGreaterThan(0);
+    const table = JSON.parse(fs.readFileSync(path.join(dir, "mc", "table.json"), "utf8"));
+    const byRun = Object.fromEntries(table.rows.map((r: { run: string }) => [r.run, r]));
+    for (const r of ["none", "direct", "top4", "random", "din-sql", "filtered"]) expect([r, byRun[r].questions, byRun[r].failed]).toEqual([r, 2, 0]);
+    expect(byRun["share"].notRun).toMatch(/method not in sqlmend: SHARE/);
+    expect(run.out).toMatch(/^\| filtered \| Memo-SQL \(ICL \+ RAG, filtered\) \| EX \d+\.\d\d \(\d\/2\) \| EX 68\.5 \| Memo-SQL Table 3, BIRD dev; Qwen3-Coder-30B/m);
+    expect(run.out).toMatch(/^\| solid-sql \| SOLID-SQL \(Liu et al\., 2025a\) \| not run: method not in sqlmend: SOLID-SQL/m);
+  }, 600_000);
+
   it("checks a recipe file: zod errors name the field; unknown runs and cycles are refused", async () => {
     const write = (name: string, body: unknown) => {
       fs.writeFileSync(path.join(dir, name), JSON.stringify(body));
