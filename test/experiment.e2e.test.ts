@@ -50,7 +50,9 @@ describe("sqlmend experiment", () => {
     for (const row of grid) expect(row.split("|").slice(2, -1).map((c) => c.trim())).toHaveLength(3);
     expect(first.out).toMatch(/^\| corrector \| all \| errors \| incorrect \|$/m);
     const table = JSON.parse(fs.readFileSync(path.join(dir, "e1", "table.json"), "utf8"));
-    expect(table.rows).toHaveLength(16);
+    // 16 eval runs, and the guideline run with its stats (questions cycled, corrected within k).
+    expect(table.rows).toHaveLength(17);
+    expect(table.rows.find((r: { run: string }) => r.run === "guideline").guideline).toMatchObject({ questions: 4, maxIter: expect.any(Number) });
     for (const row of table.rows) expect([row.run, row.questions, row.failed]).toEqual([row.run, 4, 0]);
     // The shared initial run ran once; every corrector read its predictions.
     const initial = table.rows.find((r: { run: string }) => r.run === "initial");
