@@ -12,7 +12,8 @@ const OWN_BOOLEAN_FLAGS = new Set(["--dry-run", "--resume", "--list"]);
 
 export const experimentCommand: Command = {
   name: "experiment",
-  usage: `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--dry-run] [--resume] [eval flags...]
+  usage: `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--set NAME=VALUE] [--dry-run] [--resume] [eval flags...]
+       sqlmend experiment --list
 
 Runs a recipe of named runs, each in OUT/<run>/ with eval's usual outputs (results.jsonl, predictions, report.md,
 report.html, run.json), then writes OUT/table.md, OUT/table.json and OUT/report.html. A run that others take their
@@ -29,10 +30,16 @@ initial SQL from runs once, first. RECIPE is a built-in recipe's name or a JSON 
   (flags by name, as on the command line); initial (a run of the recipe or a predictions file); correct
   all|errors|incorrect; split dev|train. "{run:NAME}" in an option is NAME's output folder.
 
-Built-in recipes:
-  correctors   magic, r3-review, memo-refine, ts-sql-refine and repair on baseline's SQL under --correct all,
-               errors and incorrect (MAGIC's guideline learnt on the train split first)
+  run fields also: kind memo-build (memo build, train split, OUT/<run>/memory.sqlite) | memo-candidates (with
+  "from": a memo-sql run; OUT/<run>/candidates.json); paper {source, model, row, figures} (printed beside ours);
+  needs (a method sqlmend lacks: never run, printed with the reason). "{set:NAME}" is the value of --set NAME=VALUE.
 
+Built-in recipes (sqlmend experiment --list says what each reproduces): correctors, magic-table1, magic-guideline,
+r3-table3, memo-ablation, memo-correction, ts-sql-table4, ts-sql-table5
+
+  --list        the built-in recipes and what each reproduces (no other flag needed)
+  --set NAME=VALUE  a value the recipe names as {set:NAME} (a human-written guideline, another system's predictions);
+                until given, the runs that need it are listed and printed with what they need
   --limit N     the first N questions of every run
   --dry-run     list the runs in order, their questions, and the calls still expected (measured in OUT: the run's
                 finished questions, or another run of the same graph)
