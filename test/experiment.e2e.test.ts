@@ -106,6 +106,21 @@ describe("sqlmend experiment", () => {
     expect(run.out).toMatch(/^\| solid-sql \| SOLID-SQL \(Liu et al\., 2025a\) \| not run: method not in sqlmend: SOLID-SQL/m);
   }, 600_000);
 
+  it("magic-guideline on a short run: the batch guidelines it never merged are rows not run, with the reason; Table 4's guideline runs beside the paper's", async () => {
+    const run = await sqlmend("experiment", "magic-guideline", "--bench", benchDir, "--out", "mg", "--limit", "3", "--checkpoints", "mg.sqlite", "--concurrency", "2");
+    expect(run.code, run.err.slice(-3000)).toBe(0);
+    const table = JSON.parse(fs.readFileSync(path.join(dir, "mg", "table.json"), "utf8"));
+    const byRun = Object.fromEntries(table.rows.map((r: { run: string }) => [r.run, r]));
+    // 3 questions make one (short) batch: batch 1's guideline exists, batches 5 and 10 were never merged.
+    expect([byRun["magic.batch-001"].questions, byRun["magic.batch-001"].notRun]).toEqual([3, null]);
+    for (const b of ["005", "010"]) expect(byRun[`magic.batch-${b}`].notRun).toBe(`guideline/guideline-batch-${b}.md was not written by its run`);
+    expect([byRun["magic.all"].questions, byRun["magic.all"].failed]).toEqual([3, 0]);
+    for (const g of ["guideline", "guideline.m2", "guideline.m2-nm", "guideline.m5-nm"]) expect(byRun[g].guideline.questions).toBe(3);
+    expect(byRun["guideline.m2-nm"].guideline).toMatchObject({ maxIter: 2, noManager: true });
+    expect(run.out).toMatch(/^\| magic\.batch-005 \| 5 batches \| not run: guideline\/guideline-batch-005\.md was not written by its run \| EX 58\.8 \|/m);
+    expect(run.out).toMatch(/^\| guideline\.m2-nm \| MAGIC max_i=2, w\/o manager \| EX \d+\.\d\d after the cycle; AVG_i \d\.\d\d; corrected within k=1\.\.2: \d+, \d+ of \d+ \| BIRD EX 73\.01;/m);
+  }, 600_000);
+
   it("checks a recipe file: zod errors name the field; unknown runs and cycles are refused", async () => {
     const write = (name: string, body: unknown) => {
       fs.writeFileSync(path.join(dir, name), JSON.stringify(body));

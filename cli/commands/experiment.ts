@@ -148,6 +148,11 @@ r3-table3, memo-ablation, memo-correction, ts-sql-table4, ts-sql-table5
     for (const run of order) {
       const spec = recipe.runs[run]!;
       const split = splitOf(run);
+      // A run needing a file another run did not write (a guideline batch a short run never merged) is not run, with
+      // the reason in the table — nor are the runs that need it.
+      const missing = Object.values(spec.options).flat().map(String).filter((v) => /\{run:[^}]+\}\//.test(v)).map((v) => ex.resolveRefs(v, outOf, sets)).find((f) => !fs.existsSync(f));
+      const lost = ex.dependenciesOf(recipe, run).find((d) => blocked.has(d));
+      if (!blocked.has(run) && (missing || lost)) blocked.set(run, missing ? `${path.relative(outDir, missing)} was not written by its run` : `run ${lost} did not run: ${blocked.get(lost!)}`);
       if (blocked.has(run)) {
         io.stderr(`\nsqlmend experiment ${recipe.name}: run ${run} not run: ${blocked.get(run)}\n`);
         continue;
