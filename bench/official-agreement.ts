@@ -61,7 +61,7 @@ function findFolders(roots: string[], file: string, also: (dir: string) => boole
   return found;
 }
 
-const roots = values.search?.length ? values.search.map((s) => path.resolve(s)) : [process.cwd(), os.homedir(), "/work/shared", "/opt"];
+const roots = values.search?.length ? values.search.map((s) => path.resolve(s)) : [process.cwd(), os.homedir(), path.resolve(process.cwd(), "..", "shared"), "/opt"];
 const tsOfficial = values["ts-official"] ?? findFolders(roots, "exec_eval.py", (d) => existsSync(path.join(d, "evaluation.py")))[0];
 const miniOfficial = values["minidev-official"] ?? findFolders(roots, "evaluation_f1.py", () => true)[0];
 
