@@ -116,6 +116,8 @@ export async function writeEvalOutputs(
   records: EvalRecord[],
   ctx: {
     graph: string;
+    /** What fell back during the run (report.md lists them). */
+    notes?: string[];
     /** The graph's outcome summary (default: every declared key summed by type). */
     outcome?: OutcomeSpec;
     bench: Benchmark;
@@ -147,6 +149,7 @@ export async function writeEvalOutputs(
     startedAt: ctx.startedAt,
     finishedAt: new Date().toISOString(),
     command: ctx.command,
+    ...(ctx.notes?.length ? { notes: ctx.notes } : {}),
     ...(ctx.bench.dbDir ? { databases: ctx.bench.dbDir } : {}),
     ...(ctx.bench.customQuestions && ctx.bench.questionsFile ? { questionsFile: ctx.bench.questionsFile } : {}),
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),

@@ -44,6 +44,8 @@ export interface MergeResult {
   records: EvalRecord[];
   questions: number;
   shards: number;
+  /** Result lines outside their shard's recorded share (a shard resumed with another selection): not merged. */
+  ignored: number;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
   const bench = await loadSource({ ...(run.bench ? { bench: run.bench } : {}), split: run.split, ...(run.questions ? { questions: run.questions } : {}), ...(run.dbDir ? { dbDir: run.dbDir } : {}) });
   const selection = selectQuestions(bench, run.selection!.ids ?? undefined, run.selection!.limit ?? undefined);
   const records = new Map<string, EvalRecord>();
+  let ignored = 0;
   for (const { dir, shard } of shards) {
     const file = path.join(dir, EVAL_RESULTS);
     const share = shardOf(selection, shard).questions;
@@ -87,6 +90,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
       throw new UserError(`${dir} (shard ${shardName(shard)}) has no result for ${unfinished.length} of its ${share.length} questions (e.g. ${unfinished[0]!.id}): finish it with --resume, then merge`);
     }
     for (const q of share) records.set(q.id, parsed.get(q.id)!);
+    ignored += parsed.size - share.length;
   }
   const ordered = fileOrder(selection.questions).map((q) => records.get(q.id)!);
   const runFile = prepareOutDir(
@@ -110,5 +114,5 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
     models: run.models,
     command,
   });
-  return { records: ordered, questions: selection.questions.length, shards: count };
+  return { records: ordered, questions: selection.questions.length, shards: count, ignored };
 }

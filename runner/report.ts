@@ -82,6 +82,8 @@ const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) :
 
 export interface ReportContext {
   graph: string;
+  /** What fell back during the run: the response cache turned off, a damaged checkpoint file set aside. */
+  notes?: string[];
   dataset: string;
   split: string;
   semantics: string;
@@ -202,6 +204,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- Predictions that did not execute: ${predErrors.length}`);
   const failedCalls = callFailures(records);
   if (failedCalls) lines.push(`- ${failedCalls}`);
+  if (ctx.notes?.length) lines.push(`- Fallbacks during the run: ${ctx.notes.length}`, ...ctx.notes.map((n) => `  - ${n}`));
   const unsent = records.filter((r) => r.trace && r.trace.feedback !== "sent");
   if (unsent.length) lines.push(`- Verdicts not sent to LangSmith as feedback: ${unsent.length} (first: ${unsent[0]!.id}: ${unsent[0]!.trace!.feedback})`);
   const restarted = records.filter((r) => r.checkpointRestart);

@@ -65,6 +65,21 @@ export function openCheckpointer(
   }
 }
 
+/**
+ * `openCheckpointer`, ready to use: a PostgreSQL server that cannot be reached is one line here, before any question
+ * runs, not an error per question (the store is closed again on that failure).
+ */
+export async function openReadyCheckpointer(...args: Parameters<typeof openCheckpointer>): Promise<OpenedCheckpointer> {
+  const store = openCheckpointer(...args);
+  try {
+    await store.ready();
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  return store;
+}
+
 function openFile(file: string, options: { mustExist?: boolean }): OpenedCheckpointer {
   if (!fs.existsSync(file)) {
     if (options.mustExist) throw new UserError(`no checkpoints yet: ${file} does not exist`);

@@ -80,6 +80,8 @@ describe.skipIf(!!skip)("the response cache in Redis", () => {
     expect(await main(["eval", "baseline", "--bench", benchDir, "--limit", "2", "--checkpoints", "memory", "--out", path.join(dir, "no-redis"), "--cache", "redis://127.0.0.1:9"], run.io)).toBe(0);
     expect(run.out()).toMatch(/^EX 100\.00% \(2\/2/);
     expect(run.err() + run.out()).toMatch(/response cache redis:\/\/127\.0\.0\.1:9.* failed .*running without it/);
+    // The fallback is in the report, not only on stderr.
+    expect(fs.readFileSync(path.join(dir, "no-redis", "report.md"), "utf8")).toMatch(/Fallbacks during the run: 1\n {2}- response cache redis:\/\/127\.0\.0\.1:9.* failed/);
     const bad = captureIO({});
     expect(await main(["eval", "baseline", "--bench", benchDir, "--out", path.join(dir, "bad"), "--cache", "redis://[nope"], bad.io)).toBe(2);
     expect(bad.err()).toMatch(/is not a Redis URL/);

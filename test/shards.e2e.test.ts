@@ -71,6 +71,13 @@ describe("eval --shard I/N and sqlmend merge", () => {
     const ex = (out: string) => /Execution accuracy \(EX\): .*/.exec(fs.readFileSync(path.join(out, "report.md"), "utf8"))?.[0];
     expect(ex(merged)).toBe(ex(single));
     expect(fs.readFileSync(path.join(merged, "report.md"), "utf8")).toContain('"shards": 3');
+    // A line outside its shard's share (another question's) is not merged, and merge says so.
+    const stray = fs.readFileSync(path.join(shards[1]!, "results.jsonl"), "utf8").split("\n")[0]!;
+    fs.appendFileSync(path.join(shards[0]!, "results.jsonl"), `${stray}\n`);
+    const again = captureIO();
+    expect(await main(["merge", ...shards, "--out", path.join(dir, "merged-again")], again.io)).toBe(0);
+    expect(again.out()).toMatch(/1 result lines outside their shard's recorded selection not merged/);
+    expect(fs.readFileSync(path.join(dir, "merged-again", "pred_dev.sql"), "utf8")).toBe(fs.readFileSync(path.join(single, "pred_dev.sql"), "utf8"));
   }, 60_000);
 
   it("refuses shards of different runs, a missing shard, a shard twice, an unfinished shard, and a bad --shard", async () => {

@@ -51,7 +51,7 @@ ${RUN_FLAGS_USAGE}`,
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
     modelFlagsFrom(values);
     scenarioFrom(values.correct, false);
-    const [{ buildRunner, examplePoolOf }, { openCheckpointer }, { runQuestion }] = await Promise.all([
+    const [{ buildRunner, examplePoolOf }, { openReadyCheckpointer }, { runQuestion }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/question.ts"),
@@ -62,10 +62,8 @@ ${RUN_FLAGS_USAGE}`,
     const wantedBy = values.examples ? undefined : examplesWantedBy(spec, values);
     if (wantedBy) io.stderr(`sqlmend ask: ${wantedBy} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);
     const executor = getSharedExecutor();
-    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd);
+    const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd);
     try {
-      // A PostgreSQL server that cannot be reached is one line now, not an error per question.
-      await checkpoints.ready();
       const runner = await buildRunner({
         warn: (line) => io.stderr(`warning: ${line}\n`),
         spec,

@@ -73,7 +73,7 @@ ${RUN_FLAGS_USAGE}
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
     modelFlagsFrom(values);
     scenarioFrom(values.correct, true);
-    const [{ buildRunner, examplesFor }, { openCheckpointer }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+    const [{ buildRunner, examplesFor }, { openReadyCheckpointer }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/report.ts"),
@@ -89,13 +89,18 @@ ${RUN_FLAGS_USAGE}
 
     const outDir = path.resolve(io.cwd, values.out);
     const executor = getSharedExecutor();
-    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend eval: warning: ${note}\n`) });
+    // What fell back during the run (the response cache turned off, a damaged checkpoint file set aside): said on
+    // stderr as it happens, and listed in report.md.
+    const runNotes: string[] = [];
+    const warn = (line: string) => {
+      runNotes.push(line);
+      io.stderr(`sqlmend eval: warning: ${line}\n`);
+    };
+    const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
     let releaseOutDir = () => {};
     try {
-      // A PostgreSQL server that cannot be reached is one line now, not an error per question.
-      await checkpoints.ready();
       const runner = await buildRunner({
-        warn: (line) => io.stderr(`warning: ${line}\n`),
+        warn,
         spec,
         values,
         env: io.env,
@@ -174,6 +179,7 @@ ${RUN_FLAGS_USAGE}
         },
         models: runner.deps.models.describe(),
         command: `sqlmend eval ${argv.join(" ")}`,
+        notes: runNotes,
       });
       io.stdout(
         `${exLine(summarize(records), `, ${semantics} semantics`)}; ${skipped.length} skipped\n` +

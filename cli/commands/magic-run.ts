@@ -127,7 +127,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   const questions = fileOrder(selected);
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-  const [{ modelsFrom }, { resolveInitialSource }, { openCheckpointer }, { createExampleStore }] = await Promise.all([
+  const [{ modelsFrom }, { resolveInitialSource }, { openReadyCheckpointer }, { createExampleStore }] = await Promise.all([
     import("../shared/model-setup.ts"),
     import("../shared/build-runner.ts"),
     import("../../storage/checkpoints.ts"),
@@ -135,11 +135,9 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   ]);
   const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
-  const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend magic guideline: warning: ${note}\n`) });
+  const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend magic guideline: warning: ${note}\n`) });
   let releaseOutDir = () => {};
   try {
-    // A PostgreSQL server that cannot be reached is one line now, not an error per question.
-    await checkpoints.ready();
     const models = modelsFrom(values, io.env, io.cwd, "feedback", (line) => io.stderr(`warning: ${line}\n`));
     const graphOptions = graphOptionsFrom(values);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).

@@ -337,7 +337,7 @@ export async function candidates(argv: string[], io: CliIO): Promise<number> {
   if (!values.run) throw new UsageError("--run DIR is required (a memo-sql eval's output directory)");
   if (!values.out) throw new UsageError("--out FILE is required");
   const runDir = path.resolve(io.cwd, values.run);
-  const [{ parseResults }, { openCheckpointer }, { memoSqlSpec }, { CANDIDATES_KIND }] = await Promise.all([
+  const [{ parseResults }, { openReadyCheckpointer }, { memoSqlSpec }, { CANDIDATES_KIND }] = await Promise.all([
     import("../../runner/report.ts"),
     import("../../storage/checkpoints.ts"),
     import("../../graphs/memo-sql.ts"),
@@ -350,7 +350,7 @@ export async function candidates(argv: string[], io: CliIO): Promise<number> {
     throw new UserError(`no results.jsonl in ${values.run}`);
   }
   const records = [...parseResults(text).records.values()];
-  const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
+  const store = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
   try {
     // Reading checkpoints runs no node: deps that refuse to be used.
     const inert = { models: { forRole: () => { throw new Error("no model"); } }, executor: { run: () => { throw new Error("no SQL"); }, close: async () => {} } } as unknown as Parameters<typeof memoSqlSpec.build>[0];

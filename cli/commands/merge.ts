@@ -23,7 +23,11 @@ selections are refused, as --resume refuses them; so is a shard with questions s
     const { exLine, summarize } = await import("../../runner/report.ts");
     const { EXIT_QUESTIONS_FAILED } = await import("../../runner/question-runner.ts");
     const summary = summarize(merged.records);
-    io.stdout(`Merged ${merged.shards} shards: ${merged.records.length} questions\n${exLine(summary)}\nReport: ${path.join(outDir, "report.md")}\n`);
+    io.stdout(
+      `Merged ${merged.shards} shards: ${merged.records.length} questions\n${exLine(summary)}\n` +
+        (merged.ignored ? `${merged.ignored} result lines outside their shard's recorded selection not merged (a shard resumed with another --limit/--ids)\n` : "") +
+        `Report: ${path.join(outDir, "report.md")}\n`,
+    );
     // Failed questions (not answered) are counted apart, as eval does, and the status says so: --resume the shard.
     return summary.failed ? EXIT_QUESTIONS_FAILED : 0;
   },

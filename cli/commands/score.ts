@@ -123,6 +123,8 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   if (report.missingPredictions) out.push(`no prediction: ${report.missingPredictions} questions, scored wrong`);
   const large = report.verdicts.filter((v) => v.tooLarge);
   if (large.length) out.push(`too large to compare: ${large.length}, scored wrong (${listed(large.map((v) => `${v.id}: ${v.tooLarge}`), 3)})`);
+  const softLarge = report.verdicts.filter((v) => v.softF1Note);
+  if (softLarge.length) out.push(`Soft F1 scored 0 as too large: ${softLarge.length} (${listed(softLarge.map((v) => `${v.id}: ${v.softF1Note}`), 3)})`);
   if (report.timeouts) out.push(`stopped at the time limit: ${report.timeouts} (counted in the failures above)`);
   if (bench.skipped.length) {
     out.push(`skipped: ${bench.skipped.length} questions not scored`);

@@ -24,11 +24,10 @@ export const threadsCommand: Command = {
       checkpoints: { type: "string" },
       json: { type: "boolean" },
     });
-    const { listThreads, openCheckpointer } = await checkpointStore();
-    const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
+    const { listThreads, openReadyCheckpointer } = await checkpointStore();
+    const store = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
     try {
       if (!store.db && !store.postgres) throw new UserError("an in-memory store holds no threads between runs");
-      await store.ready();
       const threads = await listThreads(store, intFlag(values, "limit", 1) ?? 50, values.prefix);
       if (values.json) io.stdout(`${JSON.stringify(threads, null, 2)}\n`);
       else if (!threads.length) io.stdout(`no threads in ${store.location}\n`);
@@ -96,10 +95,9 @@ export const inspectCommand: Command = {
     const threadId = positionals[0];
     if (!threadId) throw new UserError("name a thread (see 'sqlmend threads')");
     const wantedStep = intFlag(values, "step", 1);
-    const { describeThread, openCheckpointer } = await checkpointStore();
-    const store = openCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
+    const { describeThread, openReadyCheckpointer } = await checkpointStore();
+    const store = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
     try {
-      await store.ready();
       const about = await describeThread(store.saver, threadId);
       if (!about) throw new UserError(`no thread '${threadId}' in ${store.location}`);
       const graphName = values.graph ?? about.graph;

@@ -201,18 +201,16 @@ export const tsSqlCommand: Command = {
     const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
 
     // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-    const [{ buildRunner, examplesFor }, { openCheckpointer }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
+    const [{ buildRunner, examplesFor }, { openReadyCheckpointer }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
       import("../shared/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/question.ts"),
       import("../../state/usage.ts"),
     ]);
     const outDir = path.resolve(io.cwd, values.out);
-    const checkpoints = openCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend ts-sql audit: warning: ${note}\n`) });
+    const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend ts-sql audit: warning: ${note}\n`) });
     let releaseOutDir = () => {};
     try {
-      // A PostgreSQL server that cannot be reached is one line now, not an error per question.
-      await checkpoints.ready();
       // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
       // audit only builds each gold query's test case and runs the gold on it.
       const runner = await buildRunner({

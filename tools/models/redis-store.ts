@@ -76,6 +76,7 @@ export class RedisReplyStore implements ReplyStore {
   }
 
   private fail(error: unknown) {
+    if (this.broken) return; // calls in flight when it failed: said once
     this.broken = `response cache ${this.file} failed (${firstLineOf(error)}): running without it`;
     this.warn(this.broken);
   }
