@@ -84,3 +84,18 @@ export class Progress {
     if (this.io.isTTY) this.io.stderr("\n");
   }
 }
+
+/**
+ * What fell back during a run (the response cache turned off, a damaged checkpoint file set aside): each said on
+ * stderr as it happens and kept, for the run's report to list.
+ */
+export function fallbackNotes(io: RunIO, command: string): { notes: string[]; warn: (line: string) => void } {
+  const notes: string[] = [];
+  return {
+    notes,
+    warn: (line) => {
+      notes.push(line);
+      io.stderr(`sqlmend ${command}: warning: ${line}\n`);
+    },
+  };
+}

@@ -85,5 +85,7 @@ describe("damaged checkpoints", () => {
     expect(resumed.err).toMatch(/^sqlmend eval: warning: .*truncated\.sqlite: cannot open checkpoint file .*: database disk image is malformed; set aside as truncated\.sqlite\.damaged-[\dTZ-]+, its threads start again in a new file$/m);
     expect(resumed.out).toMatch(/^EX 100\.00% \(6\/6, bird semantics\)/m);
     expect(fs.readdirSync(dir).filter((f) => f.startsWith("truncated.sqlite.damaged-") && !/-(wal|shm)$/.test(f))).toHaveLength(1);
+    // Not only on stderr: the report lists the fallback.
+    expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/Fallbacks during the run: 1\n {2}- .*truncated\.sqlite: .*set aside as truncated\.sqlite\.damaged-/);
   }, 60_000);
 });

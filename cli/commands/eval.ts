@@ -20,6 +20,7 @@ import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { benchmarkFromFlags, prepareOutDir, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
+import { fallbackNotes } from "../../runner/progress.ts";
 import { parseShard, shardName, shardOf } from "../../runner/shards.ts";
 
 export const evalCommand: Command = {
@@ -91,11 +92,7 @@ ${RUN_FLAGS_USAGE}
     const executor = getSharedExecutor();
     // What fell back during the run (the response cache turned off, a damaged checkpoint file set aside): said on
     // stderr as it happens, and listed in report.md.
-    const runNotes: string[] = [];
-    const warn = (line: string) => {
-      runNotes.push(line);
-      io.stderr(`sqlmend eval: warning: ${line}\n`);
-    };
+    const { notes: runNotes, warn } = fallbackNotes(io, "eval");
     const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
     let releaseOutDir = () => {};
     try {

@@ -7,7 +7,7 @@ import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../shared/setup.ts";
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../../runner/question.ts";
-import { compactNumber } from "../../runner/progress.ts";
+import { compactNumber, fallbackNotes } from "../../runner/progress.ts";
 import { jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
 import { benchmarkFromFlags, fileOrder, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { findManifest, manifestOf } from "../../graphs/registry.ts";
@@ -135,10 +135,11 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
   ]);
   const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
-  const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend magic guideline: warning: ${note}\n`) });
+  const { notes, warn } = fallbackNotes(io, "magic guideline");
+  const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
   let releaseOutDir = () => {};
   try {
-    const models = modelsFrom(values, io.env, io.cwd, "feedback", (line) => io.stderr(`warning: ${line}\n`));
+    const models = modelsFrom(values, io.env, io.cwd, "feedback", warn);
     const graphOptions = graphOptionsFrom(values);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
     const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" && !bench.customQuestions ? bench : await trainSplitOf(benchDir)).questions) : undefined;
@@ -258,7 +259,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       path.join(outDir, `predict_${split}.json`),
       records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
     );
-    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize }, null, 2)}\n`);
+    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize, fallbacks: notes }, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0, run.failed.length));
     if (merger.failure) io.stderr(`sqlmend magic guideline: ${merger.failure}; later batches wait: --resume retries the merge\n`);
     const runErrors = run.failed;

@@ -9,6 +9,7 @@ import { benchmarkFromFlags, fileOrder, prepareOutDir, RUN_DIR_FLAGS, selectQues
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../../graphs/registry.ts";
 import { optionsUsage } from "../../core/options.ts";
+import { fallbackNotes } from "../../runner/progress.ts";
 import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
 import type { Question } from "../../state/question.ts";
 import type { TestCode, TestData, TestRun, TsSqlStateValue } from "../../state/ts-sql.ts";
@@ -67,7 +68,7 @@ export function auditRecordOf(q: Question, state: TsSqlStateValue | undefined, t
 /** The review report: counts, then every gold query that fails its own test case with all a reviewer needs. */
 export function renderAuditReport(
   records: AuditRecord[],
-  meta: { bench: string; split: string; command: string; summarize?: (outcomes: Outcome[]) => string[] },
+  meta: { bench: string; split: string; command: string; summarize?: (outcomes: Outcome[]) => string[]; notes?: string[] },
 ): string {
   const count = (s: AuditRecord["status"]) => records.filter((r) => r.status === s).length;
   const failed = records.filter((r) => r.status === "failed");
@@ -79,6 +80,7 @@ export function renderAuditReport(
     "| questions | gold passes its test case | gold fails it | no test case | errors |",
     "|---|---|---|---|---|",
     `| ${records.length} | ${count("passed")} | ${count("failed")} | ${count("untested")} | ${count("error")} |`,
+    ...(meta.notes?.length ? ["", `Fallbacks during the run: ${meta.notes.length}`, ...meta.notes.map((n) => `- ${n}`)] : []),
     "",
     ...(() => {
       const outcomes = records.flatMap((r) => (r.outcome ? [r.outcome] : []));
@@ -208,13 +210,14 @@ export const tsSqlCommand: Command = {
       import("../../state/usage.ts"),
     ]);
     const outDir = path.resolve(io.cwd, values.out);
-    const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: (note) => io.stderr(`sqlmend ts-sql audit: warning: ${note}\n`) });
+    const { notes, warn } = fallbackNotes(io, "ts-sql audit");
+    const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
     let releaseOutDir = () => {};
     try {
       // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
       // audit only builds each gold query's test case and runs the gold on it.
       const runner = await buildRunner({
-        warn: (line) => io.stderr(`warning: ${line}\n`),
+        warn,
         spec,
         values,
         env: io.env,
@@ -259,7 +262,7 @@ export const tsSqlCommand: Command = {
         progress: { metric: { label: "gold passes", as: "share" }, of: (record) => ({ hit: record.status === "passed", tokens: record.inputTokens + record.outputTokens }) },
       });
       const { records } = run;
-      fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: `sqlmend ts-sql ${argv.join(" ")}`, summarize: runner.spec.outcome?.summarize }));
+      fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: `sqlmend ts-sql ${argv.join(" ")}`, summarize: runner.spec.outcome?.summarize, notes }));
       const failed = records.filter((r) => r.status === "failed").length;
       io.stdout(
         `${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\n` +
