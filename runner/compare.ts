@@ -1,5 +1,5 @@
 import { exByDifficulty, type DifficultyScore } from "../tools/benchmarks/score.ts";
-import { type EvalRecord, isFailed } from "./report.ts";
+import { type EvalRecord, isFailed, methodTokens } from "./report.ts";
 
 /**
  * N eval runs side by side on the questions all of them answered (a failed question has no answer to compare: it is
@@ -105,8 +105,9 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
   const runs = inputs.map((r): RunSummary => {
     const records = ids.map((id) => r.records.get(id)!);
     const correct = records.filter((x) => x.correct).length;
-    const inTok = mean(records.map((x) => x.inputTokens));
-    const outTok = mean(records.map((x) => x.outputTokens));
+    // The method's tokens (spent + served by the response cache): a rerun from the cache costs the method the same.
+    const inTok = mean(records.map((x) => methodTokens(x).input));
+    const outTok = mean(records.map((x) => methodTokens(x).output));
     return {
       key: r.key,
       label: r.label,
@@ -114,7 +115,7 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       correct,
       ex: records.length ? (correct / records.length) * 100 : 0,
       byDifficulty: exByDifficulty(records),
-      tokensPerQuestion: mean(records.map((x) => x.inputTokens + x.outputTokens)),
+      tokensPerQuestion: inTok + outTok,
       inputTokensPerQuestion: inTok,
       outputTokensPerQuestion: outTok,
       callsPerQuestion: mean(records.map((x) => x.calls)),
@@ -127,7 +128,7 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
         id: x.id,
         ...(x.difficulty !== undefined ? { difficulty: x.difficulty } : {}),
         correct: x.correct,
-        tokens: x.inputTokens + x.outputTokens,
+        tokens: methodTokens(x).input + methodTokens(x).output,
         ...(x.initialCorrect !== undefined ? { initialCorrect: x.initialCorrect } : {}),
       })),
     };

@@ -99,7 +99,7 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     iterations: run.iterations,
     usageByRole: run.usage.byRole,
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
-    ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0 } : {}),
+    ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0, savedInputTokens: run.usage.savedInputTokens ?? 0, savedOutputTokens: run.usage.savedOutputTokens ?? 0 } : {}),
     error: run.error,
     ...(failure ? { failure } : {}),
     ...(run.initialExtraction ? { initialExtraction: run.initialExtraction } : {}),

@@ -1,6 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
+import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { UserError } from "../core/errors.ts";
-import { type EvalRecord, isFailed } from "./report.ts";
+import { type EvalRecord, isFailed, methodTokens } from "./report.ts";
+import { exByDifficulty } from "../tools/benchmarks/score.ts";
+import { summarizeOutcomes } from "../graphs/outcome.ts";
 
 /**
  * `sqlmend experiment`'s recipe: named runs, each an eval of a graph (with its options, and for a corrector its
@@ -54,10 +59,25 @@ export const RecipeRunSchema = z
   .strict();
 export type RecipeRun = z.infer<typeof RecipeRunSchema>;
 
+/**
+ * The table to print first (table.md's "Table"): which runs as rows (default every eval run, recipe order) and which
+ * columns: ex, initial-ex, wrong-to-right, right-to-wrong, tokens, calls, cost, failed, difficulty:NAME (EX on that
+ * difficulty, e.g. difficulty:simple) or paper:FIGURE (the paper's figure of that name for the row).
+ */
+export const TableSpecSchema = z
+  .object({
+    title: z.string().min(1).optional(),
+    rows: z.array(z.string().min(1)).min(1).optional(),
+    columns: z.array(z.string().regex(/^(ex|initial-ex|wrong-to-right|right-to-wrong|tokens|calls|cost|failed|difficulty:.+|paper:.+)$/, "a column is ex, initial-ex, wrong-to-right, right-to-wrong, tokens, calls, cost, failed, difficulty:NAME or paper:FIGURE")).min(1).optional(),
+  })
+  .strict();
+export type TableSpec = z.infer<typeof TableSpecSchema>;
+
 export const RecipeSchema = z
   .object({
     name: z.string().min(1),
     description: z.string().optional(),
+    table: TableSpecSchema.optional(),
     /** What it reproduces, for `sqlmend experiment --list`. */
     reproduces: z.string().optional(),
     runs: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "run names are letters, digits, '.', '_' and '-'"), RecipeRunSchema),
@@ -67,20 +87,49 @@ export type Recipe = z.infer<typeof RecipeSchema>;
 
 
 
-/** Parses a recipe (JSON text); one line naming the first problem. */
-export function parseRecipe(text: string, source: string): Recipe {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`${source}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+/**
+ * Parses a recipe file, YAML or JSON (JSON is YAML): one line naming the file, the line and the field of the first
+ * problem (`recipe.yaml:7: runs.a.correct: ...`).
+ */
+export const parseRecipe = (text: string, source: string): Recipe => readRecipe(text, source).recipe;
+
+/** parseRecipe, with where each run is in the file (`:LINE`, for later checks' messages). */
+export function readRecipe(text: string, source: string): { recipe: Recipe; lineOf: (at: PropertyKey[], key?: string) => string } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length) {
+    const error = doc.errors[0]!;
+    const at = lines.linePos(error.pos[0]);
+    throw new UserError(`${source}:${at.line}: not YAML or JSON (${error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")})`);
   }
+  // The line of the node at a path, or of its nearest ancestor present (a missing field names its run's line).
+  const lineOf = (at: PropertyKey[]): string => {
+    for (let n = at.length; n >= 0; n--) {
+      const node = doc.getIn(at.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined;
+      if (node && typeof node === "object" && node.range) return `:${lines.linePos(node.range[0]).line}`;
+    }
+    return "";
+  };
+  const keyLine = (at: PropertyKey[], key: string): string => {
+    const map = doc.getIn(at as unknown[], true);
+    const pair = isMap(map) ? map.items.find((p) => isScalar(p.key) && p.key.value === key) : undefined;
+    const range = pair && isScalar(pair.key) ? pair.key.range : undefined;
+    return range ? `:${lines.linePos(range[0]).line}` : lineOf(at);
+  };
+  const where = (at: PropertyKey[], key?: string) => (key === undefined ? lineOf(at) : keyLine(at, key));
+  return { recipe: validateRecipe(doc.toJS(), source, where), lineOf: where };
+}
+
+/** Checks a recipe object (a built-in, or a parsed file with `lineOf` naming where a path is). */
+export function validateRecipe(raw: unknown, source: string, lineOf: (at: PropertyKey[], key?: string) => string = () => ""): Recipe {
   const parsed = RecipeSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UserError(`${source}: ${issue.path.join(".") || "recipe"}: ${issue.message}`);
+    const unknownKey = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+    const field = [...issue.path, ...(unknownKey ? [unknownKey] : [])].join(".") || "recipe";
+    throw new UserError(`${source}${lineOf(issue.path, unknownKey)}: ${field}: ${issue.message}`);
   }
-  checkRecipe(parsed.data, source);
+  checkRecipe(parsed.data, source, (run) => lineOf(["runs"], run));
   return parsed.data;
 }
 
@@ -117,18 +166,22 @@ export function blockedReason(recipe: Recipe, name: string, sets: Record<string,
   return undefined;
 }
 
-function checkRecipe(recipe: Recipe, source: string) {
+function checkRecipe(recipe: Recipe, source: string, lineOfRun: (run: string) => string) {
   for (const [name, run] of Object.entries(recipe.runs)) {
-    if (run.kind === "eval" && !run.graph && !run.needs) throw new UserError(`${source}: runs.${name}: an eval run names its graph`);
-    if (run.kind === "magic-guideline" && (run.graph || run.correct)) throw new UserError(`${source}: runs.${name}: a magic-guideline run takes no graph or correct`);
-    if (run.correct && !run.initial) throw new UserError(`${source}: runs.${name}: 'correct' needs 'initial'`);
-    if ((run.kind === "memo-candidates") !== (run.from !== undefined)) throw new UserError(`${source}: runs.${name}: 'from' (a memo-sql run) is for memo-candidates runs, which need it`);
-    if (run.from && recipe.runs[run.from]?.graph !== "memo-sql") throw new UserError(`${source}: runs.${name}: from '${run.from}' must be a memo-sql eval of the recipe`);
+    const at = `${source}${lineOfRun(name)}`;
+    if (run.kind === "eval" && !run.graph && !run.needs) throw new UserError(`${at}: runs.${name}: an eval run names its graph`);
+    if (run.kind === "magic-guideline" && (run.graph || run.correct)) throw new UserError(`${at}: runs.${name}: a magic-guideline run takes no graph or correct`);
+    if (run.correct && !run.initial) throw new UserError(`${at}: runs.${name}: 'correct' needs 'initial'`);
+    if ((run.kind === "memo-candidates") !== (run.from !== undefined)) throw new UserError(`${at}: runs.${name}: 'from' (a memo-sql run) is for memo-candidates runs, which need it`);
+    if (run.from && recipe.runs[run.from]?.graph !== "memo-sql") throw new UserError(`${at}: runs.${name}: from '${run.from}' must be a memo-sql eval of the recipe`);
     for (const dep of dependenciesOf(recipe, name)) {
-      if (!recipe.runs[dep]) throw new UserError(`${source}: runs.${name}: no run '${dep}' in the recipe`);
+      if (!recipe.runs[dep]) throw new UserError(`${at}: runs.${name}: no run '${dep}' in the recipe`);
     }
     const initial = run.initial && recipe.runs[run.initial];
-    if (initial && (initial.kind !== "eval" || initial.initial)) throw new UserError(`${source}: runs.${name}: initial '${run.initial}' must be a generator eval of the recipe`);
+    if (initial && (initial.kind !== "eval" || initial.initial)) throw new UserError(`${at}: runs.${name}: initial '${run.initial}' must be a generator eval of the recipe`);
+  }
+  for (const row of recipe.table?.rows ?? []) {
+    if (!recipe.runs[row]) throw new UserError(`${source}: table.rows: no run '${row}' in the recipe`);
   }
   orderRuns(recipe, source);
 }
@@ -153,6 +206,26 @@ export function orderRuns(recipe: Recipe, source = "recipe"): string[] {
 export const resolveRefs = (value: string, outOf: (run: string) => string, sets: Record<string, string> = {}) =>
   value.replace(REF, (_, name: string) => outOf(name)).replace(SET, (whole, name: string) => sets[name] ?? whole);
 
+export interface Prices {
+  /** USD per million input tokens. */
+  input: number;
+  /** USD per million output tokens. */
+  output: number;
+}
+
+/** A run's figures over its repeats (`--repeats N`): each repeat a full replication with its own seed. */
+export interface RepeatFigures {
+  seeds: number[];
+  /** EX of each repeat, in seed order. */
+  ex: number[];
+  mean: number;
+  /** Sample standard deviation (n − 1); 0 for one repeat. */
+  sd: number;
+  /** Questions answered in every repeat, and those among them right in some repeats and wrong in others. */
+  compared: number;
+  flips: number;
+}
+
 export interface RunRow {
   run: string;
   graph: string;
@@ -160,23 +233,37 @@ export interface RunRow {
   scenario: string | null;
   questions: number;
   correct: number;
+  /** EX % over the answered questions (a failed question has no answer; counted in `failed`). Mean over repeats. */
   ex: number;
+  /** EX per difficulty over the answered questions (mean over repeats). */
+  byDifficulty: { difficulty: string; count: number; ex: number }[];
   /** Correctors with gold: EX of the initial SQL on the same questions, and the flips. */
   initialEx: number | null;
   wrongToRight: number | null;
   rightToWrong: number | null;
   correctionsApplied: number | null;
+  /** The method's tokens per question: spent plus those the response cache served (the same on a cached rerun). */
   tokensPerQuestion: number;
+  inputTokensPerQuestion: number;
+  outputTokensPerQuestion: number;
+  /** Tokens spent by this run (not served by the cache). */
+  spentTokens: number;
+  /** USD per question for the method's tokens at the given prices; null without prices. */
+  costPerQuestion: number | null;
   callsPerQuestion: number;
   cachedCalls: number;
   calls: number;
   failed: number;
+  /** The graph's outcome summary lines over the run's questions (what they went through: fallbacks, limits hit...). */
+  outcomes: string[];
   /** The paper's figures for this row (from the recipe). */
   paper: Paper | null;
   /** Why the run did not run (a method sqlmend lacks, a `--set` value not given): its row has no figures of ours. */
   notRun: string | null;
   /** magic-guideline runs: stats.json's figures (Table 4's EX after the cycle and AVG_i, Figure 3's corrected within k). */
   guideline: GuidelineFigures | null;
+  /** `--repeats N` (N > 1): the figures per repeat; the numbers above are means over them. */
+  repeats: RepeatFigures | null;
 }
 
 export interface GuidelineFigures {
@@ -201,14 +288,18 @@ export function otherRowOf(run: string, spec: RecipeRun, what: { notRun?: string
   };
 }
 
-export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[]): RunRow {
-  // EX over the answered questions (a failed one has no answer; counted in `failed`), as eval's summary.
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const sampleSd = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
+
+export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], prices?: Prices): RunRow {
   const answered = records.filter((r) => !isFailed(r));
   const n = records.length;
   const correct = answered.filter((r) => r.correct).length;
   const known = records.filter((r) => r.initialCorrect !== undefined);
   const corrector = spec.initial !== undefined;
   const sum = (f: (r: EvalRecord) => number) => records.reduce((a, r) => a + f(r), 0);
+  const inTok = n ? sum((r) => methodTokens(r).input) / n : 0;
+  const outTok = n ? sum((r) => methodTokens(r).output) / n : 0;
   return {
     run,
     graph: spec.graph ?? spec.kind,
@@ -217,22 +308,75 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[]): RunR
     questions: n,
     correct,
     ex: answered.length ? (correct / answered.length) * 100 : 0,
+    byDifficulty: exByDifficulty(answered).map(({ difficulty, count, ex }) => ({ difficulty, count, ex })),
     initialEx: corrector && known.length ? (known.filter((r) => r.initialCorrect).length / known.length) * 100 : null,
     wrongToRight: corrector ? known.filter((r) => !r.initialCorrect && r.correct).length : null,
     rightToWrong: corrector ? known.filter((r) => r.initialCorrect && !r.correct).length : null,
     correctionsApplied: corrector ? records.filter((r) => r.correction === "applied").length : null,
-    tokensPerQuestion: n ? sum((r) => r.inputTokens + r.outputTokens) / n : 0,
+    tokensPerQuestion: inTok + outTok,
+    inputTokensPerQuestion: inTok,
+    outputTokensPerQuestion: outTok,
+    spentTokens: sum((r) => r.inputTokens + r.outputTokens),
+    costPerQuestion: prices ? (inTok * prices.input + outTok * prices.output) / 1e6 : null,
     callsPerQuestion: n ? sum((r) => r.calls) / n : 0,
     cachedCalls: sum((r) => r.cachedCalls ?? 0),
     calls: sum((r) => r.calls),
     failed: records.filter(isFailed).length,
+    outcomes: summarizeOutcomes(records.map((r) => r.outcome)),
     paper: spec.paper ?? null,
     notRun: null,
     guideline: null,
+    repeats: null,
+  };
+}
+
+/**
+ * One row over a run's repeats (records per repeat, seed order): EX and costs are means; EX's sample sd and the
+ * questions whose verdict changes between repeats (among those every repeat answered) say how stable the figure is.
+ */
+export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecord[][], seeds: number[], prices?: Prices): RunRow {
+  const rows = perRepeat.map((records) => rowOf(run, spec, records, prices));
+  const first = rows[0]!;
+  if (rows.length < 2) return first;
+  const avg = (f: (r: RunRow) => number) => mean(rows.map(f));
+  const avgOrNull = (f: (r: RunRow) => number | null) => (rows.every((r) => f(r) !== null) ? avg((r) => f(r)!) : null);
+  const verdicts = perRepeat.map((records) => new Map(records.filter((r) => !isFailed(r)).map((r) => [r.id, r.correct])));
+  const ids = [...verdicts[0]!.keys()].filter((id) => verdicts.every((v) => v.has(id)));
+  const flips = ids.filter((id) => new Set(verdicts.map((v) => v.get(id))).size > 1).length;
+  const difficulties = [...new Set(rows.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))];
+  const sumOf = (f: (r: RunRow) => number) => rows.reduce((a, r) => a + f(r), 0);
+  return {
+    ...first,
+    correct: avg((r) => r.correct),
+    ex: avg((r) => r.ex),
+    byDifficulty: difficulties.map((difficulty) => {
+      const at = rows.map((r) => r.byDifficulty.find((d) => d.difficulty === difficulty)).filter((d) => d !== undefined);
+      return { difficulty, count: at[0]!.count, ex: mean(at.map((d) => d.ex)) };
+    }),
+    initialEx: avgOrNull((r) => r.initialEx),
+    wrongToRight: avgOrNull((r) => r.wrongToRight),
+    rightToWrong: avgOrNull((r) => r.rightToWrong),
+    correctionsApplied: avgOrNull((r) => r.correctionsApplied),
+    tokensPerQuestion: avg((r) => r.tokensPerQuestion),
+    inputTokensPerQuestion: avg((r) => r.inputTokensPerQuestion),
+    outputTokensPerQuestion: avg((r) => r.outputTokensPerQuestion),
+    spentTokens: sumOf((r) => r.spentTokens),
+    costPerQuestion: avgOrNull((r) => r.costPerQuestion),
+    callsPerQuestion: avg((r) => r.callsPerQuestion),
+    cachedCalls: sumOf((r) => r.cachedCalls),
+    calls: sumOf((r) => r.calls),
+    failed: sumOf((r) => r.failed),
+    outcomes: summarizeOutcomes(perRepeat.flat().map((r) => r.outcome)),
+    repeats: { seeds, ex: rows.map((r) => r.ex), mean: avg((r) => r.ex), sd: sampleSd(rows.map((r) => r.ex)), compared: ids.length, flips },
   };
 }
 
 const figuresText = (p: Paper) => Object.entries(p.figures).map(([k, v]) => `${k} ${v}`).join("; ");
+const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
+/** EX as printed: "58.33", or "58.33 ± 2.41" over repeats. */
+const exText = (r: RunRow) => (r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : f2(r.ex));
+const countText = (n: number | null) => (n === null ? "" : Number.isInteger(n) ? String(n) : n.toFixed(1));
+const usd = (n: number | null) => (n === null ? "-" : `$${n < 0.01 ? n.toFixed(5) : n.toFixed(4)}`);
 
 /** Ours beside the paper's: a line per row that has paper figures, ours first (or why it did not run). */
 function besidePaper(rows: RunRow[]): string[] {
@@ -240,23 +384,83 @@ function besidePaper(rows: RunRow[]): string[] {
   if (!withPaper.length) return [];
   const lines = ["## Ours beside the paper's", "", "| run | paper's row | ours | paper's figures | paper's table, model |", "|---|---|---|---|---|"];
   for (const r of withPaper) {
+    const difficulties = r.byDifficulty.length > 1 ? `; ${r.byDifficulty.map((d) => `${d.difficulty} ${f2(d.ex)}`).join(", ")}` : "";
     const ours = r.notRun
       ? `not run: ${r.notRun}`
       : r.guideline
         ? `EX ${f2(r.guideline.exAfter)} after the cycle; AVG_i ${r.guideline.avgIterations.toFixed(2)}; corrected within k=1..${r.guideline.maxIter}: ${r.guideline.correctedWithin.join(", ")} of ${r.guideline.failures}`
-        : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${r.failed ? `, ${r.failed} failed` : ""}`;
+        : r.repeats
+          ? `EX ${exText(r)} over ${r.repeats.ex.length} repeats${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`
+          : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`;
     lines.push(`| ${r.run} | ${r.paper!.row} | ${ours} | ${figuresText(r.paper!)} | ${r.paper!.source}; ${r.paper!.model}${r.paper!.note ? ` (${r.paper!.note})` : ""} |`);
   }
   lines.push("", "The paper's figures are on its benchmark, model and initial SQL; ours on what this experiment ran (--bench, --model, --limit).", "");
   return lines;
 }
 
-const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
+const COLUMN_TITLES: Record<string, string> = {
+  ex: "EX %",
+  "initial-ex": "initial EX %",
+  "wrong-to-right": "wrong→right",
+  "right-to-wrong": "right→wrong",
+  tokens: "tokens/q",
+  calls: "calls/q",
+  cost: "cost/q",
+  failed: "failed",
+};
 
-/** table.md: every eval run a row, then the correctors × scenarios grid of EX (with wrong→right / right→wrong). */
-export function renderTable(recipe: Recipe, rows: RunRow[]): string {
+function cell(r: RunRow, column: string): string {
+  if (r.notRun) return column === "ex" ? `not run: ${r.notRun}` : "";
+  if (column.startsWith("difficulty:")) {
+    const d = r.byDifficulty.find((x) => x.difficulty === column.slice("difficulty:".length));
+    return d ? f2(d.ex) : "";
+  }
+  if (column.startsWith("paper:")) return String(r.paper?.figures[column.slice("paper:".length)] ?? "");
+  switch (column) {
+    case "ex":
+      return r.guideline ? `${f2(r.guideline.exAfter)} (after the cycle)` : exText(r);
+    case "initial-ex":
+      return f2(r.initialEx);
+    case "wrong-to-right":
+      return countText(r.wrongToRight);
+    case "right-to-wrong":
+      return countText(r.rightToWrong);
+    case "tokens":
+      return String(Math.round(r.tokensPerQuestion));
+    case "calls":
+      return r.callsPerQuestion.toFixed(2);
+    case "cost":
+      return usd(r.costPerQuestion);
+    default:
+      return String(r.failed);
+  }
+}
+
+/** The recipe's own table (`table`: rows and columns), first in table.md. */
+function recipeTable(spec: TableSpec, rows: RunRow[]): string[] {
+  const chosen = spec.rows ? spec.rows.map((name) => rows.find((r) => r.run === name)).filter((r) => r !== undefined) : rows.filter((r) => !r.guideline);
+  const columns = spec.columns ?? ["ex", "tokens", "calls", "failed"];
+  const title = (c: string) => COLUMN_TITLES[c] ?? (c.startsWith("difficulty:") ? `${c.slice(11)} EX %` : `paper ${c.slice(6)}`);
+  return [
+    `## ${spec.title ?? "Table"}`,
+    "",
+    `| run | ${columns.map(title).join(" | ")} |`,
+    `|---|${columns.map(() => "---:").join("|")}|`,
+    ...chosen.map((r) => `| ${r.run} | ${columns.map((c) => cell(r, c)).join(" | ")} |`),
+    "",
+  ];
+}
+
+/**
+ * table.md: the recipe's table when it has one, ours beside the paper's, rows not run, guideline runs, the
+ * correctors × scenarios grid, every eval run (with cost at --price-in/--price-out), EX by difficulty, the spread
+ * over repeats, and each run's outcome summary.
+ */
+export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Prices; repeats?: number } = {}): string {
   const lines = [`# sqlmend experiment: ${recipe.name}`, ""];
   if (recipe.description) lines.push(recipe.description, "");
+  if (opts.repeats && opts.repeats > 1) lines.push(`Every figure of ours is the mean over ${opts.repeats} repeats (each a full replication with its own seed); ± is the sample standard deviation.`, "");
+  if (recipe.table) lines.push(...recipeTable(recipe.table, rows));
   lines.push(...besidePaper(rows));
   const notRun = rows.filter((r) => r.notRun);
   const guidelines = rows.filter((r) => r.guideline);
@@ -283,22 +487,187 @@ export function renderTable(recipe: Recipe, rows: RunRow[]): string {
     for (const g of graphs) {
       const cells = scenarios.map((s) => {
         const r = correctors.find((x) => methodOf(x) === g && x.scenario === s);
-        return r ? `${f2(r.ex)} (+${r.wrongToRight ?? 0} / −${r.rightToWrong ?? 0})` : "";
+        return r ? `${exText(r)} (+${countText(r.wrongToRight ?? 0)} / −${countText(r.rightToWrong ?? 0)})` : "";
       });
       lines.push(`| ${g} | ${cells.join(" | ")} |`);
     }
     const initials = [...new Set(correctors.map((r) => `${r.initial}: ${f2(r.initialEx)}`))];
     lines.push("", `Initial EX on the same questions: ${initials.join(", ")}`, "");
   }
-  lines.push("## Runs", "", "| run | graph | initial | scenario | questions | EX % | initial EX % | wrong→right | right→wrong | corrected | tokens/q | calls/q | cached calls | failed |");
-  lines.push("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  const priced = opts.prices !== undefined;
+  lines.push(
+    "## Runs",
+    "",
+    `| run | graph | initial | scenario | questions | EX % | initial EX % | wrong→right | right→wrong | corrected | tokens/q | calls/q |${priced ? " cost/q |" : ""} cached calls | failed |`,
+    `|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${priced ? "---:|" : ""}---:|---:|`,
+  );
   for (const r of rows) {
     lines.push(
-      `| ${r.run} | ${r.graph} | ${r.initial ?? ""} | ${r.scenario ?? ""} | ${r.questions} | ${f2(r.ex)} | ${f2(r.initialEx)} | ${r.wrongToRight ?? ""} | ${r.rightToWrong ?? ""} | ${r.correctionsApplied ?? ""} | ${Math.round(r.tokensPerQuestion)} | ${r.callsPerQuestion.toFixed(2)} | ${r.cachedCalls} of ${r.calls} | ${r.failed} |`,
+      `| ${r.run} | ${r.graph} | ${r.initial ?? ""} | ${r.scenario ?? ""} | ${r.questions} | ${exText(r)} | ${f2(r.initialEx)} | ${countText(r.wrongToRight)} | ${countText(r.rightToWrong)} | ${countText(r.correctionsApplied)} | ${Math.round(r.tokensPerQuestion)} | ${r.callsPerQuestion.toFixed(2)} |${priced ? ` ${usd(r.costPerQuestion)} |` : ""} ${r.cachedCalls} of ${r.calls} | ${r.failed} |`,
     );
+  }
+  lines.push("", "tokens/q are the method's chat-model tokens per question, those the response cache served included (a cached rerun costs the method the same); embedding requests are left out (the vector cache shares them across questions and runs).");
+  if (opts.prices) {
+    const total = rows.reduce((a, r) => a + (r.costPerQuestion ?? 0) * r.questions * (r.repeats?.ex.length ?? 1), 0);
+    const spent = rows.reduce((a, r) => a + r.spentTokens, 0);
+    lines.push(`Cost at $${opts.prices.input} / $${opts.prices.output} per million input / output tokens: ${usd(total)} for the methods' tokens; ${spent} tokens were spent by this experiment (the rest came from the response cache).`);
   }
   const calls = rows.reduce((n, r) => n + r.calls, 0);
   const cached = rows.reduce((n, r) => n + r.cachedCalls, 0);
   lines.push("", `Response cache over the eval runs: ${cached} of ${calls} model calls served (${calls ? ((cached / calls) * 100).toFixed(2) : "-"}%)`, "");
+  const difficulties = [...new Set(rows.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))];
+  if (difficulties.length > 1 || (difficulties.length === 1 && difficulties[0] !== "unknown")) {
+    lines.push("## EX by difficulty (%)", "", `| run | ${difficulties.map((d) => `${d} (n)`).join(" | ")} | all |`, `|---|${difficulties.map(() => "---:").join("|")}|---:|`);
+    for (const r of rows) {
+      const at = (d: string) => r.byDifficulty.find((x) => x.difficulty === d);
+      lines.push(`| ${r.run} | ${difficulties.map((d) => (at(d) ? `${f2(at(d)!.ex)} (${at(d)!.count})` : "")).join(" | ")} | ${exText(r)} |`);
+    }
+    lines.push("");
+  }
+  const repeated = rows.filter((r) => r.repeats);
+  if (repeated.length) {
+    lines.push("## Repeats", "", "| run | seeds | EX % per repeat | mean ± sd | questions that flip |", "|---|---|---|---:|---:|");
+    for (const r of repeated) {
+      const x = r.repeats!;
+      lines.push(`| ${r.run} | ${x.seeds.join(", ")} | ${x.ex.map(f2).join(", ")} | ${f2(x.mean)} ± ${f2(x.sd)} | ${x.flips} of ${x.compared} |`);
+    }
+    lines.push("", "A question flips when some repeats got it right and others wrong (among the questions every repeat answered).", "");
+  }
+  const withOutcomes = rows.filter((r) => r.outcomes.length);
+  if (withOutcomes.length) {
+    lines.push("## What the questions went through (each graph's outcome summary)", "");
+    for (const r of withOutcomes) lines.push(`- **${r.run}** (${r.graph}): ${r.outcomes.join("; ")}`);
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+/** Per question: model calls and the method's tokens (spent + served by the cache). */
+export interface QuestionCost {
+  calls: number;
+  input: number;
+  output: number;
+}
+
+/** A graph's own call count per question (graphs/calls.ts), for runs nothing has measured yet. */
+export interface KnownCalls {
+  min: number;
+  max: number;
+  typical?: number;
+}
+
+/** What a run's finished questions cost, from its folder: eval's results.jsonl, or magic guideline's (usage per role). */
+export function questionCostsIn(dir: string, kind: RecipeRun["kind"], recordsIn: (dir: string) => EvalRecord[]): QuestionCost[] {
+  if (kind === "eval") return recordsIn(dir).map((r) => ({ calls: r.calls, ...methodTokens(r) }));
+  if (kind !== "magic-guideline") return [];
+  const file = path.join(dir, "results.jsonl");
+  if (!fs.existsSync(file)) return [];
+  const costs: QuestionCost[] = [];
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    let record: { usageByRole?: Record<string, { calls?: number; inputTokens?: number; outputTokens?: number; savedInputTokens?: number; savedOutputTokens?: number }> };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue; // blank, or half-written by a kill
+    }
+    const roles = Object.values(record.usageByRole ?? {});
+    costs.push({
+      calls: roles.reduce((a, t) => a + (t.calls ?? 0), 0),
+      input: roles.reduce((a, t) => a + (t.inputTokens ?? 0) + (t.savedInputTokens ?? 0), 0),
+      output: roles.reduce((a, t) => a + (t.outputTokens ?? 0) + (t.savedOutputTokens ?? 0), 0),
+    });
+  }
+  return costs;
+}
+
+export interface PlanInput {
+  recipe: Recipe;
+  order: string[];
+  benchDir: string;
+  repeats: number;
+  seeds: number[];
+  prices: Prices | undefined;
+  /** Questions per split (after --limit). */
+  counts: Map<string, number>;
+  splitOf: (run: string) => string;
+  blocked: Map<string, string>;
+  outDir: string;
+  repeatDir: (k: number) => string;
+  recordsIn: (dir: string) => EvalRecord[];
+  knownCalls: (run: string) => KnownCalls | undefined;
+}
+
+/**
+ * `--dry-run`: the runs in order with their questions, those done, and the calls, tokens and price still expected.
+ * A run's cost per question is measured where it can be — its own finished questions, a pilot's (OUT/pilot), another
+ * run of the same graph — else its calls come from the graph's own count and its tokens stay unknown (said).
+ */
+export function renderPlan(p: PlanInput): string {
+  const { recipe, order, repeats } = p;
+  const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${p.benchDir}${repeats > 1 ? `, ${repeats} repeats (seeds ${p.seeds.join(", ")})` : ""}, in this order`, ""];
+  const ks = Array.from({ length: repeats }, (_, i) => i + 1);
+  let calls = 0;
+  let input = 0;
+  let output = 0;
+  let callsUnknown = 0;
+  let tokensUnknown = 0;
+  const perQuestion = (costs: QuestionCost[]) => ({ calls: mean(costs.map((c) => c.calls)), input: mean(costs.map((c) => c.input)), output: mean(costs.map((c) => c.output)) });
+  for (const run of order) {
+    const spec = p.recipe.runs[run]!;
+    const questions = p.counts.get(p.splitOf(run))!;
+    const reason = p.blocked.get(run);
+    const label = run.padEnd(24);
+    if (reason) {
+      lines.push(`  ${label} ${(spec.graph ?? spec.paper?.row ?? spec.kind).padEnd(44)} not run: ${reason}`);
+      continue;
+    }
+    if (spec.kind === "memo-candidates") {
+      lines.push(`  ${label} ${`memo candidates of ${spec.from}`.padEnd(44)} no model calls (read from ${spec.from}'s checkpoints)`);
+      continue;
+    }
+    const doneIn = (k: number) => {
+      const dir = path.join(p.repeatDir(k), run);
+      if (spec.kind === "eval") return p.recordsIn(dir).length;
+      // A guideline or memory step is done once it wrote its stats / memory (its own records are not eval's).
+      if (spec.kind === "magic-guideline") return fs.existsSync(path.join(dir, "stats.json")) ? questions : 0;
+      return fs.existsSync(path.join(dir, "memory.sqlite")) ? questions : 0;
+    };
+    const done = ks.reduce((a, k) => a + Math.min(questions, doneIn(k)), 0);
+    const todo = Math.max(0, questions * repeats - done);
+    const own = ks.flatMap((k) => questionCostsIn(path.join(p.repeatDir(k), run), spec.kind, p.recordsIn));
+    const pilot = questionCostsIn(path.join(p.outDir, "pilot", run), spec.kind, p.recordsIn);
+    const sameGraph = spec.kind === "eval" ? order.filter((o) => o !== run && p.recipe.runs[o]!.kind === "eval" && p.recipe.runs[o]!.graph === spec.graph).flatMap((o) => questionCostsIn(path.join(p.repeatDir(1), o), "eval", p.recordsIn)) : [];
+    const [measured, source] = own.length ? [own, "measured"] : pilot.length ? [pilot, "measured in the pilot"] : sameGraph.length ? [sameGraph, `measured in another ${spec.graph} run`] : [[], ""];
+    const what = spec.kind === "magic-guideline" ? "magic guideline" : spec.kind === "memo-build" ? "memo build" : `${spec.graph}${spec.initial ? ` on ${spec.initial}, --correct ${spec.correct ?? "all"}` : ""}`;
+    const head = `  ${label} ${what.padEnd(44)} ${p.splitOf(run)}: ${questions} questions${repeats > 1 ? ` × ${repeats} repeats` : ""}, ${done} done; `;
+    if (!todo) {
+      lines.push(`${head}0 calls (done)`);
+      continue;
+    }
+    if (measured.length) {
+      const q = perQuestion(measured);
+      calls += q.calls * todo;
+      input += q.input * todo;
+      output += q.output * todo;
+      const cost = p.prices ? `, ~$${(((q.input * p.prices.input + q.output * p.prices.output) * todo) / 1e6).toFixed(2)}` : "";
+      lines.push(`${head}~${Math.round(q.calls * todo)} calls, ~${Math.round((q.input + q.output) * todo)} tokens${cost} (${q.calls.toFixed(1)} calls, ${Math.round(q.input + q.output)} tokens /question ${source})`);
+      continue;
+    }
+    tokensUnknown++;
+    const known = spec.kind === "eval" ? p.knownCalls(run) : undefined;
+    if (known) {
+      const typical = known.typical ?? (known.min + known.max) / 2;
+      calls += typical * todo;
+      lines.push(`${head}~${Math.round(typical * todo)} calls (${known.min}..${known.max}/question by the graph's structure), tokens unknown until measured (--pilot N)`);
+    } else {
+      callsUnknown++;
+      lines.push(`${head}calls and tokens unknown until measured (--pilot N)`);
+    }
+  }
+  if (p.blocked.size) lines.push("", `${p.blocked.size} run${p.blocked.size === 1 ? "" : "s"} not run (the table prints their rows with the reason)`);
+  const plural = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
+  lines.push("", `Expected calls: ~${Math.round(calls)}${callsUnknown ? ` plus those of ${plural(callsUnknown)} not measured yet` : ""} (the response cache may serve many of them)`);
+  lines.push(`Expected tokens: ~${Math.round(input + output)} (${Math.round(input)} in, ${Math.round(output)} out)${tokensUnknown ? ` plus those of ${plural(tokensUnknown)} not measured yet (--pilot N measures them)` : ""}`);
+  if (p.prices) lines.push(`Expected price: ~$${((input * p.prices.input + output * p.prices.output) / 1e6).toFixed(2)} at $${p.prices.input} / $${p.prices.output} per million input / output tokens${tokensUnknown ? `, plus ${plural(tokensUnknown)} not priced yet` : ""}`);
   return lines.join("\n");
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type DifficultyScore, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
+import { EMBEDDER_ROLE } from "../tools/models/embedder-role.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
 export const EvalRecordSchema = z.object({
@@ -27,6 +28,8 @@ export const EvalRecordSchema = z.object({
   /** Calls the response cache answered (their tokens are not in inputTokens/outputTokens), and the tokens they saved. */
   cachedCalls: z.number().optional(),
   savedTokens: z.number().optional(),
+  savedInputTokens: z.number().optional(),
+  savedOutputTokens: z.number().optional(),
   /** One line, when the graph could not finish the question. */
   error: z.string().optional(),
   /**
@@ -46,6 +49,21 @@ export const EvalRecordSchema = z.object({
   thread: z.string(),
 });
 export type EvalRecord = z.infer<typeof EvalRecordSchema>;
+
+/**
+ * The chat-model tokens the method used for a question: those spent now plus those the response cache served, so a
+ * method's tokens and cost are the same on a rerun served from the cache. Embedding requests are left out: the vector
+ * cache shares vectors across questions and runs, so what they cost depends on what ran before. (Records from before
+ * the saved-token split count all saved tokens as input.)
+ */
+export function methodTokens(r: EvalRecord): { input: number; output: number } {
+  const split = r.savedInputTokens !== undefined || r.savedOutputTokens !== undefined;
+  const embedding = r.usageByRole[EMBEDDER_ROLE];
+  return {
+    input: r.inputTokens - (embedding?.inputTokens ?? 0) + (split ? (r.savedInputTokens ?? 0) : (r.savedTokens ?? 0)),
+    output: r.outputTokens - (embedding?.outputTokens ?? 0) + (split ? (r.savedOutputTokens ?? 0) : 0),
+  };
+}
 
 /** results.jsonl → records by id (a later line for an id wins); unreadable lines are counted, not fatal. */
 export function parseResults(text: string): { records: Map<string, EvalRecord>; dropped: number } {

@@ -33,6 +33,9 @@ export const UsageTotalsSchema = z.object({
   /** Calls the response cache answered (counted in `calls`, their tokens not in the token counts), and the tokens they saved. */
   cached: z.number().int().nonnegative().optional(),
   savedTokens: z.number().int().nonnegative().optional(),
+  /** savedTokens split: what a method costs does not change when the cache serves it (cost at prices needs both). */
+  savedInputTokens: z.number().int().nonnegative().optional(),
+  savedOutputTokens: z.number().int().nonnegative().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
@@ -49,6 +52,8 @@ const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
   const failed = (a.failed ?? 0) + (b.failed ?? 0);
   const cached = (a.cached ?? 0) + (b.cached ?? 0);
   const savedTokens = (a.savedTokens ?? 0) + (b.savedTokens ?? 0);
+  const savedInputTokens = (a.savedInputTokens ?? 0) + (b.savedInputTokens ?? 0);
+  const savedOutputTokens = (a.savedOutputTokens ?? 0) + (b.savedOutputTokens ?? 0);
   return {
     calls: a.calls + b.calls,
     inputTokens: a.inputTokens + b.inputTokens,
@@ -57,6 +62,8 @@ const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
     ...(failed ? { failed } : {}),
     ...(cached ? { cached } : {}),
     ...(savedTokens ? { savedTokens } : {}),
+    ...(savedInputTokens ? { savedInputTokens } : {}),
+    ...(savedOutputTokens ? { savedOutputTokens } : {}),
   };
 };
 
@@ -74,7 +81,7 @@ export function usageOfCalls(calls: ModelCallRecord[]): Usage {
   return calls.reduce((usage, call) => {
     // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.
     const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
-    const cached = call.cached ? { cached: 1, savedTokens: (call.savedInputTokens ?? 0) + (call.savedOutputTokens ?? 0) } : {};
+    const cached = call.cached ? { cached: 1, savedTokens: (call.savedInputTokens ?? 0) + (call.savedOutputTokens ?? 0), savedInputTokens: call.savedInputTokens ?? 0, savedOutputTokens: call.savedOutputTokens ?? 0 } : {};
     const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached };
     return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
   }, emptyUsage());

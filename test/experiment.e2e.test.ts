@@ -39,7 +39,7 @@ describe("sqlmend experiment", () => {
     const dry = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e1", "--limit", "4", "--dry-run");
     expect(dry.code, dry.err).toBe(0);
     expect(dry.out).toMatch(/^sqlmend experiment correctors: 17 runs/);
-    expect(dry.out).toMatch(/^\s+initial\s+baseline\s+dev: 4 questions, 0 done; calls unknown until it runs$/m);
+    expect(dry.out).toMatch(/^\s+initial\s+baseline\s+dev: 4 questions, 0 done; .*tokens unknown until measured \(--pilot N\)$/m);
     expect(dry.out).toMatch(/^\s+magic\.incorrect\s+magic on initial, --correct incorrect\s+dev: 4 questions/m);
     expect(fs.existsSync(path.join(dir, "e1"))).toBe(false);
 
@@ -83,7 +83,13 @@ describe("sqlmend experiment", () => {
     fs.writeFileSync(path.join(dir, "more.json"), JSON.stringify({ name: "more", runs: { initial: { graph: "baseline" }, again: { graph: "baseline", options: { "max-fix-rounds": 1 } } } }));
     const more = await sqlmend("experiment", "more.json", "--bench", benchDir, "--out", "e2", "--limit", "4", "--dry-run");
     const perQ = table.rows.find((r: { run: string }) => r.run === "initial").callsPerQuestion as number;
-    expect(more.out).toContain(`dev: 4 questions, 0 done; ~${Math.round(perQ * 4)} calls (${perQ.toFixed(1)}/question measured in another baseline run)`);
+    const perQTokens = table.rows.find((r: { run: string }) => r.run === "initial").tokensPerQuestion as number;
+    expect(more.out).toContain(`dev: 4 questions, 0 done; ~${Math.round(perQ * 4)} calls, ~${Math.round(perQTokens * 4)} tokens (${perQ.toFixed(1)} calls, ${Math.round(perQTokens)} tokens /question measured in another baseline run)`);
+    // The method's tokens do not change when the cache serves them: the second experiment's rows cost what the first's did.
+    const table2 = JSON.parse(fs.readFileSync(path.join(dir, "e2", "table.json"), "utf8"));
+    for (const row of table2.rows.filter((r: { guideline: unknown }) => !r.guideline)) {
+      expect([row.run, Math.round(row.tokensPerQuestion)]).toEqual([row.run, Math.round(table.rows.find((r: { run: string }) => r.run === row.run).tokensPerQuestion)]);
+    }
 
     // --resume of a finished experiment runs nothing again.
     const again = server.requests.length;
@@ -128,7 +134,7 @@ describe("sqlmend experiment", () => {
     };
     const bad = await sqlmend("experiment", write("bad.json", { name: "x", runs: { a: { graph: "baseline", correct: "sometimes" } } }), "--bench", benchDir, "--out", "x");
     expect(bad.code).toBe(1);
-    expect(bad.err).toMatch(/bad\.json: runs\.a\.correct: /);
+    expect(bad.err).toMatch(/bad\.json:1: runs\.a\.correct: /);
     const missing = await sqlmend("experiment", write("missing.json", { name: "x", runs: { a: { graph: "magic", initial: "b", options: { guideline: "{run:nowhere}/g.md" } } } }), "--bench", benchDir, "--out", "x");
     expect(missing.err).toMatch(/runs\.a: no run 'nowhere' in the recipe/);
     const cycle = await sqlmend("experiment", write("cycle.json", { name: "x", runs: { a: { graph: "baseline", options: { x: "{run:b}" } }, b: { graph: "baseline", options: { x: "{run:a}" } } } }), "--bench", benchDir, "--out", "x");

@@ -34,7 +34,8 @@ export const compareCommand: Command = {
   usage: `Usage: sqlmend compare OUT_A OUT_B [OUT_C ...] [--json] [--html FILE] [--show N] [--price IN,OUT]
 
 Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart): one table of EX (overall and per
-difficulty), tokens, calls, latency and cost per question; per pair the questions only one got right, an exact
+difficulty), tokens, calls, latency and cost per question (tokens and cost are the method's: those the response cache
+served count too, so a rerun from the cache compares the same); per pair the questions only one got right, an exact
 McNemar test on those, and with three runs or more its Holm-adjusted p-value over all pairs.
   --json          the comparison as JSON
   --html FILE     a self-contained page with charts (EX by difficulty, EX against tokens per question, flips)

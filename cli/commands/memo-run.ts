@@ -34,6 +34,7 @@ const MODEL_FLAGS = [
   "config",
   "role-model",
   "temperature",
+  "seed",
   "request-timeout-ms",
   "max-retries",
   "max-requests",

@@ -27,7 +27,7 @@ Retrieval ranks by embeddings of question + skeleton when an embedding model is 
 SQLMEND_EMBEDDING_MODEL, or the config file), as memo-sql does; otherwise lexically (BM25). build and add embed the
 new entries' keys into the memory file; search and show say which ranking applies.
 
-Model flags: --model --base-url --config --role-model ROLE=NAME --temperature --request-timeout-ms --max-retries
+Model flags: --model --base-url --config --role-model ROLE=NAME --temperature --seed --request-timeout-ms --max-retries
              --max-requests --stream --structured-method --embedding-model --embedding-base-url (as for 'sqlmend eval')`;
 
 export const memoCommand: Command = {

@@ -21,6 +21,7 @@ export const runFlags = {
   config: { type: "string" },
   "role-model": { type: "string", multiple: true },
   temperature: { type: "string" },
+  seed: { type: "string" },
   "request-timeout-ms": { type: "string" },
   "max-retries": { type: "string" },
   "max-requests": { type: "string" },
@@ -45,6 +46,7 @@ export const RUN_FLAGS_USAGE = `Model:
   --config FILE             model config JSON (default ./sqlmend.config.json when present)
   --role-model ROLE=NAME    a different model for one agent role (repeatable)
   --temperature T  --request-timeout-ms N  --max-retries N  --max-requests N (in flight, all roles)
+  --seed N                  sent as the requests' seed, recorded in run.json, part of the response cache's key
   --stream                  stream replies  --structured-method auto|jsonSchema|functionCalling|jsonMode|text
   --embedding-model NAME    embeddings for linking and few-shot retrieval (or SQLMEND_EMBEDDING_MODEL; default: lexical)
   --embedding-base-url URL  the embedding endpoint when it is not --base-url (or SQLMEND_EMBEDDING_BASE_URL)
@@ -106,6 +108,7 @@ export function modelFlagsFrom(values: RunValues): ModelFlags {
     configFile: values.config,
     roleModels: pairs(values["role-model"], "role-model"),
     temperature: numberFlag(values, "temperature"),
+    seed: intFlag(values, "seed"),
     timeoutMs: intFlag(values, "request-timeout-ms", 1),
     maxRetries: intFlag(values, "max-retries"),
     maxConcurrency: intFlag(values, "max-requests", 1),

@@ -46,8 +46,8 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
-/** The role embedding calls are counted under in usage (`usage.byRole.embedder`). */
-export const EMBEDDER_ROLE = "embedder";
+import { EMBEDDER_ROLE } from "./embedder-role.ts";
+export { EMBEDDER_ROLE };
 
 export type EmbedOutcome =
   | { ok: true; vectors: number[][]; records: ModelCallRecord[] }

@@ -21,6 +21,11 @@ export const ModelSettingsSchema = z.object({
   /** Environment variable holding the key; the key itself never goes in a config file. */
   apiKeyEnv: z.string().optional(),
   temperature: z.number().min(0).max(2).optional(),
+  /**
+   * Sent as the request's `seed` (OpenAI and most compatible servers sample reproducibly with it) and part of the
+   * response cache's key: repeats of an experiment (`--repeats`) each get their own, so they are new samples, not hits.
+   */
+  seed: z.number().int().optional(),
   maxTokens: z.number().int().positive().optional(),
   timeoutMs: z.number().int().positive().optional(),
   maxRetries: z.number().int().min(0).max(20).optional(),
@@ -45,6 +50,7 @@ export interface ResolvedModelSettings {
   baseURL?: string;
   apiKeyEnv: string;
   temperature: number;
+  seed?: number;
   maxTokens?: number;
   timeoutMs: number;
   maxRetries: number;
@@ -126,6 +132,7 @@ export interface ModelFlags {
   model?: string;
   baseURL?: string;
   temperature?: number;
+  seed?: number;
   timeoutMs?: number;
   maxRetries?: number;
   maxConcurrency?: number;
@@ -154,6 +161,7 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, cw
     model: pick(flags.model, env.SQLMEND_MODEL || undefined, base.model),
     baseURL: pick(flags.baseURL, base.baseURL, env.OPENAI_BASE_URL || undefined),
     temperature: pick(flags.temperature, base.temperature),
+    seed: pick(flags.seed, base.seed),
     timeoutMs: pick(flags.timeoutMs, base.timeoutMs),
     maxRetries: pick(flags.maxRetries, base.maxRetries),
     streaming: pick(flags.streaming, base.streaming),
@@ -193,6 +201,7 @@ export function resolveRoleSettings(config: ModelConfig, role: string): Resolved
     baseURL: merged.baseURL,
     apiKeyEnv: merged.apiKeyEnv,
     temperature: merged.temperature,
+    ...(merged.seed !== undefined ? { seed: merged.seed } : {}),
     maxTokens: merged.maxTokens,
     timeoutMs: merged.timeoutMs,
     maxRetries: merged.maxRetries,
@@ -230,6 +239,8 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
       model: settings.model,
       apiKey,
       temperature: settings.temperature,
+      // In the invocation parameters, so both sent and in the cache key (LangChain keys on them).
+      ...(settings.seed !== undefined ? { modelKwargs: { seed: settings.seed } } : {}),
       maxTokens: settings.maxTokens,
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
@@ -272,6 +283,8 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
         model: config.model ?? null,
         baseURL: config.baseURL ?? "(OpenAI)",
         temperature: config.temperature ?? DEFAULT_SETTINGS.temperature,
+        // Only when set (runs without a seed describe themselves as before; the --resume check compares this).
+        ...(config.seed !== undefined ? { seed: config.seed } : {}),
         roles,
         // Only when set, so runs without embeddings describe themselves as before (the --resume check compares this).
         ...(config.embeddingModel ? { embeddingModel: config.embeddingModel, embeddingBaseURL: config.embeddingBaseURL ?? config.baseURL ?? "(OpenAI)" } : {}),

@@ -1,0 +1,132 @@
+/**
+ * `sqlmend experiment --repeats N`: each repeat a full replication with its own seed, sent to the model and part of
+ * the response cache's key (so repeats are new samples, and a rerun of the repeats is served from the cache); the
+ * table gives mean ± sd and the questions that flip. Recipes in YAML with errors naming the line; --print; a
+ * recipe's own table; --dry-run's tokens and price, and --pilot.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { agentsConfig, methodAgents } from "./support/method-agents.ts";
+import { runCli } from "./support/cli.ts";
+
+let dir: string;
+let benchDir: string;
+let server: OpenAIServer;
+
+const sqlmend = (...args: string[]) => runCli(args, dir, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") });
+const write = (name: string, text: string) => {
+  fs.writeFileSync(path.join(dir, name), text);
+  return name;
+};
+
+const RECIPE = `# two runs: a generator and a corrector on its SQL
+name: seeded
+runs:
+  gen:
+    graph: baseline
+    options:
+      max-fix-rounds: 0
+  fix:
+    graph: repair
+    initial: gen
+    correct: errors
+table:
+  title: Seeded
+  rows: [gen, fix]
+  columns: [ex, difficulty:simple, tokens, cost]
+`;
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  benchDir = path.join(dir, "minibench");
+  await buildMinibench(benchDir);
+  const questions = [(await loadBenchmark(benchDir, { split: "dev" })).questions, (await loadBenchmark(benchDir, { split: "train" })).questions];
+  // The writer with seed 2 gets every question wrong; with any other seed, the default plan (most right).
+  const usual = methodAgents({ questions });
+  const unlucky = methodAgents({ questions, initial: () => "wrong-result" });
+  server = await startOpenAIServer({ respond: (req) => (req.body.seed === 2 ? unlucky : usual).respond(req) });
+  fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
+});
+afterAll(async () => {
+  await server?.close();
+  removeTempDir(dir);
+});
+
+describe("sqlmend experiment --repeats, YAML recipes", () => {
+  it("--repeats 2: a seed per repeat sent to the model, mean ± sd and flips; a rerun is served from the cache", async () => {
+    const first = await sqlmend("experiment", write("seeded.yaml", RECIPE), "--bench", benchDir, "--out", "r1", "--limit", "4", "--repeats", "2", "--checkpoints", "ck.sqlite", "--price-in", "1", "--price-out", "2");
+    expect(first.code, first.err.slice(-3000)).toBe(0);
+    // Each repeat in its own folder, with its seed in run.json; every request carried its repeat's seed.
+    for (const k of [1, 2]) expect(JSON.parse(fs.readFileSync(path.join(dir, "r1", `repeat-${k}`, "gen", "run.json"), "utf8")).models.seed).toBe(k);
+    expect(new Set(server.requests.map((r) => r.body.seed))).toEqual(new Set([1, 2]));
+    const table = JSON.parse(fs.readFileSync(path.join(dir, "r1", "table.json"), "utf8"));
+    expect([table.repeats, table.seeds]).toEqual([2, [1, 2]]);
+    const gen = table.rows.find((r: { run: string }) => r.run === "gen");
+    // Repeat 1 (default plan: questions 0 and 1 of each 4 wrong or failing) vs repeat 2 (all wrong).
+    const ex1 = gen.repeats.ex[0] as number;
+    expect(ex1).toBeGreaterThan(0);
+    expect(gen.repeats.ex[1]).toBe(0);
+    expect(gen.ex).toBeCloseTo(ex1 / 2, 6);
+    expect(gen.repeats.sd).toBeCloseTo(Math.abs(ex1) / Math.SQRT2, 6);
+    expect(gen.repeats.flips).toBe(Math.round((ex1 / 100) * gen.repeats.compared));
+    expect(first.out).toMatch(new RegExp(`^\\| gen \\| 1, 2 \\| ${ex1.toFixed(2)}, 0\\.00 \\| ${(ex1 / 2).toFixed(2)} ± ${(ex1 / Math.SQRT2).toFixed(2)} \\| ${gen.repeats.flips} of ${gen.repeats.compared} \\|$`, "m"));
+    // The recipe's own table first, with the chosen columns; cost at the given prices.
+    expect(first.out).toMatch(/^## Seeded\n\n\| run \| EX % \| simple EX % \| tokens\/q \| cost\/q \|$/m);
+    expect(gen.costPerQuestion).toBeCloseTo((gen.inputTokensPerQuestion * 1 + gen.outputTokensPerQuestion * 2) / 1e6, 12);
+    expect(first.out).toMatch(/^Cost at \$1 \/ \$2 per million input \/ output tokens: \$\d/m);
+
+    // The same experiment again: every call served from the cache, the same figures.
+    const before = server.requests.length;
+    const again = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "r2", "--limit", "4", "--repeats", "2", "--checkpoints", "ck.sqlite");
+    expect(again.code, again.err.slice(-3000)).toBe(0);
+    expect(server.requests.length - before).toBe(0);
+    const table2 = JSON.parse(fs.readFileSync(path.join(dir, "r2", "table.json"), "utf8"));
+    expect(table2.rows.find((r: { run: string }) => r.run === "gen").repeats).toEqual(gen.repeats);
+    expect(table2.rows.find((r: { run: string }) => r.run === "gen").tokensPerQuestion).toBeCloseTo(gen.tokensPerQuestion, 6);
+
+    // --seed S with --repeats: seeds S..S+N-1.
+    const dry = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "r3", "--limit", "4", "--repeats", "3", "--seed", "7", "--dry-run");
+    expect(dry.out).toMatch(/^sqlmend experiment seeded: 2 runs on .*, 3 repeats \(seeds 7, 8, 9\), in this order$/m);
+  }, 300_000);
+
+  it("--dry-run --pilot N measures every run on N questions in OUT/pilot, then prices the rest", async () => {
+    const dry = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "p", "--limit", "4", "--dry-run", "--pilot", "2", "--price-in", "3", "--price-out", "15", "--checkpoints", "ck.sqlite");
+    expect(dry.code, dry.err.slice(-3000)).toBe(0);
+    const pilot = [...fs.readFileSync(path.join(dir, "p", "pilot", "gen", "results.jsonl"), "utf8").trim().split("\n")].map((l) => JSON.parse(l));
+    expect(pilot).toHaveLength(2);
+    const calls = pilot.reduce((a, r) => a + r.calls, 0) / 2;
+    const tokensIn = pilot.reduce((a, r) => a + r.inputTokens + (r.savedInputTokens ?? 0), 0) / 2;
+    const tokensOut = pilot.reduce((a, r) => a + r.outputTokens + (r.savedOutputTokens ?? 0), 0) / 2;
+    expect(dry.out).toMatch(new RegExp(`^\\s+gen\\s+baseline\\s+dev: 4 questions, 0 done; ~${Math.round(calls * 4)} calls, ~${Math.round((tokensIn + tokensOut) * 4)} tokens, ~\\$[\\d.]+ \\(${calls.toFixed(1)} calls, ${Math.round(tokensIn + tokensOut)} tokens /question measured in the pilot\\)$`, "m"));
+    expect(dry.out).toMatch(/^Expected price: ~\$\d+\.\d\d at \$3 \/ \$15 per million input \/ output tokens$/m);
+    // Nothing ran in OUT itself.
+    expect(fs.existsSync(path.join(dir, "p", "gen"))).toBe(false);
+  }, 300_000);
+
+  it("YAML recipe errors name the line; --print gives a built-in recipe as YAML that reads back", async () => {
+    const bad = await sqlmend("experiment", write("bad.yaml", RECIPE.replace("correct: errors", "correct: sometimes")), "--bench", benchDir, "--out", "x");
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/bad\.yaml:11: runs\.fix\.correct: /);
+    const unknown = await sqlmend("experiment", write("unknown.yaml", RECIPE.replace("    correct: errors", "    correct: errors\n    corect: all")), "--bench", benchDir, "--out", "x");
+    expect(unknown.err).toMatch(/unknown\.yaml:12: runs\.fix\.corect: /);
+    const option = await sqlmend("experiment", write("option.yaml", RECIPE.replace("max-fix-rounds: 0", "max-fix-round: 0")), "--bench", benchDir, "--out", "x");
+    expect(option.err).toMatch(/option\.yaml:7: runs\.gen: --max-fix-round is not an option of baseline/);
+    const broken = await sqlmend("experiment", write("broken.yaml", "name: x\nruns:\n  a: {graph: baseline\n"), "--bench", benchDir, "--out", "x");
+    expect(broken.err).toMatch(/broken\.yaml:\d: not YAML or JSON/);
+    const row = await sqlmend("experiment", write("row.yaml", RECIPE.replace("rows: [gen, fix]", "rows: [gen, fixx]")), "--bench", benchDir, "--out", "x");
+    expect(row.err).toMatch(/table\.rows: no run 'fixx'/);
+
+    const printed = await sqlmend("experiment", "magic-table1", "--print");
+    expect(printed.code).toBe(0);
+    write("printed.yaml", printed.out);
+    const dry = await sqlmend("experiment", "printed.yaml", "--bench", benchDir, "--out", "y", "--dry-run");
+    const builtIn = await sqlmend("experiment", "magic-table1", "--bench", benchDir, "--out", "y", "--dry-run");
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out.split("\n").slice(2)).toEqual(builtIn.out.split("\n").slice(2));
+  });
+});
