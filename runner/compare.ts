@@ -66,7 +66,7 @@ export interface RunSummary {
   /** Ids of this run's failed questions (left out of the comparison; --resume retries them). */
   failed: string[];
   /** Per common question, whether it was right, and its tokens (for charts). */
-  perQuestion: { id: string; difficulty?: string; correct: boolean; tokens: number; initialCorrect?: boolean }[];
+  perQuestion: { id: string; dbId: string; difficulty?: string; correct: boolean; tokens: number; initialCorrect?: boolean }[];
 }
 
 export interface PairComparison {
@@ -126,6 +126,7 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       failed: [...r.records.values()].filter(isFailed).map((x) => x.id),
       perQuestion: records.map((x) => ({
         id: x.id,
+        dbId: x.dbId,
         ...(x.difficulty !== undefined ? { difficulty: x.difficulty } : {}),
         correct: x.correct,
         tokens: methodTokens(x).input + methodTokens(x).output,

@@ -5,7 +5,8 @@ import type { EvalRecord } from "./report.ts";
 /**
  * report.html: a self-contained page (inline SVG and CSS, no script, nothing fetched) beside report.md (eval,
  * experiments) or from `sqlmend compare --html`. Charts: EX by difficulty per run; EX against tokens per question
- * (several runs); right→wrong and wrong→right flips of correctors. Every mark carries its number in `data-value`
+ * (several runs); right→wrong and wrong→right flips of correctors; EX per database (MAGIC Figure 4, with several
+ * databases); an experiment's guideline runs' failures corrected within k iterations (MAGIC Figure 3). Every mark carries its number in `data-value`
  * (and `data-x`/`data-y`), and the page embeds the numbers it drew as JSON (`<script type="application/json"
  * id="sqlmend-data">`), so a test can check the drawing against the data.
  */
@@ -21,12 +22,13 @@ interface Series {
 
 /** Grouped vertical bars: one group per category, one bar per series. */
 function barChart(id: string, title: string, groups: string[], series: Series[], opts: { max?: number; unit: string; digits?: number }): string {
-  const W = 640;
   const H = 280;
   const left = 48;
   const bottom = 40;
   const top = 24;
   const max = opts.max ?? Math.max(1, ...series.flatMap((s) => s.values));
+  // Wide enough for every bar (Spider's 20 databases × several runs), scrolled inside its figure.
+  const W = Math.max(640, left + 16 + groups.length * Math.max(1, series.length) * 9 / 0.8);
   const plotH = H - bottom - top;
   const groupW = (W - left - 16) / Math.max(1, groups.length);
   const barW = Math.max(4, (groupW * 0.8) / Math.max(1, series.length));
@@ -88,8 +90,21 @@ function figure(id: string, title: string, W: number, H: number, body: string, l
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:960px}
 table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th:first-child,td:first-child{text-align:left}
-figure{margin:20px 0}figcaption{font-weight:600;margin-bottom:4px}svg text{font-size:11px;fill:#333}.legend{margin-top:4px}.key{margin-right:14px}
+figure{margin:20px 0;overflow-x:auto}figcaption{font-weight:600;margin-bottom:4px}svg text{font-size:11px;fill:#333}.legend{margin-top:4px}.key{margin-right:14px}
 .key i{display:inline-block;width:10px;height:10px;margin-right:4px}code{background:#f4f4f4;padding:1px 4px}`;
+
+export interface ExperimentHtmlRow {
+  run: string;
+  graph: string;
+  questions: number;
+  ex: number;
+  /** Sample sd over repeats, or null for one. */
+  sd: number | null;
+  tokensPerQuestion: number;
+  callsPerQuestion: number;
+  costPerQuestion: number | null;
+  failed: number;
+}
 
 /** The data a page drew, per run: what the test checks the marks against. */
 export interface HtmlData {
@@ -107,7 +122,12 @@ export interface HtmlData {
     byDifficulty: { difficulty: string; count: number; correct: number; ex: number }[];
     /** Correctors with gold: wrong→right and right→wrong among the questions with a known initial verdict. */
     flips: { wrongToRight: number; rightToWrong: number } | null;
+    byDatabase: { db: string; count: number; correct: number; ex: number }[];
   }[];
+  /** An experiment's rows as its table.json has them (every answered question of each run, means over repeats). */
+  experiment?: ExperimentHtmlRow[];
+  /** An experiment's MAGIC guideline runs: failures corrected within k = 1.. iterations (Figure 3). */
+  guidelines?: { run: string; maxIter: number; failures: number; correctedWithin: number[] }[];
   pairs: { a: string; b: string; onlyA: number; onlyB: number; mcnemarP: number; holmP: number }[];
 }
 
@@ -130,6 +150,11 @@ function dataOf(c: Comparison, kind: HtmlData["kind"], title: string): HtmlData 
         flips: known.length
           ? { wrongToRight: known.filter((q) => !q.initialCorrect && q.correct).length, rightToWrong: known.filter((q) => q.initialCorrect && !q.correct).length }
           : null,
+        byDatabase: [...new Set(r.perQuestion.map((q) => q.dbId))].sort().map((db) => {
+          const at = r.perQuestion.filter((q) => q.dbId === db);
+          const correct = at.filter((q) => q.correct).length;
+          return { db, count: at.length, correct, ex: (correct / at.length) * 100 };
+        }),
       };
     }),
     pairs: c.pairs.map((p) => ({ a: p.a, b: p.b, onlyA: p.onlyACorrect.length, onlyB: p.onlyBCorrect.length, mcnemarP: p.mcnemarP, holmP: p.holmP })),
@@ -161,6 +186,19 @@ function page(data: HtmlData, header: string): string {
       ], { unit: "", digits: 0 }),
     );
   }
+  const databases = [...new Set(data.runs.flatMap((r) => r.byDatabase.map((d) => d.db)))].sort();
+  if (databases.length > 1) {
+    charts.push(barChart("ex-by-database", "EX per database (%)", databases, data.runs.map((r) => ({ name: name(r), values: databases.map((db) => r.byDatabase.find((d) => d.db === db)?.ex ?? 0) })), { max: 100, unit: "%" }));
+  }
+  if (data.guidelines?.length) {
+    const ks = Array.from({ length: Math.max(...data.guidelines.map((g) => g.maxIter)) }, (_, i) => `k=${i + 1}`);
+    charts.push(barChart("corrected-within", "Guideline runs: failures corrected within k iterations", ks, data.guidelines.map((g) => ({ name: g.run, values: ks.map((_, i) => g.correctedWithin[i] ?? g.correctedWithin.at(-1) ?? 0) })), { unit: "", digits: 0 }));
+  }
+  const experiment = data.experiment?.length
+    ? `<h2>Experiment</h2><table id="experiment"><tr><th>run</th><th>graph</th><th>questions</th><th>EX %</th><th>± sd</th><th>tokens/q</th><th>calls/q</th><th>cost/q</th><th>failed</th></tr>${data.experiment
+        .map((r) => `<tr data-run="${esc(r.run)}"><td>${esc(r.run)}</td><td>${esc(r.graph)}</td><td data-field="questions">${r.questions}</td><td data-field="ex">${num(r.ex)}</td><td data-field="sd">${r.sd === null ? "" : num(r.sd)}</td><td data-field="tokensPerQuestion">${num(r.tokensPerQuestion, 0)}</td><td data-field="callsPerQuestion">${num(r.callsPerQuestion)}</td><td data-field="costPerQuestion">${r.costPerQuestion === null ? "" : num(r.costPerQuestion, 5)}</td><td data-field="failed">${r.failed}</td></tr>`)
+        .join("")}</table>`
+    : "";
   const pairs = data.pairs.length
     ? `<h2>Pairs</h2><table id="pairs"><tr><th>pair</th><th>only first right</th><th>only second right</th><th>McNemar p</th><th>Holm p</th></tr>${data.pairs
         .map((p) => `<tr data-pair="${esc(p.a)}-${esc(p.b)}"><td>${esc(p.a)} vs ${esc(p.b)}</td><td data-field="onlyA">${p.onlyA}</td><td data-field="onlyB">${p.onlyB}</td><td data-field="mcnemarP">${p.mcnemarP.toPrecision(3)}</td><td data-field="holmP">${p.holmP.toPrecision(3)}</td></tr>`)
@@ -169,7 +207,7 @@ function page(data: HtmlData, header: string): string {
   const json = JSON.stringify(data).replace(/</g, "\\u003c");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${esc(data.title)}</title><style>${STYLE}</style></head>
-<body><h1>${esc(data.title)}</h1>${header}${table}${charts.join("\n")}${pairs}
+<body><h1>${esc(data.title)}</h1>${header}${experiment}${table}${charts.join("\n")}${pairs}
 <script type="application/json" id="sqlmend-data">${json}</script>
 </body></html>
 `;
@@ -183,7 +221,8 @@ export function renderEvalHtml(records: EvalRecord[], ctx: { graph: string; data
 }
 
 /** The page of a comparison (`sqlmend compare --html`, an experiment's table). */
-export function renderCompareHtml(comparison: Comparison, ctx: { command: string; title?: string }): string {
+export function renderCompareHtml(comparison: Comparison, ctx: { command: string; title?: string; experiment?: ExperimentHtmlRow[]; guidelines?: HtmlData["guidelines"]; note?: string }): string {
   const title = ctx.title ?? `sqlmend compare: ${comparison.runs.length} runs on ${comparison.common} common questions`;
-  return page(dataOf(comparison, "compare", title), `<p>Command: <code>${esc(ctx.command)}</code></p>${comparison.warnings.map((w) => `<p>warning: ${esc(w)}</p>`).join("")}`);
+  const data = { ...dataOf(comparison, "compare", title), ...(ctx.experiment ? { experiment: ctx.experiment } : {}), ...(ctx.guidelines?.length ? { guidelines: ctx.guidelines } : {}) };
+  return page(data, `<p>Command: <code>${esc(ctx.command)}</code></p>${ctx.note ? `<p>${esc(ctx.note)}</p>` : ""}${comparison.warnings.map((w) => `<p>warning: ${esc(w)}</p>`).join("")}`);
 }

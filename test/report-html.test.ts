@@ -12,6 +12,11 @@ import { main } from "../cli/main.ts";
 import type { EvalRecord } from "../runner/report.ts";
 import { renderEvalHtml } from "../runner/report-html.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { startOpenAIServer } from "./support/openai-server.ts";
+import { agentsConfig, methodAgents } from "./support/method-agents.ts";
+import { runCli } from "./support/cli.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 // Skipped, with the reason printed, only where Debian's Chromium is not installed (.ci/run installs it).
@@ -150,4 +155,42 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
     expect(page.marks.filter((m) => m.chart === "flips").map((m) => [m.series, m.value])).toEqual([["wrong → right", 1], ["right → wrong", 1]]);
     expect(page.data.runs[0].label).toBe("repair <x>");
   }, 60_000);
+  it("an experiment's report.html: its table equals table.json; per-database EX and the guideline's corrected-within-k drawn from it", async () => {
+    const bench = path.join(dir, "minibench");
+    await buildMinibench(bench);
+    const questions = [(await loadBenchmark(bench, { split: "dev" })).questions, (await loadBenchmark(bench, { split: "train" })).questions];
+    const server = await startOpenAIServer({ respond: methodAgents({ questions }).respond });
+    try {
+      fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
+      fs.writeFileSync(path.join(dir, "page.yaml"), "name: page\nruns:\n  gen: {graph: baseline, options: {max-fix-rounds: 0}}\n  guideline: {kind: magic-guideline, options: {max-iter: 2}}\n  fix: {graph: repair, initial: gen}\n");
+      const run = await runCli(["experiment", "page.yaml", "--bench", bench, "--out", "exp", "--limit", "8", "--checkpoints", "memory", "--price-in", "2", "--price-out", "8"], dir, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") });
+      expect(run.code, run.err.slice(-2000)).toBe(0);
+    } finally {
+      await server.close();
+    }
+    const table = JSON.parse(fs.readFileSync(path.join(dir, "exp", "table.json"), "utf8"));
+    const file = path.join(dir, "exp", "report.html");
+    const page = await open(file);
+    expect(page.errors).toEqual([]);
+    expect(page.requests).toEqual([pathToFileURL(file).href]);
+    expect(page.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "ex-vs-tokens", "flips", "ex-by-database", "corrected-within"]);
+    const browser2 = await browser.newPage();
+    await browser2.goto(pathToFileURL(file).href);
+    const cells = await browser2.$$eval("#experiment tr[data-run] td[data-field]", (tds) => tds.map((td) => ({ run: td.parentElement!.getAttribute("data-run")!, field: td.getAttribute("data-field")!, text: td.textContent! })));
+    await browser2.close();
+    const evalRows = table.rows.filter((r: { guideline: unknown }) => !r.guideline);
+    expect(evalRows.map((r: { run: string }) => r.run)).toEqual(["gen", "fix"]);
+    for (const row of evalRows) {
+      const cell = (field: string) => cells.find((c) => c.run === row.run && c.field === field)?.text;
+      expect([row.run, cell("ex"), cell("questions"), cell("tokensPerQuestion"), cell("costPerQuestion")]).toEqual([row.run, row.ex.toFixed(2), String(row.questions), row.tokensPerQuestion.toFixed(0), row.costPerQuestion.toFixed(5)]);
+    }
+    // Figure 4: EX per database, each bar the run's share of right answers on that database.
+    const perDb = page.marks.filter((m) => m.chart === "ex-by-database");
+    const databases = new Set(perDb.map((m) => m.group));
+    expect(databases.size).toBeGreaterThan(1);
+    for (const r of page.data.runs) for (const d of r.byDatabase) expect(perDb.find((m) => m.series === `${r.key} ${r.label}` && m.group === d.db)?.value).toBeCloseTo((d.correct / d.count) * 100, 10);
+    // Figure 3: the guideline run's failures corrected within k = 1, 2, as its stats say.
+    const guideline = table.rows.find((r: { run: string }) => r.run === "guideline").guideline;
+    expect(page.marks.filter((m) => m.chart === "corrected-within").map((m) => [m.group, m.value])).toEqual(guideline.correctedWithin.map((v: number, i: number) => [`k=${i + 1}`, v]));
+  }, 120_000);
 });
