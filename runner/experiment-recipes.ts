@@ -7,7 +7,7 @@ import type { Paper, Recipe, RecipeRun } from "./experiment.ts";
  * it from `--set NAME=FILE` and is listed with what it needs until given.
  */
 
-const MAGIC_T1 = (scenario: string) => `MAGIC Table 1, BIRD dev, "${scenario}" scenario, T column`;
+const MAGIC_T1 = (scenario: string) => `MAGIC Table 1, BIRD dev, "${scenario}" scenario (T column as EX)`;
 const MAGIC_MODEL = "GPT-4 (DIN-SQL's initial SQL)";
 const SCENARIO_NAMES = { incorrect: "Correcting incorrect SQLs", errors: "SQLs with Exec error", all: "All SQLs" } as const;
 type Scenario = keyof typeof SCENARIO_NAMES;
@@ -23,6 +23,22 @@ const MAGIC_TABLE1: { key: string; row: string; ex: [number, number, number]; ru
   { key: "magic", row: "MAGIC G (ours)", ex: [59.13, 57.32, 58.55], run: () => ({ graph: "magic", options: { guideline: "{run:guideline}/guideline.md" } }) },
 ];
 
+// Table 1's Simple / Moderate / Challenging columns by row and scenario (incorrect, errors, all); T is in MAGIC_TABLE1.
+const MAGIC_TABLE1_SMC: Record<string, [number, number, number][]> = {
+  initial: [[63.14, 49.03, 38.19]],
+  "self-debugging": [[63.57, 50.11, 39.67], [63.35, 49.03, 39.58], [63.03, 49.25, 38.89]],
+  "self-consistency": [[64.56, 50.79, 40.09], [63.24, 49.03, 38.19], [64.0, 49.68, 37.5]],
+  "multiple-prompt": [[64.22, 50.75, 40.02], [63.35, 49.03, 38.19], [63.68, 50.11, 39.58]],
+  "human-wang": [[63.18, 49.19, 38.3], [63.2, 49.03, 38.19], [47.8, 46.22, 35.3]],
+  "human-pourreza": [[64.32, 50.32, 39.58], [63.58, 49.03, 38.89], [62.49, 48.17, 37.5]],
+  magic: [[65.84, 51.61, 40.28], [63.69, 50.15, 39.59], [65.75, 49.46, 41.67]],
+};
+/** A Table 1 row's figures for one scenario: EX (the T column) and its difficulty columns. */
+const magicT1Figures = (key: string, scenario: number, ex: number) => {
+  const [simple, moderate, challenging] = MAGIC_TABLE1_SMC[key]![scenario] ?? MAGIC_TABLE1_SMC[key]![0]!;
+  return { EX: ex, Simple: simple, Moderate: moderate, Challenging: challenging };
+};
+
 const paper = (source: string, model: string, row: string, figures: Record<string, number>, note?: string): Paper => ({ source, model, row, figures, ...(note ? { note } : {}) });
 /** A row whose method sqlmend lacks: never run, printed with the reason beside the paper's figures. */
 const lacking = (needs: string, p: Paper, more: Partial<RecipeRun> = {}): RecipeRun => ({ kind: "eval", options: {}, needs, paper: p, ...more });
@@ -33,14 +49,14 @@ const magicTable1: Recipe = {
   reproduces: "MAGIC Table 1 (BIRD dev, GPT-4 on DIN-SQL's SQL): correction scenarios × methods; baseline's SQL as the initial",
   description: "MAGIC Table 1: each self-correction method under --correct incorrect, errors and all on the same initial SQL (ours: baseline; the paper's: DIN-SQL). Human-written guidelines come from --set guideline-wang=FILE and --set guideline-pourreza=FILE.",
   runs: {
-    initial: ev("baseline", {}, { paper: paper(MAGIC_T1("every"), MAGIC_MODEL, "W/o self-correction", { EX: 56.52 }, "the paper's initial SQL is DIN-SQL's") }),
+    initial: ev("baseline", {}, { paper: paper(MAGIC_T1("every"), MAGIC_MODEL, "W/o self-correction", magicT1Figures("initial", 0, 56.52), "the paper's initial SQL is DIN-SQL's") }),
     guideline: { kind: "magic-guideline", options: {} },
     ...Object.fromEntries(
       MAGIC_TABLE1.flatMap((m) =>
         SCENARIOS.map((s, i) => {
           const extra = m.run!(s);
           const note = m.key.startsWith("human") ? "a human-written guideline file" : undefined;
-          const run: RecipeRun = { kind: "eval", ...(extra.graph ? { graph: extra.graph } : {}), options: extra.options ?? {}, initial: "initial", correct: s, ...(extra.needs ? { needs: extra.needs } : {}), paper: paper(MAGIC_T1(SCENARIO_NAMES[s]), MAGIC_MODEL, m.row, { EX: m.ex[i]! }, note) };
+          const run: RecipeRun = { kind: "eval", ...(extra.graph ? { graph: extra.graph } : {}), options: extra.options ?? {}, initial: "initial", correct: s, ...(extra.needs ? { needs: extra.needs } : {}), paper: paper(MAGIC_T1(SCENARIO_NAMES[s]), MAGIC_MODEL, m.row, magicT1Figures(m.key, i, m.ex[i]!), note) };
           return [`${m.key}.${s}`, run];
         }),
       ),

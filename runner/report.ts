@@ -58,7 +58,7 @@ export type EvalRecord = z.infer<typeof EvalRecordSchema>;
  */
 export function methodTokens(r: EvalRecord): { input: number; output: number } {
   const split = r.savedInputTokens !== undefined || r.savedOutputTokens !== undefined;
-  const embedding = r.usageByRole[EMBEDDER_ROLE];
+  const embedding = r.usageByRole?.[EMBEDDER_ROLE];
   return {
     input: r.inputTokens - (embedding?.inputTokens ?? 0) + (split ? (r.savedInputTokens ?? 0) : (r.savedTokens ?? 0)),
     output: r.outputTokens - (embedding?.outputTokens ?? 0) + (split ? (r.savedOutputTokens ?? 0) : 0),
