@@ -667,7 +667,9 @@ export function renderPlan(p: PlanInput): string {
   if (p.blocked.size) lines.push("", `${p.blocked.size} run${p.blocked.size === 1 ? "" : "s"} not run (the table prints their rows with the reason)`);
   const plural = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
   lines.push("", `Expected calls: ~${Math.round(calls)}${callsUnknown ? ` plus those of ${plural(callsUnknown)} not measured yet` : ""} (the response cache may serve many of them)`);
-  lines.push(`Expected tokens: ~${Math.round(input + output)} (${Math.round(input)} in, ${Math.round(output)} out)${tokensUnknown ? ` plus those of ${plural(tokensUnknown)} not measured yet (--pilot N measures them)` : ""}`);
-  if (p.prices) lines.push(`Expected price: ~$${((input * p.prices.input + output * p.prices.output) / 1e6).toFixed(2)} at $${p.prices.input} / $${p.prices.output} per million input / output tokens${tokensUnknown ? `, plus ${plural(tokensUnknown)} not priced yet` : ""}`);
+  // Nothing measured yet: "unknown", rather than a 0 that reads like an estimate.
+  const measuredAny = input + output > 0 || tokensUnknown === 0;
+  lines.push(measuredAny ? `Expected tokens: ~${Math.round(input + output)} (${Math.round(input)} in, ${Math.round(output)} out)${tokensUnknown ? ` plus those of ${plural(tokensUnknown)} not measured yet (--pilot N measures them)` : ""}` : "Expected tokens: unknown until some run is measured (--pilot N)");
+  if (p.prices) lines.push(measuredAny ? `Expected price: ~$${((input * p.prices.input + output * p.prices.output) / 1e6).toFixed(2)} at $${p.prices.input} / $${p.prices.output} per million input / output tokens${tokensUnknown ? `, plus ${plural(tokensUnknown)} not priced yet` : ""}` : "Expected price: unknown until some run is measured (--pilot N)");
   return lines.join("\n");
 }
