@@ -163,12 +163,14 @@ const tsSqlTable4: Recipe = {
 const tsSqlTable5: Recipe = {
   name: "ts-sql-table5",
   reproduces: "TS-SQL Table 5 (BIRD dev): self-refinement methods on zero-shot SQL, and TS-SQL on DIN-SQL, MAC-SQL, CHESS, OpenSearch-v2 (their predictions via --set)",
-  description: "TS-SQL Table 5: ts-sql-refine on zero-shot SQL (--correct all) beside the other self-refinement methods, and on other systems' predictions files (--set din-sql=FILE, mac-sql=FILE, chess=FILE, opensearch-v2=FILE).",
+  description: "TS-SQL Table 5: ts-sql-refine on zero-shot SQL (--correct all) beside the other self-refinement methods (DIN-SQL's and MAC-SQL's as their guidelines through magic's corrector: --set guideline-pourreza=FILE, --set guideline-wang=FILE), and on other systems' predictions files (--set din-sql=FILE, mac-sql=FILE, chess=FILE, opensearch-v2=FILE).",
   runs: {
     "zero-shot": ev("baseline", ZERO_SHOT, { paper: paper(TS_T5, "Gemini 1.5 Pro", "Gemini 1.5 Pro (zero-shot)", smc(63.68, 50.54, 47.22, 58.15)) }),
     "zero-shot.ts-sql": ev("ts-sql-refine", {}, { initial: "zero-shot", correct: "all", paper: paper(TS_T5, TS_MODEL, "+ TS-SQL", smc(75.35, 64.73, 62.5, 70.93)) }),
-    "zero-shot.din-sql": lacking("method not in sqlmend: DIN-SQL's self-correction", paper(TS_T5, "Gemini 1.5 Pro", "+ DIN-SQL", smc(65.3, 52.69, 52.78, 60.3)), { initial: "zero-shot", correct: "all" }),
-    "zero-shot.mac-sql": lacking("method not in sqlmend: MAC-SQL's refiner", paper(TS_T5, "Gemini 1.5 Pro", "+ MAC-SQL", smc(67.68, 56.56, 52.78, 62.91)), { initial: "zero-shot", correct: "all" }),
+    // DIN-SQL's self-correction is a written guideline applied to every SQL, MAC-SQL's refiner a revision guideline:
+    // magic's corrector with that guideline, as MAGIC's Table 1 runs them (the user gives the guideline's text).
+    "zero-shot.din-sql": ev("magic", { guideline: "{set:guideline-pourreza}" }, { initial: "zero-shot", correct: "all", paper: paper(TS_T5, "Gemini 1.5 Pro", "+ DIN-SQL", smc(65.3, 52.69, 52.78, 60.3), "DIN-SQL's self-correction guideline file, applied by magic's corrector") }),
+    "zero-shot.mac-sql": ev("magic", { guideline: "{set:guideline-wang}" }, { initial: "zero-shot", correct: "all", paper: paper(TS_T5, "Gemini 1.5 Pro", "+ MAC-SQL", smc(67.68, 56.56, 52.78, 62.91), "MAC-SQL's refiner guideline file, applied by magic's corrector (not MAC-SQL's own execute-and-refine loop)") }),
     "zero-shot.chess": lacking("method not in sqlmend: CHESS's revision", paper(TS_T5, "Gemini 1.5 Pro", "+ CHESS", smc(70.7, 56.99, 53.47, 64.93)), { initial: "zero-shot", correct: "all" }),
     ...Object.fromEntries(
       ([["din-sql", "DIN-SQL", smc(67.14, 49.89, 45.14, 59.84), smc(75.57, 64.3, 65.28, 71.19)], ["mac-sql", "MAC-SQL", smc(69.19, 49.89, 51.39, 61.67), smc(75.14, 63.87, 63.89, 70.66)], ["chess", "CHESS IR+SS+CG", smc(70.92, 53.76, 53.47, 64.08), smc(75.89, 65.16, 63.89, 71.51)], ["opensearch-v2", "OpenSearch-v2", smc(74.05, 62.15, 61.11, 69.23), smc(75.89, 64.09, 64.58, 71.25)]] as const).map(
