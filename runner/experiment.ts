@@ -237,6 +237,8 @@ export interface RunRow {
   ex: number;
   /** EX per difficulty over the answered questions (mean over repeats). */
   byDifficulty: { difficulty: string; count: number; ex: number }[];
+  /** EX per database over the answered questions (MAGIC Figure 4; mean over repeats). */
+  byDatabase: { db: string; count: number; ex: number }[];
   /** Correctors with gold: EX of the initial SQL on the same questions, and the flips. */
   initialEx: number | null;
   wrongToRight: number | null;
@@ -309,6 +311,10 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     correct,
     ex: answered.length ? (correct / answered.length) * 100 : 0,
     byDifficulty: exByDifficulty(answered).map(({ difficulty, count, ex }) => ({ difficulty, count, ex })),
+    byDatabase: [...new Set(answered.map((r) => r.dbId))].sort().map((db) => {
+      const at = answered.filter((r) => r.dbId === db);
+      return { db, count: at.length, ex: (at.filter((r) => r.correct).length / at.length) * 100 };
+    }),
     initialEx: corrector && known.length ? (known.filter((r) => r.initialCorrect).length / known.length) * 100 : null,
     wrongToRight: corrector ? known.filter((r) => !r.initialCorrect && r.correct).length : null,
     rightToWrong: corrector ? known.filter((r) => r.initialCorrect && !r.correct).length : null,
@@ -352,6 +358,10 @@ export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecor
     byDifficulty: difficulties.map((difficulty) => {
       const at = rows.map((r) => r.byDifficulty.find((d) => d.difficulty === difficulty)).filter((d) => d !== undefined);
       return { difficulty, count: at[0]!.count, ex: mean(at.map((d) => d.ex)) };
+    }),
+    byDatabase: [...new Set(rows.flatMap((r) => r.byDatabase.map((d) => d.db)))].sort().map((db) => {
+      const at = rows.map((r) => r.byDatabase.find((d) => d.db === db)).filter((d) => d !== undefined);
+      return { db, count: at[0]!.count, ex: mean(at.map((d) => d.ex)) };
     }),
     initialEx: avgOrNull((r) => r.initialEx),
     wrongToRight: avgOrNull((r) => r.wrongToRight),
@@ -522,6 +532,12 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
       const at = (d: string) => r.byDifficulty.find((x) => x.difficulty === d);
       lines.push(`| ${r.run} | ${difficulties.map((d) => (at(d) ? `${f2(at(d)!.ex)} (${at(d)!.count})` : "")).join(" | ")} | ${exText(r)} |`);
     }
+    lines.push("");
+  }
+  const databases = [...new Set(rows.flatMap((r) => r.byDatabase.map((d) => d.db)))].sort();
+  if (databases.length > 1) {
+    lines.push("## EX per database (%)", "", `| database | ${rows.map((r) => r.run).join(" | ")} |`, `|---|${rows.map(() => "---:").join("|")}|`);
+    for (const db of databases) lines.push(`| ${db} | ${rows.map((r) => { const d = r.byDatabase.find((x) => x.db === db); return d ? `${f2(d.ex)} (${d.count})` : ""; }).join(" | ")} |`);
     lines.push("");
   }
   const repeated = rows.filter((r) => r.repeats);

@@ -59,7 +59,7 @@ afterAll(async () => {
 
 describe("sqlmend experiment --repeats, YAML recipes", () => {
   it("--repeats 2: a seed per repeat sent to the model, mean ± sd and flips; a rerun is served from the cache", async () => {
-    const first = await sqlmend("experiment", write("seeded.yaml", RECIPE), "--bench", benchDir, "--out", "r1", "--limit", "4", "--repeats", "2", "--checkpoints", "ck.sqlite", "--price-in", "1", "--price-out", "2");
+    const first = await sqlmend("experiment", write("seeded.yaml", RECIPE), "--bench", benchDir, "--out", "r1", "--limit", "8", "--repeats", "2", "--checkpoints", "ck.sqlite", "--price-in", "1", "--price-out", "2");
     expect(first.code, first.err.slice(-3000)).toBe(0);
     // Each repeat in its own folder, with its seed in run.json; every request carried its repeat's seed.
     for (const k of [1, 2]) expect(JSON.parse(fs.readFileSync(path.join(dir, "r1", `repeat-${k}`, "gen", "run.json"), "utf8")).models.seed).toBe(k);
@@ -75,6 +75,10 @@ describe("sqlmend experiment --repeats, YAML recipes", () => {
     expect(gen.repeats.sd).toBeCloseTo(Math.abs(ex1) / Math.SQRT2, 6);
     expect(gen.repeats.flips).toBe(Math.round((ex1 / 100) * gen.repeats.compared));
     expect(first.out).toMatch(new RegExp(`^\\| gen \\| 1, 2 \\| ${ex1.toFixed(2)}, 0\\.00 \\| ${(ex1 / 2).toFixed(2)} ± ${(ex1 / Math.SQRT2).toFixed(2)} \\| ${gen.repeats.flips} of ${gen.repeats.compared} \\|$`, "m"));
+    // Per database (MAGIC Figure 4): the databases' right answers add up to the run's.
+    expect(gen.byDatabase.length).toBeGreaterThan(1);
+    expect(gen.byDatabase.reduce((a: number, d: { count: number; ex: number }) => a + (d.count * d.ex) / 100, 0)).toBeCloseTo(gen.correct, 6);
+    expect(first.out).toMatch(/^## EX per database \(%\)\n\n\| database \| gen \| fix \|$/m);
     // The recipe's own table first, with the chosen columns; cost at the given prices.
     expect(first.out).toMatch(/^## Seeded\n\n\| run \| EX % \| simple EX % \| tokens\/q \| cost\/q \|$/m);
     expect(gen.costPerQuestion).toBeCloseTo((gen.inputTokensPerQuestion * 1 + gen.outputTokensPerQuestion * 2) / 1e6, 12);
@@ -82,7 +86,7 @@ describe("sqlmend experiment --repeats, YAML recipes", () => {
 
     // The same experiment again: every call served from the cache, the same figures.
     const before = server.requests.length;
-    const again = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "r2", "--limit", "4", "--repeats", "2", "--checkpoints", "ck.sqlite");
+    const again = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "r2", "--limit", "8", "--repeats", "2", "--checkpoints", "ck.sqlite");
     expect(again.code, again.err.slice(-3000)).toBe(0);
     expect(server.requests.length - before).toBe(0);
     const table2 = JSON.parse(fs.readFileSync(path.join(dir, "r2", "table.json"), "utf8"));
