@@ -1,4 +1,5 @@
 import { baselineSpec } from "./baseline.ts";
+import { multiplePromptSpec, selfConsistencySpec, selfDebuggingSpec } from "./correction-baselines.ts";
 import { repairSpec } from "./repair.ts";
 import { magicSpec } from "./magic.ts";
 import { magicFeedbackSpec } from "./magic-feedback.ts";
@@ -22,6 +23,9 @@ export const graphSpecs: GraphSpec[] = [
   memoRefineSpec,
   tsSqlSpec,
   tsSqlRefineSpec,
+  selfDebuggingSpec,
+  selfConsistencySpec,
+  multiplePromptSpec,
 ];
 
 export function findGraph(name: string): GraphSpec | undefined {

@@ -1,5 +1,6 @@
 import type { GraphInfo } from "./manifests/manifest.ts";
 import { baselineManifest, repairManifest } from "./manifests/baseline.ts";
+import { multiplePromptManifest, selfConsistencyManifest, selfDebuggingManifest } from "./manifests/correction-baselines.ts";
 import { magicFeedbackManifest, magicGuidelineManifest, magicManifest } from "./manifests/magic.ts";
 import { memoRefineManifest, memoSqlManifest } from "./manifests/memo.ts";
 import { r3Manifest, r3ReviewManifest } from "./manifests/r3.ts";
@@ -25,6 +26,9 @@ export const graphManifests: GraphManifest[] = [
   entry(memoRefineManifest, async () => (await import("./memo-refine.ts")).memoRefineSpec),
   entry(tsSqlManifest, async () => (await import("./ts-sql.ts")).tsSqlSpec),
   entry(tsSqlRefineManifest, async () => (await import("./ts-sql.ts")).tsSqlRefineSpec),
+  entry(selfDebuggingManifest, async () => (await import("./correction-baselines.ts")).selfDebuggingSpec),
+  entry(selfConsistencyManifest, async () => (await import("./correction-baselines.ts")).selfConsistencySpec),
+  entry(multiplePromptManifest, async () => (await import("./correction-baselines.ts")).multiplePromptSpec),
 ];
 
 export function findManifest(name: string): GraphManifest | undefined {

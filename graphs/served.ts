@@ -43,3 +43,6 @@ export const memoRefine = served("memo-refine");
 export const magic = served("magic", guidelineOf);
 export const magicFeedback = served("magic-feedback");
 export const magicGuideline = served("magic-guideline");
+export const selfDebugging = served("self-debugging");
+export const selfConsistency = served("self-consistency");
+export const multiplePrompt = served("multiple-prompt");

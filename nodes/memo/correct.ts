@@ -12,6 +12,7 @@ import { extractSql } from "../../tools/reply.ts";
 import { normaliseSql } from "../../tools/sql-normalise.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
+import { notVoting, resultGroups } from "../vote.ts";
 import type { GraphOptions, NodeDeps } from "../types.ts";
 import { contextOf, type MemoContext, observe } from "./common.ts";
 import { MEMO_CORRECTION_OPTIONS, MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
@@ -253,8 +254,8 @@ export function majorityVote(candidates: Candidate[], voteEmpty: "keep" | "disca
   const excluded: MemoVote["excluded"] = [];
   let pool: Candidate[] = [];
   for (const c of ordered) {
-    if (!c.sql.trim()) excluded.push({ id: c.id, reason: "no SQL" });
-    else if (!c.execution?.ok || !c.execution.fingerprint) excluded.push({ id: c.id, reason: `execution error: ${c.execution?.error ?? "not executed"}` });
+    const reason = notVoting(c);
+    if (reason) excluded.push({ id: c.id, reason });
     else pool.push(c);
   }
   const isEmpty = (c: Candidate) => (c.execution?.preview?.rowCount ?? 0) === 0;
@@ -262,10 +263,8 @@ export function majorityVote(candidates: Candidate[], voteEmpty: "keep" | "disca
     for (const c of pool.filter(isEmpty)) excluded.push({ id: c.id, reason: "empty result (voteEmpty=discard)" });
     pool = pool.filter((c) => !isEmpty(c));
   }
-  const groups = new Map<string, Candidate[]>();
-  for (const c of pool) groups.set(c.execution!.fingerprint!, [...(groups.get(c.execution!.fingerprint!) ?? []), c]);
-  // Map keeps first-appearance order and sort is stable: equal counts stay in candidate order.
-  const ranked = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
+  // Equal counts stay in candidate order.
+  const ranked = resultGroups(pool).map((g) => [g.fingerprint, g.members] as const);
   const summary = ranked.map(([fingerprint, members]) => ({ fingerprint, ids: members.map((m) => m.id), empty: isEmpty(members[0]!) }));
   const top = ranked[0];
   if (top) {

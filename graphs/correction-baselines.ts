@@ -1,0 +1,102 @@
+import { END, START, StateGraph } from "@langchain/langgraph";
+import { readOptions } from "../core/options.ts";
+import { debugNode, explainNode } from "../nodes/baselines/debug.ts";
+import { SELF_DEBUGGING_OPTIONS } from "../nodes/baselines/options.ts";
+import { reorderedPromptsNode, sampleNode, samePromptNode, voteNode } from "../nodes/baselines/sample.ts";
+import type { NodeFactory } from "../nodes/types.ts";
+import { type SampleVote, SelfDebuggingState, type SelfDebuggingStateValue, VotingState } from "../state/baselines.ts";
+import { SqlInputState } from "../state/sql-state.ts";
+import { multiplePromptManifest, selfConsistencyManifest, selfDebuggingManifest } from "./manifests/correction-baselines.ts";
+import type { Outcome } from "./outcome.ts";
+import { SHARED_FACTORIES } from "./slots.ts";
+import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+
+/**
+ * MAGIC Table 1's guideline-independent baselines, as correctors: they run on the questions `--correct` selects,
+ * from the SQL `--initial` gave (README, "MAGIC Table 1's baselines").
+ */
+
+const asSlot = (factory: unknown) => factory as NodeFactory;
+
+/** What the vote did, for results.jsonl and report.md: nothing a sample did goes unsaid. */
+function votingOutcome(state: Record<string, unknown>): Outcome {
+  const vote = state.sampleVote as SampleVote | null | undefined;
+  if (!vote) return { samples: null };
+  return {
+    samples: vote.taken,
+    prompts: vote.prompts,
+    samplesWithoutSql: vote.noSql,
+    samplesFailed: vote.failed,
+    distinctResults: vote.groups.length,
+    votes: vote.votes,
+    resultTie: vote.resultTie,
+    tieBrokenBySpeed: vote.speedTie !== null,
+    allSamplesFailed: vote.keptInitial,
+    decision: vote.keptInitial ? "all samples failed: initial SQL kept" : vote.resultTie ? "tie: earliest sample's result" : "majority",
+  };
+}
+
+/** `[schema →] prompts → sample ×N → vote → execute → END`; multiple-prompt has no schema node (`prompts` renders its own). */
+function votingGraph(spec: GraphSpec, deps: Parameters<GraphSpec["build"]>[0], options: BuildOptions, withSchema: boolean) {
+  const node = (slot: string) => slotNode(spec, slot, deps, options);
+  // Every sample is one task of one step: vote runs once, after all of them.
+  const tail = new StateGraph(VotingState, { input: SqlInputState })
+    .addNode("prompts", node("prompts"), { ends: ["sample"] })
+    .addNode("sample", node("sample"))
+    .addNode("vote", node("vote"))
+    .addNode("execute", node("execute"))
+    .addEdge("sample", "vote")
+    .addEdge("vote", "execute")
+    .addEdge("execute", END);
+  const graph = withSchema ? tail.addNode("schema", node("schema")).addEdge(START, "schema").addEdge("schema", "prompts") : tail.addEdge(START, "prompts");
+  const compiled = graph.compile({ checkpointer: options.checkpointer });
+  compiled.name = spec.name;
+  return compiled;
+}
+
+export const selfConsistencySpec: GraphSpec = specOf(selfConsistencyManifest, {
+  factories: { schema: SHARED_FACTORIES.schema, prompts: asSlot(samePromptNode), sample: asSlot(sampleNode), vote: asSlot(voteNode), execute: SHARED_FACTORIES.execute },
+  outcome: { of: votingOutcome },
+  steps: () => 5,
+  build: (deps, options: BuildOptions = {}) => votingGraph(selfConsistencySpec, deps, options, true),
+});
+
+export const multiplePromptSpec: GraphSpec = specOf(multiplePromptManifest, {
+  factories: { prompts: asSlot(reorderedPromptsNode), sample: asSlot(sampleNode), vote: asSlot(voteNode), execute: SHARED_FACTORIES.execute },
+  outcome: { of: votingOutcome },
+  steps: () => 4,
+  build: (deps, options: BuildOptions = {}) => votingGraph(multiplePromptSpec, deps, options, false),
+});
+
+/** After explain: debug unless the explainer stopped the loop (its stopReason says why). */
+const routeAfterExplain = (state: SelfDebuggingStateValue): "debug" | typeof END => (state.stopReason ? END : "debug");
+
+export const selfDebuggingSpec: GraphSpec = specOf(selfDebuggingManifest, {
+  factories: { schema: SHARED_FACTORIES.schema, execute: SHARED_FACTORIES.execute, explain: asSlot(explainNode), debug: asSlot(debugNode) },
+  outcome: {
+    of: (state) => ({
+      debugTurns: typeof state.rounds === "number" ? state.rounds : 0,
+      stopReason: typeof state.stopReason === "string" && state.stopReason ? state.stopReason : null,
+      stoppedByTurnLimit: state.stopReason === "turn limit",
+      unclearVerdicts: Array.isArray(state.explanations) ? state.explanations.filter((e: { verdict?: string }) => e.verdict === "unclear").length : 0,
+      changed: typeof state.initialSql === "string" && typeof state.sql === "string" ? state.sql !== state.initialSql : null,
+    }),
+  },
+  steps: (options) => 3 + 3 * readOptions(SELF_DEBUGGING_OPTIONS, options).maxTurns,
+  build(deps, options: BuildOptions = {}) {
+    const node = (slot: string) => slotNode(selfDebuggingSpec, slot, deps, options);
+    const graph = new StateGraph(SelfDebuggingState, { input: SqlInputState })
+      .addNode("schema", node("schema"))
+      .addNode("execute", node("execute"))
+      .addNode("explain", node("explain"))
+      .addNode("debug", node("debug"))
+      .addEdge(START, "schema")
+      .addEdge("schema", "execute")
+      .addEdge("execute", "explain")
+      .addConditionalEdges("explain", routeAfterExplain, ["debug", END])
+      .addEdge("debug", "execute")
+      .compile({ checkpointer: options.checkpointer });
+    graph.name = "self-debugging";
+    return graph;
+  },
+});

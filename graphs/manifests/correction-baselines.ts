@@ -1,0 +1,47 @@
+import { MULTIPLE_PROMPT_OPTIONS, SELF_CONSISTENCY_OPTIONS, SELF_DEBUGGING_OPTIONS } from "../../nodes/baselines/options.ts";
+import { defineManifest } from "./manifest.ts";
+import { SHARED_SLOT_INFO as S } from "./shared.ts";
+
+/** MAGIC Table 1's guideline-independent baselines, as correctors of the SQL they are given (`--initial`). */
+
+const VOTING_SLOTS = {
+  sample: { summary: "write one SQL sample from the generation prompt and execute it (role: sampler)", requires: ["candidates"] },
+  vote: { summary: "the SQL of the most frequent execution result; fastest SQL on a tie; the initial SQL when no sample executes", requires: ["sql", "sampleVote"] },
+  execute: S.execute,
+} as const;
+
+export const selfConsistencyManifest = defineManifest({
+  name: "self-consistency",
+  summary: "corrector: N samples of the generation prompt, executed; the SQL of the most frequent result (Wang et al., 2022)",
+  kind: "corrector",
+  options: SELF_CONSISTENCY_OPTIONS,
+  slots: {
+    schema: S.schema,
+    prompts: { summary: "N samples of one generation prompt, one Send each", returns: "Command", routesTo: ["sample"], requires: ["initialSql"] },
+    ...VOTING_SLOTS,
+  },
+});
+
+export const multiplePromptManifest = defineManifest({
+  name: "multiple-prompt",
+  summary: "corrector: up to N prompts with the tables in different orders, executed; the SQL of the most frequent result (Lee et al., 2024)",
+  kind: "corrector",
+  options: MULTIPLE_PROMPT_OPTIONS,
+  slots: {
+    prompts: { summary: "the schema with its tables in up to N distinct orders, one prompt and one Send each", returns: "Command", routesTo: ["sample"], requires: ["initialSql"] },
+    ...VOTING_SLOTS,
+  },
+});
+
+export const selfDebuggingManifest = defineManifest({
+  name: "self-debugging",
+  summary: "corrector: explain the SQL and its execution, judge it, correct it from the explanation until judged correct (Chen et al., 2023)",
+  kind: "corrector",
+  options: SELF_DEBUGGING_OPTIONS,
+  slots: {
+    schema: S.schema,
+    execute: S.execute,
+    explain: { summary: "explain the question and the SQL with its execution feedback; verdict correct or wrong (role: explainer)", requires: ["verdict", "stopReason"] },
+    debug: { summary: "correct the SQL from the explanation (role: debugger)", requires: ["rounds"] },
+  },
+});

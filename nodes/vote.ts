@@ -1,0 +1,28 @@
+import type { Execution } from "../state/sql-state.ts";
+
+/** Something a vote counts: an id, its SQL and how that SQL ran. */
+export interface Ballot {
+  id: string;
+  sql: string;
+  execution?: Execution | null;
+}
+
+/**
+ * Why a ballot cannot vote (no SQL, an execution error, a result too large to fingerprint), or null when it can. Votes
+ * compare results by their fingerprint (`Execution.fingerprint`): only executed SQL with a fingerprint takes part.
+ */
+export function notVoting(ballot: Ballot): string | null {
+  if (!ballot.sql.trim()) return "no SQL";
+  if (!ballot.execution?.ok || !ballot.execution.fingerprint) return `execution error: ${ballot.execution?.error ?? "not executed"}`;
+  return null;
+}
+
+/**
+ * Ballots grouped by equal results (fingerprints), biggest group first; groups of equal size stay in the order of
+ * their first member (Map keeps first appearance and sort is stable). Every ballot must vote (`notVoting` is null).
+ */
+export function resultGroups<B extends Ballot>(ballots: B[]): { fingerprint: string; members: B[] }[] {
+  const groups = new Map<string, B[]>();
+  for (const b of ballots) groups.set(b.execution!.fingerprint!, [...(groups.get(b.execution!.fingerprint!) ?? []), b]);
+  return [...groups.entries()].sort((a, b) => b[1].length - a[1].length).map(([fingerprint, members]) => ({ fingerprint, members }));
+}
