@@ -15,9 +15,9 @@ const SCENARIOS: Scenario[] = ["incorrect", "errors", "all"];
 
 // MAGIC Table 1's T figures by row and scenario (incorrect, errors, all).
 const MAGIC_TABLE1: { key: string; row: string; ex: [number, number, number]; run?: (s: Scenario) => Partial<RecipeRun> }[] = [
-  { key: "self-debugging", row: "Self-Debugging (Chen et al., 2023)", ex: [57.24, 56.78, 56.58], run: () => ({ needs: "method not in sqlmend: self-debugging (Chen et al., 2023)" }) },
-  { key: "self-consistency", row: "Self-Consistency (Wang et al., 2022)", ex: [58.08, 56.58, 57.17], run: () => ({ needs: "method not in sqlmend: self-consistency over 20 DIN-SQL samples" }) },
-  { key: "multiple-prompt", row: "Multiple-Prompt (Lee et al., 2024)", ex: [57.86, 56.65, 57.3], run: () => ({ needs: "method not in sqlmend: multiple-prompt voting (Lee et al., 2024)" }) },
+  { key: "self-debugging", row: "Self-Debugging (Chen et al., 2023)", ex: [57.24, 56.78, 56.58], run: () => ({ graph: "self-debugging" }) },
+  { key: "self-consistency", row: "Self-Consistency (Wang et al., 2022)", ex: [58.08, 56.58, 57.17], run: () => ({ graph: "self-consistency" }) },
+  { key: "multiple-prompt", row: "Multiple-Prompt (Lee et al., 2024)", ex: [57.86, 56.65, 57.3], run: () => ({ graph: "multiple-prompt" }) },
   { key: "human-wang", row: "Human Expert G (Wang et al., 2024a)", ex: [56.6, 56.58, 46.14], run: () => ({ graph: "magic", options: { guideline: "{set:guideline-wang}" } }) },
   { key: "human-pourreza", row: "Human Expert G (Pourreza et al., 2023)", ex: [57.76, 56.98, 55.8], run: () => ({ graph: "magic", options: { guideline: "{set:guideline-pourreza}" } }) },
   { key: "magic", row: "MAGIC G (ours)", ex: [59.13, 57.32, 58.55], run: () => ({ graph: "magic", options: { guideline: "{run:guideline}/guideline.md" } }) },

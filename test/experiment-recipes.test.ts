@@ -47,7 +47,13 @@ describe("experiment built-in recipes", () => {
     }
     const t1 = BUILT_IN_RECIPES["magic-table1"]!.runs;
     expect(t1["magic.incorrect"]!.paper!.figures.EX).toBe(59.13);
-    expect(t1["self-consistency.all"]!.needs).toMatch(/method not in sqlmend/);
+    // MAGIC's guideline-independent baselines are correctors of the initial run's SQL, under each scenario.
+    for (const graph of ["self-debugging", "self-consistency", "multiple-prompt"]) {
+      for (const s of ["incorrect", "errors", "all"]) {
+        expect(t1[`${graph}.${s}`]).toMatchObject({ graph, initial: "initial", correct: s });
+        expect(t1[`${graph}.${s}`]!.needs).toBeUndefined();
+      }
+    }
     expect(t1["human-wang.errors"]!.options.guideline).toBe("{set:guideline-wang}");
     expect(BUILT_IN_RECIPES["r3-table3"]!.runs["3r-pot"]!.paper!.figures["GPT-4 Spider"]).toBe(88.1);
     expect(BUILT_IN_RECIPES["ts-sql-table4"]!.runs["no-cg"]!.paper!.figures.EX).toBe(29.47);
