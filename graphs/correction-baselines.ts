@@ -27,6 +27,8 @@ function votingOutcome(state: Record<string, unknown>): Outcome {
     prompts: vote.prompts,
     samplesWithoutSql: vote.noSql,
     samplesFailed: vote.failed,
+    // Left out of the vote for any reason: no SQL, an error, or a result too large to fingerprint.
+    samplesExcluded: vote.excluded.length,
     distinctResults: vote.groups.length,
     votes: vote.votes,
     resultTie: vote.resultTie,
@@ -78,6 +80,7 @@ export const selfDebuggingSpec: GraphSpec = specOf(selfDebuggingManifest, {
       debugTurns: typeof state.rounds === "number" ? state.rounds : 0,
       stopReason: typeof state.stopReason === "string" && state.stopReason ? state.stopReason : null,
       stoppedByTurnLimit: state.stopReason === "turn limit",
+      debugRepliesWithoutSql: Array.isArray(state.attempts) ? state.attempts.filter((a: { node?: string; ok?: boolean }) => a.node === "debug" && !a.ok).length : 0,
       unclearVerdicts: Array.isArray(state.explanations) ? state.explanations.filter((e: { verdict?: string }) => e.verdict === "unclear").length : 0,
       changed: typeof state.initialSql === "string" && typeof state.sql === "string" ? state.sql !== state.initialSql : null,
     }),
