@@ -80,6 +80,18 @@ describe("the baselines through sqlmend eval", () => {
     expect((await resultsOf(path.join(dir, "sc-again"))).get(q(1).id)!.outcome).toMatchObject({ samples: 4, votes: 3, distinctResults: 2 });
   });
 
+  it("under --seed each sample is sent its own seed (one seed for N identical prompts would sample one reply)", async () => {
+    const before = samplerRequests().length;
+    const run = await runCli(evalArgs("self-consistency", "sc-seed", ["--samples", "4", "--seed", "7", "--cache", "off"]), dir, env());
+    expect(run.code, run.err).toBe(0);
+    const seeds = samplerRequests().slice(before).map((r) => r.body.seed as number);
+    expect(seeds).toHaveLength(4);
+    expect(new Set(seeds).size).toBe(4);
+    expect(seeds.every((s) => Number.isInteger(s))).toBe(true);
+    // The generator's requests keep the run's seed.
+    expect(server.requests.filter((r) => r.model === TEST_MODEL_ID).at(-1)!.body.seed).toBe(7);
+  });
+
   it("self-debugging explains the failing SQL, corrects it, and stops when the explainer calls it correct", async () => {
     const run = await runCli(evalArgs("self-debugging", "sd"), dir, env());
     expect(run.code, run.err).toBe(0);

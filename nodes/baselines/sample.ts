@@ -119,12 +119,16 @@ export const reorderedPromptsNode = (deps: NodeDeps, options: GraphOptions) => a
 /**
  * Slot `sample` (role `sampler`, at `--sample-temperature`), one per `Send`: the shared generation prompt (the
  * `generate` slot's, zero-shot) on the payload's schema; the SQL executed at once. Out: one candidate `sample:NN`
- * (meta: index, and the table order it was shown); a reply without SQL is a candidate without SQL, said in attempts.
+ * (meta: index, its seed under `--seed`, and the table order it was shown); a reply without SQL is a candidate without SQL, said in attempts.
  */
 export const sampleNode = (deps: NodeDeps, options: GraphOptions): VotingNode<SamplePayload> => async (payload) => {
   const { sampleTemperature } = readOptions(SELF_CONSISTENCY_OPTIONS, options);
   const prompt = generationPrompt({ schemaText: payload.schemaText, question: payload.question, evidence: payload.evidence, examples: [] });
-  const call = await callModel(deps.models, "sampler", prompt, { overrides: { temperature: sampleTemperature } });
+  // Under --seed every sample gets its own seed, made from the run's and its index: one seed for all N identical
+  // prompts would make the server sample one reply N times.
+  const runSeed = deps.models.forRole("sampler").settings.seed;
+  const seed = runSeed === undefined ? undefined : Number.parseInt(quickHash(`${runSeed}:${payload.index}`).slice(0, 8), 16) & 0x7fffffff;
+  const call = await callModel(deps.models, "sampler", prompt, { overrides: { temperature: sampleTemperature, ...(seed !== undefined ? { seed } : {}) } });
   const sql = (call.ok ? extractSql(call.text) : null) ?? "";
   if (!sql) call.record.error = call.record.error ?? "reply holds no SQL";
   const execution = await executeSql(deps.executor, payload.dbPath, sql, options);
@@ -133,7 +137,7 @@ export const sampleNode = (deps: NodeDeps, options: GraphOptions): VotingNode<Sa
     sql,
     source: "sampler",
     execution,
-    meta: { index: payload.index, ...(payload.tableOrder ? { tableOrder: payload.tableOrder } : {}) },
+    meta: { index: payload.index, ...(seed !== undefined ? { seed } : {}), ...(payload.tableOrder ? { tableOrder: payload.tableOrder } : {}) },
   };
   const note = !sql ? `${call.record.error}; no SQL in this sample` : execution.ok ? undefined : `${execution.errorKind}: ${execution.error}`;
   return withCalls({ candidates: [candidate], attempts: [{ node: "sample", sql, ok: !!sql && execution.ok, ...(note ? { note } : {}) }] }, [call.record]);

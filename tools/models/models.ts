@@ -110,6 +110,8 @@ export interface ModelProvider {
 export interface ModelOverrides {
   model?: string;
   temperature?: number;
+  /** Another seed for this call (samples of one prompt under `--seed`: one seed for all would sample one reply). */
+  seed?: number;
 }
 
 /** Reads a config file; a bad one is a one-line error naming it. */
@@ -256,7 +258,7 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
     variant(role, overrides) {
       const base = this.forRole(role).settings;
       const settings = { ...base, ...stripUndefined(overrides) };
-      const key = `${role}\u0000${settings.model}\u0000${settings.temperature}`;
+      const key = `${role}\u0000${settings.model}\u0000${settings.temperature}\u0000${settings.seed ?? ""}`;
       const hit = cache.get(key);
       if (hit) return hit;
       const entry = { model: chatModel(settings), settings };
