@@ -63,7 +63,8 @@ describe("the baselines through sqlmend eval", () => {
   });
 
   it("self-consistency corrects the failing initial SQL by vote; N identical prompts are N samples, and a rerun hits the cache", async () => {
-    const run = await runCli(evalArgs("self-consistency", "sc", ["--samples", "4"]), dir, env());
+    const checkpoints = path.join(dir, "sc.sqlite");
+    const run = await runCli(evalArgs("self-consistency", "sc", ["--samples", "4"]).map((a) => (a === "memory" ? checkpoints : a)), dir, env());
     expect(run.code, run.err).toBe(0);
     const r = await resultsOf(path.join(dir, "sc"));
     expect(r.get(q(0).id)).toMatchObject({ correction: "skipped: initial SQL executes", correct: true });
@@ -73,6 +74,11 @@ describe("the baselines through sqlmend eval", () => {
     expect(samplerRequests()).toHaveLength(4);
     expect(new Set(samplerRequests().map((s) => JSON.stringify(s.messages))).size).toBe(1);
     expect(samplerRequests()[0]!.body.temperature).toBe(0.8);
+    // inspect shows the samples as one step of parallel tasks, and the vote's outcome.
+    const shown = await runCli(["inspect", r.get(q(1).id)!.thread as string, "--checkpoints", checkpoints], dir, env());
+    expect(shown.code, shown.err).toBe(0);
+    expect(shown.out).toMatch(/^\s+\d+\s+sample ×4 .*\[4 model calls: sampler/m);
+    expect(shown.out).toMatch(/^Outcome: .*samples 4, prompts 1, .*votes 3, .*allSamplesFailed false, decision majority$/m);
 
     const again = await runCli(evalArgs("self-consistency", "sc-again", ["--samples", "4"]), dir, env());
     expect(again.code, again.err).toBe(0);
