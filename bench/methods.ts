@@ -3,7 +3,8 @@
  * the local OpenAI-compatible server where each agent role answers plausibly (test/support/method-agents.ts), with a
  * fixed latency per request. Generators: baseline, r3, memo-sql, ts-sql. Correctors, all on the baseline's
  * predictions with --correct all: repair, magic (guideline from `magic guideline` on the train split), r3-review,
- * memo-refine (memory from `memo build`), ts-sql-refine. Then `sqlmend compare` of two correctors.
+ * memo-refine (memory from `memo build`), ts-sql-refine, and MAGIC Table 1's baselines (self-debugging,
+ * self-consistency, multiple-prompt). Then `sqlmend compare` of two correctors.
  *
  * EX here measures the scripted agents (first writers are wrong on every 4th question and fail on the next), not a
  * method's quality: it shows that each graph reads, uses and keeps what its agents say. Calls, tokens (counted by the
@@ -132,6 +133,7 @@ if (wanted("magic")) await evalGraph("magic", [...correct, "--guideline", path.j
 if (wanted("r3-review")) await evalGraph("r3-review", correct);
 if (wanted("memo-refine")) await evalGraph("memo-refine", [...correct, "--memory", path.join(dir, "memory")]);
 if (wanted("ts-sql-refine")) await evalGraph("ts-sql-refine", correct);
+for (const graph of ["self-debugging", "self-consistency", "multiple-prompt"]) if (wanted(graph)) await evalGraph(graph, correct);
 const total = (performance.now() - started) / 1000;
 
 const pad = (s: string, n: number) => s.padStart(n);

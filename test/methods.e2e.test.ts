@@ -83,6 +83,9 @@ const GRAPHS: [string, () => string[], number, Record<string, string[]>][] = [
   ["r3-review", initial, 2, { "0": ["persona", "reviewer", "writer"], "1": ["writer", "persona", "reviewer"] }],
   ["memo-refine", () => [...initial(), "--memory", path.join(dir, "memory")], 2, { "0": ["critic", "refiner"], "1": ["critic", "refiner"] }],
   ["ts-sql-refine", initial, 2, { "0": ["data", "coder", "reviser"] }],
+  ["self-debugging", initial, 2, { "0": ["explainer", "debugger"], "1": ["explainer", "debugger"] }],
+  ["self-consistency", () => [...initial(), "--samples", "3"], 2, { "0": ["sampler"], "1": ["sampler"] }],
+  ["multiple-prompt", () => [...initial(), "--samples", "3"], 2, { "0": ["sampler"] }],
 ];
 
 describe("every graph through the launcher, against role-aware agents on the local server", () => {

@@ -7,9 +7,10 @@
  * What the agents answer (a plausible, well-formed reply for each):
  * - writers of a first SQL (generator, the R³ writer's opening turn, Memo-SQL's writer): the question's gold SQL,
  *   except by plan a wrong-result query (`SELECT * FROM (gold) LIMIT 0`) or one that fails (`... FROM missing_table`);
- * - agents that correct or revise (fixer, corrector, refiner, reviser, solver, the R³ writer after an error or reviews
+ * - agents that correct or revise (fixer, corrector, refiner, reviser, solver, debugger, the R³ writer after an error or reviews
  *   that found a problem): the gold SQL; after reviews that found nothing, the R³ writer keeps its query (a rebuttal);
- * - judges (reviewer, critic, reflector, feedback's judge) say "wrong" exactly when the query under review is not the gold;
+ * - judges (reviewer, critic, reflector, feedback's judge, self-debugging's explainer) say "wrong" exactly when the query
+ *   under review is not the gold;
  * - structured agents (linker, persona, decomposer, reflector, critic, labeler) reply with their JSON;
  * - TS-SQL's data agent writes real rows of the tables its prompt shows, and only those (as a model can: a parent table
  *   the prompt leaves out gets no rows), as few as make the gold query's answer informative; its coders a commented
@@ -26,6 +27,7 @@ export const AGENT_ROLES = [
   "feedback", "corrector", "manager",
   "decomposer", "solver", "reflector", "critic", "refiner", "labeler", "sampler",
   "data", "coder", "selector", "reviser",
+  "explainer", "debugger",
 ] as const;
 export type AgentRole = (typeof AGENT_ROLES)[number];
 
@@ -291,6 +293,11 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
         return q?.goldSql ? coderReply(q) : text("```javascript\n// nothing known\nresult = [];\n```");
       case "selector":
         return text("A computes what the question asks. <answer>A</answer>");
+      case "explainer":
+        // Self-debugging's judge: wrong exactly when the query under review is not the gold.
+        return text(isGold(q, sqlAfter(last, "Predicted query:")) ? "The query returns what the question asks.\nVerdict: correct" : "A filter or join does not match the question.\nVerdict: wrong");
+      case "debugger":
+        return sqlBlock(gold(q), "Corrected from the explanation.");
       default:
         unrouted.push(req);
         return sqlBlock(gold(q), "");
