@@ -51,7 +51,9 @@ function votingGraph(spec: GraphSpec, deps: Parameters<GraphSpec["build"]>[0], o
     .addEdge("vote", "execute")
     .addEdge("execute", END);
   const graph = withSchema ? tail.addNode("schema", node("schema")).addEdge(START, "schema").addEdge("schema", "prompts") : tail.addEdge(START, "prompts");
-  const compiled = graph.compile({ checkpointer: options.checkpointer });
+  // At most 8 tasks of a step at once (the default request cap): each running task listens on the run's abort
+  // signal, and past 10 listeners Node warns of a leak once per question.
+  const compiled = graph.compile({ checkpointer: options.checkpointer }).withConfig({ maxConcurrency: 8 });
   compiled.name = spec.name;
   return compiled;
 }

@@ -87,6 +87,23 @@ describe("the vote over samples", () => {
     expect(state.usage.byRole.sampler.calls).toBe(5);
   });
 
+  it("runs at most 8 samples at once (more tasks listening on the run's abort signal make Node warn of a leak)", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const models = scriptedProvider({
+      sampler: async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        inFlight--;
+        return sqlReply(FAST);
+      },
+    });
+    const graph = selfConsistencySpec.build({ models, executor }, { checkpointer: new MemorySaver(), samples: 20 });
+    const state = await graph.invoke(input(INITIAL), config("sc-20"));
+    expect(state.sampleVote).toMatchObject({ taken: 20, votes: 20 });
+    expect(most).toBe(8);
+  });
+
   it("keeps the initial SQL when every sample fails, and says so: a failure never counts as an answer", async () => {
     const models = scriptedProvider({ sampler: [sqlReply(BROKEN), "no idea", sqlReply("SELECT * FROM nowhere")] });
     const graph = selfConsistencySpec.build({ models, executor }, { checkpointer: new MemorySaver(), samples: 3 });
