@@ -154,6 +154,18 @@ describe("memo build", () => {
     expect(run.out()).toMatch(new RegExp(`^1 question failed \\(e\\.g\\. ${victim.id}: cannot read the schema: .*\\); --resume runs it again$`, "m"));
   }, 60_000);
 
+  it("under --seed each sample of a question is sent its own seed (past five samples the prompts repeat)", async () => {
+    const file = path.join(dir, "seeded.sqlite");
+    const before = server.requests.length;
+    const run = io();
+    expect(await main(["memo", "build", "--bench", benchDir, "--out", file, "--limit", "1", "--samples", "7", "--seed", "5"], run.io)).toBe(0);
+    const samples = server.requests.slice(before).filter((r) => !isLabeler(r));
+    expect(samples).toHaveLength(7);
+    expect(new Set(samples.map((r) => r.body.seed)).size).toBe(7);
+    // Two samples share a prompt (the angles repeat), yet not a seed.
+    expect(new Set(samples.map((r) => lastUser(r))).size).toBeLessThan(7);
+  }, 60_000);
+
   it("elicits candidates with the memo-sql pipeline instead of sampling", async () => {
     const file = path.join(dir, "pipeline.sqlite");
     const before = server.requests.length;

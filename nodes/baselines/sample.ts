@@ -3,6 +3,7 @@ import { readOptions } from "../../core/options.ts";
 import type { SampleVote, VotingStateValue } from "../../state/baselines.ts";
 import type { Candidate } from "../../state/sql-state.ts";
 import { quickHash } from "../../tools/hash.ts";
+import { sampleSeed } from "../../tools/models/sample-seed.ts";
 import { callModel } from "../../tools/models/llm.ts";
 import { extractSql } from "../../tools/reply.ts";
 import { readSchema, renderSchema } from "../../tools/schema.ts";
@@ -126,8 +127,7 @@ export const sampleNode = (deps: NodeDeps, options: GraphOptions): VotingNode<Sa
   const prompt = generationPrompt({ schemaText: payload.schemaText, question: payload.question, evidence: payload.evidence, examples: [] });
   // Under --seed every sample gets its own seed, made from the run's and its index: one seed for all N identical
   // prompts would make the server sample one reply N times.
-  const runSeed = deps.models.forRole("sampler").settings.seed;
-  const seed = runSeed === undefined ? undefined : Number.parseInt(quickHash(`${runSeed}:${payload.index}`).slice(0, 8), 16) & 0x7fffffff;
+  const seed = sampleSeed(deps.models, "sampler", payload.index);
   const call = await callModel(deps.models, "sampler", prompt, { overrides: { temperature: sampleTemperature, ...(seed !== undefined ? { seed } : {}) } });
   const sql = (call.ok ? extractSql(call.text) : null) ?? "";
   if (!sql) call.record.error = call.record.error ?? "reply holds no SQL";

@@ -1,6 +1,7 @@
 import { executeSql } from "../execute.ts";
 import type { Question } from "../../state/question.ts";
 import { addUsage, type Usage, usageOfCalls } from "../../state/usage.ts";
+import { sampleSeed } from "../../tools/models/sample-seed.ts";
 import { callModel } from "../../tools/models/llm.ts";
 import type { NewMemoryEntry } from "../../tools/retrieval/memory-store.ts";
 import type { ModelProvider } from "../../tools/models/models.ts";
@@ -69,7 +70,13 @@ async function buildOne(q: Question, options: BuildOptions): Promise<BuiltQuesti
     usage = elicited.usage;
     raw = elicited.sqls;
   } else {
-    const calls = await Promise.all(Array.from({ length: options.samples }, (_, v) => callModel(options.models, "sampler", samplePrompt(context, v))));
+    // Past five samples the angles repeat: under --seed each sample keeps its own seed (sampleSeed).
+    const calls = await Promise.all(
+      Array.from({ length: options.samples }, (_, v) => {
+        const seed = sampleSeed(options.models, "sampler", v);
+        return callModel(options.models, "sampler", samplePrompt(context, v), seed === undefined ? {} : { overrides: { seed } });
+      }),
+    );
     usage = usageOfCalls(calls.map((c) => c.record));
     raw = calls.map((call) => (call.ok ? extractSql(call.text) : null));
     failure = calls.find((c) => c.record.error)?.record.error;
