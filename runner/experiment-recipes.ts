@@ -64,6 +64,22 @@ const magicTable1: Recipe = {
   },
 };
 
+const T2 = "MAGIC Table 2, Spider dev (incorrect SQL corrected)";
+const magicTable2: Recipe = {
+  name: "magic-table2",
+  reproduces: "MAGIC Table 2 (Spider dev, GPT-4 on DIN-SQL's SQL, incorrect SQL corrected): self-consistency, multiple-prompt, two human-written guidelines and MAGIC's guideline from Spider's train split",
+  description: "MAGIC Table 2: each correction under --correct incorrect on the same initial SQL (ours: baseline; the paper's: DIN-SQL), MAGIC's guideline learnt on the train split of --bench (Spider's layout). Human-written guidelines come from --set guideline-wang=FILE and --set guideline-pourreza=FILE.",
+  runs: {
+    initial: ev("baseline", {}, { paper: paper(T2, MAGIC_MODEL, "w/o self-correction", { EX: 78.62 }, "the paper's initial SQL is DIN-SQL's") }),
+    guideline: { kind: "magic-guideline", options: {} },
+    "self-consistency": ev("self-consistency", {}, { initial: "initial", correct: "incorrect", paper: paper(T2, MAGIC_MODEL, "Self-Consistency (Wang et al., 2022)", { EX: 81.64 }) }),
+    "multiple-prompt": ev("multiple-prompt", {}, { initial: "initial", correct: "incorrect", paper: paper(T2, MAGIC_MODEL, "Multiple-Prompt (Lee et al., 2024)", { EX: 80.22 }) }),
+    "human-wang": ev("magic", { guideline: "{set:guideline-wang}" }, { initial: "initial", correct: "incorrect", paper: paper(T2, MAGIC_MODEL, "Human's G (Wang et al., 2024a)", { EX: 81.15 }, "a human-written guideline file") }),
+    "human-pourreza": ev("magic", { guideline: "{set:guideline-pourreza}" }, { initial: "initial", correct: "incorrect", paper: paper(T2, MAGIC_MODEL, "Human's G (Pourreza et al., 2023)", { EX: 80.35 }, "a human-written guideline file") }),
+    magic: ev("magic", { guideline: "{run:guideline}/guideline.md" }, { initial: "initial", correct: "incorrect", paper: paper(T2, MAGIC_MODEL, "MAGIC's G (ours)", { EX: 85.66 }) }),
+  },
+};
+
 const T3 = "MAGIC Table 3, BIRD dev (incorrect SQL corrected)";
 const T4 = "MAGIC Table 4 (train set; BIRD and Spider columns) and Figure 3 (corrected within k iterations, plotted only)";
 const magicGuideline: Recipe = {
@@ -188,7 +204,7 @@ const tsSqlTable5: Recipe = {
 };
 
 const PAPER_RECIPES: Record<string, Recipe> = Object.fromEntries(
-  [magicTable1, magicGuideline, r3Table3, memoAblation, memoCorrection, tsSqlTable4, tsSqlTable5].map((r) => [r.name, r]),
+  [magicTable1, magicTable2, magicGuideline, r3Table3, memoAblation, memoCorrection, tsSqlTable4, tsSqlTable5].map((r) => [r.name, r]),
 );
 
 export const CORRECTORS = ["magic", "r3-review", "memo-refine", "ts-sql-refine", "repair"] as const;

@@ -23,11 +23,13 @@ beforeAll(async () => {
 });
 afterAll(() => removeTempDir(dir));
 
-const PAPER_TABLES = ["magic-table1", "magic-guideline", "r3-table3", "memo-ablation", "memo-correction", "ts-sql-table4", "ts-sql-table5"];
+const PAPER_TABLES = ["magic-table1", "magic-table2", "magic-guideline", "r3-table3", "memo-ablation", "memo-correction", "ts-sql-table4", "ts-sql-table5"];
 
 describe("experiment built-in recipes", () => {
   it("one recipe per paper table, each listed by --list with what it reproduces", async () => {
     expect(Object.keys(BUILT_IN_RECIPES)).toEqual(["correctors", ...PAPER_TABLES]);
+    // --help names every built-in recipe (its list is kept apart so --help loads none of them).
+    expect((await sqlmend("experiment", "--help")).out).toContain(`Built-in recipes (sqlmend experiment --list says what each reproduces): ${Object.keys(BUILT_IN_RECIPES).join(", ")}`);
     const list = await sqlmend("experiment", "--list");
     expect(list.code, list.err).toBe(0);
     for (const name of Object.keys(BUILT_IN_RECIPES)) expect(list.out).toMatch(new RegExp(`^${name}\\n  reproduces: \\S`, "m"));

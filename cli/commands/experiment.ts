@@ -10,7 +10,7 @@ import { flagOf } from "../../core/options.ts";
 
 const OWN_VALUE_FLAGS = new Set(["--bench", "--out", "--limit", "--repeats", "--pilot", "--price-in", "--price-out"]);
 const OWN_BOOLEAN_FLAGS = new Set(["--dry-run", "--resume", "--list", "--print"]);
-const BUILT_IN_NAMES = "correctors, magic-table1, magic-guideline, r3-table3, memo-ablation, memo-correction, ts-sql-table4, ts-sql-table5";
+const BUILT_IN_NAMES = "correctors, magic-table1, magic-table2, magic-guideline, r3-table3, memo-ablation, memo-correction, ts-sql-table4, ts-sql-table5";
 
 export const experimentCommand: Command = {
   name: "experiment",
