@@ -1,0 +1,252 @@
+/**
+ * Every graph's declared model calls per question (`GraphInfo.calls`, `expectedCalls`) against what eval measures
+ * (results.jsonl's `calls`): through the launcher and the real ChatOpenAI client on the local OpenAI-compatible
+ * server. First with the role-aware agents of test/support/method-agents.ts (well-behaved runs: each question's calls
+ * within [min, max]), then with adversarial agents that drive every loop to its bound (no SQL until the last re-ask,
+ * SQL that never executes, replies that never parse, reviewers and critics that always object): each question must
+ * cost exactly the declared max. No embedding model is configured, so `calls` holds chat calls only.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { writeBirdPredictions } from "../tools/benchmarks/score.ts";
+import type { Question } from "../state/question.ts";
+import { expectedCalls } from "../graphs/calls.ts";
+import { findManifest } from "../graphs/registry.ts";
+import { MAX_SQL_REASKS } from "../nodes/r3/options.ts";
+import { reaskTurn } from "../nodes/r3/prompts.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { type ChatRequestRecord, type OpenAIServer, type ScriptedReply, startOpenAIServer } from "./support/openai-server.ts";
+import { agentsConfig, failing, type MethodAgents, methodAgents, wrongResult } from "./support/method-agents.ts";
+import { minibenchFixture, runCli } from "./support/cli.ts";
+
+let dir: string;
+let benchDir: string;
+let dev: Question[];
+let server: OpenAIServer;
+let agents: MethodAgents;
+/** Who answers now: the well-behaved agents, or an adversary. */
+let respond: (req: ChatRequestRecord) => ScriptedReply;
+
+// No response cache: every call reaches the server (the well-behaved runs' replies must not answer the adversaries).
+const sqlmend = (...args: string[]) => runCli(args, dir, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home"), SQLMEND_CACHE: "off" });
+
+beforeAll(async () => {
+  dir = makeTempDir("sqlmend-calls-");
+  ({ benchDir, dev } = await minibenchFixture(dir));
+  const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
+  agents = methodAgents({ questions: [dev, train] });
+  respond = agents.respond;
+  server = await startOpenAIServer({ respond: (req) => respond(req) });
+  // One model per role (the server knows who asks); no embedding model: embedding requests are not model calls.
+  fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url, embeddingModel: undefined })));
+  // Correctors start from question 0's wrong result, 1's failing SQL, 2's gold.
+  await writeBirdPredictions(path.join(dir, "initial.json"), [
+    { id: dev[0]!.id, dbId: dev[0]!.dbId, sql: wrongResult(dev[0]!.goldSql!) },
+    { id: dev[1]!.id, dbId: dev[1]!.dbId, sql: failing(dev[1]!.goldSql!) },
+    { id: dev[2]!.id, dbId: dev[2]!.dbId, sql: dev[2]!.goldSql! },
+  ]);
+  // For the adversaries: initial SQL that never executes.
+  await writeBirdPredictions(path.join(dir, "failing.json"), dev.slice(0, 3).map((q) => ({ id: q.id, dbId: q.dbId, sql: failing(q.goldSql!) })));
+  fs.writeFileSync(path.join(dir, "guideline.md"), "# Guideline\n\n1. Reminder: did I apply every condition of the question?\n   - Ask: which filter does each phrase map to?\n");
+});
+afterAll(async () => {
+  await server?.close();
+  removeTempDir(dir);
+});
+
+type Flags = Record<string, unknown>;
+
+/** Flags as the launcher takes them, and as `expectedCalls` takes them (camelCase keys, parsed values). */
+function argsOf(flags: Flags): { args: string[]; options: Flags } {
+  const args: string[] = [];
+  const options: Flags = {};
+  for (const [key, value] of Object.entries(flags)) {
+    const flag = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    if (value === true) args.push(flag);
+    else args.push(flag, String(value));
+    options[key] = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return { args, options };
+}
+
+interface Measured {
+  id: string;
+  calls: number;
+  roles: string[];
+}
+
+/** Runs eval GRAPH over `limit` questions; each question's measured calls (no failures, no embedder calls). */
+async function measure(graph: string, flags: Flags, extra: string[] = [], limit = 2): Promise<{ measured: Measured[]; options: Flags }> {
+  const { args, options } = argsOf(flags);
+  const out = path.join(dir, "runs", `${graph}-${Math.random().toString(36).slice(2, 8)}`);
+  const run = await sqlmend("eval", graph, "--bench", benchDir, "--out", out, "--limit", String(limit), "--checkpoints", "memory", ...args, ...extra);
+  expect(run.code, run.out + run.err).toBe(0);
+  const records = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; calls: number; failure?: string; usageByRole: Record<string, unknown> });
+  expect(records).toHaveLength(limit);
+  for (const r of records) {
+    expect(r.failure, `${graph} ${r.id}`).toBeUndefined();
+    expect(Object.keys(r.usageByRole)).not.toContain("embedder");
+  }
+  return { measured: records.map((r) => ({ id: r.id, calls: r.calls, roles: Object.entries(r.usageByRole).map(([role, u]) => `${role} ${(u as { calls: number }).calls}`) })), options };
+}
+
+const initial = (file = "initial.json") => ["--initial", path.join(dir, file), "--correct", "all"];
+
+/** Graph, its flags (camelCase keys), extra launcher flags, questions. */
+const WELL_BEHAVED: [string, Flags, () => string[], number][] = [
+  ["baseline", {}, () => [], 3],
+  ["baseline", { link: true, maxFixRounds: "1" }, () => [], 2],
+  ["repair", {}, () => initial(), 3],
+  ["magic", {}, () => [...initial(), "--guideline", path.join(dir, "guideline.md")], 2],
+  ["r3", { kShot: "0" }, () => [], 2],
+  ["r3", { reviewers: "1", kShot: "0", maxReviewTurns: "2" }, () => [], 2],
+  ["r3", { reviewers: "0", kShot: "0" }, () => [], 2],
+  ["r3-review", { reviewers: "2" }, () => initial(), 3],
+  ["memo-sql", { noIcl: true }, () => [], 1],
+  ["memo-sql", { styles: "1", noReflect: true, noIcl: true }, () => [], 2],
+  ["memo-sql", { noReact: true, noRefine: true, noLinking: true, noIcl: true }, () => [], 1],
+  ["memo-refine", {}, () => initial(), 3],
+  ["ts-sql", {}, () => [], 2],
+  ["ts-sql", { noInspection: true, noDataAgent: true }, () => [], 2],
+  ["ts-sql-refine", {}, () => initial(), 2],
+];
+
+describe("declared calls per question hold what eval measures", () => {
+  it("every graph declares its calls", () => {
+    for (const name of ["baseline", "repair", "magic", "magic-feedback", "magic-guideline", "r3", "r3-review", "memo-sql", "memo-refine", "ts-sql", "ts-sql-refine"]) {
+      expect(findManifest(name)?.calls, name).toBeTypeOf("function");
+      expect(expectedCalls(name)!.min, name).toBeLessThanOrEqual(expectedCalls(name)!.max);
+    }
+  });
+
+  for (const [graph, flags, extra, limit] of WELL_BEHAVED) {
+    it(`${graph} ${JSON.stringify(flags)}: each question's calls within [min, max]`, async () => {
+      respond = agents.respond;
+      const { measured, options } = await measure(graph, flags, extra(), limit);
+      const bounds = expectedCalls(graph, options)!;
+      for (const m of measured) {
+        expect(m.calls, `${graph} question ${m.id}: ${m.calls} calls (${m.roles.join(", ")}), declared ${JSON.stringify(bounds)}`).toBeGreaterThanOrEqual(bounds.min);
+        expect(m.calls, `${graph} question ${m.id}: ${m.calls} calls, declared ${JSON.stringify(bounds)}`).toBeLessThanOrEqual(bounds.max);
+      }
+      // The shortest path is reached where the agents take it: baseline's right question, magic always.
+      if (graph === "baseline" && !flags.link) expect(measured.find((m) => m.id === dev[2]!.id)!.calls).toBe(bounds.min);
+      if (graph === "magic") expect(measured.map((m) => m.calls)).toEqual([bounds.min, bounds.min]);
+    });
+  }
+
+  it("a corrector's run adds its initial generator's calls (expectedCalls with initial)", async () => {
+    respond = agents.respond;
+    const { measured } = await measure("repair", {}, ["--initial", "baseline", "--correct", "all"], 3);
+    const bounds = expectedCalls("repair", {}, { graph: "baseline", correct: "all" })!;
+    expect(bounds).toEqual({ min: 1, max: 7 });
+    for (const m of measured) expect(m.calls).toBeGreaterThanOrEqual(bounds.min), expect(m.calls).toBeLessThanOrEqual(bounds.max);
+    expect(expectedCalls("repair", {}, { correct: "errors" })!.min).toBe(0);
+  });
+});
+
+// ---- adversaries: every loop at its bound ----
+
+const lastUser = (req: ChatRequestRecord) => req.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+const allText = (req: ChatRequestRecord) => req.messages.map((m) => m.content).join("\n");
+/** Re-asks of a structured ask so far (callStructured sends the invalid reply back with this line). */
+const structuredReasks = (req: ChatRequestRecord) => req.messages.filter((m) => m.role === "user" && m.content.startsWith("That reply was not usable")).length;
+/**
+ * A structured reply that is JSON (so the client's json_schema parsing passes and no format fallback happens — that
+ * extra call is not counted in the bounds) but matches no agent's schema: a re-ask.
+ */
+const GARBAGE: ScriptedReply = { content: JSON.stringify(Object.fromEntries(["keywords", "reviewers", "simple", "fits", "subQuestions", "problem", "wrong", "tables"].map((k) => [k, { not: "this" }]))) };
+let unique = 0;
+/** SQL no earlier reply gave (so no consensus, no shared verdict), and that never executes. */
+const failingSql = (): ScriptedReply => ({ content: `\`\`\`sql\nSELECT v${++unique} FROM missing_table_${unique}\n\`\`\`` });
+/** SQL no earlier reply gave, that executes. */
+const freshSql = (): ScriptedReply => ({ content: `\`\`\`sql\nSELECT ${++unique} AS v\n\`\`\`` });
+/** Structured roles: unusable until the last attempt, then `valid`. */
+const lastAttempt = (req: ChatRequestRecord, attempts: number, valid: () => ScriptedReply) => (structuredReasks(req) < attempts - 1 ? GARBAGE : valid());
+const json = (value: unknown): ScriptedReply => ({ content: JSON.stringify(value) });
+const roleOf = (req: ChatRequestRecord) => req.model.replace(/^agent\//, "");
+const questionIn = (req: ChatRequestRecord) => /^Question: (.*)$/m.exec(allText(req))?.[1]?.trim() ?? "";
+/** Data turns per question so far (the adversarial data agent gives rows only in its last round). */
+const dataTurns = new Map<string, number>();
+
+function adversary(opts: { dataRounds?: number } = {}) {
+  return (req: ChatRequestRecord): ScriptedReply => {
+    const role = roleOf(req);
+    switch (role) {
+      case "linker":
+      case "persona":
+        return GARBAGE;
+      case "generator":
+      case "fixer":
+        return failingSql();
+      case "writer": {
+        // R³'s writer: no SQL until its last re-ask, then SQL that fails (and differs from all before it).
+        if (lastUser(req).includes("sub-questions were solved")) return freshSql(); // Memo-SQL's writer: one call a style
+        let reasks = 0;
+        for (const m of [...req.messages].reverse().filter((x) => x.role === "user")) {
+          if (m.content !== reaskTurn()) break;
+          reasks++;
+        }
+        return reasks >= MAX_SQL_REASKS ? failingSql() : { content: "Let me think about the tables first." };
+      }
+      case "reviewer":
+        return { content: "The filter is wrong: the result cannot answer the question." };
+      case "decomposer":
+        return lastAttempt(req, 3, () =>
+          allText(req).includes("Random seed ")
+            ? json({ simple: false, fits: true, subQuestions: ["a?", "b?", "c?", "d?", "e?", "f?", "g?"] })
+            : json({ simple: false, fits: false, subQuestions: [] }),
+        );
+      case "solver":
+      case "refiner":
+        return freshSql();
+      case "reflector":
+        return lastAttempt(req, 3, () => json({ problem: true, issue: "the filter misses a condition" }));
+      case "critic":
+        return lastAttempt(req, 3, () => json({ wrong: true, errorTypes: ["filter_condition_error"], suggestions: "add the condition" }));
+      case "data": {
+        if (structuredReasks(req) === 0) return GARBAGE;
+        const q = questionIn(req);
+        const turn = (dataTurns.get(q) ?? 0) + 1;
+        dataTurns.set(q, turn);
+        if (turn < (opts.dataRounds ?? 1)) return json({ tables: {} });
+        // The agents' rows, as bare JSON (prose around it would set off the client's format fallback: an uncounted call).
+        const rows = agents.respond(req) as { content: string };
+        return { content: /```json\n([\s\S]*?)\n```/.exec(rows.content)![1]! };
+      }
+      case "coder":
+        // A result, but no comments: inspection sends it back every time.
+        return { content: "```javascript\nresult = [{ v: 42 }];\n```" };
+      case "reviser":
+        return { content: "```sql\nSELECT 7 AS v\n```" };
+      default:
+        return agents.respond(req);
+    }
+  };
+}
+
+/** Graph, flags, extra launcher flags, questions, adversary options. */
+const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: number }][] = [
+  ["baseline", { link: true, maxFixRounds: "2" }, () => [], 2, {}],
+  ["repair", { maxFixRounds: "3" }, () => initial("failing.json"), 2, {}],
+  ["r3", { reviewers: "1", maxDebugTurns: "1", maxReviewTurns: "2", kShot: "0" }, () => [], 1, {}],
+  ["r3", { reviewers: "3", maxDebugTurns: "2", maxReviewTurns: "1", kShot: "0" }, () => [], 1, {}],
+  ["r3-review", { reviewers: "2", maxDebugTurns: "1", maxReviewTurns: "2" }, () => initial("failing.json"), 1, {}],
+  ["memo-sql", { styles: "1", refineRounds: "1", noIcl: true }, () => [], 1, {}],
+  ["memo-refine", { refineRounds: "2" }, () => initial(), 2, {}],
+  ["ts-sql", { maxDataRounds: "2", maxCodeRefinements: "2", maxRevisions: "2" }, () => [], 1, { dataRounds: 2 }],
+  ["ts-sql-refine", { maxDataRounds: "3", maxCodeRefinements: "1", maxRevisions: "3" }, () => initial(), 1, { dataRounds: 3 }],
+];
+
+describe("with every loop at its bound, a question costs exactly the declared max", () => {
+  for (const [graph, flags, extra, limit, opts] of AT_THE_LIMIT) {
+    it(`${graph} ${JSON.stringify(flags)}`, async () => {
+      dataTurns.clear();
+      respond = adversary(opts);
+      const { measured, options } = await measure(graph, flags, extra(), limit);
+      const { max } = expectedCalls(graph, options)!;
+      for (const m of measured) expect(m.calls, `${graph} question ${m.id} (${m.roles.join(", ")})`).toBe(max);
+    });
+  }
+});
