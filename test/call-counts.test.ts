@@ -65,7 +65,7 @@ function argsOf(flags: Flags): { args: string[]; options: Flags } {
   for (const [key, value] of Object.entries(flags)) {
     const flag = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     if (value === true) args.push(flag);
-    else args.push(flag, String(value));
+    else args.push(flag, Array.isArray(value) ? value.join(",") : String(value));
     options[key] = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
   }
   return { args, options };
@@ -216,8 +216,10 @@ function adversary(opts: { dataRounds?: number } = {}) {
         return { content: /```json\n([\s\S]*?)\n```/.exec(rows.content)![1]! };
       }
       case "coder":
-        // A result, but no comments: inspection sends it back every time.
-        return { content: "```javascript\nresult = [{ v: 42 }];\n```" };
+      case "coder2":
+      case "coder3":
+        // A result (each coder model its own), but no comments: inspection sends it back every time.
+        return { content: `\`\`\`javascript\nresult = [{ v: \"${role}\" }];\n\`\`\`` };
       case "reviser":
         return { content: "```sql\nSELECT 7 AS v\n```" };
       default:
@@ -237,6 +239,8 @@ const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: numbe
   ["memo-refine", { refineRounds: "2" }, () => initial(), 2, {}],
   ["ts-sql", { maxDataRounds: "2", maxCodeRefinements: "2", maxRevisions: "2" }, () => [], 1, { dataRounds: 2 }],
   ["ts-sql-refine", { maxDataRounds: "3", maxCodeRefinements: "1", maxRevisions: "3" }, () => initial(), 1, { dataRounds: 3 }],
+  // Three coder models with three different results: the selector compares them in two A/B calls.
+  ["ts-sql-refine", { coderModels: ["agent/coder", "agent/coder2", "agent/coder3"], codeVote: "select", maxDataRounds: "1", maxCodeRefinements: "1", maxRevisions: "1" }, () => initial(), 1, {}],
 ];
 
 describe("with every loop at its bound, a question costs exactly the declared max", () => {
@@ -249,4 +253,95 @@ describe("with every loop at its bound, a question costs exactly the declared ma
       for (const m of measured) expect(m.calls, `${graph} question ${m.id} (${m.roles.join(", ")})`).toBe(max);
     });
   }
+});
+
+// ---- MAGIC's training cycle: run by 'sqlmend magic guideline', not eval ----
+
+interface MagicMeasured {
+  perQuestion: { id: string; calls: number; roles: string }[];
+  merges: number;
+  mergeCalls: number;
+}
+
+/** `sqlmend magic guideline` on dev questions from a predictions file: each cycled question's calls, and the merges' calls. */
+async function measureMagic(flags: Flags, limit: number): Promise<MagicMeasured & { options: Flags; code: number }> {
+  const { args, options } = argsOf(flags);
+  const out = path.join(dir, "runs", `magic-guideline-${Math.random().toString(36).slice(2, 8)}`);
+  const before = server.requests.length;
+  const run = await sqlmend("magic", "guideline", "--bench", benchDir, "--split", "dev", "--limit", String(limit), "--initial", path.join(dir, "magic-initial.json"), "--out", out, "--checkpoints", "memory", ...args);
+  // Only a merge may fail (the last case makes it): every cycle must finish.
+  expect(run.err.replace(/^.*merge.*$/gim, "")).not.toMatch(/failed|error/i);
+  const records = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; initialCorrect: boolean; usageByRole: Record<string, { calls: number }> });
+  const cycled = records.filter((r) => !r.initialCorrect);
+  expect(cycled).toHaveLength(limit);
+  const mergeRequests = server.requests.slice(before).filter((r) => roleOf(r) === "manager" && allText(r).includes("You maintain a self-correction guideline"));
+  const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8")) as { batchesMerged: number };
+  return {
+    perQuestion: cycled.map((r) => ({ id: r.id, calls: Object.values(r.usageByRole).reduce((n, u) => n + u.calls, 0), roles: JSON.stringify(r.usageByRole) })),
+    merges: stats.batchesMerged,
+    mergeCalls: mergeRequests.length,
+    options,
+    code: run.code,
+  };
+}
+
+const goldOf = (req: ChatRequestRecord) => dev.find((q) => q.question === questionIn(req))?.goldSql ?? "SELECT 1";
+
+/**
+ * MAGIC's agents at every bound: feedback that writes out the gold SQL (refused, re-asked, redacted), revisions that
+ * never correct, a manager whose revised instructions are empty (re-asked) or give the gold away (re-asked).
+ */
+const magicAdversary = (req: ChatRequestRecord): ScriptedReply => {
+  const role = roleOf(req);
+  const prompt = allText(req);
+  if (role === "feedback") return { content: `The query should be exactly: ${goldOf(req)}` };
+  if (role === "corrector") return freshSql();
+  if (role === "manager") {
+    const unusable = req.messages.filter((m) => m.role === "user" && m.content.startsWith("That reply cannot be used as the agent's instructions")).length;
+    if (prompt.includes("It corrects an SQL query using an expert's feedback") && unusable >= 1) return { content: `Tell the agent to write exactly this query: ${goldOf(req)}` };
+    return { content: "" };
+  }
+  return agents.respond(req);
+};
+
+describe("magic-feedback and magic-guideline through 'sqlmend magic guideline'", () => {
+  beforeAll(async () => {
+    // Wrong but executing initial SQL that shares nothing with the gold: every question enters the cycle.
+    await writeBirdPredictions(path.join(dir, "magic-initial.json"), dev.slice(0, 3).map((q) => ({ id: q.id, dbId: q.dbId, sql: "SELECT 'no such answer' AS v" })));
+  });
+
+  it("well-behaved agents: each cycle within magic-feedback's bounds, each merge within magic-guideline's", async () => {
+    respond = agents.respond;
+    const m = await measureMagic({ batch: "1" }, 2);
+    expect(m.code).toBe(0);
+    const cycle = expectedCalls("magic-feedback", m.options)!;
+    for (const q of m.perQuestion) expect(q.calls, q.roles).toBeGreaterThanOrEqual(cycle.min), expect(q.calls, q.roles).toBeLessThanOrEqual(cycle.max);
+    const merge = expectedCalls("magic-guideline", m.options)!;
+    expect(m.merges).toBe(2);
+    expect(m.mergeCalls).toBeGreaterThanOrEqual(m.merges * merge.min);
+    expect(m.mergeCalls).toBeLessThanOrEqual(m.merges * merge.max);
+  });
+
+  it("every loop at its bound: each cycle costs exactly magic-feedback's max", async () => {
+    respond = magicAdversary;
+    const m = await measureMagic({ maxIter: "3" }, 2);
+    expect(m.code).toBe(0);
+    const { max } = expectedCalls("magic-feedback", m.options)!;
+    for (const q of m.perQuestion) expect(q.calls, q.roles).toBe(max);
+  });
+
+  it("without the manager, the judge never satisfied: exactly max", async () => {
+    respond = (req) => (roleOf(req) === "feedback" && allText(req).includes('"correct"') ? lastAttempt(req, 3, () => json({ correct: false, reason: "no" })) : magicAdversary(req));
+    const m = await measureMagic({ maxIter: "3", noManager: true }, 1);
+    const { max } = expectedCalls("magic-feedback", m.options)!;
+    for (const q of m.perQuestion) expect(q.calls, q.roles).toBe(max);
+  });
+
+  it("a merge whose guideline is never usable costs exactly magic-guideline's max", async () => {
+    respond = (req) => (roleOf(req) === "manager" && allText(req).includes("You maintain a self-correction guideline") ? { content: "No numbered reminders here." } : agents.respond(req));
+    const m = await measureMagic({ maxUnusableRetries: "2", batch: "5" }, 2);
+    expect(m.code).toBe(3); // the merge failed: a resumed run retries it
+    expect(m.merges).toBe(0);
+    expect(m.mergeCalls).toBe(expectedCalls("magic-guideline", m.options)!.max);
+  });
 });
