@@ -167,6 +167,9 @@ const lastAttempt = (req: ChatRequestRecord, attempts: number, valid: () => Scri
 const json = (value: unknown): ScriptedReply => ({ content: JSON.stringify(value) });
 const roleOf = (req: ChatRequestRecord) => req.model.replace(/^agent\//, "");
 const questionIn = (req: ChatRequestRecord) => /^Question: (.*)$/m.exec(allText(req))?.[1]?.trim() ?? "";
+/** A reply's fenced JSON alone (prose around it would set off the client's format fallback under json_schema: an uncounted call). */
+const bareJson = (reply: ScriptedReply): ScriptedReply => ({ content: /```json\n([\s\S]*?)\n```/.exec((reply as { content: string }).content)![1]! });
+
 /** Data turns per question so far (the adversarial data agent gives rows only in its last round). */
 const dataTurns = new Map<string, number>();
 
@@ -211,9 +214,7 @@ function adversary(opts: { dataRounds?: number } = {}) {
         const turn = (dataTurns.get(q) ?? 0) + 1;
         dataTurns.set(q, turn);
         if (turn < (opts.dataRounds ?? 1)) return json({ tables: {} });
-        // The agents' rows, as bare JSON (prose around it would set off the client's format fallback: an uncounted call).
-        const rows = agents.respond(req) as { content: string };
-        return { content: /```json\n([\s\S]*?)\n```/.exec(rows.content)![1]! };
+        return bareJson(agents.respond(req));
       }
       case "coder":
       case "coder2":
@@ -344,4 +345,47 @@ describe("magic-feedback and magic-guideline through 'sqlmend magic guideline'",
     expect(m.merges).toBe(0);
     expect(m.mergeCalls).toBe(expectedCalls("magic-guideline", m.options)!.max);
   });
+});
+
+// ---- the shortest path: every agent right at once ----
+
+/** Graph, flags, extra launcher flags, questions. */
+const SHORTEST: [string, Flags, () => string[], number][] = [
+  ["baseline", {}, () => [], 2],
+  ["baseline", { link: true }, () => [], 2],
+  ["repair", {}, () => initial("gold.json"), 2],
+  ["r3", { kShot: "0" }, () => [], 2],
+  ["r3", { reviewers: "1", kShot: "0" }, () => [], 1],
+  ["r3", { reviewers: "0", kShot: "0" }, () => [], 1],
+  ["r3-review", {}, () => initial("gold.json"), 2],
+  ["memo-sql", { noIcl: true }, () => [], 2],
+  ["memo-sql", { styles: "1", noReflect: true, noIcl: true }, () => [], 1],
+  ["memo-sql", { noReact: true, noRefine: true, noIcl: true }, () => [], 1],
+  ["memo-refine", {}, () => initial("gold.json"), 2],
+  ["ts-sql", {}, () => [], 2],
+  ["ts-sql", { noInspection: true }, () => [], 1],
+  ["ts-sql-refine", {}, () => initial("gold.json"), 2],
+];
+
+describe("on the shortest path (every agent right at once), a question costs exactly the declared min", () => {
+  let cooperative: MethodAgents;
+  beforeAll(async () => {
+    const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
+    cooperative = methodAgents({ questions: [dev, train], initial: () => "right" });
+    await writeBirdPredictions(path.join(dir, "gold.json"), dev.slice(0, 3).map((q) => ({ id: q.id, dbId: q.dbId, sql: q.goldSql! })));
+  });
+
+  for (const [graph, flags, extra, limit] of SHORTEST) {
+    it(`${graph} ${JSON.stringify(flags)}`, async () => {
+      respond = (req) => {
+        const role = roleOf(req);
+        // Memo-SQL's decomposer judges the question simple: one sub-question a path.
+        if (role === "decomposer") return json({ simple: true, fits: true, subQuestions: [] });
+        return role === "data" ? bareJson(cooperative.respond(req)) : cooperative.respond(req);
+      };
+      const { measured, options } = await measure(graph, flags, extra(), limit);
+      const { min } = expectedCalls(graph, options)!;
+      for (const m of measured) expect(m.calls, `${graph} question ${m.id} (${m.roles.join(", ")})`).toBe(min);
+    });
+  }
 });
