@@ -4,7 +4,9 @@
  * server. First with the role-aware agents of test/support/method-agents.ts (well-behaved runs: each question's calls
  * within [min, max]), then with adversarial agents that drive every loop to its bound (no SQL until the last re-ask,
  * SQL that never executes, replies that never parse, reviewers and critics that always object): each question must
- * cost exactly the declared max. No embedding model is configured, so `calls` holds chat calls only.
+ * cost exactly the declared max; and with cooperative agents (every reply right at once) exactly the declared min.
+ * MAGIC's cycle and merges run through `sqlmend magic guideline`. No embedding model is configured and no response
+ * cache, so `calls` holds every chat call and nothing else.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,7 +15,7 @@ import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { writeBirdPredictions } from "../tools/benchmarks/score.ts";
 import type { Question } from "../state/question.ts";
 import { expectedCalls } from "../graphs/calls.ts";
-import { findManifest } from "../graphs/registry.ts";
+import { graphManifests } from "../graphs/registry.ts";
 import { MAX_SQL_REASKS } from "../nodes/r3/options.ts";
 import { reaskTurn } from "../nodes/r3/prompts.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -114,11 +116,15 @@ const WELL_BEHAVED: [string, Flags, () => string[], number][] = [
 ];
 
 describe("declared calls per question hold what eval measures", () => {
-  it("every graph declares its calls", () => {
-    for (const name of ["baseline", "repair", "magic", "magic-feedback", "magic-guideline", "r3", "r3-review", "memo-sql", "memo-refine", "ts-sql", "ts-sql-refine"]) {
-      expect(findManifest(name)?.calls, name).toBeTypeOf("function");
-      expect(expectedCalls(name)!.min, name).toBeLessThanOrEqual(expectedCalls(name)!.max);
+  it("every graph in the registry declares its calls (a new graph too: it then joins the cases below)", () => {
+    expect(graphManifests.map((m) => m.name)).toEqual(expect.arrayContaining(["baseline", "repair", "magic", "magic-feedback", "magic-guideline", "r3", "r3-review", "memo-sql", "memo-refine", "ts-sql", "ts-sql-refine"]));
+    for (const manifest of graphManifests) {
+      expect(manifest.calls, manifest.name).toBeTypeOf("function");
+      const bounds = expectedCalls(manifest.name)!;
+      expect(bounds.min, manifest.name).toBeLessThanOrEqual(bounds.max);
     }
+    expect(expectedCalls({ name: "undeclared" })).toBeUndefined();
+    expect(() => expectedCalls({ name: "broken", calls: () => ({ min: 3, max: 2 }) })).toThrow("graph 'broken' declares impossible call bounds");
   });
 
   for (const [graph, flags, extra, limit] of WELL_BEHAVED) {
