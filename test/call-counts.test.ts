@@ -51,6 +51,9 @@ beforeAll(async () => {
   ]);
   // For the adversaries: initial SQL that never executes.
   await writeBirdPredictions(path.join(dir, "failing.json"), dev.slice(0, 3).map((q) => ({ id: q.id, dbId: q.dbId, sql: failing(q.goldSql!) })));
+  // memo-refine --candidates: nine distinct candidates for each of the first three questions.
+  const nine = Object.fromEntries(dev.slice(0, 3).map((q) => [q.id, { dbId: q.dbId, question: q.question, candidates: Array.from({ length: 9 }, (_, i) => ({ id: `c${i}`, sql: `SELECT ${i} AS v` })) }]));
+  fs.writeFileSync(path.join(dir, "nine.json"), JSON.stringify({ kind: "sqlmend-memo-candidates", source: {}, questions: nine }));
   fs.writeFileSync(path.join(dir, "guideline.md"), "# Guideline\n\n1. Reminder: did I apply every condition of the question?\n   - Ask: which filter does each phrase map to?\n");
 });
 afterAll(async () => {
@@ -243,9 +246,13 @@ const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: numbe
   ["r3", { reviewers: "3", maxDebugTurns: "2", maxReviewTurns: "1", kShot: "0" }, () => [], 1, {}],
   ["r3-review", { reviewers: "2", maxDebugTurns: "1", maxReviewTurns: "2" }, () => initial("failing.json"), 1, {}],
   ["memo-sql", { styles: "1", refineRounds: "1", noIcl: true }, () => [], 1, {}],
+  ["memo-sql", { styles: "2", refineRounds: "1", noIcl: true, decomposition: "random", noReflect: true }, () => [], 1, {}],
   ["memo-refine", { refineRounds: "2" }, () => initial(), 2, {}],
+  // Nine candidates a question from a candidates file (as many as memo-sql writes), each refined to the bound.
+  ["memo-refine", { refineRounds: "1", candidates: "nine.json" }, () => initial(), 2, {}],
   ["ts-sql", { maxDataRounds: "2", maxCodeRefinements: "2", maxRevisions: "2" }, () => [], 1, { dataRounds: 2 }],
   ["ts-sql-refine", { maxDataRounds: "3", maxCodeRefinements: "1", maxRevisions: "3" }, () => initial(), 1, { dataRounds: 3 }],
+  ["ts-sql-refine", { noInspection: true, maxDataRounds: "1", maxRevisions: "2" }, () => initial(), 1, {}],
   // Three coder models with three different results: the selector compares them in two A/B calls.
   ["ts-sql-refine", { coderModels: ["agent/coder", "agent/coder2", "agent/coder3"], codeVote: "select", maxDataRounds: "1", maxCodeRefinements: "1", maxRevisions: "1" }, () => initial(), 1, {}],
 ];
@@ -362,20 +369,20 @@ describe("magic-feedback and magic-guideline through 'sqlmend magic guideline'",
 
 /** Graph, flags, extra launcher flags, questions. */
 const SHORTEST: [string, Flags, () => string[], number][] = [
-  ["baseline", {}, () => [], 2],
-  ["baseline", { link: true }, () => [], 2],
-  ["repair", {}, () => initial("gold.json"), 2],
-  ["r3", { kShot: "0" }, () => [], 2],
+  ["baseline", {}, () => [], 1],
+  ["baseline", { link: true }, () => [], 1],
+  ["repair", {}, () => initial("gold.json"), 1],
+  ["r3", { kShot: "0" }, () => [], 1],
   ["r3", { reviewers: "1", kShot: "0" }, () => [], 1],
   ["r3", { reviewers: "0", kShot: "0" }, () => [], 1],
-  ["r3-review", {}, () => initial("gold.json"), 2],
-  ["memo-sql", { noIcl: true }, () => [], 2],
+  ["r3-review", {}, () => initial("gold.json"), 1],
+  ["memo-sql", { noIcl: true }, () => [], 1],
   ["memo-sql", { styles: "1", noReflect: true, noIcl: true }, () => [], 1],
   ["memo-sql", { noReact: true, noRefine: true, noIcl: true }, () => [], 1],
-  ["memo-refine", {}, () => initial("gold.json"), 2],
-  ["ts-sql", {}, () => [], 2],
+  ["memo-refine", {}, () => initial("gold.json"), 1],
+  ["ts-sql", {}, () => [], 1],
   ["ts-sql", { noInspection: true }, () => [], 1],
-  ["ts-sql-refine", {}, () => initial("gold.json"), 2],
+  ["ts-sql-refine", {}, () => initial("gold.json"), 1],
 ];
 
 describe("on the shortest path (every agent right at once), a question costs exactly the declared min", () => {
