@@ -1,3 +1,4 @@
+import { parseOption } from "../core/options.ts";
 import type { CallBounds, GraphInfo } from "./manifests/manifest.ts";
 import { findManifest } from "./registry.ts";
 
@@ -6,17 +7,44 @@ export type { CallBounds };
 /** How a corrector's run gets its initial SQL, for `expectedCalls`. */
 export interface InitialCalls {
   /** The generator graph that writes the initial SQL (its own calls count too), or its name; absent: a predictions file. */
-  graph?: Pick<GraphInfo, "name" | "calls"> | string;
+  graph?: Graph | string;
   /** Its option values (camelCase keys), when they differ from the corrector's. */
   options?: Record<string, unknown>;
   /** eval's `--correct`: with `errors` or `incorrect` the corrector may not run at all (its min is then 0). */
   correct?: "all" | "errors" | "incorrect";
 }
 
-const graphOf = (graph: Pick<GraphInfo, "name" | "calls"> | string) => {
+type Graph = Pick<GraphInfo, "name" | "calls" | "options">;
+
+const camel = (key: string) => key.replace(/^-+/, "").replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Option values as a graph's `calls` reads them, from either spelling: camelCase keys with parsed values (as `build`
+ * gets them) or flag names (`max-fix-rounds`, `--reviewers`) with values as a recipe or the command line gives them
+ * ("3", "a,b"). Declared options are parsed and checked as the launcher does (a bad value throws its UsageError);
+ * `maxFixRounds` becomes a number; other keys pass through under their camelCase name.
+ */
+export function callOptions(graph: Pick<GraphInfo, "options">, options: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [raw, value] of Object.entries(options)) {
+    const key = camel(raw);
+    const def = graph.options?.[key];
+    if (def && value !== undefined && !(def.type === "list" && Array.isArray(value))) out[key] = parseOption(key, def, value);
+    else if (key === "maxFixRounds" && typeof value === "string") out[key] = Number(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+const graphOf = (graph: Graph | string): Graph => {
   const found = typeof graph === "string" ? findManifest(graph) : graph;
   if (!found) throw new Error(`no graph '${String(graph)}' in the registry`);
   return found;
+};
+
+const boundsOf = (graph: Graph, options: Record<string, unknown>): CallBounds | undefined => {
+  if (!graph.calls) return undefined;
+  return checked(graph.name, graph.calls(callOptions(graph, options)));
 };
 
 /** A declaration that breaks its own contract is a bug in the manifest, said in one line. */
@@ -29,26 +57,22 @@ function checked(name: string, bounds: CallBounds): CallBounds {
 
 /**
  * Model calls per question a graph declares (`GraphInfo.calls`), or undefined when it declares none. `graph`: a
- * manifest, spec or registry entry, or a graph's name. `options`: the graph's own option values under their camelCase
- * keys as `build` gets them (e.g. `{ reviewers: 1, maxReviewTurns: 2 }`; absent keys take their defaults) plus the
- * shared knob `maxFixRounds`. For a corrector, `initial` adds the initial generator's calls (none from a predictions
+ * manifest, spec or registry entry, or a graph's name. `options`: the graph's own option values plus the shared knob
+ * `maxFixRounds` — camelCase keys with parsed values as `build` gets them (`{ reviewers: 1, maxReviewTurns: 2 }`) or
+ * flag names with raw values as a recipe holds them (`{ "max-review-turns": "2", "no-react": true }`), see
+ * `callOptions`; absent keys take their defaults. For a corrector, `initial` adds the initial generator's calls (none from a predictions
  * file) and, under `--correct errors|incorrect`, lets the corrector's part go to 0.
  */
-export function expectedCalls(
-  graph: Pick<GraphInfo, "name" | "calls"> | string,
-  options: Record<string, unknown> = {},
-  initial?: InitialCalls,
-): CallBounds | undefined {
+export function expectedCalls(graph: Graph | string, options: Record<string, unknown> = {}, initial?: InitialCalls): CallBounds | undefined {
   const info = graphOf(graph);
-  if (!info.calls) return undefined;
-  const own = checked(info.name, info.calls(options));
-  if (!initial) return own;
+  const own = boundsOf(info, options);
+  if (!own || !initial) return own;
   const skippable = initial.correct === "errors" || initial.correct === "incorrect";
   const corrector: CallBounds = skippable ? { ...own, min: 0 } : own;
   if (!initial.graph) return corrector;
   const generator = graphOf(initial.graph);
-  if (!generator.calls) return undefined;
-  const first = checked(generator.name, generator.calls(initial.options ?? options));
+  const first = boundsOf(generator, initial.options ?? options);
+  if (!first) return undefined;
   const typical = first.typical !== undefined && corrector.typical !== undefined ? { typical: first.typical + corrector.typical } : {};
   const note = [first.note && `${generator.name}: ${first.note}`, corrector.note && `${info.name}: ${corrector.note}`].filter(Boolean).join("; ");
   return { min: first.min + corrector.min, max: first.max + corrector.max, ...typical, ...(note ? { note } : {}) };

@@ -127,6 +127,12 @@ describe("declared calls per question hold what eval measures", () => {
       expect(bounds.min, manifest.name).toBeLessThanOrEqual(bounds.max);
     }
     expect(expectedCalls({ name: "undeclared" })).toBeUndefined();
+    // Flag names with raw values (a recipe's options) count as camelCase keys with parsed values do.
+    expect(expectedCalls("r3", { "--reviewers": "1", "max-review-turns": "2", "max-debug-turns": 0 })).toEqual(expectedCalls("r3", { reviewers: 1, maxReviewTurns: 2, maxDebugTurns: 0 }));
+    expect(expectedCalls("baseline", { "max-fix-rounds": "1", link: true })).toEqual({ min: 2, max: 5, typical: 2 });
+    expect(expectedCalls("ts-sql", { "coder-models": "a,b", "code-vote": "select" })!.max).toBe(expectedCalls("ts-sql", { coderModels: ["a", "b"], codeVote: "select" })!.max);
+    expect(expectedCalls("ts-sql", { coderModels: ["a", "b"], codeVote: "select" })!.max).toBe(expectedCalls("ts-sql")!.max + 6 + 1);
+    expect(() => expectedCalls("r3", { reviewers: "many" })).toThrow("--reviewers takes a whole number, not 'many'");
     expect(() => expectedCalls({ name: "broken", calls: () => ({ min: 3, max: 2 }) })).toThrow("graph 'broken' declares impossible call bounds");
   });
 
