@@ -1,6 +1,6 @@
 import { parseOption } from "../core/options.ts";
 import type { CallBounds, GraphInfo } from "./manifests/manifest.ts";
-import { findManifest } from "./registry.ts";
+import { findManifest, graphManifests } from "./registry.ts";
 
 export type { CallBounds };
 
@@ -21,14 +21,15 @@ const camel = (key: string) => key.replace(/^-+/, "").replace(/-([a-z0-9])/g, (_
 /**
  * Option values as a graph's `calls` reads them, from either spelling: camelCase keys with parsed values (as `build`
  * gets them) or flag names (`max-fix-rounds`, `--reviewers`) with values as a recipe or the command line gives them
- * ("3", "a,b"). Declared options are parsed and checked as the launcher does (a bad value throws its UsageError);
+ * ("3", "a,b"). Options any graph declares are parsed and checked as the launcher does (a bad value throws its UsageError);
  * `maxFixRounds` becomes a number; other keys pass through under their camelCase name.
  */
 export function callOptions(graph: Pick<GraphInfo, "options">, options: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [raw, value] of Object.entries(options)) {
     const key = camel(raw);
-    const def = graph.options?.[key];
+    // An option another graph declares is parsed by its declaration (magic-guideline's merge reads magic-feedback's).
+    const def = graph.options?.[key] ?? graphManifests.find((m) => m.options?.[key])?.options?.[key];
     if (def && value !== undefined && !(def.type === "list" && Array.isArray(value))) out[key] = parseOption(key, def, value);
     else if (key === "maxFixRounds" && typeof value === "string") out[key] = Number(value);
     else out[key] = value;

@@ -132,6 +132,7 @@ describe("declared calls per question hold what eval measures", () => {
     expect(expectedCalls("baseline", { "max-fix-rounds": "1", link: true })).toEqual({ min: 2, max: 5, typical: 2 });
     expect(expectedCalls("ts-sql", { "coder-models": "a,b", "code-vote": "select" })!.max).toBe(expectedCalls("ts-sql", { coderModels: ["a", "b"], codeVote: "select" })!.max);
     expect(expectedCalls("ts-sql", { coderModels: ["a", "b"], codeVote: "select" })!.max).toBe(expectedCalls("ts-sql")!.max + 6 + 1);
+    expect(expectedCalls("magic-guideline", { "max-unusable-retries": "2" })!.max).toBe(3);
     expect(() => expectedCalls("r3", { reviewers: "many" })).toThrow("--reviewers takes a whole number, not 'many'");
     expect(() => expectedCalls({ name: "broken", calls: () => ({ min: 3, max: 2 }) })).toThrow("graph 'broken' declares impossible call bounds");
   });
