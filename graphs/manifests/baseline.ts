@@ -1,6 +1,5 @@
-import { defineOptions } from "../../core/options.ts";
+import { defineOptions, readOptions } from "../../core/options.ts";
 import { defineManifest } from "./manifest.ts";
-import { readOptions } from "../../core/options.ts";
 import { maxFixRoundsOf, SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
 
 /** The baseline's own knobs (flags `--link`, ...). */

@@ -1,7 +1,6 @@
 import { MAX_SQL_REASKS, R3_LOOP_OPTIONS, R3_OPTIONS } from "../../nodes/r3/options.ts";
 import { readOptions } from "../../core/options.ts";
-import { defineManifest } from "./manifest.ts";
-import type { CallBounds } from "./manifest.ts";
+import { type CallBounds, defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
 
 /**

@@ -1,7 +1,6 @@
 import { DATA_REPLY_ATTEMPTS, TS_SQL_OPTIONS } from "../../nodes/ts-sql/options.ts";
 import { readOptions } from "../../core/options.ts";
-import type { CallBounds } from "./manifest.ts";
-import { defineManifest } from "./manifest.ts";
+import { type CallBounds, defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
 
 /**
