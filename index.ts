@@ -4,6 +4,8 @@ export type { GraphSpec, BuildOptions } from "./graphs/index.ts";
 export { graphManifests, findManifest } from "./graphs/registry.ts";
 export { specOf } from "./graphs/spec.ts";
 export { defineManifest } from "./graphs/manifests/manifest.ts";
+export type { CallBounds } from "./graphs/manifests/manifest.ts";
+export { expectedCalls } from "./graphs/calls.ts";
 export type { GraphInfo, GraphManifest } from "./graphs/spec.ts";
 export { baselineSpec } from "./graphs/baseline.ts";
 export { repairSpec } from "./graphs/repair.ts";

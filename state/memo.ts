@@ -2,12 +2,9 @@ import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 import { sqlStateFields } from "./sql-state.ts";
 
-/** Memo-SQL's decomposition paradigms (§3.3), in candidate order (the vote's tie-break follows it). */
-export const STRATEGIES = ["table", "hierarchical", "atomic"] as const;
-export type Strategy = (typeof STRATEGIES)[number];
-/** The three final SQL styles (§3.4), in candidate order; `--styles 1` keeps the first (flat JOIN). */
-export const STYLES = ["join", "cte", "nested"] as const;
-export type Style = (typeof STYLES)[number];
+import { STRATEGIES } from "./memo-names.ts";
+
+export { STRATEGIES, type Strategy, STYLES, type Style } from "./memo-names.ts";
 
 /** One path's decomposition: the paradigm asked for, what was applied (the fallback when the model judged so), and its sub-questions. */
 export const MemoPlanSchema = z.object({

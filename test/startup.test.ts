@@ -116,6 +116,17 @@ describe("describing graphs and checking flags", () => {
     expect(r.modules.filter((m) => /\/@langchain\/|\/graphs\/(baseline|r3|magic|memo-sql|ts-sql|correction-baselines)\.ts$/.test(m))).toEqual([]);
   });
 
+  it("expectedCalls (graphs/calls.ts) works out every graph's calls without loading LangGraph, LangChain or zod", () => {
+    const calls = pathToFileURL(path.join(ROOT, "graphs", "calls.ts")).href;
+    const registry = pathToFileURL(path.join(ROOT, "graphs", "registry.ts")).href;
+    const tsx = pathToFileURL(path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
+    const script = `const { expectedCalls } = await import(${JSON.stringify(calls)}); const { graphManifests } = await import(${JSON.stringify(registry)}); console.log(graphManifests.filter((m) => expectedCalls(m, { "max-fix-rounds": "2" })).length)`;
+    const r = loaded(["--import", tsx, "--input-type=module", "-e", script], "calls");
+    expect(r.status, r.stderr).toBe(0);
+    expect(Number(r.stdout.trim())).toBeGreaterThanOrEqual(11);
+    expect(r.modules.filter((m) => /\/@langchain\/|\/node_modules\/zod\/|\/graphs\/(baseline|r3|magic|memo-sql|ts-sql)\.ts$/.test(m))).toEqual([]);
+  });
+
   const cases: Array<[string, string[], number, RegExp]> = [
     ["help", ["--help"], 0, /Commands:/],
     ["graphs", ["graphs"], 0, /^baseline\s+generator/m],

@@ -1,6 +1,6 @@
-import { defineOptions } from "../../core/options.ts";
+import { defineOptions, readOptions } from "../../core/options.ts";
 import { defineManifest } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S } from "./shared.ts";
+import { maxFixRoundsOf, SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
 
 /** The baseline's own knobs (flags `--link`, ...). */
 export const baselineOptions = defineOptions({
@@ -17,6 +17,11 @@ export const baselineManifest = defineManifest({
   kind: "generator",
   options: baselineOptions,
   slots: { link: S.link, schema: S.schema, generate: S.generate, execute: S.execute, fix: S.fix },
+  // [link: one structured ask] → generate: 1 → (fix: 1 → execute)* while the SQL fails, at most maxFixRounds.
+  calls: (options: Record<string, unknown>) => {
+    const link = readOptions(baselineOptions, options).link ? STRUCTURED_CALLS : { min: 0, max: 0 };
+    return { min: link.min + 1, max: link.max + 1 + maxFixRoundsOf(options), typical: link.min + 1 };
+  },
 });
 
 export const repairManifest = defineManifest({
@@ -24,4 +29,6 @@ export const repairManifest = defineManifest({
   summary: "corrector: execute the given SQL and fix execution errors up to N times",
   kind: "corrector",
   slots: { schema: S.schema, execute: S.execute, fix: S.fix },
+  // No call when the given SQL executes; one fix per failed execution, at most maxFixRounds.
+  calls: (options: Record<string, unknown>) => ({ min: 0, max: maxFixRoundsOf(options) }),
 });

@@ -1,6 +1,7 @@
 import { MAGIC_FEEDBACK_OPTIONS, MAGIC_OPTIONS } from "../../nodes/magic/options.ts";
 import { defineManifest } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S } from "./shared.ts";
+import { readOptions } from "../../core/options.ts";
+import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
 
 export const magicManifest = defineManifest({
   name: "magic",
@@ -12,6 +13,8 @@ export const magicManifest = defineManifest({
     correct: { summary: "ask the guideline's questions of the SQL, then revise it (role: corrector)", requires: ["initialSql"] },
     check: { summary: "execute the revision; keep the initial SQL when it does not execute" },
   },
+  // correct: one call (a reply without SQL is not asked again); check calls nothing.
+  calls: () => ({ min: 1, max: 1, typical: 1 }),
 });
 
 export const magicFeedbackManifest = defineManifest({
@@ -31,6 +34,17 @@ export const magicFeedbackManifest = defineManifest({
     check: { summary: "no-manager ablation: execute and score the revision for the record", requires: ["rounds"] },
     judge: { summary: "no-manager ablation: the feedback agent judges the revision (role: feedback)", requires: ["judgedCorrect"] },
   },
+  // Per iteration: feedback (1 + up to maxLeakRetries re-asks when it gives the gold away), correct (1), manager (no
+  // call); then, unless corrected or at maxIter, both revisions in parallel: reviseFeedback (1 + up to
+  // maxUnusableRetries), reviseCorrection (1 + up to maxUnusableRetries unusable + maxLeakRetries leaking replies).
+  // Without the manager: check (no call), then, before maxIter, judge (one structured ask) decides whether to go on.
+  calls: (options: Record<string, unknown>) => {
+    const o = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
+    const iteration = 2 + o.maxLeakRetries;
+    if (o.noManager) return { min: o.maxIter > 1 ? 2 + STRUCTURED_CALLS.min : 2, max: o.maxIter * iteration + (o.maxIter - 1) * STRUCTURED_CALLS.max };
+    const revisions = 1 + o.maxUnusableRetries + (1 + o.maxUnusableRetries + o.maxLeakRetries);
+    return { min: 2, max: o.maxIter * iteration + (o.maxIter - 1) * revisions };
+  },
 });
 
 export const magicGuidelineManifest = defineManifest({
@@ -39,4 +53,10 @@ export const magicGuidelineManifest = defineManifest({
   kind: "generator",
   runBy: "sqlmend magic guideline",
   slots: { merge: { summary: "merge the batch into the guideline so far (role: manager)", requires: ["guideline"] } },
+  // A thread is one merge of a batch, not a question: the manager once, asked again up to maxUnusableRetries times
+  // (magic-feedback's option, which 'sqlmend magic guideline' passes to the merge) when the guideline is unusable.
+  calls: (options: Record<string, unknown>) => {
+    const retries = readOptions(MAGIC_FEEDBACK_OPTIONS, options).maxUnusableRetries;
+    return { min: 1, max: 1 + retries, typical: 1, note: "per merge of a batch of successful feedbacks (one thread per batch), not per question" };
+  },
 });

@@ -21,6 +21,24 @@ export interface SlotInfo extends SlotContract {
 }
 
 /**
+ * Model calls one question costs a graph (`GraphInfo.calls`): `min` when every call is answered and its first reply
+ * accepted and every loop ends at its first chance (no execution error, reviewers and critics agree), `max` with every
+ * loop, re-ask and fan-out at its bound, `typical` what a well-behaved run does when that differs from neither
+ * (omitted where the code alone does not say). Chat-model calls as results.jsonl's `calls` counts them (cached ones
+ * included); not counted: embedding requests (made only with an embedding model configured), the extra call per
+ * structured-output format a server refuses under `--structured-method auto` (once per role and model a process), a
+ * corrector's initial generator (see `expectedCalls` in graphs/calls.ts), and a question whose call got no reply,
+ * which may stop earlier (eval counts it failed).
+ */
+export interface CallBounds {
+  min: number;
+  max: number;
+  typical?: number;
+  /** What the figures assume or leave out for this graph, when more than the above (e.g. "per merge"). */
+  note?: string;
+}
+
+/**
  * What can be known of a graph without building it (so without LangGraph): what `graphs`, `--help`, flag parsing and
  * option validation read. A spec (`GraphSpec`) is one of these plus its node factories and `build`.
  */
@@ -39,6 +57,14 @@ export interface GraphInfo {
    * the train split, as for `--few-shot`.
    */
   needsExamples?: (options: Record<string, unknown>) => string | undefined;
+  /**
+   * Model calls per question (`CallBounds`), worked out from the graph's nodes, edges and loop bounds, given the
+   * graph's own option values under their camelCase keys (absent = the default, as `needsExamples` gets them) plus
+   * the shared knobs the launcher passes to `build` (`maxFixRounds`; `fewShot` adds no chat call). `sqlmend experiment
+   * --dry-run` estimates a run's cost from it (`expectedCalls`, graphs/calls.ts); test/call-counts.test.ts holds every
+   * graph's measured calls to it.
+   */
+  calls?: (options: Record<string, unknown>) => CallBounds;
   /**
    * A graph only one command can run meaningfully (it needs inputs eval and ask do not give, e.g. the gold SQL): that
    * command. eval, ask and --initial refuse the graph with one line naming it.

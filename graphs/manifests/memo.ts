@@ -1,7 +1,16 @@
-import { MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "../../nodes/memo/options.ts";
+import { MAX_SUB_QUESTIONS, MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "../../nodes/memo/options.ts";
+import { STRATEGIES, STYLES } from "../../state/memo-names.ts";
 import { readOptions } from "../../core/options.ts";
 import { defineManifest } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S } from "./shared.ts";
+import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
+
+/**
+ * The correction module's calls for `candidates` candidates: each goes critic (a structured ask) ↔ refine (1) until
+ * the critic accepts or `refineRounds` refinements were made (the last refinement goes to the vote uncriticised):
+ * at most refineRounds × (critic + refine) per candidate. Identical SQL with the same result is criticised (and the
+ * same verdict acted on) once per question, so the fewest is one critic call for candidates that all agree.
+ */
+const correctionCalls = (candidates: number, refineRounds: number) => ({ min: 1, max: candidates * refineRounds * (STRUCTURED_CALLS.max + 1) });
 
 /** Memo-SQL's own slots (their nodes take a branch payload and return a Command: see ARCHITECTURE.md). */
 const CORRECTION_SLOTS = {
@@ -33,6 +42,22 @@ export const memoSqlManifest = defineManifest({
     ...CORRECTION_SLOTS,
     vote: { summary: "gate: wait for every candidate to be final, then majority vote over results", ...VOTE_CONTRACT },
   },
+  // link (a structured ask, unless --no-linking) → per path (3): decompose (a structured ask; a paradigm that does not
+  // fit asks again for a free one) → per sub-question (1 to MAX_SUB_QUESTIONS; one when judged simple): act (1) →
+  // reflect (a structured ask) → revise (1, when reflect found a problem) → per style: write (1) → the correction.
+  calls: (options: Record<string, unknown>) => {
+    const o = readOptions(MEMO_SQL_OPTIONS, options);
+    const paths = STRATEGIES.length;
+    const link = o.noLinking ? { min: 0, max: 0 } : STRUCTURED_CALLS;
+    const decompose = { min: STRUCTURED_CALLS.min, max: (o.decomposition === "random" ? 1 : 2) * STRUCTURED_CALLS.max };
+    const subQuestion = o.noReact ? { min: 0, max: 0 } : o.noReflect ? { min: 1, max: 1 } : { min: 1 + STRUCTURED_CALLS.min, max: 1 + STRUCTURED_CALLS.max + 1 };
+    const writes = paths * o.styles;
+    const correction = o.noRefine ? { min: 0, max: 0 } : correctionCalls(writes, o.refineRounds);
+    return {
+      min: link.min + paths * (decompose.min + subQuestion.min) + writes + correction.min,
+      max: link.max + paths * (decompose.max + MAX_SUB_QUESTIONS * subQuestion.max) + writes + correction.max,
+    };
+  },
 });
 
 export const memoRefineManifest = defineManifest({
@@ -45,5 +70,12 @@ export const memoRefineManifest = defineManifest({
     seed: { summary: "execute the given SQL as the one candidate, or the question's candidates from --candidates", returns: "Command", routesTo: ["critic", "vote"] },
     ...CORRECTION_SLOTS,
     vote: { summary: "the final candidate (the vote over one)", ...VOTE_CONTRACT },
+  },
+  // seed calls nothing; then the correction of the one given SQL, or of the question's candidates in --candidates
+  // (counted as memo-sql's paths × styles, the most `sqlmend memo candidates` writes).
+  calls: (options: Record<string, unknown>) => {
+    const o = readOptions(MEMO_REFINE_OPTIONS, options);
+    if (!o.candidates) return correctionCalls(1, o.refineRounds);
+    return { ...correctionCalls(STRATEGIES.length * STYLES.length, o.refineRounds), note: "with --candidates: up to nine candidates a question (memo-sql's); a file holding more costs more" };
   },
 });

@@ -1,7 +1,25 @@
-import { R3_LOOP_OPTIONS, R3_OPTIONS } from "../../nodes/r3/options.ts";
+import { MAX_SQL_REASKS, R3_LOOP_OPTIONS, R3_OPTIONS } from "../../nodes/r3/options.ts";
 import { readOptions } from "../../core/options.ts";
-import { defineManifest } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S } from "./shared.ts";
+import { type CallBounds, defineManifest } from "./manifest.ts";
+import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
+
+/**
+ * R³'s calls per question. A writer turn (write, debug, revise) is one call, or up to 1 + MAX_SQL_REASKS when its
+ * reply holds no SQL. write → (debug)* up to maxDebugTurns while the SQL fails → persona (one structured ask, once) →
+ * per round: n reviews (Send) → revise → when revised, execute → (debug)* again; up to maxReviewTurns rounds. The
+ * shortest: the reviewers agree and the writer keeps its SQL in round 1. With no reviewers: write and debug only.
+ */
+const r3Calls =
+  (writes: boolean) =>
+  (options: Record<string, unknown>): CallBounds => {
+    const o = readOptions(R3_LOOP_OPTIONS, options);
+    const turn = 1 + MAX_SQL_REASKS;
+    const write = writes ? { min: 1, max: turn } : { min: 0, max: 0 };
+    const debug = o.maxDebugTurns * turn;
+    if (o.reviewers === 0) return { min: write.min, max: write.max + debug };
+    const round = o.reviewers + turn + debug;
+    return { min: write.min + STRUCTURED_CALLS.min + o.reviewers + 1, max: write.max + debug + STRUCTURED_CALLS.max + o.maxReviewTurns * round };
+  };
 
 /** R³'s agents as slots (after `schema`); `write` only in the generator. */
 const LOOP_SLOTS = {
@@ -27,6 +45,7 @@ export const r3Manifest = defineManifest({
     const k = readOptions(R3_OPTIONS, options).kShot;
     return k > 0 ? `r3 --k-shot ${k}${options.kShot === undefined ? " (the default; --k-shot 0 for zero-shot)" : ""}` : undefined;
   },
+  calls: r3Calls(true),
 });
 
 export const r3ReviewManifest = defineManifest({
@@ -35,4 +54,6 @@ export const r3ReviewManifest = defineManifest({
   kind: "corrector",
   slots: { schema: S.schema, ...LOOP_SLOTS },
   options: R3_LOOP_OPTIONS,
+  // The given SQL stands as the writer's first answer: no write turn.
+  calls: r3Calls(false),
 });

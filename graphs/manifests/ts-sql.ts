@@ -1,6 +1,30 @@
-import { TS_SQL_OPTIONS } from "../../nodes/ts-sql/options.ts";
-import { defineManifest } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S } from "./shared.ts";
+import { DATA_REPLY_ATTEMPTS, TS_SQL_OPTIONS } from "../../nodes/ts-sql/options.ts";
+import { readOptions } from "../../core/options.ts";
+import { type CallBounds, defineManifest } from "./manifest.ts";
+import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
+
+/**
+ * TS-SQL's calls per question: link (a structured ask) → [generate (1)] → data (a structured ask of at most
+ * DATA_REPLY_ATTEMPTS replies) per data round, up to maxDataRounds (no call with --no-data-agent) → per coder model
+ * (Send), coder (1) and, after a failed inspection, again up to maxCodeRefinements (once with --no-inspection) →
+ * vote (with --code-vote select, one selector call per further distinct result: at most models − 1) → test, then
+ * revise (1) while the SQL fails its test, up to maxRevisions. The shortest: usable data at once, code that passes
+ * inspection, SQL that passes its test.
+ */
+const tsSqlCalls =
+  (generator: boolean) =>
+  (options: Record<string, unknown>): CallBounds => {
+    const o = readOptions(TS_SQL_OPTIONS, options);
+    const models = new Set(o.coderModels).size || 1;
+    const generate = generator ? 1 : 0;
+    const data = o.noDataAgent ? { min: 0, max: 0 } : { min: 1, max: o.maxDataRounds * DATA_REPLY_ATTEMPTS };
+    const coderTurns = o.noInspection ? 1 : 1 + o.maxCodeRefinements;
+    const select = o.codeVote === "select" ? models - 1 : 0;
+    return {
+      min: STRUCTURED_CALLS.min + generate + data.min + models,
+      max: STRUCTURED_CALLS.max + generate + data.max + models * coderTurns + select + o.maxRevisions,
+    };
+  };
 
 /** TS-SQL's own agents and tools as slots (shared by the generator and the corrector). */
 const TS_SQL_SLOTS = {
@@ -22,6 +46,7 @@ export const tsSqlManifest = defineManifest({
   kind: "generator",
   slots: { link: S.link, schema: S.schema, generate: S.generate, ...TS_SQL_SLOTS, execute: S.execute },
   options: TS_SQL_OPTIONS,
+  calls: tsSqlCalls(true),
 });
 
 /** TS-SQL as a corrector (Table 5): builds the test case for the given SQL and revises it. */
@@ -31,4 +56,5 @@ export const tsSqlRefineManifest = defineManifest({
   kind: "corrector",
   slots: { link: S.link, ...TS_SQL_SLOTS, execute: S.execute },
   options: TS_SQL_OPTIONS,
+  calls: tsSqlCalls(false),
 });

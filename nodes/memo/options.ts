@@ -1,5 +1,11 @@
 import { defineOptions } from "../../core/options.ts";
 
+/**
+ * Sub-questions of one path at most (a longer decomposition is cut; the graph's step bound and the manifest's call
+ * count rely on it).
+ */
+export const MAX_SUB_QUESTIONS = 6;
+
 /** The correction module's knobs (memo-sql and memo-refine): Table 3's variants are `retrieval` values. */
 export const MEMO_CORRECTION_OPTIONS = defineOptions({
   memory: { type: "string", metavar: "FILE", help: "error-correction memory (sqlmend memo build); without one the critic works without memory" },

@@ -9,7 +9,7 @@ import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import type { GraphOptions, NodeDeps } from "../types.ts";
 import { type MemoContext, observe } from "./common.ts";
-import { MEMO_SQL_OPTIONS } from "./options.ts";
+import { MAX_SUB_QUESTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
 import { actPrompt, decompositionSeed, decomposePrompt, reflectPrompt, revisePrompt } from "./prompts.ts";
 
 /**
@@ -41,8 +41,7 @@ export interface WritePayload {
 type MemoNode<P> = (payload: P) => Promise<Command>;
 export type MemoNodeFactory<P> = (deps: NodeDeps, options: GraphOptions) => MemoNode<P>;
 
-/** Sub-questions of one path at most (a longer decomposition is cut; the graph's step bound counts on it). */
-export const MAX_SUB_QUESTIONS = 6;
+export { MAX_SUB_QUESTIONS };
 
 const DecompositionSchema = z.object({
   simple: z.boolean().default(false),

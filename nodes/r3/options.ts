@@ -1,5 +1,12 @@
 import { defineOptions } from "../../core/options.ts";
 
+/**
+ * A writer reply that holds no SQL is sent back this many times at most, in the same dialogue, before the node gives
+ * up: a missing fence costs one short call, not a whole review round. (Here, not in writer.ts: the manifest counts
+ * calls with it and loads no model code.)
+ */
+export const MAX_SQL_REASKS = 2;
+
 /** The review loop's knobs, shared by `r3` and `r3-review` (Table 3's ablations and Algorithm 1's limits). */
 export const R3_LOOP_OPTIONS = defineOptions({
   reviewers: { type: "int", default: 3, min: 0, max: 16, help: "reviewer agents per round (0: writer and debug loop only)" },

@@ -3,6 +3,7 @@ import { callModel } from "../../tools/models/llm.ts";
 import { extractSql, stripThinking } from "../../tools/reply.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import type { HistoryTurn, R3StateValue } from "../../state/r3.ts";
+import { MAX_SQL_REASKS } from "./options.ts";
 import { openingTurn, type Reasoning, reaskTurn, writerMessages, writerSystem } from "./prompts.ts";
 
 /** Rough token count (4 characters a token): no tokenizer tables are needed offline, and the budget is a soft limit. */
@@ -37,11 +38,7 @@ export interface WriterTurn {
   dropped: number;
 }
 
-/**
- * A reply that holds no SQL is sent back this many times at most, in the same dialogue, before the node gives up: a
- * missing fence costs one short call, not a whole review round.
- */
-export const MAX_SQL_REASKS = 2;
+export { MAX_SQL_REASKS };
 
 /** One writer call on H (+ a new user turn): the writer's memory across the debug and review loops. */
 export async function askWriter(

@@ -21,6 +21,7 @@ import {
   VARIANT_GAPS,
 } from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
+import { DATA_REPLY_ATTEMPTS } from "./options.ts";
 
 const DataReplySchema = z.object({ tables: TestTablesSchema });
 
@@ -89,7 +90,7 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
   const reply = await callStructured(deps.models, "data", prompt, DataReplySchema, {
     name: "test_data",
-    maxAttempts: 2,
+    maxAttempts: DATA_REPLY_ATTEMPTS,
     description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value}, ...]}}",
   });
   const dataRounds = state.dataRounds + 1;

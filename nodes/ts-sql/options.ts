@@ -1,5 +1,8 @@
 import { defineOptions } from "../../core/options.ts";
 
+/** Replies one data turn gets at most: the first, and one re-ask with what was wrong (callStructured's maxAttempts). */
+export const DATA_REPLY_ATTEMPTS = 2;
+
 /** TS-SQL's knobs (Appendix B, Table 4's ablations), declared once; flags, help and report settings come from here. */
 export const TS_SQL_OPTIONS = defineOptions({
   maxRevisions: {

@@ -8,6 +8,7 @@ import type { ModelCallRecord } from "../../state/usage.ts";
 import { type ModelOverrides, type ModelProvider, replyNotJson, type StructuredMethod } from "./models.ts";
 import { extractJson, stripThinking } from "../reply.ts";
 import type { CacheHitNote } from "./response-cache.ts";
+import { STRUCTURED_MAX_ATTEMPTS } from "./structured-methods.ts";
 
 export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; content: string };
 
@@ -204,7 +205,7 @@ export async function callStructured<T>(
   let methods: StructuredMethod[] =
     configured === "auto" ? METHOD_ORDER.slice(METHOD_ORDER.indexOf(models.structuredMethodCache.get(cacheKey) ?? "jsonSchema")) : [configured];
   const records: ModelCallRecord[] = [];
-  const maxAttempts = options.maxAttempts ?? 3;
+  const maxAttempts = options.maxAttempts ?? STRUCTURED_MAX_ATTEMPTS;
   let conversation = toMessages(input);
   let lastError = "no attempt made";
 
