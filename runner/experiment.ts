@@ -6,6 +6,7 @@ import { UserError } from "../core/errors.ts";
 import { type EvalRecord, isFailed, methodTokens } from "./report.ts";
 import { exByDifficulty } from "../tools/benchmarks/score.ts";
 import { summarizeOutcomes } from "../graphs/outcome.ts";
+import { expectedCalls } from "../graphs/calls.ts";
 
 /**
  * `sqlmend experiment`'s recipe: named runs, each an eval of a graph (with its options, and for a corrector its
@@ -570,6 +571,37 @@ export interface KnownCalls {
   min: number;
   max: number;
   typical?: number;
+  note?: string;
+}
+
+/**
+ * A run's calls per question by its graph's declared count (`GraphInfo.calls`), with its recipe options and the flags
+ * every run gets (`forwarded`, which win, as on the command line); a corrector reads its initial SQL from a file, and
+ * under `--correct errors|incorrect` may not run at all. Undefined for a step that is not an eval of a graph.
+ */
+export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>): KnownCalls | undefined {
+  if (spec.kind !== "eval" || !spec.graph) return undefined;
+  const bounds = expectedCalls(spec.graph, { ...spec.options, ...forwarded }, spec.initial ? { correct: spec.correct ?? "all" } : undefined);
+  // Under errors|incorrect only some questions are corrected: how many is not known before the initial run.
+  if (bounds && (spec.correct === "errors" || spec.correct === "incorrect")) {
+    const { typical: _typical, ...rest } = bounds;
+    return rest;
+  }
+  return bounds;
+}
+
+/** `--flag value` / `--flag=value` / `--flag` pairs of a command line, by flag name (a bare flag is true). */
+export function flagPairs(argv: string[], isBoolean: (flag: string) => boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) continue;
+    const eq = arg.indexOf("=");
+    if (eq > 0) out[arg.slice(2, eq)] = arg.slice(eq + 1);
+    else if (!isBoolean(arg) && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--")) out[arg.slice(2)] = argv[++i];
+    else out[arg.slice(2)] = true;
+  }
+  return out;
 }
 
 /** What a run's finished questions cost, from its folder: eval's results.jsonl, or magic guideline's (usage per role). */
@@ -611,6 +643,8 @@ export interface PlanInput {
   repeatDir: (k: number) => string;
   recordsIn: (dir: string) => EvalRecord[];
   knownCalls: (run: string) => KnownCalls | undefined;
+  /** Lines said under the heading (questions the benchmark skips). */
+  notes?: string[];
 }
 
 /**
@@ -620,9 +654,12 @@ export interface PlanInput {
  */
 export function renderPlan(p: PlanInput): string {
   const { recipe, order, repeats } = p;
-  const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${p.benchDir}${repeats > 1 ? `, ${repeats} repeats (seeds ${p.seeds.join(", ")})` : ""}, in this order`, ""];
+  const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${p.benchDir}${repeats > 1 ? `, ${repeats} repeats (seeds ${p.seeds.join(", ")})` : ""}, in this order`, ...(p.notes?.length ? p.notes.map((n) => `  ${n}`) : []), ""];
   const ks = Array.from({ length: repeats }, (_, i) => i + 1);
   let calls = 0;
+  // Calls by the graphs' declared bounds, for runs nothing measured and that declare no typical count.
+  let boundedLow = 0;
+  let boundedHigh = 0;
   let input = 0;
   let output = 0;
   let callsUnknown = 0;
@@ -672,9 +709,15 @@ export function renderPlan(p: PlanInput): string {
     tokensUnknown++;
     const known = spec.kind === "eval" ? p.knownCalls(run) : undefined;
     if (known) {
-      const typical = known.typical ?? (known.min + known.max) / 2;
-      calls += typical * todo;
-      lines.push(`${head}~${Math.round(typical * todo)} calls (${known.min}..${known.max}/question by the graph's structure), tokens unknown until measured (--pilot N)`);
+      const range = `${known.min}..${known.max}/question by the graph's declared count${known.note ? `; ${known.note}` : ""}`;
+      if (known.typical !== undefined) {
+        calls += known.typical * todo;
+        lines.push(`${head}~${Math.round(known.typical * todo)} calls (typically ${known.typical}, ${range}), tokens unknown until measured (--pilot N)`);
+      } else {
+        boundedLow += known.min * todo;
+        boundedHigh += known.max * todo;
+        lines.push(`${head}${known.min * todo}..${known.max * todo} calls (${range}), tokens unknown until measured (--pilot N)`);
+      }
     } else {
       callsUnknown++;
       lines.push(`${head}calls and tokens unknown until measured (--pilot N)`);
@@ -682,7 +725,8 @@ export function renderPlan(p: PlanInput): string {
   }
   if (p.blocked.size) lines.push("", `${p.blocked.size} run${p.blocked.size === 1 ? "" : "s"} not run (the table prints their rows with the reason)`);
   const plural = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
-  lines.push("", `Expected calls: ~${Math.round(calls)}${callsUnknown ? ` plus those of ${plural(callsUnknown)} not measured yet` : ""} (the response cache may serve many of them)`);
+  const bounded = boundedHigh > 0 ? ` plus ${Math.round(boundedLow)}..${Math.round(boundedHigh)} by the graphs' declared bounds` : "";
+  lines.push("", `Expected calls: ~${Math.round(calls)}${bounded}${callsUnknown ? ` plus those of ${plural(callsUnknown)} not measured yet` : ""} (the response cache may serve many of them)`);
   // Nothing measured yet: "unknown", rather than a 0 that reads like an estimate.
   const measuredAny = input + output > 0 || tokensUnknown === 0;
   lines.push(measuredAny ? `Expected tokens: ~${Math.round(input + output)} (${Math.round(input)} in, ${Math.round(output)} out)${tokensUnknown ? ` plus those of ${plural(tokensUnknown)} not measured yet (--pilot N measures them)` : ""}` : "Expected tokens: unknown until some run is measured (--pilot N)");

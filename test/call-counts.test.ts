@@ -116,6 +116,9 @@ const WELL_BEHAVED: [string, Flags, () => string[], number][] = [
   ["ts-sql", {}, () => [], 2],
   ["ts-sql", { noInspection: true, noDataAgent: true }, () => [], 2],
   ["ts-sql-refine", {}, () => initial(), 2],
+  ["self-consistency", { samples: "3" }, () => initial(), 2],
+  ["multiple-prompt", { samples: "4" }, () => initial(), 2],
+  ["self-debugging", { maxTurns: "2" }, () => initial(), 3],
 ];
 
 describe("declared calls per question hold what eval measures", () => {
@@ -211,6 +214,11 @@ function adversary(opts: { dataRounds?: number } = {}) {
       }
       case "reviewer":
         return { content: "The filter is wrong: the result cannot answer the question." };
+      case "explainer":
+        return { content: "The query misses a condition.\nVerdict: wrong" };
+      case "debugger":
+      case "sampler":
+        return freshSql();
       case "decomposer":
         return lastAttempt(req, 3, () =>
           allText(req).includes("Random seed ")
@@ -248,6 +256,8 @@ function adversary(opts: { dataRounds?: number } = {}) {
 /** Graph, flags, extra launcher flags, questions, adversary options. */
 const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: number }][] = [
   ["baseline", { link: true, maxFixRounds: "2" }, () => [], 2, {}],
+  ["self-debugging", { maxTurns: "3" }, () => initial("failing.json"), 2, {}],
+  ["self-consistency", { samples: "5" }, () => initial("failing.json"), 1, {}],
   ["repair", { maxFixRounds: "3" }, () => initial("failing.json"), 2, {}],
   ["r3", { reviewers: "1", maxDebugTurns: "1", maxReviewTurns: "2", kShot: "0" }, () => [], 1, {}],
   ["r3", { reviewers: "3", maxDebugTurns: "2", maxReviewTurns: "1", kShot: "0" }, () => [], 1, {}],
@@ -377,6 +387,7 @@ describe("magic-feedback and magic-guideline through 'sqlmend magic guideline'",
 /** Graph, flags, extra launcher flags, questions. */
 const SHORTEST: [string, Flags, () => string[], number][] = [
   ["baseline", {}, () => [], 1],
+  ["self-debugging", {}, () => initial("gold.json"), 1],
   ["baseline", { link: true }, () => [], 1],
   ["repair", {}, () => initial("gold.json"), 1],
   ["r3", { kShot: "0" }, () => [], 1],

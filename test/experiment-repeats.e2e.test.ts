@@ -96,6 +96,14 @@ describe("sqlmend experiment --repeats, YAML recipes", () => {
     // --seed S with --repeats: seeds S..S+N-1.
     const dry = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "r3", "--limit", "4", "--repeats", "3", "--seed", "7", "--dry-run");
     expect(dry.out).toMatch(/^sqlmend experiment seeded: 2 runs on .*, 3 repeats \(seeds 7, 8, 9\), in this order$/m);
+    // Nothing measured in r3: the calls come from the graphs' declared counts (baseline with no fix round: exactly
+    // one; repair under --correct errors: none up to its three fix rounds), × 4 questions × 3 repeats.
+    expect(dry.out).toMatch(/^\s+gen\s+baseline\s+dev: 4 questions × 3 repeats, 0 done; ~12 calls \(typically 1, 1\.\.1\/question by the graph's declared count\), tokens unknown until measured \(--pilot N\)$/m);
+    expect(dry.out).toMatch(/^\s+fix\s+repair on gen, --correct errors\s+dev: 4 questions × 3 repeats, 0 done; 0\.\.36 calls \(0\.\.3\/question by the graph's declared count\)/m);
+    expect(dry.out).toMatch(/^Expected calls: ~12 plus 0\.\.36 by the graphs' declared bounds \(/m);
+    // A forwarded flag counts as it will run: --max-fix-rounds 1 on every run caps repair at one fix.
+    const capped = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "r3", "--limit", "4", "--dry-run", "--max-fix-rounds", "1");
+    expect(capped.out).toMatch(/^\s+fix\s+repair on gen, --correct errors\s+dev: 4 questions, 0 done; 0\.\.4 calls/m);
   }, 300_000);
 
   it("--dry-run --pilot N measures every run on N questions in OUT/pilot, then prices the rest", async () => {

@@ -164,9 +164,15 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
       }
       const { selectQuestions } = await import("../../runner/run-dir.ts");
       const counts = new Map<string, number>();
-      for (const split of new Set(order.map(splitOf))) counts.set(split, selectQuestions(await loadBenchmark(benchDir, { split }), undefined, limit).questions.length);
-      const { expectedCallsOf } = await import("./experiment-estimate.ts");
-      io.stdout(`${ex.renderPlan({ recipe, order, benchDir, repeats, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, repeatDir, recordsIn, knownCalls: (run) => expectedCallsOf(recipe.runs[run]!) })}\n`);
+      const notes: string[] = [];
+      for (const split of new Set(order.map(splitOf))) {
+        const bench = await loadBenchmark(benchDir, { split });
+        counts.set(split, selectQuestions(bench, undefined, limit).questions.length);
+        // Questions the benchmark lists but cannot run (a database file missing) are said, as eval says them.
+        if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
+      }
+      const given = ex.flagPairs(forwarded, (flag) => BOOLEAN_EVAL_FLAGS.has(flag));
+      io.stdout(`${ex.renderPlan({ recipe, order, benchDir, repeats, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, repeatDir, recordsIn, notes, knownCalls: (run) => ex.knownCallsOf(recipe.runs[run]!, given) })}\n`);
       return 0;
     }
 

@@ -1,4 +1,5 @@
 import { MULTIPLE_PROMPT_OPTIONS, SELF_CONSISTENCY_OPTIONS, SELF_DEBUGGING_OPTIONS } from "../../nodes/baselines/options.ts";
+import { readOptions } from "../../core/options.ts";
 import { defineManifest } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S } from "./shared.ts";
 
@@ -20,6 +21,11 @@ export const selfConsistencyManifest = defineManifest({
     prompts: { summary: "N samples of one generation prompt, one Send each", returns: "Command", routesTo: ["sample"], requires: ["initialSql"] },
     ...VOTING_SLOTS,
   },
+  // One sampler call per sample, no re-ask (a reply without SQL is a sample without SQL).
+  calls: (options: Record<string, unknown>) => {
+    const { samples } = readOptions(SELF_CONSISTENCY_OPTIONS, options);
+    return { min: samples, max: samples, typical: samples };
+  },
 });
 
 export const multiplePromptManifest = defineManifest({
@@ -30,6 +36,11 @@ export const multiplePromptManifest = defineManifest({
   slots: {
     prompts: { summary: "the schema with its tables in up to N distinct orders, one prompt and one Send each", returns: "Command", routesTo: ["sample"], requires: ["initialSql"] },
     ...VOTING_SLOTS,
+  },
+  // One sampler call per distinct table order: N, or fewer when the database has fewer orders (t tables: t!).
+  calls: (options: Record<string, unknown>) => {
+    const { samples } = readOptions(MULTIPLE_PROMPT_OPTIONS, options);
+    return { min: 1, max: samples, typical: samples, note: "fewer than --samples when the database's tables have fewer orders" };
   },
 });
 
@@ -43,5 +54,11 @@ export const selfDebuggingManifest = defineManifest({
     execute: S.execute,
     explain: { summary: "explain the question and the SQL with its execution feedback; verdict correct or wrong (role: explainer)", requires: ["verdict", "stopReason"] },
     debug: { summary: "correct the SQL from the explanation (role: debugger)", requires: ["rounds"] },
+  },
+  // explain → (debug → execute → explain)* : one explanation when judged correct at once; at the turn limit
+  // maxTurns rewrites and maxTurns + 1 explanations.
+  calls: (options: Record<string, unknown>) => {
+    const { maxTurns } = readOptions(SELF_DEBUGGING_OPTIONS, options);
+    return { min: 1, max: 2 * maxTurns + 1 };
   },
 });
