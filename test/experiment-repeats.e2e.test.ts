@@ -93,6 +93,17 @@ describe("sqlmend experiment --repeats, YAML recipes", () => {
     expect(table2.rows.find((r: { run: string }) => r.run === "gen").repeats).toEqual(gen.repeats);
     expect(table2.rows.find((r: { run: string }) => r.run === "gen").tokensPerQuestion).toBeCloseTo(gen.tokensPerQuestion, 6);
 
+    // --resume of the finished repeats runs nothing again, even with the cache off; a repeat's folder removed is
+    // run again (with its own seed) and the table is the same.
+    fs.rmSync(path.join(dir, "r1", "repeat-2"), { recursive: true });
+    const beforeResume = server.requests.length;
+    const resumed = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "r1", "--limit", "8", "--repeats", "2", "--checkpoints", "ck2.sqlite", "--resume", "--cache", "off");
+    expect(resumed.code, resumed.err.slice(-3000)).toBe(0);
+    const again2 = server.requests.slice(beforeResume);
+    expect(again2.length).toBeGreaterThan(0);
+    expect(new Set(again2.map((r) => r.body.seed))).toEqual(new Set([2]));
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "r1", "table.json"), "utf8")).rows.find((r: { run: string }) => r.run === "gen").repeats).toEqual(gen.repeats);
+
     // --seed S with --repeats: seeds S..S+N-1.
     const dry = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "r3", "--limit", "4", "--repeats", "3", "--seed", "7", "--dry-run");
     expect(dry.out).toMatch(/^sqlmend experiment seeded: 2 runs on .*, 3 repeats \(seeds 7, 8, 9\), in this order$/m);
