@@ -217,8 +217,8 @@ export interface Prices {
 /** A run's figures over its repeats (`--repeats N`): each repeat a full replication with its own seed. */
 export interface RepeatFigures {
   seeds: number[];
-  /** EX of each repeat, in seed order. */
-  ex: number[];
+  /** EX of each repeat, in seed order; null for a repeat that answered no question (all failed): left out of the mean. */
+  ex: (number | null)[];
   mean: number;
   /** Sample standard deviation (n − 1); 0 for one repeat. */
   sd: number;
@@ -342,16 +342,19 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
  * questions whose verdict changes between repeats (among those every repeat answered) say how stable the figure is.
  */
 export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecord[][], seeds: number[], prices?: Prices): RunRow {
-  const rows = perRepeat.map((records) => rowOf(run, spec, records, prices));
+  const all = perRepeat.map((records) => rowOf(run, spec, records, prices));
+  if (all.length < 2) return all[0]!;
+  // A repeat with no answered question has no EX (its failures are counted); the means are over the others.
+  const answered = (r: RunRow) => r.questions - r.failed > 0;
+  const rows = all.some(answered) ? all.filter(answered) : all;
   const first = rows[0]!;
-  if (rows.length < 2) return first;
   const avg = (f: (r: RunRow) => number) => mean(rows.map(f));
   const avgOrNull = (f: (r: RunRow) => number | null) => (rows.every((r) => f(r) !== null) ? avg((r) => f(r)!) : null);
-  const verdicts = perRepeat.map((records) => new Map(records.filter((r) => !isFailed(r)).map((r) => [r.id, r.correct])));
+  // Flips among the repeats that answered: a question answered by each of them, right in some and wrong in others.
+  const verdicts = perRepeat.filter((_, i) => rows.includes(all[i]!)).map((records) => new Map(records.filter((r) => !isFailed(r)).map((r) => [r.id, r.correct])));
   const ids = [...verdicts[0]!.keys()].filter((id) => verdicts.every((v) => v.has(id)));
   const flips = ids.filter((id) => new Set(verdicts.map((v) => v.get(id))).size > 1).length;
   const difficulties = [...new Set(rows.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))];
-  const sumOf = (f: (r: RunRow) => number) => rows.reduce((a, r) => a + f(r), 0);
   return {
     ...first,
     correct: avg((r) => r.correct),
@@ -371,14 +374,14 @@ export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecor
     tokensPerQuestion: avg((r) => r.tokensPerQuestion),
     inputTokensPerQuestion: avg((r) => r.inputTokensPerQuestion),
     outputTokensPerQuestion: avg((r) => r.outputTokensPerQuestion),
-    spentTokens: sumOf((r) => r.spentTokens),
+    spentTokens: all.reduce((a, r) => a + r.spentTokens, 0),
     costPerQuestion: avgOrNull((r) => r.costPerQuestion),
     callsPerQuestion: avg((r) => r.callsPerQuestion),
-    cachedCalls: sumOf((r) => r.cachedCalls),
-    calls: sumOf((r) => r.calls),
-    failed: sumOf((r) => r.failed),
+    cachedCalls: all.reduce((a, r) => a + r.cachedCalls, 0),
+    calls: all.reduce((a, r) => a + r.calls, 0),
+    failed: all.reduce((a, r) => a + r.failed, 0),
     outcomes: summarizeOutcomes(perRepeat.flat().map((r) => r.outcome)),
-    repeats: { seeds, ex: rows.map((r) => r.ex), mean: avg((r) => r.ex), sd: sampleSd(rows.map((r) => r.ex)), compared: ids.length, flips },
+    repeats: { seeds, ex: all.map((r) => (answered(r) ? r.ex : null)), mean: avg((r) => r.ex), sd: sampleSd(rows.map((r) => r.ex)), compared: ids.length, flips },
   };
 }
 
@@ -401,7 +404,7 @@ function besidePaper(rows: RunRow[]): string[] {
       : r.guideline
         ? `EX ${f2(r.guideline.exAfter)} after the cycle; AVG_i ${r.guideline.avgIterations.toFixed(2)}; corrected within k=1..${r.guideline.maxIter}: ${r.guideline.correctedWithin.join(", ")} of ${r.guideline.failures}`
         : r.repeats
-          ? `EX ${exText(r)} over ${r.repeats.ex.length} repeats${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`
+          ? `EX ${exText(r)} over ${r.repeats.ex.filter((x) => x !== null).length} repeats${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`
           : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`;
     lines.push(`| ${r.run} | ${r.paper!.row} | ${ours} | ${figuresText(r.paper!)} | ${r.paper!.source}; ${r.paper!.model}${r.paper!.note ? ` (${r.paper!.note})` : ""} |`);
   }

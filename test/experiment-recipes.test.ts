@@ -9,7 +9,7 @@ import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { runCli } from "./support/cli.ts";
 import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
-import { otherRowOf, parseRecipe, renderTable, rowOf } from "../runner/experiment.ts";
+import { otherRowOf, parseRecipe, renderTable, repeatedRowOf, rowOf } from "../runner/experiment.ts";
 import type { EvalRecord } from "../runner/report.ts";
 
 let dir: string;
@@ -110,5 +110,19 @@ describe("experiment built-in recipes", () => {
     expect(table).toMatch(/^\| self-consistency\.all \| Self-Consistency \(Wang et al\., 2022\) \| not run: method not in sqlmend: self-consistency over 20 DIN-SQL samples \| EX 57\.17; Simple 64; Moderate 49\.68; Challenging 37\.5 \|/m);
     expect(table).toMatch(/^- self-consistency\.all: method not in sqlmend/m);
     expect(table).toMatch(/^\| guideline\.m2 \| 2 \| yes \| 10 \| 4 \| 3 \| 90\.00 \| 1\.25 \| 2, 3 \|$/m);
+  });
+
+  it("--repeats: a repeat whose questions all failed has no EX, is left out of the mean, and its failures are counted", () => {
+    const spec = BUILT_IN_RECIPES.correctors!.runs.initial!;
+    const rec = (id: string, correct: boolean, failure?: string) => ({ id, dbId: "db", correct, calls: 1, inputTokens: 10, outputTokens: 5, usageByRole: {}, ...(failure ? { failure } : {}) }) as unknown as EvalRecord;
+    const one = [rec("1", true), rec("2", false), rec("3", true), rec("4", true)];
+    const down = one.map((r) => rec(r.id, false, "model call failed: connection refused"));
+    const three = [rec("1", true), rec("2", true), rec("3", true), rec("4", false)];
+    const row = repeatedRowOf("initial", spec, [one, down, three], [1, 2, 3]);
+    expect(row.repeats!.ex).toEqual([75, null, 75]);
+    expect([row.ex, row.repeats!.sd, row.failed]).toEqual([75, 0, 4]);
+    // Questions 2 and 4 flip between repeats 1 and 3 (repeat 2, which answered none, is not compared).
+    expect([row.repeats!.flips, row.repeats!.compared]).toEqual([2, 4]);
+    expect(renderTable({ name: "t", runs: { initial: spec } }, [row], { repeats: 3 })).toMatch(/^\| initial \| 1, 2, 3 \| 75\.00, -, 75\.00 \| 75\.00 ± 0\.00 \| 2 of 4 \|$/m);
   });
 });
