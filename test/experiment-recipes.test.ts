@@ -9,7 +9,8 @@ import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { runCli } from "./support/cli.ts";
 import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
-import { otherRowOf, parseRecipe, renderTable, repeatedRowOf, rowOf } from "../runner/experiment.ts";
+import { parseRecipe } from "../runner/experiment.ts";
+import { otherRowOf, renderTable, repeatedRowOf, rowOf } from "../runner/experiment-table.ts";
 import type { EvalRecord } from "../runner/report.ts";
 
 let dir: string;

@@ -171,8 +171,9 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
         // Questions the benchmark lists but cannot run (a database file missing) are said, as eval says them.
         if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
       }
-      const given = ex.flagPairs(forwarded, (flag) => BOOLEAN_EVAL_FLAGS.has(flag));
-      io.stdout(`${ex.renderPlan({ recipe, order, benchDir, repeats, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, repeatDir, recordsIn, notes, knownCalls: (run) => ex.knownCallsOf(recipe.runs[run]!, given) })}\n`);
+      const plan = await import("../../runner/experiment-plan.ts");
+      const given = plan.flagPairs(forwarded, (flag) => BOOLEAN_EVAL_FLAGS.has(flag));
+      io.stdout(`${plan.renderPlan({ recipe, order, benchDir, repeats, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, repeatDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, given) })}\n`);
       return 0;
     }
 
@@ -186,21 +187,22 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
       for (const [run, reason] of blockedHere) if (!blocked.has(run)) blocked.set(run, repeats > 1 ? `${reason} (repeat ${k})` : reason);
     }
 
+    const tab = await import("../../runner/experiment-table.ts");
     const outOfRepeat = (k: number, run: string) => path.join(repeatDir(k), run);
     const ks = Array.from({ length: repeats }, (_, i) => i + 1);
     const rows = order.flatMap((run) => {
       const spec = recipe.runs[run]!;
-      if (blocked.has(run)) return [ex.otherRowOf(run, spec, { notRun: blocked.get(run)! })];
+      if (blocked.has(run)) return [tab.otherRowOf(run, spec, { notRun: blocked.get(run)! })];
       if (spec.kind === "magic-guideline") {
         return ks.map((k) => {
-          const stats = JSON.parse(fs.readFileSync(path.join(outOfRepeat(k, run), "stats.json"), "utf8")) as import("../../runner/experiment.ts").GuidelineFigures;
+          const stats = JSON.parse(fs.readFileSync(path.join(outOfRepeat(k, run), "stats.json"), "utf8")) as import("../../runner/experiment-table.ts").GuidelineFigures;
           const { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } = stats;
-          return ex.otherRowOf(repeats > 1 ? `${run} (repeat ${k})` : run, spec, { guideline: { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } });
+          return tab.otherRowOf(repeats > 1 ? `${run} (repeat ${k})` : run, spec, { guideline: { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } });
         });
       }
-      return spec.kind === "eval" ? [ex.repeatedRowOf(run, spec, ks.map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices)] : [];
+      return spec.kind === "eval" ? [tab.repeatedRowOf(run, spec, ks.map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices)] : [];
     });
-    const table = ex.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats });
+    const table = tab.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats });
     fs.writeFileSync(path.join(outDir, "table.md"), table);
     fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sets, repeats, seeds, prices: prices ?? null, rows }, null, 2)}\n`);
     // One page over the dev runs (the questions all of them ran), charts as compare's; with repeats, repeat 1's.

@@ -1,0 +1,185 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expectedCalls } from "../graphs/calls.ts";
+import { type EvalRecord, methodTokens } from "./report.ts";
+import type { Recipe, RecipeRun } from "./experiment.ts";
+import type { Prices } from "./experiment-table.ts";
+
+/** `sqlmend experiment --dry-run`: what each run still costs, measured or by its graph's declared calls. */
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+/** Per question: model calls and the method's tokens (spent + served by the cache). */
+export interface QuestionCost {
+  calls: number;
+  input: number;
+  output: number;
+}
+
+/** A graph's own call count per question (graphs/calls.ts), for runs nothing has measured yet. */
+export interface KnownCalls {
+  min: number;
+  max: number;
+  typical?: number;
+  note?: string;
+}
+
+/**
+ * A run's calls per question by its graph's declared count (`GraphInfo.calls`), with its recipe options and the flags
+ * every run gets (`forwarded`, which win, as on the command line); a corrector reads its initial SQL from a file, and
+ * under `--correct errors|incorrect` may not run at all. Undefined for a step that is not an eval of a graph.
+ */
+export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>): KnownCalls | undefined {
+  if (spec.kind !== "eval" || !spec.graph) return undefined;
+  const bounds = expectedCalls(spec.graph, { ...spec.options, ...forwarded }, spec.initial ? { correct: spec.correct ?? "all" } : undefined);
+  // Under errors|incorrect only some questions are corrected: how many is not known before the initial run.
+  if (bounds && (spec.correct === "errors" || spec.correct === "incorrect")) {
+    const { typical: _typical, ...rest } = bounds;
+    return rest;
+  }
+  return bounds;
+}
+
+/** `--flag value` / `--flag=value` / `--flag` pairs of a command line, by flag name (a bare flag is true). */
+export function flagPairs(argv: string[], isBoolean: (flag: string) => boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) continue;
+    const eq = arg.indexOf("=");
+    if (eq > 0) out[arg.slice(2, eq)] = arg.slice(eq + 1);
+    else if (!isBoolean(arg) && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--")) out[arg.slice(2)] = argv[++i];
+    else out[arg.slice(2)] = true;
+  }
+  return out;
+}
+
+/** What a run's finished questions cost, from its folder: eval's results.jsonl, or magic guideline's (usage per role). */
+export function questionCostsIn(dir: string, kind: RecipeRun["kind"], recordsIn: (dir: string) => EvalRecord[]): QuestionCost[] {
+  if (kind === "eval") return recordsIn(dir).map((r) => ({ calls: r.calls, ...methodTokens(r) }));
+  if (kind !== "magic-guideline") return [];
+  const file = path.join(dir, "results.jsonl");
+  if (!fs.existsSync(file)) return [];
+  const costs: QuestionCost[] = [];
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    let record: { usageByRole?: Record<string, { calls?: number; inputTokens?: number; outputTokens?: number; savedInputTokens?: number; savedOutputTokens?: number }> };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue; // blank, or half-written by a kill
+    }
+    const roles = Object.values(record.usageByRole ?? {});
+    costs.push({
+      calls: roles.reduce((a, t) => a + (t.calls ?? 0), 0),
+      input: roles.reduce((a, t) => a + (t.inputTokens ?? 0) + (t.savedInputTokens ?? 0), 0),
+      output: roles.reduce((a, t) => a + (t.outputTokens ?? 0) + (t.savedOutputTokens ?? 0), 0),
+    });
+  }
+  return costs;
+}
+
+export interface PlanInput {
+  recipe: Recipe;
+  order: string[];
+  benchDir: string;
+  repeats: number;
+  seeds: number[];
+  prices: Prices | undefined;
+  /** Questions per split (after --limit). */
+  counts: Map<string, number>;
+  splitOf: (run: string) => string;
+  blocked: Map<string, string>;
+  outDir: string;
+  repeatDir: (k: number) => string;
+  recordsIn: (dir: string) => EvalRecord[];
+  knownCalls: (run: string) => KnownCalls | undefined;
+  /** Lines said under the heading (questions the benchmark skips). */
+  notes?: string[];
+}
+
+/**
+ * `--dry-run`: the runs in order with their questions, those done, and the calls, tokens and price still expected.
+ * A run's cost per question is measured where it can be — its own finished questions, a pilot's (OUT/pilot), another
+ * run of the same graph — else its calls come from the graph's own count and its tokens stay unknown (said).
+ */
+export function renderPlan(p: PlanInput): string {
+  const { recipe, order, repeats } = p;
+  const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${p.benchDir}${repeats > 1 ? `, ${repeats} repeats (seeds ${p.seeds.join(", ")})` : ""}, in this order`, ...(p.notes?.length ? p.notes.map((n) => `  ${n}`) : []), ""];
+  const ks = Array.from({ length: repeats }, (_, i) => i + 1);
+  let calls = 0;
+  // Calls by the graphs' declared bounds, for runs nothing measured and that declare no typical count.
+  let boundedLow = 0;
+  let boundedHigh = 0;
+  let input = 0;
+  let output = 0;
+  let callsUnknown = 0;
+  let tokensUnknown = 0;
+  const perQuestion = (costs: QuestionCost[]) => ({ calls: mean(costs.map((c) => c.calls)), input: mean(costs.map((c) => c.input)), output: mean(costs.map((c) => c.output)) });
+  for (const run of order) {
+    const spec = p.recipe.runs[run]!;
+    const questions = p.counts.get(p.splitOf(run))!;
+    const reason = p.blocked.get(run);
+    const label = run.padEnd(24);
+    if (reason) {
+      lines.push(`  ${label} ${(spec.graph ?? spec.paper?.row ?? spec.kind).padEnd(44)} not run: ${reason}`);
+      continue;
+    }
+    if (spec.kind === "memo-candidates") {
+      lines.push(`  ${label} ${`memo candidates of ${spec.from}`.padEnd(44)} no model calls (read from ${spec.from}'s checkpoints)`);
+      continue;
+    }
+    const doneIn = (k: number) => {
+      const dir = path.join(p.repeatDir(k), run);
+      if (spec.kind === "eval") return p.recordsIn(dir).length;
+      // A guideline or memory step is done once it wrote its stats / memory (its own records are not eval's).
+      if (spec.kind === "magic-guideline") return fs.existsSync(path.join(dir, "stats.json")) ? questions : 0;
+      return fs.existsSync(path.join(dir, "memory.sqlite")) ? questions : 0;
+    };
+    const done = ks.reduce((a, k) => a + Math.min(questions, doneIn(k)), 0);
+    const todo = Math.max(0, questions * repeats - done);
+    const own = ks.flatMap((k) => questionCostsIn(path.join(p.repeatDir(k), run), spec.kind, p.recordsIn));
+    const pilot = questionCostsIn(path.join(p.outDir, "pilot", run), spec.kind, p.recordsIn);
+    const sameGraph = spec.kind === "eval" ? order.filter((o) => o !== run && p.recipe.runs[o]!.kind === "eval" && p.recipe.runs[o]!.graph === spec.graph).flatMap((o) => questionCostsIn(path.join(p.repeatDir(1), o), "eval", p.recordsIn)) : [];
+    const [measured, source] = own.length ? [own, "measured"] : pilot.length ? [pilot, "measured in the pilot"] : sameGraph.length ? [sameGraph, `measured in another ${spec.graph} run`] : [[], ""];
+    const what = spec.kind === "magic-guideline" ? "magic guideline" : spec.kind === "memo-build" ? "memo build" : `${spec.graph}${spec.initial ? ` on ${spec.initial}, --correct ${spec.correct ?? "all"}` : ""}`;
+    const head = `  ${label} ${what.padEnd(44)} ${p.splitOf(run)}: ${questions} questions${repeats > 1 ? ` × ${repeats} repeats` : ""}, ${done} done; `;
+    if (!todo) {
+      lines.push(`${head}0 calls (done)`);
+      continue;
+    }
+    if (measured.length) {
+      const q = perQuestion(measured);
+      calls += q.calls * todo;
+      input += q.input * todo;
+      output += q.output * todo;
+      const cost = p.prices ? `, ~$${(((q.input * p.prices.input + q.output * p.prices.output) * todo) / 1e6).toFixed(2)}` : "";
+      lines.push(`${head}~${Math.round(q.calls * todo)} calls, ~${Math.round((q.input + q.output) * todo)} tokens${cost} (${q.calls.toFixed(1)} calls, ${Math.round(q.input + q.output)} tokens /question ${source})`);
+      continue;
+    }
+    tokensUnknown++;
+    const known = spec.kind === "eval" ? p.knownCalls(run) : undefined;
+    if (known) {
+      const range = `${known.min}..${known.max}/question by the graph's declared count${known.note ? `; ${known.note}` : ""}`;
+      if (known.typical !== undefined) {
+        calls += known.typical * todo;
+        lines.push(`${head}~${Math.round(known.typical * todo)} calls (typically ${known.typical}, ${range}), tokens unknown until measured (--pilot N)`);
+      } else {
+        boundedLow += known.min * todo;
+        boundedHigh += known.max * todo;
+        lines.push(`${head}${known.min * todo}..${known.max * todo} calls (${range}), tokens unknown until measured (--pilot N)`);
+      }
+    } else {
+      callsUnknown++;
+      lines.push(`${head}calls and tokens unknown until measured (--pilot N)`);
+    }
+  }
+  if (p.blocked.size) lines.push("", `${p.blocked.size} run${p.blocked.size === 1 ? "" : "s"} not run (the table prints their rows with the reason)`);
+  const plural = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
+  const bounded = boundedHigh > 0 ? ` plus ${Math.round(boundedLow)}..${Math.round(boundedHigh)} by the graphs' declared bounds` : "";
+  lines.push("", `Expected calls: ~${Math.round(calls)}${bounded}${callsUnknown ? ` plus those of ${plural(callsUnknown)} not measured yet` : ""} (the response cache may serve many of them)`);
+  // Nothing measured yet: "unknown", rather than a 0 that reads like an estimate.
+  const measuredAny = input + output > 0 || tokensUnknown === 0;
+  lines.push(measuredAny ? `Expected tokens: ~${Math.round(input + output)} (${Math.round(input)} in, ${Math.round(output)} out)${tokensUnknown ? ` plus those of ${plural(tokensUnknown)} not measured yet (--pilot N measures them)` : ""}` : "Expected tokens: unknown until some run is measured (--pilot N)");
+  if (p.prices) lines.push(measuredAny ? `Expected price: ~$${((input * p.prices.input + output * p.prices.output) / 1e6).toFixed(2)} at $${p.prices.input} / $${p.prices.output} per million input / output tokens${tokensUnknown ? `, plus ${plural(tokensUnknown)} not priced yet` : ""}` : "Expected price: unknown until some run is measured (--pilot N)");
+  return lines.join("\n");
+}
