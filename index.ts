@@ -8,7 +8,7 @@ export type { CallBounds } from "./graphs/manifests/manifest.ts";
 export { expectedCalls } from "./graphs/calls.ts";
 export type { GraphInfo, GraphManifest } from "./graphs/spec.ts";
 export { baselineSpec } from "./graphs/baseline.ts";
-export { repairSpec } from "./graphs/repair.ts";
+export { asGivenSpec, repairSpec } from "./graphs/repair.ts";
 export { magicSpec } from "./graphs/magic.ts";
 export { magicFeedbackSpec } from "./graphs/magic-feedback.ts";
 export { magicGuidelineSpec } from "./graphs/magic-guideline.ts";

@@ -1,6 +1,6 @@
 import { baselineSpec } from "./baseline.ts";
 import { multiplePromptSpec, selfConsistencySpec, selfDebuggingSpec } from "./correction-baselines.ts";
-import { repairSpec } from "./repair.ts";
+import { asGivenSpec, repairSpec } from "./repair.ts";
 import { magicSpec } from "./magic.ts";
 import { magicFeedbackSpec } from "./magic-feedback.ts";
 import { magicGuidelineSpec } from "./magic-guideline.ts";
@@ -14,6 +14,7 @@ import type { GraphSpec } from "./spec.ts";
 export const graphSpecs: GraphSpec[] = [
   baselineSpec,
   repairSpec,
+  asGivenSpec,
   magicSpec,
   magicFeedbackSpec,
   magicGuidelineSpec,

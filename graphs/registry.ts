@@ -1,5 +1,5 @@
 import type { GraphInfo } from "./manifests/manifest.ts";
-import { baselineManifest, repairManifest } from "./manifests/baseline.ts";
+import { asGivenManifest, baselineManifest, repairManifest } from "./manifests/baseline.ts";
 import { multiplePromptManifest, selfConsistencyManifest, selfDebuggingManifest } from "./manifests/correction-baselines.ts";
 import { magicFeedbackManifest, magicGuidelineManifest, magicManifest } from "./manifests/magic.ts";
 import { memoRefineManifest, memoSqlManifest } from "./manifests/memo.ts";
@@ -17,6 +17,7 @@ const entry = (manifest: GraphInfo, load: () => Promise<GraphSpec>): GraphManife
 export const graphManifests: GraphManifest[] = [
   entry(baselineManifest, async () => (await import("./baseline.ts")).baselineSpec),
   entry(repairManifest, async () => (await import("./repair.ts")).repairSpec),
+  entry(asGivenManifest, async () => (await import("./repair.ts")).asGivenSpec),
   entry(magicManifest, async () => (await import("./magic.ts")).magicSpec),
   entry(magicFeedbackManifest, async () => (await import("./magic-feedback.ts")).magicFeedbackSpec),
   entry(magicGuidelineManifest, async () => (await import("./magic-guideline.ts")).magicGuidelineSpec),

@@ -2,7 +2,7 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import { SqlState, SqlInputState } from "../state/sql-state.ts";
 import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { repairManifest } from "./manifests/baseline.ts";
+import { asGivenManifest, repairManifest } from "./manifests/baseline.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
 
 /**
@@ -24,6 +24,25 @@ export const repairSpec: GraphSpec = specOf(repairManifest, {
       .addEdge("fix", "execute")
       .compile({ checkpointer: options.checkpointer });
     graph.name = "repair";
+    return graph;
+  },
+});
+
+/**
+ * The given SQL, executed and left as it is: another system's predictions (`--initial FILE --correct all`) become a
+ * run with eval's outputs — results.jsonl, report.md, report.html — that `compare` and experiments put beside ours.
+ */
+export const asGivenSpec: GraphSpec = specOf(asGivenManifest, {
+  factories: { execute: SHARED_FACTORIES.execute },
+  steps: () => 1,
+  build(deps, options: BuildOptions = {}) {
+    const node = (slot: string) => slotNode(asGivenSpec, slot, deps, options);
+    const graph = new StateGraph(SqlState, { input: SqlInputState })
+      .addNode("execute", node("execute"))
+      .addEdge(START, "execute")
+      .addEdge("execute", END)
+      .compile({ checkpointer: options.checkpointer });
+    graph.name = "as-given";
     return graph;
   },
 });

@@ -34,6 +34,7 @@ const guidelineOf = (config: ServedConfig) => {
 
 export const baseline = served("baseline");
 export const repair = served("repair");
+export const asGiven = served("as-given");
 export const r3 = served("r3");
 export const r3Review = served("r3-review");
 export const tsSql = served("ts-sql");

@@ -40,9 +40,9 @@ const magicT1Figures = (key: string, scenario: number, ex: number) => {
 };
 
 const paper = (source: string, model: string, row: string, figures: Record<string, number>, note?: string): Paper => ({ source, model, row, figures, ...(note ? { note } : {}) });
-/** A row whose method sqlmend lacks: never run, printed with the reason beside the paper's figures. */
-const lacking = (needs: string, p: Paper, more: Partial<RecipeRun> = {}): RecipeRun => ({ kind: "eval", options: {}, needs, paper: p, ...more });
 const ev = (graph: string, options: RecipeRun["options"] = {}, more: Partial<RecipeRun> = {}): RecipeRun => ({ kind: "eval", graph, options, ...more });
+/** Another system's predictions (`--set NAME=FILE`), scored as they are by the as-given graph: its row beside ours. */
+const given = (set: string, p: Paper): RecipeRun => ({ kind: "eval", graph: "as-given", options: {}, initial: `{set:${set}}`, correct: "all", paper: p });
 
 const magicTable1: Recipe = {
   name: "magic-table1",
@@ -153,8 +153,9 @@ const memoCorrection: Recipe = {
     random: ev("memo-refine", { ...CANDIDATES, retrieval: "random" }, { initial: "none", paper: paper(MEMO_T3, MEMO_T3_MODEL, "+ Random RAG (unfiltered)", { EX: 67.6 }) }),
     "din-sql": ev("memo-refine", { ...CANDIDATES, retrieval: "none" }, { initial: "none", paper: paper(MEMO_T3, MEMO_T3_MODEL, "DIN-SQL (A.8's critique-refine adaptation)", { EX: 66.5 }) }),
     filtered: ev("memo-refine", CANDIDATES, { initial: "none", paper: paper(MEMO_T3, MEMO_T3_MODEL, "Memo-SQL (ICL + RAG, filtered)", { EX: 68.5 }) }),
-    "solid-sql": lacking("method not in sqlmend: SOLID-SQL (positive examples only)", paper(MEMO_T3, MEMO_T3_MODEL, "SOLID-SQL (Liu et al., 2025a)", { EX: 67.4 })),
-    share: lacking("method not in sqlmend: SHARE (three fine-tuned models)", paper(MEMO_T3, MEMO_T3_MODEL, "SHARE (Qu et al., 2025)", { EX: 69.2 })),
+    // Methods sqlmend does not have: their predictions, given by the user, scored as they are (as-given).
+    "solid-sql": given("solid-sql", paper(MEMO_T3, MEMO_T3_MODEL, "SOLID-SQL (Liu et al., 2025a)", { EX: 67.4 }, "SOLID-SQL's predictions file (the method is not in sqlmend)")),
+    share: given("share", paper(MEMO_T3, MEMO_T3_MODEL, "SHARE (Qu et al., 2025)", { EX: 69.2 }, "SHARE's predictions file (three fine-tuned models, not in sqlmend)")),
   },
 };
 
@@ -187,7 +188,7 @@ const tsSqlTable5: Recipe = {
     // magic's corrector with that guideline, as MAGIC's Table 1 runs them (the user gives the guideline's text).
     "zero-shot.din-sql": ev("magic", { guideline: "{set:guideline-pourreza}" }, { initial: "zero-shot", correct: "all", paper: paper(TS_T5, "Gemini 1.5 Pro", "+ DIN-SQL", smc(65.3, 52.69, 52.78, 60.3), "DIN-SQL's self-correction guideline file, applied by magic's corrector") }),
     "zero-shot.mac-sql": ev("magic", { guideline: "{set:guideline-wang}" }, { initial: "zero-shot", correct: "all", paper: paper(TS_T5, "Gemini 1.5 Pro", "+ MAC-SQL", smc(67.68, 56.56, 52.78, 62.91), "MAC-SQL's refiner guideline file, applied by magic's corrector (not MAC-SQL's own execute-and-refine loop)") }),
-    "zero-shot.chess": lacking("method not in sqlmend: CHESS's revision", paper(TS_T5, "Gemini 1.5 Pro", "+ CHESS", smc(70.7, 56.99, 53.47, 64.93)), { initial: "zero-shot", correct: "all" }),
+    "zero-shot.chess": given("zero-shot-chess", paper(TS_T5, "Gemini 1.5 Pro", "+ CHESS", smc(70.7, 56.99, 53.47, 64.93), "CHESS's revision of the zero-shot SQL, as a predictions file (CHESS is not in sqlmend)")),
     ...Object.fromEntries(
       ([["din-sql", "DIN-SQL", smc(67.14, 49.89, 45.14, 59.84), smc(75.57, 64.3, 65.28, 71.19)], ["mac-sql", "MAC-SQL", smc(69.19, 49.89, 51.39, 61.67), smc(75.14, 63.87, 63.89, 70.66)], ["chess", "CHESS IR+SS+CG", smc(70.92, 53.76, 53.47, 64.08), smc(75.89, 65.16, 63.89, 71.51)], ["opensearch-v2", "OpenSearch-v2", smc(74.05, 62.15, 61.11, 69.23), smc(75.89, 64.09, 64.58, 71.25)]] as const).map(
         ([key, name, alone, fixed]) => [

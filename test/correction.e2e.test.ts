@@ -112,6 +112,28 @@ describe("correction scenarios (MAGIC Table 1)", () => {
     expect([...results(all).values()].every((x) => x.correction === "applied")).toBe(true);
   });
 
+  it("as-given scores a predictions file as it is, with no model call, as `score` does, and compare takes it", async () => {
+    const out = path.join(dir, "as-given");
+    const before = server.requests.length;
+    const run = io();
+    expect(await main(["eval", "as-given", "--bench", benchDir, "--out", out, ...ids(), "--initial", writePreds(), "--correct", "all", "--checkpoints", "memory"], run.io)).toBe(0);
+    expect(server.requests.length).toBe(before);
+    const r = results(out);
+    expect([q0(), q1(), q2()].map((q) => [r.get(q.id)!.sql, r.get(q.id)!.correct, r.get(q.id)!.calls])).toEqual([
+      [q0().goldSql, true, 0],
+      ["SELECT nope FROM nothing", false, 0],
+      ["SELECT 42", false, 0],
+    ]);
+    expect(r.get(q1().id)!.predError).toBeTruthy();
+    // The same file through `sqlmend score`: the same verdict.
+    const scored = io();
+    expect(await main(["score", "--bench", benchDir, "--pred", writePreds(), "--only-predicted"], scored.io)).toBe(0);
+    expect(scored.out()).toMatch(/^all\s+3\s+1\s+33\.33$/m);
+    const compared = io();
+    expect(await main(["compare", out, path.join(dir, "errors"), "--json"], compared.io)).toBe(0);
+    expect(JSON.parse(compared.out()).runs.map((x: { correct: number }) => x.correct)).toEqual([1, 2]);
+  });
+
   it("takes initial SQL from a generator graph, and refuses the oracle in ask", async () => {
     const out = path.join(dir, "from-baseline");
     // Both graphs run with --max-fix-rounds 2: baseline spends its two fix rounds in vain, repair's first fix lands.

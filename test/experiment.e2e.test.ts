@@ -99,7 +99,10 @@ describe("sqlmend experiment", () => {
   }, 600_000);
 
   it("memo-correction runs end to end: memory built, candidates exported, every variant on the same candidates, the paper's figures beside ours", async () => {
-    const run = await sqlmend("experiment", "memo-correction", "--bench", benchDir, "--out", "mc", "--limit", "2", "--checkpoints", "mc.sqlite", "--concurrency", "2");
+    // SHARE's predictions (here: the gold SQL), scored as they are beside ours; SOLID-SQL's not given.
+    const devItems = JSON.parse(fs.readFileSync(path.join(benchDir, "dev.json"), "utf8")) as { question_id: number; SQL: string; db_id: string }[];
+    fs.writeFileSync(path.join(dir, "share.json"), JSON.stringify(Object.fromEntries(devItems.map((q) => [q.question_id, `${q.SQL}\t----- bird -----\t${q.db_id}`]))));
+    const run = await sqlmend("experiment", "memo-correction", "--bench", benchDir, "--out", "mc", "--limit", "2", "--checkpoints", "mc.sqlite", "--concurrency", "2", "--set", "share=share.json");
     expect(run.code, run.err.slice(-3000)).toBe(0);
     expect(fs.existsSync(path.join(dir, "mc", "memory", "memory.sqlite"))).toBe(true);
     const candidates = JSON.parse(fs.readFileSync(path.join(dir, "mc", "candidates", "candidates.json"), "utf8"));
@@ -107,9 +110,11 @@ describe("sqlmend experiment", () => {
     const table = JSON.parse(fs.readFileSync(path.join(dir, "mc", "table.json"), "utf8"));
     const byRun = Object.fromEntries(table.rows.map((r: { run: string }) => [r.run, r]));
     for (const r of ["none", "direct", "top4", "random", "din-sql", "filtered"]) expect([r, byRun[r].questions, byRun[r].failed]).toEqual([r, 2, 0]);
-    expect(byRun["share"].notRun).toMatch(/method not in sqlmend: SHARE/);
+    expect([byRun["share"].graph, byRun["share"].questions, byRun["share"].ex, byRun["share"].calls]).toEqual(["as-given", 2, 100, 0]);
+    expect(byRun["solid-sql"].notRun).toMatch(/^--set solid-sql=VALUE \(SOLID-SQL's predictions file/);
     expect(run.out).toMatch(/^\| filtered \| Memo-SQL \(ICL \+ RAG, filtered\) \| EX \d+\.\d\d \(\d\/2\) \| EX 68\.5 \| Memo-SQL Table 3, BIRD dev; Qwen3-Coder-30B/m);
-    expect(run.out).toMatch(/^\| solid-sql \| SOLID-SQL \(Liu et al\., 2025a\) \| not run: method not in sqlmend: SOLID-SQL/m);
+    expect(run.out).toMatch(/^\| solid-sql \| SOLID-SQL \(Liu et al\., 2025a\) \| not run: --set solid-sql=VALUE/m);
+    expect(run.out).toMatch(/^\| share \| SHARE \(Qu et al\., 2025\) \| EX 100\.00 \(2\/2\) \| EX 69\.2 \|/m);
   }, 600_000);
 
   it("magic-guideline on a short run: the batch guidelines it never merged are rows not run, with the reason; Table 4's guideline runs beside the paper's", async () => {

@@ -32,3 +32,12 @@ export const repairManifest = defineManifest({
   // No call when the given SQL executes; one fix per failed execution, at most maxFixRounds.
   calls: (options: Record<string, unknown>) => ({ min: 0, max: maxFixRoundsOf(options) }),
 });
+
+export const asGivenManifest = defineManifest({
+  name: "as-given",
+  summary: "corrector that changes nothing: executes the given SQL, so another system's predictions are scored, reported and compared like any run",
+  kind: "corrector",
+  slots: { execute: S.execute },
+  // Nothing asks a model.
+  calls: () => ({ min: 0, max: 0, typical: 0 }),
+});
