@@ -195,9 +195,13 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
       if (blocked.has(run)) return [tab.otherRowOf(run, spec, { notRun: blocked.get(run)! })];
       if (spec.kind === "magic-guideline") {
         return ks.map((k) => {
-          const stats = JSON.parse(fs.readFileSync(path.join(outOfRepeat(k, run), "stats.json"), "utf8")) as import("../../runner/experiment-table.ts").GuidelineFigures;
+          const name = repeats > 1 ? `${run} (repeat ${k})` : run;
+          const file = path.join(outOfRepeat(k, run), "stats.json");
+          // A guideline run that stopped before its stats (failed merges, Ctrl-C) is a row not run, with what to do.
+          if (!fs.existsSync(file)) return tab.otherRowOf(name, spec, { notRun: `${path.relative(outDir, file)} was not written: the guideline run did not finish; --resume retries it` });
+          const stats = JSON.parse(fs.readFileSync(file, "utf8")) as import("../../runner/experiment-table.ts").GuidelineFigures;
           const { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } = stats;
-          return tab.otherRowOf(repeats > 1 ? `${run} (repeat ${k})` : run, spec, { guideline: { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } });
+          return tab.otherRowOf(name, spec, { guideline: { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } });
         });
       }
       return spec.kind === "eval" ? [tab.repeatedRowOf(run, spec, ks.map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices)] : [];
@@ -220,7 +224,8 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
       fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: `sqlmend experiment ${argv.join(" ")}`, title, note, experiment, guidelines }));
     }
     io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
-    return rows.some((r) => r.failed) ? 3 : 0;
+    // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).
+    return rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? 3 : 0;
   },
 };
 
