@@ -3,11 +3,9 @@ import path from "node:path";
 import { expectedCalls } from "../graphs/calls.ts";
 import { type EvalRecord, methodTokens } from "./report.ts";
 import type { Recipe, RecipeRun } from "./experiment.ts";
-import type { Prices } from "./experiment-table.ts";
+import { mean, type Prices } from "./experiment-table.ts";
 
 /** `sqlmend experiment --dry-run`: what each run still costs, measured or by its graph's declared calls. */
-
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /** Per question: model calls and the method's tokens (spent + served by the cache). */
 export interface QuestionCost {
@@ -38,20 +36,6 @@ export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>
     return rest;
   }
   return bounds;
-}
-
-/** `--flag value` / `--flag=value` / `--flag` pairs of a command line, by flag name (a bare flag is true). */
-export function flagPairs(argv: string[], isBoolean: (flag: string) => boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith("--")) continue;
-    const eq = arg.indexOf("=");
-    if (eq > 0) out[arg.slice(2, eq)] = arg.slice(eq + 1);
-    else if (!isBoolean(arg) && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--")) out[arg.slice(2)] = argv[++i];
-    else out[arg.slice(2)] = true;
-  }
-  return out;
 }
 
 /** What a run's finished questions cost, from its folder: eval's results.jsonl, or magic guideline's (usage per role). */

@@ -1,5 +1,5 @@
 import { type EvalRecord, isFailed, methodTokens } from "./report.ts";
-import { exByDifficulty } from "../tools/benchmarks/score.ts";
+import { exByDatabase, exByDifficulty } from "../tools/benchmarks/score.ts";
 import { summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Paper, Recipe, RecipeRun, TableSpec } from "./experiment.ts";
 
@@ -89,7 +89,7 @@ export function otherRowOf(run: string, spec: RecipeRun, what: { notRun?: string
   };
 }
 
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+export const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const sampleSd = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
 
 export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], prices?: Prices): RunRow {
@@ -110,10 +110,7 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     correct,
     ex: answered.length ? (correct / answered.length) * 100 : 0,
     byDifficulty: exByDifficulty(answered).map(({ difficulty, count, ex }) => ({ difficulty, count, ex })),
-    byDatabase: [...new Set(answered.map((r) => r.dbId))].sort().map((db) => {
-      const at = answered.filter((r) => r.dbId === db);
-      return { db, count: at.length, ex: (at.filter((r) => r.correct).length / at.length) * 100 };
-    }),
+    byDatabase: exByDatabase(answered).map(({ db, count, ex }) => ({ db, count, ex })),
     initialEx: corrector && known.length ? (known.filter((r) => r.initialCorrect).length / known.length) * 100 : null,
     wrongToRight: corrector ? known.filter((r) => !r.initialCorrect && r.correct).length : null,
     rightToWrong: corrector ? known.filter((r) => r.initialCorrect && !r.correct).length : null,

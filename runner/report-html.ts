@@ -1,5 +1,6 @@
 import type { Comparison } from "./compare.ts";
 import { compareRuns } from "./compare.ts";
+import { exByDatabase } from "../tools/benchmarks/score.ts";
 import type { EvalRecord } from "./report.ts";
 
 /**
@@ -150,11 +151,7 @@ function dataOf(c: Comparison, kind: HtmlData["kind"], title: string): HtmlData 
         flips: known.length
           ? { wrongToRight: known.filter((q) => !q.initialCorrect && q.correct).length, rightToWrong: known.filter((q) => q.initialCorrect && !q.correct).length }
           : null,
-        byDatabase: [...new Set(r.perQuestion.map((q) => q.dbId))].sort().map((db) => {
-          const at = r.perQuestion.filter((q) => q.dbId === db);
-          const correct = at.filter((q) => q.correct).length;
-          return { db, count: at.length, correct, ex: (correct / at.length) * 100 };
-        }),
+        byDatabase: exByDatabase(r.perQuestion),
       };
     }),
     pairs: c.pairs.map((p) => ({ a: p.a, b: p.b, onlyA: p.onlyACorrect.length, onlyB: p.onlyBCorrect.length, mcnemarP: p.mcnemarP, holmP: p.holmP })),

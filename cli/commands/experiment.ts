@@ -66,6 +66,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
     const own: Record<string, string | boolean> = {};
     const sets: Record<string, string> = {};
     const forwarded: string[] = [];
+    const given: Record<string, unknown> = {};
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i]!;
       const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -82,7 +83,10 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
       else if (arg.startsWith("-")) {
         forwarded.push(arg);
         // A flag's value goes with it (boolean flags of eval are followed by another flag or nothing).
-        if (inline === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--") && !BOOLEAN_EVAL_FLAGS.has(flag)) forwarded.push(argv[++i]!);
+        const value = inline === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--") && !BOOLEAN_EVAL_FLAGS.has(flag) ? argv[++i]! : undefined;
+        if (value !== undefined) forwarded.push(value);
+        // By name, for the dry run's call counts (the flags every run gets).
+        given[flag.replace(/^-+/, "")] = inline ?? value ?? true;
       } else positionals.push(arg);
     }
     const ex = await import("../../runner/experiment.ts");
@@ -149,9 +153,12 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
     const { resolveBenchmarkDir, loadBenchmark } = await import("../../tools/benchmarks/benchmark.ts");
     const benchDir = await resolveBenchmarkDir(own.bench, io.env, io.cwd);
     const { parseResults } = await import("../../runner/report.ts");
+    // Read once per folder: the table, the page and the dry run's estimates all read the same runs (after they ran).
+    const recordsByDir = new Map<string, import("../../runner/report.ts").EvalRecord[]>();
     const recordsIn = (dir: string) => {
       const results = path.join(dir, "results.jsonl");
-      return fs.existsSync(results) ? [...parseResults(fs.readFileSync(results, "utf8")).records.values()] : [];
+      if (!recordsByDir.has(dir)) recordsByDir.set(dir, fs.existsSync(results) ? [...parseResults(fs.readFileSync(results, "utf8")).records.values()] : []);
+      return recordsByDir.get(dir)!;
     };
 
     const ctx: RunContext = { io, recipe, order, benchDir, splitOf, forwarded, sets, resume: own.resume === true };
@@ -172,7 +179,6 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
         if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
       }
       const plan = await import("../../runner/experiment-plan.ts");
-      const given = plan.flagPairs(forwarded, (flag) => BOOLEAN_EVAL_FLAGS.has(flag));
       io.stdout(`${plan.renderPlan({ recipe, order, benchDir, repeats, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, repeatDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, given) })}\n`);
       return 0;
     }

@@ -228,7 +228,7 @@ export function prepareQueries(
   return { pred, gold, orderMatters: gold.toLowerCase().includes("order by") };
 }
 
-/** The verdict from a comparison made inside the executor (no rows returned), plus VES when asked. */
+/** The verdict from a comparison (inside the executor, or of rows here), plus VES when asked. */
 async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, opts: ScoreOptions): Promise<Verdict> {
   const { pred: p, gold: g } = outcome;
   if (g.ok) verdict.goldRows = g.rowCount;
@@ -244,7 +244,7 @@ async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, o
   if (opts.ves) {
     const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
     verdict.timeRatio = verdict.correct
-      ? await measureTimeRatio(opts.executor, q.dbPath, p.sql, g.sql, iterations, opts.timeoutMs ?? 30_000)
+      ? await measureTimeRatio(opts.executor, q.dbPath, outcome.pred.sql, outcome.gold.sql, iterations, opts.timeoutMs ?? 30_000)
       : 0;
     verdict.reward = vesReward(verdict.timeRatio);
   }
@@ -270,23 +270,9 @@ export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOpt
   ]);
   const g = goldRun.result;
   const p = predRun.result;
-  if (g.ok) verdict.goldRows = g.rowCount;
-  else verdict.goldError = failureText(g);
-  if (p.ok) verdict.predRows = p.rowCount;
-  else {
-    verdict.predError = failureText(p);
-    if (refusedAsWriter(verdict.predError)) verdict.writes = true;
-  }
-  if (!g.ok || !p.ok) return opts.ves ? { ...verdict, timeRatio: 0, reward: 0 } : verdict;
-  verdict.correct = resultsMatch(p.rows, g.rows, opts.semantics, { orderMatters });
-  if (opts.ves) {
-    const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
-    verdict.timeRatio = verdict.correct
-      ? await measureTimeRatio(opts.executor, q.dbPath, predRun.sql, goldRun.sql, iterations, timeoutMs)
-      : 0;
-    verdict.reward = vesReward(verdict.timeRatio);
-  }
-  return verdict;
+  // The same verdict as a comparison inside the executor: both sides, then correctness from the rows here.
+  const outcome: CompareOutcome = { pred: { ...p, sql: predRun.sql }, gold: { ...g, sql: goldRun.sql }, correct: g.ok && p.ok && resultsMatch(p.rows, g.rows, opts.semantics, { orderMatters }) };
+  return withVes(verdict, outcome, q, opts);
 }
 
 // ---------------------------------------------------------------------------
@@ -437,6 +423,17 @@ export function exByDifficulty<T extends { correct: boolean; difficulty?: string
       const correct = group.filter((v) => v.correct).length;
       return { difficulty, count: group.length, correct, ex: pct(correct, group.length), ...extra?.(group) };
     });
+}
+
+/** EX per database (MAGIC's Figure 4), databases by name. */
+export function exByDatabase<T extends { correct: boolean; dbId: string }>(items: T[]): { db: string; count: number; correct: number; ex: number }[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(item.dbId, [...(groups.get(item.dbId) ?? []), item]);
+  return [...groups.keys()].sort().map((db) => {
+    const group = groups.get(db)!;
+    const correct = group.filter((v) => v.correct).length;
+    return { db, count: group.length, correct, ex: pct(correct, group.length) };
+  });
 }
 
 /** Scores every question (in parallel); a question without a prediction is wrong ("no prediction"). */
