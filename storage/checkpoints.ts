@@ -6,6 +6,7 @@ import { BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { dataDir } from "../tools/paths.ts";
 import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
+import { openSharedSqlite } from "../tools/sqlite/shared-file.ts";
 import { LightSqliteSaver } from "./checkpoint-chunks.ts";
 import { isPostgresLocation, redactUrl } from "./location.ts";
 import type { PostgresCheckpointer } from "./postgres.ts";
@@ -87,18 +88,18 @@ function openFile(file: string, options: { mustExist?: boolean }): OpenedCheckpo
   }
   let db: Database.Database;
   try {
-    db = new Database(file, { fileMustExist: options.mustExist ?? false });
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
-    const foreign = tables.filter((t) => !OWN_TABLES.has(t));
-    if (foreign.length) {
-      db.close();
-      throw new UserError(`${file} is another database (it has table '${foreign[0]}'); checkpoints need a file of their own`);
-    }
-    // A new file gets small pages: rows are small now, and each table and index starts with a page of its own.
-    if ((db.pragma("page_count", { simple: true }) as number) === 0) db.pragma(`page_size = ${NEW_FILE_PAGE_SIZE}`);
-    db.pragma("journal_mode = WAL");
-    // Durable enough for checkpoints (WAL survives a killed process); far faster than FULL.
-    db.pragma("synchronous = NORMAL");
+    db = openSharedSqlite(file, {
+      busyMs: 10_000,
+      // Durable enough for checkpoints (WAL survives a killed process); far faster than FULL.
+      synchronousNormal: true,
+      before: (opened) => {
+        const tables = (opened.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+        const foreign = tables.filter((t) => !OWN_TABLES.has(t));
+        if (foreign.length) throw new UserError(`${file} is another database (it has table '${foreign[0]}'); checkpoints need a file of their own`);
+        // A new file gets small pages: rows are small now, and each table and index starts with a page of its own.
+        if ((opened.pragma("page_count", { simple: true }) as number) === 0) opened.pragma(`page_size = ${NEW_FILE_PAGE_SIZE}`);
+      },
+    });
   } catch (error) {
     if (error instanceof UserError) throw error;
     const message = `cannot open checkpoint file ${file}: ${(error as Error).message}`;

@@ -9,8 +9,6 @@
  * unreachable endpoint costs one timeout per run, not one per question.
  */
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import Database from "better-sqlite3";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import type { ModelCallRecord } from "../../state/usage.ts";
@@ -47,6 +45,7 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
 }
 
 import { EMBEDDER_ROLE } from "./embedder-role.ts";
+import { openSharedSqlite } from "../sqlite/shared-file.ts";
 export { EMBEDDER_ROLE };
 
 export type EmbedOutcome =
@@ -113,11 +112,10 @@ class VectorCache {
   constructor(file: string | undefined) {
     if (!file) return;
     try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      const db = new Database(file);
-      db.pragma("busy_timeout = 5000");
-      db.pragma("journal_mode = WAL");
-      db.exec("CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID");
+      const db = openSharedSqlite(file, {
+        busyMs: 5000,
+        schema: "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID",
+      });
       this.get_ = db.prepare("SELECT vector FROM vectors WHERE model = ? AND hash = ?").pluck();
       this.put = db.prepare("INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?, ?, ?)");
       this.db = db;

@@ -29,6 +29,7 @@ import { AIMessage, type AIMessageFields } from "@langchain/core/messages";
 import type { ChatGeneration, Generation } from "@langchain/core/outputs";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { firstLineOf } from "../../core/errors.ts";
+import { isSqliteBusy, isSqliteDamaged, openSharedSqlite } from "../sqlite/shared-file.ts";
 import { lazyCrypto } from "../hash.ts";
 
 import { type CacheMode, type CacheStats, emptyCacheStats } from "./cache-modes.ts";
@@ -69,6 +70,18 @@ interface StoredReply {
   message: { content: AIMessageFields["content"]; tool_calls?: AIMessageFields["tool_calls"]; additional_kwargs?: Record<string, unknown>; response_metadata?: Record<string, unknown> };
 }
 
+/** How long a process waits for another's lock on the file, at open and at each lookup or write. */
+const BUSY_MS = 10_000;
+const SCHEMA = `CREATE TABLE IF NOT EXISTS responses (
+  key TEXT NOT NULL, occurrence INTEGER NOT NULL, model TEXT NOT NULL, reply TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, created_at TEXT NOT NULL,
+  PRIMARY KEY (key, occurrence)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS uses (scope TEXT NOT NULL, key TEXT NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (scope, key)) WITHOUT ROWID`;
+const RESPONSE_COLUMNS = "key,occurrence,model,reply,input_tokens,output_tokens,created_at";
+
+/** A cache file from an older sqlmend: set aside like a damaged one. */
+class OldCacheSchema extends Error {}
+
 /** The SQLite file behind the cache: opened once per path in a process, shared by every provider. */
 export class ResponseStore implements ReplyStore {
   private db: Database.Database | undefined;
@@ -86,20 +99,27 @@ export class ResponseStore implements ReplyStore {
     try {
       this.open();
     } catch (error) {
+      this.db = undefined;
+      if (isSqliteBusy(error)) {
+        // Another process holds the file longer than we wait: the file is fine, this run goes without it.
+        this.broken = `response cache ${file} is busy (another process held it for over ${BUSY_MS / 1000} s): running without it`;
+        warn(this.broken);
+        return;
+      }
+      if (!isSqliteDamaged(error) && !(error instanceof OldCacheSchema)) {
+        this.broken = `response cache ${file} cannot be used (${firstLineOf(error)}): running without it`;
+        warn(this.broken);
+        return;
+      }
       // A damaged file (not a database, corrupt pages, an old schema): set aside, start afresh.
       const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-      try {
-        this.db?.close();
-      } catch {
-        /* already unusable */
-      }
-      this.db = undefined;
       try {
         fs.renameSync(file, aside);
         for (const suffix of ["-wal", "-shm"]) if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
         warn(`response cache ${file} is damaged (${firstLineOf(error)}): moved to ${aside}, starting a new one`);
         this.open();
       } catch (again) {
+        this.db = undefined;
         this.broken = `response cache ${file} cannot be used (${firstLineOf(again)}): running without it`;
         warn(this.broken);
       }
@@ -107,16 +127,13 @@ export class ResponseStore implements ReplyStore {
   }
 
   private open() {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const db = new Database(this.file);
+    const db = openSharedSqlite(this.file, { busyMs: BUSY_MS, schema: SCHEMA });
     this.db = db;
-    db.pragma("busy_timeout = 10000");
-    db.pragma("journal_mode = WAL");
-    db.exec(`CREATE TABLE IF NOT EXISTS responses (
-      key TEXT NOT NULL, occurrence INTEGER NOT NULL, model TEXT NOT NULL, reply TEXT NOT NULL,
-      input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, created_at TEXT NOT NULL,
-      PRIMARY KEY (key, occurrence)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS uses (scope TEXT NOT NULL, key TEXT NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (scope, key)) WITHOUT ROWID`);
+    const columns = (db.prepare("SELECT name FROM pragma_table_info('responses')").pluck().all() as string[]).join(",");
+    if (columns !== RESPONSE_COLUMNS) {
+      db.close();
+      throw new OldCacheSchema(`table responses has columns ${columns}, not ${RESPONSE_COLUMNS}`);
+    }
     this.useStmt = db.prepare("INSERT INTO uses VALUES (?, ?, 1) ON CONFLICT (scope, key) DO UPDATE SET next = next + 1 RETURNING next - 1 AS occurrence");
     this.getStmt = db.prepare("SELECT reply, input_tokens, output_tokens FROM responses WHERE key = ? AND occurrence = ?");
     // First writer wins (two processes that missed at once both keep their own reply; the file keeps one).

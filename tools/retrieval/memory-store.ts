@@ -8,6 +8,7 @@ import { type Embedder, embedRecorded } from "../models/embeddings.ts";
 import { firstLineOf, UserError } from "../../core/errors.ts";
 import { DenseKeyIndex, type Hit, keyText, LexicalKeyIndex, type RetrievalKey } from "./key-index.ts";
 import { sqlSkeleton } from "../sql-skeleton.ts";
+import { openSharedSqlite } from "../sqlite/shared-file.ts";
 
 /**
  * Memo-SQL's error-correction memory (§3.2): entries ⟨question, gold SQL, wrong SQL, error types, suggestions⟩ in an
@@ -193,26 +194,24 @@ export class MemoryStore {
     if (!exists) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     let db: Database.Database;
     try {
-      db = new Database(file);
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
-      if (tables.length) {
-        const kind = tables.includes("meta") ? (db.prepare("SELECT value FROM meta WHERE key = 'kind'").get() as { value?: string } | undefined)?.value : undefined;
-        if (kind !== MEMORY_KIND) {
-          db.close();
-          throw new UserError(`${file} is not a Memo-SQL memory (it is another SQLite database)`);
-        }
-      }
-      db.pragma("journal_mode = WAL");
-      db.pragma("busy_timeout = 5000");
-      db.pragma("synchronous = NORMAL"); // WAL + NORMAL: an app crash loses nothing committed; a power cut at most the last entries
-      db.exec(`
+      db = openSharedSqlite(file, {
+        busyMs: 5000,
+        synchronousNormal: true,
+        before: (opened) => {
+          const tables = (opened.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+          if (!tables.length) return;
+          const kind = tables.includes("meta") ? (opened.prepare("SELECT value FROM meta WHERE key = 'kind'").get() as { value?: string } | undefined)?.value : undefined;
+          if (kind !== MEMORY_KIND) throw new UserError(`${file} is not a Memo-SQL memory (it is another SQLite database)`);
+        },
+        schema: `
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS entries (
           id INTEGER PRIMARY KEY AUTOINCREMENT, source_id TEXT NOT NULL, db_id TEXT NOT NULL, question TEXT NOT NULL,
           evidence TEXT NOT NULL, gold_sql TEXT NOT NULL, wrong_sql TEXT NOT NULL, error_types TEXT NOT NULL,
           suggestions TEXT NOT NULL, skeleton TEXT NOT NULL, created_at TEXT NOT NULL, embedding BLOB, embed_model TEXT);
         CREATE TABLE IF NOT EXISTS done (source_id TEXT PRIMARY KEY, outcome TEXT NOT NULL, note TEXT);
-        INSERT OR IGNORE INTO meta VALUES ('kind', '${MEMORY_KIND}'), ('version', '${SCHEMA_VERSION}');`);
+        INSERT OR IGNORE INTO meta VALUES ('kind', '${MEMORY_KIND}'), ('version', '${SCHEMA_VERSION}');`,
+      });
     } catch (error) {
       if (error instanceof UserError) throw error;
       throw new UserError(`${file}: cannot open the memory: ${firstLineOf(error)}`);

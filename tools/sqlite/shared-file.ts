@@ -1,0 +1,64 @@
+/**
+ * SQLite files that several sqlmend processes open at once (the response cache, the vector cache, a memory, the
+ * checkpoints of shards): WAL and a busy timeout, and a set-up that waits for the other process instead of failing.
+ *
+ * Two processes creating the same new file race on the switch to WAL and on CREATE TABLE: SQLite may answer
+ * SQLITE_BUSY at once there, without waiting (its deadlock avoidance), so those steps are retried until the deadline.
+ * A busy file is never damaged: callers must not set it aside (`isSqliteBusy`).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+const codeOf = (error: unknown): string => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : "";
+};
+
+/** Another connection holds the file: wait or give up, but the file is fine. */
+export const isSqliteBusy = (error: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test(codeOf(error));
+
+/** SQLite's own word that the file is not a database or is corrupt. */
+export const isSqliteDamaged = (error: unknown): boolean => /^SQLITE_(CORRUPT|NOTADB)/.test(codeOf(error));
+
+/** Runs `step`, again while SQLite says the file is busy, until `deadline` (then the busy error is thrown). */
+export function retryWhileBusy<T>(step: () => T, deadline: number): T {
+  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isSqliteBusy(error) || Date.now() + wait > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait); // open is synchronous; so is this short pause
+    }
+  }
+}
+
+export interface SharedFileOptions {
+  /** How long a statement waits for another process's lock (SQLite's busy timeout), and the set-up's deadline. */
+  busyMs: number;
+  /** `synchronous = NORMAL`: a killed process loses nothing committed; a power cut at most the last writes. */
+  synchronousNormal?: boolean;
+  /** Runs first, before WAL is switched on: refuse a foreign file before anything is written to it, size a new file's pages. */
+  before?: (db: Database.Database) => void;
+  /** Creates the tables; run in one IMMEDIATE transaction, retried while another process holds the file. */
+  schema?: string;
+}
+
+/** Opens `file` (creating its folder) for sharing with other processes. Errors are SQLite's, for the caller to name. */
+export function openSharedSqlite(file: string, options: SharedFileOptions): Database.Database {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const deadline = Date.now() + options.busyMs;
+  const db = new Database(file);
+  try {
+    db.pragma(`busy_timeout = ${options.busyMs}`);
+    options.before?.(db);
+    retryWhileBusy(() => db.pragma("journal_mode = WAL"), deadline);
+    if (options.synchronousNormal) db.pragma("synchronous = NORMAL");
+    const schema = options.schema;
+    if (schema) retryWhileBusy(() => db.transaction(() => db.exec(schema)).immediate(), deadline);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
