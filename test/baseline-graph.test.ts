@@ -1,13 +1,12 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { repairSpec } from "../graphs/repair.ts";
 import type { NodeFactory } from "../nodes/types.ts";
-import { createExecutor } from "../tools/sqlite/executor.ts";
 import { openCheckpointer } from "../storage/checkpoints.ts";
 import { runThread } from "../runner/question.ts";
-import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
+import { sha256File, testDatabase } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 
 const SHOP = `
@@ -19,18 +18,7 @@ INSERT INTO orders VALUES (1, 1, 10.5), (2, 1, 20.0), (3, 2, 7.25);
 
 const sqlReply = (sql: string) => `Here you go.\n\`\`\`sql\n${sql}\n\`\`\``;
 
-let dir: string;
-let dbPath: string;
-const executor = createExecutor({ size: 2 });
-
-beforeAll(() => {
-  dir = makeTempDir();
-  dbPath = makeDb(dir, "shop.sqlite", SHOP);
-});
-afterAll(async () => {
-  await executor.close();
-  removeTempDir(dir);
-});
+const { dir, dbPath, executor } = testDatabase(SHOP);
 
 const input = (question: string, extra: Record<string, unknown> = {}) => ({ question, dbPath, dbId: "shop", ...extra });
 const config = (thread: string) => ({ configurable: { thread_id: thread } });

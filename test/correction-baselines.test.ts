@@ -3,15 +3,14 @@
  * samples (majority, fastest SQL of the winning result, all samples failing), multiple-prompt's table orders, and
  * self-debugging's explain → debug loop. Scripted models answer by role; SQL runs on a real SQLite file.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { multiplePromptSpec, selfConsistencySpec, selfDebuggingSpec } from "../graphs/correction-baselines.ts";
 import { outcomeOf } from "../graphs/outcome.ts";
 import { executeSql } from "../nodes/execute.ts";
 import { voteOnSamples } from "../nodes/baselines/sample.ts";
 import type { Candidate } from "../state/sql-state.ts";
-import { createExecutor } from "../tools/sqlite/executor.ts";
-import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { testDatabase } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 
 const SHOP = `
@@ -30,17 +29,7 @@ const OTHER = "SELECT name FROM customers WHERE city = 'Helsinki'";
 const BROKEN = "SELECT nme FROM customers";
 const INITIAL = "SELECT name FROM customers";
 
-let dir: string;
-let dbPath: string;
-const executor = createExecutor({ size: 2 });
-beforeAll(() => {
-  dir = makeTempDir();
-  dbPath = makeDb(dir, "shop.sqlite", SHOP);
-});
-afterAll(async () => {
-  await executor.close();
-  removeTempDir(dir);
-});
+const { dbPath, executor } = testDatabase(SHOP);
 
 const input = (sql: string, question = "Which customers live in London?") => ({ question, dbPath, dbId: "shop", questionId: "7", sql });
 const config = (thread: string) => ({ configurable: { thread_id: thread } });

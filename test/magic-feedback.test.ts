@@ -3,14 +3,13 @@
  * stopping rules, prompt revision from iteration 2, the gold never reaching the correction agent, and the no-manager
  * ablation.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { magicFeedbackSpec } from "../graphs/magic-feedback.ts";
 import { magicGuidelineSpec } from "../graphs/magic-guideline.ts";
 import { containsSql, LEAK_RUN, leakedRow, redactSql, REDACTED } from "../nodes/magic/leaks.ts";
 import { CORRECTION_INSTRUCTIONS, FEEDBACK_INSTRUCTIONS } from "../nodes/magic/prompts.ts";
-import { createExecutor } from "../tools/sqlite/executor.ts";
-import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { testDatabase } from "./support/fixtures.ts";
 import { type Responder, scriptedProvider, type ScriptedProvider } from "./support/scripted-models.ts";
 
 const SHOP = `
@@ -23,17 +22,7 @@ const RIGHT = "SELECT c.name FROM customers AS c WHERE c.city = 'London'";
 const WRONG = "SELECT name FROM customers WHERE city = 'Arlington'";
 const sqlReply = (sql: string) => `Did I filter on the right city? No.\n\`\`\`sql\n${sql}\n\`\`\``;
 
-let dir: string;
-let dbPath: string;
-const executor = createExecutor({ size: 2 });
-beforeAll(() => {
-  dir = makeTempDir();
-  dbPath = makeDb(dir, "shop.sqlite", SHOP);
-});
-afterAll(async () => {
-  await executor.close();
-  removeTempDir(dir);
-});
+const { dbPath, executor } = testDatabase(SHOP);
 
 const input = () => ({ graph: "magic-feedback", questionId: "7", question: "Who lives in London?", evidence: "London refers to city = 'London'", dbId: "shop", dbPath, sql: INCORRECT, incorrectSql: INCORRECT, goldSql: GOLD });
 let threads = 0;

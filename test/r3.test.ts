@@ -4,21 +4,20 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { graphOptionsOf } from "../cli/shared/setup.ts";
 import { readOptions } from "../core/options.ts";
 import { r3Manifest } from "../graphs/manifests/r3.ts";
 import { R3_OPTIONS } from "../nodes/r3/options.ts";
 import { MemorySaver } from "@langchain/langgraph";
 import { r3ReviewSpec, r3Spec } from "../graphs/r3.ts";
-import { createExecutor } from "../tools/sqlite/executor.ts";
 import { createExampleStore } from "../tools/retrieval/examples.ts";
 import { normaliseSql, sameSql, schemaIdentifiers } from "../tools/sql-normalise.ts";
 import { fitHistory } from "../nodes/r3/writer.ts";
 import type { HistoryTurn, R3StateValue } from "../state/r3.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import type { Question } from "../state/question.ts";
-import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { testDatabase } from "./support/fixtures.ts";
 import { type Responder, scriptedProvider } from "./support/scripted-models.ts";
 
 const SHOP = `
@@ -40,18 +39,7 @@ const last = (messages: { content: string }[]) => messages.at(-1)?.content ?? ""
 const isReviews = (messages: { content: string }[]) => last(messages).includes("Their reviews:");
 const isError = (messages: { content: string }[]) => last(messages).includes("Running your query failed");
 
-let dir: string;
-let dbPath: string;
-const executor = createExecutor({ size: 2 });
-
-beforeAll(() => {
-  dir = makeTempDir();
-  dbPath = makeDb(dir, "shop.sqlite", SHOP);
-});
-afterAll(async () => {
-  await executor.close();
-  removeTempDir(dir);
-});
+const { dbPath, executor } = testDatabase(SHOP);
 
 const input = (question: string, extra: Record<string, unknown> = {}) => ({ graph: "r3", question, dbPath, dbId: "shop", ...extra });
 const config = (thread: string) => ({ configurable: { thread_id: thread }, recursionLimit: 200 });

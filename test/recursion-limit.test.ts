@@ -3,7 +3,7 @@
  * (`steps`), `build` attaches it, and `runThread` passes it. A fixed limit of 200 stopped MAGIC at --max-iter 50 and
  * R³ at long review loops with GraphRecursionError.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { graphSpecs } from "../graphs/index.ts";
 import { baselineSpec } from "../graphs/baseline.ts";
@@ -11,8 +11,7 @@ import { magicFeedbackSpec } from "../graphs/magic-feedback.ts";
 import { r3Spec } from "../graphs/r3.ts";
 import { runThread } from "../runner/question.ts";
 import type { SqlInput } from "../state/sql-state.ts";
-import { createExecutor } from "../tools/sqlite/executor.ts";
-import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { testDatabase } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 
 const SHOP = `
@@ -21,17 +20,7 @@ INSERT INTO customers VALUES (1, 'Ada', 'London'), (2, 'Linus', 'Helsinki'), (3,
 `;
 const fenced = (sql: string) => `\`\`\`sql\n${sql}\n\`\`\``;
 
-let dir: string;
-let dbPath: string;
-const executor = createExecutor({ size: 2 });
-beforeAll(() => {
-  dir = makeTempDir();
-  dbPath = makeDb(dir, "shop.sqlite", SHOP);
-});
-afterAll(async () => {
-  await executor.close();
-  removeTempDir(dir);
-});
+const { dbPath, executor } = testDatabase(SHOP);
 
 describe("recursion limits from loop bounds", () => {
   it("magic-feedback --max-iter 60 with a corrector that is never right runs all 60 iterations", async () => {

@@ -4,6 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { afterAll } from "vitest";
+import { createExecutor } from "../../tools/sqlite/executor.ts";
 
 /** A fresh temporary directory; remove it with `removeTempDir`. */
 export function makeTempDir(prefix = "sqlmend-test-"): string {
@@ -33,4 +35,19 @@ export function makeDb(dir: string, name: string, sqlScript: string): string {
 /** SHA-256 of a file's bytes, to prove a file was not changed. */
 export function sha256File(file: string): string {
   return createHash("sha256").update(readFileSync(file)).digest("hex");
+}
+
+/**
+ * A test file's database: made now from `sqlScript` as `shop.sqlite` in a temporary folder, with an executor; both
+ * closed and removed after the file's tests.
+ */
+export function testDatabase(sqlScript: string, options: { executorSize?: number } = {}) {
+  const dir = makeTempDir();
+  const dbPath = makeDb(dir, "shop.sqlite", sqlScript);
+  const executor = createExecutor({ size: options.executorSize ?? 2 });
+  afterAll(async () => {
+    await executor.close();
+    removeTempDir(dir);
+  });
+  return { dir, dbPath, executor };
 }
