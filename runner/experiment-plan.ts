@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expectedCalls } from "../graphs/calls.ts";
+import { parseMagicRecords } from "../state/magic-record.ts";
 import { type EvalRecord, methodTokens } from "./report.ts";
 import type { Recipe, RecipeRun } from "./experiment.ts";
 import { mean, type Prices } from "./experiment-table.ts";
@@ -44,22 +45,14 @@ export function questionCostsIn(dir: string, kind: RecipeRun["kind"], recordsIn:
   if (kind !== "magic-guideline") return [];
   const file = path.join(dir, "results.jsonl");
   if (!fs.existsSync(file)) return [];
-  const costs: QuestionCost[] = [];
-  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
-    let record: { usageByRole?: Record<string, { calls?: number; inputTokens?: number; outputTokens?: number; savedInputTokens?: number; savedOutputTokens?: number }> };
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue; // blank, or half-written by a kill
-    }
-    const roles = Object.values(record.usageByRole ?? {});
-    costs.push({
-      calls: roles.reduce((a, t) => a + (t.calls ?? 0), 0),
-      input: roles.reduce((a, t) => a + (t.inputTokens ?? 0) + (t.savedInputTokens ?? 0), 0),
-      output: roles.reduce((a, t) => a + (t.outputTokens ?? 0) + (t.savedOutputTokens ?? 0), 0),
-    });
-  }
-  return costs;
+  return parseMagicRecords(fs.readFileSync(file, "utf8")).map((record) => {
+    const roles = Object.values(record.usageByRole);
+    return {
+      calls: roles.reduce((a, t) => a + t.calls, 0),
+      input: roles.reduce((a, t) => a + t.inputTokens + (t.savedInputTokens ?? 0), 0),
+      output: roles.reduce((a, t) => a + t.outputTokens + (t.savedOutputTokens ?? 0), 0),
+    };
+  });
 }
 
 export interface PlanInput {

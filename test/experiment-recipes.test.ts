@@ -11,6 +11,7 @@ import { runCli } from "./support/cli.ts";
 import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
 import { parseRecipe } from "../runner/experiment.ts";
 import { otherRowOf, renderTable, repeatedRowOf, rowOf } from "../runner/experiment-table.ts";
+import { questionCostsIn } from "../runner/experiment-plan.ts";
 import type { EvalRecord } from "../runner/report.ts";
 
 let dir: string;
@@ -125,5 +126,18 @@ describe("experiment built-in recipes", () => {
     // Questions 2 and 4 flip between repeats 1 and 3 (repeat 2, which answered none, is not compared).
     expect([row.repeats!.flips, row.repeats!.compared]).toEqual([2, 4]);
     expect(renderTable({ name: "t", runs: { initial: spec } }, [row], { repeats: 3 })).toMatch(/^\| initial \| 1, 2, 3 \| 75\.00, -, 75\.00 \| 75\.00 ± 0\.00 \| 2 of 4 \|$/m);
+  });
+
+  it("--dry-run's cost of a guideline run counts each training question once, with what the cache served", () => {
+    const run = path.join(dir, "guideline-costs");
+    fs.mkdirSync(run, { recursive: true });
+    const line = (id: string, calls: number, saved = 0) =>
+      JSON.stringify({ id, dbId: "db", question: "q", initialSql: "SELECT 1", initialCorrect: false, usageByRole: { manager: { calls, inputTokens: 100 * calls, outputTokens: 10 * calls, latencyMs: 1, savedInputTokens: saved, savedOutputTokens: saved } } });
+    // Question 2 was killed and written again by --resume; a line half-written by the kill is not a question.
+    fs.writeFileSync(path.join(run, "results.jsonl"), [line("1", 2), line("2", 1), '{"id": "3", "dbId', line("2", 3, 50), ""].join("\n"));
+    expect(questionCostsIn(run, "magic-guideline", () => [])).toEqual([
+      { calls: 2, input: 200, output: 20 },
+      { calls: 3, input: 350, output: 80 },
+    ]);
   });
 });

@@ -1,7 +1,6 @@
 // `sqlmend magic guideline`, loaded by cli/commands/magic.ts when it runs (not for --help).
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
 import type { CliIO } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
@@ -17,7 +16,8 @@ import { readOptions } from "../../core/options.ts";
 import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
 import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { addUsage, emptyUsage, isEndpointFailure, type ModelCallRecord, type Usage, UsageTotalsSchema } from "../../state/usage.ts";
+import { addUsage, emptyUsage, isEndpointFailure, type ModelCallRecord, type Usage } from "../../state/usage.ts";
+import { type MagicRecord, parseMagicRecords } from "../../state/magic-record.ts";
 import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../../state/magic.ts";
 import type { SqlInput, SqlStateValue } from "../../state/sql-state.ts";
 import type { Question } from "../../state/question.ts";
@@ -30,54 +30,6 @@ const RESULTS = "results.jsonl";
 export const EXIT_INCOMPLETE = 3;
 const INTERACTIONS = "interactions.jsonl";
 const snapshotName = (batch: number) => `guideline-batch-${String(batch).padStart(3, "0")}.md`;
-
-/** One line of results.jsonl: a training question, its initial SQL's verdict and, for a failure, the cycle's outcome. */
-export const MagicRecordSchema = z.object({
-  id: z.string(),
-  dbId: z.string(),
-  difficulty: z.string().optional(),
-  question: z.string(),
-  evidence: z.string().default(""),
-  initialSql: z.string(),
-  initialCorrect: z.boolean(),
-  /** `--initial FILE`: the prediction was not plain SQL; its SQL was extracted from the text, or it held none. */
-  initialExtraction: z.enum(["extracted", "none"]).optional(),
-  /** Why a failure was not put through the cycle (gold SQL does not execute, no initial SQL). */
-  skipped: z.string().optional(),
-  /** Failures that went through the cycle: */
-  corrected: z.boolean().optional(),
-  iterations: z.number().int().optional(),
-  /** The scorer's verdict on each iteration's revision, in order (Figure 3 without the manager needs them all). */
-  verdicts: z.array(z.boolean()).optional(),
-  /** The feedback that led to the successful revision, and that revision. */
-  feedback: z.string().optional(),
-  correctedSql: z.string().optional(),
-  thread: z.string().optional(),
-  usageByRole: z.record(z.string(), UsageTotalsSchema).default({}),
-  /**
-   * What the question went through (graph magic-feedback's declared outcome: iterations, success, leak refusals,
-   * redactions, prompt revisions of each kind, unusable manager replies, failed revisions); `cycled: false` for a
-   * question that never entered the cycle.
-   */
-  outcome: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-  /** One line, when the question could not be run to the end. */
-  error: z.string().optional(),
-});
-export type MagicRecord = z.infer<typeof MagicRecordSchema>;
-
-const parseRecords = (text: string): MagicRecord[] => {
-  const byId = new Map<string, MagicRecord>();
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      const parsed = MagicRecordSchema.safeParse(JSON.parse(line));
-      if (parsed.success) byId.set(parsed.data.id, parsed.data);
-    } catch {
-      // a half-written line from a kill: dropped
-    }
-  }
-  return [...byId.values()];
-};
 
 /** One line of interactions.jsonl: one agent call (the shape of the authors' released interactions). */
 interface Interaction {
@@ -188,7 +140,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     releaseOutDir = runFile.release;
     const resultsFile = path.join(outDir, RESULTS);
     const interactionsFile = path.join(outDir, INTERACTIONS);
-    const results = jsonLinesStore(resultsFile, parseRecords);
+    const results = jsonLinesStore(resultsFile, parseMagicRecords);
     const done = results.load();
     // Interactions of a question whose result line a kill prevented, of a question that failed (a resumed run runs it
     // again), or of a merge whose snapshot a kill prevented, are written again when that work finishes: drop them now
