@@ -60,6 +60,8 @@ export interface PlanInput {
   order: string[];
   benchDir: string;
   repeats: number;
+  /** `--hold`: runs made once (repeat 1) that every repeat reads. */
+  held?: Set<string>;
   seeds: number[];
   prices: Prices | undefined;
   /** Questions per split (after --limit). */
@@ -81,8 +83,8 @@ export interface PlanInput {
  */
 export function renderPlan(p: PlanInput): string {
   const { recipe, order, repeats } = p;
-  const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${p.benchDir}${repeats > 1 ? `, ${repeats} repeats (seeds ${p.seeds.join(", ")})` : ""}, in this order`, ...(p.notes?.length ? p.notes.map((n) => `  ${n}`) : []), ""];
-  const ks = Array.from({ length: repeats }, (_, i) => i + 1);
+  const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${p.benchDir}${repeats > 1 ? `, ${repeats} repeats (seeds ${p.seeds.join(", ")})${p.held?.size ? `, ${[...p.held].join(", ")} made once and read by every repeat` : ""}` : ""}, in this order`, ...(p.notes?.length ? p.notes.map((n) => `  ${n}`) : []), ""];
+  const allRepeats = Array.from({ length: repeats }, (_, i) => i + 1);
   let calls = 0;
   // Calls by the graphs' declared bounds, for runs nothing measured and that declare no typical count.
   let boundedLow = 0;
@@ -112,14 +114,16 @@ export function renderPlan(p: PlanInput): string {
       if (spec.kind === "magic-guideline") return fs.existsSync(path.join(dir, "stats.json")) ? questions : 0;
       return fs.existsSync(path.join(dir, "memory.sqlite")) ? questions : 0;
     };
+    const held = p.held?.has(run) ?? false;
+    const ks = held ? [1] : allRepeats;
     const done = ks.reduce((a, k) => a + Math.min(questions, doneIn(k)), 0);
-    const todo = Math.max(0, questions * repeats - done);
+    const todo = Math.max(0, questions * ks.length - done);
     const own = ks.flatMap((k) => questionCostsIn(path.join(p.repeatDir(k), run), spec.kind, p.recordsIn));
     const pilot = questionCostsIn(path.join(p.outDir, "pilot", run), spec.kind, p.recordsIn);
     const sameGraph = spec.kind === "eval" ? order.filter((o) => o !== run && p.recipe.runs[o]!.kind === "eval" && p.recipe.runs[o]!.graph === spec.graph).flatMap((o) => questionCostsIn(path.join(p.repeatDir(1), o), "eval", p.recordsIn)) : [];
     const [measured, source] = own.length ? [own, "measured"] : pilot.length ? [pilot, "measured in the pilot"] : sameGraph.length ? [sameGraph, `measured in another ${spec.graph} run`] : [[], ""];
     const what = spec.kind === "magic-guideline" ? "magic guideline" : spec.kind === "memo-build" ? "memo build" : `${spec.graph}${spec.initial ? ` on ${spec.initial}, --correct ${spec.correct ?? "all"}` : ""}`;
-    const head = `  ${label} ${what.padEnd(44)} ${p.splitOf(run)}: ${questions} questions${repeats > 1 ? ` × ${repeats} repeats` : ""}, ${done} done; `;
+    const head = `  ${label} ${what.padEnd(44)} ${p.splitOf(run)}: ${questions} questions${held ? " once (held)" : repeats > 1 ? ` × ${repeats} repeats` : ""}, ${done} done; `;
     if (!todo) {
       lines.push(`${head}0 calls (done)`);
       continue;

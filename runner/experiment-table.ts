@@ -65,6 +65,8 @@ export interface RunRow {
   guideline: GuidelineFigures | null;
   /** `--repeats N` (N > 1): the figures per repeat; the numbers above are means over them. */
   repeats: RepeatFigures | null;
+  /** `--hold`: the run was made once, in repeat 1 with this seed, and every repeat read it (its figures are that run's). */
+  held: { seed: number } | null;
 }
 
 export interface GuidelineFigures {
@@ -129,6 +131,7 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     notRun: null,
     guideline: null,
     repeats: null,
+    held: null,
   };
 }
 
@@ -183,7 +186,7 @@ export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecor
 const figuresText = (p: Paper) => Object.entries(p.figures).map(([k, v]) => `${k} ${v}`).join("; ");
 const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
 /** EX as printed: "58.33", or "58.33 ± 2.41" over repeats. */
-const exText = (r: RunRow) => (r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : f2(r.ex));
+const exText = (r: RunRow) => (r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : r.held ? `${f2(r.ex)} (held)` : f2(r.ex));
 const countText = (n: number | null) => (n === null ? "" : Number.isInteger(n) ? String(n) : n.toFixed(1));
 const usd = (n: number | null) => (n === null ? "-" : `$${n < 0.01 ? n.toFixed(5) : n.toFixed(4)}`);
 
@@ -200,7 +203,7 @@ function besidePaper(rows: RunRow[]): string[] {
         ? `EX ${f2(r.guideline.exAfter)} after the cycle; AVG_i ${r.guideline.avgIterations.toFixed(2)}; corrected within k=1..${r.guideline.maxIter}: ${r.guideline.correctedWithin.join(", ")} of ${r.guideline.failures}`
         : r.repeats
           ? `EX ${exText(r)} over ${r.repeats.ex.filter((x) => x !== null).length} repeats${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`
-          : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`;
+          : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${difficulties}${r.failed ? `, ${r.failed} failed` : ""}${r.held ? ", held: one run every repeat read" : ""}`;
     lines.push(`| ${r.run} | ${r.paper!.row} | ${ours} | ${figuresText(r.paper!)} | ${r.paper!.source}; ${r.paper!.model}${r.paper!.note ? ` (${r.paper!.note})` : ""} |`);
   }
   lines.push("", "The paper's figures are on its benchmark, model and initial SQL; ours on what this experiment ran (--bench, --model, --limit).", "");
@@ -268,7 +271,11 @@ function recipeTable(spec: TableSpec, rows: RunRow[]): string[] {
 export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Prices; repeats?: number } = {}): string {
   const lines = [`# sqlmend experiment: ${recipe.name}`, ""];
   if (recipe.description) lines.push(recipe.description, "");
-  if (opts.repeats && opts.repeats > 1) lines.push(`Every figure of ours is the mean over ${opts.repeats} repeats (each a full replication with its own seed); ± is the sample standard deviation.`, "");
+  if (opts.repeats && opts.repeats > 1) {
+    const held = rows.filter((r) => r.held);
+    const heldText = held.length ? ` Held runs were made once (repeat 1, seed ${held[0]!.held!.seed}) and every repeat read them, so their figures are that one run's: ${held.map((r) => r.run).join(", ")}.` : "";
+    lines.push(`Every figure of ours is the mean over ${opts.repeats} repeats (each a replication with its own seed); ± is the sample standard deviation.${heldText}`, "");
+  }
   if (recipe.table) lines.push(...recipeTable(recipe.table, rows));
   lines.push(...besidePaper(rows));
   const notRun = rows.filter((r) => r.notRun);
@@ -346,7 +353,10 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
       const x = r.repeats!;
       lines.push(`| ${r.run} | ${x.seeds.join(", ")} | ${x.ex.map(f2).join(", ")} | ${f2(x.mean)} ± ${f2(x.sd)} | ${x.flips} of ${x.compared} |`);
     }
-    lines.push("", "A question flips when some repeats got it right and others wrong (among the questions every repeat answered).", "");
+    lines.push("", "A question flips when some repeats got it right and others wrong (among the questions every repeat answered).");
+    const held = rows.filter((r) => r.held);
+    if (held.length) lines.push(`Not repeated (--hold): ${held.map((r) => `${r.run} (EX ${f2(r.ex)}, seed ${r.held!.seed})`).join(", ")}.`);
+    lines.push("");
   }
   const withOutcomes = rows.filter((r) => r.outcomes.length);
   if (withOutcomes.length) {

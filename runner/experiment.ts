@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
-import { UserError } from "../core/errors.ts";
+import { UsageError, UserError } from "../core/errors.ts";
 
 /**
  * `sqlmend experiment`'s recipe: named runs, each an eval of a graph (with its options, and for a corrector its
@@ -140,6 +140,22 @@ export function dependenciesOf(recipe: Recipe, name: string): string[] {
   if (run.from) deps.add(run.from);
   for (const value of Object.values(run.options).flat()) for (const m of String(value).matchAll(REF)) deps.add(m[1]!);
   return [...deps];
+}
+
+/**
+ * `--hold RUN,...`: the runs made once (in repeat 1) and read by every repeat, e.g. the initial SQL, so the spread
+ * of the others is theirs alone. What a held run reads must be held too: a held run never sees a repeat's output.
+ */
+export function heldRuns(recipe: Recipe, list: string): Set<string> {
+  const names = list.split(",").map((n) => n.trim()).filter(Boolean);
+  if (!names.length) throw new UsageError("--hold takes run names, comma-separated (the runs every repeat shares)");
+  for (const n of names) if (!recipe.runs[n]) throw new UsageError(`--hold ${n}: recipe ${recipe.name} has no run '${n}' (its runs: ${Object.keys(recipe.runs).join(", ")})`);
+  const held = new Set(names);
+  for (const n of names) {
+    const loose = dependenciesOf(recipe, n).filter((d) => !held.has(d));
+    if (loose.length) throw new UsageError(`--hold ${n}: it reads run ${loose.join(", ")}, which would differ per repeat; hold ${loose.length > 1 ? "them" : "it"} too (--hold ${[...names, ...loose].join(",")})`);
+  }
+  return held;
 }
 
 /** The `{set:NAME}` values a run needs (`--set NAME=VALUE`), in its options and its initial. */

@@ -117,6 +117,45 @@ describe("sqlmend experiment --repeats, YAML recipes", () => {
     expect(capped.out).toMatch(/^\s+fix\s+repair on gen, --correct errors\s+dev: 4 questions, 0 done; 0\.\.4 calls/m);
   }, 300_000);
 
+  it("--repeats 2 --hold gen: gen is made once and both repeats correct that same SQL; the table says it is held", async () => {
+    const bad = await sqlmend("experiment", write("seeded.yaml", RECIPE), "--bench", benchDir, "--out", "h", "--repeats", "2", "--hold", "fix");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--hold fix: it reads run gen, which would differ per repeat; hold it too \(--hold fix,gen\)/);
+    expect((await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "h", "--hold", "gen")).err).toMatch(/--hold RUN,\.\.\. goes with --repeats N/);
+
+    const dry = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "h", "--limit", "4", "--repeats", "2", "--hold", "gen", "--dry-run");
+    expect(dry.out).toMatch(/^\s+gen\s+baseline\s+dev: 4 questions once \(held\), 0 done; ~4 calls/m);
+    expect(dry.out).toMatch(/^\s+fix\s+repair on gen, --correct errors\s+dev: 4 questions × 2 repeats, 0 done;/m);
+
+    const before = server.requests.length;
+    const held = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "h", "--limit", "8", "--repeats", "2", "--hold", "gen", "--checkpoints", "ck-h.sqlite", "--cache", "off");
+    expect(held.code, held.err.slice(-3000)).toBe(0);
+    // The writer ran once, under repeat 1's seed; under seed 2 (the unlucky writer) it was never asked (no cache: the
+    // first test's runs must not answer for it).
+    const writes = server.requests.slice(before).filter((r) => r.body.model === "agent/generator");
+    expect(writes.length).toBeGreaterThan(0);
+    expect(new Set(writes.map((r) => r.body.seed))).toEqual(new Set([1]));
+    expect(fs.existsSync(path.join(dir, "h", "repeat-1", "gen", "results.jsonl"))).toBe(true);
+    expect(fs.existsSync(path.join(dir, "h", "repeat-2", "gen"))).toBe(false);
+    // Both repeats of fix started from the same SQL: the same initial EX, and repeat 2's fixer got seed 2.
+    const table = JSON.parse(fs.readFileSync(path.join(dir, "h", "table.json"), "utf8"));
+    expect(table.held).toEqual(["gen"]);
+    const gen = table.rows.find((r: { run: string }) => r.run === "gen");
+    const fix = table.rows.find((r: { run: string }) => r.run === "fix");
+    expect([gen.held, gen.repeats]).toEqual([{ seed: 1 }, null]);
+    expect(fix.repeats.seeds).toEqual([1, 2]);
+    const initialOf = (k: number) => fs.readFileSync(path.join(dir, "h", `repeat-${k}`, "fix", "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).map((r: { id: string; initialCorrect: boolean }) => `${r.id}:${r.initialCorrect}`).sort();
+    expect(initialOf(2)).toEqual(initialOf(1));
+    expect(fix.initialEx).toBeCloseTo(gen.ex, 6);
+    expect(held.out).toMatch(/Held runs were made once \(repeat 1, seed 1\) and every repeat read them, so their figures are that one run's: gen\./);
+    expect(held.out).toMatch(/^Not repeated \(--hold\): gen \(EX \d+\.\d\d, seed 1\)\.$/m);
+    // --resume of the held experiment runs nothing again.
+    const beforeResume = server.requests.length;
+    const resumed = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "h", "--limit", "8", "--repeats", "2", "--hold", "gen", "--checkpoints", "ck-h.sqlite", "--resume", "--cache", "off");
+    expect(resumed.code, resumed.err.slice(-3000)).toBe(0);
+    expect(server.requests.length).toBe(beforeResume);
+  }, 300_000);
+
   it("--dry-run --pilot N measures every run on N questions in OUT/pilot, then prices the rest", async () => {
     const dry = await sqlmend("experiment", "seeded.yaml", "--bench", benchDir, "--out", "p", "--limit", "4", "--dry-run", "--pilot", "2", "--price-in", "3", "--price-out", "15", "--checkpoints", "ck.sqlite");
     expect(dry.code, dry.err.slice(-3000)).toBe(0);

@@ -8,13 +8,13 @@ import { RUN_DIR_FLAGS } from "../../runner/run-dir.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import { flagOf } from "../../core/options.ts";
 
-const OWN_VALUE_FLAGS = new Set(["--bench", "--out", "--limit", "--repeats", "--pilot", "--price-in", "--price-out"]);
+const OWN_VALUE_FLAGS = new Set(["--bench", "--out", "--limit", "--repeats", "--hold", "--pilot", "--price-in", "--price-out"]);
 const OWN_BOOLEAN_FLAGS = new Set(["--dry-run", "--resume", "--list", "--print"]);
 const BUILT_IN_NAMES = "correctors, magic-table1, magic-table2, magic-guideline, r3-table3, memo-ablation, memo-correction, ts-sql-table4, ts-sql-table5";
 
 export const experimentCommand: Command = {
   name: "experiment",
-  usage: `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--repeats N] [--set NAME=VALUE]
+  usage: `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--repeats N [--hold RUN,...]] [--set NAME=VALUE]
                          [--dry-run [--pilot N] [--price-in USD --price-out USD]] [--resume] [eval flags...]
        sqlmend experiment --list
        sqlmend experiment RECIPE --print     (the recipe as YAML: a start for your own)
@@ -55,6 +55,8 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
   --repeats N   run the whole recipe N times, repeat k in OUT/repeat-k/ with --seed k (sent to the model and part of
                 the response cache's key, so each repeat is new samples): mean ± sd per cell, and the questions that
                 flip between repeats (--seed S with --repeats: seeds S..S+N-1)
+  --hold RUN,...  with --repeats: these runs are made once (repeat 1, its seed) and every repeat reads them, e.g.
+                --hold initial: the correctors' spread over one fixed initial SQL, not over new initial SQL each time
   --dry-run     list the runs in order, their questions, and the calls and tokens still expected: measured (the run's
                 finished questions, a pilot's, or another run of the same graph), else the graph's own call count
   --pilot N     with --dry-run: first run every run on N questions in OUT/pilot/ (this spends tokens), then estimate
@@ -119,6 +121,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
     const limit = whole("limit", 1);
     const repeats = whole("repeats", 1) ?? 1;
     const pilot = whole("pilot", 1);
+    if (own.hold !== undefined && repeats < 2) throw new UsageError("--hold RUN,... goes with --repeats N (N >= 2): the runs every repeat shares");
     if (pilot !== undefined && !own["dry-run"]) throw new UsageError("--pilot N goes with --dry-run (a short real run of every run, then the estimate)");
     const price = (flag: string) => {
       if (own[flag] === undefined) return undefined;
@@ -143,11 +146,15 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
 
     const order = ex.orderRuns(recipe, name);
     checkOptions(recipe, name, read.lineOf);
+    const held = typeof own.hold === "string" ? ex.heldRuns(recipe, own.hold) : new Set<string>();
     for (const s of Object.keys(sets)) if (!Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw new UsageError(`--set ${s}: recipe ${recipe.name} has no {set:${s}}`);
     const blockedAtStart = new Map(order.map((run) => [run, ex.blockedReason(recipe, run, sets)] as const).filter((e): e is [string, string] => e[1] !== undefined));
     const outDir = path.resolve(io.cwd, own.out);
     // Repeat k's folder for a run: OUT/<run> for a single repeat, OUT/repeat-k/<run> for several.
     const repeatDir = (k: number) => (repeats > 1 ? path.join(outDir, `repeat-${k}`) : outDir);
+    // A held run lives in repeat 1 only; every repeat reads it there.
+    const outOfRepeat = (k: number, run: string) => path.join(repeatDir(held.has(run) ? 1 : k), run);
+    const repeatsOf = (run: string) => (held.has(run) ? [1] : Array.from({ length: repeats }, (_, i) => i + 1));
     const splitOf = (run: string) => recipe.runs[run]!.split ?? (recipe.runs[run]!.kind === "magic-guideline" || recipe.runs[run]!.kind === "memo-build" ? "train" : "dev");
 
     const { resolveBenchmarkDir, loadBenchmark } = await import("../../tools/benchmarks/benchmark.ts");
@@ -179,29 +186,29 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
         if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
       }
       const plan = await import("../../runner/experiment-plan.ts");
-      io.stdout(`${plan.renderPlan({ recipe, order, benchDir, repeats, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, repeatDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, given) })}\n`);
+      io.stdout(`${plan.renderPlan({ recipe, order, benchDir, repeats, held, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, repeatDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, given) })}\n`);
       return 0;
     }
 
     const blocked = new Map(blockedAtStart);
     for (let k = 1; k <= repeats; k++) {
       if (repeats > 1) io.stderr(`\nsqlmend experiment ${recipe.name}: repeat ${k} of ${repeats} (--seed ${seeds[k - 1]}) in ${repeatDir(k)}\n`);
-      const blockedHere = new Map(blockedAtStart);
-      const done = await executeRuns(ctx, { dir: repeatDir(k), limit, extra: repeats > 1 ? ["--seed", String(seeds[k - 1])] : [], blocked: blockedHere, resume: ctx.resume });
+      // Held runs ran in repeat 1: later repeats skip them, and what blocked them there blocks them here.
+      const blockedHere = new Map([...blockedAtStart, ...[...blocked].filter(([run]) => held.has(run))]);
+      const skip = k > 1 ? held : new Set<string>();
+      const done = await executeRuns(ctx, { dir: repeatDir(k), outOf: (run) => outOfRepeat(k, run), skip, limit, extra: repeats > 1 ? ["--seed", String(seeds[k - 1])] : [], blocked: blockedHere, resume: ctx.resume });
       if (done.code === 130) return 130;
       // A run blocked in any repeat (a file its dependency did not write there) is a row not run, with the repeat.
-      for (const [run, reason] of blockedHere) if (!blocked.has(run)) blocked.set(run, repeats > 1 ? `${reason} (repeat ${k})` : reason);
+      for (const [run, reason] of blockedHere) if (!blocked.has(run)) blocked.set(run, repeats > 1 && !held.has(run) ? `${reason} (repeat ${k})` : reason);
     }
 
     const tab = await import("../../runner/experiment-table.ts");
-    const outOfRepeat = (k: number, run: string) => path.join(repeatDir(k), run);
-    const ks = Array.from({ length: repeats }, (_, i) => i + 1);
     const rows = order.flatMap((run) => {
       const spec = recipe.runs[run]!;
       if (blocked.has(run)) return [tab.otherRowOf(run, spec, { notRun: blocked.get(run)! })];
       if (spec.kind === "magic-guideline") {
-        return ks.map((k) => {
-          const name = repeats > 1 ? `${run} (repeat ${k})` : run;
+        return repeatsOf(run).map((k) => {
+          const name = repeats > 1 && !held.has(run) ? `${run} (repeat ${k})` : run;
           const file = path.join(outOfRepeat(k, run), "stats.json");
           // A guideline run that stopped before its stats (failed merges, Ctrl-C) is a row not run, with what to do.
           if (!fs.existsSync(file)) return tab.otherRowOf(name, spec, { notRun: `${path.relative(outDir, file)} was not written: the guideline run did not finish; --resume retries it` });
@@ -210,11 +217,13 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
           return tab.otherRowOf(name, spec, { guideline: { questions, failures, corrected, exAfter, avgIterations, correctedWithin, maxIter, noManager } });
         });
       }
-      return spec.kind === "eval" ? [tab.repeatedRowOf(run, spec, ks.map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices)] : [];
+      if (spec.kind !== "eval") return [];
+      return [tab.repeatedRowOf(run, spec, repeatsOf(run).map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices)];
     });
+    for (const row of rows) if (held.has(row.run)) row.held = { seed: seeds[0]! };
     const table = tab.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats });
     fs.writeFileSync(path.join(outDir, "table.md"), table);
-    fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sets, repeats, seeds, prices: prices ?? null, rows }, null, 2)}\n`);
+    fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sets, repeats, held: [...held], seeds, prices: prices ?? null, rows }, null, 2)}\n`);
     // One page over the dev runs (the questions all of them ran), charts as compare's; with repeats, repeat 1's.
     const [{ compareRuns }, { renderCompareHtml }] = await Promise.all([import("../../runner/compare.ts"), import("../../runner/report-html.ts")]);
     const devRuns = order.filter((run) => recipe.runs[run]!.kind === "eval" && !blocked.has(run) && splitOf(run) === "dev");
@@ -250,16 +259,20 @@ interface RunContext {
  * Runs the recipe's runs in order into `dir`/<run>/, through the commands' own code. A run that cannot run is added
  * to `blocked` with the reason (printed in the table), as are the runs that need it. 130: stopped (Ctrl-C).
  */
-async function executeRuns(ctx: RunContext, at: { dir: string; limit: number | undefined; extra: string[]; blocked: Map<string, string>; resume: boolean }): Promise<{ code: number }> {
+async function executeRuns(
+  ctx: RunContext,
+  at: { dir: string; outOf?: (run: string) => string; skip?: Set<string>; limit: number | undefined; extra: string[]; blocked: Map<string, string>; resume: boolean },
+): Promise<{ code: number }> {
   const { io, recipe, order, benchDir, splitOf, sets } = ctx;
   const forwarded = [...ctx.forwarded, ...at.extra];
   const { blocked } = at;
   const ex = await import("../../runner/experiment.ts");
-  const outOf = (run: string) => path.join(at.dir, run);
+  const outOf = at.outOf ?? ((run: string) => path.join(at.dir, run));
   const [{ evalCommand }, { magicCommand }, { memoCommand }] = await Promise.all([import("./eval.ts"), import("./magic.ts"), import("./memo.ts")]);
   const checkpointsFlag = forwarded.findIndex((a) => a === "--checkpoints" || a.startsWith("--checkpoints="));
   const checkpointsArgs = checkpointsFlag < 0 ? [] : forwarded[checkpointsFlag]!.includes("=") ? [forwarded[checkpointsFlag]!] : forwarded.slice(checkpointsFlag, checkpointsFlag + 2);
   for (const run of order) {
+    if (at.skip?.has(run)) continue;
     const spec = recipe.runs[run]!;
     const split = splitOf(run);
     // A run needing a file another run did not write (a guideline batch a short run never merged) is not run, with
