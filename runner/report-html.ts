@@ -7,7 +7,7 @@ import type { EvalRecord } from "./report.ts";
  * report.html: a self-contained page (inline SVG and CSS, no script, nothing fetched) beside report.md (eval,
  * experiments) or from `sqlmend compare --html`. Charts: EX by difficulty per run; EX against tokens per question
  * (several runs); right→wrong and wrong→right flips of correctors; EX per database (MAGIC Figure 4, with several
- * databases); an experiment's guideline runs' failures corrected within k iterations (MAGIC Figure 3). Every mark carries its number in `data-value`
+ * databases); an experiment's guideline runs' failures corrected within k iterations (MAGIC Figure 3); with --repeats, EX per repeat. Every mark carries its number in `data-value`
  * (and `data-x`/`data-y`), and the page embeds the numbers it drew as JSON (`<script type="application/json"
  * id="sqlmend-data">`), so a test can check the drawing against the data.
  */
@@ -18,7 +18,8 @@ const COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948"
 
 interface Series {
   name: string;
-  values: number[];
+  /** null: no figure (a repeat that answered nothing): no bar, a dash. */
+  values: (number | null)[];
 }
 
 /** Grouped vertical bars: one group per category, one bar per series. */
@@ -27,7 +28,7 @@ function barChart(id: string, title: string, groups: string[], series: Series[],
   const left = 48;
   const bottom = 40;
   const top = 24;
-  const max = opts.max ?? Math.max(1, ...series.flatMap((s) => s.values));
+  const max = opts.max ?? Math.max(1, ...series.flatMap((s) => s.values.filter((v) => v !== null)));
   // Wide enough for every bar (Spider's 20 databases × several runs), scrolled inside its figure.
   const W = Math.max(640, left + 16 + groups.length * Math.max(1, series.length) * 9 / 0.8);
   const plotH = H - bottom - top;
@@ -44,8 +45,12 @@ function barChart(id: string, title: string, groups: string[], series: Series[],
   groups.forEach((group, g) => {
     const x0 = left + g * groupW + groupW * 0.1;
     series.forEach((s, i) => {
-      const v = s.values[g] ?? 0;
       const x = x0 + i * barW;
+      if (s.values[g] === null) {
+        parts.push(`<text class="value" x="${(x + (barW - 2) / 2).toFixed(1)}" y="${(top + plotH - 3).toFixed(1)}" text-anchor="middle">–</text>`);
+        return;
+      }
+      const v = s.values[g] ?? 0;
       parts.push(
         `<rect class="mark" data-chart="${id}" data-series="${esc(s.name)}" data-group="${esc(group)}" data-value="${v}" x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(top + plotH - y(v)).toFixed(1)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(s.name)} · ${esc(group)}: ${num(v, opts.digits ?? 2)}${opts.unit}</title></rect>`,
       );
@@ -101,6 +106,8 @@ export interface ExperimentHtmlRow {
   ex: number;
   /** Sample sd over repeats, or null for one. */
   sd: number | null;
+  /** `--repeats N`: EX per repeat (null: the repeat answered nothing) and its seed; null for one run or a held run. */
+  repeats: { seeds: number[]; ex: (number | null)[] } | null;
   tokensPerQuestion: number;
   callsPerQuestion: number;
   costPerQuestion: number | null;
@@ -190,6 +197,11 @@ function page(data: HtmlData, header: string): string {
   if (data.guidelines?.length) {
     const ks = Array.from({ length: Math.max(...data.guidelines.map((g) => g.maxIter)) }, (_, i) => `k=${i + 1}`);
     charts.push(barChart("corrected-within", "Guideline runs: failures corrected within k iterations", ks, data.guidelines.map((g) => ({ name: g.run, values: ks.map((_, i) => g.correctedWithin[i] ?? g.correctedWithin.at(-1) ?? 0) })), { unit: "", digits: 0 }));
+  }
+  const repeated = data.experiment?.filter((r) => r.repeats) ?? [];
+  if (repeated.length) {
+    const seeds = repeated[0]!.repeats!.seeds;
+    charts.push(barChart("ex-per-repeat", "EX per repeat (%): the spread behind each mean", repeated.map((r) => r.run), seeds.map((seed, k) => ({ name: `repeat ${k + 1} (seed ${seed})`, values: repeated.map((r) => r.repeats!.ex[k] ?? null) })), { max: 100, unit: "%" }));
   }
   const experiment = data.experiment?.length
     ? `<h2>Experiment</h2><table id="experiment"><tr><th>run</th><th>graph</th><th>questions</th><th>EX %</th><th>± sd</th><th>tokens/q</th><th>calls/q</th><th>cost/q</th><th>failed</th></tr>${data.experiment

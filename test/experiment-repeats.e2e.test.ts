@@ -83,6 +83,10 @@ describe("sqlmend experiment --repeats, YAML recipes", () => {
     expect(first.out).toMatch(/^## Seeded\n\n\| run \| EX % \| simple EX % \| tokens\/q \| cost\/q \|$/m);
     expect(gen.costPerQuestion).toBeCloseTo((gen.inputTokensPerQuestion * 1 + gen.outputTokensPerQuestion * 2) / 1e6, 12);
     expect(first.out).toMatch(/^Cost at \$1 \/ \$2 per million input \/ output tokens: \$\d/m);
+    // report.html draws every repeat's EX beside the means (repeat 2's writer got everything wrong).
+    const html = fs.readFileSync(path.join(dir, "r1", "report.html"), "utf8");
+    expect(html).toMatch(/<rect class="mark" data-chart="ex-per-repeat" data-series="repeat 2 \(seed 2\)" data-group="gen" data-value="0"/);
+    expect(html).toContain(`data-chart="ex-per-repeat" data-series="repeat 1 (seed 1)" data-group="gen" data-value="${ex1}"`);
 
     // The same experiment again: every call served from the cache, the same figures.
     const before = server.requests.length;

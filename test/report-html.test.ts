@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Browser, chromium } from "playwright-core";
 import { main } from "../cli/main.ts";
 import type { EvalRecord } from "../runner/report.ts";
-import { renderEvalHtml } from "../runner/report-html.ts";
+import { renderCompareHtml, renderEvalHtml } from "../runner/report-html.ts";
+import { compareRuns } from "../runner/compare.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
@@ -193,4 +194,25 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
     const guideline = table.rows.find((r: { run: string }) => r.run === "guideline").guideline;
     expect(page.marks.filter((m) => m.chart === "corrected-within").map((m) => [m.group, m.value])).toEqual(guideline.correctedWithin.map((v: number, i: number) => [`k=${i + 1}`, v]));
   }, 120_000);
+
+  it("an experiment with --repeats: EX per repeat drawn per run and seed; a repeat that answered nothing has no bar", async () => {
+    const runs = { gen: [record("1", true, "simple", 100), record("2", false, "simple", 120)], fix: [record("1", true, "simple", 50, true), record("2", true, "simple", 60, false)] };
+    const comparison = compareRuns(Object.entries(runs).map(([label, records], i) => ({ key: `R${i + 1}`, label, dir: path.join(dir, label), records: new Map(records.map((r) => [r.id, r])), run: {} })));
+    const row = (run: string, ex: (number | null)[]) => ({ run, graph: "g", questions: 2, ex: 50, sd: 10, repeats: { seeds: [4, 5, 6], ex }, tokensPerQuestion: 1, callsPerQuestion: 1, costPerQuestion: null, failed: 0 });
+    const experiment = [row("gen", [50, 0, 100]), row("fix", [100, null, 50]), { ...row("held", []), repeats: null, sd: null }];
+    const file = path.join(dir, "repeats.html");
+    fs.writeFileSync(file, renderCompareHtml(comparison, { command: "sqlmend experiment t --repeats 3", experiment }));
+    const page = await open(file);
+    expect(page.errors).toEqual([]);
+    expect(page.figures.map((f) => f.id)).toContain("ex-per-repeat");
+    const bars = page.marks.filter((m) => m.chart === "ex-per-repeat").map((m) => [m.group, m.series, m.value, m.height > 0 || m.value === 0]);
+    // Every repeat of every repeated run, in seed order; fix's empty repeat 2 and the held run draw nothing.
+    expect(bars).toEqual([
+      ["gen", "repeat 1 (seed 4)", 50, true],
+      ["gen", "repeat 2 (seed 5)", 0, true],
+      ["gen", "repeat 3 (seed 6)", 100, true],
+      ["fix", "repeat 1 (seed 4)", 100, true],
+      ["fix", "repeat 3 (seed 6)", 50, true],
+    ]);
+  });
 });

@@ -233,8 +233,8 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
         prices,
       );
       const title = `sqlmend experiment: ${recipe.name}`;
-      const note = `The Experiment table is table.json's (every answered question of each run${repeats > 1 ? `, means over ${repeats} repeats` : ""}); the summary and charts below compare the dev runs on the questions all of them answered${repeats > 1 ? " in repeat 1" : ""}.`;
-      const experiment = rows.filter((r) => !r.notRun && !r.guideline).map((r) => ({ run: r.run, graph: r.graph, questions: r.questions, ex: r.ex, sd: r.repeats ? r.repeats.sd : null, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: r.callsPerQuestion, costPerQuestion: r.costPerQuestion, failed: r.failed }));
+      const note = `The Experiment table is table.json's (every answered question of each run${repeats > 1 ? `, means over ${repeats} repeats` : ""}); the summary and charts below compare the dev runs on the questions all of them answered${repeats > 1 ? " in repeat 1, except EX per repeat, which draws every repeat" : ""}.`;
+      const experiment = rows.filter((r) => !r.notRun && !r.guideline).map((r) => ({ run: r.run, graph: r.graph, questions: r.questions, ex: r.ex, sd: r.repeats ? r.repeats.sd : null, repeats: r.repeats ? { seeds: r.repeats.seeds, ex: r.repeats.ex } : null, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: r.callsPerQuestion, costPerQuestion: r.costPerQuestion, failed: r.failed }));
       const guidelines = rows.filter((r) => r.guideline).map((r) => ({ run: r.run, maxIter: r.guideline!.maxIter, failures: r.guideline!.failures, correctedWithin: r.guideline!.correctedWithin }));
       fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: `sqlmend experiment ${argv.join(" ")}`, title, note, experiment, guidelines }));
     }
