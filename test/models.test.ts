@@ -113,6 +113,26 @@ describe("callStructured", () => {
     }
   });
 
+  it("concurrent calls of a role wait for the first to learn the method: one refused request, not one per question", async () => {
+    const server = await startOpenAIServer({
+      rejectJsonSchema: true,
+      latencyMs: 30,
+      respond: () => ({ toolCall: { name: "persona", arguments: JSON.stringify({ name: "DBA", focus: "joins" }) } }),
+    });
+    try {
+      const models = createOpenAIProvider({ model: TEST_MODEL_ID, baseURL: server.url, maxRetries: 0, roles: {} }, {});
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => callStructured(models, "reviewer", [{ role: "user", content: `Reviewer ${i}` }], Persona, { name: "persona" })));
+      expect(results.every((r) => r.ok)).toBe(true);
+      expect(server.requests.filter((r) => r.body.response_format?.type === "json_schema")).toHaveLength(1);
+      expect(server.requests).toHaveLength(7);
+      // Another role still finds out for itself.
+      await callStructured(models, "writer", [{ role: "user", content: "Invent one" }], Persona, { name: "persona" });
+      expect(server.requests.filter((r) => r.body.response_format?.type === "json_schema")).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("falls back when the server ignores response_format json_schema and answers in prose, without calling it a failed call", async () => {
     const server = await startOpenAIServer({
       respond: (req) =>

@@ -313,6 +313,35 @@ describe("ts-sql graph", () => {
     expect(seen(sampling, "coder")[0]).toContain(SENTINEL);
   });
 
+  it("noDataAgent's sample is the same rows for the same question and seed (a rerun is reproducible), others for another", async () => {
+    const many = makeDb(dir, "many-schools.sqlite", `${SCHOOLS.split("INSERT")[0]}
+      INSERT INTO district VALUES (1, 'North');
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+      INSERT INTO school SELECT i, 1, 'School ' || i, CASE WHEN i % 2 THEN 'Active' ELSE 'Closed' END, i FROM n;`);
+    const sampled = async (questionId: string, seed?: number) => {
+      const models = provider({ coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+      if (seed !== undefined) models.describe = () => ({ model: "scripted", seed });
+      const state = await run(tsSqlRefineSpec, models, { noDataAgent: true }, { sql: WRONG_SQL, dbPath: many, questionId });
+      return (state.testData.tables.school as { id: number }[]).map((r) => r.id);
+    };
+    const first = await sampled("q1");
+    expect(first).toHaveLength(10);
+    // Not the first ten rows, and the same ten again for the same question (ORDER BY random() gave others each time).
+    expect(first).not.toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await sampled("q1")).toEqual(first);
+    expect(await sampled("q2")).not.toEqual(first);
+    // Another --seed (a repeat) draws another sample; the same seed the same one.
+    const seeded = await sampled("q1", 2);
+    expect(seeded).not.toEqual(first);
+    expect(await sampled("q1", 2)).toEqual(seeded);
+
+    // A WITHOUT ROWID table has no rowid to scramble: its first rows, and the attempt says so.
+    const noRowid = makeDb(dir, "no-rowid.sqlite", "CREATE TABLE school (id INTEGER PRIMARY KEY, name TEXT, status TEXT, score REAL) WITHOUT ROWID; INSERT INTO school VALUES (1, 'A', 'Active', 1), (2, 'B', 'Active', 2);");
+    const state = await run(tsSqlRefineSpec, provider({ coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), { noDataAgent: true }, { sql: WRONG_SQL, dbPath: noRowid, questionId: "q1" });
+    expect(state.testData.tables.school).toHaveLength(2);
+    expect(state.attempts.find((a: { node: string }) => a.node === "sample")).toMatchObject({ note: "first rows, not a sample, of school (no rowid)" });
+  });
+
   it("an untested run says so: the outcome records the test case, or why testing was skipped; the summary counts them", async () => {
     // Tested: data, code, one failing test then a passing one after a revision.
     const tested = await run(tsSqlRefineSpec, provider({ data: json(GOOD_DATA), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), {}, { sql: WRONG_SQL });

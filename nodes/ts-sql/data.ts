@@ -3,6 +3,7 @@ import { type TestData, TestTablesSchema, type TestTablesValue } from "../../sta
 import type { Linking } from "../../state/linking.ts";
 import { callStructured } from "../../tools/models/llm.ts";
 import { quoteIdent } from "../../tools/schema.ts";
+import { quickHash } from "../../tools/hash.ts";
 import { withCalls } from "../common.ts";
 import { resultsMatch } from "../../tools/benchmarks/score.ts";
 import type { Row } from "../../tools/sqlite/types.ts";
@@ -110,11 +111,24 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
 const SAMPLE_ROWS = 10;
 
 /**
+ * The order rows are sampled in: a scramble of the rowid keyed by the question (and --seed), not ORDER BY random(),
+ * so a run samples the same rows again — reproducible, and a rerun is served from the response cache (the rows are
+ * in the coder's and reviser's prompts) — while another question or seed draws other rows. Same cost as random():
+ * one scan and a top-k sort.
+ */
+const seededOrder = (seed: number) => `((rowid * 1103515245 + ${seed}) % 2147483647)`;
+
+/**
  * Slot `sample` (Table 4, w/o DG): test rows sampled from the real database instead of the data agent, with the
  * rows their foreign keys point to. No model call. Real rows then reach the coder and reviser prompts.
  */
 export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const facts = await schemaFacts(deps, state);
+  // The run's --seed, so repeats sample other rows (no role is asked: this slot makes no call).
+  const described = deps.models.describe().seed;
+  const runSeed = typeof described === "number" ? described : undefined;
+  const seedOf = (table: string) => Number.parseInt(quickHash(`${state.questionId}\u0000${state.question}\u0000${table}\u0000${runSeed ?? ""}`).slice(0, 8), 16) & 0x7fffffff;
+  const firstRowsOnly: string[] = [];
   const tables = relevantTables(facts.schema, state.linking, state.sql);
   const out: TestTablesValue = {};
   const keys = new Set<string>();
@@ -127,7 +141,12 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
     }
   };
   for (const table of tables) {
-    const r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} ORDER BY random() LIMIT ${SAMPLE_ROWS}`, { timeoutMs: 10_000 });
+    let r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} ORDER BY ${seededOrder(seedOf(table))} LIMIT ${SAMPLE_ROWS}`, { timeoutMs: 10_000 });
+    if (!r.ok && r.kind === "sql" && /rowid/i.test(r.message)) {
+      // A WITHOUT ROWID table has no rowid to scramble: its first rows, said in the attempt.
+      firstRowsOnly.push(table);
+      r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} LIMIT ${SAMPLE_ROWS}`, { timeoutMs: 10_000 });
+    }
     if (r.ok) add(table, r.columns, r.rows);
   }
   // Parents of the sampled rows, so joins find them (one level, as many as the children name).
@@ -142,7 +161,8 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
     }
   }
   const testData: TestData = { tables: out, source: "sampled", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
-  return { testData, dataRounds: state.dataRounds + 1, attempts: [{ node: "sample", sql: state.sql, ok: Object.keys(out).length > 0 }] };
+  const note = firstRowsOnly.length ? { note: `first rows, not a sample, of ${firstRowsOnly.join(", ")} (no rowid)` } : {};
+  return { testData, dataRounds: state.dataRounds + 1, attempts: [{ node: "sample", sql: state.sql, ok: Object.keys(out).length > 0, ...note }] };
 };
 
 /** Two results the same, as a test of that variant kind would compare them (order only for a flipped ORDER BY). */

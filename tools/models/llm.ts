@@ -202,6 +202,41 @@ export async function callStructured<T>(
   const jsonSchema = z.toJSONSchema(schema, { target: "draft-7" }) as Record<string, unknown>;
   const cacheKey = `${role}:${settings.model}`;
   const configured = settings.structuredMethod;
+  // Under "auto", the first call of a role finds out which method the server takes; calls made meanwhile (the other
+  // questions of a concurrent run) wait for it rather than each sending the refused format again.
+  let probeDone: (() => void) | undefined;
+  if (configured === "auto" && !models.structuredMethodCache.has(cacheKey)) {
+    const inFlight = probesOf(models.structuredMethodCache);
+    const running = inFlight.get(cacheKey);
+    if (running) await running;
+    else inFlight.set(cacheKey, new Promise<void>((resolve) => (probeDone = () => {
+      inFlight.delete(cacheKey);
+      resolve();
+    })));
+  }
+  try {
+    return await structuredAttempts(models, role, input, schema, options, { jsonSchema, cacheKey, configured });
+  } finally {
+    probeDone?.();
+  }
+}
+
+const probes = new WeakMap<Map<string, StructuredMethod>, Map<string, Promise<void>>>();
+const probesOf = (learnt: Map<string, StructuredMethod>) => {
+  let inFlight = probes.get(learnt);
+  if (!inFlight) probes.set(learnt, (inFlight = new Map()));
+  return inFlight;
+};
+
+async function structuredAttempts<T>(
+  models: ModelProvider,
+  role: string,
+  input: ChatInput[],
+  schema: z.ZodType<T>,
+  options: { name: string; description?: string; maxAttempts?: number },
+  how: { jsonSchema: Record<string, unknown>; cacheKey: string; configured: StructuredMethod | "auto" },
+): Promise<StructuredResult<T>> {
+  const { jsonSchema, cacheKey, configured } = how;
   let methods: StructuredMethod[] =
     configured === "auto" ? METHOD_ORDER.slice(METHOD_ORDER.indexOf(models.structuredMethodCache.get(cacheKey) ?? "jsonSchema")) : [configured];
   const records: ModelCallRecord[] = [];
