@@ -117,6 +117,28 @@ describe("memory store", () => {
     store.close();
   });
 
+  it("retrieval does not depend on the order entries were written (a concurrent build writes them in any order)", async () => {
+    // Twelve entries that tie for a query (same words, same skeleton), and a few that do not.
+    const entries = [
+      ...Array.from({ length: 12 }, (_, i) => entry({ sourceId: `tie-${i}`, suggestions: `hint ${i}` })),
+      ...Array.from({ length: 4 }, (_, i) => entry({ sourceId: `other-${i}`, question: `Average total of orders ${i}`, wrongSql: "SELECT avg(total) FROM orders", errorTypes: ["aggregation_grouping_error"] })),
+    ];
+    const shuffled = [...entries].sort((a, b) => (`${b.sourceId}`.split("").reverse().join("") < `${a.sourceId}`.split("").reverse().join("") ? -1 : 1));
+    expect(shuffled.map((e) => e.sourceId)).not.toEqual(entries.map((e) => e.sourceId));
+    const picks = async (name: string, order: NewMemoryEntry[]) => {
+      const store = MemoryStore.open(path.join(dir, name), { create: true });
+      for (const e of order) store.add(e);
+      const request = { question: "How many customers live in Oslo?", sql: "SELECT count(*) FROM customers" };
+      const out = [];
+      for (const mode of ["filtered", "top4", "random"] as const) out.push((await store.retrieve(request, { mode })).entries.map((e) => e.sourceId));
+      store.close();
+      return out;
+    };
+    const [inOrder, reordered] = [await picks("order-a.sqlite", entries), await picks("order-b.sqlite", shuffled)];
+    expect(inOrder[1]).toHaveLength(4);
+    expect(reordered).toEqual(inOrder);
+  });
+
   it("sees an entry another process adds without a rebuild, and refuses a file that is another database", async () => {
     const file = path.join(dir, "m2.sqlite");
     const reader = MemoryStore.open(file, { create: true });

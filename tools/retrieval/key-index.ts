@@ -67,8 +67,8 @@ export class LexicalKeyIndex {
     return index;
   }
 
-  /** The k best documents by BM25 that `keep` accepts, best first (ties: earlier document first). */
-  search(key: RetrievalKey, k: number, keep: (index: number) => boolean = () => true): Hit[] {
+  /** The k best documents by BM25 that `keep` accepts, best first (ties: lower `tieRank` first, default the earlier document). */
+  search(key: RetrievalKey, k: number, keep: (index: number) => boolean = () => true, tieRank?: (index: number) => number): Hit[] {
     const n = this.lengths.length;
     if (!n || k <= 0) return [];
     const scores = this.scores;
@@ -89,16 +89,19 @@ export class LexicalKeyIndex {
         scores[d] = scores[d]! + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[d]!) / avg)) + 1e-12;
       }
     }
-    const hits = topK(touched, (d) => scores[d]!, k, keep);
+    const hits = topK(touched, (d) => scores[d]!, k, keep, tieRank);
     for (const d of touched) scores[d] = 0;
     return hits;
   }
 }
 
-/** The k best of `items` by score, best first; ties keep the lower index first. A bounded heap: O(n log k). */
-export function topK(items: Iterable<number>, scoreOf: (index: number) => number, k: number, keep: (index: number) => boolean): Hit[] {
-  const heap: Hit[] = []; // min-heap by (score, -index)
-  const worse = (a: Hit, b: Hit) => a.score < b.score || (a.score === b.score && a.index > b.index);
+/**
+ * The k best of `items` by score, best first; ties go to the lower `tieRank` (default: the lower index). A bounded
+ * heap: O(n log k).
+ */
+export function topK(items: Iterable<number>, scoreOf: (index: number) => number, k: number, keep: (index: number) => boolean, tieRank: (index: number) => number = (i) => i): Hit[] {
+  const heap: Hit[] = []; // min-heap by (score, -tieRank)
+  const worse = (a: Hit, b: Hit) => a.score < b.score || (a.score === b.score && tieRank(a.index) > tieRank(b.index));
   const up = (i: number) => {
     while (i > 0) {
       const p = (i - 1) >> 1;
@@ -130,7 +133,7 @@ export function topK(items: Iterable<number>, scoreOf: (index: number) => number
       down(0);
     }
   }
-  return heap.sort((a, b) => b.score - a.score || a.index - b.index);
+  return heap.sort((a, b) => b.score - a.score || tieRank(a.index) - tieRank(b.index));
 }
 
 /** Dense top-k: cosine of the query vector with each stored vector. */
@@ -184,7 +187,7 @@ export class DenseKeyIndex {
   }
 
   /** The k documents of `0..n-1` most similar (cosine) to the query that `keep` accepts, best first. */
-  search(query: ArrayLike<number>, n: number, k: number, keep: (index: number) => boolean): Hit[] {
+  search(query: ArrayLike<number>, n: number, k: number, keep: (index: number) => boolean, tieRank?: (index: number) => number): Hit[] {
     if (query.length !== this.dim || !this.count) return [];
     let norm = 0;
     for (let i = 0; i < query.length; i++) norm += query[i]! * query[i]!;
@@ -218,6 +221,7 @@ export class DenseKeyIndex {
       (r) => scores[r]!,
       k,
       (r) => this.present[r] === 1 && keep(r),
+      tieRank,
     );
   }
 }

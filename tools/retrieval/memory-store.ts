@@ -174,6 +174,8 @@ export class MemoryStore {
   private readonly vectors = new DenseKeyIndex();
   private readonly index = new LexicalKeyIndex();
   private lastId = 0;
+  /** Each row's place in content order (see `tieRank`), rebuilt when rows arrive. */
+  private ranks: Int32Array | undefined;
   private embedding: Promise<EmbedPending> | undefined;
 
   private constructor(
@@ -361,7 +363,8 @@ export class MemoryStore {
     };
     if (mode === "none") return { mode, ranking: "none", key, ranked: [], entries: [], records: [] };
     if (mode === "random") {
-      const eligible = this.rows.map((_, i) => i).filter(keep);
+      const tieRank = this.tieRank();
+      const eligible = this.rows.map((_, i) => i).filter(keep).sort((a, b) => tieRank(a) - tieRank(b));
       const picked = seededSample(eligible, options.k ?? 4, keyText(key));
       const ranked = picked.map((i) => ({ entry: this.rows[i]!, score: 0, kept: true }));
       return { mode, ranking: "random", key, ranked, entries: ranked.map((r) => r.entry), records: [] };
@@ -384,7 +387,8 @@ export class MemoryStore {
   }
 
   private async rank(key: RetrievalKey, n: number, keep: (i: number) => boolean): Promise<{ hits: Hit[]; ranking: "embeddings" | "lexical"; note?: string; records: ModelCallRecord[] }> {
-    const lexical = (note: string | undefined, records: ModelCallRecord[]) => ({ hits: this.index.search(key, n, keep), ranking: "lexical" as const, ...(note ? { note } : {}), records });
+    const tieRank = this.tieRank();
+    const lexical = (note: string | undefined, records: ModelCallRecord[]) => ({ hits: this.index.search(key, n, keep, tieRank), ranking: "lexical" as const, ...(note ? { note } : {}), records });
     if (!this.embedder) return lexical(undefined, []);
     const pending = await this.embedPending();
     if (pending.error) return lexical(pending.error, pending.records);
@@ -392,7 +396,25 @@ export class MemoryStore {
     const records = [...pending.records, ...query.records];
     if (!query.ok) return lexical(query.note, records);
     if (!query.vectors[0]?.length) return lexical("the embedder returned no vector; ranked lexically", records);
-    return { hits: this.vectors.search(query.vectors[0], this.rows.length, n, keep), ranking: "embeddings", records };
+    return { hits: this.vectors.search(query.vectors[0], this.rows.length, n, keep, tieRank), ranking: "embeddings", records };
+  }
+
+  /**
+   * Equal scores and the random mode's draw go by the entries' content, not the order they were written: a concurrent
+   * `memo build` writes them in any order, and retrieval (so the critics' prompts and the run's EX) must not depend on
+   * it. Rows of identical content fall back to their id.
+   */
+  private tieRank(): (index: number) => number {
+    if (this.ranks?.length !== this.rows.length) {
+      const keyOf = (e: MemoryEntry) => `${e.sourceId}\u0000${e.question}\u0000${e.wrongSql}\u0000${e.errorTypes.join(",")}\u0000${e.suggestions}`;
+      const keys = this.rows.map(keyOf);
+      const order = this.rows.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : this.rows[a]!.id - this.rows[b]!.id));
+      const ranks = new Int32Array(this.rows.length);
+      order.forEach((row, place) => (ranks[row] = place));
+      this.ranks = ranks;
+    }
+    const ranks = this.ranks;
+    return (index) => ranks[index]!;
   }
 
   /** How many entries carry a key vector, by the embedding model that made it. */
