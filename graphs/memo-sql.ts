@@ -1,5 +1,4 @@
 import { SqlInputState } from "../state/sql-state.ts";
-import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { START, StateGraph, Send } from "@langchain/langgraph";
 import { MemoState, type MemoStateValue, STRATEGIES } from "../state/memo.ts";
 import { contextOf } from "../nodes/memo/common.ts";
@@ -14,10 +13,6 @@ import { SHARED_FACTORIES } from "./slots.ts";
 import { memoPreflight } from "./memo-preflight.ts";
 import { memoSqlOutcome } from "./memo-outcome.ts";
 import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
-
-// Each parallel branch (nine critics, plus the other questions in flight) listens on the run's abort signal; Node's
-// default of 10 listeners per signal would print a leak warning for this intended fan-out.
-setMaxListeners(Math.max(defaultMaxListeners, 100));
 
 // Memo-SQL's own nodes take a branch payload (Send) and return a Command naming the next step; they are slots
 // like any other, with that contract (see ARCHITECTURE.md).

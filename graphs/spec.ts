@@ -1,9 +1,14 @@
+import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { type BaseCheckpointSaver, Command, Send } from "@langchain/langgraph";
 import type { GraphOptions, NodeDeps, NodeFactory } from "../nodes/types.ts";
 import type { GraphInfo, SlotContract } from "./manifests/manifest.ts";
 import type { OutcomeSpec } from "./outcome.ts";
 
 export type { GraphInfo };
+
+// Each parallel branch (Memo-SQL's nine critics, a baseline's 20 samples, TS-SQL's coders) listens on its run's abort
+// signal; Node's default of 10 listeners per signal would print a leak warning for this intended fan-out.
+setMaxListeners(Math.max(defaultMaxListeners, 100));
 
 export interface BuildOptions extends GraphOptions {
   checkpointer?: BaseCheckpointSaver;
