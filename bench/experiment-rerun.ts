@@ -4,7 +4,8 @@
  * then the same experiment again into another --out. Prints per run: wall time, requests that reached the server, and
  * table.md's "Response cache over the eval runs" line; then whether the correctors × scenarios grid is the same.
  *
- * Run: npx tsx bench/experiment-rerun.ts [--recipe correctors] [--limit 20] [--latency-ms 20] [--concurrency 4] [--keep]
+ * Run: npx tsx bench/experiment-rerun.ts [--recipe correctors|all] [--limit 20] [--latency-ms 20] [--concurrency 4] [--keep]
+ * (`--recipe all`: every built-in recipe in turn, a line each.)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -36,13 +37,13 @@ delete env.OPENAI_BASE_URL;
 delete env.SQLMEND_MODEL;
 delete env.SQLMEND_CACHE;
 
-async function experiment(out: string) {
+async function experiment(out: string, recipe = values.recipe!) {
   const lines: string[] = [];
   const errors: string[] = [];
   const io = { stdout: (t: string) => void lines.push(t), stderr: (t: string) => void errors.push(t), env, cwd: dir, isTTY: false };
   const before = server.requests.length;
   const started = performance.now();
-  const args = ["experiment", values.recipe!, "--bench", benchDir, "--out", out, "--limit", values.limit!, "--concurrency", values.concurrency!, "--checkpoints", path.join(dir, `${out}.sqlite`)];
+  const args = ["experiment", recipe, "--bench", benchDir, "--out", out, "--limit", values.limit!, "--concurrency", values.concurrency!, "--checkpoints", path.join(dir, `${out}.sqlite`)];
   const code = await main(args, io);
   const seconds = (performance.now() - started) / 1000;
   const text = lines.join("");
@@ -51,12 +52,23 @@ async function experiment(out: string) {
   return { seconds, requests: server.requests.length - before, cache: /^Response cache over the eval runs: .*$/m.exec(text)?.[0] ?? "(no cache line)", grid };
 }
 
-console.log(`sqlmend experiment ${values.recipe} on minibench (--limit ${values.limit}), ${values["latency-ms"]} ms a request, concurrency ${values.concurrency}`);
-const first = await experiment("first");
-console.log(`first run: ${first.seconds.toFixed(1)} s, ${first.requests} requests to the server\n  ${first.cache}`);
-const rerun = await experiment("rerun");
-console.log(`rerun:     ${rerun.seconds.toFixed(1)} s, ${rerun.requests} requests to the server\n  ${rerun.cache}`);
-console.log(`correctors × scenarios grid identical: ${JSON.stringify(first.grid) === JSON.stringify(rerun.grid) ? "yes" : "NO"} (${first.grid.length} rows)`);
+if (values.recipe === "all") {
+  const { BUILT_IN_RECIPES } = await import("../runner/experiment-recipes.ts");
+  console.log(`every built-in recipe on minibench (--limit ${values.limit}), ${values["latency-ms"]} ms a request, concurrency ${values.concurrency}: first run, then a rerun into another --out`);
+  for (const name of Object.keys(BUILT_IN_RECIPES)) {
+    const first = await experiment(`${name}-first`, name);
+    const rerun = await experiment(`${name}-rerun`, name);
+    const served = /: (\d+) of (\d+) model calls served \(([\d.]+)%\)/.exec(rerun.cache);
+    console.log(`  ${name.padEnd(16)} first ${first.seconds.toFixed(1)} s, ${first.requests} requests; rerun ${rerun.seconds.toFixed(1)} s, ${rerun.requests} requests, ${served ? `${served[1]} of ${served[2]} calls served (${served[3]}%)` : rerun.cache}; grid ${JSON.stringify(first.grid) === JSON.stringify(rerun.grid) ? "identical" : "DIFFERS"}`);
+  }
+} else {
+  console.log(`sqlmend experiment ${values.recipe} on minibench (--limit ${values.limit}), ${values["latency-ms"]} ms a request, concurrency ${values.concurrency}`);
+  const first = await experiment("first");
+  console.log(`first run: ${first.seconds.toFixed(1)} s, ${first.requests} requests to the server\n  ${first.cache}`);
+  const rerun = await experiment("rerun");
+  console.log(`rerun:     ${rerun.seconds.toFixed(1)} s, ${rerun.requests} requests to the server\n  ${rerun.cache}`);
+  console.log(`correctors × scenarios grid identical: ${JSON.stringify(first.grid) === JSON.stringify(rerun.grid) ? "yes" : "NO"} (${first.grid.length} rows)`);
+}
 await server.close();
 if (values.keep) console.log(`kept ${dir}`);
 else fs.rmSync(dir, { recursive: true, force: true });
