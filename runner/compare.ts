@@ -1,5 +1,5 @@
 import { exByDifficulty, type DifficultyScore } from "../tools/benchmarks/score.ts";
-import { type EvalRecord, isFailed, methodTokens } from "./report.ts";
+import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
 
 /**
  * N eval runs side by side on the questions all of them answered (a failed question has no answer to compare: it is
@@ -118,7 +118,7 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       tokensPerQuestion: inTok + outTok,
       inputTokensPerQuestion: inTok,
       outputTokensPerQuestion: outTok,
-      callsPerQuestion: mean(records.map((x) => x.calls)),
+      callsPerQuestion: mean(records.map(methodCalls)),
       latencyMsPerQuestion: mean(records.map((x) => x.latencyMs)),
       costPerQuestion: prices ? (inTok * prices.input + outTok * prices.output) / 1e6 : null,
       cachedCallsPerQuestion: mean(records.map((x) => x.cachedCalls ?? 0)),

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expectedCalls } from "../graphs/calls.ts";
 import { parseMagicRecords } from "../state/magic-record.ts";
-import { type EvalRecord, methodTokens } from "./report.ts";
+import { type EvalRecord, methodCalls, methodTokens } from "./report.ts";
 import type { Recipe, RecipeRun } from "./experiment.ts";
 import { mean, type Prices } from "./experiment-table.ts";
 
@@ -41,7 +41,7 @@ export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>
 
 /** What a run's finished questions cost, from its folder: eval's results.jsonl, or magic guideline's (usage per role). */
 export function questionCostsIn(dir: string, kind: RecipeRun["kind"], recordsIn: (dir: string) => EvalRecord[]): QuestionCost[] {
-  if (kind === "eval") return recordsIn(dir).map((r) => ({ calls: r.calls, ...methodTokens(r) }));
+  if (kind === "eval") return recordsIn(dir).map((r) => ({ calls: methodCalls(r), ...methodTokens(r) }));
   if (kind !== "magic-guideline") return [];
   const file = path.join(dir, "results.jsonl");
   if (!fs.existsSync(file)) return [];

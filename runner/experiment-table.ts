@@ -1,4 +1,4 @@
-import { type EvalRecord, isFailed, methodTokens } from "./report.ts";
+import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
 import { exByDatabase, exByDifficulty } from "../tools/benchmarks/score.ts";
 import { summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Paper, Recipe, RecipeRun, TableSpec } from "./experiment.ts";
@@ -122,7 +122,7 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     outputTokensPerQuestion: outTok,
     spentTokens: sum((r) => r.inputTokens + r.outputTokens),
     costPerQuestion: prices ? (inTok * prices.input + outTok * prices.output) / 1e6 : null,
-    callsPerQuestion: n ? sum((r) => r.calls) / n : 0,
+    callsPerQuestion: n ? sum(methodCalls) / n : 0,
     cachedCalls: sum((r) => r.cachedCalls ?? 0),
     calls: sum((r) => r.calls),
     failed: records.filter(isFailed).length,
@@ -322,7 +322,7 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
       `| ${r.run} | ${r.graph} | ${r.initial ?? ""} | ${r.scenario ?? ""} | ${r.questions} | ${exText(r)} | ${f2(r.initialEx)} | ${countText(r.wrongToRight)} | ${countText(r.rightToWrong)} | ${countText(r.correctionsApplied)} | ${Math.round(r.tokensPerQuestion)} | ${r.callsPerQuestion.toFixed(2)} |${priced ? ` ${usd(r.costPerQuestion)} |` : ""} ${r.cachedCalls} of ${r.calls} | ${r.failed} |`,
     );
   }
-  lines.push("", "tokens/q are the method's chat-model tokens per question, those the response cache served included (a cached rerun costs the method the same); embedding requests are left out (the vector cache shares them across questions and runs).");
+  lines.push("", "tokens/q and calls/q are the method's chat-model tokens and calls per question, those the response cache served included (a cached rerun costs the method the same); embedding requests are left out (the vector cache shares them across questions and runs).");
   if (opts.prices) {
     const total = rows.reduce((a, r) => a + (r.costPerQuestion ?? 0) * r.questions * (r.repeats?.ex.length ?? 1), 0);
     const spent = rows.reduce((a, r) => a + r.spentTokens, 0);

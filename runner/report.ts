@@ -65,6 +65,9 @@ export function methodTokens(r: EvalRecord): { input: number; output: number } {
   };
 }
 
+/** The chat-model calls the method made for a question, cache-served ones included; embedding requests left out (as in `methodTokens`). */
+export const methodCalls = (r: EvalRecord): number => r.calls - (r.usageByRole?.[EMBEDDER_ROLE]?.calls ?? 0);
+
 /** results.jsonl → records by id (a later line for an id wins); unreadable lines are counted, not fatal. */
 export function parseResults(text: string): { records: Map<string, EvalRecord>; dropped: number } {
   const records = new Map<string, EvalRecord>();

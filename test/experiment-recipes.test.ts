@@ -140,4 +140,15 @@ describe("experiment built-in recipes", () => {
       { calls: 3, input: 350, output: 80 },
     ]);
   });
+
+  it("calls/q, like tokens/q, are the method's chat calls: embedding requests (shared by the vector cache) are left out", () => {
+    const spec = BUILT_IN_RECIPES.correctors!.runs.initial!;
+    const rec = (id: string, embedderCalls: number) =>
+      ({ id, dbId: "db", correct: true, calls: 3 + embedderCalls, cachedCalls: 1, inputTokens: 90 + (embedderCalls ? 10 : 0), outputTokens: 10, usageByRole: { writer: { calls: 3, inputTokens: 90, outputTokens: 10, latencyMs: 1 }, ...(embedderCalls ? { embedder: { calls: embedderCalls, inputTokens: 10, outputTokens: 0, latencyMs: 1 } } : {}) } }) as unknown as EvalRecord;
+    // The first run embedded (2 requests); its rerun found the vectors cached: the same method, the same calls/q.
+    const first = rowOf("initial", spec, [rec("1", 2), rec("2", 0)]);
+    const rerun = rowOf("initial", spec, [rec("1", 0), rec("2", 0)]);
+    expect([first.callsPerQuestion, rerun.callsPerQuestion]).toEqual([3, 3]);
+    expect([first.tokensPerQuestion, rerun.tokensPerQuestion]).toEqual([100, 100]);
+  });
 });
