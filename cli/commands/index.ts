@@ -73,4 +73,9 @@ export const commands: CommandEntry[] = [
     summary: "Memo-SQL's error-correction memory: build it from a training split, add a correction, show, search",
     load: async () => (await import("./memo.ts")).memoCommand,
   },
+  {
+    name: "cache",
+    summary: "the response and vector caches: what they hold per model (info), and removing part or all of it (clear)",
+    load: async () => (await import("./cache.ts")).cacheCommand,
+  },
 ];

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { createOpenAIEmbedder, type Embedder, type EmbeddingSettings } from "./embeddings.ts";
 import { firstLineOf, UserError } from "../../core/errors.ts";
 import { dataDir } from "../paths.ts";
+import { VECTOR_CACHE_FILE } from "./cache-files.ts";
 import { STRUCTURED_METHODS } from "./structured-methods.ts";
 import type { CacheStats } from "./cache-modes.ts";
 import type { ResponseCache } from "./response-cache.ts";
@@ -191,7 +192,7 @@ export function resolveEmbeddingSettings(config: ModelConfig): EmbeddingSettings
 /** The configured embedder, vectors cached in `<data dir>/embeddings.sqlite`; undefined when no embedding model is set. */
 export function createEmbedderFrom(config: ModelConfig, env: NodeJS.ProcessEnv, cwd: string): Embedder | undefined {
   const settings = resolveEmbeddingSettings(config);
-  return settings && createOpenAIEmbedder(settings, { env, cacheFile: path.join(dataDir(env, cwd), "embeddings.sqlite") });
+  return settings && createOpenAIEmbedder(settings, { env, cacheFile: path.join(dataDir(env, cwd), VECTOR_CACHE_FILE) });
 }
 
 export function resolveRoleSettings(config: ModelConfig, role: string): ResolvedModelSettings | undefined {

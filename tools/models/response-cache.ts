@@ -35,7 +35,7 @@ import { lazyCrypto } from "../hash.ts";
 import { type CacheMode, type CacheStats, emptyCacheStats } from "./cache-modes.ts";
 export { CACHE_MODES, type CacheMode, type CacheStats, cacheLine } from "./cache-modes.ts";
 
-export const RESPONSE_CACHE_FILE = "responses.sqlite";
+export { RESPONSE_CACHE_FILE } from "./cache-files.ts";
 
 /** What a cache hit says about itself, in the reply's `response_metadata.sqlmendCache` (callModel records it). */
 export interface CacheHitNote {
