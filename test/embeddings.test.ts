@@ -57,6 +57,33 @@ describe("embedding configuration", () => {
     expect(server.embeddingRequests.length).toBe(before + 1);
   });
 
+  it("a damaged vector cache is set aside and started again, an unusable one is not used — each said, never silent", async () => {
+    const home = path.join(dir, "damaged-home");
+    fs.mkdirSync(home);
+    const file = path.join(home, "embeddings.sqlite");
+    fs.writeFileSync(file, "no database here");
+    const env = { SQLMEND_HOME: home };
+    const config = resolveModelConfig({}, { SQLMEND_EMBEDDING_MODEL: "emb", SQLMEND_EMBEDDING_BASE_URL: server.url }, dir);
+    const warnings: string[] = [];
+    const embedder = createEmbedderFrom(config, env, dir, (line) => void warnings.push(line))!;
+    expect(warnings).toEqual([expect.stringMatching(/^vector cache .*embeddings\.sqlite is damaged \(file is not a database\): moved to .*embeddings\.sqlite\.damaged-.*, starting a new one \(vectors kept in memory for this run\)$/)]);
+    expect(fs.readdirSync(home).filter((f) => f.includes(".damaged-"))).toHaveLength(1);
+    expect((await embedRecorded(embedder, ["kept on disk"])).ok).toBe(true);
+    // The new file keeps them: another embedder finds them there without a request.
+    const before = server.embeddingRequests.length;
+    expect(await embedRecorded(createEmbedderFrom(config, env, dir, (line) => void warnings.push(line))!, ["kept on disk"])).toMatchObject({ ok: true, records: [] });
+    expect(server.embeddingRequests.length).toBe(before);
+    expect(warnings).toHaveLength(1);
+
+    // A data directory that cannot hold the file (a plain file stands where its folder should be).
+    const blocked = path.join(dir, "blocked-home");
+    fs.writeFileSync(blocked, "");
+    const lines: string[] = [];
+    const inMemory = createEmbedderFrom(config, { SQLMEND_HOME: blocked }, dir, (line) => void lines.push(line))!;
+    expect(lines).toEqual([expect.stringMatching(/^vector cache .* cannot be used \(.*\): running without it \(vectors kept in memory for this run\)$/)]);
+    expect((await embedRecorded(inMemory, ["still works"])).ok).toBe(true);
+  });
+
   it("sends large batches in several requests and says so in the one call record", async () => {
     const embedder = createOpenAIEmbedder({ model: "emb", baseURL: server.url, apiKeyEnv: "NONE", timeoutMs: 5000, maxRetries: 0 });
     const before = server.embeddingRequests.length;

@@ -78,7 +78,7 @@ export async function buildRunner(args: {
   const { values, env, cwd } = args;
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values), ...args.fixedOptions };
   const models = modelsFrom(values, env, cwd, args.roleToCheck, args.warn);
-  const embeddings = embeddingsFrom(values, env, cwd);
+  const embeddings = embeddingsFrom(values, env, cwd, args.warn);
   // Example retrieval ranks by `embeddings` when configured (searchExamples makes the ranked view, once per run).
   const deps: NodeDeps = { models, executor: args.executor, examples: args.examples, ...(embeddings ? { embeddings } : {}) };
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {

@@ -26,6 +26,6 @@ export function modelsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: strin
 }
 
 /** The embedder from flags, env and config file, or undefined when no embedding model is configured. */
-export function embeddingsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string): Embedder | undefined {
-  return createEmbedderFrom(resolveModelConfig(modelFlagsFrom(values), env, cwd), env, cwd);
+export function embeddingsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, warn: (line: string) => void = warnOnStderr): Embedder | undefined {
+  return createEmbedderFrom(resolveModelConfig(modelFlagsFrom(values), env, cwd), env, cwd, warn);
 }

@@ -45,7 +45,7 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
 }
 
 import { EMBEDDER_ROLE } from "./embedder-role.ts";
-import { openSharedSqlite } from "../sqlite/shared-file.ts";
+import { openCacheFile } from "../sqlite/shared-file.ts";
 export { EMBEDDER_ROLE };
 
 export type EmbedOutcome =
@@ -109,19 +109,29 @@ class VectorCache {
   private get_: Database.Statement | undefined;
   private put: Database.Statement | undefined;
 
-  constructor(file: string | undefined) {
+  /** Said once: the first read or write the file refuses (later ones go to memory quietly, as that line says). */
+  private failed = false;
+
+  constructor(
+    private readonly file: string | undefined,
+    private readonly warn: (line: string) => void,
+  ) {
     if (!file) return;
-    try {
-      const db = openSharedSqlite(file, {
+    // A damaged file is set aside; a busy or unwritable one is not used: vectors then live for this process only.
+    this.db = openCacheFile(
+      file,
+      {
+        what: "vector cache",
         busyMs: 5000,
         schema: "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID",
-      });
-      this.get_ = db.prepare("SELECT vector FROM vectors WHERE model = ? AND hash = ?").pluck();
-      this.put = db.prepare("INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?, ?, ?)");
-      this.db = db;
-    } catch {
-      this.db = undefined; // a read-only or broken data directory: vectors live for this process only
-    }
+        verify: (db) => {
+          this.get_ = db.prepare("SELECT vector FROM vectors WHERE model = ? AND hash = ?").pluck();
+          this.put = db.prepare("INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?, ?, ?)");
+          this.get_.get("", "");
+        },
+      },
+      (line) => warn(`${line} (vectors kept in memory for this run)`),
+    ).db;
   }
 
   get(model: string, hash: string): number[] | undefined {
@@ -134,9 +144,16 @@ class VectorCache {
       const vector = Array.from(new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)));
       this.remember(key, vector);
       return vector;
-    } catch {
+    } catch (error) {
+      this.fail(error);
       return undefined;
     }
+  }
+
+  private fail(error: unknown) {
+    if (this.failed) return;
+    this.failed = true;
+    this.warn(`vector cache ${this.file} failed (${firstLineOf(error)}): vectors not found or kept there are embedded again, and kept in memory for this run`);
   }
 
   set(model: string, entries: Array<[string, number[]]>): void {
@@ -146,8 +163,9 @@ class VectorCache {
       this.db.transaction(() => {
         for (const [hash, vector] of entries) this.put!.run(model, hash, Buffer.from(new Float32Array(vector).buffer));
       })();
-    } catch {
+    } catch (error) {
       // Busy beyond the timeout or a full disk: the vectors stay in memory.
+      this.fail(error);
     }
   }
 }
@@ -161,9 +179,9 @@ const RETRY_AFTER_FAILURE_MS = 60_000;
  * An Embedder on an OpenAI-compatible endpoint. `cacheFile` (usually `<data dir>/embeddings.sqlite`) keeps vectors
  * across runs; omit it for memory only.
  */
-export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: NodeJS.ProcessEnv; cacheFile?: string } = {}): Embedder {
+export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: NodeJS.ProcessEnv; cacheFile?: string; warn?: (line: string) => void } = {}): Embedder {
   const env = opts.env ?? process.env;
-  const cache = new VectorCache(opts.cacheFile);
+  const cache = new VectorCache(opts.cacheFile, opts.warn ?? ((line) => void process.stderr.write(`warning: ${line}\n`)));
   // The cache key names the endpoint too: one model name on two servers may be two models.
   const cacheModel = `${settings.model}@${settings.baseURL ?? "openai"}`;
   let downUntil = 0;

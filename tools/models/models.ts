@@ -190,9 +190,9 @@ export function resolveEmbeddingSettings(config: ModelConfig): EmbeddingSettings
 }
 
 /** The configured embedder, vectors cached in `<data dir>/embeddings.sqlite`; undefined when no embedding model is set. */
-export function createEmbedderFrom(config: ModelConfig, env: NodeJS.ProcessEnv, cwd: string): Embedder | undefined {
+export function createEmbedderFrom(config: ModelConfig, env: NodeJS.ProcessEnv, cwd: string, warn?: (line: string) => void): Embedder | undefined {
   const settings = resolveEmbeddingSettings(config);
-  return settings && createOpenAIEmbedder(settings, { env, cacheFile: path.join(dataDir(env, cwd), VECTOR_CACHE_FILE) });
+  return settings && createOpenAIEmbedder(settings, { env, cacheFile: path.join(dataDir(env, cwd), VECTOR_CACHE_FILE), ...(warn ? { warn } : {}) });
 }
 
 export function resolveRoleSettings(config: ModelConfig, role: string): ResolvedModelSettings | undefined {

@@ -21,7 +21,6 @@
  * overwrites). A damaged file is renamed aside with a warning and a new one started; an error later turns the cache
  * off for the rest of the run, with a warning, never failing a call.
  */
-import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { BaseCache } from "@langchain/core/caches";
@@ -29,7 +28,7 @@ import { AIMessage, type AIMessageFields } from "@langchain/core/messages";
 import type { ChatGeneration, Generation } from "@langchain/core/outputs";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { firstLineOf } from "../../core/errors.ts";
-import { isSqliteBusy, isSqliteDamaged, openSharedSqlite } from "../sqlite/shared-file.ts";
+import { openCacheFile, StaleCacheFile } from "../sqlite/shared-file.ts";
 import { lazyCrypto } from "../hash.ts";
 
 import { type CacheMode, type CacheStats, emptyCacheStats } from "./cache-modes.ts";
@@ -79,9 +78,6 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS responses (
 CREATE TABLE IF NOT EXISTS uses (scope TEXT NOT NULL, key TEXT NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (scope, key)) WITHOUT ROWID`;
 const RESPONSE_COLUMNS = "key,occurrence,model,reply,input_tokens,output_tokens,created_at";
 
-/** A cache file from an older sqlmend: set aside like a damaged one. */
-class OldCacheSchema extends Error {}
-
 /** The SQLite file behind the cache: opened once per path in a process, shared by every provider. */
 export class ResponseStore implements ReplyStore {
   private db: Database.Database | undefined;
@@ -96,51 +92,28 @@ export class ResponseStore implements ReplyStore {
     readonly file: string,
     private readonly warn: (line: string) => void,
   ) {
-    try {
-      this.open();
-    } catch (error) {
-      this.db = undefined;
-      if (isSqliteBusy(error)) {
-        // Another process holds the file longer than we wait: the file is fine, this run goes without it.
-        this.broken = `response cache ${file} is busy (another process held it for over ${BUSY_MS / 1000} s): running without it`;
-        warn(this.broken);
-        return;
-      }
-      if (!isSqliteDamaged(error) && !(error instanceof OldCacheSchema)) {
-        this.broken = `response cache ${file} cannot be used (${firstLineOf(error)}): running without it`;
-        warn(this.broken);
-        return;
-      }
-      // A damaged file (not a database, corrupt pages, an old schema): set aside, start afresh.
-      const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-      try {
-        fs.renameSync(file, aside);
-        for (const suffix of ["-wal", "-shm"]) if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
-        warn(`response cache ${file} is damaged (${firstLineOf(error)}): moved to ${aside}, starting a new one`);
-        this.open();
-      } catch (again) {
-        this.db = undefined;
-        this.broken = `response cache ${file} cannot be used (${firstLineOf(again)}): running without it`;
-        warn(this.broken);
-      }
-    }
-  }
-
-  private open() {
-    const db = openSharedSqlite(this.file, { busyMs: BUSY_MS, schema: SCHEMA });
-    this.db = db;
-    const columns = (db.prepare("SELECT name FROM pragma_table_info('responses')").pluck().all() as string[]).join(",");
-    if (columns !== RESPONSE_COLUMNS) {
-      db.close();
-      throw new OldCacheSchema(`table responses has columns ${columns}, not ${RESPONSE_COLUMNS}`);
-    }
-    this.useStmt = db.prepare("INSERT INTO uses VALUES (?, ?, 1) ON CONFLICT (scope, key) DO UPDATE SET next = next + 1 RETURNING next - 1 AS occurrence");
-    this.getStmt = db.prepare("SELECT reply, input_tokens, output_tokens FROM responses WHERE key = ? AND occurrence = ?");
-    // First writer wins (two processes that missed at once both keep their own reply; the file keeps one).
-    this.putStmt = db.prepare("INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)");
-    this.replaceStmt = db.prepare("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)");
-    // Reading a page proves the file is a database (a garbage file fails here, not at the first lookup).
-    this.getStmt.get("", -1);
+    const opened = openCacheFile(
+      file,
+      {
+        what: "response cache",
+        busyMs: BUSY_MS,
+        schema: SCHEMA,
+        verify: (db) => {
+          const columns = (db.prepare("SELECT name FROM pragma_table_info('responses')").pluck().all() as string[]).join(",");
+          if (columns !== RESPONSE_COLUMNS) throw new StaleCacheFile(`table responses has columns ${columns}, not ${RESPONSE_COLUMNS}`);
+          this.useStmt = db.prepare("INSERT INTO uses VALUES (?, ?, 1) ON CONFLICT (scope, key) DO UPDATE SET next = next + 1 RETURNING next - 1 AS occurrence");
+          this.getStmt = db.prepare("SELECT reply, input_tokens, output_tokens FROM responses WHERE key = ? AND occurrence = ?");
+          // First writer wins (two processes that missed at once both keep their own reply; the file keeps one).
+          this.putStmt = db.prepare("INSERT OR IGNORE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)");
+          this.replaceStmt = db.prepare("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?)");
+          // Reading a page proves the file is a database (a garbage file fails here, not at the first lookup).
+          this.getStmt.get("", -1);
+        },
+      },
+      warn,
+    );
+    this.db = opened.db;
+    this.broken = opened.broken;
   }
 
   get(key: string, occurrence: number): StoredEntry | undefined {

@@ -62,3 +62,51 @@ export function openSharedSqlite(file: string, options: SharedFileOptions): Data
     throw error;
   }
 }
+
+/** Thrown by a cache's `verify`: a file of an older layout, set aside like a damaged one. */
+export class StaleCacheFile extends Error {}
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
+
+/**
+ * A cache file (replies, vectors): what is lost with it can be asked again, so it never stops a run. Opened shared;
+ * `verify` (prepare statements, check the layout) runs on it. A damaged file — SQLite's "corrupt" or "not a
+ * database", or `StaleCacheFile` — is renamed `<file>.damaged-<time>` and a new one started; a busy or unreadable one
+ * is left alone and not used. Each is said through `warn`; `broken` is the reason when there is no database.
+ */
+export function openCacheFile(
+  file: string,
+  options: SharedFileOptions & { what: string; verify?: (db: Database.Database) => void },
+  warn: (line: string) => void,
+): { db: Database.Database; broken?: undefined } | { db?: undefined; broken: string } {
+  const open = () => {
+    const db = openSharedSqlite(file, options);
+    try {
+      options.verify?.(db);
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  };
+  const unusable = (broken: string) => {
+    warn(broken);
+    return { broken };
+  };
+  try {
+    return { db: open() };
+  } catch (error) {
+    // Another process holds the file longer than we wait: the file is fine, this run goes without it.
+    if (isSqliteBusy(error)) return unusable(`${options.what} ${file} is busy (another process held it for over ${options.busyMs / 1000} s): running without it`);
+    if (!isSqliteDamaged(error) && !(error instanceof StaleCacheFile)) return unusable(`${options.what} ${file} cannot be used (${firstLine(error)}): running without it`);
+    const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    try {
+      fs.renameSync(file, aside);
+      for (const suffix of ["-wal", "-shm"]) if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
+      warn(`${options.what} ${file} is damaged (${firstLine(error)}): moved to ${aside}, starting a new one`);
+      return { db: open() };
+    } catch (again) {
+      return unusable(`${options.what} ${file} cannot be used (${firstLine(again)}): running without it`);
+    }
+  }
+}
