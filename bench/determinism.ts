@@ -4,8 +4,8 @@
  * concurrencies (8, then 3): any request body sent in one and not the other (a prompt showing other rows or other
  * memory cases), and any SQL, verdict or per-role chat-call count that differs, is nondeterminism of sqlmend's own
  * (a random sample, an order that depends on which question finished first).
- * Embedding requests are not compared: the vector cache shares them across runs. A role's structured-output probe
- * (the first call that finds which format the server takes) lands on whichever question asks first.
+ * Embedding requests are not compared: the vector cache shares them across runs. One structured-output method is
+ * configured (text), so no role probes the format (whichever question asks first would pay the probe).
  *
  * Run: npx tsx bench/determinism.ts [--recipe all|a,b] [--limit 20]
  */
@@ -26,7 +26,7 @@ const benchDir = path.join(dir, "minibench");
 await buildMinibench(benchDir);
 const questions = [(await loadBenchmark(benchDir, { split: "dev" })).questions, (await loadBenchmark(benchDir, { split: "train" })).questions];
 const server = await startOpenAIServer({ respond: methodAgents({ questions }).respond });
-fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
+fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify({ ...agentsConfig({ baseURL: server.url }), structuredMethod: "text" }));
 const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") };
 delete env.OPENAI_BASE_URL;
 delete env.SQLMEND_MODEL;
