@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expectedCalls } from "../graphs/calls.ts";
+import { findManifest } from "../graphs/registry.ts";
 import { parseMagicRecords } from "../state/magic-record.ts";
 import { type EvalRecord, methodCalls, methodTokens } from "./report.ts";
 import type { Recipe, RecipeRun } from "./experiment.ts";
@@ -29,6 +30,7 @@ export interface KnownCalls {
  * under `--correct errors|incorrect` may not run at all. Undefined for a step that is not an eval of a graph.
  */
 export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>): KnownCalls | undefined {
+  if (spec.kind === "magic-guideline") return guidelineCalls({ ...spec.options, ...forwarded });
   if (spec.kind !== "eval" || !spec.graph) return undefined;
   const bounds = expectedCalls(spec.graph, { ...spec.options, ...forwarded }, spec.initial ? { correct: spec.correct ?? "all" } : undefined);
   // Under errors|incorrect only some questions are corrected: how many is not known before the initial run.
@@ -37,6 +39,27 @@ export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>
     return rest;
   }
   return bounds;
+}
+
+/**
+ * `magic guideline` per training question, from the graphs it runs: the initial generator (none from a predictions
+ * file); for a question it got wrong, the feedback↔correction cycle (magic-feedback); and at most one merge of the
+ * guideline (magic-guideline) — a merge serves a batch of corrected questions, so this bound is generous. How many
+ * questions fail is not known before the run: no typical count.
+ */
+function guidelineCalls(options: Record<string, unknown>): KnownCalls | undefined {
+  const initial = options.initial;
+  const generator = initial === undefined || initial === true ? "baseline" : typeof initial === "string" && findManifest(initial) ? initial : undefined;
+  const first = generator ? expectedCalls(generator, options) : { min: 0, max: 0 };
+  const cycle = expectedCalls("magic-feedback", options);
+  const merge = expectedCalls("magic-guideline", options);
+  if (!first || !cycle || !merge) return undefined;
+  const from = generator ? `${generator} ${first.min}..${first.max}` : "a predictions file, 0";
+  return {
+    min: first.min,
+    max: first.max + cycle.max + merge.max,
+    note: `per training question: the initial SQL (${from}); for a failure, the cycle (${cycle.min}..${cycle.max}) and at most a merge (${merge.min}..${merge.max}, one per batch of corrected questions)`,
+  };
 }
 
 /** What a run's finished questions cost, from its folder: eval's results.jsonl, or magic guideline's (usage per role). */
@@ -138,9 +161,9 @@ export function renderPlan(p: PlanInput): string {
       continue;
     }
     tokensUnknown++;
-    const known = spec.kind === "eval" ? p.knownCalls(run) : undefined;
+    const known = spec.kind === "eval" || spec.kind === "magic-guideline" ? p.knownCalls(run) : undefined;
     if (known) {
-      const range = `${known.min}..${known.max}/question by the graph's declared count${known.note ? `; ${known.note}` : ""}`;
+      const range = `${known.min}..${known.max}/question by the ${spec.kind === "eval" ? "graph's declared count" : "declared counts of the graphs it runs"}${known.note ? `; ${known.note}` : ""}`;
       if (known.typical !== undefined) {
         calls += known.typical * todo;
         lines.push(`${head}~${Math.round(known.typical * todo)} calls (typically ${known.typical}, ${range}), tokens unknown until measured (--pilot N)`);

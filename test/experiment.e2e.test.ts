@@ -13,6 +13,8 @@ import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
 import { agentsConfig, methodAgents } from "./support/method-agents.ts";
 import { runCli } from "./support/cli.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
+import { knownCallsOf, questionCostsIn } from "../runner/experiment-plan.ts";
 
 let dir: string;
 let benchDir: string;
@@ -41,6 +43,8 @@ describe("sqlmend experiment", () => {
     expect(dry.out).toMatch(/^sqlmend experiment correctors: 17 runs/);
     expect(dry.out).toMatch(/^\s+initial\s+baseline\s+dev: 4 questions, 0 done; .*tokens unknown until measured \(--pilot N\)$/m);
     expect(dry.out).toMatch(/^\s+magic\.incorrect\s+magic on initial, --correct incorrect\s+dev: 4 questions/m);
+    // The guideline run: bounds from the graphs it runs (baseline 1..4, the cycle 2..44, a merge 1..2 by default).
+    expect(dry.out).toMatch(/^\s+guideline\s+magic guideline\s+train: 4 questions, 0 done; 4\.\.200 calls \(1\.\.50\/question by the declared counts of the graphs it runs; per training question: the initial SQL \(baseline 1\.\.4\); for a failure, the cycle \(2\.\.44\) and at most a merge \(1\.\.2, one per batch of corrected questions\)\)/m);
     expect(fs.existsSync(path.join(dir, "e1"))).toBe(false);
 
     const first = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e1", "--limit", "4", "--checkpoints", "ckpt.sqlite", "--concurrency", "2");
@@ -130,6 +134,17 @@ describe("sqlmend experiment", () => {
     expect(byRun["guideline.m2-nm"].guideline).toMatchObject({ maxIter: 2, noManager: true });
     expect(run.out).toMatch(/^\| magic\.batch-005 \| 5 batches \| not run: guideline\/guideline-batch-005\.md was not written by its run \| EX 58\.8 \|/m);
     expect(run.out).toMatch(/^\| guideline\.m2-nm \| MAGIC max_i=2, w\/o manager \| EX \d+\.\d\d after the cycle; AVG_i \d\.\d\d; corrected within k=1\.\.2: \d+, \d+ of \d+ \| BIRD EX 73\.01;/m);
+    // The dry run's declared bounds for a guideline run hold for every question it ran (initial SQL and cycle).
+    const recipe = BUILT_IN_RECIPES["magic-guideline"]!;
+    let cycled = 0;
+    for (const g of ["guideline", "guideline.m2", "guideline.m2-nm", "guideline.m5-nm"]) {
+      const bounds = knownCallsOf(recipe.runs[g]!, {})!;
+      const costs = questionCostsIn(path.join(dir, "mg", g), "magic-guideline", () => []);
+      expect(costs).toHaveLength(3);
+      for (const c of costs) expect([g, c.calls >= bounds.min && c.calls <= bounds.max]).toEqual([g, true]);
+      cycled += costs.filter((c) => c.calls > 1).length;
+    }
+    expect(cycled).toBeGreaterThan(0);
   }, 600_000);
 
   it("checks a recipe file: zod errors name the field; unknown runs and cycles are refused", async () => {
