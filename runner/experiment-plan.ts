@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expectedCalls } from "../graphs/calls.ts";
 import { findManifest } from "../graphs/registry.ts";
+import { STRUCTURED_CALLS } from "../graphs/manifests/shared.ts";
 import { parseMagicRecords } from "../state/magic-record.ts";
 import { type EvalRecord, methodCalls, methodTokens } from "./report.ts";
 import type { Recipe, RecipeRun } from "./experiment.ts";
@@ -31,6 +32,7 @@ export interface KnownCalls {
  */
 export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>): KnownCalls | undefined {
   if (spec.kind === "magic-guideline") return guidelineCalls({ ...spec.options, ...forwarded });
+  if (spec.kind === "memo-build") return memoBuildCalls({ ...spec.options, ...forwarded });
   if (spec.kind !== "eval" || !spec.graph) return undefined;
   const bounds = expectedCalls(spec.graph, { ...spec.options, ...forwarded }, spec.initial ? { correct: spec.correct ?? "all" } : undefined);
   // Under errors|incorrect only some questions are corrected: how many is not known before the initial run.
@@ -59,6 +61,23 @@ function guidelineCalls(options: Record<string, unknown>): KnownCalls | undefine
     min: first.min,
     max: first.max + cycle.max + merge.max,
     note: `per training question: the initial SQL (${from}); for a failure, the cycle (${cycle.min}..${cycle.max}) and at most a merge (${merge.min}..${merge.max}, one per batch of corrected questions)`,
+  };
+}
+
+/**
+ * `memo build` per training question: its candidates (--samples sampler calls, default 4; or, with --elicit pipeline,
+ * memo-sql's nine without refinement), then, when one is wrong, the labeler's one structured ask (asked again at most
+ * twice when its reply is unusable).
+ */
+function memoBuildCalls(options: Record<string, unknown>): KnownCalls | undefined {
+  const pipeline = options.elicit === "pipeline";
+  const samples = Number(options.samples ?? 4);
+  const candidates = pipeline ? expectedCalls("memo-sql", { ...options, "no-refine": true }) : Number.isInteger(samples) && samples > 0 ? { min: samples, max: samples } : undefined;
+  if (!candidates) return undefined;
+  return {
+    min: candidates.min,
+    max: candidates.max + STRUCTURED_CALLS.max,
+    note: `per training question: ${pipeline ? `memo-sql's candidates (${candidates.min}..${candidates.max})` : `${samples} samples`}; for a wrong one, the labeler (${STRUCTURED_CALLS.min}..${STRUCTURED_CALLS.max})`,
   };
 }
 
@@ -161,9 +180,9 @@ export function renderPlan(p: PlanInput): string {
       continue;
     }
     tokensUnknown++;
-    const known = spec.kind === "eval" || spec.kind === "magic-guideline" ? p.knownCalls(run) : undefined;
+    const known = p.knownCalls(run);
     if (known) {
-      const range = `${known.min}..${known.max}/question by the ${spec.kind === "eval" ? "graph's declared count" : "declared counts of the graphs it runs"}${known.note ? `; ${known.note}` : ""}`;
+      const range = `${known.min}..${known.max}/question by the ${spec.kind === "eval" ? "graph's declared count" : "declared counts of its steps"}${known.note ? `; ${known.note}` : ""}`;
       if (known.typical !== undefined) {
         calls += known.typical * todo;
         lines.push(`${head}~${Math.round(known.typical * todo)} calls (typically ${known.typical}, ${range}), tokens unknown until measured (--pilot N)`);

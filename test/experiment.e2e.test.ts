@@ -44,7 +44,7 @@ describe("sqlmend experiment", () => {
     expect(dry.out).toMatch(/^\s+initial\s+baseline\s+dev: 4 questions, 0 done; .*tokens unknown until measured \(--pilot N\)$/m);
     expect(dry.out).toMatch(/^\s+magic\.incorrect\s+magic on initial, --correct incorrect\s+dev: 4 questions/m);
     // The guideline run: bounds from the graphs it runs (baseline 1..4, the cycle 2..44, a merge 1..2 by default).
-    expect(dry.out).toMatch(/^\s+guideline\s+magic guideline\s+train: 4 questions, 0 done; 4\.\.200 calls \(1\.\.50\/question by the declared counts of the graphs it runs; per training question: the initial SQL \(baseline 1\.\.4\); for a failure, the cycle \(2\.\.44\) and at most a merge \(1\.\.2, one per batch of corrected questions\)\)/m);
+    expect(dry.out).toMatch(/^\s+guideline\s+magic guideline\s+train: 4 questions, 0 done; 4\.\.200 calls \(1\.\.50\/question by the declared counts of its steps; per training question: the initial SQL \(baseline 1\.\.4\); for a failure, the cycle \(2\.\.44\) and at most a merge \(1\.\.2, one per batch of corrected questions\)\)/m);
     expect(fs.existsSync(path.join(dir, "e1"))).toBe(false);
 
     const first = await sqlmend("experiment", "correctors", "--bench", benchDir, "--out", "e1", "--limit", "4", "--checkpoints", "ckpt.sqlite", "--concurrency", "2");
@@ -119,6 +119,11 @@ describe("sqlmend experiment", () => {
     expect(run.out).toMatch(/^\| filtered \| Memo-SQL \(ICL \+ RAG, filtered\) \| EX \d+\.\d\d \(\d\/2\) \| EX 68\.5 \| Memo-SQL Table 3, BIRD dev; Qwen3-Coder-30B/m);
     expect(run.out).toMatch(/^\| solid-sql \| SOLID-SQL \(Liu et al\., 2025a\) \| not run: --set solid-sql=VALUE/m);
     expect(run.out).toMatch(/^\| share \| SHARE \(Qu et al\., 2025\) \| EX 100\.00 \(2\/2\) \| EX 69\.2 \|/m);
+    // The memory build's calls lie within the dry run's declared bounds for its 2 training questions.
+    const built = Number(/^ {2}memory: Tokens this run: .* (\d+) calls$/m.exec(run.err)?.[1]);
+    const bounds = knownCallsOf(BUILT_IN_RECIPES["memo-correction"]!.runs.memory!, {})!;
+    expect(built).toBeGreaterThanOrEqual(2 * bounds.min);
+    expect(built).toBeLessThanOrEqual(2 * bounds.max);
   }, 600_000);
 
   it("magic-guideline on a short run: the batch guidelines it never merged are rows not run, with the reason; Table 4's guideline runs beside the paper's", async () => {
