@@ -150,7 +150,9 @@ describe("eval r3: nothing shrinks silently", () => {
       const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
       const pool = `${train.length - leftOut} of ${train.length} training questions (${leftOut} left out: database not found locally)`;
       for (const l of lines) expect(l.outcome).toMatchObject({ shots: 5, shotsRanking: "bm25", shotsPool: pool, rounds: 1, stopReason: "consensus" });
-      expect(lines.map((l) => [l.outcome.personasGenerated, l.outcome.personasStandby])).toEqual([[3, 0], [0, 3]]);
+      // results.jsonl is in the order questions finished: compare by question.
+      const byQuestion = new Map(lines.map((l) => [l.id, l]));
+      expect([dev[0]!, dev[1]!].map((q) => [byQuestion.get(q.id)?.outcome.personasGenerated, byQuestion.get(q.id)?.outcome.personasStandby])).toEqual([[3, 0], [0, 3]]);
       const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
       expect(report).toContain("- stopReason: consensus 100.0 % (2 questions)");
       expect(report).toContain(`- shotsPool: ${pool} 100.0 % (2 questions)`);
