@@ -124,7 +124,8 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     costPerQuestion: prices ? (inTok * prices.input + outTok * prices.output) / 1e6 : null,
     callsPerQuestion: n ? sum(methodCalls) / n : 0,
     cachedCalls: sum((r) => r.cachedCalls ?? 0),
-    calls: sum((r) => r.calls),
+    // Chat-model calls (the response cache's to serve); embedding requests are the vector cache's.
+    calls: sum(methodCalls),
     failed: records.filter(isFailed).length,
     outcomes: summarizeOutcomes(records.map((r) => r.outcome)),
     paper: spec.paper ?? null,

@@ -249,9 +249,12 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   return lines.join("\n");
 }
 
-/** "Response cache: H of N model calls served (P%), T tokens saved (not counted as spent)". */
+/**
+ * "Response cache: H of N model calls served (P%), T tokens saved (not counted as spent)". N counts chat-model calls
+ * only: embedding requests are the vector cache's, never the response cache's to serve.
+ */
 export function cacheSummary(records: EvalRecord[]): string {
-  const calls = records.reduce((n, r) => n + r.calls, 0);
+  const calls = records.reduce((n, r) => n + methodCalls(r), 0);
   const hits = records.reduce((n, r) => n + (r.cachedCalls ?? 0), 0);
   const saved = records.reduce((n, r) => n + (r.savedTokens ?? 0), 0);
   return `Response cache: ${hits} of ${calls} model calls served (${pct(hits, calls)}%), ${saved} tokens saved (not counted as spent)`;

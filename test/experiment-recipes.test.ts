@@ -12,7 +12,7 @@ import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
 import { parseRecipe } from "../runner/experiment.ts";
 import { otherRowOf, renderTable, repeatedRowOf, rowOf } from "../runner/experiment-table.ts";
 import { questionCostsIn } from "../runner/experiment-plan.ts";
-import type { EvalRecord } from "../runner/report.ts";
+import { cacheSummary, type EvalRecord } from "../runner/report.ts";
 
 let dir: string;
 let benchDir: string;
@@ -150,5 +150,8 @@ describe("experiment built-in recipes", () => {
     const rerun = rowOf("initial", spec, [rec("1", 0), rec("2", 0)]);
     expect([first.callsPerQuestion, rerun.callsPerQuestion]).toEqual([3, 3]);
     expect([first.tokensPerQuestion, rerun.tokensPerQuestion]).toEqual([100, 100]);
+    // The response cache's share is of the calls it could serve: chat calls, not the vector cache's requests.
+    expect([first.calls, rerun.calls]).toEqual([6, 6]);
+    expect(cacheSummary([rec("1", 2)])).toMatch(/^Response cache: 1 of 3 model calls served \(33\.33%\)/);
   });
 });
