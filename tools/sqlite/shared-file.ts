@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { firstLineOf } from "../../core/errors.ts";
 
 const codeOf = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
@@ -66,8 +67,6 @@ export function openSharedSqlite(file: string, options: SharedFileOptions): Data
 /** Thrown by a cache's `verify`: a file of an older layout, set aside like a damaged one. */
 export class StaleCacheFile extends Error {}
 
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
-
 /**
  * A cache file (replies, vectors): what is lost with it can be asked again, so it never stops a run. Opened shared;
  * `verify` (prepare statements, check the layout) runs on it. A damaged file — SQLite's "corrupt" or "not a
@@ -98,15 +97,15 @@ export function openCacheFile(
   } catch (error) {
     // Another process holds the file longer than we wait: the file is fine, this run goes without it.
     if (isSqliteBusy(error)) return unusable(`${options.what} ${file} is busy (another process held it for over ${options.busyMs / 1000} s): running without it`);
-    if (!isSqliteDamaged(error) && !(error instanceof StaleCacheFile)) return unusable(`${options.what} ${file} cannot be used (${firstLine(error)}): running without it`);
+    if (!isSqliteDamaged(error) && !(error instanceof StaleCacheFile)) return unusable(`${options.what} ${file} cannot be used (${firstLineOf(error)}): running without it`);
     const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     try {
       fs.renameSync(file, aside);
       for (const suffix of ["-wal", "-shm"]) if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
-      warn(`${options.what} ${file} is damaged (${firstLine(error)}): moved to ${aside}, starting a new one`);
+      warn(`${options.what} ${file} is damaged (${firstLineOf(error)}): moved to ${aside}, starting a new one`);
       return { db: open() };
     } catch (again) {
-      return unusable(`${options.what} ${file} cannot be used (${firstLine(again)}): running without it`);
+      return unusable(`${options.what} ${file} cannot be used (${firstLineOf(again)}): running without it`);
     }
   }
 }
