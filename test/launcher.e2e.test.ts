@@ -84,6 +84,23 @@ describe("sqlmend ask", () => {
     }
   }, 30_000);
 
+  it("a damaged checkpoint file is set aside with a warning, as eval does, and the question is answered", async () => {
+    const db = makeDb(dir, "damaged-ask.sqlite", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1),(2);");
+    const server = await startOpenAIServer({ respond: () => sqlReply("SELECT sum(x) FROM t") });
+    try {
+      const home = path.join(dir, "damaged-ask-home");
+      fs.mkdirSync(home);
+      fs.writeFileSync(path.join(home, "checkpoints.sqlite"), "garbage where the checkpoints were");
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: home });
+      expect(await main(["ask", "baseline", "--db", db, "Sum of x?"], run.io), run.err()).toBe(0);
+      expect(run.err()).toMatch(/^warning: .*checkpoints\.sqlite: .*not a database.*; set aside as checkpoints\.sqlite\.damaged-.*, its threads start again in a new file$/m);
+      expect(run.out()).toContain("SELECT sum(x) FROM t");
+      expect(fs.readdirSync(home).some((f) => f.startsWith("checkpoints.sqlite.damaged-"))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("reads streamed replies", async () => {
     const db = makeDb(dir, "stream.sqlite", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1),(2);");
     const server = await startOpenAIServer({ respond: () => sqlReply("SELECT sum(x) FROM t") });

@@ -62,10 +62,12 @@ ${RUN_FLAGS_USAGE}`,
     const wantedBy = values.examples ? undefined : examplesWantedBy(spec, values);
     if (wantedBy) io.stderr(`sqlmend ask: ${wantedBy} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);
     const executor = getSharedExecutor();
-    const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd);
+    const warn = (line: string) => io.stderr(`warning: ${line}\n`);
+    // A damaged checkpoint file (the data directory's, shared by every command) is set aside with a warning, as eval does.
+    const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
     try {
       const runner = await buildRunner({
-        warn: (line) => io.stderr(`warning: ${line}\n`),
+        warn,
         spec,
         values,
         env: io.env,
