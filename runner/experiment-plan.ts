@@ -28,7 +28,8 @@ export interface KnownCalls {
 /**
  * A run's calls per question by its graph's declared count (`GraphInfo.calls`), with its recipe options and the flags
  * every run gets (`forwarded`, which win, as on the command line); a corrector reads its initial SQL from a file, and
- * under `--correct errors|incorrect` may not run at all. Undefined for a step that is not an eval of a graph.
+ * under `--correct errors|incorrect` may not run at all. A guideline or memory build adds up its steps' counts per
+ * training question; undefined for a step that calls no model (memo candidates) or a graph that declares no count.
  */
 export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>): KnownCalls | undefined {
   if (spec.kind === "magic-guideline") return guidelineCalls({ ...spec.options, ...forwarded });
