@@ -138,6 +138,8 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     dataViolations: data?.violations.length ?? 0,
     coverageGaps: data?.gaps?.length ?? 0,
     candidateFindsRows: data?.sqlRan ? data.sqlRows > 0 : null,
+    // Under noDataAgent: tables that got their first rows, not a sample (null when the data agent wrote the rows).
+    unsampledTables: data?.source === "sampled" ? (data.firstRowsOf?.length ?? 0) : null,
     testCodeBuilt: Boolean(state.testCode),
     testCodeHow: state.testCode?.how ?? null,
     coderTurns: state.codeCandidates.reduce((n, c) => n + c.rounds, 0),

@@ -21,6 +21,8 @@ export const TestDataSchema = z.object({
   given: TestTablesSchema.optional(),
   /** Written by the data agent, or sampled from the real database (the `noDataAgent` ablation). */
   source: z.enum(["generated", "sampled"]),
+  /** Sampled only: tables given their first rows instead of a sample (a WITHOUT ROWID table has no rowid to scramble). */
+  firstRowsOf: z.array(z.string()).optional(),
   /** Rows kept per table after the schema's constraints. */
   loaded: z.record(z.string(), z.number()).default({}),
   /** Schema violations of the last load (one line each). */

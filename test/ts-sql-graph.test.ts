@@ -340,6 +340,9 @@ describe("ts-sql graph", () => {
     const state = await run(tsSqlRefineSpec, provider({ coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) }), { noDataAgent: true }, { sql: WRONG_SQL, dbPath: noRowid, questionId: "q1" });
     expect(state.testData.tables.school).toHaveLength(2);
     expect(state.attempts.find((a: { node: string }) => a.node === "sample")).toMatchObject({ note: "first rows, not a sample, of school (no rowid)" });
+    // Recorded in the outcome and counted in report.md.
+    expect(tsSqlOutcome(state)).toMatchObject({ unsampledTables: 1 });
+    expect(summarizeTsSql([tsSqlOutcome(state)]).join("\n")).toMatch(/unsampledTables/);
   });
 
   it("an untested run says so: the outcome records the test case, or why testing was skipped; the summary counts them", async () => {

@@ -160,7 +160,7 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
       if (r.ok) add(fk.refTable, r.columns, r.rows);
     }
   }
-  const testData: TestData = { tables: out, source: "sampled", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
+  const testData: TestData = { tables: out, source: "sampled", ...(firstRowsOnly.length ? { firstRowsOf: firstRowsOnly } : {}), loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
   const note = firstRowsOnly.length ? { note: `first rows, not a sample, of ${firstRowsOnly.join(", ")} (no rowid)` } : {};
   return { testData, dataRounds: state.dataRounds + 1, attempts: [{ node: "sample", sql: state.sql, ok: Object.keys(out).length > 0, ...note }] };
 };
