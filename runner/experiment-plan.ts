@@ -5,7 +5,7 @@ import { findManifest } from "../graphs/registry.ts";
 import { STRUCTURED_CALLS } from "../graphs/manifests/shared.ts";
 import { parseMagicRecords } from "../state/magic-record.ts";
 import { type EvalRecord, methodCalls, methodTokens } from "./report.ts";
-import type { Recipe, RecipeRun } from "./experiment.ts";
+import type { Recipe, RecipeRun, RepeatLayout } from "./experiment.ts";
 import { mean, type Prices } from "./experiment-table.ts";
 
 /** `sqlmend experiment --dry-run`: what each run still costs, measured or by its graph's declared calls. */
@@ -102,9 +102,8 @@ export interface PlanInput {
   recipe: Recipe;
   order: string[];
   benchDir: string;
-  repeats: number;
-  /** `--hold`: runs made once (repeat 1) that every repeat reads. */
-  held?: Set<string>;
+  /** The repeats, `--hold`'s held runs and where each repeat's runs live. */
+  layout: RepeatLayout;
   seeds: number[];
   prices: Prices | undefined;
   /** Questions per split (after --limit). */
@@ -112,7 +111,6 @@ export interface PlanInput {
   splitOf: (run: string) => string;
   blocked: Map<string, string>;
   outDir: string;
-  repeatDir: (k: number) => string;
   recordsIn: (dir: string) => EvalRecord[];
   knownCalls: (run: string) => KnownCalls | undefined;
   /** Lines said under the heading (questions the benchmark skips). */
@@ -125,9 +123,9 @@ export interface PlanInput {
  * run of the same graph — else its calls come from the graph's own count and its tokens stay unknown (said).
  */
 export function renderPlan(p: PlanInput): string {
-  const { recipe, order, repeats } = p;
-  const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${p.benchDir}${repeats > 1 ? `, ${repeats} repeats (seeds ${p.seeds.join(", ")})${p.held?.size ? `, ${[...p.held].join(", ")} made once and read by every repeat` : ""}` : ""}, in this order`, ...(p.notes?.length ? p.notes.map((n) => `  ${n}`) : []), ""];
-  const allRepeats = Array.from({ length: repeats }, (_, i) => i + 1);
+  const { recipe, order, layout } = p;
+  const { repeats, held } = layout;
+  const lines = [`sqlmend experiment ${recipe.name}: ${order.length} runs on ${p.benchDir}${repeats > 1 ? `, ${repeats} repeats (seeds ${p.seeds.join(", ")})${held.size ? `, ${[...held].join(", ")} made once and read by every repeat` : ""}` : ""}, in this order`, ...(p.notes?.length ? p.notes.map((n) => `  ${n}`) : []), ""];
   let calls = 0;
   // Calls by the graphs' declared bounds, for runs nothing measured and that declare no typical count.
   let boundedLow = 0;
@@ -151,22 +149,22 @@ export function renderPlan(p: PlanInput): string {
       continue;
     }
     const doneIn = (k: number) => {
-      const dir = path.join(p.repeatDir(k), run);
+      const dir = layout.runDir(k, run);
       if (spec.kind === "eval") return p.recordsIn(dir).length;
       // A guideline or memory step is done once it wrote its stats / memory (its own records are not eval's).
       if (spec.kind === "magic-guideline") return fs.existsSync(path.join(dir, "stats.json")) ? questions : 0;
       return fs.existsSync(path.join(dir, "memory.sqlite")) ? questions : 0;
     };
-    const held = p.held?.has(run) ?? false;
-    const ks = held ? [1] : allRepeats;
+    const isHeld = held.has(run);
+    const ks = layout.repeatsOf(run);
     const done = ks.reduce((a, k) => a + Math.min(questions, doneIn(k)), 0);
     const todo = Math.max(0, questions * ks.length - done);
-    const own = ks.flatMap((k) => questionCostsIn(path.join(p.repeatDir(k), run), spec.kind, p.recordsIn));
+    const own = ks.flatMap((k) => questionCostsIn(layout.runDir(k, run), spec.kind, p.recordsIn));
     const pilot = questionCostsIn(path.join(p.outDir, "pilot", run), spec.kind, p.recordsIn);
-    const sameGraph = spec.kind === "eval" ? order.filter((o) => o !== run && p.recipe.runs[o]!.kind === "eval" && p.recipe.runs[o]!.graph === spec.graph).flatMap((o) => questionCostsIn(path.join(p.repeatDir(1), o), "eval", p.recordsIn)) : [];
+    const sameGraph = spec.kind === "eval" ? order.filter((o) => o !== run && p.recipe.runs[o]!.kind === "eval" && p.recipe.runs[o]!.graph === spec.graph).flatMap((o) => questionCostsIn(layout.runDir(1, o), "eval", p.recordsIn)) : [];
     const [measured, source] = own.length ? [own, "measured"] : pilot.length ? [pilot, "measured in the pilot"] : sameGraph.length ? [sameGraph, `measured in another ${spec.graph} run`] : [[], ""];
     const what = spec.kind === "magic-guideline" ? "magic guideline" : spec.kind === "memo-build" ? "memo build" : `${spec.graph}${spec.initial ? ` on ${spec.initial}, --correct ${spec.correct ?? "all"}` : ""}`;
-    const head = `  ${label} ${what.padEnd(44)} ${p.splitOf(run)}: ${questions} questions${held ? " once (held)" : repeats > 1 ? ` × ${repeats} repeats` : ""}, ${done} done; `;
+    const head = `  ${label} ${what.padEnd(44)} ${p.splitOf(run)}: ${questions} questions${isHeld ? " once (held)" : repeats > 1 ? ` × ${repeats} repeats` : ""}, ${done} done; `;
     if (!todo) {
       lines.push(`${head}0 calls (done)`);
       continue;

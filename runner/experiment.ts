@@ -1,3 +1,4 @@
+import path from "node:path";
 import { z } from "zod";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { UsageError, UserError } from "../core/errors.ts";
@@ -156,6 +157,30 @@ export function heldRuns(recipe: Recipe, list: string): Set<string> {
     if (loose.length) throw new UsageError(`--hold ${n}: it reads run ${loose.join(", ")}, which would differ per repeat; hold ${loose.length > 1 ? "them" : "it"} too (--hold ${[...names, ...loose].join(",")})`);
   }
   return held;
+}
+
+/** Where each repeat's runs live: `OUT/<run>` for one repeat, `OUT/repeat-k/<run>` for several; a held run in repeat 1 only. */
+export interface RepeatLayout {
+  repeats: number;
+  held: Set<string>;
+  /** Repeat k's folder. */
+  dirOf(k: number): string;
+  /** Where repeat k finds run `run` (a held run: repeat 1's). */
+  runDir(k: number, run: string): string;
+  /** The repeats that make `run`: all of them, or [1] for a held run. */
+  repeatsOf(run: string): number[];
+}
+
+export function repeatLayout(outDir: string, repeats: number, held: Set<string> = new Set()): RepeatLayout {
+  const dirOf = (k: number) => (repeats > 1 ? path.join(outDir, `repeat-${k}`) : outDir);
+  const all = Array.from({ length: repeats }, (_, i) => i + 1);
+  return {
+    repeats,
+    held,
+    dirOf,
+    runDir: (k, run) => path.join(dirOf(held.has(run) ? 1 : k), run),
+    repeatsOf: (run) => (held.has(run) ? [1] : all),
+  };
 }
 
 /** The `{set:NAME}` values a run needs (`--set NAME=VALUE`), in its options and its initial. */

@@ -8,13 +8,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initialSqlOf } from "../cli/shared/build-runner.ts";
-import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { readPredictionFile, writingStatement } from "../tools/benchmarks/score.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
-import { runCli } from "./support/cli.ts";
+import { goldResponder, minibenchFixture, runCli } from "./support/cli.ts";
 
 let dir: string;
 let benchDir: string;
@@ -25,16 +23,9 @@ const sqlmend = (...args: string[]) => runCli(args, dir, { OPENAI_API_KEY: "k", 
 
 beforeAll(async () => {
   dir = makeTempDir();
-  benchDir = path.join(dir, "minibench");
-  await buildMinibench(benchDir);
-  dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
-  // The fixer answers each question with its gold SQL.
-  server = await startOpenAIServer({
-    respond: (req) => {
-      const prompt = req.messages.map((m) => m.content).join("\n");
-      return { content: `\`\`\`sql\n${dev.find((q) => prompt.includes(q.question))?.goldSql ?? "SELECT 1"}\n\`\`\`` };
-    },
-  });
+  ({ benchDir, dev } = await minibenchFixture(dir));
+  // Each question answered with its gold SQL.
+  server = await startOpenAIServer({ respond: goldResponder(dev) });
 });
 afterAll(async () => {
   await server?.close();

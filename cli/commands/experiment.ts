@@ -150,11 +150,8 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
     for (const s of Object.keys(sets)) if (!Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw new UsageError(`--set ${s}: recipe ${recipe.name} has no {set:${s}}`);
     const blockedAtStart = new Map(order.map((run) => [run, ex.blockedReason(recipe, run, sets)] as const).filter((e): e is [string, string] => e[1] !== undefined));
     const outDir = path.resolve(io.cwd, own.out);
-    // Repeat k's folder for a run: OUT/<run> for a single repeat, OUT/repeat-k/<run> for several.
-    const repeatDir = (k: number) => (repeats > 1 ? path.join(outDir, `repeat-${k}`) : outDir);
-    // A held run lives in repeat 1 only; every repeat reads it there.
-    const outOfRepeat = (k: number, run: string) => path.join(repeatDir(held.has(run) ? 1 : k), run);
-    const repeatsOf = (run: string) => (held.has(run) ? [1] : Array.from({ length: repeats }, (_, i) => i + 1));
+    const layout = ex.repeatLayout(outDir, repeats, held);
+    const { dirOf: repeatDir, runDir: outOfRepeat, repeatsOf } = layout;
     const splitOf = (run: string) => recipe.runs[run]!.split ?? (recipe.runs[run]!.kind === "magic-guideline" || recipe.runs[run]!.kind === "memo-build" ? "train" : "dev");
 
     const { resolveBenchmarkDir, loadBenchmark } = await import("../../tools/benchmarks/benchmark.ts");
@@ -186,7 +183,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
         if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
       }
       const plan = await import("../../runner/experiment-plan.ts");
-      io.stdout(`${plan.renderPlan({ recipe, order, benchDir, repeats, held, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, repeatDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, given) })}\n`);
+      io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, given) })}\n`);
       return 0;
     }
 
