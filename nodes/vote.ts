@@ -17,6 +17,18 @@ export function notVoting(ballot: Ballot): string | null {
   return null;
 }
 
+/** The ballots that vote, in order, and those that cannot, each with why (`notVoting`): a vote says what it left out. */
+export function splitBallots<B extends Ballot>(ballots: B[]): { pool: B[]; excluded: { id: string; reason: string }[] } {
+  const pool: B[] = [];
+  const excluded: { id: string; reason: string }[] = [];
+  for (const ballot of ballots) {
+    const reason = notVoting(ballot);
+    if (reason) excluded.push({ id: ballot.id, reason });
+    else pool.push(ballot);
+  }
+  return { pool, excluded };
+}
+
 /**
  * Ballots grouped by equal results (fingerprints), biggest group first; groups of equal size stay in the order of
  * their first member (Map keeps first appearance and sort is stable). Every ballot must vote (`notVoting` is null).

@@ -12,7 +12,7 @@ import { DEFAULTS, withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import { generationPrompt } from "../prompts.ts";
 import type { GraphOptions, NodeDeps } from "../types.ts";
-import { notVoting, resultGroups } from "../vote.ts";
+import { resultGroups, splitBallots } from "../vote.ts";
 import { SELF_CONSISTENCY_OPTIONS } from "./options.ts";
 
 /**
@@ -153,13 +153,7 @@ const indexOf = (c: Candidate) => (typeof c.meta?.index === "number" ? c.meta.in
  */
 export function voteOnSamples(candidates: Candidate[], initialSql: string, requested: number): { sql: string; vote: SampleVote } {
   const samples = candidates.filter((c) => c.source === "sampler").sort((a, b) => indexOf(a) - indexOf(b));
-  const excluded: SampleVote["excluded"] = [];
-  const pool: Candidate[] = [];
-  for (const c of samples) {
-    const reason = notVoting(c);
-    if (reason) excluded.push({ id: c.id, reason });
-    else pool.push(c);
-  }
+  const { pool, excluded } = splitBallots(samples);
   const prompts = new Set(samples.map((c) => JSON.stringify(c.meta?.tableOrder ?? null))).size;
   const counts = {
     requested,

@@ -12,7 +12,7 @@ import { extractSql } from "../../tools/reply.ts";
 import { normaliseSql } from "../../tools/sql-normalise.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
-import { notVoting, resultGroups } from "../vote.ts";
+import { resultGroups, splitBallots } from "../vote.ts";
 import type { GraphOptions, NodeDeps } from "../types.ts";
 import { contextOf, type MemoContext, observe } from "./common.ts";
 import { MEMO_CORRECTION_OPTIONS, MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
@@ -251,13 +251,9 @@ async function seedFromFile(deps: NodeDeps, options: GraphOptions, state: MemoSt
  */
 export function majorityVote(candidates: Candidate[], voteEmpty: "keep" | "discard"): MemoVote & { sql: string; execution: Execution | null } {
   const ordered = candidates.map((c, i) => ({ c, i })).sort((a, b) => (meta(a.c).order ?? a.i) - (meta(b.c).order ?? b.i) || a.i - b.i).map((x) => x.c);
-  const excluded: MemoVote["excluded"] = [];
-  let pool: Candidate[] = [];
-  for (const c of ordered) {
-    const reason = notVoting(c);
-    if (reason) excluded.push({ id: c.id, reason });
-    else pool.push(c);
-  }
+  const split = splitBallots(ordered);
+  const excluded: MemoVote["excluded"] = split.excluded;
+  let pool: Candidate[] = split.pool;
   const isEmpty = (c: Candidate) => (c.execution?.preview?.rowCount ?? 0) === 0;
   if (voteEmpty === "discard" && pool.some((c) => !isEmpty(c))) {
     for (const c of pool.filter(isEmpty)) excluded.push({ id: c.id, reason: "empty result (voteEmpty=discard)" });
