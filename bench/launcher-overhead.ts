@@ -49,7 +49,7 @@ const timed = (factory: NodeFactory): NodeFactory => (deps, options) => {
     }
   };
 };
-const slots = Object.fromEntries(Object.entries(baselineSpec.slots).map(([slot, s]) => [slot, timed(s.factory)]));
+const slots = Object.fromEntries(Object.entries(baselineSpec.slots).map(([slot, s]) => [slot, timed(s.factory as NodeFactory)]));
 const graph = baselineSpec.build({ models, executor }, { slots, checkpointer: store.saver });
 
 const stepOverhead: number[] = [];

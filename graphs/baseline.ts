@@ -4,7 +4,7 @@ import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { readOptions } from "../core/options.ts";
 import { baselineManifest, baselineOptions } from "./manifests/baseline.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { specOf } from "./spec.ts";
 
 export { baselineOptions };
 
@@ -13,12 +13,12 @@ export { baselineOptions };
  * With --link, the link slot first finds the columns and stored values the question names, and the schema shows them.
  * The initial text-to-SQL method that correctors revise, and the control in every comparison.
  */
-export const baselineSpec: GraphSpec = specOf(baselineManifest, {
+export const baselineSpec = specOf(baselineManifest, {
+  state: SqlState,
   factories: SHARED_FACTORIES,
   // link, schema, generate, execute, then (fix → execute) per fix round.
   steps: (options) => 4 + 2 * maxFixRoundsOf(options),
-  build(deps, options: BuildOptions = {}) {
-    const node = (slot: string) => slotNode(baselineSpec, slot, deps, options);
+  build(_deps, options, node) {
     const { link } = readOptions(baselineOptions, options);
     const graph = new StateGraph(SqlState, { input: SqlInputState })
       .addNode("link", node("link"))
@@ -33,7 +33,6 @@ export const baselineSpec: GraphSpec = specOf(baselineManifest, {
       .addConditionalEdges("execute", routeAfterExecute(options.maxFixRounds), ["fix", END])
       .addEdge("fix", "execute")
       .compile({ checkpointer: options.checkpointer });
-    graph.name = "baseline";
     return graph;
   },
 });

@@ -3,20 +3,17 @@ import { readOptions } from "../core/options.ts";
 import { debugNode, explainNode } from "../nodes/baselines/debug.ts";
 import { SELF_DEBUGGING_OPTIONS } from "../nodes/baselines/options.ts";
 import { reorderedPromptsNode, sampleNode, samePromptNode, voteNode } from "../nodes/baselines/sample.ts";
-import type { NodeFactory } from "../nodes/types.ts";
 import { type SampleVote, SelfDebuggingState, type SelfDebuggingStateValue, VotingState } from "../state/baselines.ts";
 import { SqlInputState } from "../state/sql-state.ts";
 import { multiplePromptManifest, selfConsistencyManifest, selfDebuggingManifest } from "./manifests/correction-baselines.ts";
 import type { Outcome } from "./outcome.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { type BuildOptions, type SlotNodeOf, specOf } from "./spec.ts";
 
 /**
  * MAGIC Table 1's guideline-independent baselines, as correctors: they run on the questions `--correct` selects,
  * from the SQL `--initial` gave (README, "MAGIC Table 1's baselines").
  */
-
-const asSlot = (factory: unknown) => factory as NodeFactory;
 
 /** What the vote did, for results.jsonl and report.md: nothing a sample did goes unsaid. */
 function votingOutcome(state: Record<string, unknown>): Outcome {
@@ -39,8 +36,7 @@ function votingOutcome(state: Record<string, unknown>): Outcome {
 }
 
 /** `[schema →] prompts → sample ×N → vote → execute → END`; multiple-prompt has no schema node (`prompts` renders its own). */
-function votingGraph(spec: GraphSpec, deps: Parameters<GraphSpec["build"]>[0], options: BuildOptions, withSchema: boolean) {
-  const node = (slot: string) => slotNode(spec, slot, deps, options);
+function votingGraph(node: SlotNodeOf, options: BuildOptions, withSchema: boolean) {
   // Every sample is one task of one step: vote runs once, after all of them.
   const tail = new StateGraph(VotingState, { input: SqlInputState })
     .addNode("prompts", node("prompts"), { ends: ["sample"] })
@@ -53,30 +49,31 @@ function votingGraph(spec: GraphSpec, deps: Parameters<GraphSpec["build"]>[0], o
   const graph = withSchema ? tail.addNode("schema", node("schema")).addEdge(START, "schema").addEdge("schema", "prompts") : tail.addEdge(START, "prompts");
   // At most 8 tasks of a step at once (the default request cap): each running task listens on the run's abort
   // signal, and past 10 listeners Node warns of a leak once per question.
-  const compiled = graph.compile({ checkpointer: options.checkpointer }).withConfig({ maxConcurrency: 8 });
-  compiled.name = spec.name;
-  return compiled;
+  return graph.compile({ checkpointer: options.checkpointer }).withConfig({ maxConcurrency: 8 });
 }
 
-export const selfConsistencySpec: GraphSpec = specOf(selfConsistencyManifest, {
-  factories: { schema: SHARED_FACTORIES.schema, prompts: asSlot(samePromptNode), sample: asSlot(sampleNode), vote: asSlot(voteNode), execute: SHARED_FACTORIES.execute },
+export const selfConsistencySpec = specOf(selfConsistencyManifest, {
+  state: VotingState,
+  factories: { schema: SHARED_FACTORIES.schema, prompts: samePromptNode, sample: sampleNode, vote: voteNode, execute: SHARED_FACTORIES.execute },
   outcome: { of: votingOutcome },
   steps: () => 5,
-  build: (deps, options: BuildOptions = {}) => votingGraph(selfConsistencySpec, deps, options, true),
+  build: (_deps, options, node) => votingGraph(node, options, true),
 });
 
-export const multiplePromptSpec: GraphSpec = specOf(multiplePromptManifest, {
-  factories: { prompts: asSlot(reorderedPromptsNode), sample: asSlot(sampleNode), vote: asSlot(voteNode), execute: SHARED_FACTORIES.execute },
+export const multiplePromptSpec = specOf(multiplePromptManifest, {
+  state: VotingState,
+  factories: { prompts: reorderedPromptsNode, sample: sampleNode, vote: voteNode, execute: SHARED_FACTORIES.execute },
   outcome: { of: votingOutcome },
   steps: () => 4,
-  build: (deps, options: BuildOptions = {}) => votingGraph(multiplePromptSpec, deps, options, false),
+  build: (_deps, options, node) => votingGraph(node, options, false),
 });
 
 /** After explain: debug unless the explainer stopped the loop (its stopReason says why). */
 const routeAfterExplain = (state: SelfDebuggingStateValue): "debug" | typeof END => (state.stopReason ? END : "debug");
 
-export const selfDebuggingSpec: GraphSpec = specOf(selfDebuggingManifest, {
-  factories: { schema: SHARED_FACTORIES.schema, execute: SHARED_FACTORIES.execute, explain: asSlot(explainNode), debug: asSlot(debugNode) },
+export const selfDebuggingSpec = specOf(selfDebuggingManifest, {
+  state: SelfDebuggingState,
+  factories: { schema: SHARED_FACTORIES.schema, execute: SHARED_FACTORIES.execute, explain: explainNode, debug: debugNode },
   outcome: {
     of: (state) => ({
       debugTurns: typeof state.rounds === "number" ? state.rounds : 0,
@@ -88,8 +85,7 @@ export const selfDebuggingSpec: GraphSpec = specOf(selfDebuggingManifest, {
     }),
   },
   steps: (options) => 3 + 3 * readOptions(SELF_DEBUGGING_OPTIONS, options).maxTurns,
-  build(deps, options: BuildOptions = {}) {
-    const node = (slot: string) => slotNode(selfDebuggingSpec, slot, deps, options);
+  build(_deps, options, node) {
     const graph = new StateGraph(SelfDebuggingState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("execute", node("execute"))
@@ -101,7 +97,6 @@ export const selfDebuggingSpec: GraphSpec = specOf(selfDebuggingManifest, {
       .addConditionalEdges("explain", routeAfterExplain, ["debug", END])
       .addEdge("debug", "execute")
       .compile({ checkpointer: options.checkpointer });
-    graph.name = "self-debugging";
     return graph;
   },
 });

@@ -1,15 +1,11 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { MagicFeedbackState, type MagicFeedbackValue, MagicFeedbackInput } from "../state/magic.ts";
-import type { NodeFactory } from "../nodes/types.ts";
 import { checkNode, correctNode, feedbackNode, judgeNode, managerJudgeNode, reviseCorrectionNode, reviseFeedbackNode } from "../nodes/magic/cycle.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
 import { magicFeedbackManifest } from "./manifests/magic.ts";
 import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
-
-// The cycle's nodes read MAGIC's own state; slots are typed on the shared state.
-const slot = (factory: unknown) => factory as NodeFactory;
+import { specOf } from "./spec.ts";
 
 /** An agent whose call got no reply at all ends the cycle: without the model, more iterations only wait on it. */
 export const unlessUnreachable = (next: string) => (state: MagicFeedbackValue) => (state.unreachable ? END : next);
@@ -30,16 +26,17 @@ export const routeAfterJudge = (state: MagicFeedbackValue) => (state.judgedCorre
  * maxIter times. With noManager (Table 4's ablation): fixed instructions, feedback → correct → check → the feedback
  * agent judges the revision and decides whether to go on.
  */
-export const magicFeedbackSpec: GraphSpec = specOf(magicFeedbackManifest, {
+export const magicFeedbackSpec = specOf(magicFeedbackManifest, {
+  state: MagicFeedbackState,
   factories: {
     schema: SHARED_FACTORIES.schema,
-    feedback: slot(feedbackNode),
-    correct: slot(correctNode),
-    manager: slot(managerJudgeNode),
-    reviseFeedback: slot(reviseFeedbackNode),
-    reviseCorrection: slot(reviseCorrectionNode),
-    check: slot(checkNode),
-    judge: slot(judgeNode),
+    feedback: feedbackNode,
+    correct: correctNode,
+    manager: managerJudgeNode,
+    reviseFeedback: reviseFeedbackNode,
+    reviseCorrection: reviseCorrectionNode,
+    check: checkNode,
+    judge: judgeNode,
   },
   // The cycle's record for results.jsonl (`sqlmend magic guideline` writes it; `inspect` shows it).
   outcome: {
@@ -59,9 +56,8 @@ export const magicFeedbackSpec: GraphSpec = specOf(magicFeedbackManifest, {
   },
   // schema, then per iteration feedback → correct → manager → the two revisions (one step); or check → judge.
   steps: (options) => 1 + 4 * readOptions(MAGIC_FEEDBACK_OPTIONS, options).maxIter,
-  build(deps, options: BuildOptions = {}) {
+  build(_deps, options, node) {
     const { maxIter, noManager } = readOptions(MAGIC_FEEDBACK_OPTIONS, options);
-    const node = (name: string) => slotNode(magicFeedbackSpec, name, deps, options);
     // Both paths are in every build (the option picks one after `correct`), so a graph built with the defaults —
     // `sqlmend inspect`, Studio — still reads the steps of a thread that ran without the manager.
     const afterCorrect = (state: MagicFeedbackValue) => (state.unreachable ? END : noManager ? "check" : "manager");
@@ -83,7 +79,6 @@ export const magicFeedbackSpec: GraphSpec = specOf(magicFeedbackManifest, {
       .addConditionalEdges("check", routeAfterCheck(maxIter), ["judge", END])
       .addConditionalEdges("judge", routeAfterJudge, ["feedback", END])
       .compile({ checkpointer: options.checkpointer });
-    graph.name = "magic-feedback";
     return graph;
   },
 });

@@ -1,22 +1,22 @@
 import { SqlInputState } from "../state/sql-state.ts";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { MagicState } from "../state/magic.ts";
-import type { NodeFactory } from "../nodes/types.ts";
 import { applyGuidelineNode, keepExecutableNode } from "../nodes/magic/guideline.ts";
 import { magicManifest } from "./manifests/magic.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { specOf } from "./spec.ts";
 
 /**
  * MAGIC at inference (Figure 1): a corrector that applies a self-correction guideline to the SQL it is given:
  * schema → correct (walk the guideline's ask-yourself questions, revise) → check (a revision that does not execute
  * gives way to the initial SQL) → done.
  */
-export const magicSpec: GraphSpec = specOf(magicManifest, {
+export const magicSpec = specOf(magicManifest, {
+  state: MagicState,
   factories: {
     schema: SHARED_FACTORIES.schema,
-    correct: applyGuidelineNode as unknown as NodeFactory,
-    check: keepExecutableNode as unknown as NodeFactory,
+    correct: applyGuidelineNode,
+    check: keepExecutableNode,
   },
   // What each question went through: which guideline, and whether its revision was kept.
   outcome: {
@@ -26,8 +26,7 @@ export const magicSpec: GraphSpec = specOf(magicManifest, {
     }),
   },
   steps: () => 3,
-  build(deps, options: BuildOptions = {}) {
-    const node = (name: string) => slotNode(magicSpec, name, deps, options);
+  build(_deps, options, node) {
     const graph = new StateGraph(MagicState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("correct", node("correct"))
@@ -37,7 +36,6 @@ export const magicSpec: GraphSpec = specOf(magicManifest, {
       .addEdge("correct", "check")
       .addEdge("check", END)
       .compile({ checkpointer: options.checkpointer });
-    graph.name = "magic";
     return graph;
   },
 });

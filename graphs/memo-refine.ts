@@ -4,37 +4,35 @@ import { MemoState } from "../state/memo.ts";
 import { memoryStoreFor, seedNode, voteNode } from "../nodes/memo/correct.ts";
 import { MEMO_REFINE_OPTIONS } from "../nodes/memo/options.ts";
 import { loadCandidateSets } from "../nodes/memo/candidates.ts";
-import type { NodeFactory } from "../nodes/types.ts";
 import { memoRefineManifest } from "./manifests/memo.ts";
 import { readOptions } from "../core/options.ts";
 import { MEMO_FACTORIES } from "./memo-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { memoPreflight } from "./memo-preflight.ts";
 import { memoRefineOutcome } from "./memo-outcome.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { specOf } from "./spec.ts";
 
 /**
  * Memo-SQL's correction module alone, as a corrector (Table 3): the given SQL → critic ↔ refiner with the
  * error-correction memory → the final SQL. Comparable with the other correctors on the same `--initial` SQL.
  */
-export const memoRefineSpec: GraphSpec = specOf(memoRefineManifest, {
+export const memoRefineSpec = specOf(memoRefineManifest, {
+  state: MemoState,
   factories: {
     schema: SHARED_FACTORIES.schema,
-    seed: seedNode as unknown as NodeFactory,
+    seed: seedNode,
     critic: MEMO_FACTORIES.critic,
     refine: MEMO_FACTORIES.refine,
-    vote: voteNode as unknown as NodeFactory,
+    vote: voteNode,
   },
   outcome: memoRefineOutcome,
   preflight: memoPreflight,
   // schema, seed; per refinement round critic → refine; the last critic, vote.
   steps: (options) => 2 + 2 * readOptions(MEMO_REFINE_OPTIONS, options).refineRounds + 2,
-  build(deps, options: BuildOptions = {}) {
+  build(deps, options, node) {
     const o = readOptions(MEMO_REFINE_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options);
     if (o.candidates) loadCandidateSets(o.candidates, options.cwd); // a bad file fails here, in one line
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const node = (name: string) => slotNode(memoRefineSpec, name, deps, options) as any;
     const compiled = new StateGraph(MemoState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("seed", node("seed"), { ends: ["critic", "vote"] })
@@ -44,7 +42,6 @@ export const memoRefineSpec: GraphSpec = specOf(memoRefineManifest, {
       .addEdge(START, "schema")
       .addEdge("schema", "seed")
       .compile({ checkpointer: options.checkpointer });
-    compiled.name = "memo-refine";
     return compiled;
   },
 });

@@ -6,29 +6,26 @@ import { collectNode, criticNode, memoryStoreFor, refineNode, voteNode } from ".
 import { MEMO_SQL_OPTIONS } from "../nodes/memo/options.ts";
 import { actNode, decomposeNode, MAX_SUB_QUESTIONS, reflectNode, reviseNode } from "../nodes/memo/solve.ts";
 import { writeNode } from "../nodes/memo/write.ts";
-import type { NodeFactory } from "../nodes/types.ts";
 import { memoSqlManifest } from "./manifests/memo.ts";
 import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { memoPreflight } from "./memo-preflight.ts";
 import { memoSqlOutcome } from "./memo-outcome.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { specOf } from "./spec.ts";
 
 // Memo-SQL's own nodes take a branch payload (Send) and return a Command naming the next step; they are slots
 // like any other, with that contract (see ARCHITECTURE.md).
-const slot = (factory: unknown) => factory as NodeFactory;
-
 /** Memo-SQL's own factories by slot (memo-refine reuses critic and refine). */
 export const MEMO_FACTORIES = {
-  decompose: slot(decomposeNode),
-  act: slot(actNode),
-  reflect: slot(reflectNode),
-  revise: slot(reviseNode),
-  write: slot(writeNode),
-  collect: slot(collectNode),
-  critic: slot(criticNode),
-  refine: slot(refineNode),
-  vote: slot(voteNode),
+  decompose: decomposeNode,
+  act: actNode,
+  reflect: reflectNode,
+  revise: reviseNode,
+  write: writeNode,
+  collect: collectNode,
+  critic: criticNode,
+  refine: refineNode,
+  vote: voteNode,
 };
 
 /**
@@ -36,18 +33,17 @@ export const MEMO_FACTORIES = {
  * act → reflect → (revise once) → the final SQL in three styles → nine candidates → per candidate, critic ↔ refiner
  * with the error-correction memory → majority vote over execution results.
  */
-export const memoSqlSpec: GraphSpec = specOf(memoSqlManifest, {
+export const memoSqlSpec = specOf(memoSqlManifest, {
+  state: MemoState,
   factories: { link: SHARED_FACTORIES.link, schema: SHARED_FACTORIES.schema, ...MEMO_FACTORIES },
   outcome: memoSqlOutcome,
   preflight: memoPreflight,
   // link, schema, decompose; per sub-question (at most MAX_SUB_QUESTIONS) act → reflect → revise; write, collect;
   // per refinement round critic → refine; the last critic, vote.
   steps: (options) => 3 + 3 * MAX_SUB_QUESTIONS + 2 + 2 * readOptions(MEMO_SQL_OPTIONS, options).refineRounds + 2,
-  build(deps, options: BuildOptions = {}) {
+  build(deps, options, node) {
     const o = readOptions(MEMO_SQL_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options); // a bad file fails here, in one line
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const node = (name: string) => slotNode(memoSqlSpec, name, deps, options) as any;
     const fanOut = (state: MemoStateValue) => STRATEGIES.map((strategy) => new Send("decompose", { ctx: contextOf(state, !o.noLinking), strategy }));
     const graph = new StateGraph(MemoState, { input: SqlInputState })
       .addNode("schema", node("schema"))
@@ -63,7 +59,6 @@ export const memoSqlSpec: GraphSpec = specOf(memoSqlManifest, {
     if (o.noLinking) graph.addEdge(START, "schema");
     else graph.addNode("link", node("link")).addEdge(START, "link").addEdge("link", "schema");
     const compiled = graph.addConditionalEdges("schema", fanOut, ["decompose"]).compile({ checkpointer: options.checkpointer });
-    compiled.name = "memo-sql";
     return compiled;
   },
 });

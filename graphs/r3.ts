@@ -7,23 +7,22 @@ import { R3_LOOP_OPTIONS } from "../nodes/r3/options.ts";
 import { personasNode } from "../nodes/r3/personas.ts";
 import { reviewNode } from "../nodes/r3/review.ts";
 import { reviseNode } from "../nodes/r3/revise.ts";
-import { asSlot } from "../nodes/r3/types.ts";
 import { writeNode } from "../nodes/r3/write.ts";
 import { r3Manifest, r3ReviewManifest } from "./manifests/r3.ts";
 import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type Outcome, type OutcomeSpec, summarizeOutcomes } from "./outcome.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { type BuildOptions, type SlotNodeOf, specOf } from "./spec.ts";
 
 /** R³'s agents' factories by slot (after `schema`); `write` only in the generator. */
 const LOOP_FACTORIES = {
   schema: SHARED_FACTORIES.schema,
   execute: SHARED_FACTORIES.execute,
-  debug: asSlot(debugNode),
-  persona: asSlot(personasNode),
-  review: asSlot(reviewNode),
-  revise: asSlot(reviseNode),
-  finish: asSlot(finishNode),
+  debug: debugNode,
+  persona: personasNode,
+  review: reviewNode,
+  revise: reviseNode,
+  finish: finishNode,
 };
 
 type LoopOptions = { reviewers: number; maxDebugTurns: number; maxReviewTurns: number };
@@ -57,9 +56,8 @@ const routeAfterRevise = (state: R3StateValue) => {
  * Algorithm 1 as a graph. Generator: schema → write → execute ⇄ debug → persona → review ×n (Send) → revise →
  * (finish | execute …). Corrector: the same from execute, the given SQL standing as the writer's first answer.
  */
-function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpec["build"]>[0], options: BuildOptions = {}) {
+function buildR3(node: SlotNodeOf, withWriter: boolean, options: BuildOptions) {
   const opts = readOptions(R3_LOOP_OPTIONS, options);
-  const node = (slot: string, extra: Record<string, unknown> = {}) => slotNode(spec, slot, deps, { ...options, ...extra });
   const graph = new StateGraph(R3State, { input: SqlInputState })
     .addNode("schema", node("schema"))
     .addNode("execute", node("execute", { previewRows: Math.max(opts.resultRows, options.previewRows ?? 0) }))
@@ -79,7 +77,6 @@ function buildR3(spec: GraphSpec, withWriter: boolean, deps: Parameters<GraphSpe
     .addConditionalEdges("revise", routeAfterRevise, ["execute", "finish"])
     .addEdge("finish", END)
     .compile({ checkpointer: options.checkpointer });
-  compiled.name = spec.name;
   return compiled;
 }
 
@@ -131,16 +128,18 @@ export const r3Outcome: OutcomeSpec = {
   },
 };
 
-export const r3Spec: GraphSpec = specOf(r3Manifest, {
-  factories: { ...LOOP_FACTORIES, write: asSlot(writeNode) },
+export const r3Spec = specOf(r3Manifest, {
+  state: R3State,
+  factories: { ...LOOP_FACTORIES, write: writeNode },
   steps: r3Steps,
   outcome: r3Outcome,
-  build: (deps, options) => buildR3(r3Spec, true, deps, options),
+  build: (_deps, options, node) => buildR3(node, true, options),
 });
 
-export const r3ReviewSpec: GraphSpec = specOf(r3ReviewManifest, {
+export const r3ReviewSpec = specOf(r3ReviewManifest, {
+  state: R3State,
   factories: LOOP_FACTORIES,
   steps: r3Steps,
   outcome: r3Outcome,
-  build: (deps, options) => buildR3(r3ReviewSpec, false, deps, options),
+  build: (_deps, options, node) => buildR3(node, false, options),
 });

@@ -3,17 +3,17 @@ import { SqlState, SqlInputState } from "../state/sql-state.ts";
 import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { asGivenManifest, repairManifest } from "./manifests/baseline.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { specOf } from "./spec.ts";
 
 /**
  * The debug loop alone, as a corrector: execute the given SQL, fix execution errors up to maxFixRounds.
  * The simplest corrector, and the reference for how correctors take initial SQL (`--initial`).
  */
-export const repairSpec: GraphSpec = specOf(repairManifest, {
+export const repairSpec = specOf(repairManifest, {
+  state: SqlState,
   factories: { schema: SHARED_FACTORIES.schema, execute: SHARED_FACTORIES.execute, fix: SHARED_FACTORIES.fix },
   steps: (options) => 2 + 2 * maxFixRoundsOf(options),
-  build(deps, options: BuildOptions = {}) {
-    const node = (slot: string) => slotNode(repairSpec, slot, deps, options);
+  build(_deps, options, node) {
     const graph = new StateGraph(SqlState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("execute", node("execute"))
@@ -23,7 +23,6 @@ export const repairSpec: GraphSpec = specOf(repairManifest, {
       .addConditionalEdges("execute", routeAfterExecute(options.maxFixRounds), ["fix", END])
       .addEdge("fix", "execute")
       .compile({ checkpointer: options.checkpointer });
-    graph.name = "repair";
     return graph;
   },
 });
@@ -32,17 +31,16 @@ export const repairSpec: GraphSpec = specOf(repairManifest, {
  * The given SQL, executed and left as it is: another system's predictions (`--initial FILE --correct all`) become a
  * run with eval's outputs — results.jsonl, report.md, report.html — that `compare` and experiments put beside ours.
  */
-export const asGivenSpec: GraphSpec = specOf(asGivenManifest, {
+export const asGivenSpec = specOf(asGivenManifest, {
+  state: SqlState,
   factories: { execute: SHARED_FACTORIES.execute },
   steps: () => 1,
-  build(deps, options: BuildOptions = {}) {
-    const node = (slot: string) => slotNode(asGivenSpec, slot, deps, options);
+  build(_deps, options, node) {
     const graph = new StateGraph(SqlState, { input: SqlInputState })
       .addNode("execute", node("execute"))
       .addEdge(START, "execute")
       .addEdge("execute", END)
       .compile({ checkpointer: options.checkpointer });
-    graph.name = "as-given";
     return graph;
   },
 });

@@ -1,6 +1,6 @@
 import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { type BaseCheckpointSaver, Command, Send } from "@langchain/langgraph";
-import type { GraphOptions, NodeDeps, NodeFactory } from "../nodes/types.ts";
+import type { AnyNodeFactory, GraphOptions, NodeDeps } from "../nodes/types.ts";
 import type { GraphInfo, SlotContract } from "./manifests/manifest.ts";
 import type { OutcomeSpec } from "./outcome.ts";
 
@@ -10,18 +10,25 @@ export type { GraphInfo };
 // signal; Node's default of 10 listeners per signal would print a leak warning for this intended fan-out.
 setMaxListeners(Math.max(defaultMaxListeners, 100));
 
-export interface BuildOptions extends GraphOptions {
+export interface BuildOptions<F extends SlotFactories = SlotFactories> extends GraphOptions {
   checkpointer?: BaseCheckpointSaver;
-  /** Replacement node factories by slot name: the "swap a node for a new strategy" hook. */
-  slots?: Record<string, NodeFactory>;
+  /**
+   * Replacement node factories by slot name: the "swap a node for a new strategy" hook. Typed per slot (a
+   * replacement takes the state its slot is given), and checked when the graph is built: an unknown slot is an error
+   * naming the graph's slots.
+   */
+  slots?: { [K in keyof F]?: F[K] };
   /** The launcher's working directory: relative file options (a guideline, ...) resolve against it. */
   cwd?: string;
 }
 
+/** A graph's slot table: slot name → the factory of its default node. */
+export type SlotFactories = Record<string, AnyNodeFactory>;
+
 /** A slot as a spec holds it: its summary and contract (from the manifest) and its default factory. */
-export interface SlotSpec extends SlotContract {
+export interface SlotSpec<F extends AnyNodeFactory = AnyNodeFactory> extends SlotContract {
   summary: string;
-  factory: NodeFactory;
+  factory: F;
 }
 
 /**
@@ -34,9 +41,16 @@ export interface GraphManifest extends GraphInfo {
   load(): Promise<GraphSpec>;
 }
 
+/** The state schema a graph is built over (a LangGraph `StateSchema`): its `fields` are the keys a node may write. */
+export interface GraphState {
+  fields: Record<string, unknown>;
+}
+
 /** What the launcher, langgraph.json and tests know about a graph. */
-export interface GraphSpec extends GraphInfo {
-  slots: Record<string, SlotSpec>;
+export interface GraphSpec<F extends SlotFactories = SlotFactories> extends GraphInfo {
+  slots: { [K in keyof F]: SlotSpec<F[K]> } & Record<string, SlotSpec>;
+  /** The graph's state: every slot's declared `writes` are among its fields (checked when the spec is made). */
+  state: GraphState;
   /** What a question went through, beyond the shared fields (`graphs/outcome.ts`): results.jsonl's `outcome`. */
   outcome?: OutcomeSpec;
   /**
@@ -46,13 +60,20 @@ export interface GraphSpec extends GraphInfo {
   preflight?(run: RunPreflight): Record<string, unknown>;
   /**
    * LangGraph's recursion limit for a thread under these options: the most supersteps its declared loop bounds allow
-   * (`steps`), plus a margin. `build` attaches it to the compiled graph (`recursionLimit`), which `runThread` passes.
+   * (`steps`), plus a margin. `build` binds it to the compiled graph (`withConfig`), so every caller — the launcher,
+   * a script, Studio, a LangGraph server — runs under it.
    */
   recursionLimit(options?: GraphOptions): number;
-  // The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
+  /**
+   * The compiled graph, its recursion limit bound. Throws, naming the graph, for a replacement of a slot it does not
+   * have. The compiled graph's exact type varies per method; callers use invoke/stream/getState/getStateHistory.
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  build(deps: NodeDeps, options?: BuildOptions): any;
+  build(deps: NodeDeps, options?: BuildOptions<F>): any;
 }
+
+/** The factory type of one slot of a graph, e.g. `SlotFactory<typeof tsSqlSpec, "vote">`: what a replacement must be. */
+export type SlotFactory<G, K extends string> = G extends GraphSpec<infer F> ? (K extends keyof F ? F[K] : never) : never;
 
 /** What `GraphSpec.preflight` sees of a run. */
 export interface RunPreflight {
@@ -67,56 +88,86 @@ export interface RunPreflight {
   cwd: string;
 }
 
+/** What a graph's builder is handed: `node(slot)` gives the slot's node (the replacement, or the default), checked. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type SlotNodeOf = (slot: string, extraOptions?: Record<string, unknown>) => any;
+
 /**
  * A graph's spec from its manifest (the one description) plus a factory per slot and the builder: a slot without a
- * factory, or a factory without a slot, does not compile.
+ * factory, or a factory without a slot, does not compile. The builder wires `node(slot)` for each slot and compiles;
+ * the kit checks replacements, binds the recursion limit and names the graph.
  */
-export function specOf<M extends GraphInfo>(
+export function specOf<M extends GraphInfo, F extends { [K in keyof M["slots"]]: AnyNodeFactory }>(
   manifest: M,
   impl: {
-    factories: { [K in keyof M["slots"]]: NodeFactory };
-    build: GraphSpec["build"];
+    state: GraphState;
+    factories: F;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    build(deps: NodeDeps, options: BuildOptions<F>, node: SlotNodeOf): any;
     outcome?: OutcomeSpec;
     preflight?: GraphSpec["preflight"];
     /** The most supersteps one thread can take under these options (every loop at its bound). */
     steps(options: GraphOptions): number;
   },
-): GraphSpec {
+): GraphSpec<F> {
   const { slots, ...info } = manifest as GraphInfo;
   // A margin over the bound: resumed threads, gates that pass once (Memo-SQL's vote) and a replacement node's own
   // Command routing may add a step or two; a limit too high only lets a runaway custom graph run longer.
   const recursionLimit = (options: GraphOptions = {}) => Math.max(25, impl.steps(options) + 10);
-  const factories = impl.factories as Record<string, NodeFactory>;
+  const factories = impl.factories as Record<string, AnyNodeFactory>;
   // Types miss a spread object with extra keys; the lists must match exactly.
   const [want, have] = [Object.keys(slots).sort().join(","), Object.keys(factories).sort().join(",")];
   if (want !== have) throw new Error(`graph '${manifest.name}': slots ${want} but factories for ${have}`);
-  return {
+  checkDeclaredWrites(manifest.name, slots, impl.state);
+  const spec: GraphSpec<F> = {
     ...info,
-    slots: Object.fromEntries(Object.entries(slots).map(([slot, info]) => [slot, { ...info, factory: factories[slot]! }])),
+    state: impl.state,
+    slots: Object.fromEntries(Object.entries(slots).map(([slot, info]) => [slot, { ...info, factory: factories[slot]! }])) as GraphSpec<F>["slots"],
     recursionLimit,
-    build(deps, options) {
-      const compiled = impl.build(deps, options);
-      compiled.recursionLimit = recursionLimit(options);
-      return compiled;
+    build(deps, options = {}) {
+      checkSlots(spec, options.slots);
+      const node: SlotNodeOf = (slot, extra = {}) => slotNode(spec, slot, deps, { ...options, ...extra } as BuildOptions);
+      const compiled = impl.build(deps, options, node);
+      const limit = recursionLimit(options);
+      // Bound to the graph itself: a notebook, Studio or a server invoking it directly holds the loops' bounds.
+      const bound = compiled.withConfig({ recursionLimit: limit });
+      bound.name = manifest.name;
+      bound.recursionLimit = limit;
+      return bound;
     },
     ...(impl.outcome ? { outcome: impl.outcome } : {}),
     ...(impl.preflight ? { preflight: impl.preflight } : {}),
   };
+  return spec;
+}
+
+/** Every slot's declared writes are fields of the graph's state; LangGraph would drop any other key in silence. */
+export function checkDeclaredWrites(graph: string, slots: Record<string, SlotContract>, state: GraphState): void {
+  for (const [slot, contract] of Object.entries(slots)) {
+    const missing = [...(contract.writes ?? []), ...(contract.requires ?? [])].filter((field) => !(field in state.fields));
+    if (missing.length) throw new Error(`graph '${graph}': slot '${slot}' declares it writes ${missing.join(", ")}, which the graph's state lacks (add the field to the state, or fix the declaration)`);
+  }
 }
 
 /**
  * The node for a slot: the user's replacement if one was given, else the graph's default; either held to the slot's
  * contract (`checkedNode`).
  */
-export function slotNode(spec: Pick<GraphSpec, "name" | "slots">, slot: string, deps: NodeDeps, options: BuildOptions) {
+export function slotNode(spec: Pick<GraphSpec, "name" | "slots" | "state">, slot: string, deps: NodeDeps, options: BuildOptions) {
   const known = spec.slots[slot];
-  if (!known) throw new Error(`graph '${spec.name}' has no slot '${slot}'`);
-  // Defaults are held to the same contract: a few property checks per step, and the declarations stay honest.
-  const factory = options.slots?.[slot] ?? known.factory;
-  return checkedNode(spec.name, slot, known, factory(deps, options) as (state: unknown, config?: unknown) => Promise<unknown>);
+  if (!known) throw new Error(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
+  const replacement = options.slots?.[slot] as AnyNodeFactory | undefined;
+  // Defaults are held to the same contract, and to their declared writes: a few property checks per step, and the
+  // declarations (which the guides print) stay honest.
+  const factory = replacement ?? known.factory;
+  const fields = new Set(Object.keys(spec.state.fields));
+  return checkedNode(spec.name, slot, { ...known, ...(replacement ? { writes: undefined } : {}) }, factory(deps, options) as AnyNode, fields);
 }
 
 type AnyNode = (state: unknown, config?: unknown) => Promise<unknown>;
+
+/** Bookkeeping any node may write besides its declared fields: its model calls, their usage, the attempt history. */
+const ALWAYS_WRITABLE = new Set(["calls", "usage", "attempts"]);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   !!value && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value));
@@ -153,7 +204,7 @@ const describeReturn = (value: unknown): string =>
  * routes, the keys its routes read. A node that breaks it throws one line naming the slot and what it must return, so
  * the question fails visibly instead of ending quietly with no SQL.
  */
-export function checkedNode(graph: string, slot: string, contract: SlotContract, node: AnyNode): AnyNode {
+export function checkedNode(graph: string, slot: string, contract: SlotContract, node: AnyNode, stateFields?: ReadonlySet<string>): AnyNode {
   const where = `slot '${slot}' of graph '${graph}'`;
   const routes = contract.routesTo?.length ? ` routing to ${contract.routesTo.join(" or ")}` : "";
   return async (state, config) => {
@@ -167,6 +218,14 @@ export function checkedNode(graph: string, slot: string, contract: SlotContract,
       const got = isPlainObject(update) ? Object.keys(update).join(", ") || "none" : describeReturn(update);
       throw new Error(`${where} must return ${contract.requires!.join(", ")} in its update (missing: ${missing.join(", ")}; got keys: ${got})`);
     }
+    if (isPlainObject(update)) {
+      const keys = Object.keys(update);
+      const foreign = stateFields ? keys.filter((key) => !stateFields.has(key)) : [];
+      // LangGraph drops a key its state lacks without a word: the node's work would vanish.
+      if (foreign.length) throw new Error(`${where} wrote ${foreign.join(", ")}, which the graph's state lacks (its fields: ${[...stateFields!].join(", ")})`);
+      const undeclared = contract.writes ? keys.filter((key) => !contract.writes!.includes(key) && !ALWAYS_WRITABLE.has(key)) : [];
+      if (undeclared.length) throw new Error(`${where} wrote ${undeclared.join(", ")}, beyond its declared writes (${contract.writes!.join(", ")})`);
+    }
     if (!command) return out;
     const goto = (out as { goto?: unknown }).goto;
     const foreign = !(out instanceof Command) || (Array.isArray(goto) ? goto : [goto]).some((g) => lgName(g) === "Send" && !(g instanceof Send));
@@ -175,7 +234,7 @@ export function checkedNode(graph: string, slot: string, contract: SlotContract,
 }
 
 /** Rejects replacement slots the graph does not have, naming the ones it has. */
-export function checkSlots(spec: GraphInfo, slots: Record<string, unknown> | undefined): void {
+export function checkSlots(spec: Pick<GraphInfo, "name" | "slots">, slots: Record<string, unknown> | undefined): void {
   for (const slot of Object.keys(slots ?? {})) {
     if (!spec.slots[slot]) throw new Error(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
   }

@@ -1,6 +1,6 @@
 import { SqlInputState } from "../state/sql-state.ts";
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
-import { asSlotFactory, codersOf } from "../nodes/ts-sql/common.ts";
+import { codersOf } from "../nodes/ts-sql/common.ts";
 import { coderNode, inspectNode } from "../nodes/ts-sql/code.ts";
 import { checkDataNode, dataNode, sampleDataNode } from "../nodes/ts-sql/data.ts";
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
@@ -9,22 +9,21 @@ import { voteNode } from "../nodes/ts-sql/vote.ts";
 import { readOptions } from "../core/options.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { type BuildOptions, type GraphSpec, slotNode, specOf } from "./spec.ts";
+import { type BuildOptions, type SlotNodeOf, specOf } from "./spec.ts";
 import { type Outcome, type OutcomeSpec, summarizeOutcomes } from "./outcome.ts";
 import { TsSqlState, type TsSqlStateValue } from "../state/ts-sql.ts";
-import type { NodeDeps } from "../nodes/types.ts";
 
 /** TS-SQL's own agents' and tools' factories by slot (shared by the generator and the corrector). */
 const TS_SQL_FACTORIES = {
   link: SHARED_FACTORIES.link,
-  data: asSlotFactory(dataNode),
-  sample: asSlotFactory(sampleDataNode),
-  check: asSlotFactory(checkDataNode),
-  coder: asSlotFactory(coderNode),
-  inspect: asSlotFactory(inspectNode),
-  vote: asSlotFactory(voteNode),
-  test: asSlotFactory(testNode),
-  revise: asSlotFactory(reviseNode),
+  data: dataNode,
+  sample: sampleDataNode,
+  check: checkDataNode,
+  coder: coderNode,
+  inspect: inspectNode,
+  vote: voteNode,
+  test: testNode,
+  revise: reviseNode,
   execute: SHARED_FACTORIES.execute,
 };
 
@@ -61,8 +60,7 @@ export const routeAfterTest =
  * The test-case phase and the revision loop, wired after `entry` (the node whose SQL the test case is built for):
  *   entry → data|sample → check → (data)* → coder×models ⇄ inspect → vote → test → (revise → test)* → execute → END
  */
-function buildTsSql(spec: GraphSpec, deps: NodeDeps, options: BuildOptions, generator: boolean) {
-  const node = (slot: string) => slotNode(spec, slot, deps, options);
+function buildTsSql(node: SlotNodeOf, options: BuildOptions, generator: boolean) {
   const opts = readOptions(TS_SQL_OPTIONS, options);
   const dataSlot = opts.noDataAgent ? "sample" : "data";
   const graph = new StateGraph(TsSqlState, { input: SqlInputState })
@@ -94,7 +92,6 @@ function buildTsSql(spec: GraphSpec, deps: NodeDeps, options: BuildOptions, gene
     .addEdge("revise", "test")
     .addEdge("execute", END)
     .compile({ checkpointer: options.checkpointer });
-  compiled.name = spec.name;
   return compiled;
 }
 
@@ -191,17 +188,19 @@ async function tsSqlOracle(raw: Record<string, unknown>, isGold: (sql: string) =
 const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSql, oracle: tsSqlOracle };
 
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
-export const tsSqlSpec: GraphSpec = specOf(tsSqlManifest, {
+export const tsSqlSpec = specOf(tsSqlManifest, {
+  state: TsSqlState,
   factories: { ...TS_SQL_FACTORIES, schema: SHARED_FACTORIES.schema, generate: SHARED_FACTORIES.generate },
   steps: tsSqlSteps(true),
   outcome: TS_SQL_OUTCOME,
-  build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlSpec, deps, options, true),
+  build: (_deps, options, node) => buildTsSql(node, options, true),
 });
 
 /** TS-SQL as a corrector (Table 5): builds the test case for the given SQL and revises it. */
-export const tsSqlRefineSpec: GraphSpec = specOf(tsSqlRefineManifest, {
+export const tsSqlRefineSpec = specOf(tsSqlRefineManifest, {
+  state: TsSqlState,
   factories: TS_SQL_FACTORIES,
   steps: tsSqlSteps(false),
   outcome: TS_SQL_OUTCOME,
-  build: (deps, options: BuildOptions = {}) => buildTsSql(tsSqlRefineSpec, deps, options, false),
+  build: (_deps, options, node) => buildTsSql(node, options, false),
 });

@@ -3,6 +3,7 @@ import type { ModelProvider } from "../tools/models/models.ts";
 import type { ExampleStore } from "../tools/retrieval/examples.ts";
 import type { Embedder } from "../tools/models/embeddings.ts";
 import type { SqlStateUpdate, SqlStateValue } from "../state/sql-state.ts";
+import type { Command } from "@langchain/langgraph";
 
 /** What nodes need from outside the graph. Passed to factories, never stored in state. */
 export interface NodeDeps {
@@ -26,16 +27,30 @@ export interface GraphOptions {
   previewRows?: number;
   /** Per-query time limit. Default 30 000 ms. */
   timeoutMs?: number;
-  /** A method's own knobs, declared in its spec (`graphs/options.ts`) and read with `readOptions`. */
+  /** A method's own knobs, declared by its graph or the slot that reads it and read with `readOptions`. */
   [option: string]: unknown;
 }
 
 /**
- * A node: reads the shared state, returns a partial update. Contract for every node that calls a model:
- * it returns `calls` (the records of its calls) and `usage` (their sum), and it never throws for a bad reply:
- * it keeps the previous SQL and says why in `attempts`.
+ * A node: reads its graph's state (or, in a `Send` fan-out, the branch's payload) and returns a partial update, or a
+ * LangGraph `Command` where its slot routes itself. Contract for every node that calls a model: it returns `calls`
+ * (the records of its calls) and `usage` (their sum), and it never throws for a bad reply: it keeps the previous SQL
+ * and says why in `attempts`.
  */
-export type SqlNode = (state: SqlStateValue) => Promise<SqlStateUpdate>;
+export type SqlNode<State = SqlStateValue, Update = SqlStateUpdate | Command> = (state: State) => Promise<Update>;
 
-/** Builds a node for a slot from the run's dependencies and options: what `--node SLOT=module.ts` must default-export. */
-export type NodeFactory = (deps: NodeDeps, options: GraphOptions) => SqlNode;
+/**
+ * Builds a slot's node from the run's dependencies and options: what `--node SLOT=module.ts` must default-export.
+ * Typed over the state (or payload) of the slot it fills and what it returns, e.g. a TS-SQL vote:
+ *   `const vote: NodeFactory<TsSqlStateValue, TsSqlStateUpdate | Command> = (deps, options) => async (state) => ...`
+ * The default is the shared state (`SqlStateValue`), which every graph's state extends.
+ */
+export type NodeFactory<State = SqlStateValue, Update = SqlStateUpdate | Command> = (deps: NodeDeps, options: GraphOptions) => SqlNode<State, Update>;
+
+/**
+ * A factory for any slot of any graph, whatever state or payload its node reads: what a graph's slot table holds.
+ * (A node's input is contravariant: a node over TS-SQL's state is one of these, but not a `NodeFactory` over the
+ * shared state.)
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyNodeFactory = (deps: NodeDeps, options: GraphOptions) => (input: never, config?: any) => Promise<unknown>;

@@ -104,7 +104,7 @@ describe("--node modules from anywhere on disk", () => {
 describe("slot contracts", () => {
   it("a memo-refine vote returning a plain update fails the question, naming the slot and what it must return", async () => {
     const vote = () => async () => ({ sql: "SELECT 1" });
-    const graph = memoRefineSpec.build({ models: critic(), executor }, { slots: { vote } });
+    const graph = memoRefineSpec.build({ models: critic(), executor }, { slots: { vote: vote as never } });
     const runner: Runner = {
       spec: memoRefineSpec,
       graphSpecs: [memoRefineSpec],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { summarizeTsSql, tsSqlOutcome, tsSqlRefineSpec, tsSqlSpec } from "../graphs/ts-sql.ts";
 import { outcomeOf } from "../graphs/outcome.ts";
+import type { GraphSpec } from "../graphs/spec.ts";
 import type { ModelOverrides } from "../tools/models/models.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
@@ -78,7 +79,7 @@ afterAll(async () => {
 });
 
 let threads = 0;
-async function run(spec: typeof tsSqlSpec, models: ScriptedProvider, options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+async function run(spec: GraphSpec, models: ScriptedProvider, options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   const graph = spec.build({ models, executor }, { checkpointer: new MemorySaver(), ...options });
   return graph.invoke({ question: QUESTION, dbPath, dbId: "schools", ...extra }, { configurable: { thread_id: `t${++threads}` }, recursionLimit: 100 });
 }

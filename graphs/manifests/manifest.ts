@@ -14,6 +14,23 @@ export interface SlotContract {
   routesTo?: readonly string[];
   /** Keys the update (a Command's `update`) must always hold: what the graph's routes read, e.g. a loop's counter. */
   requires?: readonly string[];
+  /**
+   * The state fields the default node may write (besides `calls`, `usage`, `attempts`, which any node may): each must
+   * be a field of the graph's state (checked when the spec is made), and the default node is held to them at run
+   * time. A replacement may write any field its graph's state has; a key the state lacks is an error naming it.
+   */
+  writes?: readonly string[];
+  /** What the node reads: state fields, or, for a slot run by a `Send` fan-out, the payload's fields (`payload`). */
+  reads?: readonly string[];
+  /** The slot's node is run by a `Send` fan-out and is given this payload (named by its type), not the graph's state. */
+  payload?: string;
+  /** The agent role its model calls name (`--role-model ROLE=...`), when it calls a model. */
+  role?: string;
+  /**
+   * Options only this slot's default node reads: a run that replaces the slot (`--node`) neither takes nor records
+   * them. Graph-wide knobs (loop bounds the wiring reads, fan-out sizes) stay in the graph's `options`.
+   */
+  options?: OptionDefs;
 }
 
 export interface SlotInfo extends SlotContract {
@@ -70,6 +87,17 @@ export interface GraphInfo {
    * command. eval, ask and --initial refuse the graph with one line naming it.
    */
   runBy?: string;
+}
+
+/**
+ * Every option a run of the graph takes: the graph-wide ones, then those of each slot not replaced, then those a
+ * replacement module declares (`extra`). What flags, `--help`, validation, settings and `--resume` derive from.
+ */
+export function optionDefsOf(graph: Pick<GraphInfo, "options" | "slots">, replaced: Iterable<string> = [], extra: OptionDefs = {}): OptionDefs {
+  const skip = new Set(replaced);
+  const defs: OptionDefs = { ...graph.options };
+  for (const [slot, info] of Object.entries(graph.slots)) if (!skip.has(slot)) Object.assign(defs, info.options);
+  return { ...defs, ...extra };
 }
 
 /** Keeps a manifest's literal slot names, so `specOf` can demand a factory for each and no other. */

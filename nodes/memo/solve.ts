@@ -7,7 +7,7 @@ import { callModel, callStructured } from "../../tools/models/llm.ts";
 import { extractSql, stripThinking } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
-import type { GraphOptions, NodeDeps } from "../types.ts";
+import type { GraphOptions, NodeDeps, NodeFactory } from "../types.ts";
 import { type MemoContext, observe } from "./common.ts";
 import { MAX_SUB_QUESTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
 import { actPrompt, decompositionSeed, decomposePrompt, reflectPrompt, revisePrompt } from "./prompts.ts";
@@ -38,8 +38,8 @@ export interface WritePayload {
   plan: string[];
 }
 
-type MemoNode<P> = (payload: P) => Promise<Command>;
-export type MemoNodeFactory<P> = (deps: NodeDeps, options: GraphOptions) => MemoNode<P>;
+/** A Memo-SQL node: given its branch's payload (a `Send`), it returns the Command naming the branch's next step. */
+export type MemoNodeFactory<P> = NodeFactory<P, Command>;
 
 export { MAX_SUB_QUESTIONS };
 

@@ -5,15 +5,11 @@ import { type DbSchema, readSchema, showIdent } from "../../tools/schema.ts";
 import { resultsMatch } from "../../tools/benchmarks/score.ts";
 import { tokenizeSql } from "../../tools/sql-tokens.ts";
 import type { Row, ScratchExecutor, SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
-import type { GraphOptions, NodeDeps, NodeFactory } from "../types.ts";
+import type { NodeDeps, NodeFactory } from "../types.ts";
 import type { Command } from "@langchain/langgraph";
 
 /** A TS-SQL node: reads TS-SQL's state; returns an update, or a Command where it routes a loop itself. */
-export type TsSqlNode = (state: TsSqlStateValue) => Promise<TsSqlStateUpdate | Command>;
-export type TsSqlNodeFactory = (deps: NodeDeps, options: GraphOptions) => TsSqlNode;
-
-/** TS-SQL's factories in the shared slot table (they read TS-SQL's fields, a superset of the shared state). */
-export const asSlotFactory = (factory: TsSqlNodeFactory): NodeFactory => factory as unknown as NodeFactory;
+export type TsSqlNodeFactory = NodeFactory<TsSqlStateValue, TsSqlStateUpdate | Command>;
 
 export interface SchemaFacts {
   schema: DbSchema;
