@@ -58,6 +58,14 @@ describe("recursion limits from loop bounds", () => {
     expect(state.execution?.ok).toBe(false);
   }, 60_000);
 
+  it("a graph built in code and invoked directly (a notebook, Studio, a server) holds its bounds, not LangGraph's 25", async () => {
+    const models = scriptedProvider({ generator: fenced("SELECT nope FROM nowhere"), fixer: fenced("SELECT nope FROM nowhere") });
+    const graph = baselineSpec.build({ models, executor }, { maxFixRounds: 20 });
+    const state = await graph.invoke({ question: "Who?", dbPath });
+    expect(state.fixRounds).toBe(20);
+    expect(graph.config.recursionLimit).toBe(baselineSpec.recursionLimit({ maxFixRounds: 20 }));
+  }, 60_000);
+
   it("every graph declares a limit that grows with its loop bounds", () => {
     for (const spec of graphSpecs) {
       const limit = spec.recursionLimit({});

@@ -135,3 +135,27 @@ describe("slot contracts", () => {
     );
   });
 });
+
+describe("slot writes and the graph's state", () => {
+  it("a replacement writing a field its graph's state lacks stops the question naming the slot and the field (LangGraph would drop it)", async () => {
+    const { baselineSpec } = await import("../graphs/baseline.ts");
+    const generate = () => async () => ({ sql: "SELECT 1", confidence: 0.9 });
+    const graph = baselineSpec.build({ models: critic(), executor }, { slots: { generate: generate as never } });
+    await expect(graph.invoke({ question: "Q?", dbPath })).rejects.toThrow("slot 'generate' of graph 'baseline' wrote confidence, which the graph's state lacks");
+  });
+
+  it("a default node is held to its declared writes, so the slot reference the guides print stays true", async () => {
+    const { checkedNode } = await import("../graphs/spec.ts");
+    const node = checkedNode("g", "generate", { writes: ["sql"] }, async () => ({ sql: "SELECT 1", fixRounds: 2, calls: [] }), new Set(["sql", "fixRounds", "calls"]));
+    await expect(node({})).rejects.toThrow("slot 'generate' of graph 'g' wrote fixRounds, beyond its declared writes (sql)");
+  });
+
+  it("a slot declaring a write its graph's state lacks is refused when the spec is made, naming the field", async () => {
+    const { specOf } = await import("../graphs/spec.ts");
+    const { SqlState } = await import("../state/sql-state.ts");
+    const manifest = { name: "mine", summary: "", kind: "generator" as const, slots: { generate: { summary: "", writes: ["sql", "confidence"] } } };
+    expect(() => specOf(manifest, { state: SqlState, factories: { generate: () => async () => ({}) }, steps: () => 1, build: () => null })).toThrow(
+      "graph 'mine': slot 'generate' declares it writes confidence, which the graph's state lacks",
+    );
+  });
+});
