@@ -27,7 +27,13 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
   }
   const command = await entry.load();
   if (wantsHelp) {
-    io.stdout(`${command.usage}${command.helpFor?.(rest) ?? ""}\n`);
+    try {
+      io.stdout(`${command.usage}${(await command.helpFor?.(rest, io)) ?? ""}\n`);
+    } catch (error) {
+      // A --node or --graph module that does not load: its options cannot be listed.
+      io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n`);
+      return 1;
+    }
     return 0;
   }
   try {

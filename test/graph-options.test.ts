@@ -72,7 +72,7 @@ describe("graph-declared options", () => {
 
   it("--help of ask/eval lists the named graph's options", async () => {
     undo = withDemo();
-    expect(graphUsage(["demo-options"])).toMatch(/--panel-size N\s+reviewer personas \(default 3\)/);
+    expect(await graphUsage(["demo-options"], { stdout: () => {}, stderr: () => {}, env: {}, cwd: process.cwd() })).toMatch(/--panel-size N\s+reviewer personas \(default 3\)/);
     expect(optionsUsage("x", demoOptions)).toMatch(/--reasoning cot\|pot\s+how the writer reasons \(default cot\)/);
     const out: string[] = [];
     const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t), env: {}, cwd: process.cwd() };

@@ -4,7 +4,7 @@ import { lazyCrypto } from "../../tools/hash.ts";
 import type { Command } from "../shared/command.ts";
 import { UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, modelFlagsFrom, RUN_FLAGS_USAGE, requireGraph, runFlags, scenarioFrom } from "../shared/setup.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, loadRunModules, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags, runGraph, scenarioFrom } from "../shared/setup.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
@@ -27,9 +27,10 @@ export const askCommand: Command = {
 ${RUN_FLAGS_USAGE}`,
   helpFor: graphUsage,
   async run(argv, io) {
+    const modules = await loadRunModules(argv, io.cwd);
     const { values, positionals } = parseFlags(argv, {
       ...runFlags,
-      ...graphFlags(),
+      ...graphFlags(modules),
       db: { type: "string" },
       evidence: { type: "string" },
       "description-dir": { type: "string" },
@@ -38,9 +39,10 @@ ${RUN_FLAGS_USAGE}`,
       examples: { type: "string" },
       json: { type: "boolean" },
     });
-    const spec = requireGraph(positionals[0]);
+    // `ask GRAPH "QUESTION"`, or `ask --graph FILE "QUESTION"`.
+    const spec = runGraph(modules.graph ? undefined : positionals[0], modules);
     graphOptionsOf(spec, values);
-    const questionText = positionals.slice(1).join(" ").trim();
+    const questionText = positionals.slice(modules.graph ? 0 : 1).join(" ").trim();
     if (!values.db) throw new UsageError("--db FILE is required");
     if (!questionText) throw new UsageError("the question is missing");
     const dbPath = path.resolve(io.cwd, values.db);

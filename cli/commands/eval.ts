@@ -12,7 +12,8 @@ import {
   intFlag,
   modelFlagsFrom,
   RUN_FLAGS_USAGE,
-  requireGraph,
+  loadRunModules,
+  runGraph,
   runFlags,
   scenarioFrom,
 } from "../shared/setup.ts";
@@ -25,7 +26,7 @@ import { parseShard, shardName, shardOf } from "../../runner/shards.ts";
 
 export const evalCommand: Command = {
   name: "eval",
-  usage: `Usage: sqlmend eval GRAPH --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
+  usage: `Usage: sqlmend eval GRAPH|--graph FILE --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
                     [--limit N] [--ids ID,...] [--concurrency K] [--resume] [--semantics bird|spider]
                     [--keep-distinct] [--shard I/N]
        sqlmend eval GRAPH --questions FILE.jsonl|.csv --db-dir DIR --out DIR [...]
@@ -49,16 +50,17 @@ ${RUN_FLAGS_USAGE}
   finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C; 1 user error; 2 usage.`,
   helpFor: graphUsage,
   async run(argv, io) {
+    const modules = await loadRunModules(argv, io.cwd);
     const { values, positionals } = parseFlags(argv, {
       ...runFlags,
-      ...graphFlags(),
+      ...graphFlags(modules),
       ...RUN_DIR_FLAGS,
       semantics: { type: "string" },
       "keep-distinct": { type: "boolean" },
       shard: { type: "string" },
       server: { type: "string" },
     });
-    const spec = requireGraph(positionals[0]);
+    const spec = runGraph(positionals[0], modules);
     graphOptionsOf(spec, values);
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
     if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");

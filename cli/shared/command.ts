@@ -12,7 +12,7 @@ export interface Command {
   name: string;
   usage: string;
   /** Extra `--help` text that depends on the arguments (ask/eval: the named graph's own options). */
-  helpFor?(argv: string[]): string;
+  helpFor?(argv: string[], io: CliIO): string | Promise<string>;
   /** Returns the process exit status. Throw UserError for a one-line failure. */
   run(argv: string[], io: CliIO): Promise<number>;
 }

@@ -3,16 +3,18 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import { findManifest, graphManifests } from "../../graphs/registry.ts";
-import type { GraphInfo, GraphManifest } from "../../graphs/spec.ts";
-import type { GraphOptions, NodeFactory } from "../../nodes/types.ts";
-import { firstLineOf, UsageError, UserError } from "./command.ts";
+import type { GraphInfo, GraphManifest, GraphSpec } from "../../graphs/spec.ts";
+import type { AnyNodeFactory, GraphOptions } from "../../nodes/types.ts";
+import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
+import { parseArgs } from "node:util";
+import { type CliIO, firstLineOf, UsageError, UserError } from "./command.ts";
 import type { CorrectScenario } from "../../runner/question.ts";
 export type { CorrectScenario };
 import { importModule } from "../../tools/import-module.ts";
 import type { ModelFlags } from "../../tools/models/models.ts";
 import { STRUCTURED_METHODS } from "../../tools/models/structured-methods.ts";
 import { CACHE_MODES, type CacheMode } from "../../tools/models/cache-modes.ts";
-import { flagOf, optionFlags, optionsUsage, parseOption } from "../../core/options.ts";
+import { flagOf, type OptionDefs, optionFlags, optionsUsage, parseOption } from "../../core/options.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
 export const runFlags = {
@@ -35,6 +37,7 @@ export const runFlags = {
   "schema-max-chars": { type: "string" },
   "query-timeout-ms": { type: "string" },
   node: { type: "string", multiple: true },
+  graph: { type: "string" },
   checkpoints: { type: "string" },
   initial: { type: "string" },
   correct: { type: "string" },
@@ -58,7 +61,10 @@ Graph:
   --few-shot K              examples retrieved from the training split (default 0)
   --schema-max-chars N      schema size budget in prompts (default 24000)
   --query-timeout-ms N      per-query time limit (default 30000)
-  --node SLOT=MODULE        replace a node: MODULE's default export is a NodeFactory (repeatable)
+  --node SLOT=MODULE        replace a node: MODULE's default export is a NodeFactory (repeatable); its
+                            \`export const options = defineOptions({...})\` become flags of the run
+  --graph MODULE            run a graph of your own: MODULE's default export is a graph made with defineGraph
+                            (instead of naming a built-in graph)
   --checkpoints FILE|memory|postgres://USER:PASS@HOST:PORT/DB
                             checkpoint store (default .sqlmend/checkpoints.sqlite)
 Correction (corrector graphs):
@@ -152,8 +158,104 @@ export function graphOptionsFrom(values: RunValues): GraphOptions {
   };
 }
 
-/** parseArgs declarations for every graph's own options, so any graph's flags parse (and can be checked per graph). */
-export const graphFlags = () => optionFlags(graphManifests.map((graph) => graph.options ?? {}));
+/** parseArgs declarations for every graph's own options (its slots' included), so any graph's flags parse (and can be checked per graph), plus those the run's own modules declare. */
+export const graphFlags = (modules?: RunModules) =>
+  optionFlags([...graphManifests.map((graph) => optionDefsOf(graph)), ...(modules ? [moduleOptions(modules), modules.graph ? optionDefsOf(modules.graph.spec) : {}] : [])]);
+
+/** A user's modules a run names (`--node SLOT=FILE`, `--graph FILE`), loaded before its flags are parsed: their options become flags. */
+export interface RunModules {
+  /** By slot: the factory (the default export) and the options it declares (its `options` export). */
+  nodes: Record<string, { module: string; file: string; factory: AnyNodeFactory; options: OptionDefs }>;
+  /** A graph module: its spec (the default export, made with `defineGraph`). */
+  graph?: { module: string; file: string; spec: GraphSpec };
+}
+
+/** The options every `--node` module declares, one set (two modules declaring one name is an error). */
+function moduleOptions(modules: RunModules): OptionDefs {
+  const out: OptionDefs = {};
+  for (const [slot, { module, options }] of Object.entries(modules.nodes)) {
+    for (const [key, def] of Object.entries(options)) {
+      if (out[key]) throw new UserError(`--node ${slot}=${module} declares option --${flagOf(key)}, which another --node module declares too`);
+      out[key] = def;
+    }
+  }
+  return out;
+}
+
+const isOptionDefs = (value: unknown): value is OptionDefs =>
+  !!value && typeof value === "object" && Object.values(value).every((d) => !!d && typeof d === "object" && typeof (d as { type?: unknown }).type === "string" && typeof (d as { help?: unknown }).help === "string");
+
+/**
+ * Loads the modules `argv` names with `--node SLOT=FILE` and `--graph FILE` (read before the flags are parsed, since
+ * their options are flags). Each fails in one line: a module that does not load, or exports the wrong thing.
+ */
+export async function loadRunModules(argv: string[], cwd: string): Promise<RunModules> {
+  const { values } = parseArgs({ args: argv, options: { node: { type: "string", multiple: true }, graph: { type: "string" } }, strict: false, allowPositionals: true });
+  const modules: RunModules = { nodes: {} };
+  const nodeList = (values.node as (string | boolean)[] | undefined)?.map(String);
+  for (const [slot, module] of Object.entries(pairs(nodeList, "node"))) {
+    const file = path.resolve(cwd, module);
+    const loaded = await importUserModule(file, module, "node module");
+    if (typeof loaded.default !== "function") throw new UserError(`${module} must default-export a node factory: (deps, options) => node`);
+    if (loaded.options !== undefined && !isOptionDefs(loaded.options)) throw new UserError(`${module}: its 'options' export must be option declarations (defineOptions({ name: { type, default, help } }))`);
+    modules.nodes[slot] = { module, file, factory: loaded.default as AnyNodeFactory, options: (loaded.options as OptionDefs | undefined) ?? {} };
+  }
+  if (typeof values.graph === "string") {
+    const file = path.resolve(cwd, values.graph);
+    const loaded = await importUserModule(file, values.graph, "graph module");
+    const spec = loaded.default as GraphSpec | undefined;
+    if (!spec || typeof spec !== "object" || typeof spec.build !== "function" || typeof spec.name !== "string" || !spec.slots) {
+      throw new UserError(`${values.graph} must default-export a graph made with defineGraph({ name, state, slots, wire, ... })`);
+    }
+    if (findManifest(spec.name)) throw new UserError(`${values.graph}: its graph is named '${spec.name}', as a built-in graph is; give it a name of its own`);
+    modules.graph = { module: values.graph, file, spec };
+  }
+  return modules;
+}
+
+async function importUserModule(file: string, given: string, what: string): Promise<{ default?: unknown; options?: unknown }> {
+  if (!fs.existsSync(file)) throw new UserError(`cannot load ${what} ${given}: no such file`);
+  try {
+    return await importModule(file);
+  } catch (error) {
+    throw new UserError(`cannot load ${what} ${given}: ${firstLineOf(error)}`);
+  }
+}
+
+/**
+ * The graph a run names — a built-in by name, or `--graph FILE` — as the run sees it: its options are the graph's,
+ * its slots' (but not a replaced slot's: a `--node` replacement does not read them) and the replacement modules'.
+ */
+export function runGraph(name: string | undefined, modules: RunModules): GraphManifest {
+  let base: GraphManifest;
+  if (modules.graph) {
+    if (name) throw new UsageError(`name a graph or give --graph ${modules.graph.module}, not both`);
+    const spec = modules.graph.spec;
+    base = { ...spec, load: async () => spec };
+  } else {
+    base = requireGraph(name);
+  }
+  const replaced = Object.keys(modules.nodes);
+  for (const slot of replaced) {
+    if (!base.slots[slot]) throw new UserError(`graph '${base.name}' has no slot '${slot}' (slots: ${Object.keys(base.slots).join(", ")})`);
+  }
+  const extra = moduleOptions(modules);
+  const own = optionDefsOf(base);
+  for (const key of Object.keys(extra)) {
+    if (own[key] || SHARED_OPTION_FLAGS.has(flagOf(key))) throw new UserError(`--node module option --${flagOf(key)} is already an option of the run; name it otherwise`);
+  }
+  if (!replaced.length && !Object.keys(extra).length) return base;
+  // A replaced slot's own options go (its default, which read them, does not run); the modules' join the graph's.
+  const options = { ...base.options, ...extra };
+  const withoutOptions = <T extends { options?: OptionDefs }>(slots: Record<string, T>) =>
+    Object.fromEntries(Object.entries(slots).map(([slot, info]) => [slot, replaced.includes(slot) ? { ...info, options: undefined } : info]));
+  return { ...base, options, slots: withoutOptions(base.slots), load: async () => {
+    const spec = await base.load();
+    return { ...spec, options, slots: withoutOptions(spec.slots) } as GraphSpec;
+  } };
+}
+
+const SHARED_OPTION_FLAGS = new Set(Object.keys(runFlags));
 
 /**
  * The values of `spec`'s declared options given on the command line (defaults are the nodes' business, via
@@ -161,12 +263,14 @@ export const graphFlags = () => optionFlags(graphManifests.map((graph) => graph.
  * generator of a corrector run) declares it.
  */
 export function declaredOptionsFrom(spec: GraphInfo, values: Record<string, unknown>, alsoAllowed: GraphInfo[] = []): Record<string, unknown> {
-  const mine = new Set([spec, ...alsoAllowed].flatMap((g) => Object.keys(g.options ?? {}).map(flagOf)));
+  const mine = new Set([spec, ...alsoAllowed].flatMap((g) => Object.keys(optionDefsOf(g)).map(flagOf)));
   for (const other of graphManifests) {
-    for (const key of Object.keys(other.options ?? {})) {
+    for (const key of Object.keys(optionDefsOf(other))) {
       const flag = flagOf(key);
       if (values[flag] !== undefined && !mine.has(flag)) {
-        const owners = graphManifests.filter((g) => Object.keys(g.options ?? {}).some((k) => flagOf(k) === flag)).map((g) => g.name);
+        const replacedSlot = other.name === spec.name ? Object.entries(other.slots).find(([, info]) => info.options?.[key]) : undefined;
+        if (replacedSlot) throw new UsageError(`--${flag} is read by slot '${replacedSlot[0]}' of ${spec.name}, which --node replaces: drop it`);
+        const owners = graphManifests.filter((g) => Object.keys(optionDefsOf(g)).some((k) => flagOf(k) === flag)).map((g) => g.name);
         throw new UsageError(`--${flag} is an option of ${owners.join(", ")}, not of ${[spec, ...alsoAllowed].map((g) => g.name).join(" or ")}`);
       }
     }
@@ -177,7 +281,7 @@ export function declaredOptionsFrom(spec: GraphInfo, values: Record<string, unkn
 /** The graph's declared options given on the command line, parsed and checked (absent when not given). */
 function parseDeclared(spec: GraphInfo, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, def] of Object.entries(spec.options ?? {})) {
+  for (const [key, def] of Object.entries(optionDefsOf(spec))) {
     const value = parseOption(key, def, values[flagOf(key)]);
     if (value === undefined && def.type === "string" && def.required) throw new UsageError(`${spec.name} needs --${flagOf(key)} ${def.metavar ?? "VALUE"}`);
     if (value !== undefined) out[key] = value;
@@ -242,7 +346,7 @@ export function graphSettings(specs: GraphInfo[], values: Record<string, unknown
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const given = parseDeclared(spec, values);
-    for (const [key, def] of Object.entries(spec.options ?? {})) {
+    for (const [key, def] of Object.entries(optionDefsOf(spec))) {
       if (def.affectsAnswers === false) continue;
       const value = given[key] ?? def.default;
       if (value !== undefined) out[flagOf(key)] = def.type === "string" && def.file ? fileSetting(String(value), cwd) : value;
@@ -252,9 +356,15 @@ export function graphSettings(specs: GraphInfo[], values: Record<string, unknown
 }
 
 /** `--help` of ask/eval for a named graph: its own options after the shared ones. */
-export function graphUsage(argv: string[]): string {
-  const spec = argv.filter((a) => !a.startsWith("-")).map(findManifest).find(Boolean);
-  return spec?.options ? `\n\n${optionsUsage(`Options of ${spec.name}`, spec.options)}` : "\n\nName a graph before --help to see its own options: sqlmend eval GRAPH --help";
+export async function graphUsage(argv: string[], io: CliIO): Promise<string> {
+  // The options of `--node` and `--graph` modules are the run's too: loaded only when the command line names one.
+  const named = argv.some((a) => /^--(node|graph)(=|$)/.test(a));
+  const modules = named ? await loadRunModules(argv, io.cwd) : { nodes: {} };
+  const builtIn = argv.filter((a) => !a.startsWith("-")).map(findManifest).find(Boolean);
+  if (!builtIn && !modules.graph) return "\n\nName a graph before --help to see its own options: sqlmend eval GRAPH --help";
+  const spec = runGraph(modules.graph ? undefined : builtIn!.name, modules);
+  const defs = optionDefsOf(spec);
+  return Object.keys(defs).length ? `\n\n${optionsUsage(`Options of ${spec.name}`, defs)}` : "";
 }
 
 export function requireGraph(name: string | undefined): GraphManifest {
@@ -266,24 +376,14 @@ export function requireGraph(name: string | undefined): GraphManifest {
   return spec;
 }
 
-/** Loads `--node SLOT=MODULE` replacements; each module default-exports a NodeFactory. */
-export async function loadSlotModules(spec: GraphInfo, list: string[] | undefined, cwd: string): Promise<Record<string, NodeFactory>> {
-  const slots: Record<string, NodeFactory> = {};
-  for (const [slot, modulePath] of Object.entries(pairs(list, "node"))) {
+/** Loads `--node SLOT=MODULE` replacements for `spec` (each module default-exports a node factory), by slot. */
+export async function loadSlotModules(spec: Pick<GraphInfo, "name" | "slots">, list: string[] | undefined, cwd: string): Promise<Record<string, AnyNodeFactory>> {
+  for (const slot of Object.keys(pairs(list, "node"))) {
     if (!spec.slots[slot]) throw new UserError(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
-    const file = path.resolve(cwd, modulePath);
-    let loaded: { default?: unknown };
-    try {
-      loaded = await importModule(file);
-    } catch (error) {
-      throw new UserError(`cannot load node module ${modulePath}: ${firstLineOf(error)}`);
-    }
-    if (typeof loaded.default !== "function") throw new UserError(`${modulePath} must default-export a node factory: (deps, options) => node`);
-    slots[slot] = loaded.default as NodeFactory;
   }
-  return slots;
+  const modules = await loadRunModules((list ?? []).flatMap((item) => ["--node", item]), cwd);
+  return Object.fromEntries(Object.entries(modules.nodes).map(([slot, { factory }]) => [slot, factory]));
 }
-
 
 export function scenarioFrom(value: string | undefined, allowOracle: boolean): CorrectScenario {
   const scenario = (value ?? "all") as CorrectScenario;

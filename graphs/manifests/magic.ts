@@ -7,10 +7,10 @@ export const magicManifest = defineManifest({
   name: "magic",
   summary: "corrector: revise the given SQL by walking a MAGIC self-correction guideline (--guideline FILE)",
   kind: "corrector",
-  options: MAGIC_OPTIONS,
   slots: {
     schema: S.schema,
-    correct: { summary: "ask the guideline's questions of the SQL, then revise it (role: corrector)", requires: ["initialSql"] },
+    // The guideline is this node's alone: a run that replaces it takes no --guideline and records none.
+    correct: { summary: "ask the guideline's questions of the SQL, then revise it (role: corrector)", requires: ["initialSql"], options: MAGIC_OPTIONS },
     check: { summary: "execute the revision; keep the initial SQL when it does not execute" },
   },
   // correct: one call (a reply without SQL is not asked again); check calls nothing.
