@@ -3,7 +3,8 @@ import path from "node:path";
 import type { CliIO, Command } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import type { Recipe } from "../../runner/experiment.ts";
-import { graphFlags, runFlags } from "../shared/setup.ts";
+import { graphFlags, isGraphModule, loadRunModules, runFlags } from "../shared/setup.ts";
+import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { RUN_DIR_FLAGS } from "../../runner/run-dir.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import { flagOf } from "../../core/options.ts";
@@ -35,7 +36,8 @@ initial SQL from runs once, first. RECIPE is a built-in recipe's name or a YAML 
     repair.file: {graph: repair, initial: preds/predict_dev.json, options: {max-fix-rounds: 2}}
   table: {rows: [magic.errors, repair.file], columns: [ex, difficulty:simple, tokens, cost]}
 
-  run fields: kind eval (default) | magic-guideline (sqlmend magic guideline, on the train split); graph; options
+  run fields: kind eval (default) | magic-guideline (sqlmend magic guideline, on the train split); graph (a
+  built-in's name, or a graph module file of your own, run with --graph); options
   (flags by name, as on the command line); initial (a run of the recipe or a predictions file); correct
   all|errors|incorrect; split dev|train. "{run:NAME}" in an option is NAME's output folder.
 
@@ -145,7 +147,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
     }
 
     const order = ex.orderRuns(recipe, name);
-    checkOptions(recipe, name, read.lineOf);
+    await checkOptions(recipe, name, read.lineOf, io.cwd);
     const held = typeof own.hold === "string" ? ex.heldRuns(recipe, own.hold) : new Set<string>();
     for (const s of Object.keys(sets)) if (!Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw new UsageError(`--set ${s}: recipe ${recipe.name} has no {set:${s}}`);
     const blockedAtStart = new Map(order.map((run) => [run, ex.blockedReason(recipe, run, sets)] as const).filter((e): e is [string, string] => e[1] !== undefined));
@@ -303,7 +305,7 @@ async function executeRuns(
     } else if (spec.kind === "memo-candidates") {
       fs.mkdirSync(outOf(run), { recursive: true });
       code = await memoCommand.run(["candidates", "--run", outOf(spec.from!), "--out", path.join(outOf(run), "candidates.json"), ...checkpointsArgs], prefixed);
-    } else code = await evalCommand.run([spec.graph!, ...args, ...forwarded], prefixed);
+    } else code = await evalCommand.run([...(isGraphModule(spec.graph!) ? ["--graph", spec.graph!] : [spec.graph!]), ...args, ...forwarded], prefixed);
     if (code === 130) {
       io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
       return { code: 130 };
@@ -358,15 +360,16 @@ function listRecipes(recipes: Record<string, import("../../runner/experiment.ts"
 const STEP_FLAGS: Record<string, string[]> = { "magic-guideline": ["batch", "max-iter", "no-manager", "initial", "keep-distinct"], "memo-build": ["elicit", "samples", "sample-temperature"], "memo-candidates": [] };
 
 /** Every option of every run is a flag its graph or step takes (so a recipe typo fails at once, --dry-run included). */
-function checkOptions(recipe: Recipe, source: string, lineOf: (at: PropertyKey[], key?: string) => string) {
+async function checkOptions(recipe: Recipe, source: string, lineOf: (at: PropertyKey[], key?: string) => string, cwd: string) {
   const shared = new Set([...Object.keys(runFlags), ...Object.keys(RUN_DIR_FLAGS)]);
   for (const [name, run] of Object.entries(recipe.runs)) {
     if (run.needs) continue;
     let own: string[];
     if (run.kind === "eval") {
-      const spec = findManifest(run.graph!);
+      // A graph of the user's own (`graph: ./my-graph.ts`, run with --graph) is loaded now, so its options are checked too.
+      const spec = isGraphModule(run.graph!) ? (await loadRunModules(["--graph", run.graph!], cwd)).graph!.spec : findManifest(run.graph!);
       if (!spec || spec.runBy) throw new UserError(`${source}${lineOf(["runs", name], "graph")}: runs.${name}: no graph '${run.graph}' that eval runs`);
-      own = Object.keys(spec.options ?? {}).map(flagOf);
+      own = Object.keys(optionDefsOf(spec)).map(flagOf);
     } else own = STEP_FLAGS[run.kind]!;
     for (const flag of Object.keys(run.options)) {
       if (!shared.has(flag) && !own.includes(flag)) throw new UserError(`${source}${lineOf(["runs", name, "options"], flag)}: runs.${name}: --${flag} is not an option of ${run.kind === "eval" ? run.graph : run.kind}`);

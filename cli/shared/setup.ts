@@ -170,6 +170,9 @@ export interface RunModules {
   graph?: { module: string; file: string; spec: GraphSpec };
 }
 
+/** A recipe's `graph:` that names a module file (run with `--graph`) rather than a built-in graph. */
+export const isGraphModule = (graph: string): boolean => /\.(m|c)?(t|j)s$/.test(graph);
+
 /** The options every `--node` module declares, one set (two modules declaring one name is an error). */
 function moduleOptions(modules: RunModules): OptionDefs {
   const out: OptionDefs = {};
@@ -321,7 +324,7 @@ export function examplesWantedBy(spec: GraphInfo, values: Record<string, unknown
 }
 
 /** The shared flags that change answers or verdicts (not speed), as given: run.json records them and `--resume` keeps them. */
-const ANSWER_FLAGS = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "initial", "correct", "keep-distinct"] as const;
+const ANSWER_FLAGS = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "graph", "initial", "correct", "keep-distinct"] as const;
 
 /** The answer-changing shared flags a run was given (`except`: those its command records elsewhere in run.json). */
 export function answerSettings(values: Record<string, unknown>, except: readonly string[] = []): Record<string, unknown> {
