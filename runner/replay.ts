@@ -264,6 +264,7 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
           `- Questions: ${selected.length} selected (--only ${only}${args.ids?.length ? `, --ids ${args.ids.join(",")}` : ""}), ${questions.length} replayed, ${notReplayed.length} not replayed`,
           `- Reused from the recorded prefixes (kept as recorded, not re-run, not in the figures of this report): ${reused.steps} steps, ${reused.calls} model calls, ${reused.inputTokens} input / ${reused.outputTokens} output tokens`,
           `- The suffixes (this replay's own work, every other figure here): ${suffix.calls} model calls, ${suffix.inputTokens} input / ${suffix.outputTokens} output tokens`,
+          "- What the questions went through (below) describes each whole thread, its recorded prefix included",
           `- The original on the replayed questions: ${exLine(summarize(originalOnThese))}; this replay: ${exLine(summarize(run.records))} (\`sqlmend compare ${runDir} ${outDir}\` for the questions that flipped)`,
           ...(modelsDiffer ? [`- Models: the suffixes ran with other models than the original (original: \`${JSON.stringify(original.models)}\`)`] : []),
           ...(notReplayed.length ? [`- Not replayed (${notReplayed.length}):`, ...notReplayed.map((n) => `  - ${n.id}: ${n.why}`)] : []),
