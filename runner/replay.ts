@@ -193,7 +193,7 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
       throw new UserError(`${missingThreads.length} of the run's threads are not in ${store.location} (first: ${missingThreads[0]}): pass --checkpoints where the run kept them`);
     }
     if (!plans.size) {
-      throw new UserError(`none of the ${selected.length} selected questions reached slot '${args.from}' (first: ${notReplayed[0]?.id}: ${notReplayed[0]?.why}); nothing to replay`);
+      throw new UserError(`none of the ${selected.length} selected questions can be replayed from slot '${args.from}' (first: ${notReplayed[0]?.id}: ${notReplayed[0]?.why}); nothing to replay`);
     }
     const questions = fileOrder([...plans.keys()].map((id) => byId.get(id)!));
 

@@ -28,6 +28,8 @@ let server: OpenAIServer;
 /** The question whose writer never writes SQL: its thread ends before any review (nothing to review). */
 let neverReviewed: Question;
 
+/** While set, the persona model answers 500: a prefix call that gets no reply. */
+let personaDown = false;
 const REPLACED = "REPLAY-REVIEWER";
 const REPLAYED_SQL = "SELECT 'replayed'";
 const roleOf = (req: ChatRequestRecord) => req.model.replace(/^agent\//, "");
@@ -42,6 +44,7 @@ beforeAll(async () => {
   const agents = methodAgents({ questions: [dev, train], initial: () => "right" });
   server = await startOpenAIServer({
     respond: (req) => {
+      if (personaDown && roleOf(req) === "persona") return { status: 500, body: { error: { message: "persona model down" } } };
       const text = req.messages.map((m) => m.content).join("\n");
       if (roleOf(req) === "writer" && text.includes(neverReviewed.question)) return { content: "I cannot tell which table holds this." };
       // The writer follows a reviewer that gives it a query (only the test's replacement reviewer does).
@@ -172,10 +175,24 @@ describe("sqlmend replay", () => {
     expect(unknown.err).toMatch(/graph 'r3' has no slot 'reviews' \(slots: schema, write, execute, debug, persona, review, revise, finish\)/);
     const wrongOnly = await sqlmend("replay", original, "--from", "review", "--only", "wrong", "--out", path.join(dir, "wrong-only"));
     expect(wrongOnly.code).toBe(1);
-    expect(wrongOnly.err).toContain(`none of the 1 selected questions reached slot 'review' (first: ${neverReviewed.id}: its thread never ran 'review'`);
+    expect(wrongOnly.err).toContain(`none of the 1 selected questions can be replayed from slot 'review' (first: ${neverReviewed.id}: its thread never ran 'review'`);
     const rightOnly = await sqlmend("replay", original, "--from", "review", "--only", "right", "--ids", dev[0]!.id, "--node", "review=strict-review.mjs", "--out", path.join(dir, "right-one"), "--cache", "off");
     expect(rightOnly.code, rightOnly.err).toBe(0);
     expect([...(await resultsOf(path.join(dir, "right-one"))).keys()]).toEqual([dev[0]!.id]);
+  }, 120_000);
+
+  it("does not replay a question whose recorded prefix holds a call that got no reply: its answer would not be the method's", async () => {
+    const original = path.join(dir, "r3-persona-down");
+    personaDown = true;
+    try {
+      const run = await sqlmend("eval", "r3", "--bench", benchDir, "--out", original, "--ids", dev[0]!.id, "--reviewers", "2", "--max-retries", "0", "--checkpoints", path.join(dir, "cp-down.sqlite"), "--cache", "off");
+      expect(run.code, run.out + run.err).toBe(3);
+    } finally {
+      personaDown = false;
+    }
+    const refused = await sqlmend("replay", original, "--from", "review", "--only", "failed", "--out", path.join(dir, "replay-down"), "--cache", "off");
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(new RegExp(`none of the 1 selected questions can be replayed from slot 'review' \\(first: ${dev[0]!.id}: before 'review', \\d+ model calls? got no reply \\(model call failed: 500 persona model down\\)`));
   }, 120_000);
 
   it.skipIf(!!skipPostgres)("works on threads checkpointed in PostgreSQL", async () => {
