@@ -4,6 +4,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 import { outcomeOf } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
+import { SPLITS, type Split } from "../state/splits.ts";
 import type { SqlStateValue } from "../state/sql-state.ts";
 import { emptyUsage, subtractUsage, type Usage, UsageSchema } from "../state/usage.ts";
 import { loadSource } from "../tools/benchmarks/benchmark.ts";
@@ -163,7 +164,7 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
   const only = args.only ?? "all";
   const bench = await loadSource({
     ...(original.bench ? { bench: original.bench } : {}),
-    ...(original.split ? { split: original.split as never } : {}),
+    ...(isSplit(original.split) ? { split: original.split } : {}),
     ...(original.questions ? { questions: original.questions } : {}),
     ...(original.dbDir ? { dbDir: original.dbDir } : {}),
   });
@@ -171,7 +172,8 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
 
   const location = checkpointLocation(args.checkpoints, original);
   const { notes, warn } = fallbackNotes(args.io, "replay");
-  const store = await openReadyCheckpointer(location, args.env, args.cwd, { mustExist: true, onDamagedFile: warn });
+  // A damaged file is an error here, never set aside: it holds the threads to replay.
+  const store = await openReadyCheckpointer(location, args.env, args.cwd, { mustExist: true });
   let release = () => {};
   try {
     const runner = await args.runnerFor(original, { bench, benchDir: original.bench ?? undefined, checkpointer: store.saver, nodes: nodeSwapsOf(original.settings, args.nodes), warn });
@@ -307,6 +309,8 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
     store.close();
   }
 }
+
+const isSplit = (value: string): value is Split => (SPLITS as readonly string[]).includes(value);
 
 /** The original records `--only` and `--ids` select, in file order; an id the run does not hold is an error. */
 function selectRecords(original: RecordedRun, only: ReplaySelection, ids: string[] | undefined): EvalRecord[] {
