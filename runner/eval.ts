@@ -56,7 +56,11 @@ export function failureOfRun(run: QuestionRun): string | undefined {
 }
 
 export async function evaluateQuestion(runner: Runner, q: Question, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
-  const run = await runQuestion(runner, q, threadId);
+  return recordOfRun(runner, q, await runQuestion(runner, q, threadId), threadId, semantics, keepDistinct);
+}
+
+/** A question's run, scored against the gold (its oracle outcome and trace feedback too): its line of results.jsonl. */
+export async function recordOfRun(runner: Runner, q: Question, run: QuestionRun, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
   const failure = failureOfRun(run);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   // A failed question is not scored: it has no answer of the method's (nor an oracle outcome, nor trace feedback).
@@ -129,6 +133,9 @@ export async function writeEvalOutputs(
     settings: Record<string, unknown>;
     models: Record<string, unknown>;
     command: string;
+    /** report.md's title and sections of the command's own (`ReportContext`). */
+    kind?: string;
+    sections?: { title: string; lines: string[] }[];
   },
 ): Promise<void> {
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -152,6 +159,8 @@ export async function writeEvalOutputs(
     ...(ctx.notes?.length ? { notes: ctx.notes } : {}),
     ...(ctx.bench.dbDir ? { databases: ctx.bench.dbDir } : {}),
     ...(ctx.bench.customQuestions && ctx.bench.questionsFile ? { questionsFile: ctx.bench.questionsFile } : {}),
+    ...(ctx.kind ? { kind: ctx.kind } : {}),
+    ...(ctx.sections?.length ? { sections: ctx.sections } : {}),
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);

@@ -25,6 +25,8 @@ interface ShardRunFile {
   selection?: { ids: string[] | null; limit: number | null };
   /** What the graph's preflight found (eval's report settings). */
   preflight?: Record<string, unknown>;
+  /** Where the shard's threads are (`sqlmend replay` reads them). */
+  checkpoints?: string;
   startedAt: string;
 }
 
@@ -95,7 +97,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
   const ordered = fileOrder(selection.questions).map((q) => records.get(q.id)!);
   const runFile = prepareOutDir(
     outDir,
-    { graph: run.graph, bench: run.bench, split: run.split, questions: run.questions ?? null, dbDir: run.dbDir ?? null, semantics: run.semantics, models: run.models, settings: run.settings, shard: null, selection: run.selection, merged: dirs.map((d) => path.resolve(d)) },
+    { graph: run.graph, bench: run.bench, split: run.split, questions: run.questions ?? null, dbDir: run.dbDir ?? null, semantics: run.semantics, models: run.models, settings: run.settings, shard: null, selection: run.selection, merged: dirs.map((d) => path.resolve(d)), ...sharedCheckpoints(runs.map((r) => r.run)) },
     false,
     [],
   );
@@ -115,4 +117,11 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
     command,
   });
   return { records: ordered, questions: selection.questions.length, shards: count, ignored };
+}
+
+/** Where the shards' threads are, when they all say one place (one PostgreSQL database): `sqlmend replay` reads them there. */
+function sharedCheckpoints(runs: ShardRunFile[]): { checkpoints?: string } {
+  const places = new Set(runs.map((r) => r.checkpoints));
+  const [only] = places;
+  return places.size === 1 && only !== undefined ? { checkpoints: only } : {};
 }

@@ -129,12 +129,28 @@ async function runThreadOnce(graph: RunnableGraph, input: SqlInput, threadId: st
     if (values.question !== input.question || values.dbPath !== input.dbPath) {
       throw new UserError(`thread '${threadId}' already holds another question; choose another thread id`);
     }
-    // Finished means nothing to run and no task whose writes were saved without the next checkpoint (a kill
-    // between the two leaves `next` empty but a task pending): only then is the state the answer.
-    if (snapshot.next.length === 0 && snapshot.tasks.length === 0) return values as SqlStateValue;
-    return (await graph.invoke(null, config)) as SqlStateValue;
+    return continueFrom(graph, snapshot, config);
   }
   return (await graph.invoke(input, config)) as SqlStateValue;
+}
+
+/**
+ * Runs a thread that already holds state (a fork of a recorded thread: `sqlmend replay`) to its end, or returns it as
+ * it is when finished. Damaged checkpoints are an error here, never a restart from the input: that would run the
+ * whole question again under the fork's name.
+ */
+export async function continueThread(graph: RunnableGraph, threadId: string, trace: TraceConfig = {}): Promise<SqlStateValue> {
+  const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
+  const snapshot = await graph.getState(config);
+  if (!Object.keys((snapshot.values ?? {}) as object).length) throw new Error(`thread '${threadId}' holds no state to continue`);
+  return continueFrom(graph, snapshot, config);
+}
+
+async function continueFrom(graph: RunnableGraph, snapshot: { values: unknown; next: string[]; tasks: unknown[] }, config: Record<string, unknown>): Promise<SqlStateValue> {
+  // Finished means nothing to run and no task whose writes were saved without the next checkpoint (a kill
+  // between the two leaves `next` empty but a task pending): only then is the state the answer.
+  if (snapshot.next.length === 0 && snapshot.tasks.length === 0) return snapshot.values as SqlStateValue;
+  return (await graph.invoke(null, config)) as SqlStateValue;
 }
 
 /** What a traced run carries (LangChain's run config): its name, tags, metadata, root run id and handlers. */
@@ -160,7 +176,7 @@ function traceOf(runner: Runner, q: Question, graph: string): TraceConfig & { ru
   };
 }
 
-const iterationsOf = (state: SqlStateValue | undefined): number => {
+export const iterationsOf = (state: SqlStateValue | undefined): number => {
   if (!state) return 0;
   const rounds = (state as { rounds?: unknown }).rounds;
   return state.fixRounds + (typeof rounds === "number" ? rounds : 0);

@@ -44,6 +44,13 @@ export const EvalRecordSchema = z.object({
   checkpointRestart: z.string().optional(),
   /** What the question went through, as its graph declares it (graphs/outcome.ts): flat values. */
   outcome: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  /**
+   * `sqlmend replay`: the recorded thread this answer forked from, at which step, and what its prefix (kept as recorded,
+   * not in the counts above, which are the suffix's) had cost.
+   */
+  replay: z
+    .object({ from: z.string(), originalThread: z.string(), checkpointId: z.string(), prefixSteps: z.number(), prefixCalls: z.number(), prefixInputTokens: z.number(), prefixOutputTokens: z.number(), originalCorrect: z.boolean().optional() })
+    .optional(),
   /** LangSmith: the question's root run, and whether the verdict reached it as feedback ("sent", or why not). */
   trace: z.object({ runId: z.string(), feedback: z.string() }).optional(),
   thread: z.string(),
@@ -121,6 +128,10 @@ export interface ReportContext {
   /** The folder the questions' databases came from, and the question file, for the metrics line. */
   databases?: string;
   questionsFile?: string;
+  /** The command that made the run, in the title (default "eval"; a replay says so). */
+  kind?: string;
+  /** Sections of the command's own after the headline figures (a replay: what was reused, what was not replayed). */
+  sections?: { title: string; lines: string[] }[];
 }
 
 export interface Summary {
@@ -169,7 +180,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const latency = records.map((r) => r.latencyMs);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const lines: string[] = [];
-  lines.push(`# sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
+  lines.push(`# sqlmend ${ctx.kind ?? "eval"}: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
   if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)${s.failed ? `; **${s.failed} failed**` : ""}`);
   else lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, \`--resume\` retries them` : ""})${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
   lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
@@ -178,6 +189,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${ctx.command}\``);
   lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`, "");
+  for (const section of ctx.sections ?? []) lines.push(`## ${section.title}`, "", ...section.lines, "");
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
   for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |`);
   lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |`, "");

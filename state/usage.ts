@@ -77,6 +77,31 @@ export function addUsage(a: Usage, b: Usage): Usage {
   return { ...addTotals(a, b), byRole, ...(failure ? { failure } : {}) };
 }
 
+/**
+ * What `total` holds beyond `part` (a replay's suffix: the final usage less the recorded prefix's), role by role.
+ * `failure` is kept only when the difference has failed calls (it is the first failure of `total`).
+ */
+export function subtractUsage(total: Usage, part: Usage): Usage {
+  const less = (a: UsageTotals, b: UsageTotals | undefined): UsageTotals => {
+    const diff = (key: "failed" | "cached" | "savedTokens" | "savedInputTokens" | "savedOutputTokens") => Math.max(0, (a[key] ?? 0) - (b?.[key] ?? 0));
+    const optional = { failed: diff("failed"), cached: diff("cached"), savedTokens: diff("savedTokens"), savedInputTokens: diff("savedInputTokens"), savedOutputTokens: diff("savedOutputTokens") };
+    return {
+      calls: Math.max(0, a.calls - (b?.calls ?? 0)),
+      inputTokens: Math.max(0, a.inputTokens - (b?.inputTokens ?? 0)),
+      outputTokens: Math.max(0, a.outputTokens - (b?.outputTokens ?? 0)),
+      latencyMs: Math.max(0, a.latencyMs - (b?.latencyMs ?? 0)),
+      ...Object.fromEntries(Object.entries(optional).filter(([, n]) => n > 0)),
+    };
+  };
+  const byRole: Record<string, UsageTotals> = {};
+  for (const [role, totals] of Object.entries(total.byRole)) {
+    const left = less(totals, part.byRole[role]);
+    if (left.calls || left.inputTokens || left.outputTokens) byRole[role] = left;
+  }
+  const totals = less(total, part);
+  return { ...totals, byRole, ...(totals.failed && total.failure ? { failure: total.failure } : {}) };
+}
+
 export function usageOfCalls(calls: ModelCallRecord[]): Usage {
   return calls.reduce((usage, call) => {
     // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.

@@ -140,6 +140,8 @@ describe("describing graphs and checking flags", () => {
     ["ts-sql --help", ["ts-sql", "--help"], 0, /TS-SQL options/],
     ["memo --help", ["memo", "--help"], 0, /Usage: sqlmend memo build/],
     ["link --help", ["link", "--help"], 0, /Usage: sqlmend link/],
+    ["replay --help", ["replay", "--help"], 0, /Usage: sqlmend replay RUN_DIR --from SLOT/],
+    ["replay usage error", ["replay", "runs/r3", "--from", "review", "--out", "out", "--only", "bad"], 2, /--only takes all, wrong, right, failed, not 'bad'/],
     ["bad option value", ["eval", "r3", "--reviewers=-1", "--bench", "minibench", "--out", "out"], 2, /--reviewers takes a number >= 0, not '-1'/],
     ["another graph's option", ["ask", "baseline", "--k-shot", "2", "--db", "x.sqlite", "q"], 2, /--k-shot is an option of r3, not of baseline/],
     ["bad model flag", ["eval", "baseline", "--bench", "minibench", "--out", "out", "--structured-method", "xml"], 2, /--structured-method takes auto, jsonSchema, functionCalling, jsonMode or text, not 'xml'/],

@@ -131,6 +131,8 @@ ${RUN_FLAGS_USAGE}
           selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null },
           // What the graph's preflight found (the report's settings; `sqlmend merge` copies it; not checked by --resume).
           preflight,
+          // Where the threads are (`sqlmend replay` forks them; a PostgreSQL URL without its password).
+          checkpoints: checkpoints.location,
         },
         values.resume ?? false,
         ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard"],

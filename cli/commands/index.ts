@@ -21,6 +21,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./compare.ts")).compareCommand,
   },
   {
+    name: "replay",
+    summary: "counterfactual runs: fork an eval run's recorded threads before a slot and run the rest with swapped nodes",
+    load: async () => (await import("./replay.ts")).replayCommand,
+  },
+  {
     name: "experiment",
     summary: "run a recipe of eval runs (shared initial SQL, correctors × scenarios) into one folder and one table",
     load: async () => (await import("./experiment.ts")).experimentCommand,

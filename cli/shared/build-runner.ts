@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { findManifest } from "../../graphs/registry.ts";
+import { lazyCrypto } from "../../tools/hash.ts";
 import type { GraphInfo, GraphManifest, GraphSpec } from "../../graphs/spec.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
 import { createExampleStore, type ExampleStore } from "../../tools/retrieval/examples.ts";
@@ -186,4 +187,43 @@ export function initialSqlOf(text: string): { sql: string; how: "as written" | "
   if (/^(WITH|SELECT|VALUES)\b/i.test(trimmed) && !trimmed.includes("```") && !/<\/?think/i.test(trimmed)) return { sql: trimmed, how: "as written" };
   const sql = trimmed ? extractSql(trimmed) : null;
   return sql ? { sql, how: "extracted" } : { sql: "", how: "none" };
+}
+
+/**
+ * The runner `sqlmend replay` continues a recorded run's threads with: the run's graph built with the options its
+ * run.json recorded (flag names → values as eval parsed them), the node swaps `nodes` (the run's, with the replay's over them per slot), and the
+ * models of this command's flags. A file option whose file changed since the run is refused: the suffix would not
+ * run under what the prefix ran under.
+ */
+export async function replayRunner(args: {
+  original: { dir: string; graph: string; settings: Record<string, unknown>; semantics: Semantics; split: string };
+  /** Every node swap the suffix runs with, `SLOT=FILE`. */
+  nodes: string[];
+  /** This command's model flags. */
+  values: Values;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  executor: SqlExecutor;
+  checkpointer: BaseCheckpointSaver;
+  bench: Benchmark;
+  benchDir: string | undefined;
+  warn: (line: string) => void;
+}): Promise<Runner> {
+  const { original } = args;
+  const manifest = findManifest(original.graph);
+  if (!manifest) throw new UserError(`${original.dir} was run by graph '${original.graph}', which this version does not have`);
+  const recorded: Record<string, unknown> = {};
+  for (const [flag, value] of Object.entries(original.settings)) {
+    if (flag === "node") continue;
+    if (value && typeof value === "object" && !Array.isArray(value) && "path" in value) {
+      const file = String((value as { path: unknown }).path);
+      const now = fs.existsSync(file) ? lazyCrypto().createHash("sha256").update(fs.readFileSync(file)).digest("hex") : undefined;
+      const then = (value as { sha256?: unknown }).sha256;
+      if (now !== then) throw new UserError(`--${flag} ${file} ${now ? "changed" : "is gone"} since ${original.dir} ran: the replay would not continue under what its prefix ran under`);
+      recorded[flag] = file;
+    } else recorded[flag] = typeof value === "boolean" ? value : Array.isArray(value) ? value.map(String).join(",") : String(value);
+  }
+  const values = { ...args.values, ...recorded, ...(args.nodes.length ? { node: args.nodes } : {}) } as Values;
+  const examples = await examplesFor(manifest, values, args.benchDir, original.split, args.bench);
+  return buildRunner({ spec: manifest, values, env: args.env, cwd: args.cwd, executor: args.executor, checkpointer: args.checkpointer, semantics: original.semantics, examples, allowOracle: true, noInitial: true, warn: args.warn });
 }
