@@ -121,6 +121,15 @@ describe("--graph FILE: a graph of one's own runs like a built-in", () => {
     expect(recorded.settings["tidy-rounds"]).toBe(2);
     expect(recorded.settings.graph).toBe("tidy-graph.mts");
     expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/tidied: mean 2\.00/);
+
+    // Replayed from its own slot with a swapped node: the prefix (schema, generate) is reused, nothing is asked again.
+    const before = server.requests.length;
+    const replay = await runCli(["replay", out, "--from", "tidy", "--node", "tidy=tidy-node.mts", "--out", path.join(dir, "tidy-replay"), ...model().slice(0, 6)], dir, env());
+    expect(replay.err).not.toMatch(/error/i);
+    expect(replay.code).toBe(0);
+    expect(server.requests.length).toBe(before);
+    const replayed = [...(await resultsOf(path.join(dir, "tidy-replay"))).values()];
+    expect(replayed.map((r) => (r.outcome as { tidied: number }).tidied)).toEqual([100, 100, 100, 100]);
   }, 60_000);
 
   it("an experiment recipe names it by file, beside a built-in: one table, its options checked before anything runs", async () => {

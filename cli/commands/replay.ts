@@ -22,6 +22,8 @@ prefix stays as recorded and only the rest runs, with the swapped nodes. The gra
                            record's 'replay'), predictions, report.md (what was reused, what was not replayed), run.json;
                            'sqlmend compare RUN_DIR DIR' compares it with the original
   --node SLOT=FILE         replace a node for the suffix (repeatable; over the run's own swaps)
+  --graph FILE             the graph module of a run made with 'eval --graph FILE' (default: the file its
+                           run.json names)
   --only wrong|right|failed|all   the questions by the original verdict (default all); --ids picks ids
   --checkpoints LOCATION   where the run's threads are (default: what its run.json says)
   --cache off              send every suffix request to the model (with the cache on, a request the original's
@@ -36,6 +38,7 @@ prefix stays as recorded and only the rest runs, with the swapped nodes. The gra
       from: { type: "string" },
       out: { type: "string" },
       node: { type: "string", multiple: true },
+      graph: { type: "string" },
       only: { type: "string" },
       ids: { type: "string", multiple: true },
       concurrency: { type: "string" },
@@ -75,7 +78,7 @@ prefix stays as recorded and only the rest runs, with the swapped nodes. The gra
       io,
       command: `sqlmend replay ${argv.join(" ")}`,
       reportSettings: { cache },
-      runnerFor: (original, ctx) => replayRunner({ original, nodes: ctx.nodes, values, env: io.env, cwd: io.cwd, executor, checkpointer: ctx.checkpointer, bench: ctx.bench, benchDir: ctx.benchDir, warn: ctx.warn }),
+      runnerFor: (original, ctx) => replayRunner({ original, nodes: ctx.nodes, ...(values.graph ? { graph: values.graph } : {}), values, env: io.env, cwd: io.cwd, executor, checkpointer: ctx.checkpointer, bench: ctx.bench, benchDir: ctx.benchDir, warn: ctx.warn }),
     });
     return result.exitCode;
   },

@@ -14,7 +14,7 @@ import type { SqlExecutor } from "../../tools/sqlite/types.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "../../runner/question.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
-import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom } from "./setup.ts";
+import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom, loadRunModules, runGraph } from "./setup.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
 
@@ -199,6 +199,8 @@ export async function replayRunner(args: {
   original: { dir: string; graph: string; settings: Record<string, unknown>; semantics: Semantics; split: string };
   /** Every node swap the suffix runs with, `SLOT=FILE`. */
   nodes: string[];
+  /** A graph module (`--graph FILE`) for a run of a user's graph, over the one run.json recorded. */
+  graph?: string;
   /** This command's model flags. */
   values: Values;
   env: NodeJS.ProcessEnv;
@@ -210,11 +212,16 @@ export async function replayRunner(args: {
   warn: (line: string) => void;
 }): Promise<Runner> {
   const { original } = args;
-  const manifest = findManifest(original.graph);
-  if (!manifest) throw new UserError(`${original.dir} was run by graph '${original.graph}', which this version does not have`);
+  // A graph of the user's own (`eval --graph FILE`): this command's --graph, else the module the run recorded.
+  const recordedGraph = typeof original.settings.graph === "string" ? original.settings.graph : undefined;
+  const graphFile = args.graph ?? recordedGraph;
+  if (!graphFile && !findManifest(original.graph)) throw new UserError(`${original.dir} was run by graph '${original.graph}', which this version does not have (a graph of your own: --graph FILE)`);
+  const modules = await loadRunModules([...args.nodes.flatMap((n) => ["--node", n]), ...(graphFile ? ["--graph", graphFile] : [])], args.cwd);
+  const manifest = runGraph(graphFile ? undefined : original.graph, modules);
+  if (manifest.name !== original.graph) throw new UserError(`--graph ${graphFile} is graph '${manifest.name}'; ${original.dir} was run by '${original.graph}'`);
   const recorded: Record<string, unknown> = {};
   for (const [flag, value] of Object.entries(original.settings)) {
-    if (flag === "node") continue;
+    if (flag === "node" || flag === "graph") continue;
     if (value && typeof value === "object" && !Array.isArray(value) && "path" in value) {
       const file = String((value as { path: unknown }).path);
       const now = fs.existsSync(file) ? lazyCrypto().createHash("sha256").update(fs.readFileSync(file)).digest("hex") : undefined;
