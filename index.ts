@@ -5,6 +5,7 @@ export { graphManifests, findManifest } from "./graphs/registry.ts";
 export { specOf } from "./graphs/spec.ts";
 export type { SlotFactory, SlotNodeOf } from "./graphs/spec.ts";
 export { defineGraph } from "./graphs/kit.ts";
+export { defaultDeps } from "./graphs/deps.ts";
 export type { SlotDef, WireKit } from "./graphs/kit.ts";
 export { SHARED_FACTORIES, SHARED_SLOTS } from "./graphs/slots.ts";
 export { routeAfterExecute, maxFixRoundsOf } from "./graphs/routes.ts";
