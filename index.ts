@@ -25,6 +25,7 @@ export { memoSqlSpec } from "./graphs/memo-sql.ts";
 export { memoRefineSpec } from "./graphs/memo-refine.ts";
 export { MemoState } from "./state/memo.ts";
 export { tsSqlSpec, tsSqlRefineSpec } from "./graphs/ts-sql.ts";
+export { selfConsistencySpec, multiplePromptSpec, selfDebuggingSpec } from "./graphs/correction-baselines.ts";
 export { TsSqlState } from "./state/ts-sql.ts";
 export { defineOptions, readOptions } from "./core/options.ts";
 export type { OptionDef, OptionDefs, OptionValues } from "./core/options.ts";

@@ -1,4 +1,3 @@
-import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { type BaseCheckpointSaver, Command, Send } from "@langchain/langgraph";
 import type { AnyNodeFactory, GraphOptions, NodeDeps } from "../nodes/types.ts";
 import type { GraphInfo, SlotContract } from "./manifests/manifest.ts";
@@ -6,9 +5,13 @@ import type { OutcomeSpec } from "./outcome.ts";
 
 export type { GraphInfo };
 
-// Each parallel branch (Memo-SQL's nine critics, a baseline's 20 samples, TS-SQL's coders) listens on its run's abort
-// signal; Node's default of 10 listeners per signal would print a leak warning for this intended fan-out.
-setMaxListeners(Math.max(defaultMaxListeners, 100));
+/**
+ * Tasks of one step run at once at most: each running branch (Memo-SQL's nine critics, a baseline's 20 samples,
+ * TS-SQL's coders) listens on its run's abort signal, and past Node's 10 listeners a leak warning is printed. Bound to
+ * every graph rather than raising Node's limit for the whole host process (a library never changes its host); model
+ * requests are capped at 8 in flight by default anyway (`--max-requests`).
+ */
+export const MAX_PARALLEL_TASKS = 8;
 
 export interface BuildOptions<F extends SlotFactories = SlotFactories> extends GraphOptions {
   checkpointer?: BaseCheckpointSaver;
@@ -130,7 +133,7 @@ export function specOf<M extends GraphInfo, F extends { [K in keyof M["slots"]]:
       const compiled = impl.build(deps, options, node);
       const limit = recursionLimit(options);
       // Bound to the graph itself: a notebook, Studio or a server invoking it directly holds the loops' bounds.
-      const bound = compiled.withConfig({ recursionLimit: limit });
+      const bound = compiled.withConfig({ recursionLimit: limit, ...(compiled.config?.maxConcurrency ? {} : { maxConcurrency: MAX_PARALLEL_TASKS }) });
       bound.name = manifest.name;
       bound.recursionLimit = limit;
       return bound;
