@@ -1,7 +1,8 @@
 import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { type BaseCheckpointSaver, Command, Send } from "@langchain/langgraph";
 import type { GraphOptions, NodeDeps, NodeFactory } from "../nodes/types.ts";
-import type { GraphInfo, SlotContract } from "./manifests/manifest.ts";
+import { SlotContractError } from "../core/errors.ts";
+import type { GraphInfo, SlotContract, SlotReturn } from "./manifests/manifest.ts";
 import type { OutcomeSpec } from "./outcome.ts";
 
 export type { GraphInfo };
@@ -113,7 +114,7 @@ export function slotNode(spec: Pick<GraphSpec, "name" | "slots">, slot: string, 
   if (!known) throw new Error(`graph '${spec.name}' has no slot '${slot}'`);
   // Defaults are held to the same contract: a few property checks per step, and the declarations stay honest.
   const factory = options.slots?.[slot] ?? known.factory;
-  return checkedNode(spec.name, slot, known, factory(deps, options) as (state: unknown, config?: unknown) => Promise<unknown>);
+  return checkedNode(spec.name, slot, known, factory(deps, options) as (state: unknown, config?: unknown) => Promise<unknown>, options);
 }
 
 type AnyNode = (state: unknown, config?: unknown) => Promise<unknown>;
@@ -153,25 +154,43 @@ const describeReturn = (value: unknown): string =>
  * routes, the keys its routes read. A node that breaks it throws one line naming the slot and what it must return, so
  * the question fails visibly instead of ending quietly with no SQL.
  */
-export function checkedNode(graph: string, slot: string, contract: SlotContract, node: AnyNode): AnyNode {
+export function checkedNode(graph: string, slot: string, contract: SlotContract, node: AnyNode, options: Record<string, unknown> = {}): AnyNode {
   const where = `slot '${slot}' of graph '${graph}'`;
   const routes = contract.routesTo?.length ? ` routing to ${contract.routesTo.join(" or ")}` : "";
   return async (state, config) => {
     const out = await node(state, config);
     const command = lgName(out) === "Command";
-    if (contract.returns === "Command" && !command) throw new Error(`${where} must return a Command${routes} (new Command({ update, goto })); got ${describeReturn(out)}`);
-    if (!command && !isPlainObject(out)) throw new Error(`${where} must return an update (an object of state fields) or a Command; got ${describeReturn(out)}`);
+    if (contract.returns === "Command" && !command) throw new SlotContractError(`${where} must return a Command${routes} (new Command({ update, goto })); got ${describeReturn(out)}`);
+    if (!command && !isPlainObject(out)) throw new SlotContractError(`${where} must return an update (an object of state fields) or a Command; got ${describeReturn(out)}`);
     const update = command ? (out as { update?: unknown }).update : out;
     const missing = (contract.requires ?? []).filter((key) => !isPlainObject(update) || !(key in update));
     if (missing.length) {
       const got = isPlainObject(update) ? Object.keys(update).join(", ") || "none" : describeReturn(update);
-      throw new Error(`${where} must return ${contract.requires!.join(", ")} in its update (missing: ${missing.join(", ")}; got keys: ${got})`);
+      throw new SlotContractError(`${where} must return ${contract.requires!.join(", ")} in its update (missing: ${missing.join(", ")}; got keys: ${got})`);
+    }
+    const returned = returnOf(command, out, update);
+    if (command && contract.returns === "Command" && !returned.goto.length && !mayWait(contract)) {
+      throw new SlotContractError(`${where} must return a Command${routes}; got a Command routing nowhere (its branch would end there)`);
+    }
+    for (const rule of contract.rules ?? []) {
+      const broken = rule.broken(returned, isPlainObject(state) ? state : {}, options);
+      if (broken) throw new SlotContractError(`${where} must ${rule.must}; ${broken}`);
     }
     if (!command) return out;
     const goto = (out as { goto?: unknown }).goto;
     const foreign = !(out instanceof Command) || (Array.isArray(goto) ? goto : [goto]).some((g) => lgName(g) === "Send" && !(g instanceof Send));
     return foreign ? ownCommand(out as Record<string, unknown>) : out;
   };
+}
+
+/** A slot that may route nowhere (`goto: []`) while it waits: a gate, whose routes name "nowhere". */
+const mayWait = (contract: SlotContract): boolean => !!contract.routesTo?.some((route) => route.startsWith("nowhere"));
+
+/** A return as `SlotRule`s read it: the update, and a Command's routes by node name (a Send's node, END). */
+function returnOf(command: boolean, out: unknown, update: unknown): SlotReturn {
+  const goto = command ? (out as { goto?: unknown }).goto : undefined;
+  const targets = (Array.isArray(goto) ? goto : goto === undefined || goto === null ? [] : [goto]).map((g) => (typeof g === "string" ? g : String((g as { node?: unknown }).node)));
+  return { command, update: isPlainObject(update) ? update : {}, goto: targets };
 }
 
 /** Rejects replacement slots the graph does not have, naming the ones it has. */
