@@ -4,6 +4,8 @@
  * the endings that used to be quiet (a critic that never marks its candidate final, a gate that never decides, a
  * TS-SQL vote returning a plain update) are errors naming the slot, never an answer.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Command } from "@langchain/langgraph";
 import { firstLineOf, SlotContractError } from "../core/errors.ts";
@@ -19,6 +21,7 @@ import type { ModelProvider } from "../tools/models/models.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
+import { minibenchFixture, resultsOf, runCli } from "./support/cli.ts";
 
 const SHOP = `
 CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT);
@@ -179,4 +182,25 @@ describe("firstLineOf over parallel failures", () => {
     expect(firstLineOf(new AggregateError([new AggregateError([new Error("x"), new Error("y")]), new Error("z")]))).toBe("x (3 parallel branches failed)");
     expect(firstLineOf(new Error("\n  one line  \nmore"))).toBe("one line");
   });
+});
+
+describe("through eval", () => {
+  it("a fan-out's broken samples: results.jsonl records the slot's line as the question's failure, not an answer; exit 3", async () => {
+    const { benchDir, dev } = await minibenchFixture(dir);
+    const q = dev[0]!;
+    const initial = path.join(dir, "initial.json");
+    fs.writeFileSync(initial, JSON.stringify({ [q.id]: `${q.goldSql}\t----- bird -----\t${q.dbId}` }));
+    const node = path.join(dir, "no-candidate-sample.mjs");
+    fs.writeFileSync(node, "export default () => async () => ({ attempts: [] });\n");
+    const out = path.join(dir, "eval-broken-sample");
+    const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home"), SQLMEND_CACHE: "off" };
+    const args = ["eval", "self-consistency", "--bench", benchDir, "--out", out, "--ids", q.id, "--initial", initial, "--correct", "all", "--samples", "3"];
+    const run = await runCli([...args, "--node", `sample=${node}`, "--base-url", "http://127.0.0.1:9/v1", "--model", "none", "--checkpoints", "memory"], dir, env);
+    expect(run.code).toBe(3);
+    const record = (await resultsOf(out)).get(q.id)!;
+    // The initial SQL is the gold's: scored, it would count as right.
+    expect(record.failure ?? record.error).toMatch(/^the graph could not finish: slot 'sample' of graph 'self-consistency' must return candidates in its update \(missing: candidates; got keys: attempts\) \([23] parallel branches failed\)$/);
+    expect(record.correct).not.toBe(true);
+    expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toContain("slot 'sample' of graph 'self-consistency' must return candidates");
+  }, 60_000);
 });
