@@ -3,9 +3,39 @@
  * importing sqlmend's tools does not pull in the CLI.
  */
 
-/** The first non-empty line of an error's message: what a one-line error report shows. */
-export const firstLineOf = (error: unknown): string =>
+/** A node returned what its slot's contract forbids (`checkedNode`, graphs/spec.ts): the message names the slot. */
+export class SlotContractError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SlotContractError";
+  }
+}
+
+/**
+ * The first non-empty line of an error's message: what a one-line error report shows. Several parallel branches
+ * failing in one step reach us as one AggregateError (LangGraph's "Multiple errors occurred during superstep 9"),
+ * which says nothing: the line is then the first slot error among them (else the first error) and how many failed.
+ */
+export const firstLineOf = (error: unknown): string => {
+  const branches = branchErrorsOf(error);
+  if (branches.length > 1) {
+    const lead = branches.find((e) => e instanceof SlotContractError) ?? branches[0];
+    return `${lineOf(lead)} (${branches.length} parallel branches failed)`;
+  }
+  return lineOf(branches[0] ?? error);
+};
+
+const lineOf = (error: unknown): string =>
   ((error instanceof Error ? error.message : String(error)).split("\n").find((line) => line.trim()) ?? "unknown error").trim().slice(0, 500);
+
+/** The errors an AggregateError holds, nested ones flattened, in order; [] for any other error. */
+function branchErrorsOf(error: unknown): unknown[] {
+  if (!(error instanceof AggregateError)) return [];
+  return error.errors.flatMap((inner) => {
+    const nested = branchErrorsOf(inner);
+    return nested.length ? nested : [inner];
+  });
+}
 
 /** A failure the user can fix: printed as one line, no stack trace. */
 export class UserError extends Error {

@@ -12,7 +12,9 @@ const entry = (manifest: GraphInfo, load: () => Promise<GraphSpec>): GraphManife
 
 /**
  * Every graph the launcher can run, described without loading any (no LangGraph): `graphs`, `--help`, flags and
- * their validation read these; `load()` imports a spec when a command builds its graph. Same order as `graphSpecs`.
+ * their validation read these; `load()` imports a spec when a command builds its graph. A graph is registered here
+ * only: the library's `graphSpecs` (graphs/index.ts) load these, and `npm run served` writes graphs/served.ts and
+ * langgraph.json from them (test/served-graphs.test.ts fails while they lag).
  */
 export const graphManifests: GraphManifest[] = [
   entry(baselineManifest, async () => (await import("./baseline.ts")).baselineSpec),

@@ -1,6 +1,7 @@
 import { type BaseCheckpointSaver, Command, Send } from "@langchain/langgraph";
 import type { AnyNodeFactory, GraphOptions, NodeDeps } from "../nodes/types.ts";
-import type { GraphInfo, SlotContract } from "./manifests/manifest.ts";
+import { SlotContractError } from "../core/errors.ts";
+import type { GraphInfo, SlotContract, SlotReturn } from "./manifests/manifest.ts";
 import type { OutcomeSpec } from "./outcome.ts";
 
 export type { GraphInfo };
@@ -164,7 +165,7 @@ export function slotNode(spec: Pick<GraphSpec, "name" | "slots" | "state">, slot
   // declarations (which the guides print) stay honest.
   const factory = replacement ?? known.factory;
   const fields = new Set(Object.keys(spec.state.fields));
-  return checkedNode(spec.name, slot, { ...known, ...(replacement ? { writes: undefined } : {}) }, factory(deps, options) as AnyNode, fields);
+  return checkedNode(spec.name, slot, { ...known, ...(replacement ? { writes: undefined } : {}) }, factory(deps, options) as AnyNode, options, fields);
 }
 
 type AnyNode = (state: unknown, config?: unknown) => Promise<unknown>;
@@ -207,33 +208,51 @@ const describeReturn = (value: unknown): string =>
  * routes, the keys its routes read. A node that breaks it throws one line naming the slot and what it must return, so
  * the question fails visibly instead of ending quietly with no SQL.
  */
-export function checkedNode(graph: string, slot: string, contract: SlotContract, node: AnyNode, stateFields?: ReadonlySet<string>): AnyNode {
+export function checkedNode(graph: string, slot: string, contract: SlotContract, node: AnyNode, options: Record<string, unknown> = {}, stateFields?: ReadonlySet<string>): AnyNode {
   const where = `slot '${slot}' of graph '${graph}'`;
   const routes = contract.routesTo?.length ? ` routing to ${contract.routesTo.join(" or ")}` : "";
   return async (state, config) => {
     const out = await node(state, config);
     const command = lgName(out) === "Command";
-    if (contract.returns === "Command" && !command) throw new Error(`${where} must return a Command${routes} (new Command({ update, goto })); got ${describeReturn(out)}`);
-    if (!command && !isPlainObject(out)) throw new Error(`${where} must return an update (an object of state fields) or a Command; got ${describeReturn(out)}`);
+    if (contract.returns === "Command" && !command) throw new SlotContractError(`${where} must return a Command${routes} (new Command({ update, goto })); got ${describeReturn(out)}`);
+    if (!command && !isPlainObject(out)) throw new SlotContractError(`${where} must return an update (an object of state fields) or a Command; got ${describeReturn(out)}`);
     const update = command ? (out as { update?: unknown }).update : out;
     const missing = (contract.requires ?? []).filter((key) => !isPlainObject(update) || !(key in update));
     if (missing.length) {
       const got = isPlainObject(update) ? Object.keys(update).join(", ") || "none" : describeReturn(update);
-      throw new Error(`${where} must return ${contract.requires!.join(", ")} in its update (missing: ${missing.join(", ")}; got keys: ${got})`);
+      throw new SlotContractError(`${where} must return ${contract.requires!.join(", ")} in its update (missing: ${missing.join(", ")}; got keys: ${got})`);
+    }
+    const returned = returnOf(command, out, update);
+    if (command && contract.returns === "Command" && !returned.goto.length && !mayWait(contract)) {
+      throw new SlotContractError(`${where} must return a Command${routes}; got a Command routing nowhere (its branch would end there)`);
+    }
+    for (const rule of contract.rules ?? []) {
+      const broken = rule.broken(returned, isPlainObject(state) ? state : {}, options);
+      if (broken) throw new SlotContractError(`${where} must ${rule.must}; ${broken}`);
     }
     if (isPlainObject(update)) {
       const keys = Object.keys(update);
       const foreign = stateFields ? keys.filter((key) => !stateFields.has(key)) : [];
       // LangGraph drops a key its state lacks without a word: the node's work would vanish.
-      if (foreign.length) throw new Error(`${where} wrote ${foreign.join(", ")}, which the graph's state lacks (its fields: ${[...stateFields!].join(", ")})`);
+      if (foreign.length) throw new SlotContractError(`${where} wrote ${foreign.join(", ")}, which the graph's state lacks (its fields: ${[...stateFields!].join(", ")})`);
       const undeclared = contract.writes ? keys.filter((key) => !contract.writes!.includes(key) && !ALWAYS_WRITABLE.has(key)) : [];
-      if (undeclared.length) throw new Error(`${where} wrote ${undeclared.join(", ")}, beyond its declared writes (${contract.writes!.join(", ")})`);
+      if (undeclared.length) throw new SlotContractError(`${where} wrote ${undeclared.join(", ")}, beyond its declared writes (${contract.writes!.join(", ")})`);
     }
     if (!command) return out;
     const goto = (out as { goto?: unknown }).goto;
     const foreign = !(out instanceof Command) || (Array.isArray(goto) ? goto : [goto]).some((g) => lgName(g) === "Send" && !(g instanceof Send));
     return foreign ? ownCommand(out as Record<string, unknown>) : out;
   };
+}
+
+/** A slot that may route nowhere (`goto: []`) while it waits: a gate, whose routes name "nowhere". */
+const mayWait = (contract: SlotContract): boolean => !!contract.routesTo?.some((route) => route.startsWith("nowhere"));
+
+/** A return as `SlotRule`s read it: the update, and a Command's routes by node name (a Send's node, END). */
+function returnOf(command: boolean, out: unknown, update: unknown): SlotReturn {
+  const goto = command ? (out as { goto?: unknown }).goto : undefined;
+  const targets = (Array.isArray(goto) ? goto : goto === undefined || goto === null ? [] : [goto]).map((g) => (typeof g === "string" ? g : String((g as { node?: unknown }).node)));
+  return { command, update: isPlainObject(update) ? update : {}, goto: targets };
 }
 
 /** Rejects replacement slots the graph does not have, naming the ones it has. */

@@ -146,7 +146,7 @@ describe("slot writes and the graph's state", () => {
 
   it("a default node is held to its declared writes, so the slot reference the guides print stays true", async () => {
     const { checkedNode } = await import("../graphs/spec.ts");
-    const node = checkedNode("g", "generate", { writes: ["sql"] }, async () => ({ sql: "SELECT 1", fixRounds: 2, calls: [] }), new Set(["sql", "fixRounds", "calls"]));
+    const node = checkedNode("g", "generate", { writes: ["sql"] }, async () => ({ sql: "SELECT 1", fixRounds: 2, calls: [] }), {}, new Set(["sql", "fixRounds", "calls"]));
     await expect(node({})).rejects.toThrow("slot 'generate' of graph 'g' wrote fixRounds, beyond its declared writes (sql)");
   });
 

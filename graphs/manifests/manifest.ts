@@ -31,6 +31,28 @@ export interface SlotContract {
    * them. Graph-wide knobs (loop bounds the wiring reads, fan-out sizes) stay in the graph's `options`.
    */
   options?: OptionDefs;
+  /** What a return must also keep to, read with the node's input: a gate's decision, a branch's hand-off to a gate. */
+  rules?: readonly SlotRule[];
+}
+
+/** A node's return as its slot's rules see it. */
+export interface SlotReturn {
+  command: boolean;
+  /** The update (a Command's `update`); {} when there is none. */
+  update: Record<string, unknown>;
+  /** Where a Command routes: node names (a Send's node), "__end__"; [] for a plain update or no route. */
+  goto: string[];
+}
+
+/**
+ * A contract rule beyond the return's shape, for what would otherwise end a question quietly (a gate waiting for a
+ * branch that never hands its result over): `must` says it in a phrase ("slot 'critic' of graph 'memo-sql' must
+ * …"), `broken` tests one return against the node's input (the state, or a Send's payload) and the graph's options.
+ */
+export interface SlotRule {
+  must: string;
+  /** What breaks the rule in this return, a phrase ("got 'table:join' not final"); undefined when it holds. */
+  broken(returned: SlotReturn, input: Record<string, unknown>, options: Record<string, unknown>): string | undefined;
 }
 
 export interface SlotInfo extends SlotContract {

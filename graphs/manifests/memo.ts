@@ -1,7 +1,7 @@
 import { MAX_SUB_QUESTIONS, MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "../../nodes/memo/options.ts";
 import { STRATEGIES, STYLES } from "../../state/memo-names.ts";
 import { readOptions } from "../../core/options.ts";
-import { defineManifest } from "./manifest.ts";
+import { defineManifest, type SlotRule } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
 
 /**
@@ -12,14 +12,43 @@ import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
  */
 const correctionCalls = (candidates: number, refineRounds: number) => ({ min: 1, max: candidates * refineRounds * (STRUCTURED_CALLS.max + 1) });
 
+type CandidateLike = { id?: unknown; meta?: { final?: unknown } };
+const candidatesIn = (value: unknown): CandidateLike[] => (Array.isArray(value) ? value : []);
+const isFinal = (c: CandidateLike) => c.meta?.final === true;
+
+/**
+ * The vote waits until every candidate is final, so a candidate handed to it unmarked would keep it waiting and end
+ * the question quietly with no SQL: whatever routes to the vote hands its candidates over final.
+ */
+const HANDS_OVER_FINAL: SlotRule = {
+  must: "mark the candidates it routes to vote final (meta: { final: true }), or the vote waits for them forever",
+  broken: ({ update, goto }) => {
+    if (!goto.includes("vote")) return undefined;
+    const candidates = candidatesIn(update.candidates);
+    if (!candidates.length) return "got no candidates in its update";
+    const open = candidates.filter((c) => !isFinal(c)).map((c) => `'${String(c.id)}'`);
+    return open.length ? `got ${open.join(", ")} not final` : undefined;
+  },
+};
+
+/** The vote gate decides once nothing is pending: waiting then would end the question with no answer. */
+const DECIDES_WHEN_ALL_FINAL: SlotRule = {
+  must: "route to __end__ once every candidate is final (goto: [] only while some are pending)",
+  broken: ({ goto }, state) => {
+    const candidates = candidatesIn(state.candidates);
+    if (!candidates.length || !candidates.every(isFinal) || goto.includes("__end__")) return undefined;
+    return `got ${goto.length ? `a route to ${goto.join(", ")}` : "no route"} with every candidate final (${candidates.length})`;
+  },
+};
+
 /** Memo-SQL's own slots (their nodes take a branch payload and return a Command: see ARCHITECTURE.md). */
 const CORRECTION_SLOTS = {
-  critic: { summary: "memory-guided verdict on a candidate: wrong?, error types, suggestions (role: critic)", returns: "Command", routesTo: ["refine", "vote"] },
-  refine: { summary: "rewrite a candidate per the critic (role: refiner)", returns: "Command", routesTo: ["critic", "vote"] },
+  critic: { summary: "memory-guided verdict on a candidate: wrong?, error types, suggestions (role: critic)", returns: "Command", routesTo: ["refine", "vote"], rules: [HANDS_OVER_FINAL] },
+  refine: { summary: "rewrite a candidate per the critic (role: refiner)", returns: "Command", routesTo: ["critic", "vote"], rules: [HANDS_OVER_FINAL] },
 } as const;
 
 /** memo-sql's and memo-refine's vote: a gate, so it routes even while it waits. */
-const VOTE_CONTRACT = { returns: "Command", routesTo: ["__end__", "nowhere (goto: []) while candidates are pending"] } as const;
+const VOTE_CONTRACT = { returns: "Command", routesTo: ["__end__", "nowhere (goto: []) while candidates are pending"], rules: [DECIDES_WHEN_ALL_FINAL] } as const;
 
 export const memoSqlManifest = defineManifest({
   name: "memo-sql",
@@ -38,7 +67,7 @@ export const memoSqlManifest = defineManifest({
     reflect: { summary: "check the current sub-SQL against the earlier steps (role: reflector)", returns: "Command", routesTo: ["act", "revise", "write"] },
     revise: { summary: "rewrite a sub-SQL once after a reflection found a problem (role: solver)", returns: "Command", routesTo: ["act", "write"] },
     write: { summary: "final SQL of a path in one style, with retrieved exemplars (role: writer)", returns: "Command", routesTo: ["collect"] },
-    collect: { summary: "gate: wait for every candidate, then one critic each", returns: "Command", routesTo: ["critic", "vote", "nowhere (goto: []) while candidates are pending"] },
+    collect: { summary: "gate: wait for every candidate, then one critic each", returns: "Command", routesTo: ["critic", "vote", "nowhere (goto: []) while candidates are pending"], rules: [HANDS_OVER_FINAL] },
     ...CORRECTION_SLOTS,
     vote: { summary: "gate: wait for every candidate to be final, then majority vote over results", ...VOTE_CONTRACT },
   },
@@ -67,7 +96,7 @@ export const memoRefineManifest = defineManifest({
   options: MEMO_REFINE_OPTIONS,
   slots: {
     schema: S.schema,
-    seed: { summary: "execute the given SQL as the one candidate, or the question's candidates from --candidates", returns: "Command", routesTo: ["critic", "vote"] },
+    seed: { summary: "execute the given SQL as the one candidate, or the question's candidates from --candidates", returns: "Command", routesTo: ["critic", "vote"], rules: [HANDS_OVER_FINAL] },
     ...CORRECTION_SLOTS,
     vote: { summary: "the final candidate (the vote over one)", ...VOTE_CONTRACT },
   },

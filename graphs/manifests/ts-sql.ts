@@ -1,6 +1,6 @@
-import { DATA_REPLY_ATTEMPTS, TS_SQL_OPTIONS } from "../../nodes/ts-sql/options.ts";
+import { codersOf, DATA_REPLY_ATTEMPTS, TS_SQL_OPTIONS } from "../../nodes/ts-sql/options.ts";
 import { readOptions } from "../../core/options.ts";
-import { type CallBounds, defineManifest } from "./manifest.ts";
+import { type CallBounds, defineManifest, type SlotRule } from "./manifest.ts";
 import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
 
 /**
@@ -26,15 +26,42 @@ const tsSqlCalls =
     };
   };
 
+type CodeLike = { model?: unknown; done?: unknown };
+const codesIn = (value: unknown): CodeLike[] => (Array.isArray(value) ? value : []);
+
+/** The vote waits for every coder model's final code, so a code handed to it not done would keep it waiting. */
+const HANDS_OVER_DONE: SlotRule = {
+  must: "mark the code candidate it routes to vote done (done: true), or the vote waits for it forever",
+  broken: ({ update, goto }) => {
+    if (!goto.includes("vote")) return undefined;
+    const codes = codesIn(update.codeCandidates);
+    if (!codes.length) return "got no codeCandidates in its update";
+    const open = codes.filter((c) => c.done !== true).map((c) => `'${String(c.model) || "coder"}'`);
+    return open.length ? `got ${open.join(", ")} not done` : undefined;
+  },
+};
+
+/** The vote gate decides once every coder model's code is done: an update then would end the question untested. */
+const VOTE_DECIDES: SlotRule = {
+  must: "return a Command routing to test or execute once every coder model's code is done ({} only while coders work)",
+  broken: ({ command, goto }, state, options) => {
+    const codes = codesIn(state.codeCandidates);
+    const coders = codersOf(readOptions(TS_SQL_OPTIONS, options).coderModels);
+    if (!coders.every((m) => codes.some((c) => c.model === m && c.done === true))) return undefined;
+    if (command && (goto.includes("test") || goto.includes("execute"))) return undefined;
+    return `got ${command ? `a Command routing to ${goto.join(", ") || "nowhere"}` : "a plain update"} with every coder's code done (${coders.map((m) => m || "coder").join(", ")})`;
+  },
+};
+
 /** TS-SQL's own agents and tools as slots (shared by the generator and the corrector). */
 const TS_SQL_SLOTS = {
   data: { summary: "write synthetic test rows for the relevant tables (role: data)", requires: ["dataRounds"] },
   sample: { summary: "ablation noDataAgent: sample test rows from the real database", requires: ["testData", "dataRounds"] },
   check: { summary: "load the rows into an in-memory copy of the schema; schema violations, coverage and non-duality gaps" },
   coder: { summary: "one coder model writes JavaScript computing the expected answer (role: coder)", returns: "Command", routesTo: ["inspect"] },
-  inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder", returns: "Command", routesTo: ["coder", "vote"] },
+  inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder", returns: "Command", routesTo: ["coder", "vote"], rules: [HANDS_OVER_DONE] },
   // A gate: {} while other coder models are at work, then a Command to test (or execute without usable code).
-  vote: { summary: "choose among coder models' test codes: majority or A/B selection (role: selector)" },
+  vote: { summary: "choose among coder models' test codes: majority or A/B selection (role: selector)", rules: [VOTE_DECIDES] },
   test: { summary: "run the SQL on the test data and compare with the expected result (Algorithm 1)", requires: ["testRun", "initialSql"] },
   revise: { summary: "revise the SQL from the failed test case (role: reviser)", requires: ["rounds"] },
 } as const;

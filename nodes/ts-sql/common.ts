@@ -138,8 +138,7 @@ export function scratchOf(executor: SqlExecutor): ScratchExecutor | undefined {
   return typeof candidate.runScratch === "function" ? (candidate as SqlExecutor & ScratchExecutor) : undefined;
 }
 
-/** The coders of a run: the listed models, or the coder role's own model (""). */
-export const codersOf = (coderModels: readonly string[]): string[] => (coderModels.length ? [...new Set(coderModels)] : [""]);
+export { codersOf } from "./options.ts";
 
 export const coderLabel = (model: string): string => model || "coder";
 

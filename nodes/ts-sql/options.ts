@@ -50,3 +50,6 @@ export const TS_SQL_OPTIONS = defineOptions({
   noTestCode: { type: "boolean", default: false, help: "ablation: the coder predicts the expected result directly, without code", affectsAnswers: true },
   sandboxTimeoutMs: { type: "int", default: 1000, min: 10, max: 60_000, help: "CPU time limit of one test-code run, in ms" },
 });
+
+/** The coders of a run: the listed models, or the coder role's own model (""). Here so the manifest's rules read it. */
+export const codersOf = (coderModels: readonly string[]): string[] => (coderModels.length ? [...new Set(coderModels)] : [""]);

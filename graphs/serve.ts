@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import type { ModelFlags } from "../tools/models/models.ts";
+import { manifestOf } from "./registry.ts";
+
+/**
+ * How a LangGraph server gets a registered graph: `servedGraph(name)` is the factory the server calls when it needs
+ * the graph. Nothing is built (nor LangGraph loaded) until then; it loads the spec through the registry and builds it
+ * with dependencies from the environment (`graphs/deps.ts`). `graphs/served.ts` holds one such export per registered
+ * graph and langgraph.json names them: both are written from the registry by `npm run served`.
+ */
+type ServedConfig = { configurable?: Record<string, unknown> };
+
+/**
+ * What a run may set in `configurable.sqlmend` (`eval --server` sends it): the graph's options as the launcher parsed
+ * them (camelCase keys, shared knobs included), the model settings (never a key: the server's environment holds it),
+ * and the launcher's working directory for relative file options.
+ */
+export interface ServedSettings {
+  options?: Record<string, unknown>;
+  models?: ModelFlags;
+  cwd?: string;
+}
+
+/**
+ * A graph declaring a `guideline` option (MAGIC's corrector) takes the run's `configurable.guideline`, else
+ * SQLMEND_GUIDELINE (each run reports a missing one).
+ */
+const guidelineOf = (config: ServedConfig) => {
+  const file = (config.configurable?.guideline as string | undefined) ?? process.env.SQLMEND_GUIDELINE;
+  return file && fs.existsSync(file) ? { guideline: file } : {};
+};
+
+/** The server's factory for a registered graph (an unknown name fails when served.ts is imported). */
+export const servedGraph = (name: string) => {
+  const manifest = manifestOf(name);
+  return async (config: ServedConfig = {}) => {
+    const [spec, { defaultDeps }] = await Promise.all([manifest.load(), import("./deps.ts")]);
+    const settings = (config.configurable?.sqlmend ?? {}) as ServedSettings;
+    const own = manifest.options?.guideline ? guidelineOf(config) : {};
+    return spec.build(defaultDeps(process.env, { ...settings.models, configFile: undefined }), { ...own, ...settings.options, ...(settings.cwd ? { cwd: settings.cwd } : {}) });
+  };
+};
