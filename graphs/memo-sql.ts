@@ -4,7 +4,7 @@ import { MemoState, type MemoStateValue, STRATEGIES } from "../state/memo.ts";
 import { contextOf } from "../nodes/memo/common.ts";
 import { collectNode, criticNode, memoryStoreFor, refineNode, voteNode } from "../nodes/memo/correct.ts";
 import { MEMO_SQL_OPTIONS } from "../nodes/memo/options.ts";
-import { actNode, decomposeNode, MAX_SUB_QUESTIONS, reflectNode, reviseNode } from "../nodes/memo/solve.ts";
+import { actNode, type DecomposePayload, decomposeNode, MAX_SUB_QUESTIONS, reflectNode, reviseNode } from "../nodes/memo/solve.ts";
 import { writeNode } from "../nodes/memo/write.ts";
 import { memoSqlManifest } from "./manifests/memo.ts";
 import { readOptions } from "../core/options.ts";
@@ -44,7 +44,7 @@ export const memoSqlSpec = specOf(memoSqlManifest, {
   build(deps, options, node) {
     const o = readOptions(MEMO_SQL_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options); // a bad file fails here, in one line
-    const fanOut = (state: MemoStateValue) => STRATEGIES.map((strategy) => new Send("decompose", { ctx: contextOf(state, !o.noLinking), strategy }));
+    const fanOut = (state: MemoStateValue) => STRATEGIES.map((strategy) => new Send("decompose", { ctx: contextOf(state, !o.noLinking), strategy } satisfies DecomposePayload));
     const graph = new StateGraph(MemoState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("decompose", node("decompose"), { ends: ["act", "write"] })

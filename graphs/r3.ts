@@ -5,7 +5,7 @@ import { debugNode } from "../nodes/r3/debug.ts";
 import { finishNode, stopReasonOf } from "../nodes/r3/finish.ts";
 import { R3_LOOP_OPTIONS } from "../nodes/r3/options.ts";
 import { personasNode } from "../nodes/r3/personas.ts";
-import { reviewNode } from "../nodes/r3/review.ts";
+import { REVIEW_INPUT, reviewNode } from "../nodes/r3/review.ts";
 import { reviseNode } from "../nodes/r3/revise.ts";
 import { writeNode } from "../nodes/r3/write.ts";
 import { r3Manifest, r3ReviewManifest } from "./manifests/r3.ts";
@@ -29,9 +29,8 @@ type LoopOptions = { reviewers: number; maxDebugTurns: number; maxReviewTurns: n
 
 /**
  * One `Send` per reviewer: they run in the same step, in parallel, each told which persona it is. A reviewer gets
- * what the `review` slot reads, not the writer's history: Send arguments are stored in checkpoints, n per round.
+ * what the `review` slot reads (`ReviewPayload`), not the writer's history.
  */
-const REVIEW_INPUT = ["graph", "questionId", "question", "evidence", "dbId", "dbPath", "descriptionDir", "schemaText", "sql", "execution", "personas", "rounds"] as const;
 const reviewerSends = (opts: LoopOptions) => (state: R3StateValue) =>
   Array.from({ length: opts.reviewers }, (_, i) => new Send("review", { ...Object.fromEntries(REVIEW_INPUT.map((key) => [key, state[key]])), reviewerIndex: i }));
 

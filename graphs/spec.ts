@@ -3,6 +3,7 @@ import type { AnyNodeFactory, GraphOptions, NodeDeps } from "../nodes/types.ts";
 import { SlotContractError } from "../core/errors.ts";
 import type { GraphInfo, SlotContract, SlotReturn } from "./manifests/manifest.ts";
 import type { OutcomeSpec } from "./outcome.ts";
+import { EMBEDDER_ROLE } from "../tools/models/embedder-role.ts";
 
 export type { GraphInfo };
 
@@ -161,11 +162,11 @@ export function slotNode(spec: Pick<GraphSpec, "name" | "slots" | "state">, slot
   const known = spec.slots[slot];
   if (!known) throw new Error(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
   const replacement = options.slots?.[slot] as AnyNodeFactory | undefined;
-  // Defaults are held to the same contract, and to their declared writes: a few property checks per step, and the
-  // declarations (which the guides print) stay honest.
+  // Defaults are held to the same contract, and to their declared writes and role: a few property checks per step,
+  // and the declarations (which the slot reference prints) stay honest.
   const factory = replacement ?? known.factory;
   const fields = new Set(Object.keys(spec.state.fields));
-  return checkedNode(spec.name, slot, { ...known, ...(replacement ? { writes: undefined } : {}) }, factory(deps, options) as AnyNode, options, fields);
+  return checkedNode(spec.name, slot, { ...known, ...(replacement ? { writes: undefined, role: undefined } : {}) }, factory(deps, options) as AnyNode, options, fields);
 }
 
 type AnyNode = (state: unknown, config?: unknown) => Promise<unknown>;
@@ -237,6 +238,10 @@ export function checkedNode(graph: string, slot: string, contract: SlotContract,
       if (foreign.length) throw new SlotContractError(`${where} wrote ${foreign.join(", ")}, which the graph's state lacks (its fields: ${[...stateFields!].join(", ")})`);
       const undeclared = contract.writes ? keys.filter((key) => !contract.writes!.includes(key) && !ALWAYS_WRITABLE.has(key)) : [];
       if (undeclared.length) throw new SlotContractError(`${where} wrote ${undeclared.join(", ")}, beyond its declared writes (${contract.writes!.join(", ")})`);
+      // A node held to its declarations calls the model only as its declared role (embedding requests aside).
+      const roles = contract.writes && Array.isArray(update.calls) ? update.calls.map((call) => (call as { role?: unknown }).role) : [];
+      const foreignRoles = [...new Set(roles.filter((role) => role !== contract.role && role !== EMBEDDER_ROLE))];
+      if (foreignRoles.length) throw new SlotContractError(`${where} called the model as ${foreignRoles.join(", ")}, ${contract.role ? `not its declared role (${contract.role})` : "but declares no role"}`);
     }
     if (!command) return out;
     const goto = (out as { goto?: unknown }).goto;

@@ -42,16 +42,16 @@ function currentStep(): { step?: number; node?: string } {
 
 /**
  * The step every SQL-writing node shares: ask a role, take the SQL out of its reply, and on an unusable reply keep
- * the previous SQL and say why. `extra` joins the update either way (e.g. a round counter).
+ * the previous SQL and say why. `extra` joins the update either way (e.g. a round counter, a method's own field).
  */
-export async function writeSqlStep(
+export async function writeSqlStep<Extra extends object = object>(
   models: ModelProvider,
   role: string,
   prompt: ChatInput[],
   node: string,
   state: Pick<SqlStateValue, "sql">,
-  extra: SqlStateUpdate = {},
-): Promise<SqlStateUpdate> {
+  extra: Extra = {} as Extra,
+): Promise<SqlStateUpdate & Extra> {
   const call = await callModel(models, role, prompt);
   const sql = call.ok ? extractSql(call.text) : null;
   if (!sql) {

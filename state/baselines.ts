@@ -37,13 +37,15 @@ export const SampleVoteSchema = z.object({
 export type SampleVote = z.infer<typeof SampleVoteSchema>;
 
 /** Graphs `self-consistency` and `multiple-prompt`: the samples live in the shared `candidates` (id `sample:NN`). */
-export const VotingState = new StateSchema({
+export const votingStateFields = {
   ...sqlStateFields,
   /** The SQL the corrector was given: the answer when no sample executes. */
   initialSql: z.string().default(""),
   sampleVote: SampleVoteSchema.nullable().default(null),
-});
+};
+export const VotingState = new StateSchema(votingStateFields);
 export type VotingStateValue = typeof VotingState.State;
+export type VotingStateUpdate = typeof VotingState.Update;
 
 /** One self-debugging turn: what the explainer said of which SQL. */
 export const ExplanationSchema = z.object({
@@ -60,7 +62,7 @@ export type Explanation = z.infer<typeof ExplanationSchema>;
 const concat = <T>(current: T[], next: T[]) => current.concat(next);
 
 /** Graph `self-debugging`. */
-export const SelfDebuggingState = new StateSchema({
+export const selfDebuggingStateFields = {
   ...sqlStateFields,
   initialSql: z.string().default(""),
   /** Debugging turns (SQL rewrites) done; the launcher reports it as iterations. */
@@ -70,5 +72,7 @@ export const SelfDebuggingState = new StateSchema({
   verdict: z.string().default(""),
   /** Set when the loop ends: judged correct, turn limit, explainer got no reply. */
   stopReason: z.string().default(""),
-});
+};
+export const SelfDebuggingState = new StateSchema(selfDebuggingStateFields);
 export type SelfDebuggingStateValue = typeof SelfDebuggingState.State;
+export type SelfDebuggingStateUpdate = typeof SelfDebuggingState.Update;

@@ -92,6 +92,7 @@ export const MagicGuidelineState = new StateSchema(magicGuidelineFields);
 /** What a merge starts with: the batch, its number and the guideline so far. */
 export const MagicGuidelineInput = new StateSchema({ ...sqlInputFields, batchNo: magicGuidelineFields.batchNo, batch: magicGuidelineFields.batch, guideline: magicGuidelineFields.guideline });
 export type MagicGuidelineValue = typeof MagicGuidelineState.State;
+export type MagicGuidelineUpdate = typeof MagicGuidelineState.Update;
 
 /** Graph `magic`: the guideline corrector. `initialSql` keeps the SQL it was given, to fall back on. */
 export const magicFields = {
@@ -104,3 +105,4 @@ export const magicFields = {
 };
 export const MagicState = new StateSchema(magicFields);
 export type MagicValue = typeof MagicState.State;
+export type MagicUpdate = typeof MagicState.Update;

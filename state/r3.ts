@@ -46,8 +46,8 @@ export type Round = z.infer<typeof RoundSchema>;
 
 const concat = <T>(current: T[], next: T[]) => current.concat(next);
 
-/** R³'s state: the shared fields plus the writer's history, the personas, the reviews and the rounds. */
-export const R3State = new StateSchema({
+/** R³'s state fields: the shared ones plus the writer's history, the personas, the reviews and the rounds. */
+export const r3StateFields = {
   ...sqlStateFields,
   /** H after its opening turn: writer replies, execution errors, reviews. Append-only; prompts cut it to a budget. */
   history: new ReducedValue(z.array(HistoryTurnSchema).default(() => []), { inputSchema: z.array(HistoryTurnSchema), reducer: concat }),
@@ -76,6 +76,8 @@ export const R3State = new StateSchema({
   stopKind: z.string().default(""),
   /** The reviewer a `Send` addresses (only in a reviewer task's input). */
   reviewerIndex: z.number().int().nonnegative().default(0),
-});
+};
+
+export const R3State = new StateSchema(r3StateFields);
 export type R3StateValue = typeof R3State.State;
 export type R3StateUpdate = typeof R3State.Update;

@@ -93,7 +93,7 @@ const mergeByModel = (current: CodeCandidate[], next: CodeCandidate[]): CodeCand
   return out;
 };
 
-export const tsSqlFields = {
+export const tsSqlStateFields = {
   ...sqlStateFields,
   /** The SQL the test case is built for (the generator's or the given one), kept for the fallback. */
   initialSql: z.string().default(""),
@@ -110,6 +110,6 @@ export const tsSqlFields = {
   lastRunnableSql: z.string().default(""),
 };
 
-export const TsSqlState = new StateSchema(tsSqlFields);
+export const TsSqlState = new StateSchema(tsSqlStateFields);
 export type TsSqlStateValue = typeof TsSqlState.State;
 export type TsSqlStateUpdate = typeof TsSqlState.Update;

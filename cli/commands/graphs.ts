@@ -10,7 +10,7 @@ export const graphsCommand: Command = {
     for (const spec of graphManifests) {
       io.stdout(`${spec.name.padEnd(width)}  ${spec.kind.padEnd(9)}  ${spec.summary}\n`);
       if (argv.includes("--slots")) {
-        for (const [slot, info] of Object.entries(spec.slots)) io.stdout(`${"".padEnd(width)}    slot ${slot}: ${info.summary}\n`);
+        for (const [slot, info] of Object.entries(spec.slots)) io.stdout(`${"".padEnd(width)}    slot ${slot}: ${info.summary}${info.role ? ` (role: ${info.role})` : ""}\n`);
       }
       if (argv.includes("--options") && spec.options) {
         io.stdout(`${optionsUsage("  options", spec.options).replace(/^/gm, "".padEnd(width + 2))}\n`);

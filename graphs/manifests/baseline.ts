@@ -1,6 +1,6 @@
 import { defineOptions, readOptions } from "../../core/options.ts";
 import { defineManifest } from "./manifest.ts";
-import { maxFixRoundsOf, SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
+import { maxFixRoundsOf, SHARED_SLOT_INFO as S, SQL_STATE, STRUCTURED_CALLS } from "./shared.ts";
 
 /** The baseline's own knobs (flags `--link`, ...). */
 export const baselineOptions = defineOptions({
@@ -15,6 +15,7 @@ export const baselineManifest = defineManifest({
   name: "baseline",
   summary: "generate SQL (zero- or few-shot), execute, fix execution errors up to N times",
   kind: "generator",
+  stateType: SQL_STATE,
   options: baselineOptions,
   slots: { link: S.link, schema: S.schema, generate: S.generate, execute: S.execute, fix: S.fix },
   // [link: one structured ask] → generate: 1 → (fix: 1 → execute)* while the SQL fails, at most maxFixRounds.
@@ -28,6 +29,7 @@ export const repairManifest = defineManifest({
   name: "repair",
   summary: "corrector: execute the given SQL and fix execution errors up to N times",
   kind: "corrector",
+  stateType: SQL_STATE,
   slots: { schema: S.schema, execute: S.execute, fix: S.fix },
   // No call when the given SQL executes; one fix per failed execution, at most maxFixRounds.
   calls: (options: Record<string, unknown>) => ({ min: 0, max: maxFixRoundsOf(options) }),
@@ -37,6 +39,7 @@ export const asGivenManifest = defineManifest({
   name: "as-given",
   summary: "corrector that changes nothing: executes the given SQL, so another system's predictions are scored, reported and compared like any run",
   kind: "corrector",
+  stateType: SQL_STATE,
   slots: { execute: S.execute },
   // Nothing asks a model.
   calls: () => ({ min: 0, max: 0, typical: 0 }),

@@ -24,7 +24,10 @@ export interface SlotContract {
   reads?: readonly string[];
   /** The slot's node is run by a `Send` fan-out and is given this payload (named by its type), not the graph's state. */
   payload?: string;
-  /** The agent role its model calls name (`--role-model ROLE=...`), when it calls a model. */
+  /**
+   * The agent role its model calls name (`--role-model ROLE=...`), when it calls a model. The default node is held to
+   * it at run time (its embedding requests, role `embedder`, aside); a replacement may call any role.
+   */
   role?: string;
   /**
    * Options only this slot's default node reads: a run that replaces the slot (`--node`) neither takes nor records
@@ -88,6 +91,11 @@ export interface GraphInfo {
   kind: "generator" | "corrector";
   /** Slot name → what its node does; every slot is a node of the built graph (a test checks). */
   slots: Record<string, SlotInfo>;
+  /**
+   * The TypeScript types of the graph's state, as the package exports them (e.g. `TsSqlStateValue`,
+   * `TsSqlStateUpdate`): what a replacement node reads and returns. The slot reference (docs/guides/slots.md) names them.
+   */
+  stateType?: { value: string; update: string };
   /** The graph's own knobs: the launcher makes flags, help, validation, report settings and the resume check of them. */
   options?: OptionDefs;
   /**

@@ -41,19 +41,55 @@ const DECIDES_WHEN_ALL_FINAL: SlotRule = {
   },
 };
 
+/** What a Memo-SQL branch reads of its payload: the question's context (`MemoContext`) and its own part. */
+const CANDIDATE_READS = ["ctx", "candidate", "round"] as const;
+
 /** Memo-SQL's own slots (their nodes take a branch payload and return a Command: see ARCHITECTURE.md). */
 const CORRECTION_SLOTS = {
-  critic: { summary: "memory-guided verdict on a candidate: wrong?, error types, suggestions (role: critic)", returns: "Command", routesTo: ["refine", "vote"], rules: [HANDS_OVER_FINAL] },
-  refine: { summary: "rewrite a candidate per the critic (role: refiner)", returns: "Command", routesTo: ["critic", "vote"], rules: [HANDS_OVER_FINAL] },
+  critic: {
+    summary: "memory-guided verdict on a candidate: wrong?, error types, suggestions",
+    role: "critic",
+    payload: "CandidatePayload",
+    reads: CANDIDATE_READS,
+    writes: ["candidates"],
+    returns: "Command",
+    routesTo: ["refine", "vote"],
+    rules: [HANDS_OVER_FINAL],
+  },
+  refine: {
+    summary: "rewrite a candidate per the critic's verdict, and execute it",
+    role: "refiner",
+    payload: "CandidatePayload",
+    reads: [...CANDIDATE_READS, "verdict"],
+    writes: ["candidates", "rounds"],
+    returns: "Command",
+    routesTo: ["critic", "vote"],
+    rules: [HANDS_OVER_FINAL],
+  },
 } as const;
 
 /** memo-sql's and memo-refine's vote: a gate, so it routes even while it waits. */
-const VOTE_CONTRACT = { returns: "Command", routesTo: ["__end__", "nowhere (goto: []) while candidates are pending"], rules: [DECIDES_WHEN_ALL_FINAL] } as const;
+const VOTE_CONTRACT = {
+  reads: ["candidates"],
+  writes: ["sql", "execution", "memoVote"],
+  returns: "Command",
+  routesTo: ["__end__", "nowhere (goto: []) while candidates are pending"],
+  rules: [DECIDES_WHEN_ALL_FINAL],
+} as const;
+
+const MEMO_STATE = { value: "MemoStateValue", update: "MemoStateUpdate" } as const;
+
+/** What `contextOf` reads of the state for a branch's payload (`MemoContext`). */
+const CONTEXT_READS = ["questionId", "dbId", "question", "evidence", "dbPath", "schemaText"] as const;
+
+/** What a path's sub-question steps read of their payload (`PathPayload`). */
+const PATH_READS = ["ctx", "strategy", "plan", "index", "steps"] as const;
 
 export const memoSqlManifest = defineManifest({
   name: "memo-sql",
   summary: "Memo-SQL: 3 decompositions × ReAct+Reflect × 3 SQL styles, memory-guided critic↔refiner, majority vote",
   kind: "generator",
+  stateType: MEMO_STATE,
   options: MEMO_SQL_OPTIONS,
   needsExamples: (values: Record<string, unknown>) => {
     const o = readOptions(MEMO_SQL_OPTIONS, values);
@@ -62,12 +98,59 @@ export const memoSqlManifest = defineManifest({
   slots: {
     link: S.link,
     schema: S.schema,
-    decompose: { summary: "one decomposition per paradigm, or the fallback (role: decomposer)", returns: "Command", routesTo: ["act", "write"] },
-    act: { summary: "reason → sub-SQL → execute for one sub-question (role: solver)", returns: "Command", routesTo: ["act", "reflect", "write"] },
-    reflect: { summary: "check the current sub-SQL against the earlier steps (role: reflector)", returns: "Command", routesTo: ["act", "revise", "write"] },
-    revise: { summary: "rewrite a sub-SQL once after a reflection found a problem (role: solver)", returns: "Command", routesTo: ["act", "write"] },
-    write: { summary: "final SQL of a path in one style, with retrieved exemplars (role: writer)", returns: "Command", routesTo: ["collect"] },
-    collect: { summary: "gate: wait for every candidate, then one critic each", returns: "Command", routesTo: ["critic", "vote", "nowhere (goto: []) while candidates are pending"], rules: [HANDS_OVER_FINAL] },
+    decompose: {
+      summary: "one decomposition per paradigm, or the fallback; then the path's first step",
+      role: "decomposer",
+      payload: "DecomposePayload",
+      reads: ["ctx", "strategy"],
+      writes: ["memoPlans"],
+      returns: "Command",
+      routesTo: ["act", "write"],
+    },
+    act: {
+      summary: "reason → sub-SQL → execute for one sub-question",
+      role: "solver",
+      payload: "PathPayload",
+      reads: PATH_READS,
+      writes: ["memoSteps"],
+      returns: "Command",
+      routesTo: ["act", "reflect", "write"],
+    },
+    reflect: {
+      summary: "check the current sub-SQL against the earlier steps",
+      role: "reflector",
+      payload: "PathPayload",
+      reads: PATH_READS,
+      writes: ["memoSteps"],
+      returns: "Command",
+      routesTo: ["act", "revise", "write"],
+    },
+    revise: {
+      summary: "rewrite a sub-SQL once after a reflection found a problem",
+      role: "solver",
+      payload: "PathPayload",
+      reads: PATH_READS,
+      writes: ["memoSteps"],
+      returns: "Command",
+      routesTo: ["act", "write"],
+    },
+    write: {
+      summary: "final SQL of a path in one style, with retrieved exemplars, executed: one candidate",
+      role: "writer",
+      payload: "WritePayload",
+      reads: ["ctx", "strategy", "steps", "style", "order", "plan"],
+      writes: ["candidates"],
+      returns: "Command",
+      routesTo: ["collect"],
+    },
+    collect: {
+      summary: "gate: wait for every candidate, then one critic each",
+      reads: ["candidates", ...CONTEXT_READS, "linking"],
+      writes: ["candidates"],
+      returns: "Command",
+      routesTo: ["critic", "vote", "nowhere (goto: []) while candidates are pending"],
+      rules: [HANDS_OVER_FINAL],
+    },
     ...CORRECTION_SLOTS,
     vote: { summary: "gate: wait for every candidate to be final, then majority vote over results", ...VOTE_CONTRACT },
   },
@@ -93,10 +176,18 @@ export const memoRefineManifest = defineManifest({
   name: "memo-refine",
   summary: "corrector: Memo-SQL's memory-guided critic↔refiner loop on the given SQL",
   kind: "corrector",
+  stateType: MEMO_STATE,
   options: MEMO_REFINE_OPTIONS,
   slots: {
     schema: S.schema,
-    seed: { summary: "execute the given SQL as the one candidate, or the question's candidates from --candidates", returns: "Command", routesTo: ["critic", "vote"], rules: [HANDS_OVER_FINAL] },
+    seed: {
+      summary: "execute the given SQL as the one candidate, or the question's candidates from --candidates",
+      reads: ["sql", ...CONTEXT_READS],
+      writes: ["candidates", "execution"],
+      returns: "Command",
+      routesTo: ["critic", "vote"],
+      rules: [HANDS_OVER_FINAL],
+    },
     ...CORRECTION_SLOTS,
     vote: { summary: "the final candidate (the vote over one)", ...VOTE_CONTRACT },
   },

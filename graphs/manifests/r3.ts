@@ -21,23 +21,60 @@ const r3Calls =
     return { min: write.min + STRUCTURED_CALLS.min + o.reviewers + 1, max: write.max + debug + STRUCTURED_CALLS.max + o.maxReviewTurns * round };
   };
 
+/** What every writer turn reads (`askWriter`): its history H, rebuilt around the opening turn. */
+const WRITER_READS = ["question", "evidence", "schemaText", "shots", "history", "sql", "rounds", "writerReasks"] as const;
+
 /** R³'s agents as slots (after `schema`); `write` only in the generator. */
 const LOOP_SLOTS = {
   execute: S.execute,
-  debug: { summary: "the writer rewrites SQL that failed to execute, error appended to its history (role: writer)", requires: ["fixRounds", "roundDebugTurns"] },
-  persona: { summary: "n reviewer professions suited to the schema and SQL, once per question (role: persona)", requires: ["personas"] },
-  review: { summary: "one reviewer, in its persona, reviews the SQL and its result table; n run in parallel (role: reviewer)", requires: ["reviews"] },
-  revise: { summary: "the writer reads the reviews and revises, or rebuts and keeps its SQL (role: writer)", requires: ["rounds", "roundLog"] },
-  finish: { summary: "records why the loop stopped", requires: ["stopReason"] },
+  debug: {
+    summary: "the writer rewrites SQL that failed to execute, the error appended to its history",
+    role: "writer",
+    reads: [...WRITER_READS, "execution", "fixRounds", "roundDebugTurns"],
+    writes: ["history", "sql", "fixRounds", "roundDebugTurns", "writerReasks"],
+    requires: ["fixRounds", "roundDebugTurns"],
+  },
+  persona: {
+    summary: "n reviewer professions suited to the schema and SQL, once per question",
+    role: "persona",
+    reads: ["schemaText", "question", "evidence", "sql"],
+    writes: ["personas", "personasStandby"],
+    requires: ["personas"],
+  },
+  review: {
+    summary: "one reviewer, in its persona, reviews the SQL and its result table; n run in parallel (a Send each)",
+    role: "reviewer",
+    payload: "ReviewPayload",
+    reads: ["reviewerIndex", "personas", "rounds", "schemaText", "question", "evidence", "sql", "execution"],
+    writes: ["reviews"],
+    requires: ["reviews"],
+  },
+  revise: {
+    summary: "the writer reads the round's reviews and revises, or rebuts and keeps its SQL",
+    role: "writer",
+    reads: [...WRITER_READS, "reviews", "dbPath", "descriptionDir"],
+    writes: ["roundLog", "consensus", "sql", "rounds", "roundDebugTurns", "writerReasks", "history"],
+    requires: ["rounds", "roundLog"],
+  },
+  finish: { summary: "records why the loop stopped", reads: ["roundLog", "rounds", "sql"], writes: ["stopReason", "stopKind"], requires: ["stopReason"] },
 } as const;
+
+const R3_STATE = { value: "R3StateValue", update: "R3StateUpdate" } as const;
 
 export const r3Manifest = defineManifest({
   name: "r3",
   summary: "R³: a SQL writer with memory and n generated reviewer personas review, rebut and revise until consensus",
   kind: "generator",
+  stateType: R3_STATE,
   slots: {
     schema: S.schema,
-    write: { summary: "the writer's first SQL, with k similar training examples (role: writer)" },
+    write: {
+      summary: "the writer's first SQL, with k similar training examples",
+      role: "writer",
+      // Its shots are its own retrieval's (by question and dbId), not read from the state.
+      reads: ["question", "evidence", "dbId", "schemaText", "history", "sql", "rounds", "writerReasks"],
+      writes: ["shots", "shotsRanking", "shotsPool", "history", "writerReasks", "sql"],
+    },
     ...LOOP_SLOTS,
   },
   options: R3_OPTIONS,
@@ -52,6 +89,7 @@ export const r3ReviewManifest = defineManifest({
   name: "r3-review",
   summary: "corrector: R³'s review loop (debug, personas, n reviewers, rebuttal or revision) on the given SQL",
   kind: "corrector",
+  stateType: R3_STATE,
   slots: { schema: S.schema, ...LOOP_SLOTS },
   options: R3_LOOP_OPTIONS,
   // The given SQL stands as the writer's first answer: no write turn.

@@ -8,11 +8,37 @@ export const maxFixRoundsOf = (options: { maxFixRounds?: unknown }): number =>
 /** One structured ask (`callStructured`): answered at once, or re-asked up to its attempts. */
 export const STRUCTURED_CALLS = { min: 1, max: STRUCTURED_MAX_ATTEMPTS } as const;
 
-/** The shared nodes' slots (factories in `graphs/slots.ts`), described once; a graph picks the ones it wires. */
+/** The shared state's types (`state/sql-state.ts`): the state of the graphs that add no field of their own. */
+export const SQL_STATE = { value: "SqlStateValue", update: "SqlStateUpdate" } as const;
+
+/**
+ * The shared nodes' slots (factories in `graphs/slots.ts`), described once; a graph picks the ones it wires. They read
+ * and write only the shared fields (`sqlStateFields`), which every graph's state spreads.
+ */
 export const SHARED_SLOT_INFO = {
-  link: { summary: "find the columns and stored values the question refers to (role: linker)" },
-  schema: { summary: "describe the database for prompts" },
-  generate: { summary: "write SQL for the question (role: generator)" },
-  execute: { summary: "run the SQL read-only", requires: ["execution"] },
-  fix: { summary: "repair SQL that failed to execute (role: fixer)", requires: ["fixRounds"] },
+  link: {
+    summary: "find the columns and stored values the question refers to",
+    role: "linker",
+    reads: ["question", "evidence", "dbPath", "descriptionDir"],
+    writes: ["linking"],
+  },
+  schema: {
+    summary: "describe the database for prompts (a given schemaText is left alone)",
+    reads: ["dbPath", "descriptionDir", "question", "evidence", "schemaText", "linking"],
+    writes: ["schemaText"],
+  },
+  generate: {
+    summary: "write SQL for the question; with --few-shot, similar training questions as examples",
+    role: "generator",
+    reads: ["question", "evidence", "schemaText", "dbId"],
+    writes: ["sql"],
+  },
+  execute: { summary: "run the SQL read-only", reads: ["dbPath", "sql"], writes: ["execution"], requires: ["execution"] },
+  fix: {
+    summary: "repair SQL that failed to execute",
+    role: "fixer",
+    reads: ["question", "evidence", "schemaText", "sql", "execution", "fixRounds"],
+    writes: ["sql", "fixRounds"],
+    requires: ["fixRounds"],
+  },
 } as const;

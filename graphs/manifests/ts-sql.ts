@@ -55,22 +55,72 @@ const VOTE_DECIDES: SlotRule = {
 
 /** TS-SQL's own agents and tools as slots (shared by the generator and the corrector). */
 const TS_SQL_SLOTS = {
-  data: { summary: "write synthetic test rows for the relevant tables (role: data)", requires: ["dataRounds"] },
-  sample: { summary: "ablation noDataAgent: sample test rows from the real database", requires: ["testData", "dataRounds"] },
-  check: { summary: "load the rows into an in-memory copy of the schema; schema violations, coverage and non-duality gaps" },
-  coder: { summary: "one coder model writes JavaScript computing the expected answer (role: coder)", returns: "Command", routesTo: ["inspect"] },
-  inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder", returns: "Command", routesTo: ["coder", "vote"], rules: [HANDS_OVER_DONE] },
-  // A gate: {} while other coder models are at work, then a Command to test (or execute without usable code).
-  vote: { summary: "choose among coder models' test codes: majority or A/B selection (role: selector)", rules: [VOTE_DECIDES] },
-  test: { summary: "run the SQL on the test data and compare with the expected result (Algorithm 1)", requires: ["testRun", "initialSql"] },
-  revise: { summary: "revise the SQL from the failed test case (role: reviser)", requires: ["rounds"] },
+  data: {
+    summary: "write synthetic test rows for the relevant tables (the last turn's problems sent back)",
+    role: "data",
+    reads: ["question", "evidence", "dbPath", "descriptionDir", "linking", "sql", "testData", "dataRounds", "attempts"],
+    writes: ["testData", "dataRounds"],
+    requires: ["dataRounds"],
+  },
+  sample: {
+    summary: "ablation noDataAgent: sample test rows from the real database",
+    reads: ["questionId", "question", "dbPath", "descriptionDir", "linking", "sql", "dataRounds"],
+    writes: ["testData", "dataRounds"],
+    requires: ["testData", "dataRounds"],
+  },
+  check: {
+    summary: "load the rows into an in-memory copy of the schema; schema violations, coverage and non-duality gaps",
+    reads: ["testData", "dbPath", "descriptionDir", "linking", "sql"],
+    writes: ["testData"],
+  },
+  coder: {
+    summary: "one coder model writes JavaScript computing the expected answer (a Send per coder model, with coderTask)",
+    role: "coder",
+    payload: "TsSqlStateValue",
+    reads: ["coderTask", "codeCandidates", "testData", "question", "evidence", "dbId", "dbPath", "descriptionDir"],
+    writes: ["codeCandidates"],
+    returns: "Command",
+    routesTo: ["inspect"],
+  },
+  inspect: {
+    summary: "run the test code in the sandbox; errors and implausible results back to the coder",
+    payload: "TsSqlStateValue",
+    reads: ["coderTask", "codeCandidates", "testData", "sql"],
+    writes: ["codeCandidates"],
+    returns: "Command",
+    routesTo: ["coder", "vote"],
+    rules: [HANDS_OVER_DONE],
+  },
+  vote: {
+    summary: "a gate: {} while other coder models are at work; then choose among their test codes (majority or A/B selection) and route to test (execute without usable code) with a Command",
+    role: "selector",
+    reads: ["codeCandidates", "testData", "question", "evidence", "dbPath", "descriptionDir", "sql"],
+    writes: ["testCode"],
+    rules: [VOTE_DECIDES],
+  },
+  test: {
+    summary: "run the SQL on the test data and compare with the expected result (Algorithm 1)",
+    reads: ["sql", "initialSql", "dbPath", "testCode", "testData", "rounds", "lastRunnableSql"],
+    writes: ["initialSql", "testRun", "lastRunnableSql", "sql"],
+    requires: ["testRun", "initialSql"],
+  },
+  revise: {
+    summary: "revise the SQL from the failed test case (never a row of the real database)",
+    role: "reviser",
+    reads: ["question", "evidence", "dbPath", "descriptionDir", "testRun", "testData", "testCode", "sql", "rounds"],
+    writes: ["sql", "rounds"],
+    requires: ["rounds"],
+  },
 } as const;
+
+const TS_SQL_STATE = { value: "TsSqlStateValue", update: "TsSqlStateUpdate" } as const;
 
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlManifest = defineManifest({
   name: "ts-sql",
   summary: "TS-SQL: synthetic test data and voted test code (sandboxed JavaScript) drive SQL revision",
   kind: "generator",
+  stateType: TS_SQL_STATE,
   slots: { link: S.link, schema: S.schema, generate: S.generate, ...TS_SQL_SLOTS, execute: S.execute },
   options: TS_SQL_OPTIONS,
   calls: tsSqlCalls(true),
@@ -81,6 +131,7 @@ export const tsSqlRefineManifest = defineManifest({
   name: "ts-sql-refine",
   summary: "corrector: TS-SQL's test case and revision loop on given SQL (Table 5)",
   kind: "corrector",
+  stateType: TS_SQL_STATE,
   slots: { link: S.link, ...TS_SQL_SLOTS, execute: S.execute },
   options: TS_SQL_OPTIONS,
   calls: tsSqlCalls(false),

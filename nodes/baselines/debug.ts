@@ -1,10 +1,10 @@
 import { readOptions } from "../../core/options.ts";
-import type { Explanation, SelfDebuggingStateValue } from "../../state/baselines.ts";
-import type { SqlStateUpdate } from "../../state/sql-state.ts";
+import type { Command } from "@langchain/langgraph";
+import type { Explanation, SelfDebuggingStateUpdate, SelfDebuggingStateValue } from "../../state/baselines.ts";
 import { callModel } from "../../tools/models/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import { withCalls, writeSqlStep } from "../common.ts";
-import type { GraphOptions, NodeDeps } from "../types.ts";
+import type { NodeFactory } from "../types.ts";
 import { SELF_DEBUGGING_OPTIONS } from "./options.ts";
 import { debugPrompt, explainPrompt, verdictOf } from "./prompts.ts";
 
@@ -16,12 +16,15 @@ import { debugPrompt, explainPrompt, verdictOf } from "./prompts.ts";
 
 const MAX_EXPLANATION_CHARS = 4000;
 
+/** A self-debugging node: reads the graph's state, returns an update (a replacement may route with a Command). */
+type SelfDebuggingNodeFactory = NodeFactory<SelfDebuggingStateValue, SelfDebuggingStateUpdate | Command>;
+
 /**
  * Slot `explain` (role `explainer`). In: question, evidence, schemaText, sql, execution, rounds. Out: explanations
  * (+1), verdict, stopReason — set when the loop ends here: `judged correct`, `turn limit` (wrong, no turns left),
  * `explainer got no reply`; "" when the debugger goes on. A reply with no verdict line counts as wrong (`unclear`).
  */
-export const explainNode = (deps: NodeDeps, options: GraphOptions) => async (state: SelfDebuggingStateValue) => {
+export const explainNode: SelfDebuggingNodeFactory = (deps, options) => async (state) => {
   const { maxTurns } = readOptions(SELF_DEBUGGING_OPTIONS, options);
   const call = await callModel(deps.models, "explainer", explainPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, sql: state.sql, execution: state.execution }));
   const text = call.ok ? stripThinking(call.text).trim() : "";
@@ -37,8 +40,8 @@ export const explainNode = (deps: NodeDeps, options: GraphOptions) => async (sta
  * Slot `debug` (role `debugger`). In: question, evidence, schemaText, sql, execution, the latest explanation. Out:
  * sql (kept, with the reason in attempts, when the reply holds none), rounds + 1.
  */
-export const debugNode = (deps: NodeDeps) => async (state: SelfDebuggingStateValue) => {
+export const debugNode: SelfDebuggingNodeFactory = (deps) => async (state) => {
   const explanation = state.explanations.at(-1)?.text ?? "";
   const prompt = debugPrompt({ schemaText: state.schemaText, question: state.question, evidence: state.evidence, sql: state.sql, execution: state.execution, explanation });
-  return writeSqlStep(deps.models, "debugger", prompt, "debug", state, { rounds: state.rounds + 1 } as SqlStateUpdate);
+  return writeSqlStep(deps.models, "debugger", prompt, "debug", state, { rounds: state.rounds + 1 });
 };

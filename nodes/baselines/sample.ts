@@ -1,6 +1,6 @@
 import { Command, Send } from "@langchain/langgraph";
 import { readOptions } from "../../core/options.ts";
-import type { SampleVote, VotingStateValue } from "../../state/baselines.ts";
+import type { SampleVote, VotingStateUpdate, VotingStateValue } from "../../state/baselines.ts";
 import type { Candidate } from "../../state/sql-state.ts";
 import { quickHash } from "../../tools/hash.ts";
 import { sampleSeed } from "../../tools/models/sample-seed.ts";
@@ -11,7 +11,7 @@ import { normaliseSql } from "../../tools/sql-normalise.ts";
 import { DEFAULTS, withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import { generationPrompt } from "../prompts.ts";
-import type { GraphOptions, NodeDeps } from "../types.ts";
+import type { GraphOptions, NodeDeps, NodeFactory } from "../types.ts";
 import { resultGroups, splitBallots } from "../vote.ts";
 import { SELF_CONSISTENCY_OPTIONS } from "./options.ts";
 
@@ -48,7 +48,7 @@ const payloadOf = (state: VotingStateValue, index: number, schemaText: string): 
  * Slot `prompts` of self-consistency (no model): N samples of the same generation prompt, one `Send` each. The
  * response cache numbers identical requests per thread, so N identical prompts stay N samples. Out: initialSql.
  */
-export const samePromptNode = (_deps: NodeDeps, options: GraphOptions) => async (state: VotingStateValue) => {
+export const samePromptNode: NodeFactory<VotingStateValue, Command> = (_deps, options) => async (state) => {
   const { samples } = readOptions(SELF_CONSISTENCY_OPTIONS, options);
   return new Command({
     update: { initialSql: state.sql },
@@ -104,7 +104,7 @@ export function tableOrders(names: string[], n: number, seed: string): string[][
  * re-order the candidate tables; we re-order every table, as this graph does not link first), one prompt and one
  * `Send` per order. Fewer tables than N orders allow give fewer prompts (`sampleVote.prompts`). Out: initialSql.
  */
-export const reorderedPromptsNode = (deps: NodeDeps, options: GraphOptions) => async (state: VotingStateValue) => {
+export const reorderedPromptsNode: NodeFactory<VotingStateValue, Command> = (deps, options) => async (state) => {
   const { samples } = readOptions(SELF_CONSISTENCY_OPTIONS, options);
   const schema = await readSchema(state.dbPath, { descriptionDir: state.descriptionDir || undefined, executor: deps.executor });
   const byName = new Map(schema.tables.map((t) => [t.name, t]));
@@ -188,7 +188,7 @@ export function voteOnSamples(candidates: Candidate[], initialSql: string, reque
 }
 
 /** Slot `vote` (no model): runs once all samples are in (they end in one step). Out: sql, sampleVote; then `execute`. */
-export const voteNode = (_deps: NodeDeps, options: GraphOptions) => async (state: VotingStateValue) => {
+export const voteNode: NodeFactory<VotingStateValue, VotingStateUpdate | Command> = (_deps, options) => async (state) => {
   const { samples } = readOptions(SELF_CONSISTENCY_OPTIONS, options);
   const { sql, vote } = voteOnSamples(state.candidates, state.initialSql, samples);
   return { sql, sampleVote: vote, attempts: [{ node: "vote", sql, ok: !vote.keptInitial, note: vote.rule }] };

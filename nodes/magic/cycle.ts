@@ -1,4 +1,5 @@
-import type { NodeDeps } from "../types.ts";
+import type { Command } from "@langchain/langgraph";
+import type { NodeDeps, NodeFactory } from "../types.ts";
 import type { MagicFeedbackUpdate, MagicFeedbackValue, MagicIteration } from "../../state/magic.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { readOptions } from "../../core/options.ts";
@@ -28,7 +29,7 @@ import { z } from "zod";
  * agent sees the question, evidence, gold SQL and the incorrect SQL(s); the correction agent sees the schema,
  * question, evidence, s' and the feedback, never the gold SQL or its result; the manager sees everything.
  */
-export type CycleNode = (deps: NodeDeps, options: Record<string, unknown>) => (state: MagicFeedbackValue) => Promise<MagicFeedbackUpdate>;
+export type CycleNode = NodeFactory<MagicFeedbackValue, MagicFeedbackUpdate | Command>;
 
 export const NEEDS_GOLD = "magic-feedback needs the question's gold SQL (goldSql) and incorrect SQL (incorrectSql): run it through 'sqlmend magic guideline'";
 

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import type { NodeDeps } from "../types.ts";
-import type { MagicGuidelineValue, MagicValue } from "../../state/magic.ts";
-import type { SqlStateUpdate } from "../../state/sql-state.ts";
+import type { NodeFactory } from "../types.ts";
+import type { Command } from "@langchain/langgraph";
+import type { MagicGuidelineUpdate, MagicGuidelineValue, MagicUpdate, MagicValue } from "../../state/magic.ts";
 import { type ChatInput, callModel } from "../../tools/models/llm.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { stripThinking } from "../../tools/reply.ts";
@@ -33,7 +33,8 @@ export const guidelineFrom = (options: Record<string, unknown>): string | undefi
   return readGuideline(path.resolve(typeof options.cwd === "string" ? options.cwd : process.cwd(), given));
 };
 
-type MagicNode = (deps: NodeDeps, options: Record<string, unknown>) => (state: MagicValue) => Promise<SqlStateUpdate & { initialSql?: string; guidelineHash?: string; revision?: string }>;
+/** A node of graph `magic`: reads its state, returns an update (a replacement may route with a Command). */
+type MagicNode = NodeFactory<MagicValue, MagicUpdate | Command>;
 
 /** A guideline's identity in outcomes and reports: the first 12 hex digits of its text's sha256. */
 export const guidelineHashOf = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 12);
@@ -101,7 +102,7 @@ export function unusableGuidelineWhy(text: string, previous: string): string | u
  * (option `maxUnusableRetries`, default 1), then the guideline so far is kept and `merged` is false: the command
  * writes no snapshot for the batch and exits 3. A call that gets no reply is not re-asked (the client retried it).
  */
-export const mergeNode = (deps: NodeDeps, options: Record<string, unknown> = {}) => async (state: MagicGuidelineValue) => {
+export const mergeNode: NodeFactory<MagicGuidelineValue, MagicGuidelineUpdate | Command> = (deps, options) => async (state) => {
   if (!state.batch.length) throw new Error("magic-guideline merges batches of successful feedbacks: run it through 'sqlmend magic guideline'");
   const retries = typeof options.maxUnusableRetries === "number" ? options.maxUnusableRetries : 1;
   let conversation: ChatInput[] = mergePrompt({ guideline: state.guideline, batch: state.batch });

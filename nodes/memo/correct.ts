@@ -193,7 +193,7 @@ export const refineNode: MemoNodeFactory<CandidatePayload> = (deps, options) => 
  * a writer finishes and passes only when every path × style candidate is in; then one critic per candidate (or the
  * vote under noRefine).
  */
-export const collectNode = (_deps: unknown, options: GraphOptions) => async (state: MemoStateValue) => {
+export const collectNode: MemoNodeFactory<MemoStateValue> = (_deps, options) => async (state) => {
   const { styles, noRefine, noLinking } = readOptions(MEMO_SQL_OPTIONS, options);
   if (state.candidates.length < STRATEGIES.length * styles) return new Command({ goto: [] });
   const ready = state.candidates.filter((c) => c.sql.trim());
@@ -210,7 +210,7 @@ export const collectNode = (_deps: unknown, options: GraphOptions) => async (sta
  * question's fixed candidates, each executed; then one critic per candidate. A question missing from the file fails
  * (its record says why) rather than being corrected on other candidates than the other variants'.
  */
-export const seedNode = (deps: NodeDeps, options: GraphOptions) => async (state: MemoStateValue) => {
+export const seedNode: MemoNodeFactory<MemoStateValue> = (deps, options) => async (state) => {
   const { candidates: file } = readOptions(MEMO_REFINE_OPTIONS, options);
   if (file) return seedFromFile(deps, options, state, file);
   const execution = await executeSql(deps.executor, state.dbPath, state.sql, options);
@@ -276,7 +276,7 @@ export function majorityVote(candidates: Candidate[], voteEmpty: "keep" | "disca
  * Slot `vote`: the gate after correction (it runs as each candidate finishes and decides once all are final), then
  * the majority vote. Out: sql, execution, memoVote.
  */
-export const voteNode = (_deps: unknown, options: GraphOptions) => async (state: MemoStateValue) => {
+export const voteNode: MemoNodeFactory<MemoStateValue> = (_deps, options) => async (state) => {
   if (!state.candidates.length || state.candidates.some((c) => !meta(c).final)) return new Command({ goto: [] });
   const voteEmpty = (options.voteEmpty as "keep" | "discard" | undefined) ?? readOptions(MEMO_SQL_OPTIONS, {}).voteEmpty;
   const { sql, execution, ...vote } = majorityVote(state.candidates, voteEmpty);

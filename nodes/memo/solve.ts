@@ -18,6 +18,12 @@ import { actPrompt, decompositionSeed, decomposePrompt, reflectPrompt, revisePro
  * branch), write their records to the shared state, and name the next step with a `Command`.
  */
 
+/** What a path's first `Send` carries: the question's context and the paradigm to decompose by. */
+export interface DecomposePayload {
+  ctx: MemoContext;
+  strategy: Strategy;
+}
+
 export interface PathPayload {
   ctx: MemoContext;
   strategy: Strategy;
@@ -67,7 +73,7 @@ function writers(ctx: MemoContext, strategy: Strategy, plan: string[], steps: Me
  * the paradigm; `none` when the model judges the question simple; `random` when it judges the paradigm a bad fit, or
  * under `decomposition random`), then the path's first act. A bad reply falls back to no decomposition.
  */
-export const decomposeNode: MemoNodeFactory<{ ctx: MemoContext; strategy: Strategy }> = (deps, options) => async ({ ctx, strategy }) => {
+export const decomposeNode: MemoNodeFactory<DecomposePayload> = (deps, options) => async ({ ctx, strategy }) => {
   const { decomposition } = readOptions(MEMO_SQL_OPTIONS, options);
   const records: ModelCallRecord[] = [];
   const ask = async (paradigm: Strategy | "random") => {

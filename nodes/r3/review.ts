@@ -3,10 +3,12 @@ import { formatTable } from "../../tools/format.ts";
 import { callModel } from "../../tools/models/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import type { Execution } from "../../state/sql-state.ts";
+import type { R3StateUpdate, R3StateValue } from "../../state/r3.ts";
+import type { Command } from "@langchain/langgraph";
+import type { NodeFactory } from "../types.ts";
 import { withCalls } from "../common.ts";
 import { R3_LOOP_OPTIONS } from "./options.ts";
 import { reviewerPrompt } from "./prompts.ts";
-import type { R3NodeFactory } from "./types.ts";
 
 /** The result as reviewers see it: a table of at most `rows` rows, or the error when the SQL still fails. */
 export function resultForReview(execution: Execution | null, rows: number): string {
@@ -25,13 +27,20 @@ const capReview = (text: string): string =>
   text.length > REVIEW_MAX_CHARS ? `${text.slice(0, REVIEW_MAX_CHARS)}\n… (review cut: ${text.length - REVIEW_MAX_CHARS} more characters)` : text;
 
 /**
+ * What a reviewer's `Send` carries (`REVIEW_INPUT`, plus which reviewer it is): not the writer's history, since Send
+ * arguments are stored in checkpoints, n per round.
+ */
+export const REVIEW_INPUT = ["graph", "questionId", "question", "evidence", "dbId", "dbPath", "descriptionDir", "schemaText", "sql", "execution", "personas", "rounds"] as const;
+export type ReviewPayload = Pick<R3StateValue, (typeof REVIEW_INPUT)[number] | "reviewerIndex">;
+
+/**
  * Slot `review` (role "reviewer"): one reviewer, in its persona, reviews the SQL and its result. Runs once per
  * reviewer in parallel (a `Send` carries `reviewerIndex` and only the input fields, schemaText, question, evidence,
  * sql, execution, personas and rounds — not the writer's history). In: those.
  * Out: reviews [one entry, its text cut at REVIEW_MAX_CHARS; ok: false with the error when the call failed or said
  * nothing — the round goes on].
  */
-export const reviewNode: R3NodeFactory = (deps, options) => async (state) => {
+export const reviewNode: NodeFactory<ReviewPayload, R3StateUpdate | Command> = (deps, options) => async (state) => {
   const { resultRows } = readOptions(R3_LOOP_OPTIONS, options);
   const index = state.reviewerIndex;
   const persona = state.personas[index] ?? { profession: "SQL reviewer", focus: "" };

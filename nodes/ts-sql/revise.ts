@@ -71,6 +71,5 @@ export const reviseNode: TsSqlNodeFactory = (deps, options) => async (state) => 
     sqlResult: run?.result,
     sqlError: run && !run.ok ? run.error : undefined,
   });
-  // writeSqlStep takes the shared update type; `rounds` is TS-SQL's own field.
-  return writeSqlStep(deps.models, "reviser", prompt, "revise", state, { rounds: state.rounds + 1 } as never);
+  return writeSqlStep(deps.models, "reviser", prompt, "revise", state, { rounds: state.rounds + 1 });
 };
