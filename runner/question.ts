@@ -6,7 +6,7 @@ import type { Question } from "../state/question.ts";
 import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
 import { addUsage, emptyUsage, type Usage } from "../state/usage.ts";
 import { scoreQuestion, type Semantics } from "../tools/benchmarks/score.ts";
-import { firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
+import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
 import { lazyCrypto } from "../tools/hash.ts";
 
 // The compiled graphs' types differ per method; the runner needs only these calls.
@@ -28,6 +28,13 @@ export type InitialSource =
       /** Predictions that were not plain SQL: the SQL was extracted from the text, or it held none (then ""). */
       extraction?: Map<string, "extracted" | "none">;
     };
+
+/** A question's error in one line; SQLite's word that a file is corrupt is the benchmark database's (checkpoint damage never gets here). */
+function errorLineOf(error: unknown, q: Question): string {
+  const line = firstLineOf(error);
+  if (/checkpoint/i.test(line)) return line;
+  return isDamagedCheckpoint(error) || /not a database file|database file is corrupt/i.test(line) ? `benchmark database ${q.dbPath} is unreadable: ${line}` : line;
+}
 
 /** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
 export type CorrectScenario = "all" | "errors" | "incorrect";
@@ -98,7 +105,9 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
   try {
     return await runThreadOnce(graph, input, threadId, trace);
   } catch (error) {
-    if (!isDamagedCheckpoint(error)) throw error;
+    // Only the checkpointer's own damage (storage says so): a node's error about a corrupt benchmark database reads
+    // alike but is no reason to delete the thread.
+    if (!(error instanceof DamagedCheckpointError)) throw error;
     const what = firstLineOf(error);
     const saver = graph.checkpointer as { deleteThread?(id: string): Promise<void> } | undefined;
     try {
@@ -112,7 +121,7 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
       return await runThreadOnce(graph, input, threadId, trace);
     } catch (again) {
       // Damage again (the file itself is broken): this question fails, the run goes on.
-      if (isDamagedCheckpoint(again)) throw new Error(`thread '${threadId}': restarted after damaged checkpoints, and failed again: ${firstLineOf(again)}`);
+      if (again instanceof DamagedCheckpointError) throw new Error(`thread '${threadId}': restarted after damaged checkpoints, and failed again: ${firstLineOf(again)}`);
       throw again;
     }
   }
@@ -121,7 +130,7 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
 async function runThreadOnce(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig): Promise<SqlStateValue> {
   const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
   const snapshot = await graph.getState(config).catch((error: unknown) => {
-    if (isDamagedCheckpoint(error)) throw error;
+    if (error instanceof DamagedCheckpointError) throw error;
     return undefined;
   });
   const values = snapshot?.values as Partial<SqlStateValue> | undefined;
@@ -216,7 +225,7 @@ async function runQuestionWith(runner: Runner, q: Question, threadId: string, no
     });
   } catch (error) {
     if (error instanceof UserError) throw error;
-    return withExtraction({ threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) });
+    return withExtraction({ threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: errorLineOf(error, q) });
   }
 }
 
