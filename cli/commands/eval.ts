@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { CliIO, Command } from "../shared/command.ts";
-import { UsageError } from "../shared/command.ts";
+import { UsageError, commandLine } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import {
   answerSettings,
@@ -175,7 +175,7 @@ ${RUN_FLAGS_USAGE}
           ...preflight,
         },
         models: runner.deps.models.describe(),
-        command: `sqlmend eval ${argv.join(" ")}`,
+        command: commandLine("eval", argv),
         notes: runNotes,
       });
       io.stdout(

@@ -6,6 +6,7 @@ import { AsyncCaller } from "@langchain/core/utils/async_caller";
 import { z } from "zod";
 import { createOpenAIEmbedder, type Embedder, type EmbeddingSettings } from "./embeddings.ts";
 import { firstLineOf, UserError } from "../../core/errors.ts";
+import { maskSecrets } from "../../core/secrets.ts";
 import { dataDir } from "../paths.ts";
 import { VECTOR_CACHE_FILE } from "./cache-files.ts";
 import { STRUCTURED_METHODS } from "./structured-methods.ts";
@@ -284,13 +285,13 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
       );
       return {
         model: config.model ?? null,
-        baseURL: config.baseURL ?? "(OpenAI)",
+        baseURL: config.baseURL ? maskSecrets(config.baseURL) : "(OpenAI)",
         temperature: config.temperature ?? DEFAULT_SETTINGS.temperature,
         // Only when set (runs without a seed describe themselves as before; the --resume check compares this).
         ...(config.seed !== undefined ? { seed: config.seed } : {}),
         roles,
         // Only when set, so runs without embeddings describe themselves as before (the --resume check compares this).
-        ...(config.embeddingModel ? { embeddingModel: config.embeddingModel, embeddingBaseURL: config.embeddingBaseURL ?? config.baseURL ?? "(OpenAI)" } : {}),
+        ...(config.embeddingModel ? { embeddingModel: config.embeddingModel, embeddingBaseURL: maskSecrets(config.embeddingBaseURL ?? config.baseURL ?? "(OpenAI)") } : {}),
       };
     },
   };
