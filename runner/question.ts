@@ -27,6 +27,11 @@ export type InitialSource =
       predictions: Map<string, string>;
       /** Predictions that were not plain SQL: the SQL was extracted from the text, or it held none (then ""). */
       extraction?: Map<string, "extracted" | "none">;
+      /**
+       * Ids the file's own run did not answer (a sqlmend run's `results.jsonl` beside the file says so), with why:
+       * their "" in the file is no SQL of the initial method's, so they are not corrected.
+       */
+      unanswered?: Map<string, string>;
     };
 
 /** A question's error in one line; SQLite's word that a file is corrupt is the benchmark database's (checkpoint damage never gets here). */
@@ -77,6 +82,11 @@ export interface QuestionRun {
   initialExtraction?: "extracted" | "none";
   /** What was done about damaged checkpoints (a thread deleted and restarted), a line each. */
   checkpointNotes?: string[];
+  /**
+   * Correctors: why the question has no initial SQL to correct ("the initial run failed (…)", "not in FILE"). Such a
+   * question is failed, not corrected: correcting "" would credit the corrector with the initial method's failure.
+   */
+  noInitial?: string;
 }
 
 /** For a graph not built by a spec (no `recursionLimit` of its own): LangGraph's limit is then this. */
@@ -196,13 +206,25 @@ async function runQuestionWith(runner: Runner, q: Question, threadId: string, no
     }
     const initial = runner.initial;
     if (!initial) throw new Error(`corrector '${runner.spec.name}' needs initial SQL (--initial)`);
+    const withoutInitial = (why: string): QuestionRun => withExtraction({ threadId, sql: "", usage, latencyMs: performance.now() - started, iterations: 0, noInitial: why });
     if (initial.kind === "graph") {
       const { runId: _own, ...initialTrace } = traceOf(runner, q, initial.spec.name);
-      const first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`, initialTrace, notes);
-      initialSql = first.sql;
+      let first: SqlStateValue;
+      try {
+        first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`, initialTrace, notes);
+      } catch (error) {
+        if (error instanceof UserError) throw error;
+        return withoutInitial(`the initial run failed (${errorLineOf(error, q)})`);
+      }
       usage = addUsage(usage, first.usage);
+      // Under eval's rule a generator whose calls got no reply did not answer: nothing of its to correct.
+      if (first.usage.failed) return withoutInitial(`the initial run failed (${first.usage.failed} model call${first.usage.failed === 1 ? "" : "s"} got no reply${first.usage.failure ? `: ${first.usage.failure}` : ""})`);
+      initialSql = first.sql;
     } else {
-      initialSql = initial.predictions.get(q.id) ?? "";
+      const unanswered = initial.unanswered?.get(q.id);
+      if (unanswered) return withoutInitial(unanswered);
+      if (!initial.predictions.has(q.id)) return withoutInitial(`not in ${initial.file}`);
+      initialSql = initial.predictions.get(q.id)!;
       initialExtraction = initial.extraction?.get(q.id);
     }
     const { skip, initialCorrect } = await correctionSkipReason(runner, q, initialSql);
