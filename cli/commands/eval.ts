@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import type { CliIO, Command } from "../shared/command.ts";
 import { UsageError, commandLine } from "../shared/command.ts";
@@ -113,6 +114,7 @@ ${RUN_FLAGS_USAGE}
       // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
       // none of the evaluated questions).
       const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: source.bench ?? source.dbDir!, ...(source.questions ? { questionsFile: source.questions } : {}), split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
+      if (values.resume) recordEndpointsApart(outDir);
       const runFile = prepareOutDir(
         outDir,
         {
@@ -123,6 +125,8 @@ ${RUN_FLAGS_USAGE}
           dbDir: source.dbDir ?? null,
           semantics,
           models: runner.deps.models.describe(),
+          // Where they were served: recorded, not compared (a server restarted elsewhere serves the same models).
+          endpoints: runner.deps.models.endpoints?.() ?? null,
           settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) },
           shard: shard ? shardName(shard) : null,
           // What was selected, for `sqlmend merge` (not checked by --resume: a resumed run may take more questions).
@@ -174,7 +178,7 @@ ${RUN_FLAGS_USAGE}
           ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),
           ...preflight,
         },
-        models: runner.deps.models.describe(),
+        models: { ...runner.deps.models.describe(), ...runner.deps.models.endpoints?.() },
         command: commandLine("eval", argv),
         notes: runNotes,
       });
@@ -193,5 +197,23 @@ ${RUN_FLAGS_USAGE}
     }
   },
 };
+
+/**
+ * A run.json written before endpoints left the run's identity has the URLs in `models`: moved to `endpoints`, so
+ * `--resume` compares that run's models as it compares a new one's (by name and parameters, not by server).
+ */
+function recordEndpointsApart(outDir: string): void {
+  const file = path.join(outDir, "run.json");
+  let run: { models?: Record<string, unknown>; endpoints?: unknown };
+  try {
+    run = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return; // none, or unreadable: prepareOutDir says so
+  }
+  if (!run.models || !("baseURL" in run.models)) return;
+  const { baseURL, embeddingBaseURL, ...models } = run.models;
+  const endpoints = { baseURL, ...(embeddingBaseURL !== undefined ? { embeddingBaseURL } : {}) };
+  fs.writeFileSync(file, `${JSON.stringify({ ...run, models, endpoints: run.endpoints ?? endpoints }, null, 2)}\n`);
+}
 
 export type { CliIO };

@@ -29,6 +29,7 @@ export const runFlags = {
   "structured-method": { type: "string" },
   "embedding-model": { type: "string" },
   "embedding-base-url": { type: "string" },
+  "endpoint-alias": { type: "string" },
   cache: { type: "string" },
   "max-fix-rounds": { type: "string" },
   "few-shot": { type: "string" },
@@ -50,6 +51,8 @@ export const RUN_FLAGS_USAGE = `Model:
   --stream                  stream replies  --structured-method auto|jsonSchema|functionCalling|jsonMode|text
   --embedding-model NAME    embeddings for linking and few-shot retrieval (or SQLMEND_EMBEDDING_MODEL; default: lexical)
   --embedding-base-url URL  the embedding endpoint when it is not --base-url (or SQLMEND_EMBEDDING_BASE_URL)
+  --endpoint-alias NAME     names the server in the run's identity and the cache key (or SQLMEND_ENDPOINT_ALIAS);
+                            without it a URL is recorded, not compared: servers of one model are interchangeable
   --cache on|off|read|refresh  model replies cached in <data dir>/responses.sqlite (default on, or SQLMEND_CACHE):
                             read uses hits and never writes, refresh never reads and overwrites;
                             --cache redis://HOST:PORT keeps it in Redis, shared by every machine that names it
@@ -116,6 +119,7 @@ export function modelFlagsFrom(values: RunValues): ModelFlags {
     structuredMethod: method as ModelFlags["structuredMethod"],
     embeddingModel: values["embedding-model"],
     embeddingBaseURL: values["embedding-base-url"],
+    endpointAlias: values["endpoint-alias"],
   };
 }
 
