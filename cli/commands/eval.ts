@@ -171,7 +171,7 @@ ${RUN_FLAGS_USAGE}
           checkpoints: checkpoints.location,
           cache: cacheModeFrom(values, io.env),
           // Linking and few-shot retrieval rank by this model, or lexically (each linking says which, in inspect).
-          embeddings: runner.deps.embeddings?.model ?? "none (lexical ranking)",
+          embeddings: runner.deps.embeddings ? `${runner.deps.embeddings.model}${runner.deps.embeddings.fallback ? " (lexical ranking where the endpoint fails: --embedding-fallback lexical)" : ""}` : "none (lexical ranking)",
           ...(values.server ? { server: values.server } : {}),
           ...answerSettings(values),
           ...graphSettings(runner.graphSpecs, values, io.cwd),

@@ -49,6 +49,8 @@ export const ModelConfigSchema = ModelSettingsSchema.extend({
   embeddingModel: z.string().min(1).optional(),
   /** The embedding endpoint, when it is not `baseURL`. */
   embeddingBaseURL: z.string().url().optional(),
+  /** "lexical": rank lexically when the embedding endpoint fails, recorded per question (default: the question fails). */
+  embeddingFallback: z.enum(["lexical"]).optional(),
 }).strict();
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 
@@ -155,6 +157,7 @@ export interface ModelFlags {
   structuredMethod?: StructuredMethod;
   embeddingModel?: string;
   embeddingBaseURL?: string;
+  embeddingFallback?: "lexical";
   /** role=model pairs from --role-model. */
   roleModels?: Record<string, string>;
   configFile?: string;
@@ -185,6 +188,7 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, cw
     maxConcurrency: pick(flags.maxConcurrency, base.maxConcurrency),
     embeddingModel: pick(flags.embeddingModel, env.SQLMEND_EMBEDDING_MODEL || undefined, base.embeddingModel),
     embeddingBaseURL: pick(flags.embeddingBaseURL, env.SQLMEND_EMBEDDING_BASE_URL || undefined, base.embeddingBaseURL),
+    embeddingFallback: pick(flags.embeddingFallback, base.embeddingFallback),
     endpointAlias: pick(flags.endpointAlias, env.SQLMEND_ENDPOINT_ALIAS || undefined, base.endpointAlias),
     roles,
   };
@@ -200,6 +204,7 @@ export function resolveEmbeddingSettings(config: ModelConfig): EmbeddingSettings
     apiKeyEnv: config.apiKeyEnv ?? DEFAULT_SETTINGS.apiKeyEnv,
     timeoutMs: config.timeoutMs ?? DEFAULT_SETTINGS.timeoutMs,
     maxRetries: config.maxRetries ?? DEFAULT_SETTINGS.maxRetries,
+    ...(config.embeddingFallback ? { fallback: config.embeddingFallback } : {}),
   };
 }
 
