@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { type CliIO, defaultIO, firstLineOf, UsageError, UserError } from "./shared/command.ts";
+import { type CliIO, defaultIO, firstLineOf, maskSecrets, UsageError, UserError } from "./shared/command.ts";
 import { commands } from "./commands/index.ts";
 import { closeAll } from "../core/closers.ts";
 
@@ -9,7 +9,9 @@ function helpText(): string {
   return `sqlmend: LLM self-correction methods for text-to-SQL\n\nUsage: sqlmend <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun 'sqlmend <command> --help' for a command's options.\n`;
 }
 
-export async function main(argv: string[], io: CliIO = defaultIO()): Promise<number> {
+export async function main(argv: string[], given: CliIO = defaultIO()): Promise<number> {
+  // Nothing a command prints shows a password given in a URL (errors, hints, progress, echoed flags).
+  const io: CliIO = { ...given, stdout: (text) => given.stdout(maskSecrets(text)), stderr: (text) => given.stderr(maskSecrets(text)) };
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help" || name === "-h") {
     io.stdout(helpText());

@@ -49,6 +49,7 @@ export function evalQuestions(
  * method's business, not a failure.
  */
 export function failureOfRun(run: QuestionRun): string | undefined {
+  if (run.noInitial !== undefined) return `no initial SQL: ${run.noInitial}`;
   if (run.error !== undefined) return `the graph could not finish: ${run.error}`;
   const failed = run.usage.failed ?? 0;
   if (failed) return `${failed} model call${failed === 1 ? "" : "s"} got no reply${run.usage.failure ? ` (first: ${run.usage.failure})` : ""}`;

@@ -98,7 +98,8 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
   const answered = records.filter((r) => !isFailed(r));
   const n = records.length;
   const correct = answered.filter((r) => r.correct).length;
-  const known = records.filter((r) => r.initialCorrect !== undefined);
+  // The initial SQL's verdicts on the questions the corrector answered: the EX beside it is over the same ones.
+  const known = answered.filter((r) => r.initialCorrect !== undefined);
   const corrector = spec.initial !== undefined;
   const sum = (f: (r: EvalRecord) => number) => records.reduce((a, r) => a + f(r), 0);
   const inTok = n ? sum((r) => methodTokens(r).input) / n : 0;

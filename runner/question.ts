@@ -6,7 +6,7 @@ import type { Question } from "../state/question.ts";
 import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
 import { addUsage, emptyUsage, type Usage } from "../state/usage.ts";
 import { scoreQuestion, type Semantics } from "../tools/benchmarks/score.ts";
-import { firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
+import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
 import { lazyCrypto } from "../tools/hash.ts";
 
 // The compiled graphs' types differ per method; the runner needs only these calls.
@@ -27,7 +27,19 @@ export type InitialSource =
       predictions: Map<string, string>;
       /** Predictions that were not plain SQL: the SQL was extracted from the text, or it held none (then ""). */
       extraction?: Map<string, "extracted" | "none">;
+      /**
+       * Ids the file's own run did not answer (a sqlmend run's `results.jsonl` beside the file says so), with why:
+       * their "" in the file is no SQL of the initial method's, so they are not corrected.
+       */
+      unanswered?: Map<string, string>;
     };
+
+/** A question's error in one line; SQLite's word that a file is corrupt is the benchmark database's (checkpoint damage never gets here). */
+function errorLineOf(error: unknown, q: Question): string {
+  const line = firstLineOf(error);
+  if (/checkpoint/i.test(line)) return line;
+  return isDamagedCheckpoint(error) || /not a database file|database file is corrupt/i.test(line) ? `benchmark database ${q.dbPath} is unreadable: ${line}` : line;
+}
 
 /** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
 export type CorrectScenario = "all" | "errors" | "incorrect";
@@ -70,6 +82,11 @@ export interface QuestionRun {
   initialExtraction?: "extracted" | "none";
   /** What was done about damaged checkpoints (a thread deleted and restarted), a line each. */
   checkpointNotes?: string[];
+  /**
+   * Correctors: why the question has no initial SQL to correct ("the initial run failed (…)", "not in FILE"). Such a
+   * question is failed, not corrected: correcting "" would credit the corrector with the initial method's failure.
+   */
+  noInitial?: string;
 }
 
 /** For a graph not built by a spec (no `recursionLimit` of its own): LangGraph's limit is then this. */
@@ -98,7 +115,9 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
   try {
     return await runThreadOnce(graph, input, threadId, trace);
   } catch (error) {
-    if (!isDamagedCheckpoint(error)) throw error;
+    // Only the checkpointer's own damage (storage says so): a node's error about a corrupt benchmark database reads
+    // alike but is no reason to delete the thread.
+    if (!(error instanceof DamagedCheckpointError)) throw error;
     const what = firstLineOf(error);
     const saver = graph.checkpointer as { deleteThread?(id: string): Promise<void> } | undefined;
     try {
@@ -112,7 +131,7 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
       return await runThreadOnce(graph, input, threadId, trace);
     } catch (again) {
       // Damage again (the file itself is broken): this question fails, the run goes on.
-      if (isDamagedCheckpoint(again)) throw new Error(`thread '${threadId}': restarted after damaged checkpoints, and failed again: ${firstLineOf(again)}`);
+      if (again instanceof DamagedCheckpointError) throw new Error(`thread '${threadId}': restarted after damaged checkpoints, and failed again: ${firstLineOf(again)}`);
       throw again;
     }
   }
@@ -121,7 +140,7 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
 async function runThreadOnce(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig): Promise<SqlStateValue> {
   const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
   const snapshot = await graph.getState(config).catch((error: unknown) => {
-    if (isDamagedCheckpoint(error)) throw error;
+    if (error instanceof DamagedCheckpointError) throw error;
     return undefined;
   });
   const values = snapshot?.values as Partial<SqlStateValue> | undefined;
@@ -203,13 +222,25 @@ async function runQuestionWith(runner: Runner, q: Question, threadId: string, no
     }
     const initial = runner.initial;
     if (!initial) throw new Error(`corrector '${runner.spec.name}' needs initial SQL (--initial)`);
+    const withoutInitial = (why: string): QuestionRun => withExtraction({ threadId, sql: "", usage, latencyMs: performance.now() - started, iterations: 0, noInitial: why });
     if (initial.kind === "graph") {
       const { runId: _own, ...initialTrace } = traceOf(runner, q, initial.spec.name);
-      const first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`, initialTrace, notes);
-      initialSql = first.sql;
+      let first: SqlStateValue;
+      try {
+        first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`, initialTrace, notes);
+      } catch (error) {
+        if (error instanceof UserError) throw error;
+        return withoutInitial(`the initial run failed (${errorLineOf(error, q)})`);
+      }
       usage = addUsage(usage, first.usage);
+      // Under eval's rule a generator whose calls got no reply did not answer: nothing of its to correct.
+      if (first.usage.failed) return withoutInitial(`the initial run failed (${first.usage.failed} model call${first.usage.failed === 1 ? "" : "s"} got no reply${first.usage.failure ? `: ${first.usage.failure}` : ""})`);
+      initialSql = first.sql;
     } else {
-      initialSql = initial.predictions.get(q.id) ?? "";
+      const unanswered = initial.unanswered?.get(q.id);
+      if (unanswered) return withoutInitial(unanswered);
+      if (!initial.predictions.has(q.id)) return withoutInitial(`not in ${initial.file}`);
+      initialSql = initial.predictions.get(q.id)!;
       initialExtraction = initial.extraction?.get(q.id);
     }
     const { skip, initialCorrect } = await correctionSkipReason(runner, q, initialSql);
@@ -232,7 +263,7 @@ async function runQuestionWith(runner: Runner, q: Question, threadId: string, no
     });
   } catch (error) {
     if (error instanceof UserError) throw error;
-    return withExtraction({ threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) });
+    return withExtraction({ threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: errorLineOf(error, q) });
   }
 }
 

@@ -1,3 +1,4 @@
+import { maskSecrets } from "../core/secrets.ts";
 import type { Comparison } from "./compare.ts";
 import { compareRuns } from "./compare.ts";
 import { exByDatabase } from "../tools/benchmarks/score.ts";
@@ -226,12 +227,12 @@ function page(data: HtmlData, header: string): string {
 export function renderEvalHtml(records: EvalRecord[], ctx: { graph: string; dataset: string; split: string; command: string }): string {
   const comparison = compareRuns([{ key: "A", label: ctx.graph, dir: "", records: new Map(records.map((r) => [r.id, r])), run: {} }]);
   const title = `sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`;
-  return page(dataOf(comparison, "eval", title), `<p>Command: <code>${esc(ctx.command)}</code></p>`);
+  return page(dataOf(comparison, "eval", title), `<p>Command: <code>${esc(maskSecrets(ctx.command))}</code></p>`);
 }
 
 /** The page of a comparison (`sqlmend compare --html`, an experiment's table). */
 export function renderCompareHtml(comparison: Comparison, ctx: { command: string; title?: string; experiment?: ExperimentHtmlRow[]; guidelines?: HtmlData["guidelines"]; note?: string }): string {
   const title = ctx.title ?? `sqlmend compare: ${comparison.runs.length} runs on ${comparison.common} common questions`;
   const data = { ...dataOf(comparison, "compare", title), ...(ctx.experiment ? { experiment: ctx.experiment } : {}), ...(ctx.guidelines?.length ? { guidelines: ctx.guidelines } : {}) };
-  return page(data, `<p>Command: <code>${esc(ctx.command)}</code></p>${ctx.note ? `<p>${esc(ctx.note)}</p>` : ""}${comparison.warnings.map((w) => `<p>warning: ${esc(w)}</p>`).join("")}`);
+  return page(data, `<p>Command: <code>${esc(maskSecrets(ctx.command))}</code></p>${ctx.note ? `<p>${esc(ctx.note)}</p>` : ""}${comparison.warnings.map((w) => `<p>warning: ${esc(w)}</p>`).join("")}`);
 }

@@ -1,3 +1,4 @@
+import { maskSecrets } from "../core/secrets.ts";
 import { z } from "zod";
 import { type DifficultyScore, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
 import { EMBEDDER_ROLE } from "../tools/models/embedder-role.ts";
@@ -187,7 +188,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- Metrics computed: ${s.total ? "EX" : "none (no gold SQL)"}, on the databases in \`${ctx.databases ?? ctx.dataset}\`${ctx.questionsFile ? `; questions from \`${ctx.questionsFile}\`` : ""}`);
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
-  lines.push(`- Command: \`${ctx.command}\``);
+  lines.push(`- Command: \`${maskSecrets(ctx.command)}\``);
   lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`, "");
   for (const section of ctx.sections ?? []) lines.push(`## ${section.title}`, "", ...section.lines, "");
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");

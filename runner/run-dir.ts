@@ -126,10 +126,10 @@ function ownerAlive(owner: LockOwner, file: string): boolean {
  * Takes `outDir/run.lock` (created with O_EXCL: pid, host, start time, command), or refuses with a one-line error
  * naming the process that holds it. A lock whose process is gone (killed) is taken over under a second O_EXCL file
  * (`run.lock.takeover`), so two processes finding the same stale lock do not both take it. Released on `release()`
- * and on exit. Returns a note when a stale lock was taken over.
+ * and on exit. Returns a note when a stale lock was taken over. `file`: another lock file, for an output that is one
+ * file (`memo build`'s memory locks `<memory>.lock`).
  */
-export function lockOutDir(outDir: string, command: string): { release: () => void; note?: string } {
-  const file = path.resolve(outDir, LOCK_FILE);
+export function lockOutDir(outDir: string, command: string, file = path.resolve(outDir, LOCK_FILE)): { release: () => void; note?: string } {
   const mine = `${JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), command } satisfies LockOwner)}\n`;
   const create = () => {
     fs.writeFileSync(file, mine, { flag: "wx" });

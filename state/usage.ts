@@ -20,6 +20,8 @@ export const ModelCallRecordSchema = z.object({
   cached: z.boolean().optional(),
   savedInputTokens: z.number().int().nonnegative().optional(),
   savedOutputTokens: z.number().int().nonnegative().optional(),
+  /** The call failed and a weaker method the user allowed answered instead ("lexical": `--embedding-fallback lexical`). */
+  fallback: z.string().optional(),
 });
 export type ModelCallRecord = z.infer<typeof ModelCallRecordSchema>;
 
@@ -36,6 +38,8 @@ export const UsageTotalsSchema = z.object({
   /** savedTokens split: what a method costs does not change when the cache serves it (cost at prices needs both). */
   savedInputTokens: z.number().int().nonnegative().optional(),
   savedOutputTokens: z.number().int().nonnegative().optional(),
+  /** Calls that failed and were answered by a fallback the user asked for (records with `fallback`). */
+  fallbacks: z.number().int().nonnegative().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
 
@@ -54,6 +58,7 @@ const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
   const savedTokens = (a.savedTokens ?? 0) + (b.savedTokens ?? 0);
   const savedInputTokens = (a.savedInputTokens ?? 0) + (b.savedInputTokens ?? 0);
   const savedOutputTokens = (a.savedOutputTokens ?? 0) + (b.savedOutputTokens ?? 0);
+  const fallbacks = (a.fallbacks ?? 0) + (b.fallbacks ?? 0);
   return {
     calls: a.calls + b.calls,
     inputTokens: a.inputTokens + b.inputTokens,
@@ -64,6 +69,7 @@ const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
     ...(savedTokens ? { savedTokens } : {}),
     ...(savedInputTokens ? { savedInputTokens } : {}),
     ...(savedOutputTokens ? { savedOutputTokens } : {}),
+    ...(fallbacks ? { fallbacks } : {}),
   };
 };
 
@@ -107,7 +113,7 @@ export function usageOfCalls(calls: ModelCallRecord[]): Usage {
     // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.
     const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
     const cached = call.cached ? { cached: 1, savedTokens: (call.savedInputTokens ?? 0) + (call.savedOutputTokens ?? 0), savedInputTokens: call.savedInputTokens ?? 0, savedOutputTokens: call.savedOutputTokens ?? 0 } : {};
-    const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached };
+    const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached, ...(call.fallback ? { fallbacks: 1 } : {}) };
     return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
   }, emptyUsage());
 }

@@ -25,7 +25,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
 import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { DamagedCheckpointError, firstLineOf, UserError } from "../core/errors.ts";
+import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
 import { BLOB_TYPE, BlobSerializer } from "./checkpoint-blobs.ts";
 
 export const CHUNK_TYPE = "json+chunks";
@@ -428,7 +428,7 @@ export class LightSqliteSaver extends SqliteSaver {
     // The serializer chains a thread's frames; it learns the thread here (SqliteSaver.put serializes before it awaits).
     this.chunks.thread = `${String(config.configurable?.thread_id)}\u0000${String(config.configurable?.checkpoint_ns ?? "")}`;
     try {
-      return super.put(config, checkpoint, metadata);
+      return super.put(config, checkpoint, metadata).catch(asDamage);
     } finally {
       this.chunks.thread = undefined;
     }
@@ -436,18 +436,32 @@ export class LightSqliteSaver extends SqliteSaver {
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
     const own = writes.length < 2 || writes.some(([channel]) => channel in WRITES_IDX_MAP || channel === TASKS || channel === PACKED_WRITES);
-    if (own) return super.putWrites(config, writes, taskId);
-    return super.putWrites(config, [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]], taskId);
+    if (own) return super.putWrites(config, writes, taskId).catch(asDamage);
+    return super.putWrites(config, [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]], taskId).catch(asDamage);
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    const tuple = await super.getTuple(config);
+    const tuple = await super.getTuple(config).catch(asDamage);
     return tuple && unpack(tuple);
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
-    for await (const tuple of super.list(config, options)) yield unpack(tuple);
+    try {
+      for await (const tuple of super.list(config, options)) yield unpack(tuple);
+    } catch (error) {
+      asDamage(error);
+    }
   }
+}
+
+/**
+ * SQLite's word that the checkpoint file is corrupt, said as checkpoint damage (`DamagedCheckpointError`) where it
+ * arises: the runner restarts a thread only for that, never for a node's error about some other file (a corrupt
+ * benchmark database says the same words).
+ */
+function asDamage(error: unknown): never {
+  if (!(error instanceof UserError) && isDamagedCheckpoint(error)) throw new DamagedCheckpointError(`checkpoint file does not read: ${firstLineOf(error)}`);
+  throw error;
 }
 
 function unpack(tuple: CheckpointTuple): CheckpointTuple {

@@ -52,6 +52,11 @@ describe("sqlmend cache", () => {
     expect(human.out).toMatch(new RegExp(`^  ${Object.values(asked).reduce((a, b) => a + b, 0)} replies from 6 threads; \\d+ tokens they cost when made$`, "m"));
     expect(human.out).toMatch(/^  agent\/writer +\d+ +\d+ +\d+ +20\d\d-/m);
 
+    // A model the caches do not hold is said, naming those they do; nothing is removed.
+    const typo = await sqlmend("cache", "clear", "--model", "agent/writter");
+    expect(typo.code).toBe(1);
+    expect(typo.err).toMatch(/^sqlmend cache: no model 'agent\/writter' in the caches of .*: they hold .*'agent\/writer'.*\(sqlmend cache info lists them\)$/m);
+    expect(JSON.parse((await sqlmend("cache", "info", "--json")).out).responses.replies).toBe(info.responses.replies);
     const cleared = await sqlmend("cache", "clear", "--model", "agent/writer");
     expect(cleared.code, cleared.err).toBe(0);
     expect(cleared.out).toMatch(new RegExp(`^removed ${asked["agent/writer"]} replies and 3 vectors from `));

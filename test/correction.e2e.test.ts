@@ -22,6 +22,8 @@ let server: OpenAIServer;
 /** How many fix requests per question get broken SQL before the fixer answers with the gold. */
 let fixesBeforeGold = 0;
 const fixCount = new Map<string, number>();
+/** The server answers this question's requests with 500 (its initial run fails). */
+let unreachableFor: string | undefined;
 
 const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.messages.at(-1)?.content ?? "")?.[1]?.trim() ?? "";
 const sqlReply = (sql: string): ScriptedReply => ({ content: `\`\`\`sql\n${sql}\n\`\`\`` });
@@ -59,6 +61,7 @@ beforeAll(async () => {
     respond: (req) => {
       const q = dev.find((x) => x.question === questionOf(req));
       if (!q) return sqlReply("SELECT 1");
+      if (q.id === unreachableFor) return { status: 500 };
       if (!isFix(req)) return sqlReply("SELECT missing_column FROM nowhere");
       const n = (fixCount.get(q.id) ?? 0) + 1;
       fixCount.set(q.id, n);
@@ -110,6 +113,65 @@ describe("correction scenarios (MAGIC Table 1)", () => {
     const all = path.join(dir, "all");
     expect(await main(["eval", "repair", "--bench", benchDir, "--out", all, ...ids(), "--initial", writePreds(), "--correct", "all", "--checkpoints", "memory"], io().io)).toBe(0);
     expect([...results(all).values()].every((x) => x.correction === "applied")).toBe(true);
+  });
+
+  it("a corrector is never credited for a question its --initial file lacks: failed 'not in FILE', exit 3; --resume corrects it once the file has it", async () => {
+    const out = path.join(dir, "half");
+    const file = path.join(dir, "half.json");
+    // Only q1 (SQL that fails to execute, which the fixer would turn right).
+    fs.writeFileSync(file, JSON.stringify({ [q1().id]: `SELECT nope FROM nothing\t----- bird -----\t${q1().dbId}` }));
+    const args = ["eval", "repair", "--bench", benchDir, "--out", out, ...ids(), "--initial", file, "--correct", "all", "--checkpoints", path.join(dir, "half.sqlite"), "--max-retries", "0"];
+    const run = io();
+    expect(await main(args, run.io)).toBe(3);
+    const r = results(out);
+    for (const q of [q0(), q2()]) {
+      expect(r.get(q.id)).toMatchObject({ failure: `no initial SQL: not in ${file}`, correct: false, sql: "" });
+      expect(r.get(q.id)!.correction).toBeUndefined();
+      expect(r.get(q.id)!.initialCorrect).toBeUndefined();
+    }
+    expect(r.get(q1().id)).toMatchObject({ correction: "applied", correct: true, initialCorrect: false });
+    // Only the covered question is in EX and in the initial → final comparison.
+    expect(run.out()).toMatch(/^EX 100\.00% \(1\/1 answered, bird semantics\); 2 failed/m);
+    expect(run.out()).toMatch(new RegExp(`^2 questions failed \\(e\\.g\\. ${q0().id}: no initial SQL: not in `, "m"));
+    const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
+    expect(report).toMatch(/Initial EX: 0\.00% → final EX: 100\.00%/);
+    expect(report).toMatch(/^- Failed questions \(not scored; --resume runs them again\): 2 \(first: \S+: no initial SQL: not in /m);
+
+    // The file gets them; --resume corrects them (and only them).
+    fs.writeFileSync(file, JSON.stringify({ [q0().id]: `${q0().goldSql}\t----- bird -----\t${q0().dbId}`, [q1().id]: `SELECT nope FROM nothing\t----- bird -----\t${q1().dbId}`, [q2().id]: `SELECT 42\t----- bird -----\t${q2().dbId}` }));
+    const resumed = io();
+    expect(await main([...args, "--resume"], resumed.io), resumed.err()).toBe(0);
+    const after = results(out);
+    expect(after.get(q0().id)).toMatchObject({ correction: "applied", initialCorrect: true });
+    expect(after.get(q2().id)).toMatchObject({ correction: "applied", initialCorrect: false });
+    expect(after.get(q0().id)!.failure).toBeUndefined();
+  });
+
+  it("a question the initial run failed is failed by the corrector ('the initial run failed'), from a run's predictions file or an initial graph", async () => {
+    const initialOut = path.join(dir, "initial-run");
+    unreachableFor = q2().id;
+    try {
+      expect(await main(["eval", "baseline", "--bench", benchDir, "--out", initialOut, ...ids(), "--checkpoints", "memory", "--max-retries", "0", "--max-fix-rounds", "0"], io().io)).toBe(3);
+      // From the run's predictions file: its "" for q2 is no SQL of the initial method's.
+      const fromFile = path.join(dir, "from-run");
+      const run = io();
+      expect(await main(["eval", "as-given", "--bench", benchDir, "--out", fromFile, ...ids(), "--initial", path.join(initialOut, "predict_dev.json"), "--checkpoints", "memory"], run.io)).toBe(3);
+      const r = results(fromFile);
+      expect(r.get(q2().id)!.failure).toMatch(/^no initial SQL: the initial run failed \(1 model call got no reply/);
+      expect(r.get(q2().id)!.initialCorrect).toBeUndefined();
+      expect(r.get(q0().id)!.failure).toBeUndefined();
+      // In process (--initial baseline): the same, and the corrector is not run for it.
+      const inProcess = path.join(dir, "in-process");
+      const before = server.requests.length;
+      expect(await main(["eval", "repair", "--bench", benchDir, "--out", inProcess, "--ids", q2().id, "--checkpoints", "memory", "--max-retries", "0", "--max-fix-rounds", "1"], io().io)).toBe(3);
+      const failed = results(inProcess).get(q2().id)!;
+      expect(failed.failure).toMatch(/^no initial SQL: the initial run failed \(\d+ model calls? got no reply: model call failed: 500 /);
+      // The corrector did not run on it: no correction, and every request was the initial generator's (1 + its fix).
+      expect(failed.correction).toBeUndefined();
+      expect(server.requests.length - before).toBe(2);
+    } finally {
+      unreachableFor = undefined;
+    }
   });
 
   it("as-given scores a predictions file as it is, with no model call, as `score` does, and compare takes it", async () => {

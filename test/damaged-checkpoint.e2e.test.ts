@@ -81,3 +81,35 @@ describe("damaged checkpoints", () => {
     expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/Fallbacks during the run: 1\n {2}- .*truncated\.sqlite: .*set aside as truncated\.sqlite\.damaged-/);
   }, 60_000);
 });
+
+describe("a corrupt benchmark database", () => {
+  it("is not taken for damaged checkpoints: no thread deleted, no restart counted; the record says the database is unreadable", async () => {
+    const copy = path.join(dir, "bench-corrupt");
+    fs.cpSync(benchDir, copy, { recursive: true });
+    const q = dev[0]!;
+    const dbFile = path.join(copy, path.relative(benchDir, q.dbPath));
+    // The header stays (SQLite opens it); every page after the first is garbage: "database disk image is malformed".
+    const bytes = fs.readFileSync(dbFile);
+    bytes.fill(0x5a, 100);
+    fs.writeFileSync(dbFile, bytes);
+    const out = path.join(dir, "corrupt-db");
+    const file = path.join(dir, "corrupt-db.sqlite");
+    const args = ["eval", "baseline", "--bench", copy, "--out", out, "--ids", q.id, "--checkpoints", file, "--model", "test-model", "--base-url", server.url, "--concurrency", "1"];
+    const run = await sqlmend(...args);
+    expect(run.code, run.err).toBe(3);
+    expect(run.err).not.toMatch(/restarted from scratch|checkpoints were deleted/);
+    const records = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; failure?: string; checkpointRestart?: string });
+    expect(records).toHaveLength(1);
+    expect(records[0]!.checkpointRestart).toBeUndefined();
+    expect(records[0]!.failure).toMatch(/benchmark database .* is unreadable: .*malformed/);
+    // The thread's checkpoints are still there (nothing was deleted).
+    const runId = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).runId as string;
+    const db = new Database(file, { readonly: true });
+    try {
+      expect((db.prepare("SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?").get(`eval:${runId}:${q.id}`) as { n: number }).n).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+    expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).not.toMatch(/restarted from scratch after damaged checkpoints/);
+  }, 60_000);
+});

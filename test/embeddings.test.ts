@@ -10,6 +10,7 @@ import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 import { hashedEmbedding, type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { goldResponder, minibenchFixture, resultsOf, runCli } from "./support/cli.ts";
 
 let dir: string;
 let server: OpenAIServer;
@@ -162,4 +163,37 @@ describe("few-shot retrieval", () => {
       await executor.close();
     }
   });
+});
+
+describe("no silent fallback to lexical ranking (issue 30)", () => {
+  it("a down embedding endpoint fails the few-shot questions; --embedding-fallback lexical ranks lexically, recorded per question and in the report", async () => {
+    const work = path.join(dir, "fallback");
+    fs.mkdirSync(work);
+    const { benchDir, dev } = await minibenchFixture(work);
+    const down = await startOpenAIServer({ respond: goldResponder(dev), embeddingStatus: 503 });
+    const sqlmend = (...args: string[]) => runCli(args, work, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(work, "home") });
+    const args = (out: string) => ["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "3", "--few-shot", "2", "--checkpoints", "memory", "--model", "m", "--base-url", down.url, "--embedding-model", "emb", "--max-retries", "0", "--concurrency", "1"];
+    try {
+      const strict = await sqlmend(...args("strict"));
+      expect(strict.code, strict.err).toBe(3);
+      const failed = [...(await resultsOf(path.join(work, "strict"))).values()];
+      expect(failed).toHaveLength(3);
+      for (const r of failed) expect(r.failure).toMatch(/model calls? got no reply \(first: model call failed: embeddings: embedding endpoint failed: /);
+      expect(strict.out).toMatch(/^EX -% \(0\/0 answered, bird semantics\); 3 failed/m);
+
+      const allowed = await sqlmend(...args("allowed"), "--embedding-fallback", "lexical");
+      expect(allowed.code, allowed.err).toBe(0);
+      const records = [...(await resultsOf(path.join(work, "allowed"))).values()];
+      expect(records.map((r) => r.failure)).toEqual([undefined, undefined, undefined]);
+      for (const r of records) expect((r.outcome as Record<string, unknown>).embeddingFallbacks).toBeGreaterThanOrEqual(1);
+      const report = fs.readFileSync(path.join(work, "allowed", "report.md"), "utf8");
+      expect(report).toMatch(/embeddingFallbacks: mean \d+\.\d\d, max \d+ \(3 questions\)/);
+      expect(report).toContain("--embedding-fallback lexical");
+      expect(JSON.parse(fs.readFileSync(path.join(work, "allowed", "run.json"), "utf8")).settings["embedding-fallback"]).toBe("lexical");
+      const bad = await sqlmend(...args("bad"), "--embedding-fallback", "bm25");
+      expect([bad.code, bad.err]).toEqual([2, expect.stringMatching(/--embedding-fallback takes lexical/)]);
+    } finally {
+      await down.close();
+    }
+  }, 60_000);
 });

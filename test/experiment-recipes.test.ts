@@ -114,6 +114,15 @@ describe("experiment built-in recipes", () => {
     expect(table).toMatch(/^\| guideline\.m2 \| 2 \| yes \| 10 \| 4 \| 3 \| 90\.00 \| 1\.25 \| 2, 3 \|$/m);
   });
 
+  it("a corrector row compares with its initial SQL on the questions it answered: a failed one (no initial SQL) counts in neither", () => {
+    const spec = BUILT_IN_RECIPES.correctors!.runs["repair.all"] ?? Object.values(BUILT_IN_RECIPES.correctors!.runs).find((r) => r.initial)!;
+    const rec = (id: string, correct: boolean, initialCorrect: boolean, failure?: string) =>
+      ({ id, dbId: "db", correct, initialCorrect, correction: failure ? undefined : "applied", calls: 1, inputTokens: 10, outputTokens: 5, usageByRole: {}, ...(failure ? { failure } : {}) }) as unknown as EvalRecord;
+    // Question 3's initial run failed: a record from before issue 30 still carries the verdict on its "" SQL.
+    const row = rowOf("repair.all", spec, [rec("1", true, true), rec("2", true, false), rec("3", false, false, "no initial SQL: the initial run failed (1 model call got no reply)")]);
+    expect([row.ex, row.initialEx, row.wrongToRight, row.rightToWrong, row.failed]).toEqual([100, 50, 1, 0, 1]);
+  });
+
   it("--repeats: a repeat whose questions all failed has no EX, is left out of the mean, and its failures are counted", () => {
     const spec = BUILT_IN_RECIPES.correctors!.runs.initial!;
     const rec = (id: string, correct: boolean, failure?: string) => ({ id, dbId: "db", correct, calls: 1, inputTokens: 10, outputTokens: 5, usageByRole: {}, ...(failure ? { failure } : {}) }) as unknown as EvalRecord;

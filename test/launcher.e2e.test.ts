@@ -213,7 +213,8 @@ describe("sqlmend eval", () => {
     const server = await startOpenAIServer({ respond: benchResponder(new Set(), new Set()) });
     try {
       const out = path.join(dir, "eval-corrupt");
-      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      // A home of its own: the cache is keyed by model, not server, and earlier tests' servers answered otherwise.
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-corrupt") });
       // The question whose database is corrupt is failed (its graph could not finish): exit status 3.
       expect(await main(["eval", "baseline", "--bench", copy, "--out", out, "--checkpoints", "memory", "--max-fix-rounds", "1"], run.io)).toBe(3);
       const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
@@ -228,7 +229,7 @@ describe("sqlmend eval", () => {
       const music = dev.filter((q) => q.dbId === "music");
       fs.copyFileSync(path.join(benchDir, "dev_databases", "music", "music.sqlite"), dbFile);
       const asked = server.requests.length;
-      const resumed = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      const resumed = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-corrupt") });
       expect(await main(["eval", "baseline", "--bench", copy, "--out", out, "--checkpoints", "memory", "--max-fix-rounds", "1", "--resume"], resumed.io)).toBe(0);
       expect(resumed.err()).toMatch(new RegExp(`${dev.length} questions \\(${dev.length - music.length} already done, ${music.length} failed before and run again`));
       expect(new Set(server.requests.slice(asked).map(questionOf))).toEqual(new Set(music.map((q) => q.question)));

@@ -191,7 +191,8 @@ describe("sqlmend magic guideline --no-manager", () => {
     const server = await startOpenAIServer({ respond: magicResponder(train, { correctAt: () => 2 }) });
     try {
       const out = path.join(dir, "no-manager");
-      const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+      // A home of its own: the response cache keys by model, not by server, and other tests' servers answer otherwise.
+      const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-no-manager") });
       expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--no-manager", "--max-iter", "2", "--batch", "10"], run.io)).toBe(0);
       const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
       // The scripted judge never accepts: every failure runs to max-iter; the scorer still sees the corrections.
@@ -200,7 +201,7 @@ describe("sqlmend magic guideline --no-manager", () => {
       expect(server.requests.filter((r) => agentOf(r) === "judge")).toHaveLength(3);
       // inspect (which builds the graph with its defaults) still shows the ablation's check and judge turns.
       const runId = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).runId;
-      const view = captureIO({ SQLMEND_HOME: path.join(dir, "home") });
+      const view = captureIO({ SQLMEND_HOME: path.join(dir, "home-no-manager") });
       expect(await main(["inspect", `magic:${runId}:3`], view.io)).toBe(0);
       const steps = view.out().split("Steps")[1]!;
       expect(steps).not.toMatch(/no change/);
@@ -297,7 +298,7 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
     });
     try {
       const out = path.join(dir, "endpoint-down");
-      const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+      const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-endpoint-down") });
       // Exit 3: finished, but some work failed; --resume retries it.
       expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0"], run.io)).toBe(3);
       const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
@@ -318,7 +319,7 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
       // The endpoint is back: --resume runs the two failed questions again (and only them), then merges.
       recovered = true;
       const before = server.requests.length;
-      const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
+      const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-endpoint-down") });
       expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0", "--resume"], resumed.io)).toBe(0);
       expect(resumed.err()).toMatch(/7 questions \(5 already done, 2 failed before and run again/);
       const rerun = new Set(server.requests.slice(before).filter((r) => agentOf(r) !== "merge").map(questionTextOf));

@@ -130,6 +130,22 @@ describe("memo build", () => {
     expect(again.err()).toMatch(/already holds a memory: pass --resume/);
   }, 30_000);
 
+  it("locks its memory file as eval locks --out: a second build at once refuses, naming the first; entries are not doubled", async () => {
+    const file = path.join(dir, "locked.sqlite");
+    const [a, b] = [io(), io()];
+    const args = ["memo", "build", "--bench", benchDir, "--out", file, "--ids", train[0]!.id, "--samples", "4"];
+    const codes = await Promise.all([main(args, a.io), main(args, b.io)]);
+    expect(codes.sort()).toEqual([0, 1]);
+    expect(a.err() + b.err()).toMatch(new RegExp(`^sqlmend memo: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is being written by process ${process.pid} on .* \\(sqlmend memo build, since `, "m"));
+    const store = MemoryStore.open(file);
+    expect(store.entries()).toHaveLength(1);
+    store.close();
+    // Released at the end: a --resume afterwards runs.
+    const later = io();
+    expect(await main([...args, "--resume"], later.io)).toBe(0);
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  }, 30_000);
+
   it("goes on past a question whose database is corrupt", async () => {
     const broken = path.join(dir, "broken-bench");
     await buildMinibench(broken);

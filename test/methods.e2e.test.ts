@@ -132,7 +132,8 @@ describe("every graph through the launcher, against role-aware agents on the loc
     const down = await startOpenAIServer({ respond: () => ({ status: 500 }) });
     try {
       const out = path.join(dir, "runs", "down");
-      const run = await sqlmend("eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "2", "--checkpoints", "memory", "--base-url", down.url, "--max-retries", "0", "--max-fix-rounds", "1");
+      // No cache: the earlier runs' replies (keyed by model, not server) would answer for the down server.
+      const run = await sqlmend("eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "2", "--checkpoints", "memory", "--base-url", down.url, "--max-retries", "0", "--max-fix-rounds", "1", "--cache", "off");
       // Failed, not answered: exit status 3, no EX of 0 over questions that got no answer.
       expect(run.code).toBe(3);
       expect(run.out).toMatch(/^EX -% \(0\/0 answered, bird semantics\); 2 failed — --resume retries them; 0 skipped$/m);

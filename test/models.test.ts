@@ -104,6 +104,10 @@ describe("callStructured", () => {
       expect(server.requests[0]!.body.response_format.type).toBe("json_schema");
       expect(server.requests[1]!.body.tools[0].function.name).toBe("persona");
       expect(first.records.map((r) => r.method)).toEqual(["jsonSchema", "functionCalling"]);
+      // The refused try is recorded, but it is no failed call: the question it belongs to is answered (issue 30).
+      expect(first.records[0]!.error).toMatch(/^the server refused jsonSchema \(fell back to functionCalling\): 400 /);
+      expect(usageOfCalls(first.records)).toMatchObject({ calls: 2 });
+      expect(usageOfCalls(first.records).failed).toBeUndefined();
       const second = await callStructured(models, "reviewer", [{ role: "user", content: "Another" }], Persona, { name: "persona" });
       expect(second.ok).toBe(true);
       expect(server.requests).toHaveLength(3); // straight to function calling this time

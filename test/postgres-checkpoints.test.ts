@@ -93,4 +93,22 @@ describe.skipIf(!!skip)("checkpoints in PostgreSQL", () => {
     expect(await main(["threads", "--checkpoints", `postgres://postgres@127.0.0.1:${pg.port}/no_such_db`], noDb.io)).toBe(1);
     expect(noDb.err()).toMatch(/no_such_db: no such database/);
   }, 60_000);
+
+  it("passwords in --checkpoints and --cache URLs never leave the process: reports, run.json, output, ask's hint", async () => {
+    const secret = "s3cr3t-pw";
+    const withPassword = pg.url.replace("postgres@", `postgres:${secret}@`);
+    const env = { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-secret") };
+    const out = path.join(dir, "secret");
+    const run = captureIO(env);
+    // The Redis cannot be reached (port 9): the run goes on without the cache, which it says, naming the URL.
+    expect(await main(["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "2", "--checkpoints", withPassword, "--cache", `redis://:${secret}@127.0.0.1:9`], run.io), run.err()).toBe(0);
+    const written = ["report.md", "report.html", "run.json", "results.jsonl"].map((f) => fs.readFileSync(path.join(out, f), "utf8"));
+    for (const text of [...written, run.out(), run.err()]) expect(text).not.toContain(secret);
+    expect(written[0]).toMatch(/^- Command: `sqlmend eval .*--checkpoints postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres --cache redis:\/\/:\*\*\*@127\.0\.0\.1:9`$/m);
+    expect(written[1]).toContain("postgres://postgres:***@127.0.0.1");
+    const asked = captureIO(env);
+    expect(await main(["ask", "baseline", "--db", dev[0]!.dbPath, "--checkpoints", withPassword, dev[0]!.question], asked.io), asked.err()).toBe(0);
+    expect(asked.out() + asked.err()).toMatch(/sqlmend inspect \S+ --checkpoints postgres:\/\/postgres:\*\*\*@/);
+    expect(asked.out() + asked.err()).not.toContain(secret);
+  }, 60_000);
 });

@@ -145,7 +145,7 @@ describe("eval r3: nothing shrinks silently", () => {
     });
     try {
       const out = path.join(dir, "eval-r3-pool");
-      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-r3-pool") });
       expect(await main(["eval", "r3", "--bench", bench, "--out", out, "--limit", "2", "--checkpoints", "memory"], run.io)).toBe(0);
       const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
       const pool = `${train.length - leftOut} of ${train.length} training questions (${leftOut} left out: database not found locally)`;
@@ -199,7 +199,7 @@ describe("ask r3", () => {
   it("says in one line why there is no SQL when the writer's endpoint is down", async () => {
     const server = await startOpenAIServer({ respond: () => ({ status: 500, body: { error: { message: "upstream down" } } }) });
     try {
-      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
+      const run = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-writer-down") });
       expect(await main(["ask", "r3", "--db", dev[0]!.dbPath, "--k-shot", "0", "--max-retries", "0", "--max-debug-turns", "1", "--checkpoints", "memory", dev[0]!.question], run.io)).toBe(1);
       expect(run.err().trim().split("\n")).toEqual([expect.stringMatching(/^sqlmend ask: no SQL: writer: .*upstream down \(thread ask-/)]);
       expect(server.requests).toHaveLength(2); // the first SQL and one debug turn, no panel

@@ -87,3 +87,20 @@ describe.skipIf(!!skip)("the response cache in Redis", () => {
     expect(bad.err()).toMatch(/is not a Redis URL/);
   }, 60_000);
 });
+
+describe.skipIf(!!skip)("Redis keys", () => {
+  it("every key a run writes lives under the documented sqlmend: prefix (redis-cli --scan --pattern 'sqlmend:*' finds them all)", async () => {
+    const { Redis } = await import("ioredis");
+    const client = new Redis(redis.url);
+    try {
+      await client.flushdb();
+      const run = captureIO({ OPENAI_BASE_URL: models.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-keys") });
+      expect(await main(["eval", "baseline", "--bench", benchDir, "--limit", "3", "--checkpoints", "memory", "--out", path.join(dir, "keys"), "--cache", redis.url], run.io)).toBe(0);
+      const keys = await client.keys("*");
+      expect(keys.filter((k) => k.startsWith("sqlmend:reply:"))).toHaveLength(3);
+      expect(keys.filter((k) => !k.startsWith("sqlmend:"))).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+});

@@ -21,6 +21,7 @@ import { usageOfCalls } from "../state/usage.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
 import { agentsConfig, methodAgents } from "./support/method-agents.ts";
+import { goldResponder, minibenchFixture, runCli } from "./support/cli.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -92,7 +93,7 @@ describe("response cache", () => {
     expect(server.requests.length - before).toBe(3);
   });
 
-  it("keys by temperature, endpoint, model and the structured-output request", async () => {
+  it("keys by temperature, model, endpoint alias and the structured-output request; not by the endpoint's URL", async () => {
     const file = path.join(dir, "keys.sqlite");
     await ask(provider(file, "on"));
     const count = () => server.requests.length;
@@ -117,8 +118,15 @@ describe("response cache", () => {
     expect(count() - before).toBe(0);
     const other = await startOpenAIServer({ respond: () => ({ content: "elsewhere" }) });
     try {
-      const reply = await ask(provider(file, "on", { baseURL: other.url }));
-      expect(reply.text).toBe("elsewhere");
+      // Another server of the same model (another node's vLLM, a restart on another port): the same replies.
+      const moved = await ask(provider(file, "on", { baseURL: other.url }));
+      expect(moved.record.cached).toBe(true);
+      expect(other.requests.length).toBe(0);
+      // Kept apart only when the user names the endpoint (--endpoint-alias, "endpointAlias" in the config).
+      const apart = await ask(provider(file, "on", { baseURL: other.url, endpointAlias: "quantised" }));
+      expect(apart.text).toBe("elsewhere");
+      expect(other.requests.length).toBe(1);
+      expect((await ask(provider(file, "on", { baseURL: server.url, endpointAlias: "quantised" }))).text).toBe("elsewhere");
       expect(other.requests.length).toBe(1);
     } finally {
       await other.close();
@@ -139,6 +147,29 @@ describe("response cache", () => {
     } finally {
       await json.close();
     }
+  });
+
+  it("a reply stored by an earlier version (keyed by the endpoint's URL) still serves a rerun", async () => {
+    const file = path.join(dir, "legacy.sqlite");
+    const made = await ask(provider(file, "on"), "stored long ago");
+    // Rekey the stored reply as earlier versions did: the URL in the key.
+    const db = new Database(file);
+    const { key } = db.prepare("SELECT key FROM responses").get() as { key: string };
+    let legacyKey = "";
+    const spy = new ResponseCache(openResponseStore(file, () => {}), "read");
+    const keyOf = spy.keyOf.bind(spy);
+    spy.keyOf = (endpoint, prompt, llmKey) => {
+      if (endpoint === server.url) legacyKey = keyOf(endpoint, prompt, llmKey);
+      return keyOf(endpoint, prompt, llmKey);
+    };
+    await callModel(createOpenAIProvider(config(), { OPENAI_API_KEY: "k" }, { cache: spy }), "generator", [{ role: "user", content: "stored long ago" }]);
+    expect(legacyKey).not.toBe("");
+    db.prepare("UPDATE responses SET key = ? WHERE key = ?").run(legacyKey, key);
+    db.close();
+    const before = server.requests.length;
+    const served = await ask(provider(file, "on"), "stored long ago");
+    expect(server.requests.length).toBe(before);
+    expect(served).toMatchObject({ text: made.text, record: { cached: true } });
   });
 
   it("read uses hits and never writes; refresh never reads and overwrites", async () => {
@@ -269,4 +300,59 @@ describe("a rerun of a finished eval", () => {
       await local.close();
     }
   });
+});
+
+describe("endpoints are not identities", () => {
+  it("a run resumes on another server of the same model and a fresh run there is served from the cache; an alias keeps servers apart", async () => {
+    const work = path.join(dir, "endpoints");
+    fs.mkdirSync(work);
+    const { benchDir, dev } = await minibenchFixture(work);
+    const [a, b] = [await startOpenAIServer({ respond: goldResponder(dev) }), await startOpenAIServer({ respond: goldResponder(dev) })];
+    const sqlmend = (...args: string[]) => runCli(args, work, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(work, "home") });
+    const on = (server: OpenAIServer, out: string, limit: string) => ["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", limit, "--checkpoints", "memory", "--model", "m", "--base-url", server.url];
+    try {
+      expect((await sqlmend(...on(a, "run", "2"))).code).toBe(0);
+      const runJson = JSON.parse(fs.readFileSync(path.join(work, "run", "run.json"), "utf8"));
+      expect(runJson.models.baseURL).toBeUndefined();
+      expect(runJson.endpoints).toEqual({ baseURL: a.url });
+      expect(fs.readFileSync(path.join(work, "run", "report.md"), "utf8")).toContain(a.url);
+      // The server moved (another port, another node): --resume goes on there.
+      const resumed = await sqlmend(...on(b, "run", "3"), "--resume");
+      expect(resumed.code, resumed.err).toBe(0);
+      expect(b.requests.length).toBe(1);
+      // A fresh run on b: every reply from the cache a's run filled.
+      expect((await sqlmend(...on(b, "fresh", "2"))).code).toBe(0);
+      expect(b.requests.length).toBe(1);
+      // Named apart: a different identity (resume refused) and its own cache entries.
+      const apart = await sqlmend(...on(b, "run", "3"), "--resume", "--endpoint-alias", "node-b");
+      expect(apart.code).toBe(1);
+      expect(apart.err).toMatch(/--resume: .* holds a run with models .*, not .*"endpointAlias":"node-b"/);
+      expect((await sqlmend(...on(b, "apart", "2"), "--endpoint-alias", "node-b")).code).toBe(0);
+      expect(b.requests.length).toBe(3);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
+
+  it("a run.json written before endpoints left the identity resumes (its URL moved to endpoints)", async () => {
+    const work = path.join(dir, "old-run");
+    fs.mkdirSync(work);
+    const { benchDir, dev } = await minibenchFixture(work);
+    const server = await startOpenAIServer({ respond: goldResponder(dev) });
+    const sqlmend = (...args: string[]) => runCli(args, work, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(work, "home") });
+    const args = ["eval", "baseline", "--bench", benchDir, "--out", "run", "--limit", "2", "--checkpoints", "memory", "--model", "m", "--base-url", server.url];
+    try {
+      expect((await sqlmend(...args)).code).toBe(0);
+      const file = path.join(work, "run", "run.json");
+      const { endpoints, models, ...rest } = JSON.parse(fs.readFileSync(file, "utf8"));
+      const { model, ...others } = models;
+      fs.writeFileSync(file, JSON.stringify({ ...rest, models: { model, baseURL: endpoints.baseURL, ...others } }));
+      const resumed = await sqlmend(...args, "--resume");
+      expect(resumed.code, resumed.err).toBe(0);
+      expect(JSON.parse(fs.readFileSync(file, "utf8"))).toMatchObject({ models: { model: "m" }, endpoints: { baseURL: server.url } });
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

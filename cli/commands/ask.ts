@@ -91,6 +91,7 @@ ${RUN_FLAGS_USAGE}`,
       };
       const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${lazyCrypto().randomUUID().slice(0, 8)}`;
       const outcome = await runQuestion(runner, question, threadId);
+      if (outcome.noInitial !== undefined) throw new UserError(`no initial SQL to correct: ${outcome.noInitial} (thread ${threadId})`);
       if (!outcome.sql) throw new UserError(`no SQL: ${outcome.error ?? whyNoSql(outcome.state)} (thread ${threadId})`);
       const execution = await executeSql(executor, dbPath, outcome.sql, { previewRows: 20, timeoutMs: runner.queryTimeoutMs });
       if (values.json) {

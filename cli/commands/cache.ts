@@ -74,6 +74,14 @@ export const cacheCommand: Command = {
       if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== values.before) throw new UsageError(`--before takes a day as YYYY-MM-DD, not '${values.before}'`);
       before = day.toISOString();
     }
+    if (values.model !== undefined) {
+      // A mistyped name would remove nothing and say "removed 0": name the models there are instead.
+      const info = guarded(() => describeCacheFiles(responses, vectors));
+      const models = [...new Set([...info.responses.byModel.map((m) => m.model), ...info.vectors.byModel.map((m) => m.model.replace(/@.*$/, ""))])];
+      if (!models.includes(values.model)) {
+        throw new UserError(`no model '${values.model}' in the caches of ${home}: ${models.length ? `they hold ${models.map((m) => `'${m}'`).join(", ")}` : "they hold nothing"} (sqlmend cache info lists them)`);
+      }
+    }
     const removed = guarded(() => clearCacheFiles(responses, vectors, { ...(values.all ? { all: true } : {}), ...(values.model !== undefined ? { model: values.model } : {}), ...(before ? { before } : {}) }));
     io.stdout(`removed ${removed.replies} replies and ${removed.vectors} vectors from ${home}${removed.compacted ? "" : " (another run has a file open, so its space was not given back yet: a later clear does)"}\n`);
     return 0;

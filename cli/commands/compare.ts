@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "../shared/command.ts";
-import { UsageError, UserError } from "../shared/command.ts";
+import { UsageError, UserError, commandLine } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import type { EvalRecord, parseResults } from "../../runner/report.ts";
 import type { Comparison, RunSummary } from "../../runner/compare.ts";
@@ -64,7 +64,7 @@ McNemar test on those, and with three runs or more its Holm-adjusted p-value ove
     }
     if (values.html !== undefined) {
       const { renderCompareHtml } = await import("../../runner/report-html.ts");
-      fs.writeFileSync(path.resolve(io.cwd, values.html), renderCompareHtml(comparison, { command: `sqlmend compare ${argv.join(" ")}` }));
+      fs.writeFileSync(path.resolve(io.cwd, values.html), renderCompareHtml(comparison, { command: commandLine("compare", argv) }));
     }
     if (values.json) {
       io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);

@@ -1,6 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import type { CliIO, Command } from "../shared/command.ts";
-import { UsageError } from "../shared/command.ts";
+import { UsageError, commandLine } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import {
   answerSettings,
@@ -115,6 +116,7 @@ ${RUN_FLAGS_USAGE}
       // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
       // none of the evaluated questions).
       const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: source.bench ?? source.dbDir!, ...(source.questions ? { questionsFile: source.questions } : {}), split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
+      if (values.resume) recordEndpointsApart(outDir);
       const runFile = prepareOutDir(
         outDir,
         {
@@ -125,6 +127,8 @@ ${RUN_FLAGS_USAGE}
           dbDir: source.dbDir ?? null,
           semantics,
           models: runner.deps.models.describe(),
+          // Where they were served: recorded, not compared (a server restarted elsewhere serves the same models).
+          endpoints: runner.deps.models.endpoints?.() ?? null,
           settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) },
           shard: shard ? shardName(shard) : null,
           // What was selected, for `sqlmend merge` (not checked by --resume: a resumed run may take more questions).
@@ -171,15 +175,15 @@ ${RUN_FLAGS_USAGE}
           checkpoints: checkpoints.location,
           cache: cacheModeFrom(values, io.env),
           // Linking and few-shot retrieval rank by this model, or lexically (each linking says which, in inspect).
-          embeddings: runner.deps.embeddings?.model ?? "none (lexical ranking)",
+          embeddings: runner.deps.embeddings ? `${runner.deps.embeddings.model}${runner.deps.embeddings.fallback ? " (lexical ranking where the endpoint fails: --embedding-fallback lexical)" : ""}` : "none (lexical ranking)",
           ...(values.server ? { server: values.server } : {}),
           ...answerSettings(values),
           ...graphSettings(runner.graphSpecs, values, io.cwd),
           ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),
           ...preflight,
         },
-        models: runner.deps.models.describe(),
-        command: `sqlmend eval ${argv.join(" ")}`,
+        models: { ...runner.deps.models.describe(), ...runner.deps.models.endpoints?.() },
+        command: commandLine("eval", argv),
         notes: runNotes,
       });
       io.stdout(
@@ -197,5 +201,23 @@ ${RUN_FLAGS_USAGE}
     }
   },
 };
+
+/**
+ * A run.json written before endpoints left the run's identity has the URLs in `models`: moved to `endpoints`, so
+ * `--resume` compares that run's models as it compares a new one's (by name and parameters, not by server).
+ */
+function recordEndpointsApart(outDir: string): void {
+  const file = path.join(outDir, "run.json");
+  let run: { models?: Record<string, unknown>; endpoints?: unknown };
+  try {
+    run = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return; // none, or unreadable: prepareOutDir says so
+  }
+  if (!run.models || !("baseURL" in run.models)) return;
+  const { baseURL, embeddingBaseURL, ...models } = run.models;
+  const endpoints = { baseURL, ...(embeddingBaseURL !== undefined ? { embeddingBaseURL } : {}) };
+  fs.writeFileSync(file, `${JSON.stringify({ ...run, models, endpoints: run.endpoints ?? endpoints }, null, 2)}\n`);
+}
 
 export type { CliIO };

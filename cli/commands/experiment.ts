@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CliIO, Command } from "../shared/command.ts";
-import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
+import { firstLineOf, UsageError, UserError, commandLine } from "../shared/command.ts";
 import type { Recipe } from "../../runner/experiment.ts";
 import { graphFlags, isGraphModule, loadRunModules, runFlags } from "../shared/setup.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
@@ -235,7 +235,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
       const note = `The Experiment table is table.json's (every answered question of each run${repeats > 1 ? `, means over ${repeats} repeats` : ""}); the summary and charts below compare the dev runs on the questions all of them answered${repeats > 1 ? " in repeat 1, except EX per repeat, which draws every repeat" : ""}.`;
       const experiment = rows.filter((r) => !r.notRun && !r.guideline).map((r) => ({ run: r.run, graph: r.graph, questions: r.questions, ex: r.ex, sd: r.repeats ? r.repeats.sd : null, repeats: r.repeats ? { seeds: r.repeats.seeds, ex: r.repeats.ex } : null, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: r.callsPerQuestion, costPerQuestion: r.costPerQuestion, failed: r.failed }));
       const guidelines = rows.filter((r) => r.guideline).map((r) => ({ run: r.run, maxIter: r.guideline!.maxIter, failures: r.guideline!.failures, correctedWithin: r.guideline!.correctedWithin }));
-      fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: `sqlmend experiment ${argv.join(" ")}`, title, note, experiment, guidelines }));
+      fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: commandLine("experiment", argv), title, note, experiment, guidelines }));
     }
     io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
     // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).

@@ -280,7 +280,10 @@ async function processQuestion(
         return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, thread: initialThread, error }, interactions: [] };
       }
     } else {
-      initialSql = ctx.initial.predictions.get(q.id) ?? "";
+      // As eval's correctors: a question the file (or the run that wrote it) did not answer is failed, not cycled on "".
+      const missing = ctx.initial.unanswered?.get(q.id) ?? (ctx.initial.predictions.has(q.id) ? undefined : `not in ${ctx.initial.file}`);
+      if (missing) return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, thread, error: `no initial SQL: ${missing}` }, interactions: [] };
+      initialSql = ctx.initial.predictions.get(q.id)!;
     }
     const verdict = await scoreQuestion(q, initialSql, { executor: ctx.deps.executor, semantics: ctx.semantics, timeoutMs: ctx.timeoutMs });
     const notCycled: Outcome = { cycled: false, iterations: 0, success: null };

@@ -13,7 +13,7 @@ import { executeSql } from "../../nodes/execute.ts";
 import { labelError } from "../../nodes/memo/common.ts";
 import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../../nodes/memo/memory-build.ts";
 import { type RecordStore, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
-import { benchmarkFromFlags, fileOrder, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, fileOrder, lockOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../../state/usage.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
 import { createOpenAIProvider, resolveModelConfig } from "../../tools/models/models.ts";
@@ -100,8 +100,17 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
   const embeddings = embedderFor(values, io);
 
   const file = path.resolve(io.cwd, values.out);
+  // One build writes a memory at a time, as one eval writes an --out folder: a second refuses, naming the first.
+  const lock = lockOutDir(file, "memo build", `${file}.lock`);
+  if (lock.note) io.stderr(`sqlmend memo build: ${file}: ${lock.note}\n`);
   const existed = fs.existsSync(file);
-  const store = MemoryStore.open(file, { create: true, embedder: embeddings });
+  let store: MemoryStore;
+  try {
+    store = MemoryStore.open(file, { create: true, embedder: embeddings });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   try {
     // As before for a layout's own questions (so memories built earlier resume), with the question file or folder otherwise.
     const source = JSON.stringify({ bench: benchSource.bench ?? benchSource.dbDir, split, ...(benchSource.questions ? { questions: benchSource.questions } : {}) });
@@ -173,6 +182,7 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
     return run.exitCode;
   } finally {
     store.close();
+    lock.release();
   }
 }
 

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Command } from "../shared/command.ts";
-import { UsageError } from "../shared/command.ts";
+import { UsageError, commandLine } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 
 export const mergeCommand: Command = {
@@ -19,7 +19,7 @@ selections are refused, as --resume refuses them; so is a shard with questions s
     if (!positionals.length) throw new UsageError("name the shard folders to merge");
     const { mergeShards } = await import("../../runner/merge.ts");
     const outDir = path.resolve(io.cwd, values.out);
-    const merged = await mergeShards(positionals.map((dir) => path.resolve(io.cwd, dir)), outDir, `sqlmend merge ${argv.join(" ")}`);
+    const merged = await mergeShards(positionals.map((dir) => path.resolve(io.cwd, dir)), outDir, commandLine("merge", argv));
     const { exLine, summarize } = await import("../../runner/report.ts");
     const { EXIT_QUESTIONS_FAILED } = await import("../../runner/question-runner.ts");
     const summary = summarize(merged.records);

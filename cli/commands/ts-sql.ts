@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "../shared/command.ts";
-import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
+import { firstLineOf, UsageError, UserError, commandLine } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
 import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
@@ -262,7 +262,7 @@ export const tsSqlCommand: Command = {
         progress: { metric: { label: "gold passes", as: "share" }, of: (record) => ({ hit: record.status === "passed", tokens: record.inputTokens + record.outputTokens }) },
       });
       const { records } = run;
-      fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: `sqlmend ts-sql ${argv.join(" ")}`, summarize: runner.spec.outcome?.summarize, notes }));
+      fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: commandLine("ts-sql", argv), summarize: runner.spec.outcome?.summarize, notes }));
       const failed = records.filter((r) => r.status === "failed").length;
       io.stdout(
         `${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\n` +

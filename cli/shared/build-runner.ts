@@ -13,6 +13,8 @@ import { extractSql } from "../../tools/reply.ts";
 import type { SqlExecutor } from "../../tools/sqlite/types.ts";
 import { firstLineOf, UsageError, UserError } from "./command.ts";
 import type { InitialSource, Runner } from "../../runner/question.ts";
+import { EVAL_RESULTS } from "../../runner/eval.ts";
+import { type EvalRecord, failureOf, isFailed, parseResults } from "../../runner/report.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
 import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom, loadRunModules, runGraph } from "./setup.ts";
 
@@ -174,7 +176,30 @@ export async function resolveInitialSource(
     predictions.set(id, sql);
     if (how !== "as written") extraction.set(id, how);
   }
-  return { kind: "predictions", file, predictions, extraction };
+  return { kind: "predictions", file, predictions, extraction, unanswered: unansweredBy(file, predictions) };
+}
+
+/**
+ * A predictions file that a sqlmend run wrote (`results.jsonl` beside it) has a line for every question, "" where the
+ * run failed or did not get to it: those ids, with why, so a corrector fails them rather than correcting "" (a
+ * `--resume` then corrects them once the initial run has answered them).
+ */
+function unansweredBy(file: string, predictions: Map<string, string>): Map<string, string> | undefined {
+  const results = path.join(path.dirname(file), EVAL_RESULTS);
+  if (!fs.existsSync(results)) return undefined;
+  let records: Map<string, EvalRecord>;
+  try {
+    records = parseResults(fs.readFileSync(results, "utf8")).records;
+  } catch (error) {
+    throw new UserError(`--initial ${file}: the run's ${EVAL_RESULTS} beside it does not read (${firstLineOf(error)})`);
+  }
+  const unanswered = new Map<string, string>();
+  for (const id of predictions.keys()) {
+    const record = records.get(id);
+    if (!record) unanswered.set(id, `the initial run (${path.dirname(file)}) has not run it`);
+    else if (isFailed(record)) unanswered.set(id, `the initial run failed (${failureOf(record) ?? "no reason recorded"})`);
+  }
+  return unanswered;
 }
 
 /**

@@ -26,3 +26,5 @@ export const defaultIO = (): CliIO => ({
   cwd: process.cwd(),
   isTTY: process.stderr.isTTY,
 });
+
+export { commandLine, maskSecrets } from "../../core/secrets.ts";

@@ -31,6 +31,8 @@ export const runFlags = {
   "structured-method": { type: "string" },
   "embedding-model": { type: "string" },
   "embedding-base-url": { type: "string" },
+  "endpoint-alias": { type: "string" },
+  "embedding-fallback": { type: "string" },
   cache: { type: "string" },
   "max-fix-rounds": { type: "string" },
   "few-shot": { type: "string" },
@@ -53,6 +55,10 @@ export const RUN_FLAGS_USAGE = `Model:
   --stream                  stream replies  --structured-method auto|jsonSchema|functionCalling|jsonMode|text
   --embedding-model NAME    embeddings for linking and few-shot retrieval (or SQLMEND_EMBEDDING_MODEL; default: lexical)
   --embedding-base-url URL  the embedding endpoint when it is not --base-url (or SQLMEND_EMBEDDING_BASE_URL)
+  --embedding-fallback lexical  rank lexically when the embedding endpoint fails, counted per question and in the
+                            report (default: such a question is failed, and --resume asks again)
+  --endpoint-alias NAME     names the server in the run's identity and the cache key (or SQLMEND_ENDPOINT_ALIAS);
+                            without it a URL is recorded, not compared: servers of one model are interchangeable
   --cache on|off|read|refresh  model replies cached in <data dir>/responses.sqlite (default on, or SQLMEND_CACHE):
                             read uses hits and never writes, refresh never reads and overwrites;
                             --cache redis://HOST:PORT keeps it in Redis, shared by every machine that names it
@@ -122,7 +128,14 @@ export function modelFlagsFrom(values: RunValues): ModelFlags {
     structuredMethod: method as ModelFlags["structuredMethod"],
     embeddingModel: values["embedding-model"],
     embeddingBaseURL: values["embedding-base-url"],
+    embeddingFallback: embeddingFallbackFrom(values["embedding-fallback"]),
+    endpointAlias: values["endpoint-alias"],
   };
+}
+
+function embeddingFallbackFrom(value: string | undefined): "lexical" | undefined {
+  if (value !== undefined && value !== "lexical") throw new UsageError(`--embedding-fallback takes lexical (rank lexically when the embedding endpoint fails), not '${value}'`);
+  return value;
 }
 
 /** `--cache`, else SQLMEND_CACHE, else on. A Redis URL is "on", kept in that Redis (`cacheRedisFrom`). */
@@ -324,7 +337,7 @@ export function examplesWantedBy(spec: GraphInfo, values: Record<string, unknown
 }
 
 /** The shared flags that change answers or verdicts (not speed), as given: run.json records them and `--resume` keeps them. */
-const ANSWER_FLAGS = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "graph", "initial", "correct", "keep-distinct"] as const;
+const ANSWER_FLAGS = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "graph", "initial", "correct", "keep-distinct", "embedding-fallback"] as const;
 
 /** The answer-changing shared flags a run was given (`except`: those its command records elsewhere in run.json). */
 export function answerSettings(values: Record<string, unknown>, except: readonly string[] = []): Record<string, unknown> {

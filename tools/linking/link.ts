@@ -157,8 +157,9 @@ export async function linkKeywords(keywordsIn: string[], opts: LinkOptions): Pro
       ]),
     ];
     const outcome = await embedRecorded(opts.embeddings, texts);
+    // A failure's record too: a failed call, or the fallback the user allowed.
+    records.push(...outcome.records);
     if (outcome.ok) {
-      records.push(...outcome.records);
       const byText = new Map(texts.map((t, i) => [t, outcome.vectors[i]!]));
       vectorOf = (text) => byText.get(text) ?? [];
     } else notes.push(outcome.note);

@@ -29,6 +29,11 @@ export interface Embedder {
   embed(texts: string[]): Promise<number[][]>;
   /** The same, with what it cost (optional: `embedRecorded` works with any Embedder). */
   embedCounted?(texts: string[]): Promise<{ vectors: number[][]; usage: EmbedUsage }>;
+  /**
+   * "lexical": the user allows lexical ranking when the endpoint fails (`--embedding-fallback lexical`). Without it a
+   * failure is a failed call (the question is failed, `--resume` asks again): never a weaker method in silence.
+   */
+  readonly fallback?: "lexical";
 }
 
 /** Cosine similarity of two vectors (0 when either is all zeros). */
@@ -53,9 +58,11 @@ export type EmbedOutcome =
   | { ok: false; note: string; records: ModelCallRecord[] };
 
 /**
- * Embeds texts for a consumer that falls back to lexical ranking: never throws; on failure says why in one line.
+ * Embeds texts for a consumer that can rank lexically instead: never throws; on failure says why in one line.
  * When the endpoint was called, one call record (role `embedder`, tokens, latency) joins the node's `calls`, so
- * embeddings count in usage like any model call.
+ * embeddings count in usage like any model call. A failure is a record too: a failed call ("model call failed: …",
+ * which fails the question under eval's rule), or with the embedder's `fallback` "lexical" a call marked `fallback`
+ * (counted per question as `embeddingFallbacks` and in the report).
  */
 export async function embedRecorded(embedder: Embedder, texts: string[]): Promise<EmbedOutcome> {
   try {
@@ -76,7 +83,11 @@ export async function embedRecorded(embedder: Embedder, texts: string[]): Promis
       : [];
     return { ok: true, vectors, records };
   } catch (error) {
-    return { ok: false, note: `embeddings unavailable (${firstLineOf(error)}); ranked lexically`, records: [] };
+    const reason = firstLineOf(error);
+    const attempt = { role: EMBEDDER_ROLE, model: embedder.model, messages: [{ role: "user", content: summarize(texts) }], reply: "", inputTokens: 0, outputTokens: 0, latencyMs: 0 };
+    const note = `embeddings unavailable (${reason}); ranked lexically`;
+    if (embedder.fallback === "lexical") return { ok: false, note: `${note} (--embedding-fallback lexical)`, records: [{ ...attempt, error: note, fallback: "lexical" }] };
+    return { ok: false, note, records: [{ ...attempt, error: `model call failed: embeddings: ${reason}` }] };
   }
 }
 
@@ -93,6 +104,8 @@ export interface EmbeddingSettings {
   apiKeyEnv: string;
   timeoutMs: number;
   maxRetries: number;
+  /** `--embedding-fallback lexical`: rank lexically when the endpoint fails (see `Embedder.fallback`). */
+  fallback?: "lexical";
 }
 
 /** Vectors kept in memory per process (the disk keeps them all). */
@@ -255,6 +268,7 @@ export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: 
 
   return {
     model: settings.model,
+    ...(settings.fallback ? { fallback: settings.fallback } : {}),
     embedCounted,
     async embed(texts) {
       return (await embedCounted(texts)).vectors;

@@ -252,8 +252,11 @@ async function structuredAttempts<T>(
     if (!call.ok) {
       lastError = call.record.error ?? "model call failed";
       if (configured === "auto" && methods.length > 1 && isFormatRejection(lastError)) {
+        // A refused format is not the model's fault (no attempt spent) nor a call without a reply: the fallback
+        // answers, so the record says what was refused, not "model call failed" (which would fail the question).
+        if (lastError.startsWith("model call failed: ")) call.record.error = `the server refused ${method} (fell back to ${methods[1]}): ${lastError.slice("model call failed: ".length)}`;
         methods = methods.slice(1);
-        continue; // a refused format is not the model's fault: no attempt spent
+        continue;
       }
       attempt++;
       continue;

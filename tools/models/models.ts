@@ -6,6 +6,7 @@ import { AsyncCaller } from "@langchain/core/utils/async_caller";
 import { z } from "zod";
 import { createOpenAIEmbedder, type Embedder, type EmbeddingSettings } from "./embeddings.ts";
 import { firstLineOf, UserError } from "../../core/errors.ts";
+import { maskSecrets } from "../../core/secrets.ts";
 import { dataDir } from "../paths.ts";
 import { VECTOR_CACHE_FILE } from "./cache-files.ts";
 import { STRUCTURED_METHODS } from "./structured-methods.ts";
@@ -32,6 +33,11 @@ export const ModelSettingsSchema = z.object({
   maxRetries: z.number().int().min(0).max(20).optional(),
   streaming: z.boolean().optional(),
   structuredMethod: StructuredMethodSchema.optional(),
+  /**
+   * A name for the server, where two servers of one model must be kept apart (say, two quantisations under one name):
+   * part of the run's identity and of the response cache's key. The URL itself is neither, only recorded.
+   */
+  endpointAlias: z.string().min(1).optional(),
 });
 export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 
@@ -43,6 +49,8 @@ export const ModelConfigSchema = ModelSettingsSchema.extend({
   embeddingModel: z.string().min(1).optional(),
   /** The embedding endpoint, when it is not `baseURL`. */
   embeddingBaseURL: z.string().url().optional(),
+  /** "lexical": rank lexically when the embedding endpoint fails, recorded per question (default: the question fails). */
+  embeddingFallback: z.enum(["lexical"]).optional(),
 }).strict();
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 
@@ -57,6 +65,7 @@ export interface ResolvedModelSettings {
   maxRetries: number;
   streaming: boolean;
   structuredMethod: StructuredMethod;
+  endpointAlias?: string;
 }
 
 export const DEFAULT_SETTINGS = {
@@ -96,8 +105,13 @@ export interface ModelProvider {
   limiter: Semaphore;
   /** Remembered per role: the structured-output method the server accepted. */
   structuredMethodCache: Map<string, StructuredMethod>;
-  /** A JSON-safe description for reports (no keys). */
+  /**
+   * The models and their parameters, JSON-safe (no keys): a run's identity, which `--resume` and `merge` compare.
+   * Endpoint URLs are not in it (a server restarted on another port is the same model): see `endpoints`.
+   */
   describe(): Record<string, unknown>;
+  /** Where the models were served (URLs, passwords masked): recorded in run.json and the report, never compared. */
+  endpoints?(): Record<string, string>;
   /**
    * The role's model with some settings changed for one call (another model name, a higher temperature): TS-SQL's
    * coder models and its rising inspection temperature. Optional; callers fall back to `forRole` without it.
@@ -143,9 +157,11 @@ export interface ModelFlags {
   structuredMethod?: StructuredMethod;
   embeddingModel?: string;
   embeddingBaseURL?: string;
+  embeddingFallback?: "lexical";
   /** role=model pairs from --role-model. */
   roleModels?: Record<string, string>;
   configFile?: string;
+  endpointAlias?: string;
 }
 
 /**
@@ -172,6 +188,8 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, cw
     maxConcurrency: pick(flags.maxConcurrency, base.maxConcurrency),
     embeddingModel: pick(flags.embeddingModel, env.SQLMEND_EMBEDDING_MODEL || undefined, base.embeddingModel),
     embeddingBaseURL: pick(flags.embeddingBaseURL, env.SQLMEND_EMBEDDING_BASE_URL || undefined, base.embeddingBaseURL),
+    embeddingFallback: pick(flags.embeddingFallback, base.embeddingFallback),
+    endpointAlias: pick(flags.endpointAlias, env.SQLMEND_ENDPOINT_ALIAS || undefined, base.endpointAlias),
     roles,
   };
 }
@@ -186,6 +204,7 @@ export function resolveEmbeddingSettings(config: ModelConfig): EmbeddingSettings
     apiKeyEnv: config.apiKeyEnv ?? DEFAULT_SETTINGS.apiKeyEnv,
     timeoutMs: config.timeoutMs ?? DEFAULT_SETTINGS.timeoutMs,
     maxRetries: config.maxRetries ?? DEFAULT_SETTINGS.maxRetries,
+    ...(config.embeddingFallback ? { fallback: config.embeddingFallback } : {}),
   };
 }
 
@@ -210,6 +229,7 @@ export function resolveRoleSettings(config: ModelConfig, role: string): Resolved
     maxRetries: merged.maxRetries,
     streaming: merged.streaming,
     structuredMethod: merged.structuredMethod,
+    ...(merged.endpointAlias !== undefined ? { endpointAlias: merged.endpointAlias } : {}),
   };
 }
 
@@ -251,8 +271,9 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
       // callModel streams itself when settings.streaming is on (see collectStream in llm.ts).
       streamUsage: true,
       configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,
-      // The endpoint is not among LangChain's cache-key parameters: the cache view adds it.
-      ...(options.cache ? { cache: options.cache.forEndpoint(settings.baseURL ?? "(OpenAI)") } : {}),
+      // The key is the model and its parameters (LangChain's), plus the endpoint's alias when one is named; the URL
+      // only for reading replies stored before URLs left the key.
+      ...(options.cache ? { cache: options.cache.forEndpoint(settings.endpointAlias, settings.baseURL ?? "(OpenAI)") } : {}),
     });
   };
   return {
@@ -284,13 +305,24 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
       );
       return {
         model: config.model ?? null,
-        baseURL: config.baseURL ?? "(OpenAI)",
         temperature: config.temperature ?? DEFAULT_SETTINGS.temperature,
+        ...(config.endpointAlias !== undefined ? { endpointAlias: config.endpointAlias } : {}),
         // Only when set (runs without a seed describe themselves as before; the --resume check compares this).
         ...(config.seed !== undefined ? { seed: config.seed } : {}),
         roles,
         // Only when set, so runs without embeddings describe themselves as before (the --resume check compares this).
-        ...(config.embeddingModel ? { embeddingModel: config.embeddingModel, embeddingBaseURL: config.embeddingBaseURL ?? config.baseURL ?? "(OpenAI)" } : {}),
+        ...(config.embeddingModel ? { embeddingModel: config.embeddingModel } : {}),
+      };
+    },
+    endpoints() {
+      const roles = Object.keys(config.roles).flatMap((role) => {
+        const url = config.roles[role]?.baseURL;
+        return url ? [[`${role}BaseURL`, maskSecrets(url)] as const] : [];
+      });
+      return {
+        baseURL: config.baseURL ? maskSecrets(config.baseURL) : "(OpenAI)",
+        ...Object.fromEntries(roles),
+        ...(config.embeddingModel ? { embeddingBaseURL: maskSecrets(config.embeddingBaseURL ?? config.baseURL ?? "(OpenAI)") } : {}),
       };
     },
   };

@@ -4,6 +4,7 @@
  * numbered with Redis counters, so the k-th identical request of a thread gets the k-th reply on any machine. A
  * failure turns the cache off for the rest of the run with a warning, never failing a call (as the SQLite store).
  */
+import { defaultHashKeyEncoder } from "@langchain/core/caches";
 import type { Generation } from "@langchain/core/outputs";
 import { RedisCache } from "@langchain/community/caches/ioredis";
 import { Redis } from "ioredis";
@@ -11,6 +12,9 @@ import { closeAtEnd } from "../../core/closers.ts";
 import { firstLineOf } from "../../core/errors.ts";
 import { lazyCrypto } from "../hash.ts";
 import type { ReplyStore, StoredEntry } from "./response-cache.ts";
+
+/** Where the replies live in Redis (the occurrence counters are `sqlmend:uses:…`): all of sqlmend's keys match `sqlmend:*`. */
+export const REPLY_PREFIX = "sqlmend:reply:";
 
 export const isRedisLocation = (spec: string | undefined): spec is string => !!spec && /^rediss?:\/\//i.test(spec);
 
@@ -31,6 +35,8 @@ export class RedisReplyStore implements ReplyStore {
     this.client = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 5_000, enableOfflineQueue: true, lazyConnect: false });
     this.client.on("error", () => {}); // reported by the call that fails
     this.replies = new RedisCache(this.client);
+    // Every key under the documented `sqlmend:` prefix (LangChain's default is a bare hash, which `sqlmend:*` misses).
+    this.replies.makeDefaultKeyEncoder((...parts: string[]) => `${REPLY_PREFIX}${defaultHashKeyEncoder(...parts)}`);
     this.unregister = closeAtEnd(() => this.close());
   }
 

@@ -191,8 +191,8 @@ function currentScope(): string {
 }
 
 /**
- * One provider's view of the store: its mode and its statistics. `forEndpoint` gives the `BaseCache` a chat model on
- * that endpoint uses (the endpoint is not in LangChain's parameters, so it goes in the key here).
+ * One provider's view of the store: its mode and its statistics. `forEndpoint` gives the `BaseCache` a chat model
+ * uses: keyed by the model and its parameters (LangChain's, without the API key and the URL) and the endpoint alias.
  */
 export class ResponseCache {
   readonly stats: CacheStats;
@@ -208,8 +208,13 @@ export class ResponseCache {
     this.stats = emptyCacheStats(mode, store.file);
   }
 
-  forEndpoint(endpoint: string): BaseCache<Generation[]> {
-    return new EndpointCache(this, endpoint);
+  /**
+   * `alias`: the endpoint's name when the user keeps servers apart (else none: the key is the model and its
+   * parameters, so shards on per-node servers and a server moved to another port share replies). `legacyEndpoint`:
+   * the URL that keyed replies stored by earlier versions, read on a miss so reruns are still served.
+   */
+  forEndpoint(alias: string | undefined, legacyEndpoint?: string): BaseCache<Generation[]> {
+    return new EndpointCache(this, alias, legacyEndpoint);
   }
 
   /** @internal */
@@ -220,7 +225,7 @@ export class ResponseCache {
   }
 
   /** @internal */
-  async lookup(key: string): Promise<Generation[] | null> {
+  async lookup(key: string, legacyKey?: string): Promise<Generation[] | null> {
     const scope = currentScope();
     const slot = `${scope}\u0000${key}`;
     let occurrence = scope && this.mode !== "read" ? await this.store.nextOccurrence(scope, key) : undefined;
@@ -229,7 +234,7 @@ export class ResponseCache {
       this.next.set(slot, occurrence + 1);
     }
     this.stats.lookups++;
-    const found = this.mode === "refresh" ? undefined : await this.store.get(key, occurrence);
+    const found = this.mode === "refresh" ? undefined : ((await this.store.get(key, occurrence)) ?? (legacyKey ? await this.store.get(legacyKey, occurrence) : undefined));
     if (!found) {
       const waiting = this.pending.get(slot) ?? [];
       waiting.push(occurrence);
@@ -278,18 +283,27 @@ export class ResponseCache {
 
 /** LangChain's side of the cache: prompt (the messages as text) and llmKey (the call's parameters). */
 class EndpointCache extends BaseCache<Generation[]> {
+  private readonly endpoint: string;
+
   constructor(
     private readonly cache: ResponseCache,
-    private readonly endpoint: string,
+    alias: string | undefined,
+    private readonly legacyEndpoint?: string,
   ) {
     super();
+    // Never a URL: earlier versions keyed by the URL, and an alias must not read those as its own.
+    this.endpoint = alias === undefined ? "" : `alias:${alias}`;
   }
 
   override async lookup(prompt: string, llmKey: string): Promise<Generation[] | null> {
-    return this.cache.lookup(this.cache.keyOf(this.endpoint, prompt, llmKey));
+    const legacy = this.legacyEndpoint !== undefined && this.endpoint === "" ? this.cache.keyOf(this.legacyEndpoint, prompt, llmKey) : undefined;
+    return this.cache.lookup(this.cache.keyOf(this.endpoint, prompt, withoutUrl(llmKey)), legacy);
   }
 
   override async update(prompt: string, llmKey: string, value: Generation[]): Promise<void> {
-    await this.cache.update(this.cache.keyOf(this.endpoint, prompt, llmKey), /(?:^|,)model:"([^"]*)"/.exec(llmKey)?.[1] ?? "", value);
+    await this.cache.update(this.cache.keyOf(this.endpoint, prompt, withoutUrl(llmKey)), /(?:^|,)model:"([^"]*)"/.exec(llmKey)?.[1] ?? "", value);
   }
 }
+
+/** LangChain's parameters name the server's URL (`baseURL`): not part of the key (see `forEndpoint`). */
+const withoutUrl = (llmKey: string) => llmKey.replace(/(^|,)baseURL:"(?:[^"\\]|\\.)*"/, "$1");

@@ -1,6 +1,6 @@
 import type { Question } from "../../state/question.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
-import { cosine, type Embedder, embedRecorded } from "../models/embeddings.ts";
+import { cosine, type EmbedOutcome, type Embedder, embedRecorded } from "../models/embeddings.ts";
 
 export interface Example {
   id: string;
@@ -93,7 +93,7 @@ export function createExampleStore(questions: Question[], leftOut?: { count: num
 function storeOf(examples: Example[], embedder?: Embedder, leftOut?: { count: number; reason: string }): RankedExampleStore {
   const texts = examples.map((e) => `${e.question} ${e.evidence}`.trim());
   let bm25: Bm25Index | undefined;
-  let vectors: Promise<{ ok: true; vectors: number[][]; records: ModelCallRecord[] } | { ok: false; note: string }> | undefined;
+  let vectors: Promise<EmbedOutcome> | undefined;
 
   const lexical = (text: string, k: number, excludeIds: string[]): Example[] => {
     bm25 ??= new Bm25Index(texts);
@@ -121,12 +121,13 @@ function storeOf(examples: Example[], embedder?: Embedder, leftOut?: { count: nu
       // The examples' vectors once per store (a failure is retried by the next question, after the embedder's pause).
       const pending = (vectors ??= embedRecorded(embedder, texts));
       const documents = await pending;
+      // A failure's record goes to every question that fell back for it (a failed call fails each of them).
       if (!documents.ok) {
         vectors = undefined;
-        return { examples: lexical(text, k, excludeIds), ranking: "lexical", note: documents.note, records: [] };
+        return { examples: lexical(text, k, excludeIds), ranking: "lexical", note: documents.note, records: [...documents.records] };
       }
       const query = await embedRecorded(embedder, [text]);
-      if (!query.ok) return { examples: lexical(text, k, excludeIds), ranking: "lexical", note: query.note, records: [] };
+      if (!query.ok) return { examples: lexical(text, k, excludeIds), ranking: "lexical", note: query.note, records: query.records };
       // The documents' own records go to the first question that paid for them.
       const records = [...documents.records.splice(0), ...query.records];
       const q = query.vectors[0]!;
