@@ -1,5 +1,4 @@
 import { pathToFileURL } from "node:url";
-import { sha256OfFile } from "./hash.ts";
 
 /** True when this code runs compiled (dist/), where plain node cannot load TypeScript by itself. */
 const COMPILED = !import.meta.url.endsWith(".ts");
@@ -23,13 +22,4 @@ export async function importModule(file: string): Promise<Record<string, unknown
   // A module compiled to CommonJS arrives as { default: module.exports } with its ESM exports inside.
   const exports = namespace.default as { __esModule?: unknown } | undefined;
   return exports && typeof exports === "object" && exports.__esModule ? (exports as Record<string, unknown>) : namespace;
-}
-
-/**
- * A module a run loads from the user (`--node SLOT=MODULE`, and `--graph FILE` the same way) as run.json records it:
- * where it was and the sha256 of its bytes. `--resume` compares the hash, not the path, so the module or the run
- * folder may move but not change. Only the named file is hashed: helpers it imports from other files are not.
- */
-export function moduleIdentity(file: string): { path: string; sha256: string } {
-  return { path: file, sha256: sha256OfFile(file) };
 }

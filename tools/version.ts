@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { sha256OfFile } from "./hash.ts";
 
 /** The package's root folder (tools/ in the sources, dist/tools/ when compiled), or undefined when not found. */
 function packageRoot(): string | undefined {
@@ -73,4 +74,13 @@ async function computeIdentity(root: string | undefined): Promise<CodeIdentity> 
 export function describeCode(code: CodeIdentity | undefined | null): string {
   if (!code) return "no recorded code identity (a run started before sqlmend recorded one)";
   return `${code.version}, ${code.of} sha256 ${code.sha256.slice(0, 16)}`;
+}
+
+/**
+ * A module a run loads from the user (`--node SLOT=MODULE`, and `--graph FILE` the same way) as run.json records it:
+ * where it was and the sha256 of its bytes. `--resume` compares the hash, not the path, so the module or the run
+ * folder may move but not change. Only the named file is hashed: helpers it imports from other files are not.
+ */
+export function moduleIdentity(file: string): { path: string; sha256: string } {
+  return { path: file, sha256: sha256OfFile(file) };
 }
