@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Question } from "../state/question.ts";
 import { codeIdentity } from "../tools/version.ts";
+import { MemoryStore } from "../tools/retrieval/memory-store.ts";
 import { SOURCE_ROOTS } from "../bin/freshness.js";
 import { goldResponder, minibenchFixture, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -133,4 +134,27 @@ describe("sqlmend's own code identity", () => {
     expect(resumed.err).toMatch(/^sqlmend eval: --resume: .*code-run: sqlmend's code changed since the run started \(.+, sources sha256 [0-9a-f]{16}; now .+, sources sha256 [0-9a-f]{16}\): finish it with the code it started with, or start a new run with another --out\n$/);
     expect(snapshot(out)).toEqual(before);
   }, 120_000);
+});
+
+describe("memo build --resume", () => {
+  it("refuses a memory whose build started under other sqlmend code, in one line, asking nothing", async () => {
+    const file = path.join(dir, "memory.sqlite");
+    const args = ["memo", "build", "--bench", benchDir, "--out", file, "--limit", "2", "--concurrency", "1", "--cache", "off"];
+    expect((await runCli(args, dir, env())).code).toBe(0);
+    const store = MemoryStore.open(file);
+    expect(JSON.parse(store.getMeta("code")!)).toEqual(await codeIdentity());
+    // The build as another version of sqlmend would have recorded it.
+    store.setMeta("code", JSON.stringify({ version: "0.0.1", sha256: "ab".repeat(32), of: "sources" }));
+    const done = store.done().size;
+    store.close();
+    const asked = server.requests.length;
+    const resumed = await runCli([...args.slice(0, 6), "--limit", "4", "--resume"], dir, env());
+    expect(resumed.code).toBe(1);
+    expect(resumed.err.trim().split("\n")).toHaveLength(1);
+    expect(resumed.err).toMatch(/--resume: .*memory\.sqlite: sqlmend's code changed since the memory's build started \(0\.0\.1, sources sha256 abababababababab; now .+\): finish it with the code it started with, or build a new memory with another --out/);
+    expect(server.requests.length).toBe(asked);
+    const after = MemoryStore.open(file);
+    expect(after.done().size).toBe(done);
+    after.close();
+  }, 60_000);
 });
