@@ -251,6 +251,9 @@ function sameRecorded(before: unknown, now: unknown, trail: string[] = []): { sa
   return result;
 }
 
+/** Whether two runs recorded the same value (`sameRecorded`): what `--resume` and `sqlmend merge` compare. */
+export const sameRunValue = (a: unknown, b: unknown): boolean => sameRecorded(a, b).same;
+
 /** How the refusal names a file by where run.json keeps it: `settings.node.generate` → "the --node generate module". */
 function fileLabel(trail: string[]): string {
   const at = trail.indexOf("node");
