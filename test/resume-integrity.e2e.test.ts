@@ -150,6 +150,23 @@ describe("--resume knows its questions by content (issue 30, point 3)", () => {
   }, 60_000);
 });
 
+describe("a skipped question is not content a resume protects", () => {
+  it("once its database exists, a resume runs it", async () => {
+    makeDb(dir, "dbs2/shop.sqlite", "CREATE TABLE items (id INTEGER, name TEXT, price REAL); INSERT INTO items VALUES (1, 'pen', 1.5);");
+    const file = path.join(dir, "skips.jsonl");
+    fs.writeFileSync(file, `${JSON.stringify({ question: "Which items are cheap?", db_id: "shop" })}\n${JSON.stringify({ question: "How many animals?", db_id: "zoo" })}\n`);
+    const out = path.join(dir, "skips");
+    const args = ["eval", "baseline", "--questions", file, "--db-dir", path.join(dir, "dbs2"), "--out", out, "--checkpoints", "memory", "--max-fix-rounds", "0"];
+    const first = await runCli(args, dir, env());
+    expect(first.code).toBe(0);
+    expect(first.out).toContain("1 skipped");
+    makeDb(dir, "dbs2/zoo.sqlite", "CREATE TABLE animals (name TEXT);");
+    const resumed = await runCli([...args, "--resume"], dir, env());
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.err).toMatch(/2 questions \(1 already done/);
+  }, 60_000);
+});
+
 describe("results.jsonl holds one line per question after any number of resumes (issue 30, point 4)", () => {
   it("a question failed and run again replaces its old line: counting lines gives the report's figures", async () => {
     const out = path.join(dir, "rerun");
