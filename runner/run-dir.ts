@@ -193,11 +193,13 @@ export interface RunIdentity {
 }
 
 /**
- * A question's content as a run knows it: text, database id, evidence and gold SQL (skipped questions: database id
- * and the reason). 16 hex digits of sha256: enough to tell an edit, not a security boundary.
+ * A question's content as a run knows it: text, database id, evidence and gold SQL, as 16 hex digits of sha256
+ * (enough to tell an edit, not a security boundary). A skipped question (its database missing) is `skipped:` and its
+ * database id: it has no answer to protect, so it may become a question (the database added) or the reverse.
  */
 export function questionHash(q: { question?: string; dbId: string; evidence?: string; goldSql?: string | undefined; reason?: string }): string {
-  const content = JSON.stringify([q.question ?? null, q.dbId, q.evidence ?? "", q.goldSql ?? null, q.reason ?? null]);
+  if (q.question === undefined) return `skipped:${q.dbId}`;
+  const content = JSON.stringify([q.question, q.dbId, q.evidence ?? "", q.goldSql ?? null]);
   return lazyCrypto().createHash("sha256").update(content).digest("hex").slice(0, 16);
 }
 
@@ -330,7 +332,8 @@ function readOrCreateRun<T extends Record<string, unknown>>(
     const before = previous.questionHashes;
     if (ctx.identity && before) {
       const now = ctx.identity.questions;
-      const changed = Object.keys(before).filter((id) => id in now && now[id] !== before[id]);
+      const skipped = (hash: string | undefined) => hash?.startsWith("skipped:") ?? false;
+      const changed = Object.keys(before).filter((id) => id in now && now[id] !== before[id] && !skipped(now[id]) && !skipped(before[id]));
       if (changed.length) {
         throw new UserError(`--resume: ${outDir}: question${changed.length === 1 ? "" : "s"} ${shortList(changed)} changed since the run started (text, database, evidence or gold SQL): ${newRun}`);
       }
