@@ -1,5 +1,6 @@
 // Whether dist/ was compiled from the sources as they are now (plain JS: bin/sqlmend.js uses it before any loader).
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 
 /** What tsconfig.build.json compiles (files and folders, relative to the package root). */
@@ -48,4 +49,35 @@ export function distIsFresh(root) {
   // A root that did not exist at build time and exists now (or the reverse) changes the set.
   for (const rel of recorded.roots ?? []) if (fs.existsSync(path.join(root, rel)) !== rel in recorded.entries) return false;
   return Object.keys(recorded.entries ?? {}).length > 0;
+}
+
+/**
+ * sha256 of every file under the roots (relative path and bytes, in sorted order): sqlmend's code identity, which a
+ * run records so that `--resume` refuses code edited since (tools/version.ts). ~2 MB of reading; the build records it
+ * in dist/.sources.json for an installed package, which ships no sources.
+ */
+export function sourceDigest(root, roots = SOURCE_ROOTS) {
+  // node:crypto loaded here, not at start-up: every launch imports this file.
+  const hash = createRequire(import.meta.url)("node:crypto").createHash("sha256");
+  let files = 0;
+  const visit = (rel) => {
+    const full = path.join(root, rel);
+    let stat;
+    try {
+      stat = fs.statSync(full);
+    } catch {
+      return;
+    }
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(full).sort()) visit(path.join(rel, name));
+      return;
+    }
+    // Forward slashes: the same sources give the same digest on every system.
+    hash.update(`${rel.split(path.sep).join("/")}\0`);
+    hash.update(fs.readFileSync(full));
+    hash.update("\0");
+    files++;
+  };
+  for (const rel of roots) visit(rel);
+  return files ? hash.digest("hex") : undefined;
 }

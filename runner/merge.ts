@@ -7,8 +7,9 @@ import { loadSource } from "../tools/benchmarks/benchmark.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { EVAL_RESULTS, writeEvalOutputs } from "./eval.ts";
 import { type EvalRecord, parseResults } from "./report.ts";
-import { fileOrder, prepareOutDir, selectQuestions } from "./run-dir.ts";
+import { fileOrder, prepareOutDir, sameRunValue, selectQuestions } from "./run-dir.ts";
 import { parseShard, shardName, shardOf } from "./shards.ts";
+import { type CodeIdentity, describeCode } from "../tools/version.ts";
 
 /** What run.json holds of a shard (written by eval). */
 interface ShardRunFile {
@@ -27,11 +28,16 @@ interface ShardRunFile {
   preflight?: Record<string, unknown>;
   /** Where the shard's threads are (`sqlmend replay` reads them). */
   checkpoints?: string;
+  /** sqlmend's code identity (tools/version.ts). */
+  code?: unknown;
   startedAt: string;
 }
 
-/** The keys every shard of one run must share: what shapes answers and verdicts, and what was selected. */
-const SAME = ["graph", "bench", "split", "semantics", "models", "settings", "selection"] as const;
+/**
+ * The keys every shard of one run must share: what shapes answers and verdicts (sqlmend's code included), and what
+ * was selected. Files compare by content, so shards run where a --node module sits at another path still merge.
+ */
+const SAME = ["graph", "bench", "split", "semantics", "models", "settings", "selection", "code"] as const;
 
 function readRunFile(dir: string): ShardRunFile {
   const file = path.join(dir, "run.json");
@@ -62,7 +68,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
   for (const { dir, run } of runs) {
     if (!run.shard || !run.selection) throw new UserError(`${dir} is not a shard (its run.json has no shard): run eval with --shard I/N`);
     for (const key of SAME) {
-      if (JSON.stringify(run[key]) !== JSON.stringify(first.run[key])) {
+      if (!sameRunValue(run[key], first.run[key])) {
         throw new UserError(`${dir} was run with ${key} ${JSON.stringify(run[key])}, ${first.dir} with ${JSON.stringify(first.run[key])}: shards of one run must share it`);
       }
     }
@@ -97,7 +103,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
   const ordered = fileOrder(selection.questions).map((q) => records.get(q.id)!);
   const runFile = prepareOutDir(
     outDir,
-    { graph: run.graph, bench: run.bench, split: run.split, questions: run.questions ?? null, dbDir: run.dbDir ?? null, semantics: run.semantics, models: run.models, settings: run.settings, shard: null, selection: run.selection, merged: dirs.map((d) => path.resolve(d)), ...sharedCheckpoints(runs.map((r) => r.run)) },
+    { graph: run.graph, bench: run.bench, split: run.split, questions: run.questions ?? null, dbDir: run.dbDir ?? null, semantics: run.semantics, models: run.models, settings: run.settings, shard: null, selection: run.selection, code: run.code ?? null, merged: dirs.map((d) => path.resolve(d)), ...sharedCheckpoints(runs.map((r) => r.run)) },
     false,
     [],
   );
@@ -112,7 +118,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
     skipped: selection.skipped,
     semantics: run.semantics,
     startedAt: runs.map((r) => r.run.startedAt).sort()[0] ?? runFile.startedAt,
-    settings: { ...run.settings, ...run.preflight, shards: count },
+    settings: { code: describeCode(run.code as CodeIdentity | undefined), ...run.settings, ...run.preflight, shards: count },
     models: run.models,
     command,
   });

@@ -8,7 +8,7 @@ import { gracefulInterrupt, pool, readJsonLines } from "./run-dir.ts";
  * The one loop over questions, shared by every command that runs many (`eval`, `magic guideline`, `memo build`,
  * `ts-sql audit`): what is already recorded is not run again (a record the command calls failed is, by `--resume`),
  * the rest run with bounded concurrency, each record is saved the moment its question ends (a kill loses only the
- * questions in flight), progress goes to stderr, and the first Ctrl-C stops starting questions. What is a command's
+ * questions in flight), progress goes to stderr, and the first Ctrl-C (or SIGTERM, SIGHUP) stops starting questions. What is a command's
  * own comes in the config: how one question runs, what its record holds, where records are kept.
  */
 
@@ -18,16 +18,38 @@ export interface RecordStore<R> {
   load(): Map<string, R>;
   /** Keeps one record (called once per finished question, in finishing order). */
   append(record: R): void;
+  /**
+   * Called once the loop ends (stopped or not): a store that appended a rerun question's record beside its old one
+   * rewrites itself to one record per question.
+   */
+  compact?(): void;
 }
 
 /**
- * Records as JSON lines (`results.jsonl`, `audit.jsonl`): `parse` reads a file's text to records (the last line of an
- * id wins; a half-written line from a kill is dropped, and the file rewritten clean).
+ * Records as JSON lines (`results.jsonl`, `audit.jsonl`), one line per question: `parse` reads a file's text to
+ * records (the last line of an id wins; a half-written line from a kill is dropped, and the file rewritten clean). A
+ * finished question's line is appended; a question run again (it failed before) is appended too, and the loop's end
+ * rewrites the file with its latest line only (`compact`), so a reader counting lines counts what the report counts.
+ * Only a kill between the two leaves an older line, which the next load drops.
  */
 export function jsonLinesStore<R extends { id: string }>(file: string, parse: (text: string) => R[]): RecordStore<R> {
+  let superseded = false;
+  const loaded = new Set<string>();
   return {
-    load: () => new Map(readJsonLines(file, parse).map((r) => [r.id, r])),
-    append: (record) => fs.appendFileSync(file, `${JSON.stringify(record)}\n`),
+    load: () => {
+      const records = new Map(readJsonLines(file, parse).map((r) => [r.id, r]));
+      for (const id of records.keys()) loaded.add(id);
+      return records;
+    },
+    append: (record) => {
+      if (loaded.has(record.id)) superseded = true;
+      loaded.add(record.id);
+      fs.appendFileSync(file, `${JSON.stringify(record)}\n`);
+    },
+    compact: () => {
+      if (superseded) readJsonLines(file, parse);
+      superseded = false;
+    },
   };
 }
 
@@ -88,11 +110,14 @@ export interface QuestionRunResult<R> {
   ranNowIds: string[];
   /** Failed records of an earlier run that this run tried again. */
   retried: number;
-  /** The first Ctrl-C stopped the run early. */
+  /** A stop signal (Ctrl-C, SIGTERM, SIGHUP) stopped the run early. */
   stopped: boolean;
   /** Set when the run stopped starting questions because the model endpoint looked down: one line saying why. */
   endpointDown?: string;
-  /** The exit status every command ends with: 130 stopped by Ctrl-C, 3 questions failed or not run (`--resume` runs them), else 0. */
+  /**
+   * The exit status every command ends with: stopped by a signal, its status (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP:
+   * `STOP_SIGNALS`); 3 questions failed or not run (`--resume` runs them); else 0.
+   */
   exitCode: number;
 }
 
@@ -158,6 +183,7 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
   } finally {
     interrupt.release();
     progress.finish();
+    config.store.compact?.();
   }
   if (fatal !== undefined) throw fatal instanceof Error ? fatal : new UserError(String(fatal));
   const records = questions.map((q) => done.get(q.id)).filter((r): r is R => r !== undefined);
@@ -173,7 +199,7 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
     retried: retry.length,
     stopped,
     ...(endpointDown ? { endpointDown } : {}),
-    exitCode: stopped ? 130 : failed.length || notRun ? EXIT_QUESTIONS_FAILED : 0,
+    exitCode: stopped ? interrupt.status()! : failed.length || notRun ? EXIT_QUESTIONS_FAILED : 0,
   };
 }
 

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { SOURCE_ROOTS, sourceSnapshot } from "../bin/freshness.js";
+import { SOURCE_ROOTS, sourceDigest, sourceSnapshot } from "../bin/freshness.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = path.join(ROOT, "dist");
@@ -22,6 +22,8 @@ try {
 }
 // Taken before compiling, so a file edited during the build makes the output stale.
 const snapshot = sourceSnapshot(ROOT, SOURCE_ROOTS);
+// The code identity runs record (tools/version.ts), for an installed package that ships no sources.
+const sha256 = sourceDigest(ROOT, SOURCE_ROOTS);
 fs.rmSync(DIST, { recursive: true, force: true });
 const result = spawnSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
 if (result.status !== 0) {
@@ -54,4 +56,4 @@ try {
 } catch (error) {
   console.warn(`sqlmend build: SQL worker not bundled (${String(error?.message ?? error).split("\n")[0]}); workers load worker.js`);
 }
-fs.writeFileSync(path.join(DIST, ".sources.json"), JSON.stringify(snapshot));
+fs.writeFileSync(path.join(DIST, ".sources.json"), JSON.stringify({ ...snapshot, sha256 }));

@@ -142,7 +142,7 @@ describe("eval magic --guideline", () => {
     fs.writeFileSync(copy, `${GUIDELINE}\n2. Another reminder\n`);
     const changed = capture();
     expect(await main(["eval", "magic", "--guideline", "guideline-2.md", "--bench", benchDir, "--out", out, "--ids", q(1).id, "--initial", predictions, "--resume"], changed.io)).toBe(1);
-    expect(changed.err()).toMatch(/--resume: .* holds a run with settings/);
+    expect(changed.err()).toMatch(/--resume: .*: the --guideline file .*guideline-2\.md changed since the run started/);
   });
 });
 

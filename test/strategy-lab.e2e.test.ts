@@ -119,7 +119,7 @@ describe("--graph FILE: a graph of one's own runs like a built-in", () => {
     const recorded = runJson(out);
     expect(recorded.graph).toBe("tidy-baseline");
     expect(recorded.settings["tidy-rounds"]).toBe(2);
-    expect(recorded.settings.graph).toBe("tidy-graph.mts");
+    expect(recorded.settings.graph).toMatchObject({ path: path.join(dir, "tidy-graph.mts"), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/tidied: mean 2\.00/);
 
     // Replayed from its own slot with a swapped node: the prefix (schema, generate) is reused, nothing is asked again.
@@ -130,6 +130,16 @@ describe("--graph FILE: a graph of one's own runs like a built-in", () => {
     expect(server.requests.length).toBe(before);
     const replayed = [...(await resultsOf(path.join(dir, "tidy-replay"))).values()];
     expect(replayed.map((r) => (r.outcome as { tidied: number }).tidied)).toEqual([100, 100, 100, 100]);
+
+    // An edited graph module never joins the run: --resume refuses in one line, naming it.
+    const copy = path.join(dir, "tidy-graph-copy.mts");
+    fs.writeFileSync(copy, `${TIDY_GRAPH}\n// edited\n`);
+    const out2 = path.join(dir, "tidy2");
+    expect((await runCli(["eval", "--graph", "tidy-graph-copy.mts", "--bench", benchDir, "--out", out2, ...model()], dir, env())).code).toBe(0);
+    fs.appendFileSync(copy, "// edited again\n");
+    const resumed = await runCli(["eval", "--graph", "tidy-graph-copy.mts", "--bench", benchDir, "--out", out2, "--resume", ...model()], dir, env());
+    expect(resumed.code).toBe(1);
+    expect(resumed.err).toMatch(/the --graph module .*tidy-graph-copy.mts changed since the run started/);
   }, 60_000);
 
   it("an experiment recipe names it by file, beside a built-in: one table, its options checked before anything runs", async () => {
@@ -186,7 +196,7 @@ describe("--node modules declare their own options; a replaced slot's options go
     expect(run.code).toBe(0);
     const settings = runJson(out).settings;
     expect(Object.keys(settings).filter((k) => /guideline|corrector-evidence/.test(k))).toEqual([]);
-    expect(settings.node).toEqual(["correct=keep.mts"]);
+    expect(settings.node).toMatchObject({ correct: { path: path.join(dir, "keep.mts"), sha256: expect.any(String) } });
     const given = await runCli(["eval", "magic", "--node", "correct=keep.mts", "--guideline", "g.md", "--bench", benchDir, "--out", path.join(dir, "g")], dir, env());
     expect(given.code).toBe(2);
     expect(given.err).toMatch(/--guideline is read by slot 'correct' of magic, which --node replaces: drop it/);

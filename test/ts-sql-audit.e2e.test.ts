@@ -143,7 +143,7 @@ describe("sqlmend ts-sql audit", () => {
       expect(run.out()).toMatch(/1 of 1 gold queries fail their own test case/);
       expect(server.requests.some((r) => /pick out what a database question refers to/.test(text(r)))).toBe(false);
       // run.json records the revision limit the audit really runs with (0), not the graph's default.
-      expect(JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings).toMatchObject({ node: [`link=${module}`], "max-revisions": 0 });
+      expect(JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings).toMatchObject({ node: { link: { path: module, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } }, "max-revisions": 0 });
       // Each record carries the question's outcome; report.md sums it.
       const record = JSON.parse(fs.readFileSync(path.join(out, "audit.jsonl"), "utf8").trim());
       expect(record.outcome).toMatchObject({ tested: true, skipped: null, testTables: 2, testRows: 4, testsFailed: 1, revisions: 0 });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 let loaded: typeof import("node:crypto") | undefined;
@@ -20,4 +21,9 @@ export function quickHash(text: string): string {
     b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 15);
   }
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+/** The sha256 of a file's bytes, in hex (throws when it cannot be read). */
+export function sha256OfFile(file: string): string {
+  return lazyCrypto().createHash("sha256").update(readFileSync(file)).digest("hex");
 }

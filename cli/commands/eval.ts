@@ -20,7 +20,8 @@ import {
 } from "../shared/setup.ts";
 import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { benchmarkFromFlags, prepareOutDir, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, prepareOutDir, questionHashes, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { codeIdentity, describeCode } from "../../tools/version.ts";
 import { runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { fallbackNotes } from "../../runner/progress.ts";
 import { parseShard, shardName, shardOf } from "../../runner/shards.ts";
@@ -39,7 +40,9 @@ ${SELECTION_USAGE}
                             'sqlmend score --only-predicted'), report.md, run.json
   --limit N  --ids A,B,...  run a subset (ids as in the benchmark: BIRD question_id, Spider 0-based index)
   --concurrency K           questions in flight (default 4); --max-requests caps model requests
-  --resume                  continue a killed or finished run in --out without redoing finished questions
+  --resume                  continue a killed or finished run in --out without redoing finished questions; it
+                            may add questions (a larger --limit, more --ids), never drop or change any, and
+                            refuses a run started by other sqlmend code or with another --node module
   --semantics bird|spider   EX semantics (default: the benchmark's own)
   --server URL              run the graphs on a LangGraph server (threads there; scoring here), e.g.
                             http://127.0.0.1:2024 from 'npx @langchain/langgraph-cli dev'
@@ -48,7 +51,8 @@ ${SELECTION_USAGE}
 ${RUN_FLAGS_USAGE}
 
   Exit status: 0 every question answered; 3 questions failed (a model call got no reply, the graph could not
-  finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C; 1 user error; 2 usage.`,
+  finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C, 143 SIGTERM,
+  129 SIGHUP (stopped: questions in flight finish, outputs are written, --resume continues); 1 user error; 2 usage.`,
   helpFor: graphUsage,
   async run(argv, io) {
     const modules = await loadRunModules(argv, io.cwd);
@@ -117,6 +121,8 @@ ${RUN_FLAGS_USAGE}
       // none of the evaluated questions).
       const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: source.bench ?? source.dbDir!, ...(source.questions ? { questionsFile: source.questions } : {}), split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
       if (values.resume) recordEndpointsApart(outDir);
+      const where = { cwd: io.cwd, runDir: outDir };
+      const code = await codeIdentity();
       const runFile = prepareOutDir(
         outDir,
         {
@@ -129,9 +135,9 @@ ${RUN_FLAGS_USAGE}
           models: runner.deps.models.describe(),
           // Where they were served: recorded, not compared (a server restarted elsewhere serves the same models).
           endpoints: runner.deps.models.endpoints?.() ?? null,
-          settings: { ...answerSettings(values), ...graphSettings(runner.graphSpecs, values, io.cwd) },
+          settings: { ...answerSettings(values, [], where), ...graphSettings(runner.graphSpecs, values, io.cwd, outDir) },
           shard: shard ? shardName(shard) : null,
-          // What was selected, for `sqlmend merge` (not checked by --resume: a resumed run may take more questions).
+          // What was selected, for `sqlmend merge` (--resume checks the questions themselves: it may add, never drop).
           selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null },
           // What the graph's preflight found (the report's settings; `sqlmend merge` copies it; not checked by --resume).
           preflight,
@@ -140,7 +146,8 @@ ${RUN_FLAGS_USAGE}
         },
         values.resume ?? false,
         ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard"],
-        { command: "eval", io },
+        // sqlmend's code and this shard's questions by content: a resume refuses other code, edited questions, fewer questions.
+        { command: "eval", io, identity: { code, questions: questionHashes([...questions, ...skipped]) }, refresh: ["selection"] },
       );
       // Each question's trace (LANGSMITH_TRACING) carries the run and the settings that shape answers.
       runner.trace = { run: runFile.runId, settings: runFile.settings };
@@ -177,8 +184,9 @@ ${RUN_FLAGS_USAGE}
           // Linking and few-shot retrieval rank by this model, or lexically (each linking says which, in inspect).
           embeddings: runner.deps.embeddings ? `${runner.deps.embeddings.model}${runner.deps.embeddings.fallback ? " (lexical ranking where the endpoint fails: --embedding-fallback lexical)" : ""}` : "none (lexical ranking)",
           ...(values.server ? { server: values.server } : {}),
-          ...answerSettings(values),
-          ...graphSettings(runner.graphSpecs, values, io.cwd),
+          code: describeCode(code),
+          ...answerSettings(values, [], where),
+          ...graphSettings(runner.graphSpecs, values, io.cwd, outDir),
           ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),
           ...preflight,
         },

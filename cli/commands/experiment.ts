@@ -5,7 +5,7 @@ import { firstLineOf, UsageError, UserError, commandLine } from "../shared/comma
 import type { Recipe } from "../../runner/experiment.ts";
 import { graphFlags, isGraphModule, loadRunModules, runFlags } from "../shared/setup.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
-import { RUN_DIR_FLAGS } from "../../runner/run-dir.ts";
+import { isStopStatus, RUN_DIR_FLAGS } from "../../runner/run-dir.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import { flagOf } from "../../core/options.ts";
 
@@ -173,7 +173,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
         const pilotDir = path.join(outDir, "pilot");
         io.stderr(`sqlmend experiment ${recipe.name}: pilot of every run on ${Math.min(pilot, limit ?? pilot)} questions in ${pilotDir} (spends tokens; --resume there continues it)\n`);
         const done = await executeRuns(ctx, { dir: pilotDir, limit: Math.min(pilot, limit ?? pilot), extra: [], blocked: new Map(blockedAtStart), resume: true });
-        if (done.code === 130) return 130;
+        if (isStopStatus(done.code)) return done.code;
       }
       const { selectQuestions } = await import("../../runner/run-dir.ts");
       const counts = new Map<string, number>();
@@ -196,7 +196,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
       const blockedHere = new Map([...blockedAtStart, ...[...blocked].filter(([run]) => held.has(run))]);
       const skip = k > 1 ? held : new Set<string>();
       const done = await executeRuns(ctx, { dir: repeatDir(k), outOf: (run) => outOfRepeat(k, run), skip, limit, extra: repeats > 1 ? ["--seed", String(seeds[k - 1])] : [], blocked: blockedHere, resume: ctx.resume });
-      if (done.code === 130) return 130;
+      if (isStopStatus(done.code)) return done.code;
       // A run blocked in any repeat (a file its dependency did not write there) is a row not run, with the repeat.
       for (const [run, reason] of blockedHere) if (!blocked.has(run)) blocked.set(run, repeats > 1 && !held.has(run) ? `${reason} (repeat ${k})` : reason);
     }
@@ -256,7 +256,8 @@ interface RunContext {
 
 /**
  * Runs the recipe's runs in order into `dir`/<run>/, through the commands' own code. A run that cannot run is added
- * to `blocked` with the reason (printed in the table), as are the runs that need it. 130: stopped (Ctrl-C).
+ * to `blocked` with the reason (printed in the table), as are the runs that need it. A stop status (130 Ctrl-C, 143
+ * SIGTERM, 129 SIGHUP): stopped.
  */
 async function executeRuns(
   ctx: RunContext,
@@ -306,9 +307,9 @@ async function executeRuns(
       fs.mkdirSync(outOf(run), { recursive: true });
       code = await memoCommand.run(["candidates", "--run", outOf(spec.from!), "--out", path.join(outOf(run), "candidates.json"), ...checkpointsArgs], prefixed);
     } else code = await evalCommand.run([...(isGraphModule(spec.graph!) ? ["--graph", spec.graph!] : [spec.graph!]), ...args, ...forwarded], prefixed);
-    if (code === 130) {
+    if (isStopStatus(code)) {
       io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
-      return { code: 130 };
+      return { code };
     }
     // 3: the run finished with failed questions (counted in the table; --resume retries them); the others go on.
     if (code === 3) io.stderr(`warning: run ${run} finished with failed questions; the table counts them, --resume retries them\n`);

@@ -8,7 +8,8 @@ import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, grap
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../../runner/question.ts";
 import { compactNumber, fallbackNotes } from "../../runner/progress.ts";
 import { jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
-import { benchmarkFromFlags, fileOrder, prepareOutDir, readJsonLines, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, fileOrder, prepareOutDir, questionHashes, readJsonLines, RUN_DIR_FLAGS, runPlace, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { codeIdentity } from "../../tools/version.ts";
 import { findManifest, manifestOf } from "../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
@@ -116,6 +117,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       const extracted = [...initial.extraction.values()].filter((how) => how === "extracted").length;
       io.stderr(`sqlmend magic guideline: --initial ${path.basename(initial.file)}: ${extracted} predictions were not plain SQL (SQL extracted from the text), ${initial.extraction.size - extracted} held none (empty initial SQL)\n`);
     }
+    const where = { cwd: io.cwd, runDir: outDir };
     const runFile = prepareOutDir(
       outDir,
       {
@@ -125,17 +127,18 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
         questions: source.questions ?? null,
         dbDir: source.dbDir ?? null,
         semantics,
-        initial: initial.kind === "graph" ? initial.spec.name : initial.file,
+        initial: initial.kind === "graph" ? initial.spec.name : runPlace(initial.file, outDir),
         batch: batchSize,
         models: models.describe(),
         settings: {
-          ...answerSettings(values, ["initial"]),
-          ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd),
+          ...answerSettings(values, ["initial"], where),
+          ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd, outDir),
         },
       },
       values.resume ?? false,
       ["command", "bench", "split", "questions", "dbDir", "semantics", "initial", "batch", "models", "settings"],
-      { command: "magic guideline", io },
+      // A resume may add questions (later batches), never drop any: fewer would rewrite the learnt guideline.
+      { command: "magic guideline", io, identity: { code: await codeIdentity(), questions: questionHashes([...questions, ...skipped]) } },
     );
     releaseOutDir = runFile.release;
     const resultsFile = path.join(outDir, RESULTS);
@@ -171,7 +174,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       io,
       questions,
       // The runner and the merger read the same map: a record counts for the batches the moment it is kept.
-      store: { load: () => done, append: (record) => results.append(record) },
+      store: { load: () => done, append: (record) => results.append(record), compact: () => results.compact?.() },
       concurrency,
       describe: (counts) =>
         `magic guideline: initial ${initial.kind === "graph" ? initial.spec.name : path.basename(initial.file)} on ${bench.name}: ` +
@@ -226,7 +229,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     if (run.stopped) {
       io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.
 `);
-      return 130;
+      return run.exitCode;
     }
     // Finished, but the guideline or a question's record is not what a complete run gives (the runner's exit status
     // says so of the questions): --resume retries them.

@@ -24,12 +24,14 @@ are merged batch by batch into a self-correction guideline (graph magic-guidelin
   --max-iter N              iterations per failure (default 5)   --no-manager   Table 4's ablation
   --limit N  --ids A,B,...  a subset, in file order
   --concurrency K           failures in flight (default 4); --max-requests caps model requests
-  --resume                  continue a killed or finished run in --out: no failure and no merge is redone
+  --resume                  continue a killed or finished run in --out: no failure and no merge is redone; it
+                            may add questions, never drop or change any
   --semantics bird|spider   how revisions are judged against the gold (default: the benchmark's own)
 ${RUN_FLAGS_USAGE}
 
 Exit status: 0 done; 3 finished, but some work failed (a question whose model calls got no reply, a merge whose
-reply stayed unusable: the guideline stops before that batch) — --resume retries it; 1 error; 2 usage; 130 stopped.`,
+reply stayed unusable: the guideline stops before that batch) — --resume retries it; 1 error; 2 usage; 130 / 143 / 129
+stopped by Ctrl-C / SIGTERM / SIGHUP.`,
   helpFor: () => `\n\n${optionsUsage("Options of magic-feedback (the cycle)", MAGIC_FEEDBACK_OPTIONS)}`,
   async run(argv, io) {
     const [sub, ...rest] = argv;

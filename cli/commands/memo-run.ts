@@ -27,6 +27,7 @@ import type { Question } from "../../state/question.ts";
 import type { Usage } from "../../state/usage.ts";
 import type { Embedder } from "../../tools/models/embeddings.ts";
 import { inputOf } from "../../runner/question.ts";
+import { type CodeIdentity, codeIdentity, describeCode } from "../../tools/version.ts";
 
 const MODEL_FLAGS = [
   "model",
@@ -103,6 +104,7 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
   // One build writes a memory at a time, as one eval writes an --out folder: a second refuses, naming the first.
   const lock = lockOutDir(file, "memo build", `${file}.lock`);
   if (lock.note) io.stderr(`sqlmend memo build: ${file}: ${lock.note}\n`);
+  const code = await codeIdentity();
   const existed = fs.existsSync(file);
   let store: MemoryStore;
   try {
@@ -119,8 +121,14 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
       if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
       const before = store.getMeta("build");
       if (before && before !== source) throw new UserError(`--resume: ${values.out} was built from ${before}, not ${source}`);
+      // Entries made by other code (an edited prompt) would mix two methods in one memory.
+      const codeBefore = store.getMeta("code");
+      if (codeBefore !== JSON.stringify(code)) {
+        throw new UserError(`--resume: ${values.out}: sqlmend's code changed since the memory's build started (${describeCode(codeBefore ? (JSON.parse(codeBefore) as CodeIdentity) : undefined)}; now ${describeCode(code)}): finish it with the code it started with, or build a new memory with another --out`);
+      }
     }
     store.setMeta("build", source);
+    store.setMeta("code", JSON.stringify(code));
     const entriesBefore = store.size;
     const options: BuildOptions = {
       models,

@@ -5,7 +5,8 @@ import { firstLineOf, UsageError, UserError, commandLine } from "../shared/comma
 import { parseFlags } from "../shared/flags.ts";
 import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
 import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
-import { benchmarkFromFlags, fileOrder, prepareOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, fileOrder, prepareOutDir, questionHashes, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
+import { codeIdentity } from "../../tools/version.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../../graphs/registry.ts";
 import { optionsUsage } from "../../core/options.ts";
@@ -233,10 +234,10 @@ export const tsSqlCommand: Command = {
       });
       const runFile = prepareOutDir(
         outDir,
-        { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values), ...graphSettings([spec], values, io.cwd), "max-revisions": AUDIT_FIXED.maxRevisions } },
+        { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values, [], { cwd: io.cwd, runDir: outDir }), ...graphSettings([spec], values, io.cwd, outDir), "max-revisions": AUDIT_FIXED.maxRevisions } },
         values.resume ?? false,
         ["command", "bench", "split", "questions", "dbDir", "models", "settings"],
-        { command: "ts-sql audit", io },
+        { command: "ts-sql audit", io, identity: { code: await codeIdentity(), questions: questionHashes(questions) } },
       );
       releaseOutDir = runFile.release;
       const run = await runQuestions<AuditRecord>({

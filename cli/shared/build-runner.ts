@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { findManifest } from "../../graphs/registry.ts";
-import { lazyCrypto } from "../../tools/hash.ts";
+import { lazyCrypto, sha256OfFile } from "../../tools/hash.ts";
 import type { GraphInfo, GraphManifest, GraphSpec } from "../../graphs/spec.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
 import { createExampleStore, type ExampleStore } from "../../tools/retrieval/examples.ts";
@@ -238,8 +238,13 @@ export async function replayRunner(args: {
 }): Promise<Runner> {
   const { original } = args;
   // A graph of the user's own (`eval --graph FILE`): this command's --graph, else the module the run recorded.
-  const recordedGraph = typeof original.settings.graph === "string" ? original.settings.graph : undefined;
+  // Recorded by content ({ path, sha256 }; the path from the run folder when inside it): the same bytes, or refused.
+  const recordedModule = original.settings.graph as { path?: string; sha256?: string } | string | undefined;
+  const recordedGraph = typeof recordedModule === "string" ? recordedModule : recordedModule?.path ? path.resolve(original.dir, recordedModule.path) : undefined;
   const graphFile = args.graph ?? recordedGraph;
+  if (graphFile && typeof recordedModule === "object" && recordedModule.sha256 && sha256OfFile(path.resolve(args.cwd, graphFile)) !== recordedModule.sha256) {
+    throw new UserError(`--graph ${graphFile} is not the module ${original.dir} ran (its sha256 differs): the replay would not continue under what its prefix ran under`);
+  }
   if (!graphFile && !findManifest(original.graph)) throw new UserError(`${original.dir} was run by graph '${original.graph}', which this version does not have (a graph of your own: --graph FILE)`);
   const modules = await loadRunModules([...args.nodes.flatMap((n) => ["--node", n]), ...(graphFile ? ["--graph", graphFile] : [])], args.cwd);
   const manifest = runGraph(graphFile ? undefined : original.graph, modules);

@@ -1,4 +1,4 @@
-import { lazyCrypto } from "../../tools/hash.ts";
+import { sha256OfFile } from "../../tools/hash.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig } from "node:util";
@@ -11,6 +11,8 @@ import { type CliIO, firstLineOf, UsageError, UserError } from "./command.ts";
 import type { CorrectScenario } from "../../runner/question.ts";
 export type { CorrectScenario };
 import { importModule } from "../../tools/import-module.ts";
+import { moduleIdentity } from "../../tools/version.ts";
+import { runPath, runPlace } from "../../runner/run-dir.ts";
 import type { ModelFlags } from "../../tools/models/models.ts";
 import { STRUCTURED_METHODS } from "../../tools/models/structured-methods.ts";
 import { CACHE_MODES, type CacheMode } from "../../tools/models/cache-modes.ts";
@@ -339,18 +341,48 @@ export function examplesWantedBy(spec: GraphInfo, values: Record<string, unknown
 /** The shared flags that change answers or verdicts (not speed), as given: run.json records them and `--resume` keeps them. */
 const ANSWER_FLAGS = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "graph", "initial", "correct", "keep-distinct", "embedding-fallback"] as const;
 
-/** The answer-changing shared flags a run was given (`except`: those its command records elsewhere in run.json). */
-export function answerSettings(values: Record<string, unknown>, except: readonly string[] = []): Record<string, unknown> {
-  return Object.fromEntries(ANSWER_FLAGS.filter((k) => values[k] !== undefined && !except.includes(k)).map((k) => [k, values[k]]));
+/**
+ * The answer-changing shared flags a run was given (`except`: those its command records elsewhere in run.json). With
+ * `where` (a run folder), files are recorded as `--resume` compares them: each `--node SLOT=MODULE` as
+ * `{ SLOT: { path, sha256 } }` (`moduleIdentity`: the module's content, wherever it is), and `--initial FILE` by its
+ * place from the run folder or its absolute path (`runPlace`), so a moved run still resumes.
+ */
+export function answerSettings(values: Record<string, unknown>, except: readonly string[] = [], where?: { cwd: string; runDir: string }): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.fromEntries(ANSWER_FLAGS.filter((k) => values[k] !== undefined && !except.includes(k)).map((k) => [k, values[k]]));
+  if (!where) return out;
+  if (out.node !== undefined) out.node = nodeIdentities(out.node as string[], where);
+  // A graph of the user's own, like a --node module: by its content, so an edited graph never joins the run.
+  if (typeof out.graph === "string") {
+    const identity = moduleIdentity(path.resolve(where.cwd, out.graph));
+    out.graph = { ...identity, path: runPath(identity.path, where.runDir) };
+  }
+  if (typeof out.initial === "string" && !findManifest(out.initial)) out.initial = runPlace(path.resolve(where.cwd, out.initial), where.runDir);
+  return out;
 }
 
-/** A file option as the report and `--resume` record it: its absolute path and the sha256 of its bytes. */
-function fileSetting(value: string, cwd: string): { path: string; sha256?: string } {
+/** Every `--node SLOT=MODULE` as run.json records it: by slot, the module's path (from the run when inside it) and sha256. */
+export function nodeIdentities(list: string[], where: { cwd: string; runDir: string }): Record<string, { path: string; sha256: string }> {
+  return Object.fromEntries(
+    Object.entries(pairs(list, "node")).map(([slot, modulePath]) => {
+      const file = path.resolve(where.cwd, modulePath);
+      try {
+        const identity = moduleIdentity(file);
+        return [slot, { ...identity, path: runPath(identity.path, where.runDir) }];
+      } catch (error) {
+        throw new UserError(`cannot read node module ${modulePath}: ${firstLineOf(error)}`);
+      }
+    }),
+  );
+}
+
+/** A file option as the report and `--resume` record it: its path (from the run folder when inside it) and the sha256 of its bytes. */
+function fileSetting(value: string, cwd: string, runDir: string | undefined): { path: string; sha256?: string } {
   const file = path.resolve(cwd, value);
+  const recorded = runDir ? runPath(file, runDir) : file;
   try {
-    return { path: file, sha256: lazyCrypto().createHash("sha256").update(fs.readFileSync(file)).digest("hex") };
+    return { path: recorded, sha256: sha256OfFile(file) };
   } catch {
-    return { path: file };
+    return { path: recorded };
   }
 }
 
@@ -358,14 +390,14 @@ function fileSetting(value: string, cwd: string): { path: string; sha256?: strin
  * A graph's options as the report and `--resume` record them: every declared option that changes answers, with its
  * default filled in, under its flag name.
  */
-export function graphSettings(specs: GraphInfo[], values: Record<string, unknown>, cwd = process.cwd()): Record<string, unknown> {
+export function graphSettings(specs: GraphInfo[], values: Record<string, unknown>, cwd = process.cwd(), runDir?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
     const given = parseDeclared(spec, values);
     for (const [key, def] of Object.entries(optionDefsOf(spec))) {
       if (def.affectsAnswers === false) continue;
       const value = given[key] ?? def.default;
-      if (value !== undefined) out[flagOf(key)] = def.type === "string" && def.file ? fileSetting(String(value), cwd) : value;
+      if (value !== undefined) out[flagOf(key)] = def.type === "string" && def.file ? fileSetting(String(value), cwd, runDir) : value;
     }
   }
   return out;
