@@ -158,7 +158,7 @@ const CHAT_REPLY =
 /** Words that tell an agent what to do: an address ("you", "your task") or a sentence opening with a command. */
 const ADDRESSED = /\b(?:you|your)\b/i;
 const COMMAND =
-  /(?:^|[.!:;]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)(?:accept|analy[sz]e|answer|apply|ask|avoid|be|begin|check|compare|complete|confirm|consider|correct|describe|detail|determine|do not|don['’]t|double-check|ensure|examine|explain|find|fix|focus|follow|give|go through|highlight|identify|include|keep|list|look|make sure|mention|name|never|note|outline|pay attention|point out|provide|quote|read|remember|reply|respond|return|review|revise|rewrite|show|start|state|think|treat|use|verify|walk|write)\b/i;
+  /(?:^|[.!:;]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)(?:accept|analy[sz]e|answer|apply|ask|avoid|be|begin|check|compare|complete|confirm|consider|correct|describe|detail|determine|do not|don['’]t|double-check|ensure|examine|explain|find|fix|focus|follow|give|go through|highlight|identify|include|keep|list|look|make sure|mention|name|never|note|outline|pay attention|point out|provide|quote|read|remember|reply|respond|return|review|revise|rewrite|show|start|state|tell|think|treat|use|verify|walk|write)\b/i;
 
 /**
  * Why a manager's reply cannot serve as an agent's instructions, or undefined when it can: empty, a refusal, a chat
