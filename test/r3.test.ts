@@ -505,6 +505,30 @@ describe("README: Table 3's commands", () => {
     for (const [row, options] of rows) expect(options, row).toMatchObject({ kShot: 5, ...want[row as keyof typeof want] });
   });
 
+  it("agrees with itself and the paper: Table 2's CoT row and the options table run the writer alone, shots by embeddings, departures declared", () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
+    const r3 = readme.split("## R³: review, rebuttal, revision")[1]!.split("\n## ")[0]!;
+    // Table 2's CoT row: the same writer-alone set-up as Table 3's CoT row.
+    const table2Cot = /\(and `([^`]*)` for its CoT row/.exec(r3)![1]!.split(/\s+/);
+    const values: Record<string, unknown> = {};
+    table2Cot.forEach((t, i) => t.startsWith("--") && (values[t.slice(2)] = table2Cot[i + 1]));
+    expect(readOptions(R3_OPTIONS, graphOptionsOf(r3Manifest, values))).toMatchObject({ reviewers: 0, maxDebugTurns: 0, reasoning: "cot", kShot: 0 });
+    // The options table says what the Table 3 commands do for --reviewers 0, and whose the loop defaults are.
+    const row = (flag: string) => r3.split("\n").find((l) => l.startsWith(`| \`${flag}`))!;
+    expect(row("--reviewers")).toMatch(/CoT \/ PoT rows also take `--max-debug-turns 0`/);
+    const defaults = readOptions(R3_OPTIONS, {});
+    expect(row("--max-review-turns")).toContain(`| ${defaults.maxReviewTurns} |`);
+    expect(row("--max-debug-turns")).toContain(`| ${defaults.maxDebugTurns} |`);
+    for (const flag of ["--max-review-turns", "--max-debug-turns"]) expect(row(flag)).toMatch(/sqlmend's choice: the paper gives no value/);
+    // Table 3's shots are ranked by embeddings, as the paper's; BM25 without an embedding model is declared.
+    const block = r3.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;
+    expect(block).toMatch(/^E="--embedding-model \S+"$/m);
+    for (const line of block.split("\n").filter((l) => l.includes("sqlmend eval r3 "))) expect(line).toContain(" $E ");
+    const departures = r3.split("**Departures from the paper**")[1]!.split("\n\n")[1]!;
+    expect(departures).toMatch(/BM25/);
+    expect(departures).toMatch(/5 review rounds and 3 debug turns, are sqlmend's/);
+  });
+
   it("the CoT row's command makes exactly one writer call: no reviewers, no debug loop", async () => {
     const { graph, models } = build({ writer: sql("SELECT nope FROM customers") }, { reviewers: 0, maxDebugTurns: 0, reasoning: "cot" });
     const state: R3StateValue = await graph.invoke(input("Names?"), config("cot-row"));
