@@ -12,7 +12,7 @@ import { specOf } from "./spec.ts";
 export const magicGuidelineSpec = specOf(magicGuidelineManifest, {
   state: MagicGuidelineState,
   factories: { merge: mergeNode },
-  outcome: { of: (state) => ({ merged: state.merged === true, unusableReplies: typeof state.unusableReplies === "number" ? state.unusableReplies : 0 }) },
+  outcome: { of: (state) => ({ merged: state.merged === true, unusableReplies: typeof state.unusableReplies === "number" ? state.unusableReplies : 0, strippedLines: typeof state.strippedLines === "number" ? state.strippedLines : 0 }) },
   steps: () => 1,
   build(_deps, options, node) {
     const graph = new StateGraph(MagicGuidelineState, { input: MagicGuidelineInput })

@@ -107,6 +107,7 @@ export const r3Outcome: OutcomeSpec = {
       stopReason: state.stopKind || null,
       personasGenerated: panel ? state.personas.length - state.personasStandby : null,
       personasStandby: panel ? state.personasStandby : null,
+      personasDropped: panel ? state.personasDropped : null,
       failedReviews: panel ? state.reviews.filter((r) => !r.ok).length : null,
       writerReasks: state.writerReasks,
       shots: state.shots.length,
@@ -116,12 +117,16 @@ export const r3Outcome: OutcomeSpec = {
   },
   // The generic lines, with the panel as totals over the run ("personas: generated 97, standby 3").
   summarize(outcomes: Outcome[]) {
-    const lines = summarizeOutcomes(outcomes.map(({ personasGenerated: _g, personasStandby: _s, ...rest }) => rest));
+    const lines = summarizeOutcomes(outcomes.map(({ personasGenerated: _g, personasStandby: _s, personasDropped: _d, ...rest }) => rest));
     const panels = outcomes.filter((o) => typeof o.personasGenerated === "number");
     if (panels.length) {
       const sum = (key: string) => panels.reduce((n, o) => n + (o[key] as number), 0);
       const withStandby = panels.filter((o) => (o.personasStandby as number) > 0).length;
-      lines.push(`personas: generated ${sum("personasGenerated")}, standby ${sum("personasStandby")} (standby in ${withStandby} of ${panels.length} questions)`);
+      const dropped = panels.reduce((n, o) => n + (typeof o.personasDropped === "number" ? o.personasDropped : 0), 0);
+      lines.push(
+        `personas: generated ${sum("personasGenerated")}, standby ${sum("personasStandby")} (standby in ${withStandby} of ${panels.length} questions)` +
+          (dropped ? `; ${dropped} proposals left out (a profession repeated or of the wrong length)` : ""),
+      );
     }
     return lines;
   },

@@ -1,5 +1,6 @@
 import { exByDifficulty, type DifficultyScore } from "../tools/benchmarks/score.ts";
 import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
+import { type Outcome, summarizeOutcomes } from "../graphs/outcome.ts";
 
 /**
  * N eval runs side by side on the questions all of them answered (a failed question has no answer to compare: it is
@@ -42,6 +43,8 @@ export interface CompareInput {
   dir: string;
   records: Map<string, EvalRecord>;
   run: Record<string, unknown>;
+  /** The run's graph's summary of outcomes (`GraphSpec.outcome.summarize`); default `summarizeOutcomes`. */
+  summarizeOutcomes?: (outcomes: Outcome[]) => string[];
 }
 
 export interface RunSummary {
@@ -65,6 +68,12 @@ export interface RunSummary {
   notCommon: number;
   /** Ids of this run's failed questions (left out of the comparison; --resume retries them). */
   failed: string[];
+  /**
+   * What the common questions went through (results.jsonl's `outcome`, summed as the run's report.md sums them), a
+   * line each; over `outcomesOf` questions (those of the common ones that have an outcome).
+   */
+  outcomes: string[];
+  outcomesOf: number;
   /** Per common question, whether it was right, and its tokens (for charts). */
   perQuestion: { id: string; dbId: string; difficulty?: string; correct: boolean; tokens: number; initialCorrect?: boolean }[];
 }
@@ -108,6 +117,7 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
     // The method's tokens (spent + served by the response cache): a rerun from the cache costs the method the same.
     const inTok = mean(records.map((x) => methodTokens(x).input));
     const outTok = mean(records.map((x) => methodTokens(x).output));
+    const outcomes = records.flatMap((x) => (x.outcome ? [x.outcome] : []));
     return {
       key: r.key,
       label: r.label,
@@ -124,6 +134,8 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       cachedCallsPerQuestion: mean(records.map((x) => x.cachedCalls ?? 0)),
       notCommon: r.records.size - inAll.length,
       failed: [...r.records.values()].filter(isFailed).map((x) => x.id),
+      outcomes: outcomes.length ? (r.summarizeOutcomes ?? summarizeOutcomes)(outcomes) : [],
+      outcomesOf: outcomes.length,
       perQuestion: records.map((x) => ({
         id: x.id,
         dbId: x.dbId,
@@ -168,6 +180,13 @@ export function renderComparison(c: Comparison, show: number): string {
     lines.push(
       `${label.padEnd(width).slice(0, width)}  ${r.ex.toFixed(2).padStart(7)}  ${perLevel.join("  ")}  ${Math.round(r.tokensPerQuestion).toString().padStart(9)}  ${r.callsPerQuestion.toFixed(2).padStart(7)}  ${(r.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}${withCost ? `  ${(r.costPerQuestion ?? 0).toFixed(5).padStart(9)}` : ""}`,
     );
+  }
+  if (c.runs.some((r) => r.outcomes.length)) {
+    lines.push("", `What the questions went through (of the ${c.common} in common):`);
+    for (const r of c.runs) {
+      lines.push(`${r.key} ${r.label}${r.outcomes.length && r.outcomesOf < c.common ? ` (${r.outcomesOf} questions with an outcome)` : ""}:`);
+      lines.push(...(r.outcomes.length ? r.outcomes.map((line) => `  ${line}`) : ["  no outcome recorded"]));
+    }
   }
   const list = (xs: string[]) => (xs.length ? `: ${xs.slice(0, show).join(", ")}${xs.length > show ? ", ..." : ""}` : "");
   for (const p of c.pairs) {

@@ -132,6 +132,8 @@ export interface HtmlData {
     /** Correctors with gold: wrong→right and right→wrong among the questions with a known initial verdict. */
     flips: { wrongToRight: number; rightToWrong: number } | null;
     byDatabase: { db: string; count: number; correct: number; ex: number }[];
+    /** What the questions went through: the run's outcome lines, as its report.md has them. */
+    outcomes: string[];
   }[];
   /** An experiment's rows as its table.json has them (every answered question of each run, means over repeats). */
   experiment?: ExperimentHtmlRow[];
@@ -160,6 +162,7 @@ function dataOf(c: Comparison, kind: HtmlData["kind"], title: string): HtmlData 
           ? { wrongToRight: known.filter((q) => !q.initialCorrect && q.correct).length, rightToWrong: known.filter((q) => q.initialCorrect && !q.correct).length }
           : null,
         byDatabase: exByDatabase(r.perQuestion),
+        outcomes: r.outcomes,
       };
     }),
     pairs: c.pairs.map((p) => ({ a: p.a, b: p.b, onlyA: p.onlyACorrect.length, onlyB: p.onlyBCorrect.length, mcnemarP: p.mcnemarP, holmP: p.holmP })),
@@ -214,10 +217,15 @@ function page(data: HtmlData, header: string): string {
         .map((p) => `<tr data-pair="${esc(p.a)}-${esc(p.b)}"><td>${esc(p.a)} vs ${esc(p.b)}</td><td data-field="onlyA">${p.onlyA}</td><td data-field="onlyB">${p.onlyB}</td><td data-field="mcnemarP">${p.mcnemarP.toPrecision(3)}</td><td data-field="holmP">${p.holmP.toPrecision(3)}</td></tr>`)
         .join("")}</table>`
     : "";
+  const outcomes = data.runs.some((r) => r.outcomes.length)
+    ? `<h2>What the questions went through</h2>${data.runs
+        .map((r) => `<div class="outcomes" data-run="${esc(r.key)}"><h3>${esc(name(r))}</h3>${r.outcomes.length ? `<ul>${r.outcomes.map((line) => `<li>${esc(line)}</li>`).join("")}</ul>` : "<p>no outcome recorded</p>"}</div>`)
+        .join("")}`
+    : "";
   const json = JSON.stringify(data).replace(/</g, "\\u003c");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${esc(data.title)}</title><style>${STYLE}</style></head>
-<body><h1>${esc(data.title)}</h1>${header}${experiment}${table}${charts.join("\n")}${pairs}
+<body><h1>${esc(data.title)}</h1>${header}${experiment}${table}${outcomes}${charts.join("\n")}${pairs}
 <script type="application/json" id="sqlmend-data">${json}</script>
 </body></html>
 `;

@@ -87,6 +87,8 @@ export const magicGuidelineFields = {
   merged: z.boolean().default(false),
   /** Merge replies that could not replace the guideline (no reminder, most reminders dropped), each re-ask counted. */
   unusableReplies: z.number().int().nonnegative().default(0),
+  /** Non-blank lines of the used reply outside its numbered reminders (a chat preface, a sign-off, a stray SQL block), dropped. */
+  strippedLines: z.number().int().nonnegative().default(0),
 };
 export const MagicGuidelineState = new StateSchema(magicGuidelineFields);
 /** What a merge starts with: the batch, its number and the guideline so far. */

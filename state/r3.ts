@@ -60,6 +60,8 @@ export const r3StateFields = {
   personas: z.array(PersonaSchema).default(() => []),
   /** How many of `personas` are standby reviewers (the model proposed too few, or its reply was unusable). */
   personasStandby: z.number().int().nonnegative().default(0),
+  /** Proposed reviewers left out (a profession repeated, or of the wrong length); the missing ones were asked again once. */
+  personasDropped: z.number().int().nonnegative().default(0),
   /** Every review of every round (failed reviewers included, with their error). */
   reviews: new ReducedValue(z.array(ReviewSchema).default(() => []), { inputSchema: z.array(ReviewSchema), reducer: concat }),
   /** Review rounds finished (the writer has answered their reviews). */

@@ -197,8 +197,11 @@ function adversary(opts: { dataRounds?: number } = {}) {
     const role = roleOf(req);
     switch (role) {
       case "linker":
-      case "persona":
         return GARBAGE;
+      case "persona":
+        // Unusable until the last attempt, then a panel of nobody (a one-letter profession): the missing reviewers are
+        // asked for again, with the same result.
+        return lastAttempt(req, 3, () => json({ reviewers: [{ profession: "x", focus: "" }] }));
       case "generator":
       case "fixer":
         return failingSql();

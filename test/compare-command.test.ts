@@ -128,6 +128,43 @@ describe("sqlmend compare", () => {
     expect(out.join("")).toMatch(/^2 questions in common, answered by all \(0 only in A, 0 only in B, 0 only in C; left out, failed: 0 in A, 0 in B, 1 in C — --resume retries them\)/);
   });
 
+  it("carries each run's outcomes — what the questions went through — in the text, --json and --html", async () => {
+    const r3 = (id: string, stopReason: string, standby: number) => ({
+      ...record(id, true, "simple"),
+      outcome: { fixRounds: 0, finalSqlExecutes: true, failedCalls: 0, rounds: 2, stopReason, personasGenerated: 3 - standby, personasStandby: standby, personasDropped: 0 },
+    });
+    const base = (id: string, fixRounds: number) => ({ ...record(id, id !== "3", "simple"), outcome: { fixRounds, finalSqlExecutes: true, failedCalls: 0 } });
+    const a = writeRun("o-base", "baseline", [base("1", 0), base("2", 2), base("3", 1), record("4", true, "simple")]);
+    const b = writeRun("o-r3", "r3", [r3("1", "consensus", 0), r3("2", "consensus", 1), r3("3", "round limit", 0), r3("4", "consensus", 0)]);
+    const out: string[] = [];
+    const io = { stdout: (t: string) => void out.push(t), stderr: () => {}, env: {}, cwd: dir };
+    expect(await main(["compare", a, b], io)).toBe(0);
+    const text = out.join("");
+    expect(text).toContain(
+      "What the questions went through (of the 4 in common):\n" +
+        "A o-base (baseline) (3 questions with an outcome):\n  fixRounds: mean 1.00, max 2 (3 questions)\n  finalSqlExecutes: 100.0 % (3/3)\n  failedCalls: mean 0.00, max 0 (3 questions)\n" +
+        "B o-r3 (r3):\n",
+    );
+    // R³'s own summary, as its report.md has it: the panel as totals.
+    expect(text).toMatch(/^ {2}stopReason: consensus 75\.0 %, round limit 25\.0 % \(4 questions\)$/m);
+    expect(text).toMatch(/^ {2}personas: generated 11, standby 1 \(standby in 1 of 4 questions\)$/m);
+
+    out.length = 0;
+    expect(await main(["compare", a, b, "--json"], io)).toBe(0);
+    const json = JSON.parse(out.join(""));
+    expect(json.runs.map((r: { outcomesOf: number }) => r.outcomesOf)).toEqual([3, 4]);
+    expect(json.runs[1].outcomes).toContain("personas: generated 11, standby 1 (standby in 1 of 4 questions)");
+    expect(json.b.outcomes).toEqual(json.runs[1].outcomes);
+
+    const page = path.join(dir, "outcomes.html");
+    expect(await main(["compare", a, b, "--html", page], io)).toBe(0);
+    const html = fs.readFileSync(page, "utf8");
+    expect(html).toContain("<h2>What the questions went through</h2>");
+    expect(html).toMatch(/<div class="outcomes" data-run="B"><h3>B o-r3 \(r3\)<\/h3><ul>.*<li>stopReason: consensus 75\.0 %, round limit 25\.0 % \(4 questions\)<\/li>/);
+    const data = JSON.parse(/<script type="application\/json" id="sqlmend-data">([\s\S]*?)<\/script>/.exec(html)![1]!);
+    expect(data.runs[0].outcomes).toEqual(json.runs[0].outcomes);
+  });
+
   it("says so when a folder is not an eval output", async () => {
     const err: string[] = [];
     const io = { stdout: () => {}, stderr: (t: string) => void err.push(t), env: {}, cwd: dir };

@@ -230,21 +230,33 @@ describe("r3 graph", () => {
     expect(models.shownTo("writer")).toHaveLength(1); // nothing to answer: no revise call
   });
 
-  it("validates the personas: an empty profession is sent back and asked again", async () => {
+  it("validates the personas: an empty profession is left out and the missing reviewers asked for", async () => {
     const { graph, models } = build({ writer: sql("SELECT 1"), persona: [JSON.stringify({ reviewers: [{ profession: " ", focus: "" }] }), PERSONAS] }, { maxReviewTurns: 1 });
     const state: R3StateValue = await graph.invoke(input("One?"), config("revalidate"));
     expect(models.shownTo("persona")).toHaveLength(2);
-    expect(models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n")).toMatch(/not usable .*profession/);
+    expect(models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n")).toMatch(/cannot sit \(a profession of 0 characters\).*Propose 3 more reviewers/);
     expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer", "BI report auditor"]);
+    expect([state.personasStandby, state.personasDropped]).toEqual([0, 1]);
   });
 
-  it("validates the personas: the same profession twice is sent back", async () => {
-    const twice = JSON.stringify({ reviewers: [{ profession: "Data analyst", focus: "a" }, { profession: "data analyst ", focus: "b" }] });
-    const { graph, models } = build({ writer: sql("SELECT 1"), persona: [twice, PERSONAS] }, { reviewers: 2, maxReviewTurns: 1 });
+  it("keeps the distinct personas of a reply that repeats one profession, and asks only for the missing one", async () => {
+    // A model that repeats a profession however often it is asked for the whole panel: today's panel was all standby.
+    const repeats = JSON.stringify({ reviewers: [{ profession: "Data analyst", focus: "a" }, { profession: "Query tuner", focus: "b" }, { profession: "data analyst ", focus: "c" }] });
+    const one = JSON.stringify({ reviewers: [{ profession: "Data analyst", focus: "again" }, { profession: "Retail domain expert", focus: "sales" }] });
+    const persona: Responder = ({ messages }) => (messages.some((m) => m.content.includes("more reviewer")) ? one : repeats);
+    const { graph, models } = build({ writer: sql("SELECT 1"), persona }, { reviewers: 3, maxReviewTurns: 1 });
     const state: R3StateValue = await graph.invoke(input("One?"), config("distinct"));
     expect(models.shownTo("persona")).toHaveLength(2);
-    expect(models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n")).toMatch(/different profession/);
-    expect(state.personas.map((p) => p.profession)).toEqual(["Retail data analyst", "Senior database engineer"]);
+    const followUp = models.shownTo("persona")[1]!.messages.map((m) => m.content).join("\n");
+    expect(followUp).toMatch(/"data analyst" twice/);
+    expect(followUp).toMatch(/These stay on the panel: Data analyst, Query tuner\. Propose 1 more reviewer,/);
+    expect(state.personas.map((p) => p.profession)).toEqual(["Data analyst", "Query tuner", "Retail domain expert"]);
+    // Recorded: two proposals left out (the repeat in each reply), no standby reviewer.
+    expect([state.personasStandby, state.personasDropped]).toEqual([0, 2]);
+    const outcome = r3Spec.outcome!.of(state as unknown as Record<string, unknown>);
+    expect(outcome).toMatchObject({ personasGenerated: 3, personasStandby: 0, personasDropped: 2 });
+    expect(r3Spec.outcome!.summarize!([outcome])).toContain("personas: generated 3, standby 0 (standby in 0 of 1 questions); 2 proposals left out (a profession repeated or of the wrong length)");
+    expect(state.attempts.find((a) => a.node === "persona")!.note).toMatch(/2 proposals left out .*asked for 1 more, got 1/);
   });
 
   it("takes a replacement agent in a slot (here: a rule-based reviewer)", async () => {
@@ -491,6 +503,30 @@ describe("README: Table 3's commands", () => {
       "R³: 3R-Lp + PoT": { reviewers: 3, reasoning: "pot", maxDebugTurns: 3, maxReviewTurns: 5 },
     };
     for (const [row, options] of rows) expect(options, row).toMatchObject({ kShot: 5, ...want[row as keyof typeof want] });
+  });
+
+  it("agrees with itself and the paper: Table 2's CoT row and the options table run the writer alone, shots by embeddings, departures declared", () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
+    const r3 = readme.split("## R³: review, rebuttal, revision")[1]!.split("\n## ")[0]!;
+    // Table 2's CoT row: the same writer-alone set-up as Table 3's CoT row.
+    const table2Cot = /\(and `([^`]*)` for its CoT row/.exec(r3)![1]!.split(/\s+/);
+    const values: Record<string, unknown> = {};
+    table2Cot.forEach((t, i) => t.startsWith("--") && (values[t.slice(2)] = table2Cot[i + 1]));
+    expect(readOptions(R3_OPTIONS, graphOptionsOf(r3Manifest, values))).toMatchObject({ reviewers: 0, maxDebugTurns: 0, reasoning: "cot", kShot: 0 });
+    // The options table says what the Table 3 commands do for --reviewers 0, and whose the loop defaults are.
+    const row = (flag: string) => r3.split("\n").find((l) => l.startsWith(`| \`${flag}`))!;
+    expect(row("--reviewers")).toMatch(/CoT \/ PoT rows also take `--max-debug-turns 0`/);
+    const defaults = readOptions(R3_OPTIONS, {});
+    expect(row("--max-review-turns")).toContain(`| ${defaults.maxReviewTurns} |`);
+    expect(row("--max-debug-turns")).toContain(`| ${defaults.maxDebugTurns} |`);
+    for (const flag of ["--max-review-turns", "--max-debug-turns"]) expect(row(flag)).toMatch(/sqlmend's choice: the paper gives no value/);
+    // Table 3's shots are ranked by embeddings, as the paper's; BM25 without an embedding model is declared.
+    const block = r3.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;
+    expect(block).toMatch(/^E="--embedding-model \S+"$/m);
+    for (const line of block.split("\n").filter((l) => l.includes("sqlmend eval r3 "))) expect(line).toContain(" $E ");
+    const departures = r3.split("**Departures from the paper**")[1]!.split("\n\n")[1]!;
+    expect(departures).toMatch(/BM25/);
+    expect(departures).toMatch(/5 review rounds and 3 debug turns, are sqlmend's/);
   });
 
   it("the CoT row's command makes exactly one writer call: no reviewers, no debug loop", async () => {

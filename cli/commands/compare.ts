@@ -5,6 +5,7 @@ import { UsageError, UserError, commandLine } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import type { EvalRecord, parseResults } from "../../runner/report.ts";
 import type { Comparison, RunSummary } from "../../runner/compare.ts";
+import type { Outcome } from "../../graphs/outcome.ts";
 
 interface RunOutputs {
   dir: string;
@@ -35,7 +36,8 @@ export const compareCommand: Command = {
 
 Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart): one table of EX (overall and per
 difficulty), tokens, calls, latency and cost per question (tokens and cost are the method's: those the response cache
-served count too, so a rerun from the cache compares the same); per pair the questions only one got right, an exact
+served count too, so a rerun from the cache compares the same); what the questions went through (each run's outcomes,
+summed as its report.md sums them); per pair the questions only one got right, an exact
 McNemar test on those, and with three runs or more its Holm-adjusted p-value over all pairs.
   --json          the comparison as JSON
   --html FILE     a self-contained page with charts (EX by difficulty, EX against tokens per question, flips)
@@ -54,7 +56,10 @@ McNemar test on those, and with three runs or more its Holm-adjusted p-value ove
     }
     // The results' schema (zod) loads for a comparison, not for --help.
     const [{ parseResults }, { compareRuns, renderComparison }] = await Promise.all([import("../../runner/report.ts"), import("../../runner/compare.ts")]);
-    const runs = positionals.map((dir, i) => ({ key: runKey(i), ...readRun(dir, io.cwd, parseResults) }));
+    const runs = await Promise.all(positionals.map(async (dir, i) => {
+      const run = readRun(dir, io.cwd, parseResults);
+      return { key: runKey(i), ...run, summarizeOutcomes: await outcomeSummaryOf(run.run.graph) };
+    }));
     const comparison = compareRuns(runs, prices);
     const them = runs.length === 2 ? "two" : `${runs.length}`;
     if (!comparison.inAll) throw new UserError(`the ${them} runs have no question in common`);
@@ -75,6 +80,14 @@ McNemar test on those, and with three runs or more its Holm-adjusted p-value ove
   },
 };
 
+/** The graph's own summary of its outcomes (as report.md has it), when it is one sqlmend knows; else the default. */
+async function outcomeSummaryOf(graph: unknown): Promise<((outcomes: Outcome[]) => string[]) | undefined> {
+  if (typeof graph !== "string") return undefined;
+  const { findManifest } = await import("../../graphs/registry.ts");
+  const spec = await findManifest(graph)?.load();
+  return spec?.outcome?.summarize?.bind(spec.outcome);
+}
+
 /** A, B, ..., Z, AA, AB, ... */
 const runKey = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : runKey(Math.floor(i / 26) - 1) + runKey(i % 26));
 
@@ -82,7 +95,7 @@ const runKey = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : ru
 function legacyPair(c: Comparison) {
   const [a, b] = c.runs as [RunSummary, RunSummary];
   const pair = c.pairs[0]!;
-  const side = (r: RunSummary) => ({ dir: r.dir, ex: r.ex, byDifficulty: r.byDifficulty, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: r.callsPerQuestion, latencyMsPerQuestion: r.latencyMsPerQuestion });
+  const side = (r: RunSummary) => ({ dir: r.dir, ex: r.ex, byDifficulty: r.byDifficulty, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: r.callsPerQuestion, latencyMsPerQuestion: r.latencyMsPerQuestion, outcomes: r.outcomes });
   return {
     a: side(a),
     b: side(b),

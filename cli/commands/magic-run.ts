@@ -207,6 +207,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       mergeFailure: merger.failure,
       mergeUsage: merger.usage,
       unusableMergeReplies: merger.unusableReplies,
+      stripped: merger.stripped,
       skipped: skipped.length,
     });
     // The answers after the cycle (Table 4's EX and VES): the corrected SQL where the cycle succeeded, else the initial.
@@ -387,6 +388,8 @@ class GuidelineMerger {
   usage: Usage = emptyUsage();
   /** Merge replies that could not replace the guideline, over the merges this run ran or read back. */
   unusableReplies = 0;
+  /** Lines of merge replies outside the numbered reminders (chat, stray SQL), dropped; and the merges that had any. */
+  stripped = { merges: 0, lines: 0 };
   private guideline = "";
   private chain: Promise<void> = Promise.resolve();
 
@@ -440,6 +443,7 @@ class GuidelineMerger {
     }
     this.usage = addUsage(this.usage, state.usage);
     this.unusableReplies += state.unusableReplies ?? 0;
+    if (state.merged && state.strippedLines) this.stripped = { merges: this.stripped.merges + 1, lines: this.stripped.lines + state.strippedLines };
     if (fresh) {
       const lines = state.calls.map(
         (call): Interaction => ({
@@ -485,8 +489,10 @@ export interface MagicStats {
    * without it the feedback agent may go past a correct revision, so the curve need not rise.
    */
   correctedWithin: number[];
-  /** Table 4's EX on the split: initially correct plus corrected, over the questions run. */
+  /** Table 4's EX on the split: initially correct plus corrected, over the questions answered (run errors left out, as everywhere). */
   exAfter: number;
+  /** The questions exAfter is over: run without a run error. */
+  answered: number;
   maxIter: number;
   noManager: boolean;
   /** Failures not put through the cycle, with the reason; questions whose run failed. */
@@ -499,6 +505,9 @@ export interface MagicStats {
   /** Merges that failed this run (0 or 1: later batches wait for it), and merge replies refused as unusable. */
   failedMerges: number;
   unusableMergeReplies: number;
+  /** Merges whose reply held lines outside its numbered reminders, and those lines: dropped from the guideline. */
+  strippedMergeReplies: number;
+  strippedMergeLines: number;
   /** The cycles' outcomes summed (results.jsonl's `outcome`), over the failures that entered the cycle. */
   leakRefusals: number;
   redactions: number;
@@ -511,7 +520,7 @@ export interface MagicStats {
 
 export function computeStats(
   records: MagicRecord[],
-  ctx: { maxIter: number; noManager: boolean; batches: number; mergeFailure?: string; mergeUsage: Usage; unusableMergeReplies?: number; skipped: number },
+  ctx: { maxIter: number; noManager: boolean; batches: number; mergeFailure?: string; mergeUsage: Usage; unusableMergeReplies?: number; stripped?: { merges: number; lines: number }; skipped: number },
 ): MagicStats {
   const sum = (key: string) => records.reduce((n, r) => n + (typeof r.outcome?.[key] === "number" ? (r.outcome[key] as number) : 0), 0);
   const cycled = records.filter((r) => r.corrected !== undefined);
@@ -529,7 +538,9 @@ export function computeStats(
   };
   for (const r of records) add(r.usageByRole);
   add(ctx.mergeUsage.byRole);
-  const initiallyCorrect = records.filter((r) => r.initialCorrect).length;
+  // A question whose run failed has no answer of the method's: EX is over the others (the failed are `errors`).
+  const answered = records.filter((r) => r.error === undefined);
+  const initiallyCorrect = answered.filter((r) => r.initialCorrect).length;
   return {
     questions: records.length,
     initiallyCorrect,
@@ -537,7 +548,8 @@ export function computeStats(
     corrected: corrected.length,
     avgIterations: cycled.length ? cycled.reduce((n, r) => n + (r.iterations ?? 0), 0) / cycled.length : 0,
     correctedWithin: Array.from({ length: ctx.maxIter }, (_, k) => cycled.filter((r) => correctedAtCap(r, k + 1)).length),
-    exAfter: records.length ? ((initiallyCorrect + corrected.length) / records.length) * 100 : 0,
+    exAfter: answered.length ? ((initiallyCorrect + corrected.length) / answered.length) * 100 : 0,
+    answered: answered.length,
     maxIter: ctx.maxIter,
     noManager: ctx.noManager,
     notCycled,
@@ -547,6 +559,8 @@ export function computeStats(
     ...(ctx.mergeFailure ? { mergeFailure: ctx.mergeFailure } : {}),
     failedMerges: ctx.mergeFailure ? 1 : 0,
     unusableMergeReplies: ctx.unusableMergeReplies ?? 0,
+    strippedMergeReplies: ctx.stripped?.merges ?? 0,
+    strippedMergeLines: ctx.stripped?.lines ?? 0,
     leakRefusals: sum("leakRefusals"),
     redactions: sum("redactions"),
     promptRevisions: { feedback: sum("feedbackRevisions"), correction: sum("correctionRevisions") },
@@ -574,9 +588,10 @@ function renderSummary(s: MagicStats, outDir: string, hasGuideline: boolean, fai
     `Failures: ${s.failures} through the cycle of ${s.questions} questions (${s.initiallyCorrect} initially correct${notCycled ? `; not cycled: ${notCycled}` : ""}${s.errors ? `; ${s.errors} run errors` : ""})\n` +
     `Corrected: ${s.corrected} (${pct(s.corrected, s.failures)}); AVG_i ${s.avgIterations.toFixed(2)} (max ${s.maxIter}${s.noManager ? ", no manager" : ""})\n` +
     `Corrected with --max-iter 1..${s.maxIter}: ${s.correctedWithin.join(", ")}\n` +
-    `EX on the split after correction: ${s.exAfter.toFixed(2)}%\n` +
+    `EX on the split after correction: ${s.exAfter.toFixed(2)}% (${s.initiallyCorrect} + ${s.corrected} of ${s.answered} answered${s.errors ? `; ${s.errors} run errors left out` : ""})\n` +
     `Outcomes: ${s.leakRefusals} leak refusals (${s.redactions} redacted); prompt revisions ${s.promptRevisions.feedback} feedback, ${s.promptRevisions.correction} correction; ` +
-    `${s.failedRevisions} failed revisions (${s.unusableManagerReplies} unusable manager replies); ${s.failedMerges} failed merges (${s.unusableMergeReplies} unusable merge replies)\n` +
+    `${s.failedRevisions} failed revisions (${s.unusableManagerReplies} unusable manager replies); ${s.failedMerges} failed merges (${s.unusableMergeReplies} unusable merge replies); ` +
+    `${s.strippedMergeLines} lines outside the numbered reminders dropped from ${s.strippedMergeReplies} merge replies\n` +
     `Tokens by role: ${roles || "none"}\n` +
     (hasGuideline
       ? `Guideline: ${path.join(outDir, "guideline.md")} (${s.batchesMerged} batch${s.batchesMerged === 1 ? "" : "es"} merged${s.mergeFailure ? `; ${s.mergeFailure}: --resume retries it` : ""}${held})\n`

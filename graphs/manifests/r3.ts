@@ -5,8 +5,9 @@ import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
 
 /**
  * R³'s calls per question. A writer turn (write, debug, revise) is one call, or up to 1 + MAX_SQL_REASKS when its
- * reply holds no SQL. write → (debug)* up to maxDebugTurns while the SQL fails → persona (one structured ask, once) →
- * per round: n reviews (Send) → revise → when revised, execute → (debug)* again; up to maxReviewTurns rounds. The
+ * reply holds no SQL. write → (debug)* up to maxDebugTurns while the SQL fails → persona (one structured ask, and a
+ * second for the reviewers it still lacks; once) → per round: n reviews (Send) → revise → when revised, execute →
+ * (debug)* again; up to maxReviewTurns rounds. The
  * shortest: the reviewers agree and the writer keeps its SQL in round 1. With no reviewers: write and debug only.
  */
 const r3Calls =
@@ -18,7 +19,7 @@ const r3Calls =
     const debug = o.maxDebugTurns * turn;
     if (o.reviewers === 0) return { min: write.min, max: write.max + debug };
     const round = o.reviewers + turn + debug;
-    return { min: write.min + STRUCTURED_CALLS.min + o.reviewers + 1, max: write.max + debug + STRUCTURED_CALLS.max + o.maxReviewTurns * round };
+    return { min: write.min + STRUCTURED_CALLS.min + o.reviewers + 1, max: write.max + debug + 2 * STRUCTURED_CALLS.max + o.maxReviewTurns * round };
   };
 
 /** What every writer turn reads (`askWriter`): its history H, rebuilt around the opening turn. */

@@ -48,8 +48,10 @@ const questionOf = (state: MagicFeedbackValue) => ({
  */
 const shownToCorrector = (state: MagicFeedbackValue, options: Record<string, unknown>) => [state.incorrectSql, state.question, correctorEvidenceOf(options, state.evidence)].filter(Boolean);
 
-/** The incorrect SQL and every revision tried since, once each, oldest first. */
-const incorrectSqlsOf = (state: MagicFeedbackValue) => [...new Set([state.incorrectSql, ...state.iterations.map((i) => i.sql).filter(Boolean)])];
+/** The incorrect SQL and every revision tried since (of the first `upTo` iterations), once each, oldest first. */
+const incorrectSqlsOf = (state: MagicFeedbackValue, upTo = state.iterations.length) => [
+  ...new Set([state.incorrectSql, ...state.iterations.slice(0, upTo).map((i) => i.sql).filter(Boolean)]),
+];
 
 /**
  * Slot `feedback` (role "feedback", Figure 5). In: question, evidence, goldSql, incorrectSql, iterations,
@@ -151,16 +153,31 @@ function instructionsOf(reply: string): string {
 
 const REFUSAL = /^(?:i['’]?m sorry|i am sorry|sorry,|i can(?:not|['’]t)|i am unable|i['’]m unable|as an ai\b)/i;
 const BARE_SQL = /^(?:select\b[\s\S]*\bfrom\b|with\s+\w+\s+as\s*\()/i;
+/** A chat reply that instructs nobody: an acknowledgement, or the manager not understanding its task. */
+const CHAT_REPLY =
+  /^(?:ok(?:ay)?|sure|yes|no|done|noted|got it|understood|thanks?|thank you|will do|of course|certainly)\b[\s.!]*$|\b(?:not sure what you mean|(?:don['’]t|do not) understand|could you (?:please )?clarify|can you (?:please )?clarify|what do you mean)\b/i;
+/** Words that tell an agent what to do: an address ("you", "your task") or a sentence opening with a command. */
+const ADDRESSED = /\b(?:you|your)\b/i;
+const COMMAND =
+  /(?:^|[.!:;]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)(?:accept|analy[sz]e|answer|apply|ask|avoid|be|begin|check|compare|complete|confirm|consider|correct|describe|detail|determine|do not|don['’]t|double-check|ensure|examine|explain|find|fix|focus|follow|give|go through|highlight|identify|include|keep|list|look|make sure|mention|name|never|note|outline|pay attention|point out|provide|quote|read|remember|reply|respond|return|review|revise|rewrite|show|start|state|tell|think|treat|use|verify|walk|write)\b/i;
 
 /**
- * Why a manager's reply cannot serve as an agent's instructions, or undefined when it can: empty, a refusal, a bare
- * SQL query (no instruction at all), or no words. Taking such a reply would replace a working prompt with nothing.
+ * Why a manager's reply cannot serve as an agent's instructions, or undefined when it can: empty, a refusal, a chat
+ * reply ("OK.", "I am not sure what you mean."), a SQL query with at most a chat line around it, no words, or words
+ * that instruct no one (no "you", no command). Taking such a reply would replace a working prompt with nothing.
  */
 export function unusableInstructionsWhy(text: string): string | undefined {
   if (!text) return "empty reply";
   if (REFUSAL.test(text)) return "a refusal";
   if (BARE_SQL.test(text) && !/\n\s*\n/.test(text)) return "a SQL query, not instructions";
   if (!/\p{L}{2,}/u.test(text)) return "no words";
+  // What is said around the code blocks: a line of chat and a query is an answer, not instructions.
+  const prose = text.replace(/```[\s\S]*?(?:```|$)/g, " ").trim();
+  const words = prose.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+  if (prose !== text.trim() && words < 12) return "a SQL query with a line of chat, not instructions";
+  if (CHAT_REPLY.test(prose) && words < 30) return "a chat reply, not instructions";
+  if (words < 2) return "too short to instruct";
+  if (!ADDRESSED.test(prose) && !COMMAND.test(prose)) return "no instruction addressed to the agent";
   return undefined;
 }
 
@@ -218,6 +235,8 @@ export const reviseFeedbackNode: CycleNode = (deps, options) => async (state) =>
     question: state.question,
     evidence: state.evidence,
     incorrectSql: state.incorrectSql,
+    // What the last feedback was asked with: the revisions before this iteration's (which it had not seen).
+    incorrectSqls: incorrectSqlsOf(state, state.iterations.length - 1),
     goldSql: state.goldSql,
   });
   const got = await askRevision(deps, prompt, { unusable: maxUnusableRetries, leaks: 0 });

@@ -16,39 +16,47 @@ export const FEEDBACK_INSTRUCTIONS =
   "SQL and explain, in plain present-tense sentences, each mistake in the incorrect SQL and what the query must do " +
   "instead. Do not write the corrected query or any SQL statement. Treat what the user marks as correct as correct.";
 
-export function feedbackPrompt(args: { instructions: string; question: string; evidence: string; goldSql: string; incorrectSqls: string[] }): ChatInput[] {
+/** The feedback agent's data block (below its instructions): the manager is shown the same text when it revises them. */
+function feedbackData(args: { question: string; evidence: string; goldSql: string; incorrectSqls: string[] }): string {
   const [first, ...later] = args.incorrectSqls;
   const tried = later.length ? `\n\nRevisions tried since, also incorrect:\n${later.map(fence).join("\n")}` : "";
+  return `${questionBlock(args.question, args.evidence)}\n\nCorrect SQL:\n${fence(args.goldSql)}\n\nIncorrect SQL:\n${fence(first ?? "")}${tried}\n\nThe mistakes of the incorrect SQL are:`;
+}
+
+export function feedbackPrompt(args: { instructions: string; question: string; evidence: string; goldSql: string; incorrectSqls: string[] }): ChatInput[] {
   return [
     { role: "system", content: args.instructions || FEEDBACK_INSTRUCTIONS },
-    {
-      role: "user",
-      content: `${questionBlock(args.question, args.evidence)}\n\nCorrect SQL:\n${fence(args.goldSql)}\n\nIncorrect SQL:\n${fence(first ?? "")}${tried}\n\nThe mistakes of the incorrect SQL are:`,
-    },
+    { role: "user", content: feedbackData(args) },
   ];
 }
 
 export const FEEDBACK_HOLDS_GOLD =
   "Your explanation contains the correct SQL query. Explain the mistakes again in words only, without writing the corrected query.";
 
-/** Figure 6: the correction agent revises s' from the feedback; it is never shown the correct SQL. */
+/**
+ * Figure 6: the correction agent revises s' from the feedback; it is never shown the correct SQL. As in the figure:
+ * its task, what it receives, and the SQL format of its answer — nothing on how to reason (the ask-yourself questions
+ * belong to the guideline, which the cycle's agent does not have yet).
+ */
 export const CORRECTION_INSTRUCTIONS =
-  "You correct SQLite queries using an expert's feedback. You get the database schema, a question, the query that " +
-  "was predicted for it and the expert's feedback on that query. Before writing anything, ask yourself one question " +
-  "per mistake the feedback points out (\"Did I ...?\") and answer each against the predicted query. Then write the " +
-  "corrected query.";
+  "Your task is to correct a predicted SQL query using the feedback an expert gave on it.\n" +
+  "1. What you receive: a question, the database schema, the predicted SQL query and the expert's feedback.\n" +
+  "2. What you answer: your reply must contain one valid SQLite query, in a ```sql fenced block.";
 
 export const SQL_FORMAT_LINE = "End your reply with the corrected SQLite query in a ```sql fenced block.";
+
+/** The correction agent's data block (below its instructions): the manager is shown the same text, schema aside. */
+function correctionData(args: { schemaText: string; question: string; evidence: string; incorrectSql: string; feedback: string }): string {
+  return (
+    `Database schema:\n${args.schemaText}\n\n${questionBlock(args.question, args.evidence)}\n\n` +
+    `Predicted SQL:\n${fence(args.incorrectSql)}\n\nExpert feedback:\n${args.feedback || "(no feedback)"}\n\n${SQL_FORMAT_LINE}`
+  );
+}
 
 export function correctionPrompt(args: { instructions: string; schemaText: string; question: string; evidence: string; incorrectSql: string; feedback: string }): ChatInput[] {
   return [
     { role: "system", content: args.instructions || CORRECTION_INSTRUCTIONS },
-    {
-      role: "user",
-      content:
-        `Database schema:\n${args.schemaText}\n\n${questionBlock(args.question, args.evidence)}\n\n` +
-        `Predicted SQL:\n${fence(args.incorrectSql)}\n\nExpert feedback:\n${args.feedback || "(no feedback)"}\n\n${SQL_FORMAT_LINE}`,
-    },
+    { role: "user", content: correctionData(args) },
   ];
 }
 
@@ -58,8 +66,9 @@ const MANAGER_SYSTEM = "You manage other AI agents: you rewrite their instructio
  * Figures 7 and 8: the manager rewrites an agent's instructions from its last output that did not help. §3.1 lists
  * what it goes on: "the previous response of the agent, previous prompt that is used for interacting with the agent,
  * question, s', and s^gt". The previous prompt is the instructions plus the data block below them, so the manager is
- * shown both: for the feedback agent the question, evidence, s^gt and s'; for the correction agent the question,
- * evidence, s' and the feedback it had to apply, and s^gt as its ideal output, which the agent must never see.
+ * shown both, the data block as the agent read it: for the feedback agent the question, evidence, s^gt, s' and the
+ * failed revisions it was shown; for the correction agent (its schema left out) the question, evidence, s' and the
+ * feedback it had to apply, and s^gt as its ideal output, which the agent must never see.
  */
 export function revisePrompt(args: {
   agent: "feedback" | "correction";
@@ -70,6 +79,8 @@ export function revisePrompt(args: {
   evidence: string;
   /** s': the incorrect SQL the agent worked on. */
   incorrectSql: string;
+  /** Feedback agent only: s' and the failed revisions, as its last prompt listed them (default: s' alone). */
+  incorrectSqls?: string[];
   /** s^gt. */
   goldSql: string;
   /** Correction agent only: the feedback it was given with its instructions. */
@@ -79,11 +90,11 @@ export function revisePrompt(args: {
     args.agent === "feedback"
       ? "It explains the mistakes of an incorrect SQL query by comparing it with the correct query, without writing the correct query."
       : "It corrects an SQL query using an expert's feedback; it is shown the schema, the question, the incorrect query and the feedback.";
-  const shown =
+  const data =
     args.agent === "feedback"
-      ? `Below its instructions the agent was shown:\n${questionBlock(args.question, args.evidence)}\nCorrect SQL:\n${fence(args.goldSql)}\nIncorrect SQL:\n${fence(args.incorrectSql)}`
-      : `Below its instructions the agent was shown the database schema and:\n${questionBlock(args.question, args.evidence)}\nPredicted SQL (the incorrect query):\n${fence(args.incorrectSql)}\n` +
-        `Expert feedback:\n"""\n${args.feedback || "(no feedback)"}\n"""`;
+      ? feedbackData({ question: args.question, evidence: args.evidence, goldSql: args.goldSql, incorrectSqls: args.incorrectSqls ?? [args.incorrectSql] })
+      : correctionData({ schemaText: "(the database schema, left out here)", question: args.question, evidence: args.evidence, incorrectSql: args.incorrectSql, feedback: args.feedback ?? "" });
+  const shown = `Below its instructions the agent was shown:\n"""\n${data}\n"""`;
   const ideal =
     args.agent === "correction"
       ? `\n\nThe agent's output should have led to this query. It is for you only: the instructions must not contain this query, any part of its result, or the answer to the question.\n${fence(args.goldSql)}`

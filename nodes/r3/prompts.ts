@@ -84,6 +84,22 @@ export function personasPrompt(args: { schemaText: string; question: string; evi
   ];
 }
 
+/** The persona call's follow-up: the reviewers kept stand; only the missing ones are asked for, with other professions. */
+export function morePersonasPrompt(args: { asked: ChatInput[]; reply: string; problems: string[]; kept: string[]; missing: number }): ChatInput[] {
+  const more = `${args.missing} more reviewer${args.missing > 1 ? "s" : ""}`;
+  return [
+    ...args.asked,
+    { role: "assistant", content: args.reply },
+    {
+      role: "user",
+      content:
+        `Some of those reviewers cannot sit (${args.problems.join("; ")}): each needs a different profession of 3 to 300 characters. ` +
+        (args.kept.length ? `These stay on the panel: ${args.kept.join(", ")}. ` : "") +
+        `Propose ${more}, with professions other than those. Reply with JSON: {"reviewers": [{"profession": "...", "focus": "..."}]} with ${args.missing} entr${args.missing > 1 ? "ies" : "y"}.`,
+    },
+  ];
+}
+
 export function reviewerPrompt(args: { persona: Persona; schemaText: string; question: string; evidence: string; sql: string; result: string }): ChatInput[] {
   const focus = args.persona.focus ? ` You look first at: ${args.persona.focus}.` : "";
   return [

@@ -42,14 +42,20 @@ export interface MagicPlan {
   generatorWrong?(q: Question): boolean;
 }
 
-/** The merge agent appends one line per new mistake to the guideline so far: "N. reminder: <question>". */
+/**
+ * The merge agent appends one line per new mistake to the guideline so far: "N. reminder: <question>", wrapped as chat
+ * models do: a preface, a ```markdown fence with a heading, a sign-off and a training query (8 lines the guideline drops).
+ */
 function mergeReply(req: ChatRequestRecord): ScriptedReply {
   const prompt = req.messages.at(-1)?.content ?? "";
   const sofar = /Guideline so far:\n([\s\S]*?)\n\nNew mistakes to add/.exec(prompt)?.[1] ?? "";
   const previous = sofar.startsWith("(empty") ? [] : sofar.split("\n").filter((l) => /^\d+\. /.test(l));
   const added = [...prompt.matchAll(/^Mistake \d+\nQuestion: (.*)$/gm)].map((m) => m[1]!);
   const lines = [...previous, ...added.map((q, i) => `${previous.length + i + 1}. reminder: ${q}\n   - Did I check this?`)];
-  return text(`# Self-correction guideline\n\n${lines.join("\n")}`);
+  return text(
+    `Sure! Here is the updated guideline:\n\n\`\`\`markdown\n# Self-correction guideline\n\n${lines.join("\n")}\n\`\`\`\n\n` +
+      "Let me know if you need anything else.\n\n```sql\nSELECT 'a training query'\n```",
+  );
 }
 
 export function magicResponder(questions: Question[], plan: MagicPlan) {
