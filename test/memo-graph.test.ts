@@ -9,7 +9,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { memoSqlSpec } from "../graphs/memo-sql.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
 import { majorityVote } from "../nodes/memo/correct.ts";
-import { examplesWantedBy } from "../cli/shared/setup.ts";
+import { examplesWantedBy } from "../runner/run-options.ts";
 import { runThread } from "../runner/question.ts";
 import { createExampleStore } from "../tools/retrieval/examples.ts";
 import { MemoryStore, type NewMemoryEntry } from "../tools/retrieval/memory-store.ts";

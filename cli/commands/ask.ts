@@ -4,7 +4,7 @@ import { lazyCrypto } from "../../tools/hash.ts";
 import type { Command } from "../shared/command.ts";
 import { UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, loadRunModules, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags, runGraph, scenarioFrom } from "../shared/setup.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, loadRunModules, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags, runGraph, scenarioFrom } from "../../runner/run-options.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
@@ -54,7 +54,7 @@ ${RUN_FLAGS_USAGE}`,
     modelFlagsFrom(values);
     scenarioFrom(values.correct, false);
     const [{ buildRunner, examplePoolOf }, { openReadyCheckpointer }, { runQuestion }] = await Promise.all([
-      import("../shared/build-runner.ts"),
+      import("../../runner/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/question.ts"),
     ]);

@@ -17,7 +17,7 @@ import {
   runGraph,
   runFlags,
   scenarioFrom,
-} from "../shared/setup.ts";
+} from "../../runner/run-options.ts";
 import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { benchmarkFromFlags, prepareOutDir, questionHashes, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
@@ -82,7 +82,7 @@ ${RUN_FLAGS_USAGE}
     modelFlagsFrom(values);
     scenarioFrom(values.correct, true);
     const [{ buildRunner, examplesFor }, { openReadyCheckpointer }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
-      import("../shared/build-runner.ts"),
+      import("../../runner/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/report.ts"),
       import("../../runner/eval.ts"),

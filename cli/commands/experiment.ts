@@ -3,7 +3,7 @@ import path from "node:path";
 import type { CliIO, Command } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError, commandLine } from "../shared/command.ts";
 import type { Recipe } from "../../runner/experiment.ts";
-import { graphFlags, isGraphModule, loadRunModules, runFlags } from "../shared/setup.ts";
+import { graphFlags, isGraphModule, loadRunModules, runFlags } from "../../runner/run-options.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { isStopStatus, RUN_DIR_FLAGS } from "../../runner/run-dir.ts";
 import { findManifest } from "../../graphs/registry.ts";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Command, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { modelFlagsFrom, runFlags } from "../shared/setup.ts";
+import { modelFlagsFrom, runFlags } from "../../runner/run-options.ts";
 import { formatUsage } from "../../runner/progress.ts";
 import { count } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
@@ -46,7 +46,7 @@ export const linkCommand: Command = {
     const modelFlags = modelFlagsFrom(values);
     const [{ embeddingsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }, { usageOfCalls }] =
       await Promise.all([
-        import("../shared/model-setup.ts"),
+        import("../../runner/model-setup.ts"),
         import("../../nodes/link.ts"),
         import("../../tools/models/models.ts"),
         import("../../tools/linking/link.ts"),

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { CliIO } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../shared/setup.ts";
+import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../../runner/run-options.ts";
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../../runner/question.ts";
 import { compactNumber, fallbackNotes } from "../../runner/progress.ts";
 import { jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
@@ -81,8 +81,8 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
   const [{ modelsFrom }, { resolveInitialSource }, { openReadyCheckpointer }, { createExampleStore }] = await Promise.all([
-    import("../shared/model-setup.ts"),
-    import("../shared/build-runner.ts"),
+    import("../../runner/model-setup.ts"),
+    import("../../runner/build-runner.ts"),
     import("../../storage/checkpoints.ts"),
     import("../../tools/retrieval/examples.ts"),
   ]);

@@ -1,6 +1,6 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
-import { RUN_FLAGS_USAGE } from "../shared/setup.ts";
+import { RUN_FLAGS_USAGE } from "../../runner/run-options.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 

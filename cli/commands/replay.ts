@@ -1,7 +1,7 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { cacheModeFrom, intFlag, modelFlagsFrom, pairs, runFlags } from "../shared/setup.ts";
+import { cacheModeFrom, intFlag, modelFlagsFrom, pairs, runFlags } from "../../runner/run-options.ts";
 
 // The model flags of eval (the suffix's models; the graph's options come from the run's run.json).
 const { node: _node, checkpoints: _checkpoints, initial: _initial, correct: _correct, "max-fix-rounds": _f, "few-shot": _s, "schema-max-chars": _c, "query-timeout-ms": _q, ...modelFlags } = runFlags;
@@ -58,7 +58,7 @@ prefix stays as recorded and only the rest runs, with the swapped nodes. The gra
 
     // What runs a graph (LangGraph, the checkpoint store) loads once the flags have passed their checks.
     const [{ replayRunner }, { replayRun }, { getSharedExecutor }] = await Promise.all([
-      import("../shared/build-runner.ts"),
+      import("../../runner/build-runner.ts"),
       import("../../runner/replay.ts"),
       import("../../tools/sqlite/executor.ts"),
     ]);

@@ -1,7 +1,7 @@
 import type { Command } from "../shared/command.ts";
 import { UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { intFlag } from "../shared/setup.ts";
+import { intFlag } from "../../runner/run-options.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import { type Outcome, outcomeOf } from "../../graphs/outcome.ts";
 import type { GraphSpec } from "../../graphs/spec.ts";

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "../shared/command.ts";
 import { firstLineOf, UsageError, UserError, commandLine } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags } from "../shared/setup.ts";
+import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags } from "../../runner/run-options.ts";
 import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { benchmarkFromFlags, fileOrder, prepareOutDir, questionHashes, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { codeIdentity } from "../../tools/version.ts";
@@ -205,7 +205,7 @@ export const tsSqlCommand: Command = {
 
     // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
     const [{ buildRunner, examplesFor }, { openReadyCheckpointer }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
-      import("../shared/build-runner.ts"),
+      import("../../runner/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/question.ts"),
       import("../../state/usage.ts"),

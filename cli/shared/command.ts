@@ -1,13 +1,9 @@
-/** What every launcher command implements. Commands print through `io`, so tests can capture output. */
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** True when stderr is a terminal (progress bars redraw in place). */
-  isTTY?: boolean;
-}
+import type { CliIO } from "../../core/io.ts";
 
+export type { CliIO };
+export { defaultIO } from "../../core/io.ts";
+
+/** What every launcher command implements. Commands print through `io`, so tests can capture output. */
 export interface Command {
   name: string;
   usage: string;
@@ -19,12 +15,5 @@ export interface Command {
 
 export { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
 
-export const defaultIO = (): CliIO => ({
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: process.env,
-  cwd: process.cwd(),
-  isTTY: process.stderr.isTTY,
-});
 
 export { commandLine, maskSecrets } from "../../core/secrets.ts";

@@ -1,10 +1,10 @@
 import path from "node:path";
-import type { Embedder } from "../../tools/models/embeddings.ts";
-import { createEmbedderFrom, createOpenAIProvider, type ModelProvider, resolveModelConfig } from "../../tools/models/models.ts";
-import { openResponseStore, RESPONSE_CACHE_FILE, ResponseCache } from "../../tools/models/response-cache.ts";
-import { dataDir } from "../../tools/paths.ts";
-import { openRedisStore } from "../../tools/models/redis-store.ts";
-import { cacheModeFrom, cacheRedisFrom, modelFlagsFrom, type RunValues } from "./setup.ts";
+import type { Embedder } from "../tools/models/embeddings.ts";
+import { createEmbedderFrom, createOpenAIProvider, type ModelProvider, resolveModelConfig } from "../tools/models/models.ts";
+import { openResponseStore, RESPONSE_CACHE_FILE, ResponseCache } from "../tools/models/response-cache.ts";
+import { dataDir } from "../tools/paths.ts";
+import { openRedisStore } from "../tools/models/redis-store.ts";
+import { cacheModeFrom, cacheRedisFrom, modelFlagsFrom, type RunValues } from "./run-options.ts";
 
 /** The response cache `--cache` asks for (default on, in `<data dir>/responses.sqlite`), or undefined when off. */
 export function responseCacheFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, warn: (line: string) => void): ResponseCache | undefined {

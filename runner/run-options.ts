@@ -1,22 +1,23 @@
-import { sha256OfFile } from "../../tools/hash.ts";
+import { sha256OfFile } from "../tools/hash.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { findManifest, graphManifests } from "../../graphs/registry.ts";
-import type { GraphInfo, GraphManifest, GraphSpec } from "../../graphs/spec.ts";
-import type { AnyNodeFactory, GraphOptions } from "../../nodes/types.ts";
-import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
+import { findManifest, graphManifests } from "../graphs/registry.ts";
+import type { GraphInfo, GraphManifest, GraphSpec } from "../graphs/spec.ts";
+import type { AnyNodeFactory, GraphOptions } from "../nodes/types.ts";
+import { optionDefsOf } from "../graphs/manifests/manifest.ts";
 import { parseArgs } from "node:util";
-import { type CliIO, firstLineOf, UsageError, UserError } from "./command.ts";
-import type { CorrectScenario } from "../../runner/question.ts";
+import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
+import type { CliIO } from "../core/io.ts";
+import type { CorrectScenario } from "./question.ts";
 export type { CorrectScenario };
-import { importModule } from "../../tools/import-module.ts";
-import { moduleIdentity } from "../../tools/version.ts";
-import { runPath, runPlace } from "../../runner/run-dir.ts";
-import type { ModelFlags } from "../../tools/models/models.ts";
-import { STRUCTURED_METHODS } from "../../tools/models/structured-methods.ts";
-import { CACHE_MODES, type CacheMode } from "../../tools/models/cache-modes.ts";
-import { flagOf, type OptionDefs, optionFlags, optionsUsage, parseOption } from "../../core/options.ts";
+import { importModule } from "../tools/import-module.ts";
+import { moduleIdentity } from "../tools/version.ts";
+import { runPath, runPlace } from "./run-dir.ts";
+import type { ModelFlags } from "../tools/models/models.ts";
+import { STRUCTURED_METHODS } from "../tools/models/structured-methods.ts";
+import { CACHE_MODES, type CacheMode } from "../tools/models/cache-modes.ts";
+import { flagOf, type OptionDefs, optionFlags, optionsUsage, parseOption } from "../core/options.ts";
 
 /** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
 export const runFlags = {

@@ -1,22 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { findManifest } from "../../graphs/registry.ts";
-import { lazyCrypto, sha256OfFile } from "../../tools/hash.ts";
-import type { GraphInfo, GraphManifest, GraphSpec } from "../../graphs/spec.ts";
-import type { NodeDeps } from "../../nodes/types.ts";
-import { createExampleStore, type ExampleStore } from "../../tools/retrieval/examples.ts";
-import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
-import type { Benchmark } from "../../state/question.ts";
-import { checkPredictionLines, readPredictionFile, type Semantics } from "../../tools/benchmarks/score.ts";
-import { extractSql } from "../../tools/reply.ts";
-import type { SqlExecutor } from "../../tools/sqlite/types.ts";
-import { firstLineOf, UsageError, UserError } from "./command.ts";
-import type { InitialSource, Runner } from "../../runner/question.ts";
-import { EVAL_RESULTS } from "../../runner/eval.ts";
-import { type EvalRecord, failureOf, isFailed, parseResults } from "../../runner/report.ts";
+import { findManifest } from "../graphs/registry.ts";
+import { lazyCrypto, sha256OfFile } from "../tools/hash.ts";
+import type { GraphInfo, GraphManifest, GraphSpec } from "../graphs/spec.ts";
+import type { NodeDeps } from "../nodes/types.ts";
+import { createExampleStore, type ExampleStore } from "../tools/retrieval/examples.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import type { Benchmark } from "../state/question.ts";
+import { checkPredictionLines, readPredictionFile, type Semantics } from "../tools/benchmarks/score.ts";
+import { extractSql } from "../tools/reply.ts";
+import type { SqlExecutor } from "../tools/sqlite/types.ts";
+import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
+import type { InitialSource, Runner } from "./question.ts";
+import { EVAL_RESULTS } from "./eval.ts";
+import { type EvalRecord, failureOf, isFailed, parseResults } from "./report.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
-import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom, loadRunModules, runGraph } from "./setup.ts";
+import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom, loadRunModules, runGraph } from "./run-options.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
 
@@ -130,7 +130,7 @@ async function initialSource(
 
 /** A graph on a LangGraph server, given this run's options and model settings (never a key), checked to be served. */
 async function servedGraph(server: string, spec: GraphSpec, options: Record<string, unknown>, values: Values, cwd: string) {
-  const { remoteGraph } = await import("../../runner/remote.ts");
+  const { remoteGraph } = await import("./remote.ts");
   const { configFile: _file, ...models } = modelFlagsFrom(values);
   const remote = remoteGraph(server, spec.name, { options, models, cwd });
   await remote.check();
