@@ -10,6 +10,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { minibenchFixture } from "./support/cli.ts";
+
+/** minibench's dev questions with their gold SQL, from a build of our own. */
+async function goldOf(dir: string): Promise<[string, string][]> {
+  const { dev } = await minibenchFixture(dir);
+  return dev.map((q) => [q.question, q.goldSql!]);
+}
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SKIP = new Set(["node_modules", "dist", ".git", ".sqlmend", "runs", "coverage"]);
@@ -46,7 +53,16 @@ beforeAll(async () => {
   }
   fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   fs.copyFileSync(path.join(ROOT, "examples", "custom-node", "index.mjs"), path.join(project, "index.mjs"));
-  server = await startOpenAIServer({ respond: () => ({ content: "```sql\nSELECT count(*) FROM dogs\n```", usage: { prompt_tokens: 50, completion_tokens: 8 } }) });
+  fs.copyFileSync(path.join(ROOT, "examples", "run-eval", "index.mjs"), path.join(project, "run-eval.mjs"));
+  // minibench's questions get their gold SQL (runEval's example), any other prompt the dogs count (custom-node's).
+  const gold = await goldOf(path.join(dir, "bench"));
+  server = await startOpenAIServer({
+    respond: (req) => {
+      const text = req.messages.map((m) => m.content).join("\n");
+      const sql = gold.find(([question]) => text.includes(`Question: ${question}\n`))?.[1] ?? "SELECT count(*) FROM dogs";
+      return { content: `\`\`\`sql\n${sql}\n\`\`\``, usage: { prompt_tokens: 50, completion_tokens: 8 } };
+    },
+  });
 }, 180_000);
 afterAll(async () => {
   await server?.close();
@@ -85,6 +101,26 @@ describe("the packed package", () => {
     expect(prompt).toMatch(/CREATE TABLE "?dogs"?/);
     expect(prompt).not.toMatch(/CREATE TABLE "?cats"?/);
   });
+
+  it("runs a benchmark from a script: runEval writes the run folder the command writes and returns its figures", async () => {
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ["run-eval.mjs", "runs/baseline"], {
+        cwd: project,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") },
+      });
+      let [stdout, stderr] = ["", ""];
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("close", (status) => resolve({ status, stdout, stderr }));
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const figures = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
+    expect(figures).toEqual({ exitCode: 0, ex: 100, scored: 5, failed: 0, report: path.join(project, "runs", "baseline", "report.md") });
+    const out = path.join(project, "runs", "baseline");
+    for (const file of ["results.jsonl", "report.md", "report.html", "run.json", "predict_dev.json", "pred_dev.sql"]) expect(fs.existsSync(path.join(out, file)), file).toBe(true);
+    expect(fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n")).toHaveLength(5);
+    expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/sqlmend eval baseline --bench minibench/);
+  }, 120_000);
 
   it("its launcher runs from the compiled code", () => {
     const run = spawnSync(process.execPath, [path.join(project, "node_modules", "sqlmend", "bin", "sqlmend.js"), "graphs"], { cwd: project, encoding: "utf8", env: { ...process.env, SQLMEND_DEBUG: "1" } });
