@@ -467,10 +467,10 @@ describe("r3-review (corrector)", () => {
   });
 });
 
-describe("README: Table 3's commands", () => {
+describe("docs/methods/r3.md: Table 3's commands", () => {
   it("one command per row, configuring what the row is (reviewers, reasoning, 5-shot, the debug loop)", () => {
-    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
-    const block = readme.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;
+    const page = fs.readFileSync(path.join(import.meta.dirname, "..", "docs", "methods", "r3.md"), "utf8");
+    const block = page.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;
     const rows = new Map<string, ReturnType<typeof readOptions<typeof R3_OPTIONS>>>();
     for (const line of block.split("\n").filter((l) => l.includes("sqlmend eval r3 "))) {
       const [command, row] = line.split("#").map((s) => s.trim());
