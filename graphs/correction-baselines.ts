@@ -12,7 +12,7 @@ import { type BuildOptions, type SlotNodeOf, specOf } from "./spec.ts";
 
 /**
  * MAGIC Table 1's guideline-independent baselines, as correctors: they run on the questions `--correct` selects,
- * from the SQL `--initial` gave (README, "MAGIC Table 1's baselines").
+ * from the SQL `--initial` gave (docs/methods/baselines.md).
  */
 
 /** What the vote did, for results.jsonl and report.md: nothing a sample did goes unsaid. */

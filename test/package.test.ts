@@ -79,6 +79,13 @@ describe("the packed package", () => {
     expect(fs.existsSync(path.join(pkg, "graphs"))).toBe(false);
   });
 
+  it("holds every file its README links to (the reference in docs/)", () => {
+    const pkg = path.join(project, "node_modules", "sqlmend");
+    const links = [...fs.readFileSync(path.join(pkg, "README.md"), "utf8").matchAll(/\]\((?![a-z]+:)([^)#\s]+)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((link) => !fs.existsSync(path.join(pkg, link)))).toEqual([]);
+  });
+
   it("imports in plain Node ESM and runs a graph with a swapped node against a scripted model", async () => {
     const db = makeDb(dir, "pets.sqlite", "CREATE TABLE dogs (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE cats (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO dogs VALUES (1,'Rex'),(2,'Fido');");
     // Not spawnSync: the scripted server answers from this process.

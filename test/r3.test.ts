@@ -479,10 +479,10 @@ describe("r3-review (corrector)", () => {
   });
 });
 
-describe("README: Table 3's commands", () => {
+describe("docs/methods/r3.md: Table 3's commands", () => {
   it("one command per row, configuring what the row is (reviewers, reasoning, 5-shot, the debug loop)", () => {
-    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
-    const block = readme.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;
+    const page = fs.readFileSync(path.join(import.meta.dirname, "..", "docs", "methods", "r3.md"), "utf8");
+    const block = page.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;
     const rows = new Map<string, ReturnType<typeof readOptions<typeof R3_OPTIONS>>>();
     for (const line of block.split("\n").filter((l) => l.includes("sqlmend eval r3 "))) {
       const [command, row] = line.split("#").map((s) => s.trim());
@@ -506,8 +506,7 @@ describe("README: Table 3's commands", () => {
   });
 
   it("agrees with itself and the paper: Table 2's CoT row and the options table run the writer alone, shots by embeddings, departures declared", () => {
-    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
-    const r3 = readme.split("## R³: review, rebuttal, revision")[1]!.split("\n## ")[0]!;
+    const r3 = fs.readFileSync(path.join(import.meta.dirname, "..", "docs", "methods", "r3.md"), "utf8");
     // Table 2's CoT row: the same writer-alone set-up as Table 3's CoT row.
     const table2Cot = /\(and `([^`]*)` for its CoT row/.exec(r3)![1]!.split(/\s+/);
     const values: Record<string, unknown> = {};
@@ -517,8 +516,8 @@ describe("README: Table 3's commands", () => {
     const row = (flag: string) => r3.split("\n").find((l) => l.startsWith(`| \`${flag}`))!;
     expect(row("--reviewers")).toMatch(/CoT \/ PoT rows also take `--max-debug-turns 0`/);
     const defaults = readOptions(R3_OPTIONS, {});
-    expect(row("--max-review-turns")).toContain(`| ${defaults.maxReviewTurns} |`);
-    expect(row("--max-debug-turns")).toContain(`| ${defaults.maxDebugTurns} |`);
+    expect(row("--max-review-turns")).toContain(`| \`${defaults.maxReviewTurns}\``);
+    expect(row("--max-debug-turns")).toContain(`| \`${defaults.maxDebugTurns}\``);
     for (const flag of ["--max-review-turns", "--max-debug-turns"]) expect(row(flag)).toMatch(/sqlmend's choice: the paper gives no value/);
     // Table 3's shots are ranked by embeddings, as the paper's; BM25 without an embedding model is declared.
     const block = r3.split("Reproducing Table 3")[1]!.split("```sh")[1]!.split("```")[0]!;

@@ -8,7 +8,7 @@ import type { Row } from "../sqlite/types.ts";
 import { valueKey } from "../sqlite/compare.js";
 
 // ---------------------------------------------------------------------------
-// Soft F1 (BIRD mini-dev, evaluation_f1.py, as we know it; see README "Soft F1")
+// Soft F1 (BIRD mini-dev, evaluation_f1.py, as we know it; see docs/benchmarks-and-scoring.md, "Soft F1")
 // ---------------------------------------------------------------------------
 
 /**
