@@ -93,6 +93,29 @@ function readGoldOutcome(slot: Slot, jobId: number, item: number): WorkerSide | 
     return undefined;
   }
 }
+/** Where the worker lists a batch's finished comparisons (./worker.js recordDone), and how far at most. */
+const DONE_AT = OUTCOME_AT + OUTCOME_MAX;
+const DONE_MAX = 1 << 20;
+
+/** The comparisons of this batch job the worker recorded as finished (by item), read once it is gone. */
+function readDoneComparisons(slot: Slot, jobId: number): Map<number, WorkerComparison> {
+  const done = new Map<number, WorkerComparison>();
+  if (slot.markFd === undefined) return done;
+  try {
+    const buffer = Buffer.alloc(DONE_MAX);
+    const got = readSync(slot.markFd, buffer, 0, DONE_MAX, DONE_AT);
+    for (let at = 0; at + 12 <= got; ) {
+      const length = buffer.readUInt32LE(at + 8);
+      if (buffer.readUInt32LE(at) !== jobId || at + 12 + length > got) break;
+      const result = JSON.parse(buffer.subarray(at + 12, at + 12 + length).toString("utf8")) as WorkerComparison;
+      if (typeof result?.correct === "boolean") done.set(buffer.readUInt32LE(at + 4), result);
+      at += 12 + length;
+    }
+  } catch {
+    // what could not be read is compared again
+  }
+  return done;
+}
 const PHASES = ["run", "gold", "pred", "compare"] as const;
 type Phase = (typeof PHASES)[number];
 const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
@@ -239,6 +262,8 @@ interface Job {
   resolve: (result: ExecResult | WorkerComparison) => void;
   /** A batch: comparisons the worker reports done before the end (after a slow stretch). */
   progress?: (from: number, results: WorkerComparison[]) => void;
+  /** A batch whose worker was stopped or died: the comparisons it had finished (readDoneComparisons). */
+  finished?: Map<number, WorkerComparison>;
 }
 
 /** A job's failure; a time limit names the query that ran out of time (item of a batch, and phase). */
@@ -370,6 +395,8 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
     else if (msg?.type === "ready") slot.ready = true;
   });
   const exited = (code: number | null, signal: NodeJS.Signals | null, reason?: string) => {
+    // A batch cut short keeps what its worker finished (stopped for a runaway, or died).
+    if (slot.job?.message.type === "batch") slot.job.finished = readDoneComparisons(slot, slot.job.id);
     if (slot.markFd !== undefined) closeSync(slot.markFd);
     slot.markFd = undefined;
     if (slot.owner) return slot.owner.onExit(slot, code, signal, reason);
@@ -506,15 +533,17 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       timeoutMs,
       maxRows: this.maxCompareRows ?? null,
     };
-    // A comparison its batch could not reach (another one was stopped) is simply sent again.
-    for (let attempt = 0; ; attempt++) {
+    // A comparison its batch could not reach (another one was stopped) is simply sent again, as often as that
+    // happens: it is not its failure, and every stop settles the comparison it names, so the redos end.
+    for (let attempt = 0; ; ) {
       const reply = await this.enqueue(message, timeoutMs);
       if (!("ok" in reply)) {
         return { ...reply, pred: { ...reply.pred, sql: reply.pred.sql ?? predSql }, gold: { ...reply.gold, sql: reply.gold.sql ?? goldSql } };
       }
       const failed = reply as JobFailure;
-      // Not reached, or the worker died under it (then once more, on a fresh worker).
-      if ((failed.redo && attempt < 3) || (failed.kind === "internal" && !this.closed && attempt < 1)) continue;
+      if (failed.redo && !this.closed) continue;
+      // The worker died under it: once more, on a fresh worker.
+      if (failed.kind === "internal" && !this.closed && attempt++ < 1) continue;
       if (failed.kind === "timeout" && failed.at) return this.timedOut(dbPath, predSql, goldSql, timeoutMs, failed);
       return this.compareApart(dbPath, predSql, goldSql, timeoutMs);
     }
@@ -675,7 +704,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       done[i] = true;
       batch[i]!.resolve(result);
     };
-    return {
+    const job: Job = {
       id: this.nextId++,
       message: { type: "batch", items: batch.map((job) => job.message) },
       timeoutMs: Math.max(...batch.map((job) => job.timeoutMs)),
@@ -688,14 +717,19 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
           batch.forEach((_, i) => settle(i, results?.[i] ?? failure("internal", "the worker sent an incomplete reply")));
           return;
         }
-        // Failed as a whole. A time limit names its comparison; the others of the batch are sent again.
+        // Failed as a whole. What the worker had finished stands; a time limit names its comparison; the others of
+        // the batch are sent again.
         const failed = reply as JobFailure;
+        const finished = job.finished;
         batch.forEach((_, i) => {
-          if (failed.at && i !== failed.at.item) settle(i, { ...failure("internal", "not compared: another comparison of its batch was stopped"), redo: true } as JobFailure);
+          const result = finished?.get(i);
+          if (result) settle(i, result);
+          else if (failed.at && i !== failed.at.item) settle(i, { ...failure("internal", "not compared: another comparison of its batch was stopped"), redo: true } as JobFailure);
           else settle(i, failed.at ? { ...failed, at: { ...failed.at, item: 0 } } : failed);
         });
       },
     };
+    return job;
   }
 
   /** A worker for this pool: a spare the launcher started early when one fits, or a new process. */

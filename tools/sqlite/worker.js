@@ -84,6 +84,31 @@ function leaveOutcome(id, item, outcome) {
   }
 }
 
+/**
+ * A batch's finished comparisons, each written after the gold's outcome ({job, item, length, JSON}, then a zero
+ * header that ends the list) as soon as it is done: when the parent stops this process for a later comparison, or it
+ * dies, the parent still has them (one positioned write per comparison; no message, no wake-up).
+ */
+const DONE_AT = OUTCOME_AT + OUTCOME_MAX;
+const DONE_MAX = 1 << 20;
+let doneOffset = 0;
+function recordDone(id, item, result) {
+  if (MARK_FD < 0 || id === undefined) return;
+  const json = Buffer.from(JSON.stringify(result));
+  if (doneOffset + 24 + json.length > DONE_MAX) return; // the parent runs it again
+  const record = Buffer.alloc(24 + json.length); // the last 12 bytes stay zero: the end of the list
+  record.writeUInt32LE(id >>> 0, 0);
+  record.writeUInt32LE(item, 4);
+  record.writeUInt32LE(json.length, 8);
+  json.copy(record, 12);
+  try {
+    writeSync(MARK_FD, record, 0, record.length, DONE_AT + doneOffset);
+    doneOffset += 12 + json.length;
+  } catch {
+    // the parent runs it again
+  }
+}
+
 /** Phases of a mark: a run()'s query, a comparison's gold or prediction, or the comparison itself. */
 const PHASE = { run: 0, gold: 1, pred: 2, compare: 3 };
 /** Beyond the parent's limit, the watchdog thread's own (the parent should have killed us already). */
@@ -492,10 +517,12 @@ function compareBatch(msg) {
   let lastSent = performance.now();
   let sent = 0;
   checkedThisBatch = new Map();
+  doneOffset = 0;
   try {
     const results = [];
     msg.items.forEach((item, i) => {
       results.push(compare(item, msg.id, i));
+      recordDone(msg.id, i, results[i]);
       const now = performance.now();
       if (now - lastSent > PROGRESS_AFTER_MS && i + 1 < msg.items.length) {
         lastSent = now;
