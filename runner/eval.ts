@@ -3,7 +3,7 @@ import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
 import { type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
-import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
+import { predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
 import { isEndpointFailure } from "../state/usage.ts";
 import { type QuestionRun, type Runner, runQuestion } from "./question.ts";
@@ -132,8 +132,10 @@ export async function writeEvalOutputs(
   },
 ): Promise<void> {
   const byId = new Map(records.map((r) => [r.id, r]));
+  // In file order; mini-dev's keys are places in its file, as its official pipeline writes and pairs them.
   const ordered = fileOrder([...ctx.questions, ...ctx.skipped]);
-  const predictions = ordered.map((q) => ({ id: q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
+  const positional = predictionPairing(ctx.bench) === "position";
+  const predictions = ordered.map((q, i) => ({ id: positional ? String(q.position ?? i) : q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
   await writeBirdPredictions(path.join(outDir, `predict_${ctx.split}.json`), predictions);
   await writeSpiderPredictions(path.join(outDir, `pred_${ctx.split}.sql`), predictions);
   const report = renderReport(records, {

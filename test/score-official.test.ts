@@ -3,11 +3,16 @@
  * questions, how files are read, several statements, questions without gold, runaway queries, locked databases,
  * R-VES timing, several database roots.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Question } from "../state/question.ts";
-import { scoreAll } from "../tools/benchmarks/score.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { BIRD_SEPARATOR, scoreAll } from "../tools/benchmarks/score.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { goldResponder, runCli } from "./support/cli.ts";
 
 const RUNAWAY = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c";
 
@@ -42,5 +47,118 @@ describe("runaway queries cost only their own verdicts", () => {
     } finally {
       await executor.close();
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Pairing predictions with questions (points 1 and 2)
+
+const SHOP = "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT, price REAL); INSERT INTO item VALUES (1,'pen',1.5),(2,'ink',4.0),(3,'pad',2.25);";
+const ZOO = "CREATE TABLE animal(id INTEGER PRIMARY KEY, kind TEXT, legs INTEGER); INSERT INTO animal VALUES (1,'ant',6),(2,'cat',4),(3,'owl',2);";
+
+/** A BIRD mini-dev folder whose question_ids are not in file order, one of them repeated (the official file allows it). */
+function miniDevFixture(root: string) {
+  makeDb(root, "dev_databases/shop/shop.sqlite", SHOP);
+  makeDb(root, "dev_databases/zoo/zoo.sqlite", ZOO);
+  const items = [
+    { question_id: 41, db_id: "zoo", question: "How many legs has the owl?", evidence: "", SQL: "SELECT legs FROM animal WHERE kind = 'owl'", difficulty: "simple" },
+    { question_id: 7, db_id: "shop", question: "What does ink cost?", evidence: "", SQL: "SELECT price FROM item WHERE name = 'ink'", difficulty: "moderate" },
+    { question_id: 19, db_id: "shop", question: "Which items cost under 2?", evidence: "", SQL: "SELECT name FROM item WHERE price < 2", difficulty: "simple" },
+    { question_id: 7, db_id: "zoo", question: "Which animal has six legs?", evidence: "", SQL: "SELECT kind FROM animal WHERE legs = 6", difficulty: "challenging" },
+    { question_id: 3, db_id: "shop", question: "How many items are there?", evidence: "", SQL: "SELECT count(*) FROM item", difficulty: "simple" },
+  ];
+  fs.writeFileSync(path.join(root, "mini_dev_sqlite.json"), JSON.stringify(items, null, 2));
+  // The official gold file: "SQL\tdb_id" per line, in the question file's order.
+  fs.writeFileSync(path.join(root, "mini_dev_sqlite_gold.sql"), items.map((i) => `${i.SQL}\t${i.db_id}`).join("\n") + "\n");
+  return items;
+}
+
+describe("pairing predictions as the official scorers do", () => {
+  let root: string;
+  let server: OpenAIServer;
+  let items: ReturnType<typeof miniDevFixture>;
+  const home = () => ({ OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(root, "home") });
+  const sqlmend = (...args: string[]) => runCli(args, root, home());
+  const scoreJson = async (...args: string[]) => {
+    const r = await sqlmend("score", ...args, "--json");
+    expect(r.code, r.err).toBe(0);
+    return JSON.parse(r.out) as { count: number; correct: number; verdicts: { id: string; correct: boolean }[]; skipped: { id: string }[] };
+  };
+  beforeAll(async () => {
+    root = makeTempDir();
+    items = miniDevFixture(path.join(root, "minidev"));
+    const own = path.join(root, "own");
+    makeDb(own, "dbs/shop.sqlite", SHOP);
+    makeDb(own, "dbs/zoo.sqlite", ZOO);
+    const ownQuestions = [
+      { id: "q-b", db_id: "shop", question: "Name the cheapest item.", gold: "SELECT name FROM item ORDER BY price LIMIT 1" },
+      { id: "q-a", db_id: "gone", question: "A question on a database that is not there.", gold: "SELECT 1" },
+      { id: "q-c", db_id: "zoo", question: "How many animals are there?", gold: "SELECT count(*) FROM animal" },
+      { id: "q-d", db_id: "zoo", question: "Which animal has four legs?", gold: "SELECT kind FROM animal WHERE legs = 4" },
+    ];
+    fs.writeFileSync(path.join(own, "questions.jsonl"), ownQuestions.map((q) => JSON.stringify(q)).join("\n") + "\n");
+    const questions = [...(await loadBenchmark(path.join(root, "minidev"))).questions, ...ownQuestions.map((q) => ({ question: q.question, goldSql: q.gold }) as Question)];
+    server = await startOpenAIServer({ respond: goldResponder(questions) });
+  });
+  afterAll(async () => {
+    await server?.close();
+    removeTempDir(root);
+  });
+
+  it("mini-dev: a repeated question_id is read as its own question, in file order", async () => {
+    const bench = await loadBenchmark(path.join(root, "minidev"));
+    expect(bench.split).toBe("minidev");
+    expect(bench.questions.map((q) => q.id)).toEqual(["41", "7", "19", "7_2", "3"]);
+  });
+
+  it("mini-dev: an official-style predictions file (keys 0..n-1, by position) of a perfect system scores 100%", async () => {
+    const official: Record<string, string> = {};
+    items.forEach((item, i) => (official[String(i)] = `${item.SQL}${BIRD_SEPARATOR}${item.db_id}`));
+    const file = path.join(root, "predict_mini_dev_official.json");
+    fs.writeFileSync(file, JSON.stringify(official, null, 4));
+    const report = await scoreJson("--bench", path.join(root, "minidev"), "--pred", file);
+    expect(report).toMatchObject({ count: 5, correct: 5 });
+    // Its keys are not ids: any keys, the entries in file order, pair the same way.
+    const otherKeys: Record<string, string> = {};
+    items.forEach((item, i) => (otherKeys[`entry ${i}`] = `${item.SQL}${BIRD_SEPARATOR}${item.db_id}`));
+    fs.writeFileSync(file, JSON.stringify(otherKeys));
+    expect(await scoreJson("--bench", path.join(root, "minidev"), "--pred", file)).toMatchObject({ count: 5, correct: 5 });
+  });
+
+  it("mini-dev: eval writes both files in file order, positional keys; they re-score 100% and pair as the official scorer pairs them", async () => {
+    const out = path.join(root, "run-minidev");
+    const run = await sqlmend("eval", "baseline", "--bench", path.join(root, "minidev"), "--out", out, "--model", "test-model", "--base-url", server.url, "--checkpoints", "memory");
+    expect(run.code, run.err).toBe(0);
+    const text = fs.readFileSync(path.join(out, "predict_minidev.json"), "utf8");
+    const written = JSON.parse(text) as Record<string, string>;
+    // The official reader takes the values in the order written and zips them with the gold file's lines.
+    const keysInOrder = [...text.matchAll(/^\s*"([^"]+)":/gm)].map((m) => m[1]);
+    expect(keysInOrder).toEqual(["0", "1", "2", "3", "4"]);
+    const gold = fs.readFileSync(path.join(root, "minidev", "mini_dev_sqlite_gold.sql"), "utf8").trim().split("\n");
+    keysInOrder.forEach((key, i) => expect(written[key!]!.split(BIRD_SEPARATOR)).toEqual(gold[i]!.split("\t")));
+    expect(fs.readFileSync(path.join(out, "pred_minidev.sql"), "utf8").trim().split("\n")).toEqual(gold);
+    for (const file of ["predict_minidev.json", "pred_minidev.sql"]) {
+      expect(await scoreJson("--bench", path.join(root, "minidev"), "--pred", path.join(out, file))).toMatchObject({ count: 5, correct: 5 });
+    }
+  });
+
+  it("own data with ids: text predictions pair by position in the question file; a question without its database keeps its place", async () => {
+    const own = path.join(root, "own");
+    const sel = ["--questions", path.join(own, "questions.jsonl"), "--db-dir", path.join(own, "dbs")];
+    const out = path.join(root, "run-own");
+    const run = await sqlmend("eval", "baseline", ...sel, "--out", out, "--model", "test-model", "--base-url", server.url, "--checkpoints", "memory");
+    expect(run.code, run.err).toBe(0);
+    const lines = fs.readFileSync(path.join(out, "pred_dev.sql"), "utf8").split("\n");
+    expect(lines.slice(0, 4).map((l) => l.split("\t")[1])).toEqual(["shop", "gone", "zoo", "zoo"]);
+    const report = await scoreJson(...sel, "--pred", path.join(out, "pred_dev.sql"));
+    expect(report).toMatchObject({ count: 3, correct: 3 });
+    expect(report.skipped.map((s) => s.id)).toEqual(["q-a"]);
+    expect(await scoreJson(...sel, "--pred", path.join(out, "predict_dev.json"))).toMatchObject({ count: 3, correct: 3 });
+
+    // --limit counts in file order, the skipped question in its place.
+    const limited = path.join(root, "run-own-limit");
+    const two = await sqlmend("eval", "baseline", ...sel, "--limit", "2", "--out", limited, "--model", "test-model", "--base-url", server.url, "--checkpoints", "memory");
+    expect(two.code, two.err).toBe(0);
+    expect(fs.readFileSync(path.join(limited, "pred_dev.sql"), "utf8").trim().split("\n").map((l) => l.split("\t")[1])).toEqual(["shop", "gone"]);
   });
 });

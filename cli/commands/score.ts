@@ -3,10 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { type CliIO, type Command, UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { benchmarkFromFlags, SELECTION_USAGE } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, fileOrder, SELECTION_USAGE } from "../../runner/run-dir.ts";
 import {
   DEFAULT_VES_ITERATIONS,
-  checkPredictionLines,
+  pairPredictions,
+  predictionPairing,
   type Metric,
   METRICS,
   readPredictionFile,
@@ -26,9 +27,11 @@ Soft F1 (BIRD mini-dev) and test-suite accuracy (Spider).
 
 Options:
 ${SELECTION_USAGE}
-  --pred FILE|gold        BIRD's predict_dev.json ({"id": "SQL\\t----- bird -----\\tdb_id"}) or
-                          Spider's text format (one SQL per line, in question order: a line
-                          per question, a blank line an empty prediction);
+  --pred FILE|gold        BIRD's predict_dev.json ({"id": "SQL\\t----- bird -----\\tdb_id"}), paired by
+                          question id (mini-dev's predict_minidev.json by position, as its
+                          official scorer pairs it), or Spider's text format (one SQL per line,
+                          paired by position in the question file: a line per question, a
+                          blank line an empty prediction, a trailing "\\tdb_id" dropped);
                           'gold' scores the gold SQL itself (a self-check: 100%)
   --semantics bird|spider result comparison (default: the benchmark's own layout)
                             bird:   set of rows, column order matters (BIRD evaluation.py)
@@ -46,8 +49,9 @@ ${SELECTION_USAGE}
   --ves-iterations N      timed runs per query for VES (default ${DEFAULT_VES_ITERATIONS}; BIRD uses 100)
   --concurrency N         worker processes running queries (default: CPUs)
   --timeout-ms N          per-query time limit (default 30000)
-  --only-predicted        score only the questions that have a prediction (a subset run, e.g. eval --limit);
-                          otherwise a question without one counts as wrong
+  --only-predicted        score only the questions that have a prediction (a subset run, e.g. eval --limit;
+                          a positional file then pairs with the first questions); otherwise a
+                          question without one counts as wrong
   --json                  print the whole report, with per-question verdicts, as JSON`;
 
 function positiveInt(text: string | undefined, flag: string, fallback: number): number {
@@ -205,9 +209,13 @@ export const scoreCommand: Command = {
       } else {
         const file = path.resolve(io.cwd, values.pred);
         const read = await readPredictionFile(file);
-        predictions = read.predictions;
-        predLabel = `${file} (${read.format} format)`;
-        checkPredictionLines(file, read, bench.questions.length + bench.skipped.length, "; to score a subset, give the .json predictions with --only-predicted");
+        const pairing = predictionPairing(bench);
+        predictions = pairPredictions(file, read, fileOrder([...bench.questions, ...bench.skipped]), {
+          pairing,
+          onlyPredicted: values["only-predicted"] ?? false,
+          hint: "; to score the first ones only, add --only-predicted",
+        });
+        predLabel = `${file} (${read.format} format, paired by ${read.format === "spider" || pairing === "position" ? "position in the question file" : "question id"})`;
       }
       const skippedIds = new Set(bench.skipped.map((s) => s.id));
 

@@ -764,7 +764,7 @@ function toQuestions(file: string, items: AnyItem[], lookup: DbLookup, defaultHa
       found.set(item.db_id, (db = { ...d, exists: isFile(d.path) }));
     }
     if (!db.exists) {
-      skipped.push({ id, dbId: item.db_id, reason: `database file not found: ${db.rel}` });
+      skipped.push({ id, dbId: item.db_id, reason: `database file not found: ${db.rel}`, position: index });
       return;
     }
     const difficulty = item.difficulty ?? (defaultHardness && item.gold ? spiderHardness(item.gold) : undefined);
@@ -777,6 +777,7 @@ function toQuestions(file: string, items: AnyItem[], lookup: DbLookup, defaultHa
       ...(item.gold ? { goldSql: item.gold } : {}),
       ...(difficulty ? { difficulty } : {}),
       ...(db.descriptionDir ? { descriptionDir: db.descriptionDir } : {}),
+      position: index,
     });
   });
   return { questions, skipped };
@@ -838,11 +839,18 @@ export async function loadBenchmark(dir: string, opts: LoadOptions = {}): Promis
         }),
       ),
     );
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     items = bird.map((item, index) => {
-      const id = item.question_id === undefined ? String(index) : String(item.question_id);
-      if (seen.has(id)) throw new UserError(`${file}: item ${index}: duplicate question_id ${id}`);
-      seen.add(id);
+      let id = item.question_id === undefined ? String(index) : String(item.question_id);
+      const times = (seen.get(id) ?? 0) + 1;
+      seen.set(id, times);
+      if (times > 1) {
+        // Mini-dev's official scorer pairs by position, so its file may repeat a question_id: the repeat is its own question.
+        if (split !== "minidev") throw new UserError(`${file}: item ${index}: duplicate question_id ${id}`);
+        id = `${id}_${times}`;
+        if (seen.has(id)) throw new UserError(`${file}: item ${index}: question_id ${item.question_id} repeated, and ${id} is taken`);
+        seen.set(id, 1);
+      }
       return { id, db_id: item.db_id, question: item.question, gold: item.SQL, ...(item.evidence ? { evidence: item.evidence } : {}), ...(item.difficulty ? { difficulty: item.difficulty } : {}) };
     });
   }

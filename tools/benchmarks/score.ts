@@ -9,7 +9,7 @@
 import { stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { UserError } from "../../core/errors.ts";
-import type { Question } from "../../state/question.ts";
+import type { Benchmark, Question } from "../../state/question.ts";
 import type { CompareOutcome, ExecOptions, ExecResult, SqlExecutor } from "../sqlite/types.ts";
 import { describeJsonError, readTextFile } from "./benchmark.ts";
 import { tokenizeSql } from "../sql-tokens.ts";
@@ -557,17 +557,65 @@ export const BIRD_SEPARATOR = "\t----- bird -----\t";
 
 export type PredictionFormat = "bird" | "spider";
 
+/** One prediction of a file, in file order: its key (a JSON key, or the 0-based line), and its SQL (none: 0 or null). */
+export interface PredictionEntry {
+  key: string;
+  sql: string | undefined;
+  /** Text format: the line as written, a trailing "\tdb_id" included (pairPredictions drops it knowing the db_ids). */
+  line?: string;
+}
+
+export interface PredictionRead {
+  format: PredictionFormat;
+  /** By key (JSON) or line index (text, a trailing "\tdb_id"-shaped token dropped): for callers without questions. */
+  predictions: Map<string, string>;
+  /** Every entry in file order: a JSON object's keys as written (the order Python's json.load keeps), or the lines. */
+  entries: PredictionEntry[];
+  /** Text format: the line count. */
+  lines?: number;
+}
+
+/**
+ * A JSON object's keys in the order written, each once (first place, as a Python dict keeps it; JSON.parse lists
+ * integer-like keys first, in numeric order). The text is valid JSON.
+ */
+export function jsonObjectKeys(text: string): string[] {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  let depth = 0;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (depth === 1 && expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (!seen.has(key)) keys.push(key);
+        seen.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === "{" || c === "[") {
+      depth++;
+      if (depth === 1) expectKey = c === "{";
+    } else if (c === "}" || c === "]") depth--;
+    else if (c === "," && depth === 1) expectKey = true;
+  }
+  return keys;
+}
+
 /**
  * Reads predictions: BIRD's predict_dev.json ({"id": "SQL\t----- bird -----\tdb_id"}, a 0 or null
- * value meaning none) or Spider's text format (one SQL per line, in question order, the 0-based line
- * index being the id; a trailing "\tdb_id" is dropped). In the text format every line is a question's:
- * a blank line is an empty prediction, never skipped (skipping one would shift every later prediction
- * onto the wrong question); only the newline that ends the last line ends no line. `lines` is the
- * count, which callers check against the questions (`checkPredictionLines`). Malformed → UserError.
+ * value meaning none) or Spider's text format (one SQL per line, in question order; a trailing "\tdb_id" is dropped).
+ * In the text format every line is a question's: a blank line is an empty prediction, never skipped (skipping one
+ * would shift every later prediction onto the wrong question); only the newline that ends the last line ends no line.
+ * `entries` keeps the file's order; pairPredictions pairs them with questions. Malformed → UserError.
  */
-export async function readPredictionFile(file: string): Promise<{ format: PredictionFormat; predictions: Map<string, string>; lines?: number }> {
+export async function readPredictionFile(file: string): Promise<PredictionRead> {
   const text = await readTextFile(file);
   const predictions = new Map<string, string>();
+  const entries: PredictionEntry[] = [];
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     let data: unknown;
@@ -576,19 +624,26 @@ export async function readPredictionFile(file: string): Promise<{ format: Predic
     } catch {
       throw new UserError(`${file}: ${describeJsonError(text)}`);
     }
-    const entries: Array<[string, unknown]> = Array.isArray(data)
+    const pairs: Array<[string, unknown]> = Array.isArray(data)
       ? data.map((v, i) => [String(i), v])
-      : Object.entries(data as Record<string, unknown>);
-    for (const [key, value] of entries) {
-      if (value === 0 || value === null) continue; // BIRD writes 0 for a question with no prediction
+      : data !== null && typeof data === "object"
+        ? jsonObjectKeys(text).map((key) => [key, (data as Record<string, unknown>)[key]])
+        : [];
+    for (const [key, value] of pairs) {
+      if (value === 0 || value === null) {
+        entries.push({ key, sql: undefined }); // BIRD writes 0 for a question with no prediction
+        continue;
+      }
       if (typeof value !== "string") {
         const got = Array.isArray(value) ? "array" : typeof value;
         throw new UserError(`${file}: key "${key}": expected a string "SQL\\t----- bird -----\\tdb_id" (got ${got})`);
       }
       const cut = value.indexOf(BIRD_SEPARATOR);
-      predictions.set(key, (cut >= 0 ? value.slice(0, cut) : value).trim());
+      const sql = (cut >= 0 ? value.slice(0, cut) : value).trim();
+      predictions.set(key, sql);
+      entries.push({ key, sql });
     }
-    return { format: "bird", predictions };
+    return { format: "bird", predictions, entries };
   }
   if (!text.trim()) throw new UserError(`${file}: no predictions in the file`);
   const lines = text.split(/\r?\n/);
@@ -597,10 +652,60 @@ export async function readPredictionFile(file: string): Promise<{ format: Predic
     const line = lines[n]!;
     if (line.includes("\0")) throw new UserError(`${file}: line ${n + 1}: binary data, not a prediction`);
     const tab = line.lastIndexOf("\t");
-    const sql = tab >= 0 && /^[\w.-]+$/.test(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line;
-    predictions.set(String(n), sql.trim());
+    const sql = (tab >= 0 && /^[\w.-]+$/.test(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line).trim();
+    predictions.set(String(n), sql);
+    entries.push({ key: String(n), sql, line });
   }
-  return { format: "spider", predictions, lines: lines.length };
+  return { format: "spider", predictions, entries, lines: lines.length };
+}
+
+/**
+ * A text line's SQL: a trailing "\tdb_id" is dropped when it names one of the benchmark's databases; any other tab is
+ * whitespace of the query, kept whole (a tab before a query's last word is not a db_id).
+ */
+export function textLineSql(line: string, dbIds: ReadonlySet<string>): string {
+  const tab = line.lastIndexOf("\t");
+  return (tab >= 0 && dbIds.has(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line).trim();
+}
+
+/** How a predictions file is paired with the questions: "position" (the n-th entry is the n-th question's) or "key". */
+export type Pairing = "position" | "key";
+
+/**
+ * Predictions by question id, paired as the official scorers pair them. `ordered`: every question of the selected
+ * question file in file order (those skipped for a missing database included: they keep their place).
+ * - Text format: by position, always (Spider's evaluation.py zips lines with questions).
+ * - JSON with `pairing` "position" (BIRD mini-dev: its evaluation_ex.py zips the dict's values, in file order, with
+ *   mini_dev_sqlite.json): the n-th entry is the n-th question's, whatever its key; otherwise by key (question id).
+ * A positional file must have an entry per question, unless `onlyPredicted` (then it pairs with the first ones, as
+ * the official zip does). Fails with a one-line UserError.
+ */
+export function pairPredictions(
+  file: string,
+  read: PredictionRead,
+  ordered: ReadonlyArray<{ id: string; dbId: string }>,
+  opts: { pairing: Pairing; onlyPredicted?: boolean; hint?: string },
+): Map<string, string> {
+  if (read.format === "bird" && opts.pairing === "key") return read.predictions;
+  const entries = read.entries;
+  if (entries.length !== ordered.length && !(opts.onlyPredicted && entries.length < ordered.length)) {
+    const what = read.format === "spider" ? "prediction lines" : "predictions";
+    const how = read.format === "spider" ? "a text-format file needs one line per question, in order (a blank line is an empty prediction)" : "mini-dev predictions pair by position, as its official scorer pairs them: one entry per question of the file, in its order (0 or null for none)";
+    throw new UserError(`${file}: ${entries.length} ${what} for ${ordered.length} questions: ${how}${opts.hint ?? ""}`);
+  }
+  const dbIds = new Set(ordered.map((q) => q.dbId));
+  const paired = new Map<string, string>();
+  entries.forEach((entry, n) => {
+    const q = ordered[n];
+    if (!q || entry.sql === undefined) return;
+    paired.set(q.id, entry.line !== undefined ? textLineSql(entry.line, dbIds) : entry.sql);
+  });
+  return paired;
+}
+
+/** How a benchmark's JSON predictions pair with its questions: BIRD mini-dev's by position (its official scorer's way). */
+export function predictionPairing(bench: Pick<Benchmark, "layout" | "split" | "customQuestions">): Pairing {
+  return bench.layout === "bird" && bench.split === "minidev" && !bench.customQuestions ? "position" : "key";
 }
 
 /**
