@@ -162,3 +162,28 @@ describe("pairing predictions as the official scorers do", () => {
     expect(fs.readFileSync(path.join(limited, "pred_dev.sql"), "utf8").trim().split("\n").map((l) => l.split("\t")[1])).toEqual(["shop", "gone"]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Several statements in one prediction (point 3)
+
+describe("a prediction with two statements", () => {
+  const q = question(0);
+  const predictions = new Map([[q.id, "SELECT x FROM t WHERE x = 1; SELECT 'second'"]]);
+  let executor: ReturnType<typeof createExecutor>;
+  beforeAll(() => void (executor = createExecutor({ size: 1 })));
+  afterAll(() => executor.close());
+
+  it("spider, DISTINCT removed (test-suite-sql-eval's default): the first statement is judged, the drop said and counted", async () => {
+    const report = await scoreAll([q], predictions, { executor, semantics: "spider" });
+    expect(report.verdicts[0]).toMatchObject({ correct: true, note: expect.stringMatching(/statements after the first dropped/) });
+    expect(report.droppedStatements).toEqual(["0"]);
+  });
+
+  it("spider with --keep-distinct, and bird: the string runs as it is, and fails as in Python's sqlite3", async () => {
+    for (const opts of [{ semantics: "spider" as const, keepDistinct: true }, { semantics: "bird" as const }]) {
+      const report = await scoreAll([q], predictions, { executor, ...opts });
+      expect(report.verdicts[0]).toMatchObject({ correct: false, predError: expect.stringMatching(/several statements/) });
+      expect(report.droppedStatements).toEqual([]);
+    }
+  });
+});

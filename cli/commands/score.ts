@@ -124,6 +124,7 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   if (errors.length) out.push(`prediction failed to run: ${errors.length} (${listed(errors.map((v) => `${v.id}: ${v.predError}`), 3)})`);
   if (goldErrors.length) out.push(`gold SQL failed to run: ${goldErrors.length} (${listed(goldErrors.map((v) => `${v.id}: ${v.goldError}`), 3)})`);
   if (report.writingPredictions.length) out.push(`predictions that write (scored as errors, never run): ${report.writingPredictions.length} (ids ${listed(report.writingPredictions)})`);
+  if (report.droppedStatements.length) out.push(`several statements: ${report.droppedStatements.length} predictions scored on their first statement only, as test-suite-sql-eval does (ids ${listed(report.droppedStatements)})`);
   if (report.missingPredictions) out.push(`no prediction: ${report.missingPredictions} questions, scored wrong`);
   const large = report.verdicts.filter((v) => v.tooLarge);
   if (large.length) out.push(`too large to compare: ${large.length}, scored wrong (${listed(large.map((v) => `${v.id}: ${v.tooLarge}`), 3)})`);

@@ -33,13 +33,33 @@ export { resultFingerprint } from "../sqlite/digest.js";
 // Query rewriting done by test-suite-sql-eval before execution
 // ---------------------------------------------------------------------------
 
-/** Drops every DISTINCT keyword token (not inside strings, quoted names or comments), like its remove_distinct. */
+/**
+ * The first statement of the text: up to its first top-level ";" (kept), with the whitespace and comments after it;
+ * `dropped` when a statement follows. test-suite-sql-eval's remove_distinct parses only sqlparse's first statement.
+ */
+export function firstStatement(sql: string): { sql: string; dropped: boolean } {
+  const tokens = tokenizeSql(sql);
+  const semicolon = tokens.findIndex((t) => t.type === "punct" && t.text === ";");
+  if (semicolon < 0) return { sql, dropped: false };
+  let end = semicolon + 1;
+  while (end < tokens.length && (tokens[end]!.type === "ws" || tokens[end]!.type === "comment")) end++;
+  const dropped = tokens.slice(end).some((t) => t.type !== "ws" && t.type !== "comment" && t.text !== ";");
+  return { sql: dropped ? tokens.slice(0, end).map((t) => t.text).join("") : sql, dropped };
+}
+
+/**
+ * Its remove_distinct: the first statement only (see firstStatement), every DISTINCT keyword token dropped (not
+ * inside strings, quoted names or comments).
+ */
 export function removeDistinct(sql: string): string {
-  return tokenizeSql(sql)
+  return tokenizeSql(firstStatement(sql).sql)
     .filter((t) => !(t.type === "word" && t.lower === "distinct"))
     .map((t) => t.text)
     .join("");
 }
+
+/** The verdict's note when test-suite-sql-eval's DISTINCT removal kept only the first statement of a prediction. */
+export const DROPPED_STATEMENTS = "statements after the first dropped, as test-suite-sql-eval's DISTINCT removal (its default) keeps only the first";
 
 /** Its postprocess ('> =' → '>=' ...) and replace_cur_year (YEAR(CURDATE()) → 2020). */
 export function spiderRewrite(sql: string): string {
@@ -69,6 +89,8 @@ export interface Verdict {
   reward?: number;
   /** The prediction is a statement that writes (INSERT, DROP, ...): scored as an error, never run. */
   writes?: boolean;
+  /** What the scorer changed in the prediction before running it, as the official scorer does (DROPPED_STATEMENTS). */
+  note?: string;
   /** BIRD mini-dev's Soft F1 of this prediction, 0..1 (when asked). */
   softF1?: number;
   /** Why Soft F1 is 0 without being computed: a side past SOFT_F1_MAX_ROWS. */
@@ -262,6 +284,7 @@ export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOpt
   if (writes) return { ...verdict, writes: true, predError: `rejected: the prediction writes (a ${writes} statement): scored as an error, never run`, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const { pred, gold, orderMatters } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
+  if (opts.semantics === "spider" && !opts.keepDistinct && firstStatement(spiderRewrite(predSql)).dropped) verdict.note = DROPPED_STATEMENTS;
   if (opts.executor.compare) return withVes(verdict, await opts.executor.compare(q.dbPath, pred, gold, { semantics: opts.semantics, orderMatters, timeoutMs }), q, opts);
   const cache = opts.goldCache ?? defaultGoldCache;
   const [goldRun, predRun] = await Promise.all([
@@ -374,6 +397,8 @@ export interface ScoreReport {
   unmatchedPredictions: string[];
   /** Questions whose prediction writes (INSERT, DROP, ...): scored as errors, never run. */
   writingPredictions: string[];
+  /** Questions whose prediction had statements after the first, dropped as the official scorer drops them. */
+  droppedStatements: string[];
   verdicts: Verdict[];
   elapsedMs: number;
 }
@@ -544,6 +569,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     timeouts: verdicts.filter((v) => v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:")).length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
     writingPredictions: verdicts.filter((v) => v.writes).map((v) => v.id),
+    droppedStatements: verdicts.filter((v) => v.note === DROPPED_STATEMENTS).map((v) => v.id),
     verdicts,
     elapsedMs: performance.now() - started,
   };
