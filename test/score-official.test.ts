@@ -187,3 +187,53 @@ describe("a prediction with two statements", () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Questions without gold (point 4)
+
+describe("questions without gold are not scored", () => {
+  it("score: in a mixed file, a question without gold and without a prediction is not counted wrong", async () => {
+    const executor = createExecutor({ size: 1 });
+    try {
+      const questions = [question(0), question(1), question(2), question(3, { goldSql: undefined }), question(4, { goldSql: undefined })];
+      const predictions = new Map([["0", "SELECT x FROM t WHERE x = 1"], ["1", "SELECT 42"], ["4", "SELECT 1"]]);
+      const report = await scoreAll(questions, predictions, { executor, semantics: "bird" });
+      expect(report).toMatchObject({ count: 3, correct: 1, noGold: 2, missingPredictions: 1 });
+      expect(report.verdicts[3]).toMatchObject({ goldError: "no gold SQL" });
+    } finally {
+      await executor.close();
+    }
+  });
+
+  it("compare: runs without gold get no EX, no 'both wrong' and no McNemar test; SQL agreement, errors and cost instead", async () => {
+    const { main } = await import("../cli/main.ts");
+    const root = makeTempDir();
+    try {
+      const rec = (id: string, sql: string, extra: Record<string, unknown> = {}) => ({ id, dbId: "shop", question: `q${id}`, sql, correct: false, goldError: "no gold SQL", inputTokens: 10, outputTokens: 0, calls: 1, latencyMs: 100, iterations: 0, usageByRole: {}, thread: `t${id}`, ...extra });
+      const write = (name: string, records: object[]) => {
+        const out = path.join(root, name);
+        fs.mkdirSync(out);
+        fs.writeFileSync(path.join(out, "results.jsonl"), records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+        return out;
+      };
+      const a = write("a", [rec("1", "SELECT 1"), rec("2", "SELECT 2"), rec("3", "SELECT x", { predError: "sql: no such column: x" })]);
+      const b = write("b", [rec("1", "SELECT  1"), rec("2", "SELECT 3"), rec("3", "SELECT 4")]);
+      const out: string[] = [];
+      const io = { stdout: (t: string) => void out.push(t), stderr: () => {}, env: {}, cwd: root };
+      expect(await main(["compare", a, b], io)).toBe(0);
+      const text = out.join("");
+      expect(text).toMatch(/no question has gold SQL: no EX/);
+      expect(text).toMatch(/same SQL on 1 of 3/);
+      expect(text).not.toMatch(/EX %|both wrong|McNemar/);
+      expect(text).toMatch(/^A a \(\?\)\s+1\s+10\s/m); // one prediction failed to run; 10 tokens a question
+      // Mixed: EX over the questions with gold only.
+      const c = write("c", [rec("1", "SELECT 1"), { ...rec("2", "SELECT 2"), goldError: undefined, correct: true }]);
+      const d = write("d", [rec("1", "SELECT 1"), { ...rec("2", "SELECT 5"), goldError: undefined, correct: false }]);
+      out.length = 0;
+      expect(await main(["compare", c, d, "--json"], io)).toBe(0);
+      expect(JSON.parse(out.join(""))).toMatchObject({ common: 2, noGold: 1, bothCorrect: 0, neitherCorrect: 0, onlyACorrect: ["2"], a: { ex: 100 }, b: { ex: 0 } });
+    } finally {
+      removeTempDir(root);
+    }
+  });
+});

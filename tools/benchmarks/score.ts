@@ -478,7 +478,9 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
       const base: Verdict = { id: q.id, correct: false, ...(q.difficulty ? { difficulty: q.difficulty } : {}) };
       const pred = predictions.get(q.id);
       let verdict: Verdict;
-      if (pred === undefined) verdict = { ...base, predError: "no prediction", ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+      // Without gold there is nothing to score, prediction or not (never "wrong").
+      if (!q.goldSql) verdict = { ...base, goldError: NO_GOLD };
+      else if (pred === undefined) verdict = { ...base, predError: "no prediction", ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
       else {
         try {
           verdict = await scoreQuestion(q, pred, {
