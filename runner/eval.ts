@@ -3,7 +3,7 @@ import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
 import { type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
-import { predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
+import { databaseErrorOf, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
 import { isEndpointFailure } from "../state/usage.ts";
 import { type QuestionRun, type Runner, runQuestion } from "./question.ts";
@@ -63,6 +63,8 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
   const verdict: { correct: boolean; predError?: string; goldError?: string } = failure
     ? { correct: false }
     : await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
+  // A database that could not be read (locked by another process, damaged) gives no verdict: failed, not wrong.
+  const unreadable = failure ? undefined : databaseErrorOf(verdict);
   // Without gold nothing is compared, but whether the prediction executes is still worth knowing.
   if (!failure && !q.goldSql && !verdict.predError) {
     const executed = await runner.deps.executor.run(q.dbPath, run.sql, { timeoutMs: runner.queryTimeoutMs, maxRows: 1 });
@@ -101,7 +103,7 @@ export async function evaluateQuestion(runner: Runner, q: Question, threadId: st
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0, savedInputTokens: run.usage.savedInputTokens ?? 0, savedOutputTokens: run.usage.savedOutputTokens ?? 0 } : {}),
     error: run.error,
-    ...(failure ? { failure } : {}),
+    ...(failure ? { failure } : unreadable ? { failure: `not scored: the ${unreadable}` } : {}),
     ...(run.initialExtraction ? { initialExtraction: run.initialExtraction } : {}),
     ...(run.checkpointNotes?.length ? { checkpointRestart: run.checkpointNotes.join("; ") } : {}),
     ...(outcome ? { outcome } : {}),

@@ -237,3 +237,47 @@ describe("questions without gold are not scored", () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// A locked database; a tab inside a text prediction (point 6)
+
+describe("a database locked by another process", () => {
+  it("is retried, then reported as that question's database error: never scored wrong, never counted", async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const locked = makeDb(dir, "locked/shop.sqlite", "CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (1),(2);");
+    const holder = new Database(locked);
+    holder.exec("BEGIN EXCLUSIVE; INSERT INTO t VALUES (3);"); // holds the write lock: readers get SQLITE_BUSY
+    const executor = createExecutor({ size: 1, busyTimeoutMs: 20 });
+    try {
+      const questions = [question(0), question(1, { dbPath: locked })];
+      const predictions = new Map(questions.map((q) => [q.id, q.goldSql!]));
+      const report = await scoreAll(questions, predictions, { executor, semantics: "bird", lockRetryDelaysMs: [10, 10] });
+      expect(report).toMatchObject({ count: 1, correct: 1, ex: 100 });
+      expect(report.databaseErrors).toEqual([{ id: "1", error: `database: database is locked by another process: ${locked}` }]);
+      expect(report.verdicts[1]).toMatchObject({ lockRetries: 2 });
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+      await executor.close();
+    }
+  });
+});
+
+describe("a text prediction with a tab before its last token", () => {
+  it("keeps the whole SQL; a trailing tab and db_id is still dropped", async () => {
+    const { pairPredictions, readPredictionFile } = await import("../tools/benchmarks/score.ts");
+    const file = path.join(dir, "tabs.sql");
+    fs.writeFileSync(file, "SELECT x FROM\tt\nSELECT x FROM t WHERE x = 2\tshop\nSELECT x FROM t WHERE x =\t3\n");
+    const ordered = [question(0), question(1), question(2)];
+    const paired = pairPredictions(file, await readPredictionFile(file), ordered, { pairing: "key" });
+    expect([...paired.values()]).toEqual(["SELECT x FROM\tt", "SELECT x FROM t WHERE x = 2", "SELECT x FROM t WHERE x =\t3"]);
+    const executor = createExecutor({ size: 1 });
+    try {
+      const gold = ["SELECT x FROM t", "SELECT x FROM t WHERE x = 2", "SELECT x FROM t WHERE x = 3"];
+      const report = await scoreAll(ordered.map((q, i) => ({ ...q, goldSql: gold[i]! })), paired, { executor, semantics: "bird" });
+      expect(report.correct).toBe(3);
+    } finally {
+      await executor.close();
+    }
+  });
+});

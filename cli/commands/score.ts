@@ -6,6 +6,8 @@ import { parseFlags } from "../shared/flags.ts";
 import { benchmarkFromFlags, fileOrder, SELECTION_USAGE } from "../../runner/run-dir.ts";
 import {
   DEFAULT_VES_ITERATIONS,
+  databaseErrorOf,
+  NO_GOLD,
   pairPredictions,
   predictionPairing,
   type Metric,
@@ -110,6 +112,9 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   }
   out.push(renderTable(report, extra.shown));
   if (report.noGold) out.push(`no gold SQL: ${report.noGold} questions not scored (not counted)`);
+  if (report.databaseErrors.length) out.push(`database could not be read: ${report.databaseErrors.length} questions not scored (not counted): ${listed(report.databaseErrors.map((d) => `${d.id}: ${d.error}`), 3)}`);
+  const retried = report.verdicts.filter((v) => v.lockRetries);
+  if (retried.length) out.push(`database locked by another process: ${retried.length} questions scored again after a wait (ids ${listed(retried.map((v) => v.id))})`);
   if (report.testSuite) {
     const t = report.testSuite;
     out.push(`test-suite: ${t.correct}/${t.count} right on every variant${t.noVariants ? `; ${t.noVariants} questions whose database has no variant in ${t.dir} not counted` : ""}`);
@@ -119,8 +124,8 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
     out.push(`VES: ${report.ves.iterations} timed runs per query (BIRD's evaluation_ves.py uses ${report.ves.officialIterations})`);
   }
   const wrong = report.verdicts.filter((v) => !v.correct);
-  const errors = wrong.filter((v) => v.predError && v.predError !== "no prediction");
-  const goldErrors = report.verdicts.filter((v) => v.goldError);
+  const errors = wrong.filter((v) => v.predError && v.predError !== "no prediction" && !databaseErrorOf(v));
+  const goldErrors = report.verdicts.filter((v) => v.goldError && v.goldError !== NO_GOLD && !databaseErrorOf(v));
   if (errors.length) out.push(`prediction failed to run: ${errors.length} (${listed(errors.map((v) => `${v.id}: ${v.predError}`), 3)})`);
   if (goldErrors.length) out.push(`gold SQL failed to run: ${goldErrors.length} (${listed(goldErrors.map((v) => `${v.id}: ${v.goldError}`), 3)})`);
   if (report.writingPredictions.length) out.push(`predictions that write (scored as errors, never run): ${report.writingPredictions.length} (ids ${listed(report.writingPredictions)})`);
@@ -247,6 +252,11 @@ export const scoreCommand: Command = {
         io.stdout(`${JSON.stringify(out, null, 2)}\n`);
       } else {
         io.stdout(renderText(report, bench, predLabel, { unmatched, notes, shown }));
+      }
+      // Not every question was scored as asked: the figures leave those out, and say so; the exit status too.
+      if (report.databaseErrors.length) {
+        io.stderr(`sqlmend score: ${report.databaseErrors.length} questions not scored: their database could not be read (first: ${report.databaseErrors[0]!.error}); score again once nothing else holds or damages it\n`);
+        return 1;
       }
       return 0;
     } finally {

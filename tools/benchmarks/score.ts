@@ -91,6 +91,8 @@ export interface Verdict {
   writes?: boolean;
   /** What the scorer changed in the prediction before running it, as the official scorer does (DROPPED_STATEMENTS). */
   note?: string;
+  /** Scored again this many times because another process held a lock on the database (scoreAll). */
+  lockRetries?: number;
   /** BIRD mini-dev's Soft F1 of this prediction, 0..1 (when asked). */
   softF1?: number;
   /** Why Soft F1 is 0 without being computed: a side past SOFT_F1_MAX_ROWS. */
@@ -121,6 +123,13 @@ const refusedAsWriter = (predError: string | undefined) => predError !== undefin
 
 /** A question with no gold SQL (own data): run, never scored. */
 export const NO_GOLD = "no gold SQL";
+
+/** A side could not read the database (locked, corrupt, unreadable): the question is not scored, it is not wrong. */
+export const databaseErrorOf = (v: Pick<Verdict, "predError" | "goldError">): string | undefined =>
+  [v.goldError, v.predError].find((e) => e?.startsWith("database: "));
+const lockedDatabase = (v: Verdict) => /^database: database is locked/.test(databaseErrorOf(v) ?? "");
+/** Pauses before scoring a question again whose database another process holds locked (each after SQLite's own wait). */
+export const LOCK_RETRY_DELAYS_MS = [1000, 3000];
 
 export interface VesOptions {
   /** Timed runs of each query (BIRD's evaluation_ves.py uses 100). */
@@ -178,8 +187,8 @@ export class GoldCache {
     this.entries.set(key, pending);
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     const run = await pending;
-    // Timeouts and executor failures may be transient: do not keep them.
-    if (!run.result.ok && (run.result.kind === "timeout" || run.result.kind === "internal")) this.entries.delete(key);
+    // Timeouts, executor failures and database errors (a lock) may be transient: do not keep them.
+    if (!run.result.ok && (run.result.kind === "timeout" || run.result.kind === "internal" || run.result.kind === "database")) this.entries.delete(key);
     return run;
   }
 }
@@ -387,6 +396,8 @@ export interface ScoreReport {
   testSuite?: { dir: string; count: number; correct: number; accuracy: number; noVariants: number };
   /** Questions without gold SQL: run, not scored (not in count). */
   noGold: number;
+  /** Questions not scored because their database could not be read (locked after the retries, corrupt): not in count. */
+  databaseErrors: Array<{ id: string; error: string }>;
   /** Questions with no prediction (scored wrong). */
   missingPredictions: number;
   /** Questions scored wrong because a result was past the scorer's row cap (Verdict.tooLarge). */
@@ -421,6 +432,8 @@ export interface ScoreAllOptions {
   testSuiteDir?: string;
   /** Said in the report: the folder the questions' databases came from. */
   databases?: string;
+  /** Pauses before scoring a locked database's question again (default LOCK_RETRY_DELAYS_MS). */
+  lockRetryDelaysMs?: number[];
   onVerdict?: (verdict: Verdict, done: number, total: number) => void;
 }
 
@@ -482,17 +495,26 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
       if (!q.goldSql) verdict = { ...base, goldError: NO_GOLD };
       else if (pred === undefined) verdict = { ...base, predError: "no prediction", ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
       else {
-        try {
-          verdict = await scoreQuestion(q, pred, {
-            executor: opts.executor,
-            semantics: opts.semantics,
-            goldCache,
-            ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-            ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}),
-            ...(opts.ves !== undefined ? { ves: opts.ves } : {}),
-          });
-        } catch (error) {
-          verdict = { ...base, predError: `internal: ${oneLine(error instanceof Error ? error.message : String(error))}` };
+        const score = async (): Promise<Verdict> => {
+          try {
+            return await scoreQuestion(q, pred, {
+              executor: opts.executor,
+              semantics: opts.semantics,
+              goldCache,
+              ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+              ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}),
+              ...(opts.ves !== undefined ? { ves: opts.ves } : {}),
+            });
+          } catch (error) {
+            return { ...base, predError: `internal: ${oneLine(error instanceof Error ? error.message : String(error))}` };
+          }
+        };
+        verdict = await score();
+        // Another process holds the database: wait and score again (the gold result is not cached when it failed).
+        const delays = opts.lockRetryDelaysMs ?? LOCK_RETRY_DELAYS_MS;
+        for (let retry = 0; lockedDatabase(verdict) && retry < delays.length; retry++) {
+          await new Promise((resolve) => setTimeout(resolve, delays[retry]));
+          verdict = { ...(await score()), lockRetries: retry + 1 };
         }
       }
       if (q.goldSql && (opts.softF1 || opts.testSuiteDir)) {
@@ -525,8 +547,10 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, questions.length)) }, worker));
 
   const ids = new Set(questions.map((q) => q.id));
-  // Questions without gold (own data) were run but cannot be scored: every figure is over the others.
-  const scored = verdicts.filter((v) => v.goldError !== NO_GOLD);
+  // Questions without gold (own data) were run but cannot be scored, nor those whose database could not be read:
+  // every figure is over the others.
+  const unreadable = verdicts.flatMap((v) => (databaseErrorOf(v) ? [{ id: v.id, error: databaseErrorOf(v)! }] : []));
+  const scored = verdicts.filter((v) => v.goldError !== NO_GOLD && !databaseErrorOf(v));
   const f1Of = (vs: Verdict[]) => (vs.length ? (100 * vs.reduce((a, v) => a + (v.softF1 ?? 0), 0)) / vs.length : 0);
   const tsOf = (vs: Verdict[]) => {
     const with_ = vs.filter((v) => v.testSuite !== undefined);
@@ -550,7 +574,8 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     byDifficulty,
     metrics,
     ...(opts.databases ? { databases: opts.databases } : {}),
-    noGold: verdicts.length - scored.length,
+    noGold: verdicts.filter((v) => v.goldError === NO_GOLD).length,
+    databaseErrors: unreadable,
     ...(opts.ves
       ? { ves: { iterations, officialIterations: OFFICIAL_VES_ITERATIONS, ves: vesOf(scored), rves: rvesOf(scored) } }
       : {}),

@@ -34,6 +34,8 @@ export interface ExecutorOptions {
    * tools/sqlite/digest.js MAX_COMPARE_ROWS. Lower it for a tighter memory budget (8–16 bytes a row and side).
    */
   maxCompareRows?: number;
+  /** How long a query waits for another process's lock on its database before failing as "database is locked". Default 5000. */
+  busyTimeoutMs?: number;
 }
 
 /** The worker: bundled as one CommonJS file in dist/ (scripts/build.js; it starts faster), else the ES module. */
@@ -350,7 +352,7 @@ function sideOf(r: ExecResult, sql: string): CompareSide {
 const defaultOrphanGuard = (): "pdeathsig" | "thread" => (SETPRIV ? "pdeathsig" : "thread");
 
 /** A new worker process, idle (never holding this process open) and owned by nobody yet. */
-function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
+function startWorker(orphanGuard: "pdeathsig" | "thread", busyTimeoutMs?: number): Slot {
   installExitHook();
   const guard = orphanGuard === "pdeathsig" ? SETPRIV : undefined;
   // fd 4: the worker's mark (which query it started, when).
@@ -359,7 +361,7 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
     serialization: "advanced" as const,
     stdio: ["ignore", "ignore", "pipe", "ipc", ...(markFd === undefined ? [] : [markFd])] as StdioOptions,
   };
-  const markEnv = markFd === undefined ? {} : { SQLMEND_MARK_FD: String(MARK_FD) };
+  const markEnv = { ...(markFd === undefined ? {} : { SQLMEND_MARK_FD: String(MARK_FD) }), ...(busyTimeoutMs === undefined ? {} : { SQLMEND_BUSY_TIMEOUT_MS: String(busyTimeoutMs) }) };
   // Plain node either way: no tsx loader, no inspector flags from the parent.
   const child = guard
     ? spawn(guard, ["--pdeathsig", "KILL", "--", process.execPath, ...WORKER_FLAGS, WORKER], {
@@ -465,6 +467,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
   private readonly size: number;
   private readonly defaultTimeoutMs: number;
   private readonly maxCompareRows: number | undefined;
+  private readonly busyTimeoutMs: number | undefined;
   /** Switched to "thread" for good if a worker under setpriv fails to start (a sandbox refusing prctl, say). */
   orphanGuard: "pdeathsig" | "thread";
   private readonly slots = new Set<Slot>();
@@ -476,6 +479,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxCompareRows = nonNegativeInt(options.maxCompareRows, "maxCompareRows");
+    this.busyTimeoutMs = nonNegativeInt(options.busyTimeoutMs, "busyTimeoutMs");
     this.orphanGuard = options.orphanGuard === "thread" || !SETPRIV ? "thread" : "pdeathsig";
     if (options.prestart) for (let i = 0; i < this.size; i++) this.spawn();
   }
@@ -734,8 +738,9 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
 
   /** A worker for this pool: a spare the launcher started early when one fits, or a new process. */
   private spawn(): Slot {
-    let slot = this.orphanGuard === defaultOrphanGuard() ? takeSpare() : undefined;
-    slot ??= startWorker(this.orphanGuard);
+    // A spare was started with the defaults.
+    let slot = this.orphanGuard === defaultOrphanGuard() && this.busyTimeoutMs === undefined ? takeSpare() : undefined;
+    slot ??= startWorker(this.orphanGuard, this.busyTimeoutMs);
     slot.owner = this;
     this.slots.add(slot);
     return slot;

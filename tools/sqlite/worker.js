@@ -28,7 +28,9 @@ const ADDON = (() => {
 const ONLY =
   "only a single read-only SELECT/WITH/VALUES statement is allowed";
 // SQLite result codes that mean the file, not the statement, is at fault.
-const DATABASE_CODES = /^SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|PERM|AUTH|FULL|PROTOCOL|EMPTY|FORMAT)/;
+const DATABASE_CODES = /^SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|PERM|AUTH|FULL|PROTOCOL|EMPTY|FORMAT|BUSY|LOCKED)/;
+/** How long SQLite waits for another process's lock before SQLITE_BUSY (better-sqlite3's default: 5 s). */
+const BUSY_TIMEOUT_MS = /^\d+$/.test(process.env.SQLMEND_BUSY_TIMEOUT_MS ?? "") ? Number(process.env.SQLMEND_BUSY_TIMEOUT_MS) : 5000;
 const CACHE_SIZE = 8;
 
 /** Open handles by path (LRU: Map keeps insertion order, the oldest is first). */
@@ -133,6 +135,7 @@ function databaseMessage(path, error) {
   const code = String(error?.code ?? "");
   if (code === "ENOENT") return `database file not found: ${path}`;
   if (code === "EISDIR") return `not a database file: ${path} (it is a directory)`;
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return `database is locked by another process: ${path}`;
   if (code.startsWith("SQLITE_NOTADB")) return `not a database file: ${path}`;
   if (code.startsWith("SQLITE_CORRUPT")) return `database file is corrupt: ${path} (${oneLine(error.message)})`;
   return `cannot read database ${path}: ${oneLine(error?.message ?? error)}`;
@@ -166,7 +169,7 @@ function openEntry(path) {
     }
     cached.db.close();
   }
-  const db = new Database(path, { readonly: true, fileMustExist: true, ...ADDON });
+  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...ADDON });
   try {
     db.pragma("query_only = ON");
     db.pragma("trusted_schema = OFF");
