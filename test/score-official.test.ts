@@ -281,3 +281,45 @@ describe("a text prediction with a tab before its last token", () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// R-VES timing (point 7)
+
+describe("VES timing, as BIRD's evaluation_ves.py times", () => {
+  it("runs prediction then gold in every round and averages the rounds' gold/pred ratios", async () => {
+    const { scoreQuestion } = await import("../tools/benchmarks/score.ts");
+    const order: string[] = [];
+    const times: Record<string, number[]> = { pred: [1, 2, 4, 1], gold: [2, 2, 2, 1] };
+    const executor = {
+      async run(_db: string, sql: string, options: { maxRows?: number; repeat?: number } = {}) {
+        const side = sql.includes("'p'") ? "pred" : "gold";
+        const timed = options.maxRows === 0;
+        if (timed) order.push(side);
+        const elapsedMs = timed ? times[side]!.shift()! : 1;
+        return { ok: true as const, columns: ["x"], rows: [[1n]], rowCount: 1, truncated: false, elapsedMs };
+      },
+      async close() {},
+    };
+    const q = question(0, { goldSql: "SELECT 1 AS x, 'g'" });
+    const v = await scoreQuestion(q, "SELECT 1 AS x, 'p'", { executor, semantics: "bird", ves: { iterations: 4 } });
+    expect(v.correct).toBe(true);
+    expect(order).toEqual(["pred", "gold", "pred", "gold", "pred", "gold", "pred", "gold"]);
+    expect(v.timeRatio).toBeCloseTo((2 + 1 + 0.5 + 1) / 4, 12);
+    expect(v.reward).toBe(1);
+  });
+
+  it("the executor times the rounds in one worker, each run on a fresh connection, every query each round", async () => {
+    const executor = createExecutor({ size: 1 });
+    try {
+      const timed = await executor.time!(db, ["SELECT x FROM t", "SELECT count(*) FROM t"], { iterations: 5 });
+      expect(timed.ok).toBe(true);
+      if (timed.ok) {
+        expect(timed.timesMs.map((t) => t.length)).toEqual([5, 5]);
+        expect(timed.timesMs.flat().every((t) => t > 0)).toBe(true);
+      }
+      expect(await executor.time!(db, ["DELETE FROM t"], { iterations: 1 })).toMatchObject({ ok: false, kind: "rejected" });
+    } finally {
+      await executor.close();
+    }
+  });
+});

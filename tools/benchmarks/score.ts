@@ -218,8 +218,13 @@ export function vesReward(timeRatio: number): number {
   return 0.25;
 }
 
-/** gold/pred time ratio over repeated runs (first run dropped: it also converts the rows). */
-async function measureTimeRatio(
+/**
+ * gold/pred time ratio as BIRD's evaluation_ves.py measures it: per round the prediction runs, then the gold (each on
+ * a fresh connection, every row read), the round's ratio gold/pred; clean_abnormal over the rounds, then the mean.
+ * Timing every prediction run before every gold run instead would let drift between the two blocks decide the side of
+ * ratio 1, where R-VES has a bucket edge.
+ */
+export async function measureTimeRatio(
   executor: SqlExecutor,
   dbPath: string,
   predSql: string,
@@ -227,13 +232,24 @@ async function measureTimeRatio(
   iterations: number,
   timeoutMs: number,
 ): Promise<number> {
-  const options = { repeat: iterations + 1, timeoutMs: timeoutMs * (iterations + 1), maxRows: 1 };
-  const pred = await executor.run(dbPath, predSql, options);
-  if (!pred.ok) return 0;
-  const gold = await executor.run(dbPath, goldSql, options);
-  if (!gold.ok) return 0;
-  const pt = (pred.runTimesMs ?? [pred.elapsedMs]).slice(iterations > 0 ? 1 : 0);
-  const gt = (gold.runTimesMs ?? [gold.elapsedMs]).slice(iterations > 0 ? 1 : 0);
+  let pt: number[];
+  let gt: number[];
+  if (executor.time) {
+    const timed = await executor.time(dbPath, [predSql, goldSql], { iterations, timeoutMs });
+    if (!timed.ok) return 0;
+    [pt, gt] = timed.timesMs as [number[], number[]];
+  } else {
+    pt = [];
+    gt = [];
+    for (let round = 0; round < iterations; round++) {
+      const pred = await executor.run(dbPath, predSql, { timeoutMs, maxRows: 0 });
+      if (!pred.ok) return 0;
+      const gold = await executor.run(dbPath, goldSql, { timeoutMs, maxRows: 0 });
+      if (!gold.ok) return 0;
+      pt.push(pred.elapsedMs);
+      gt.push(gold.elapsedMs);
+    }
+  }
   const n = Math.min(pt.length, gt.length);
   if (!n) return 0;
   const ratios = Array.from({ length: n }, (_, i) => gt[i]! / Math.max(pt[i]!, 1e-6));

@@ -14,7 +14,7 @@ import { closeSync, existsSync, openSync, readSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CompareOptions, CompareOutcome, CompareSide, SideOutcome, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor } from "./types.ts";
+import type { CompareOptions, CompareOutcome, CompareSide, SideOutcome, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor, TimedRuns, TimeOptions } from "./types.ts";
 import { DQS_HINT, MAX_DQS_FIXES, rewriteForHint, singleQuoteLiteral } from "./dqs.js";
 
 export interface ExecutorOptions {
@@ -579,6 +579,23 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       return { pred: { ...note, sql: p.executedSql ?? predSql }, gold: sideOf(g, goldSql), correct: false };
     }
     return { pred: sideOf(p, predSql), gold: sideOf(g, goldSql), correct: false };
+  }
+
+  /** VES timing (SqlExecutor.time): every query screened as run() screens it; the rounds run in one worker. */
+  async time(dbPath: string, queries: string[], options: TimeOptions): Promise<TimedRuns> {
+    if (this.closed) return failure("internal", "the executor is closed");
+    const refusal = queries.map((sql) => screenStatement(sql)).find(Boolean);
+    if (refusal) return failure("rejected", refusal);
+    if (!dbPath) return failure("database", "no database file given");
+    let timeoutMs: number, iterations: number;
+    try {
+      timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
+      iterations = Math.max(1, nonNegativeInt(options.iterations, "iterations") ?? 1);
+    } catch (error) {
+      return failure("internal", (error as Error).message);
+    }
+    const reply = await this.enqueue({ type: "time", path: absolute(dbPath), queries, iterations, timeoutMs }, timeoutMs);
+    return reply as unknown as TimedRuns;
   }
 
   private runOnce(dbPath: string, sql: string, options: ExecOptions): Promise<ExecResult> {

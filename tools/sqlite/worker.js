@@ -511,6 +511,41 @@ function compare({ path, pred, gold, semantics, orderMatters, fingerprint, timeo
 }
 
 /**
+ * VES timing as BIRD's evaluation_ves.py times: one untimed round (its correctness check), then rounds in which every
+ * query runs in turn, each on a new connection, timed from the connect to the close with every row read.
+ */
+function timeQueries({ id, path, queries, iterations, timeoutMs }) {
+  try {
+    fileKey(path);
+  } catch (error) {
+    return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: 0 };
+  }
+  const timesMs = queries.map(() => []);
+  for (let round = -1; round < iterations; round++) {
+    for (let q = 0; q < queries.length; q++) {
+      mark(id, q, PHASE.run, timeoutMs);
+      const started = performance.now();
+      let db;
+      try {
+        db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...ADDON });
+        db.pragma("query_only = ON");
+        const stmt = db.prepare(queries[q]);
+        if (!stmt.readonly) return classify({ code: "SQLITE_READONLY" }, path, started);
+        if (!stmt.reader) return { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: 0 };
+        stmt.raw(true);
+        for (const _ of stmt.iterate());
+      } catch (error) {
+        return classify(error, path, started);
+      } finally {
+        db?.close();
+      }
+      if (round >= 0) timesMs[q].push(performance.now() - started);
+    }
+  }
+  return { ok: true, timesMs };
+}
+
+/**
  * Sends the comparisons done so far after a slow stretch, so that the parent, if it must stop this process for a
  * later one, has them (the marks say which one it stopped).
  */
@@ -540,11 +575,12 @@ function compareBatch(msg) {
 }
 
 process.on("message", (msg) => {
-  if (msg?.type !== "run" && msg?.type !== "compare" && msg?.type !== "batch") return;
+  if (msg?.type !== "run" && msg?.type !== "compare" && msg?.type !== "batch" && msg?.type !== "time") return;
   Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
   let result;
   try {
     if (msg.type === "batch") result = { results: compareBatch(msg) };
+    else if (msg.type === "time") result = timeQueries(msg);
     else result = msg.type === "compare" ? compare(msg, msg.id) : execute(msg);
   } catch (error) {
     result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
