@@ -323,3 +323,46 @@ describe("VES timing, as BIRD's evaluation_ves.py times", () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Sets with databases of their own (point 8)
+
+describe("a Spider variant over several database roots", () => {
+  it("--bench spider --questions FILE finds databases in any of the layout's folders; --db-dir A:B searches several roots, with Spider semantics and hardness when asked", async () => {
+    const root = makeTempDir();
+    try {
+      const spider = path.join(root, "spider");
+      makeDb(spider, "database/shop/shop.sqlite", SHOP);
+      fs.writeFileSync(path.join(spider, "dev.json"), JSON.stringify([{ db_id: "shop", question: "How many items?", query: "SELECT count(*) FROM item" }]));
+      makeDb(spider, "test_database/zoo/zoo.sqlite", ZOO);
+      fs.writeFileSync(path.join(spider, "test.json"), JSON.stringify([{ db_id: "zoo", question: "How many animals?", query: "SELECT count(*) FROM animal" }]));
+      // The variant's own database, beside Spider's.
+      makeDb(path.join(root, "dk"), "database/farm/farm.sqlite", "CREATE TABLE crop(name TEXT, acres INTEGER); INSERT INTO crop VALUES ('corn', 3), ('rye', 1);");
+      const dk = path.join(root, "dk", "dk.json");
+      fs.writeFileSync(
+        dk,
+        JSON.stringify([
+          { db_id: "shop", question: "Item names by price?", query: "SELECT name FROM item ORDER BY price" },
+          { db_id: "zoo", question: "Kinds of animals?", query: "SELECT DISTINCT kind FROM animal" },
+          { db_id: "farm", question: "Crops over two acres, with their acres?", query: "SELECT name, acres FROM crop WHERE acres > 2" },
+        ]),
+      );
+      const sqlmend = (...args: string[]) => runCli(args, root, { SQLMEND_HOME: path.join(root, "home") });
+
+      const inLayout = await sqlmend("score", "--bench", spider, "--questions", dk, "--pred", "gold", "--json");
+      expect(inLayout.code, inLayout.err).toBe(0);
+      const a = JSON.parse(inLayout.out) as { count: number; correct: number; semantics: string; skipped: { id: string }[] };
+      expect(a).toMatchObject({ count: 2, correct: 2, semantics: "spider" });
+      expect(a.skipped.map((s) => s.id)).toEqual(["2"]); // farm is only in the variant's folder
+
+      const roots = [path.join(spider, "database"), path.join(spider, "test_database"), path.join(root, "dk", "database")].join(path.delimiter);
+      const own = await sqlmend("score", "--questions", dk, "--db-dir", roots, "--semantics", "spider", "--pred", "gold", "--json");
+      expect(own.code, own.err).toBe(0);
+      const b = JSON.parse(own.out) as { count: number; correct: number; semantics: string; skipped: unknown[]; byDifficulty: { difficulty: string }[]; verdicts: { difficulty?: string }[] };
+      expect(b).toMatchObject({ count: 3, correct: 3, semantics: "spider", skipped: [] });
+      expect(b.verdicts.map((v) => v.difficulty)).toEqual(["easy", "easy", "medium"]);
+    } finally {
+      removeTempDir(root);
+    }
+  });
+});

@@ -18,6 +18,7 @@ import {
 } from "../shared/setup.ts";
 import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
+import { addSpiderHardness } from "../../tools/benchmarks/benchmark.ts";
 import { benchmarkFromFlags, prepareOutDir, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
 import { runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
 import { fallbackNotes } from "../../runner/progress.ts";
@@ -83,6 +84,8 @@ ${RUN_FLAGS_USAGE}
     const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "dev");
     const split = bench.split;
     const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+    // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
+    if (semantics === "spider") addSpiderHardness(bench);
     const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
     const selection = selectQuestions(bench, values.ids, limit);
     const { questions, skipped } = shardOf(selection, shard);

@@ -18,11 +18,12 @@ import {
   type Semantics,
 } from "../../tools/benchmarks/score.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
+import { addSpiderHardness } from "../../tools/benchmarks/benchmark.ts";
 import { dataDir } from "../../tools/paths.ts";
 import type { Benchmark } from "../../state/question.ts";
 
 const usage = `Usage: sqlmend score --bench DIR|minibench --pred FILE|gold [options]
-       sqlmend score --questions FILE --db-dir DIR --pred FILE|gold [options]
+       sqlmend score --questions FILE --db-dir DIR[:DIR...] --pred FILE|gold [options]
 
 Scores predicted SQL by execution accuracy (EX), overall and per difficulty, and on request VES, R-VES,
 Soft F1 (BIRD mini-dev) and test-suite accuracy (Spider).
@@ -35,7 +36,8 @@ ${SELECTION_USAGE}
                           paired by position in the question file: a line per question, a
                           blank line an empty prediction, a trailing "\\tdb_id" dropped);
                           'gold' scores the gold SQL itself (a self-check: 100%)
-  --semantics bird|spider result comparison (default: the benchmark's own layout)
+  --semantics bird|spider result comparison (default: the benchmark's own layout; spider also gives
+                          --db-dir questions Spider's hardness levels)
                             bird:   set of rows, column order matters (BIRD evaluation.py)
                             spider: bag of rows, row order when gold has ORDER BY, columns may be
                                     permuted, DISTINCT removed (test-suite-sql-eval exec_eval.py)
@@ -202,6 +204,8 @@ export const scoreCommand: Command = {
     try {
       const { bench } = await benchmarkFromFlags(values, io, "dev", { cacheDir: path.join(dataDir(io.env, io.cwd), "cache") });
       const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+      // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
+      if (semantics === "spider") addSpiderHardness(bench);
       const tsDir = values["ts-dir"] !== undefined ? path.resolve(io.cwd, values["ts-dir"]) : undefined;
       if (tsDir !== undefined && !fs.existsSync(tsDir)) throw new UsageError(`--ts-dir ${values["ts-dir"]}: no such directory`);
       const notes: string[] = [];
