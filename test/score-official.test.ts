@@ -155,6 +155,13 @@ describe("pairing predictions as the official scorers do", () => {
     expect(report.skipped.map((s) => s.id)).toEqual(["q-a"]);
     expect(await scoreJson(...sel, "--pred", path.join(out, "predict_dev.json"))).toMatchObject({ count: 3, correct: 3 });
 
+    // --initial reads the same text file by position too (as-given: the initial SQL scored as it is).
+    const given = path.join(root, "run-own-given");
+    const asGiven = await sqlmend("eval", "as-given", ...sel, "--initial", path.join(out, "pred_dev.sql"), "--correct", "all", "--out", given, "--model", "test-model", "--base-url", server.url, "--checkpoints", "memory");
+    expect(asGiven.code, asGiven.err).toBe(0);
+    const records = fs.readFileSync(path.join(given, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; correct: boolean });
+    expect(records.map((r) => [r.id, r.correct]).sort()).toEqual([["q-b", true], ["q-c", true], ["q-d", true]]);
+
     // --limit counts in file order, the skipped question in its place.
     const limited = path.join(root, "run-own-limit");
     const two = await sqlmend("eval", "baseline", ...sel, "--limit", "2", "--out", limited, "--model", "test-model", "--base-url", server.url, "--checkpoints", "memory");

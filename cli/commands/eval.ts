@@ -111,7 +111,7 @@ ${RUN_FLAGS_USAGE}
         examples,
         allowOracle: true,
         server: values.server,
-        benchQuestions: bench.questions.length + bench.skipped.length,
+        benchQuestions: bench,
       });
       // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
       // none of the evaluated questions).

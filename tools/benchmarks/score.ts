@@ -777,15 +777,6 @@ export function predictionPairing(bench: Pick<Benchmark, "layout" | "split" | "c
   return bench.layout === "bird" && bench.split === "minidev" && !bench.customQuestions ? "position" : "key";
 }
 
-/**
- * A text-format file must have a line per question it is scored against (Spider's layout: the n-th line is the n-th
- * question's): otherwise the predictions would land on the wrong questions. Fails with both counts.
- */
-export function checkPredictionLines(file: string, read: { format: PredictionFormat; lines?: number }, questions: number, hint = ""): void {
-  if (read.format !== "spider" || read.lines === undefined || read.lines === questions) return;
-  throw new UserError(`${file}: ${read.lines} prediction lines for ${questions} questions: a text-format file needs one line per question, in order (a blank line is an empty prediction)${hint}`);
-}
-
 /** Predictions by question id (see readPredictionFile). */
 export async function readPredictions(file: string): Promise<Map<string, string>> {
   return (await readPredictionFile(file)).predictions;
