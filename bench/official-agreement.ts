@@ -116,11 +116,6 @@ function makeVariants(dir: string, n: number): void {
     }
   }
 }
-let tsDir = values["ts-dir"] ? path.resolve(values["ts-dir"]) : undefined;
-if (!tsDir && values["make-variants"]) {
-  tsDir = path.join(tmp, "variants");
-  makeVariants(tsDir, Math.max(1, Number(values["make-variants"])));
-}
 
 const DRIVER = String.raw`
 import json, sys, types
@@ -187,7 +182,12 @@ interface Official {
   reward: number;
 }
 
+let tsDir = values["ts-dir"] ? path.resolve(values["ts-dir"]) : undefined;
 try {
+  if (!tsDir && values["make-variants"]) {
+    tsDir = path.join(tmp, "variants");
+    makeVariants(tsDir, Math.max(1, Number(values["make-variants"])));
+  }
   const executor = createExecutor({ size: Math.max(1, os.availableParallelism() - 1) });
   let spider: ScoreReport;
   let bird: ScoreReport;
