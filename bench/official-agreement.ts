@@ -257,6 +257,9 @@ try {
   if (tsDir) compare("test-suite accuracy (eval_exec_match over the variants)", (i) => num(spider.verdicts[i]!.testSuite), (o) => o.ts, spider);
   compare("Soft F1 (calculate_f1_score)", (i) => bird.verdicts[i]!.softF1 ?? 0, (o) => o.f1, bird, (a, b) => Math.abs(a - b) < 1e-9);
   compare("R-VES reward (iterated_execute_sql; timing noise on both sides)", (i) => bird.verdicts[i]!.reward ?? 0, (o) => o.reward, bird);
+  // Which predictions earn a reward at all is a verdict (no noise); the bucket is timing.
+  const zeroOnOneSide = official.filter((o) => ((bird.verdicts[o.i]!.reward ?? 0) === 0) !== (o.reward === 0)).length;
+  console.log(`R-VES rewarded on one side only (a verdict difference, not timing): ${zeroOnOneSide}`);
   const rves = (rewards: number[]) => rewards.reduce((a, r) => a + Math.sqrt(r) * 100, 0) / Math.max(1, rewards.length);
   console.log(`R-VES: sqlmend ${bird.ves!.rves.toFixed(2)}, official ${rves(official.map((o) => (typeof o.reward === "number" ? o.reward : 0))).toFixed(2)}`);
 } finally {

@@ -121,7 +121,7 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
     const t = report.testSuite;
     out.push(`test-suite: ${t.correct}/${t.count} right on every variant${t.noVariants ? `; ${t.noVariants} questions whose database has no variant in ${t.dir} not counted` : ""}`);
   }
-  if (report.softF1 !== undefined) out.push("Soft F1: BIRD mini-dev's definition as implemented here (see README: agreement with the official script unchecked)");
+  if (report.softF1 !== undefined) out.push("Soft F1: BIRD mini-dev's calculate_f1_score, checked question by question against the official function (README: bench/official-agreement.ts)");
   if (report.ves) {
     out.push(`VES: ${report.ves.iterations} timed runs per query (BIRD's evaluation_ves.py uses ${report.ves.officialIterations})`);
   }
