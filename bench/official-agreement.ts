@@ -89,6 +89,9 @@ else {
   predictions = pairPredictions(file, await readPredictionFile(file), fileOrder([...bench.questions, ...bench.skipped]), { pairing: predictionPairing(bench) });
 }
 
+/** The official code could not run: one line, exit 1, the temp directory still removed. */
+class OfficialFailed extends Error {}
+
 const tmp = mkdtempSync(path.join(os.tmpdir(), "sqlmend-agreement-"));
 
 /** N fuzzed copies of each database beside the original (the test-suite layout DIR/<db_id>/*.sqlite): rows dropped at random, seeded by name. */
@@ -216,10 +219,7 @@ try {
   writeFileSync(path.join(tmp, "driver.py"), DRIVER);
   const officialStarted = performance.now();
   const run = spawnSync(values.python!, [path.join(tmp, "driver.py"), path.join(tmp, "job.json"), path.join(tmp, "official.jsonl")], { encoding: "utf8", maxBuffer: 1 << 26 });
-  if (run.status !== 0) {
-    console.error(`the official code failed to run (${values.python}): ${(run.stderr || run.stdout).trim().split("\n").slice(-3).join(" | ")}`);
-    process.exit(1);
-  }
+  if (run.status !== 0) throw new OfficialFailed(`the official code failed to run (${values.python}): ${(run.stderr || run.stdout).trim().split("\n").slice(-3).join(" | ")}`);
   const officialMs = performance.now() - officialStarted;
   const official = readFileSync(path.join(tmp, "official.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Official);
 
@@ -262,6 +262,10 @@ try {
   console.log(`R-VES rewarded on one side only (a verdict difference, not timing): ${zeroOnOneSide}`);
   const rves = (rewards: number[]) => rewards.reduce((a, r) => a + Math.sqrt(r) * 100, 0) / Math.max(1, rewards.length);
   console.log(`R-VES: sqlmend ${bird.ves!.rves.toFixed(2)}, official ${rves(official.map((o) => (typeof o.reward === "number" ? o.reward : 0))).toFixed(2)}`);
+} catch (error) {
+  if (!(error instanceof OfficialFailed)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
