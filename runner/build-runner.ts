@@ -8,7 +8,8 @@ import type { NodeDeps } from "../nodes/types.ts";
 import { createExampleStore, type ExampleStore } from "../tools/retrieval/examples.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Benchmark } from "../state/question.ts";
-import { checkPredictionLines, readPredictionFile, type Semantics } from "../tools/benchmarks/score.ts";
+import { pairPredictions, predictionPairing, readPredictionFile, type Semantics } from "../tools/benchmarks/score.ts";
+import { fileOrder } from "./run-dir.ts";
 import { extractSql } from "../tools/reply.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
@@ -63,8 +64,11 @@ export async function buildRunner(args: {
   semantics: Semantics;
   examples?: ExampleStore;
   allowOracle: boolean;
-  /** Every question of the split, skipped ones included (a text-format --initial file has a line for each). */
-  benchQuestions?: number;
+  /**
+   * The benchmark whose questions a predictions file for --initial answers: its every question, skipped ones included,
+   * in file order (a text-format file has a line for each, paired by position).
+   */
+  benchQuestions?: Benchmark;
   /** ask: initial SQL given inline with --sql. */
   inlineInitialSql?: string;
   /** A corrector run on SQL the command gives it (the TS-SQL audit gives the gold): no --initial source is built. */
@@ -150,7 +154,7 @@ export async function resolveInitialSource(
     checkpointer: BaseCheckpointSaver;
     alsoAllowed: GraphInfo[];
     /** Every question of the split, skipped ones included: the lines a text-format predictions file must have. */
-    benchQuestions?: number;
+    benchQuestions?: Benchmark;
   },
   deps: NodeDeps,
   options: ReturnType<typeof graphOptionsFrom>,
@@ -168,10 +172,13 @@ export async function resolveInitialSource(
   if (!fs.existsSync(file)) throw new UserError(`--initial ${name}: neither a generator graph nor a predictions file`);
   const read = await readPredictionFile(file);
   // A text-format file's n-th line is the n-th question's, of every question of the split (as eval writes them).
-  if (ctx.benchQuestions !== undefined) checkPredictionLines(file, read, ctx.benchQuestions, "; --initial needs a line per question of the split, or the .json format");
+  const bench = ctx.benchQuestions;
+  const paired = bench
+    ? pairPredictions(file, read, fileOrder([...bench.questions, ...bench.skipped]), { pairing: predictionPairing(bench), hint: "; --initial needs a line per question of the split, or the .json format" })
+    : read.predictions;
   const predictions = new Map<string, string>();
   const extraction = new Map<string, "extracted" | "none">();
-  for (const [id, text] of read.predictions) {
+  for (const [id, text] of paired) {
     const { sql, how } = initialSqlOf(text);
     predictions.set(id, sql);
     if (how !== "as written") extraction.set(id, how);

@@ -1,4 +1,4 @@
-import { exByDifficulty, type DifficultyScore } from "../tools/benchmarks/score.ts";
+import { exByDifficulty, type DifficultyScore, NO_GOLD } from "../tools/benchmarks/score.ts";
 import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
 import { type Outcome, summarizeOutcomes } from "../graphs/outcome.ts";
 
@@ -51,8 +51,10 @@ export interface RunSummary {
   key: string;
   label: string;
   dir: string;
-  /** Over the common questions. */
+  /** Over the common questions with gold SQL. */
   correct: number;
+  /** Common questions whose prediction failed to run (any, gold or not). */
+  predErrors: number;
   ex: number;
   byDifficulty: DifficultyScore[];
   tokensPerQuestion: number;
@@ -85,6 +87,8 @@ export interface PairComparison {
   neitherCorrect: number;
   onlyACorrect: string[];
   onlyBCorrect: string[];
+  /** Common questions (gold or not) where both runs gave the same SQL (whitespace aside). */
+  sameSql: number;
   mcnemarP: number;
   /** Holm-adjusted over all pairs of the comparison. */
   holmP: number;
@@ -95,6 +99,8 @@ export interface Comparison {
   common: number;
   /** Questions all runs hold a record of, failed ones included. */
   inAll: number;
+  /** Common questions without gold SQL (own data): compared on SQL and cost, never counted as wrong. */
+  noGold: number;
   runs: RunSummary[];
   pairs: PairComparison[];
   warnings: string[];
@@ -110,28 +116,32 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
   }
   const [first, ...rest] = inputs;
   const inAll = first ? [...first.records.keys()].filter((id) => rest.every((r) => r.records.has(id))) : [];
-  const ids = inAll.filter((id) => inputs.every((r) => !isFailed(r.records.get(id)!)));
+  const answered = inAll.filter((id) => inputs.every((r) => !isFailed(r.records.get(id)!)));
+  // A question without gold has no verdict: EX, flips and McNemar are over the others.
+  const ids = answered.filter((id) => inputs.every((r) => r.records.get(id)!.goldError !== NO_GOLD));
   const runs = inputs.map((r): RunSummary => {
     const records = ids.map((id) => r.records.get(id)!);
+    const all = answered.map((id) => r.records.get(id)!);
     const correct = records.filter((x) => x.correct).length;
     // The method's tokens (spent + served by the response cache): a rerun from the cache costs the method the same.
-    const inTok = mean(records.map((x) => methodTokens(x).input));
-    const outTok = mean(records.map((x) => methodTokens(x).output));
-    const outcomes = records.flatMap((x) => (x.outcome ? [x.outcome] : []));
+    const inTok = mean(all.map((x) => methodTokens(x).input));
+    const outTok = mean(all.map((x) => methodTokens(x).output));
+    const outcomes = all.flatMap((x) => (x.outcome ? [x.outcome] : []));
     return {
       key: r.key,
       label: r.label,
       dir: r.dir,
       correct,
       ex: records.length ? (correct / records.length) * 100 : 0,
+      predErrors: all.filter((x) => x.predError !== undefined).length,
       byDifficulty: exByDifficulty(records),
       tokensPerQuestion: inTok + outTok,
       inputTokensPerQuestion: inTok,
       outputTokensPerQuestion: outTok,
-      callsPerQuestion: mean(records.map(methodCalls)),
-      latencyMsPerQuestion: mean(records.map((x) => x.latencyMs)),
+      callsPerQuestion: mean(all.map(methodCalls)),
+      latencyMsPerQuestion: mean(all.map((x) => x.latencyMs)),
       costPerQuestion: prices ? (inTok * prices.input + outTok * prices.output) / 1e6 : null,
-      cachedCallsPerQuestion: mean(records.map((x) => x.cachedCalls ?? 0)),
+      cachedCallsPerQuestion: mean(all.map((x) => x.cachedCalls ?? 0)),
       notCommon: r.records.size - inAll.length,
       failed: [...r.records.values()].filter(isFailed).map((x) => x.id),
       outcomes: outcomes.length ? (r.summarizeOutcomes ?? summarizeOutcomes)(outcomes) : [],
@@ -154,12 +164,15 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       const onlyA = ids.filter((id) => a.records.get(id)!.correct && !b.records.get(id)!.correct);
       const onlyB = ids.filter((id) => !a.records.get(id)!.correct && b.records.get(id)!.correct);
       const both = ids.filter((id) => a.records.get(id)!.correct && b.records.get(id)!.correct).length;
-      raw.push({ a: a.key, b: b.key, bothCorrect: both, neitherCorrect: ids.length - both - onlyA.length - onlyB.length, onlyACorrect: onlyA, onlyBCorrect: onlyB, mcnemarP: mcnemarP(onlyA.length, onlyB.length) });
+      const sameSql = answered.filter((id) => sameQuery(a.records.get(id)!.sql, b.records.get(id)!.sql)).length;
+      raw.push({ a: a.key, b: b.key, bothCorrect: both, neitherCorrect: ids.length - both - onlyA.length - onlyB.length, onlyACorrect: onlyA, onlyBCorrect: onlyB, sameSql, mcnemarP: mcnemarP(onlyA.length, onlyB.length) });
     }
   }
   const adjusted = holm(raw.map((p) => p.mcnemarP));
-  return { common: ids.length, inAll: inAll.length, runs, pairs: raw.map((p, i) => ({ ...p, holmP: adjusted[i]! })), warnings };
+  return { common: answered.length, inAll: inAll.length, noGold: answered.length - ids.length, runs, pairs: raw.map((p, i) => ({ ...p, holmP: adjusted[i]! })), warnings };
 }
+
+const sameQuery = (a: string | undefined, b: string | undefined) => (a ?? "").replace(/\s+/g, " ").trim() === (b ?? "").replace(/\s+/g, " ").trim();
 
 /** The comparison as plain text: one table of the runs, then per pair the flips and the test. */
 export function renderComparison(c: Comparison, show: number): string {
@@ -168,17 +181,20 @@ export function renderComparison(c: Comparison, show: number): string {
   const anyFailed = c.runs.some((r) => r.failed.length);
   const failedNote = anyFailed ? `; left out, failed: ${c.runs.map((r) => `${r.failed.length} in ${r.key}`).join(", ")} — --resume retries them` : "";
   const answered = c.runs.length === 2 ? "answered by both" : "answered by all";
-  const lines = [`${c.common} questions in common, ${answered} (${notCommon}${failedNote})`, ""];
-  const levels = [...new Set(c.runs.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))];
+  const lines = [`${c.common} questions in common, ${answered} (${notCommon}${failedNote})`];
+  const scored = c.common - c.noGold;
+  if (c.noGold) lines.push(scored ? `${c.noGold} of them without gold SQL: not scored (EX and the test are over the other ${scored})` : "no question has gold SQL: no EX; compared on SQL, errors and cost");
+  lines.push("");
+  const levels = scored ? [...new Set(c.runs.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))] : [];
   const withCost = c.runs.some((r) => r.costPerQuestion !== null);
   lines.push(
-    `${"".padEnd(width)}  ${"EX %".padStart(7)}  ${levels.map((l) => l.padStart(11)).join("  ")}  ${"tokens/q".padStart(9)}  ${"calls/q".padStart(7)}  ${"s/q".padStart(6)}${withCost ? `  ${"$/q".padStart(9)}` : ""}`,
+    `${"".padEnd(width)}  ${scored ? `${"EX %".padStart(7)}  ` : ""}${levels.map((l) => `${l.padStart(11)}  `).join("")}${"errors".padStart(6)}  ${"tokens/q".padStart(9)}  ${"calls/q".padStart(7)}  ${"s/q".padStart(6)}${withCost ? `  ${"$/q".padStart(9)}` : ""}`,
   );
   for (const r of c.runs) {
-    const perLevel = levels.map((l) => (r.byDifficulty.find((d) => d.difficulty === l)?.ex.toFixed(2) ?? "-").padStart(11));
+    const perLevel = levels.map((l) => `${(r.byDifficulty.find((d) => d.difficulty === l)?.ex.toFixed(2) ?? "-").padStart(11)}  `);
     const label = `${r.key} ${r.label}`;
     lines.push(
-      `${label.padEnd(width).slice(0, width)}  ${r.ex.toFixed(2).padStart(7)}  ${perLevel.join("  ")}  ${Math.round(r.tokensPerQuestion).toString().padStart(9)}  ${r.callsPerQuestion.toFixed(2).padStart(7)}  ${(r.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}${withCost ? `  ${(r.costPerQuestion ?? 0).toFixed(5).padStart(9)}` : ""}`,
+      `${label.padEnd(width).slice(0, width)}  ${scored ? `${r.ex.toFixed(2).padStart(7)}  ` : ""}${perLevel.join("")}${String(r.predErrors).padStart(6)}  ${Math.round(r.tokensPerQuestion).toString().padStart(9)}  ${r.callsPerQuestion.toFixed(2).padStart(7)}  ${(r.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}${withCost ? `  ${(r.costPerQuestion ?? 0).toFixed(5).padStart(9)}` : ""}`,
     );
   }
   if (c.runs.some((r) => r.outcomes.length)) {
@@ -190,13 +206,20 @@ export function renderComparison(c: Comparison, show: number): string {
   }
   const list = (xs: string[]) => (xs.length ? `: ${xs.slice(0, show).join(", ")}${xs.length > show ? ", ..." : ""}` : "");
   for (const p of c.pairs) {
+    const header = c.pairs.length > 1 ? [`${p.a} vs ${p.b}`] : [];
+    const same = `same SQL on ${p.sameSql} of ${c.common}`;
+    if (!scored) {
+      lines.push("", ...header, same);
+      continue;
+    }
     lines.push(
       "",
-      ...(c.pairs.length > 1 ? [`${p.a} vs ${p.b}`] : []),
+      ...header,
       `both right ${p.bothCorrect}, both wrong ${p.neitherCorrect}`,
       `only ${p.a} right ${p.onlyACorrect.length}${list(p.onlyACorrect)}`,
       `only ${p.b} right ${p.onlyBCorrect.length}${list(p.onlyBCorrect)}`,
       `McNemar exact p = ${p.mcnemarP.toPrecision(3)}${c.pairs.length > 1 ? `, Holm-adjusted over ${c.pairs.length} pairs p = ${p.holmP.toPrecision(3)}` : ""}${p.holmP < 0.05 ? " (the EX difference is significant at 0.05)" : ""}`,
+      same,
     );
   }
   for (const w of c.warnings) lines.push(`warning: ${w}`);

@@ -20,6 +20,7 @@ import {
 } from "./run-options.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
+import { addSpiderHardness } from "../tools/benchmarks/benchmark.ts";
 import { benchmarkFromFlags, prepareOutDir, questionHashes, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "./run-dir.ts";
 import { codeIdentity, describeCode } from "../tools/version.ts";
 import { runQuestions, unfinishedLines } from "./question-runner.ts";
@@ -176,6 +177,8 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
   const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "dev");
   const split = bench.split;
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+  // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
+  if (semantics === "spider") addSpiderHardness(bench);
   const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
   const selection = selectQuestions(bench, values.ids, limit);
   const { questions, skipped } = shardOf(selection, shard);
@@ -201,7 +204,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
       examples,
       allowOracle: true,
       server: values.server,
-      benchQuestions: bench.questions.length + bench.skipped.length,
+      benchQuestions: bench,
     });
     // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
     // none of the evaluated questions).

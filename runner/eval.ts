@@ -3,7 +3,7 @@ import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
 import { type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
-import { scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
+import { databaseErrorOf, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
 import { isEndpointFailure } from "../state/usage.ts";
 import { type QuestionRun, type Runner, runQuestion } from "./question.ts";
@@ -68,6 +68,8 @@ export async function recordOfRun(runner: Runner, q: Question, run: QuestionRun,
   const verdict: { correct: boolean; predError?: string; goldError?: string } = failure
     ? { correct: false }
     : await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
+  // A database that could not be read (locked by another process, damaged) gives no verdict: failed, not wrong.
+  const unreadable = failure ? undefined : databaseErrorOf(verdict);
   // Without gold nothing is compared, but whether the prediction executes is still worth knowing.
   if (!failure && !q.goldSql && !verdict.predError) {
     const executed = await runner.deps.executor.run(q.dbPath, run.sql, { timeoutMs: runner.queryTimeoutMs, maxRows: 1 });
@@ -106,7 +108,7 @@ export async function recordOfRun(runner: Runner, q: Question, run: QuestionRun,
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0, savedInputTokens: run.usage.savedInputTokens ?? 0, savedOutputTokens: run.usage.savedOutputTokens ?? 0 } : {}),
     error: run.error,
-    ...(failure ? { failure } : {}),
+    ...(failure ? { failure } : unreadable ? { failure: `not scored: the ${unreadable}` } : {}),
     ...(run.initialExtraction ? { initialExtraction: run.initialExtraction } : {}),
     ...(run.checkpointNotes?.length ? { checkpointRestart: run.checkpointNotes.join("; ") } : {}),
     ...(outcome ? { outcome } : {}),
@@ -140,8 +142,10 @@ export async function writeEvalOutputs(
   },
 ): Promise<void> {
   const byId = new Map(records.map((r) => [r.id, r]));
+  // In file order; mini-dev's keys are places in its file, as its official pipeline writes and pairs them.
   const ordered = fileOrder([...ctx.questions, ...ctx.skipped]);
-  const predictions = ordered.map((q) => ({ id: q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
+  const positional = predictionPairing(ctx.bench) === "position";
+  const predictions = ordered.map((q, i) => ({ id: positional ? String(q.position ?? i) : q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
   await writeBirdPredictions(path.join(outDir, `predict_${ctx.split}.json`), predictions);
   await writeSpiderPredictions(path.join(outDir, `pred_${ctx.split}.sql`), predictions);
   const report = renderReport(records, {

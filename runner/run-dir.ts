@@ -399,8 +399,9 @@ export function selectQuestions(bench: Benchmark, ids: string[] | undefined, lim
   return { questions, skipped };
 }
 
-/** Benchmark order: numeric ids (BIRD question_id, Spider index) sort as numbers; other ids keep their order. */
-export function fileOrder<T extends { id: string }>(items: T[]): T[] {
+/** Benchmark order: the questions' places in their file; without them numeric ids sort as numbers, others keep their order. */
+export function fileOrder<T extends { id: string; position?: number | undefined }>(items: T[]): T[] {
+  if (items.every((q) => q.position !== undefined)) return [...items].sort((a, b) => a.position! - b.position!);
   const numeric = items.every((q) => /^\d+$/.test(q.id));
   return numeric ? [...items].sort((a, b) => Number(a.id) - Number(b.id)) : items;
 }

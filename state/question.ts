@@ -15,6 +15,8 @@ export const QuestionSchema = z.object({
   difficulty: z.string().optional(),
   /** BIRD's database_description/ folder for this database, when present. */
   descriptionDir: z.string().optional(),
+  /** 0-based place in its question file: text predictions and BIRD mini-dev's pair by it (fileOrder sorts by it). */
+  position: z.number().int().nonnegative().optional(),
 });
 export type Question = z.infer<typeof QuestionSchema>;
 
@@ -22,6 +24,8 @@ export const SkippedQuestionSchema = z.object({
   id: z.string(),
   dbId: z.string(),
   reason: z.string(),
+  /** 0-based place in its question file (as Question.position). */
+  position: z.number().int().nonnegative().optional(),
 });
 export type SkippedQuestion = z.infer<typeof SkippedQuestionSchema>;
 

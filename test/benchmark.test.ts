@@ -172,7 +172,7 @@ describe("loadBenchmark", () => {
       difficulty: "easy",
     });
     expect(b.questions[1]!.difficulty).toBe("extra");
-    expect(b.skipped).toEqual([{ id: "1", dbId: "wta_1", reason: "database file not found: database/wta_1/wta_1.sqlite" }]);
+    expect(b.skipped).toEqual([{ id: "1", dbId: "wta_1", reason: "database file not found: database/wta_1/wta_1.sqlite", position: 1 }]);
 
     const train = await loadBenchmark(root, { split: "train" });
     expect(train.questions).toHaveLength(1);
@@ -215,7 +215,7 @@ describe("loadBenchmark", () => {
       goldSql: "SELECT count(*) FROM students",
       descriptionDir: path.join(root, "dev_databases/school/database_description"),
     });
-    expect(b.skipped).toEqual([{ id: "8", dbId: "formula_1", reason: "database file not found: dev_databases/formula_1/formula_1.sqlite" }]);
+    expect(b.skipped).toEqual([{ id: "8", dbId: "formula_1", reason: "database file not found: dev_databases/formula_1/formula_1.sqlite", position: 1 }]);
 
     const train = await loadBenchmark(root, { split: "train" });
     expect(train.questions.map((q) => q.id)).toEqual(["0", "1"]);
@@ -300,7 +300,7 @@ describe("more layouts, splits and question files", () => {
       ["0", path.join(root, "test_database/tiny/tiny.sqlite"), "easy"],
       ["2", path.join(root, "test_database/tiny/tiny.sqlite"), "medium"],
     ]);
-    expect(test.skipped).toEqual([{ id: "1", dbId: "gone", reason: "database file not found: test_database/gone/gone.sqlite" }]);
+    expect(test.skipped).toEqual([{ id: "1", dbId: "gone", reason: "database file not found: test_database/gone/gone.sqlite", position: 1 }]);
     const only = await spiderWithTest("spider-test-only", false);
     expect(detectLayout(only)).toBe("spider");
     expect((await loadBenchmark(only)).split).toBe("test");
@@ -334,7 +334,7 @@ describe("more layouts, splits and question files", () => {
       ["1472", "moderate", ""],
       ["1480", "challenging", ""],
     ]);
-    expect(b.skipped).toEqual([{ id: "1500", dbId: "formula_1", reason: "database file not found: dev_databases/formula_1/formula_1.sqlite" }]);
+    expect(b.skipped).toEqual([{ id: "1500", dbId: "formula_1", reason: "database file not found: dev_databases/formula_1/formula_1.sqlite", position: 3 }]);
     expect((await loadBenchmark(root, { split: "minidev" })).questions).toHaveLength(3);
     writeFileSync(path.join(root, "mini_dev_sqlite.json"), JSON.stringify([{ question_id: 1, db_id: "tiny", SQL: "SELECT 1" }]));
     await expectUserError(loadBenchmark(root), 'mini_dev_sqlite.json: item 0: "question" is required');
@@ -389,10 +389,10 @@ describe("more layouts, splits and question files", () => {
     const b = await loadQuestionFile(withGold, dbs);
     expect(b).toMatchObject({ layout: "own", name: "q.jsonl", dir: dbs, dbDir: dbs, questionsFile: withGold });
     expect(b.questions).toEqual([
-      { id: "a1", dbId: "tiny", dbPath: path.join(dbs, "tiny.sqlite"), question: "All a?", evidence: "", goldSql: "SELECT a FROM t", difficulty: "easy" },
-      { id: "1", dbId: "school", dbPath: path.join(dbs, "school/school.sqlite"), question: "How many students?", evidence: "students are rows of students" },
+      { id: "a1", dbId: "tiny", dbPath: path.join(dbs, "tiny.sqlite"), question: "All a?", evidence: "", goldSql: "SELECT a FROM t", difficulty: "easy", position: 0 },
+      { id: "1", dbId: "school", dbPath: path.join(dbs, "school/school.sqlite"), question: "How many students?", evidence: "students are rows of students", position: 1 },
     ]);
-    expect(b.skipped).toEqual([{ id: "2", dbId: "nowhere", reason: `database file not found: nowhere.sqlite or nowhere/nowhere.sqlite in ${dbs}` }]);
+    expect(b.skipped).toEqual([{ id: "2", dbId: "nowhere", reason: `database file not found: nowhere.sqlite or nowhere/nowhere.sqlite in ${dbs}`, position: 2 }]);
 
     const noGold = path.join(root, "nogold.jsonl");
     writeFileSync(noGold, `${JSON.stringify({ question: "All a?", db_id: "tiny" })}\n${JSON.stringify({ question: "All b?", db_id: "tiny" })}\n`);

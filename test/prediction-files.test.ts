@@ -62,7 +62,7 @@ describe("text-format prediction files", () => {
     const refused = await sqlmend("score", "--bench", benchDir, "--pred", short);
     expect(refused.code).toBe(1);
     expect(refused.err.trim()).toBe(
-      `sqlmend score: ${short}: 19 prediction lines for 20 questions: a text-format file needs one line per question, in order (a blank line is an empty prediction); to score a subset, give the .json predictions with --only-predicted`,
+      `sqlmend score: ${short}: 19 prediction lines for 20 questions: a text-format file needs one line per question, in order (a blank line is an empty prediction); to score the first ones only, add --only-predicted`,
     );
   });
 

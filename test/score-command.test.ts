@@ -93,7 +93,7 @@ describe("sqlmend score", () => {
 
     const r = await run("--bench", "minibench", "--pred", "predict_dev.json");
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(`predictions: ${file} (bird format)`);
+    expect(r.stdout).toContain(`predictions: ${file} (bird format, paired by question id)`);
     expect(r.stdout).toMatch(/^all +20 +17 +85\.00$/m);
     expect(r.stdout).toContain("prediction failed to run: 1 (2: sql: no such column: nonsense");
     expect(r.stdout).toContain("no prediction: 1 questions, scored wrong");

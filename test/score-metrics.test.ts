@@ -156,10 +156,13 @@ describe("score on own data", () => {
 });
 
 describe("bench/official-agreement.ts", () => {
-  it("says clearly when the official test-suite and mini-dev evaluation code is not on disk, and exits 0", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", path.resolve("bench/official-agreement.ts"), "--bench", path.join(dir, "spider"), "--search", dir], { encoding: "utf8" });
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/test-suite-sql-eval: not found .*agreement not checked/);
-    expect(r.stdout).toMatch(/BIRD mini-dev evaluation: not found .*agreement not checked/);
+  it("needs local copies of the official code: without them it names the flags and exits 2; a copy that cannot run is one clear line", () => {
+    const bench = path.resolve("bench/official-agreement.ts");
+    const missing = spawnSync(process.execPath, ["--import", "tsx", bench, "--bench", path.join(dir, "spider")], { encoding: "utf8" });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/--ts-official PATH --minidev-official PATH/);
+    const broken = spawnSync(process.execPath, ["--import", "tsx", bench, "--bench", path.join(dir, "spider"), "--ts-official", dir, "--minidev-official", dir, "--limit", "1"], { encoding: "utf8" });
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toMatch(/^the official code failed to run \(python3\): .*(exec_eval|No module)/m);
   });
 });

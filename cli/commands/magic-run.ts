@@ -111,7 +111,7 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       cwd: io.cwd,
     });
     const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver, maxUnusableRetries: cycle.maxUnusableRetries });
-    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest], benchQuestions: bench.questions.length + bench.skipped.length }, deps, graphOptions);
+    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest], benchQuestions: bench }, deps, graphOptions);
 
     if (initial.kind === "predictions" && initial.extraction?.size) {
       const extracted = [...initial.extraction.values()].filter((how) => how === "extracted").length;

@@ -3,10 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { type CliIO, type Command, UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { benchmarkFromFlags, SELECTION_USAGE } from "../../runner/run-dir.ts";
+import { benchmarkFromFlags, fileOrder, SELECTION_USAGE } from "../../runner/run-dir.ts";
 import {
   DEFAULT_VES_ITERATIONS,
-  checkPredictionLines,
+  databaseErrorOf,
+  NO_GOLD,
+  pairPredictions,
+  predictionPairing,
   type Metric,
   METRICS,
   readPredictionFile,
@@ -15,22 +18,26 @@ import {
   type Semantics,
 } from "../../tools/benchmarks/score.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
+import { addSpiderHardness } from "../../tools/benchmarks/benchmark.ts";
 import { dataDir } from "../../tools/paths.ts";
 import type { Benchmark } from "../../state/question.ts";
 
 const usage = `Usage: sqlmend score --bench DIR|minibench --pred FILE|gold [options]
-       sqlmend score --questions FILE --db-dir DIR --pred FILE|gold [options]
+       sqlmend score --questions FILE --db-dir DIR[:DIR...] --pred FILE|gold [options]
 
 Scores predicted SQL by execution accuracy (EX), overall and per difficulty, and on request VES, R-VES,
 Soft F1 (BIRD mini-dev) and test-suite accuracy (Spider).
 
 Options:
 ${SELECTION_USAGE}
-  --pred FILE|gold        BIRD's predict_dev.json ({"id": "SQL\\t----- bird -----\\tdb_id"}) or
-                          Spider's text format (one SQL per line, in question order: a line
-                          per question, a blank line an empty prediction);
+  --pred FILE|gold        BIRD's predict_dev.json ({"id": "SQL\\t----- bird -----\\tdb_id"}), paired by
+                          question id (mini-dev's predict_minidev.json by position, as its
+                          official scorer pairs it), or Spider's text format (one SQL per line,
+                          paired by position in the question file: a line per question, a
+                          blank line an empty prediction, a trailing "\\tdb_id" dropped);
                           'gold' scores the gold SQL itself (a self-check: 100%)
-  --semantics bird|spider result comparison (default: the benchmark's own layout)
+  --semantics bird|spider result comparison (default: the benchmark's own layout; spider also gives
+                          --db-dir questions Spider's hardness levels)
                             bird:   set of rows, column order matters (BIRD evaluation.py)
                             spider: bag of rows, row order when gold has ORDER BY, columns may be
                                     permuted, DISTINCT removed (test-suite-sql-eval exec_eval.py)
@@ -46,8 +53,9 @@ ${SELECTION_USAGE}
   --ves-iterations N      timed runs per query for VES (default ${DEFAULT_VES_ITERATIONS}; BIRD uses 100)
   --concurrency N         worker processes running queries (default: CPUs)
   --timeout-ms N          per-query time limit (default 30000)
-  --only-predicted        score only the questions that have a prediction (a subset run, e.g. eval --limit);
-                          otherwise a question without one counts as wrong
+  --only-predicted        score only the questions that have a prediction (a subset run, e.g. eval --limit;
+                          a positional file then pairs with the first questions); otherwise a
+                          question without one counts as wrong
   --json                  print the whole report, with per-question verdicts, as JSON`;
 
 function positiveInt(text: string | undefined, flag: string, fallback: number): number {
@@ -106,20 +114,24 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   }
   out.push(renderTable(report, extra.shown));
   if (report.noGold) out.push(`no gold SQL: ${report.noGold} questions not scored (not counted)`);
+  if (report.databaseErrors.length) out.push(`database could not be read: ${report.databaseErrors.length} questions not scored (not counted): ${listed(report.databaseErrors.map((d) => `${d.id}: ${d.error}`), 3)}`);
+  const retried = report.verdicts.filter((v) => v.lockRetries);
+  if (retried.length) out.push(`database locked by another process: ${retried.length} questions scored again after a wait (ids ${listed(retried.map((v) => v.id))})`);
   if (report.testSuite) {
     const t = report.testSuite;
     out.push(`test-suite: ${t.correct}/${t.count} right on every variant${t.noVariants ? `; ${t.noVariants} questions whose database has no variant in ${t.dir} not counted` : ""}`);
   }
-  if (report.softF1 !== undefined) out.push("Soft F1: BIRD mini-dev's definition as implemented here (see docs/benchmarks-and-scoring.md: agreement with the official script unchecked)");
+  if (report.softF1 !== undefined) out.push("Soft F1: BIRD mini-dev's calculate_f1_score, checked question by question against the official function (docs/benchmarks-and-scoring.md: bench/official-agreement.ts)");
   if (report.ves) {
     out.push(`VES: ${report.ves.iterations} timed runs per query (BIRD's evaluation_ves.py uses ${report.ves.officialIterations})`);
   }
   const wrong = report.verdicts.filter((v) => !v.correct);
-  const errors = wrong.filter((v) => v.predError && v.predError !== "no prediction");
-  const goldErrors = report.verdicts.filter((v) => v.goldError);
+  const errors = wrong.filter((v) => v.predError && v.predError !== "no prediction" && !databaseErrorOf(v));
+  const goldErrors = report.verdicts.filter((v) => v.goldError && v.goldError !== NO_GOLD && !databaseErrorOf(v));
   if (errors.length) out.push(`prediction failed to run: ${errors.length} (${listed(errors.map((v) => `${v.id}: ${v.predError}`), 3)})`);
   if (goldErrors.length) out.push(`gold SQL failed to run: ${goldErrors.length} (${listed(goldErrors.map((v) => `${v.id}: ${v.goldError}`), 3)})`);
   if (report.writingPredictions.length) out.push(`predictions that write (scored as errors, never run): ${report.writingPredictions.length} (ids ${listed(report.writingPredictions)})`);
+  if (report.droppedStatements.length) out.push(`several statements: ${report.droppedStatements.length} predictions scored on their first statement only, as test-suite-sql-eval does (ids ${listed(report.droppedStatements)})`);
   if (report.missingPredictions) out.push(`no prediction: ${report.missingPredictions} questions, scored wrong`);
   const large = report.verdicts.filter((v) => v.tooLarge);
   if (large.length) out.push(`too large to compare: ${large.length}, scored wrong (${listed(large.map((v) => `${v.id}: ${v.tooLarge}`), 3)})`);
@@ -192,6 +204,8 @@ export const scoreCommand: Command = {
     try {
       const { bench } = await benchmarkFromFlags(values, io, "dev", { cacheDir: path.join(dataDir(io.env, io.cwd), "cache") });
       const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+      // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
+      if (semantics === "spider") addSpiderHardness(bench);
       const tsDir = values["ts-dir"] !== undefined ? path.resolve(io.cwd, values["ts-dir"]) : undefined;
       if (tsDir !== undefined && !fs.existsSync(tsDir)) throw new UsageError(`--ts-dir ${values["ts-dir"]}: no such directory`);
       const notes: string[] = [];
@@ -205,9 +219,13 @@ export const scoreCommand: Command = {
       } else {
         const file = path.resolve(io.cwd, values.pred);
         const read = await readPredictionFile(file);
-        predictions = read.predictions;
-        predLabel = `${file} (${read.format} format)`;
-        checkPredictionLines(file, read, bench.questions.length + bench.skipped.length, "; to score a subset, give the .json predictions with --only-predicted");
+        const pairing = predictionPairing(bench);
+        predictions = pairPredictions(file, read, fileOrder([...bench.questions, ...bench.skipped]), {
+          pairing,
+          onlyPredicted: values["only-predicted"] ?? false,
+          hint: "; to score the first ones only, add --only-predicted",
+        });
+        predLabel = `${file} (${read.format} format, paired by ${read.format === "spider" || pairing === "position" ? "position in the question file" : "question id"})`;
       }
       const skippedIds = new Set(bench.skipped.map((s) => s.id));
 
@@ -238,6 +256,11 @@ export const scoreCommand: Command = {
         io.stdout(`${JSON.stringify(out, null, 2)}\n`);
       } else {
         io.stdout(renderText(report, bench, predLabel, { unmatched, notes, shown }));
+      }
+      // Not every question was scored as asked: the figures leave those out, and say so; the exit status too.
+      if (report.databaseErrors.length) {
+        io.stderr(`sqlmend score: ${report.databaseErrors.length} questions not scored: their database could not be read (first: ${report.databaseErrors[0]!.error}); score again once nothing else holds or damages it\n`);
+        return 1;
       }
       return 0;
     } finally {

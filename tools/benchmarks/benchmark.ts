@@ -740,6 +740,35 @@ const ownDbs = (dir: string): DbLookup => (dbId) => {
   return { path: found, rel: `${dbId}.sqlite or ${dbId}/${dbId}.sqlite in ${dir}`, ...(isDir(descriptionDir) ? { descriptionDir } : {}) };
 };
 
+/** Several roots, searched in order (a set with databases of its own beside a benchmark's): the first that has it. */
+const firstOf = (lookups: DbLookup[]): DbLookup => (dbId) => {
+  const found = lookups.map((lookup) => lookup(dbId));
+  return { ...(found.find((d) => isFile(d.path)) ?? found[0]!), rel: found.map((d) => d.rel).join(", or ") };
+};
+
+/**
+ * `--db-dir` roots: one folder, or several joined by the path delimiter (":" here; ";" on Windows) and searched in
+ * order. A folder whose name holds the delimiter is taken whole.
+ */
+export function dbRoots(dbDir: string): string[] {
+  if (isDir(dbDir) || !dbDir.includes(path.delimiter)) return [path.resolve(dbDir)];
+  return dbDir.split(path.delimiter).filter(Boolean).map((d) => path.resolve(d));
+}
+
+/**
+ * Spider's hardness for the questions with gold and no difficulty (own data or another question file scored with
+ * Spider semantics), as the Spider layout computes it. Returns how many got one.
+ */
+export function addSpiderHardness(bench: Benchmark): number {
+  let added = 0;
+  for (const q of bench.questions) {
+    if (q.difficulty || !q.goldSql) continue;
+    q.difficulty = spiderHardness(q.goldSql);
+    added++;
+  }
+  return added;
+}
+
 export interface LoadOptions {
   /** Default dev; when the layout has no dev split, its only evaluation split (BIRD mini-dev, Spider test). */
   split?: Split;
@@ -764,7 +793,7 @@ function toQuestions(file: string, items: AnyItem[], lookup: DbLookup, defaultHa
       found.set(item.db_id, (db = { ...d, exists: isFile(d.path) }));
     }
     if (!db.exists) {
-      skipped.push({ id, dbId: item.db_id, reason: `database file not found: ${db.rel}` });
+      skipped.push({ id, dbId: item.db_id, reason: `database file not found: ${db.rel}`, position: index });
       return;
     }
     const difficulty = item.difficulty ?? (defaultHardness && item.gold ? spiderHardness(item.gold) : undefined);
@@ -777,6 +806,7 @@ function toQuestions(file: string, items: AnyItem[], lookup: DbLookup, defaultHa
       ...(item.gold ? { goldSql: item.gold } : {}),
       ...(difficulty ? { difficulty } : {}),
       ...(db.descriptionDir ? { descriptionDir: db.descriptionDir } : {}),
+      position: index,
     });
   });
   return { questions, skipped };
@@ -813,7 +843,9 @@ export async function loadBenchmark(dir: string, opts: LoadOptions = {}): Promis
     const file = path.resolve(opts.questions);
     if (!isFile(file)) throw new UserError(`${opts.questions}: no such question file`);
     const items = await readItems(file, opts.cacheDir, () => readAnyQuestions(file));
-    const { questions, skipped } = toQuestions(file, items, lookup, layout === "spider");
+    // Another question file may use any of the layout's databases (Spider's test_database/ holds more than database/).
+    const folders = [...new Set([where.dbFolder, ...Object.values(SPLIT_FILES[layout]).map((f) => f!.dbFolder)])].filter((f) => isDir(path.join(root, f)));
+    const { questions, skipped } = toQuestions(file, items, firstOf(folders.map((f) => layoutDbs(root, f, layout === "bird"))), layout === "spider");
     return { dir: root, layout, split, name: `${base}/${path.basename(file)}`, questions, skipped, questionsFile: file, dbDir: path.join(root, where.dbFolder), customQuestions: true };
   }
   const file = path.join(root, where.file);
@@ -838,11 +870,18 @@ export async function loadBenchmark(dir: string, opts: LoadOptions = {}): Promis
         }),
       ),
     );
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     items = bird.map((item, index) => {
-      const id = item.question_id === undefined ? String(index) : String(item.question_id);
-      if (seen.has(id)) throw new UserError(`${file}: item ${index}: duplicate question_id ${id}`);
-      seen.add(id);
+      let id = item.question_id === undefined ? String(index) : String(item.question_id);
+      const times = (seen.get(id) ?? 0) + 1;
+      seen.set(id, times);
+      if (times > 1) {
+        // Mini-dev's official scorer pairs by position, so its file may repeat a question_id: the repeat is its own question.
+        if (split !== "minidev") throw new UserError(`${file}: item ${index}: duplicate question_id ${id}`);
+        id = `${id}_${times}`;
+        if (seen.has(id)) throw new UserError(`${file}: item ${index}: question_id ${item.question_id} repeated, and ${id} is taken`);
+        seen.set(id, 1);
+      }
       return { id, db_id: item.db_id, question: item.question, gold: item.SQL, ...(item.evidence ? { evidence: item.evidence } : {}), ...(item.difficulty ? { difficulty: item.difficulty } : {}) };
     });
   }
@@ -856,12 +895,14 @@ export async function loadBenchmark(dir: string, opts: LoadOptions = {}): Promis
  */
 export async function loadQuestionFile(questionsFile: string, dbDir: string, opts: { cacheDir?: string } = {}): Promise<Benchmark> {
   const file = path.resolve(questionsFile);
-  const dir = path.resolve(dbDir);
+  const roots = dbRoots(dbDir);
   if (!isFile(file)) throw new UserError(`${questionsFile}: no such question file`);
-  if (!isDir(dir)) throw new UserError(`${dbDir}: no such database directory`);
+  const notThere = roots.find((d) => !isDir(d));
+  if (notThere) throw new UserError(`${roots.length > 1 ? notThere : dbDir}: no such database directory`);
   const items = await readItems(file, opts.cacheDir, () => readAnyQuestions(file));
-  const { questions, skipped } = toQuestions(file, items, ownDbs(dir), false);
-  return { dir, layout: "own", split: "dev", name: path.basename(file), questions, skipped, questionsFile: file, dbDir: dir, customQuestions: true };
+  const { questions, skipped } = toQuestions(file, items, roots.length > 1 ? firstOf(roots.map(ownDbs)) : ownDbs(roots[0]!), false);
+  const dir = roots[0]!;
+  return { dir, layout: "own", split: "dev", name: path.basename(file), questions, skipped, questionsFile: file, dbDir: roots.join(path.delimiter), customQuestions: true };
 }
 
 /** Where a run's questions come from (what run.json records, so `--resume` and `merge` read them again). */

@@ -9,7 +9,7 @@
 import { stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { UserError } from "../../core/errors.ts";
-import type { Question } from "../../state/question.ts";
+import type { Benchmark, Question } from "../../state/question.ts";
 import type { CompareOutcome, ExecOptions, ExecResult, SqlExecutor } from "../sqlite/types.ts";
 import { describeJsonError, readTextFile } from "./benchmark.ts";
 import { tokenizeSql } from "../sql-tokens.ts";
@@ -33,13 +33,33 @@ export { resultFingerprint } from "../sqlite/digest.js";
 // Query rewriting done by test-suite-sql-eval before execution
 // ---------------------------------------------------------------------------
 
-/** Drops every DISTINCT keyword token (not inside strings, quoted names or comments), like its remove_distinct. */
+/**
+ * The first statement of the text: up to its first top-level ";" (kept), with the whitespace and comments after it;
+ * `dropped` when a statement follows. test-suite-sql-eval's remove_distinct parses only sqlparse's first statement.
+ */
+export function firstStatement(sql: string): { sql: string; dropped: boolean } {
+  const tokens = tokenizeSql(sql);
+  const semicolon = tokens.findIndex((t) => t.type === "punct" && t.text === ";");
+  if (semicolon < 0) return { sql, dropped: false };
+  let end = semicolon + 1;
+  while (end < tokens.length && (tokens[end]!.type === "ws" || tokens[end]!.type === "comment")) end++;
+  const dropped = tokens.slice(end).some((t) => t.type !== "ws" && t.type !== "comment" && t.text !== ";");
+  return { sql: dropped ? tokens.slice(0, end).map((t) => t.text).join("") : sql, dropped };
+}
+
+/**
+ * Its remove_distinct: the first statement only (see firstStatement), every DISTINCT keyword token dropped (not
+ * inside strings, quoted names or comments).
+ */
 export function removeDistinct(sql: string): string {
-  return tokenizeSql(sql)
+  return tokenizeSql(firstStatement(sql).sql)
     .filter((t) => !(t.type === "word" && t.lower === "distinct"))
     .map((t) => t.text)
     .join("");
 }
+
+/** The verdict's note when test-suite-sql-eval's DISTINCT removal kept only the first statement of a prediction. */
+export const DROPPED_STATEMENTS = "statements after the first dropped, as test-suite-sql-eval's DISTINCT removal (its default) keeps only the first";
 
 /** Its postprocess ('> =' → '>=' ...) and replace_cur_year (YEAR(CURDATE()) → 2020). */
 export function spiderRewrite(sql: string): string {
@@ -69,6 +89,10 @@ export interface Verdict {
   reward?: number;
   /** The prediction is a statement that writes (INSERT, DROP, ...): scored as an error, never run. */
   writes?: boolean;
+  /** What the scorer changed in the prediction before running it, as the official scorer does (DROPPED_STATEMENTS). */
+  note?: string;
+  /** Scored again this many times because another process held a lock on the database (scoreAll). */
+  lockRetries?: number;
   /** BIRD mini-dev's Soft F1 of this prediction, 0..1 (when asked). */
   softF1?: number;
   /** Why Soft F1 is 0 without being computed: a side past SOFT_F1_MAX_ROWS. */
@@ -99,6 +123,13 @@ const refusedAsWriter = (predError: string | undefined) => predError !== undefin
 
 /** A question with no gold SQL (own data): run, never scored. */
 export const NO_GOLD = "no gold SQL";
+
+/** A side could not read the database (locked, corrupt, unreadable): the question is not scored, it is not wrong. */
+export const databaseErrorOf = (v: Pick<Verdict, "predError" | "goldError">): string | undefined =>
+  [v.goldError, v.predError].find((e) => e?.startsWith("database: "));
+const lockedDatabase = (v: Verdict) => /^database: database is locked/.test(databaseErrorOf(v) ?? "");
+/** Pauses before scoring a question again whose database another process holds locked (each after SQLite's own wait). */
+export const LOCK_RETRY_DELAYS_MS = [1000, 3000];
 
 export interface VesOptions {
   /** Timed runs of each query (BIRD's evaluation_ves.py uses 100). */
@@ -156,8 +187,8 @@ export class GoldCache {
     this.entries.set(key, pending);
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     const run = await pending;
-    // Timeouts and executor failures may be transient: do not keep them.
-    if (!run.result.ok && (run.result.kind === "timeout" || run.result.kind === "internal")) this.entries.delete(key);
+    // Timeouts, executor failures and database errors (a lock) may be transient: do not keep them.
+    if (!run.result.ok && (run.result.kind === "timeout" || run.result.kind === "internal" || run.result.kind === "database")) this.entries.delete(key);
     return run;
   }
 }
@@ -187,8 +218,13 @@ export function vesReward(timeRatio: number): number {
   return 0.25;
 }
 
-/** gold/pred time ratio over repeated runs (first run dropped: it also converts the rows). */
-async function measureTimeRatio(
+/**
+ * gold/pred time ratio as BIRD's evaluation_ves.py measures it: per round the prediction runs, then the gold (each on
+ * a fresh connection, every row read), the round's ratio gold/pred; clean_abnormal over the rounds, then the mean.
+ * Timing every prediction run before every gold run instead would let drift between the two blocks decide the side of
+ * ratio 1, where R-VES has a bucket edge.
+ */
+export async function measureTimeRatio(
   executor: SqlExecutor,
   dbPath: string,
   predSql: string,
@@ -196,13 +232,24 @@ async function measureTimeRatio(
   iterations: number,
   timeoutMs: number,
 ): Promise<number> {
-  const options = { repeat: iterations + 1, timeoutMs: timeoutMs * (iterations + 1), maxRows: 1 };
-  const pred = await executor.run(dbPath, predSql, options);
-  if (!pred.ok) return 0;
-  const gold = await executor.run(dbPath, goldSql, options);
-  if (!gold.ok) return 0;
-  const pt = (pred.runTimesMs ?? [pred.elapsedMs]).slice(iterations > 0 ? 1 : 0);
-  const gt = (gold.runTimesMs ?? [gold.elapsedMs]).slice(iterations > 0 ? 1 : 0);
+  let pt: number[];
+  let gt: number[];
+  if (executor.time) {
+    const timed = await executor.time(dbPath, [predSql, goldSql], { iterations, timeoutMs });
+    if (!timed.ok) return 0;
+    [pt, gt] = timed.timesMs as [number[], number[]];
+  } else {
+    pt = [];
+    gt = [];
+    for (let round = 0; round < iterations; round++) {
+      const pred = await executor.run(dbPath, predSql, { timeoutMs, maxRows: 0 });
+      if (!pred.ok) return 0;
+      const gold = await executor.run(dbPath, goldSql, { timeoutMs, maxRows: 0 });
+      if (!gold.ok) return 0;
+      pt.push(pred.elapsedMs);
+      gt.push(gold.elapsedMs);
+    }
+  }
   const n = Math.min(pt.length, gt.length);
   if (!n) return 0;
   const ratios = Array.from({ length: n }, (_, i) => gt[i]! / Math.max(pt[i]!, 1e-6));
@@ -262,6 +309,7 @@ export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOpt
   if (writes) return { ...verdict, writes: true, predError: `rejected: the prediction writes (a ${writes} statement): scored as an error, never run`, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const { pred, gold, orderMatters } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
+  if (opts.semantics === "spider" && !opts.keepDistinct && firstStatement(spiderRewrite(predSql)).dropped) verdict.note = DROPPED_STATEMENTS;
   if (opts.executor.compare) return withVes(verdict, await opts.executor.compare(q.dbPath, pred, gold, { semantics: opts.semantics, orderMatters, timeoutMs }), q, opts);
   const cache = opts.goldCache ?? defaultGoldCache;
   const [goldRun, predRun] = await Promise.all([
@@ -364,6 +412,8 @@ export interface ScoreReport {
   testSuite?: { dir: string; count: number; correct: number; accuracy: number; noVariants: number };
   /** Questions without gold SQL: run, not scored (not in count). */
   noGold: number;
+  /** Questions not scored because their database could not be read (locked after the retries, corrupt): not in count. */
+  databaseErrors: Array<{ id: string; error: string }>;
   /** Questions with no prediction (scored wrong). */
   missingPredictions: number;
   /** Questions scored wrong because a result was past the scorer's row cap (Verdict.tooLarge). */
@@ -374,6 +424,8 @@ export interface ScoreReport {
   unmatchedPredictions: string[];
   /** Questions whose prediction writes (INSERT, DROP, ...): scored as errors, never run. */
   writingPredictions: string[];
+  /** Questions whose prediction had statements after the first, dropped as the official scorer drops them. */
+  droppedStatements: string[];
   verdicts: Verdict[];
   elapsedMs: number;
 }
@@ -396,6 +448,8 @@ export interface ScoreAllOptions {
   testSuiteDir?: string;
   /** Said in the report: the folder the questions' databases came from. */
   databases?: string;
+  /** Pauses before scoring a locked database's question again (default LOCK_RETRY_DELAYS_MS). */
+  lockRetryDelaysMs?: number[];
   onVerdict?: (verdict: Verdict, done: number, total: number) => void;
 }
 
@@ -453,19 +507,30 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
       const base: Verdict = { id: q.id, correct: false, ...(q.difficulty ? { difficulty: q.difficulty } : {}) };
       const pred = predictions.get(q.id);
       let verdict: Verdict;
-      if (pred === undefined) verdict = { ...base, predError: "no prediction", ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+      // Without gold there is nothing to score, prediction or not (never "wrong").
+      if (!q.goldSql) verdict = { ...base, goldError: NO_GOLD };
+      else if (pred === undefined) verdict = { ...base, predError: "no prediction", ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
       else {
-        try {
-          verdict = await scoreQuestion(q, pred, {
-            executor: opts.executor,
-            semantics: opts.semantics,
-            goldCache,
-            ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-            ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}),
-            ...(opts.ves !== undefined ? { ves: opts.ves } : {}),
-          });
-        } catch (error) {
-          verdict = { ...base, predError: `internal: ${oneLine(error instanceof Error ? error.message : String(error))}` };
+        const score = async (): Promise<Verdict> => {
+          try {
+            return await scoreQuestion(q, pred, {
+              executor: opts.executor,
+              semantics: opts.semantics,
+              goldCache,
+              ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+              ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}),
+              ...(opts.ves !== undefined ? { ves: opts.ves } : {}),
+            });
+          } catch (error) {
+            return { ...base, predError: `internal: ${oneLine(error instanceof Error ? error.message : String(error))}` };
+          }
+        };
+        verdict = await score();
+        // Another process holds the database: wait and score again (the gold result is not cached when it failed).
+        const delays = opts.lockRetryDelaysMs ?? LOCK_RETRY_DELAYS_MS;
+        for (let retry = 0; lockedDatabase(verdict) && retry < delays.length; retry++) {
+          await new Promise((resolve) => setTimeout(resolve, delays[retry]));
+          verdict = { ...(await score()), lockRetries: retry + 1 };
         }
       }
       if (q.goldSql && (opts.softF1 || opts.testSuiteDir)) {
@@ -498,8 +563,10 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, questions.length)) }, worker));
 
   const ids = new Set(questions.map((q) => q.id));
-  // Questions without gold (own data) were run but cannot be scored: every figure is over the others.
-  const scored = verdicts.filter((v) => v.goldError !== NO_GOLD);
+  // Questions without gold (own data) were run but cannot be scored, nor those whose database could not be read:
+  // every figure is over the others.
+  const unreadable = verdicts.flatMap((v) => (databaseErrorOf(v) ? [{ id: v.id, error: databaseErrorOf(v)! }] : []));
+  const scored = verdicts.filter((v) => v.goldError !== NO_GOLD && !databaseErrorOf(v));
   const f1Of = (vs: Verdict[]) => (vs.length ? (100 * vs.reduce((a, v) => a + (v.softF1 ?? 0), 0)) / vs.length : 0);
   const tsOf = (vs: Verdict[]) => {
     const with_ = vs.filter((v) => v.testSuite !== undefined);
@@ -523,7 +590,8 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     byDifficulty,
     metrics,
     ...(opts.databases ? { databases: opts.databases } : {}),
-    noGold: verdicts.length - scored.length,
+    noGold: verdicts.filter((v) => v.goldError === NO_GOLD).length,
+    databaseErrors: unreadable,
     ...(opts.ves
       ? { ves: { iterations, officialIterations: OFFICIAL_VES_ITERATIONS, ves: vesOf(scored), rves: rvesOf(scored) } }
       : {}),
@@ -544,6 +612,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     timeouts: verdicts.filter((v) => v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:")).length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
     writingPredictions: verdicts.filter((v) => v.writes).map((v) => v.id),
+    droppedStatements: verdicts.filter((v) => v.note === DROPPED_STATEMENTS).map((v) => v.id),
     verdicts,
     elapsedMs: performance.now() - started,
   };
@@ -557,17 +626,65 @@ export const BIRD_SEPARATOR = "\t----- bird -----\t";
 
 export type PredictionFormat = "bird" | "spider";
 
+/** One prediction of a file, in file order: its key (a JSON key, or the 0-based line), and its SQL (none: 0 or null). */
+export interface PredictionEntry {
+  key: string;
+  sql: string | undefined;
+  /** Text format: the line as written, a trailing "\tdb_id" included (pairPredictions drops it knowing the db_ids). */
+  line?: string;
+}
+
+export interface PredictionRead {
+  format: PredictionFormat;
+  /** By key (JSON) or line index (text, a trailing "\tdb_id"-shaped token dropped): for callers without questions. */
+  predictions: Map<string, string>;
+  /** Every entry in file order: a JSON object's keys as written (the order Python's json.load keeps), or the lines. */
+  entries: PredictionEntry[];
+  /** Text format: the line count. */
+  lines?: number;
+}
+
+/**
+ * A JSON object's keys in the order written, each once (first place, as a Python dict keeps it; JSON.parse lists
+ * integer-like keys first, in numeric order). The text is valid JSON.
+ */
+export function jsonObjectKeys(text: string): string[] {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  let depth = 0;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (depth === 1 && expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (!seen.has(key)) keys.push(key);
+        seen.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === "{" || c === "[") {
+      depth++;
+      if (depth === 1) expectKey = c === "{";
+    } else if (c === "}" || c === "]") depth--;
+    else if (c === "," && depth === 1) expectKey = true;
+  }
+  return keys;
+}
+
 /**
  * Reads predictions: BIRD's predict_dev.json ({"id": "SQL\t----- bird -----\tdb_id"}, a 0 or null
- * value meaning none) or Spider's text format (one SQL per line, in question order, the 0-based line
- * index being the id; a trailing "\tdb_id" is dropped). In the text format every line is a question's:
- * a blank line is an empty prediction, never skipped (skipping one would shift every later prediction
- * onto the wrong question); only the newline that ends the last line ends no line. `lines` is the
- * count, which callers check against the questions (`checkPredictionLines`). Malformed → UserError.
+ * value meaning none) or Spider's text format (one SQL per line, in question order; a trailing "\tdb_id" is dropped).
+ * In the text format every line is a question's: a blank line is an empty prediction, never skipped (skipping one
+ * would shift every later prediction onto the wrong question); only the newline that ends the last line ends no line.
+ * `entries` keeps the file's order; pairPredictions pairs them with questions. Malformed → UserError.
  */
-export async function readPredictionFile(file: string): Promise<{ format: PredictionFormat; predictions: Map<string, string>; lines?: number }> {
+export async function readPredictionFile(file: string): Promise<PredictionRead> {
   const text = await readTextFile(file);
   const predictions = new Map<string, string>();
+  const entries: PredictionEntry[] = [];
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     let data: unknown;
@@ -576,19 +693,26 @@ export async function readPredictionFile(file: string): Promise<{ format: Predic
     } catch {
       throw new UserError(`${file}: ${describeJsonError(text)}`);
     }
-    const entries: Array<[string, unknown]> = Array.isArray(data)
+    const pairs: Array<[string, unknown]> = Array.isArray(data)
       ? data.map((v, i) => [String(i), v])
-      : Object.entries(data as Record<string, unknown>);
-    for (const [key, value] of entries) {
-      if (value === 0 || value === null) continue; // BIRD writes 0 for a question with no prediction
+      : data !== null && typeof data === "object"
+        ? jsonObjectKeys(text).map((key) => [key, (data as Record<string, unknown>)[key]])
+        : [];
+    for (const [key, value] of pairs) {
+      if (value === 0 || value === null) {
+        entries.push({ key, sql: undefined }); // BIRD writes 0 for a question with no prediction
+        continue;
+      }
       if (typeof value !== "string") {
         const got = Array.isArray(value) ? "array" : typeof value;
         throw new UserError(`${file}: key "${key}": expected a string "SQL\\t----- bird -----\\tdb_id" (got ${got})`);
       }
       const cut = value.indexOf(BIRD_SEPARATOR);
-      predictions.set(key, (cut >= 0 ? value.slice(0, cut) : value).trim());
+      const sql = (cut >= 0 ? value.slice(0, cut) : value).trim();
+      predictions.set(key, sql);
+      entries.push({ key, sql });
     }
-    return { format: "bird", predictions };
+    return { format: "bird", predictions, entries };
   }
   if (!text.trim()) throw new UserError(`${file}: no predictions in the file`);
   const lines = text.split(/\r?\n/);
@@ -597,19 +721,60 @@ export async function readPredictionFile(file: string): Promise<{ format: Predic
     const line = lines[n]!;
     if (line.includes("\0")) throw new UserError(`${file}: line ${n + 1}: binary data, not a prediction`);
     const tab = line.lastIndexOf("\t");
-    const sql = tab >= 0 && /^[\w.-]+$/.test(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line;
-    predictions.set(String(n), sql.trim());
+    const sql = (tab >= 0 && /^[\w.-]+$/.test(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line).trim();
+    predictions.set(String(n), sql);
+    entries.push({ key: String(n), sql, line });
   }
-  return { format: "spider", predictions, lines: lines.length };
+  return { format: "spider", predictions, entries, lines: lines.length };
 }
 
 /**
- * A text-format file must have a line per question it is scored against (Spider's layout: the n-th line is the n-th
- * question's): otherwise the predictions would land on the wrong questions. Fails with both counts.
+ * A text line's SQL: a trailing "\tdb_id" is dropped when it names one of the benchmark's databases; any other tab is
+ * whitespace of the query, kept whole (a tab before a query's last word is not a db_id).
  */
-export function checkPredictionLines(file: string, read: { format: PredictionFormat; lines?: number }, questions: number, hint = ""): void {
-  if (read.format !== "spider" || read.lines === undefined || read.lines === questions) return;
-  throw new UserError(`${file}: ${read.lines} prediction lines for ${questions} questions: a text-format file needs one line per question, in order (a blank line is an empty prediction)${hint}`);
+export function textLineSql(line: string, dbIds: ReadonlySet<string>): string {
+  const tab = line.lastIndexOf("\t");
+  return (tab >= 0 && dbIds.has(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line).trim();
+}
+
+/** How a predictions file is paired with the questions: "position" (the n-th entry is the n-th question's) or "key". */
+export type Pairing = "position" | "key";
+
+/**
+ * Predictions by question id, paired as the official scorers pair them. `ordered`: every question of the selected
+ * question file in file order (those skipped for a missing database included: they keep their place).
+ * - Text format: by position, always (Spider's evaluation.py zips lines with questions).
+ * - JSON with `pairing` "position" (BIRD mini-dev: its evaluation_ex.py zips the dict's values, in file order, with
+ *   mini_dev_sqlite.json): the n-th entry is the n-th question's, whatever its key; otherwise by key (question id).
+ * A positional file must have an entry per question, unless `onlyPredicted` (then it pairs with the first ones, as
+ * the official zip does). Fails with a one-line UserError.
+ */
+export function pairPredictions(
+  file: string,
+  read: PredictionRead,
+  ordered: ReadonlyArray<{ id: string; dbId: string }>,
+  opts: { pairing: Pairing; onlyPredicted?: boolean; hint?: string },
+): Map<string, string> {
+  if (read.format === "bird" && opts.pairing === "key") return read.predictions;
+  const entries = read.entries;
+  if (entries.length !== ordered.length && !(opts.onlyPredicted && entries.length < ordered.length)) {
+    const what = read.format === "spider" ? "prediction lines" : "predictions";
+    const how = read.format === "spider" ? "a text-format file needs one line per question, in order (a blank line is an empty prediction)" : "mini-dev predictions pair by position, as its official scorer pairs them: one entry per question of the file, in its order (0 or null for none)";
+    throw new UserError(`${file}: ${entries.length} ${what} for ${ordered.length} questions: ${how}${opts.hint ?? ""}`);
+  }
+  const dbIds = new Set(ordered.map((q) => q.dbId));
+  const paired = new Map<string, string>();
+  entries.forEach((entry, n) => {
+    const q = ordered[n];
+    if (!q || entry.sql === undefined) return;
+    paired.set(q.id, entry.line !== undefined ? textLineSql(entry.line, dbIds) : entry.sql);
+  });
+  return paired;
+}
+
+/** How a benchmark's JSON predictions pair with its questions: BIRD mini-dev's by position (its official scorer's way). */
+export function predictionPairing(bench: Pick<Benchmark, "layout" | "split" | "customQuestions">): Pairing {
+  return bench.layout === "bird" && bench.split === "minidev" && !bench.customQuestions ? "position" : "key";
 }
 
 /** Predictions by question id (see readPredictionFile). */

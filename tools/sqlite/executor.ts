@@ -14,7 +14,7 @@ import { closeSync, existsSync, openSync, readSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CompareOptions, CompareOutcome, CompareSide, SideOutcome, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor } from "./types.ts";
+import type { CompareOptions, CompareOutcome, CompareSide, SideOutcome, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor, TimedRuns, TimeOptions } from "./types.ts";
 import { DQS_HINT, MAX_DQS_FIXES, rewriteForHint, singleQuoteLiteral } from "./dqs.js";
 
 export interface ExecutorOptions {
@@ -34,6 +34,8 @@ export interface ExecutorOptions {
    * tools/sqlite/digest.js MAX_COMPARE_ROWS. Lower it for a tighter memory budget (8–16 bytes a row and side).
    */
   maxCompareRows?: number;
+  /** How long a query waits for another process's lock on its database before failing as "database is locked". Default 5000. */
+  busyTimeoutMs?: number;
 }
 
 /** The worker: bundled as one CommonJS file in dist/ (scripts/build.js; it starts faster), else the ES module. */
@@ -92,6 +94,29 @@ function readGoldOutcome(slot: Slot, jobId: number, item: number): WorkerSide | 
   } catch {
     return undefined;
   }
+}
+/** Where the worker lists a batch's finished comparisons (./worker.js recordDone), and how far at most. */
+const DONE_AT = OUTCOME_AT + OUTCOME_MAX;
+const DONE_MAX = 1 << 20;
+
+/** The comparisons of this batch job the worker recorded as finished (by item), read once it is gone. */
+function readDoneComparisons(slot: Slot, jobId: number): Map<number, WorkerComparison> {
+  const done = new Map<number, WorkerComparison>();
+  if (slot.markFd === undefined) return done;
+  try {
+    const buffer = Buffer.alloc(DONE_MAX);
+    const got = readSync(slot.markFd, buffer, 0, DONE_MAX, DONE_AT);
+    for (let at = 0; at + 12 <= got; ) {
+      const length = buffer.readUInt32LE(at + 8);
+      if (buffer.readUInt32LE(at) !== jobId || at + 12 + length > got) break;
+      const result = JSON.parse(buffer.subarray(at + 12, at + 12 + length).toString("utf8")) as WorkerComparison;
+      if (typeof result?.correct === "boolean") done.set(buffer.readUInt32LE(at + 4), result);
+      at += 12 + length;
+    }
+  } catch {
+    // what could not be read is compared again
+  }
+  return done;
 }
 const PHASES = ["run", "gold", "pred", "compare"] as const;
 type Phase = (typeof PHASES)[number];
@@ -239,6 +264,8 @@ interface Job {
   resolve: (result: ExecResult | WorkerComparison) => void;
   /** A batch: comparisons the worker reports done before the end (after a slow stretch). */
   progress?: (from: number, results: WorkerComparison[]) => void;
+  /** A batch whose worker was stopped or died: the comparisons it had finished (readDoneComparisons). */
+  finished?: Map<number, WorkerComparison>;
 }
 
 /** A job's failure; a time limit names the query that ran out of time (item of a batch, and phase). */
@@ -325,7 +352,7 @@ function sideOf(r: ExecResult, sql: string): CompareSide {
 const defaultOrphanGuard = (): "pdeathsig" | "thread" => (SETPRIV ? "pdeathsig" : "thread");
 
 /** A new worker process, idle (never holding this process open) and owned by nobody yet. */
-function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
+function startWorker(orphanGuard: "pdeathsig" | "thread", busyTimeoutMs?: number): Slot {
   installExitHook();
   const guard = orphanGuard === "pdeathsig" ? SETPRIV : undefined;
   // fd 4: the worker's mark (which query it started, when).
@@ -334,7 +361,7 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
     serialization: "advanced" as const,
     stdio: ["ignore", "ignore", "pipe", "ipc", ...(markFd === undefined ? [] : [markFd])] as StdioOptions,
   };
-  const markEnv = markFd === undefined ? {} : { SQLMEND_MARK_FD: String(MARK_FD) };
+  const markEnv = { ...(markFd === undefined ? {} : { SQLMEND_MARK_FD: String(MARK_FD) }), ...(busyTimeoutMs === undefined ? {} : { SQLMEND_BUSY_TIMEOUT_MS: String(busyTimeoutMs) }) };
   // Plain node either way: no tsx loader, no inspector flags from the parent.
   const child = guard
     ? spawn(guard, ["--pdeathsig", "KILL", "--", process.execPath, ...WORKER_FLAGS, WORKER], {
@@ -370,6 +397,8 @@ function startWorker(orphanGuard: "pdeathsig" | "thread"): Slot {
     else if (msg?.type === "ready") slot.ready = true;
   });
   const exited = (code: number | null, signal: NodeJS.Signals | null, reason?: string) => {
+    // A batch cut short keeps what its worker finished (stopped for a runaway, or died).
+    if (slot.job?.message.type === "batch") slot.job.finished = readDoneComparisons(slot, slot.job.id);
     if (slot.markFd !== undefined) closeSync(slot.markFd);
     slot.markFd = undefined;
     if (slot.owner) return slot.owner.onExit(slot, code, signal, reason);
@@ -438,6 +467,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
   private readonly size: number;
   private readonly defaultTimeoutMs: number;
   private readonly maxCompareRows: number | undefined;
+  private readonly busyTimeoutMs: number | undefined;
   /** Switched to "thread" for good if a worker under setpriv fails to start (a sandbox refusing prctl, say). */
   orphanGuard: "pdeathsig" | "thread";
   private readonly slots = new Set<Slot>();
@@ -449,6 +479,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxCompareRows = nonNegativeInt(options.maxCompareRows, "maxCompareRows");
+    this.busyTimeoutMs = nonNegativeInt(options.busyTimeoutMs, "busyTimeoutMs");
     this.orphanGuard = options.orphanGuard === "thread" || !SETPRIV ? "thread" : "pdeathsig";
     if (options.prestart) for (let i = 0; i < this.size; i++) this.spawn();
   }
@@ -506,15 +537,17 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       timeoutMs,
       maxRows: this.maxCompareRows ?? null,
     };
-    // A comparison its batch could not reach (another one was stopped) is simply sent again.
-    for (let attempt = 0; ; attempt++) {
+    // A comparison its batch could not reach (another one was stopped) is simply sent again, as often as that
+    // happens: it is not its failure, and every stop settles the comparison it names, so the redos end.
+    for (let attempt = 0; ; ) {
       const reply = await this.enqueue(message, timeoutMs);
       if (!("ok" in reply)) {
         return { ...reply, pred: { ...reply.pred, sql: reply.pred.sql ?? predSql }, gold: { ...reply.gold, sql: reply.gold.sql ?? goldSql } };
       }
       const failed = reply as JobFailure;
-      // Not reached, or the worker died under it (then once more, on a fresh worker).
-      if ((failed.redo && attempt < 3) || (failed.kind === "internal" && !this.closed && attempt < 1)) continue;
+      if (failed.redo && !this.closed) continue;
+      // The worker died under it: once more, on a fresh worker.
+      if (failed.kind === "internal" && !this.closed && attempt++ < 1) continue;
       if (failed.kind === "timeout" && failed.at) return this.timedOut(dbPath, predSql, goldSql, timeoutMs, failed);
       return this.compareApart(dbPath, predSql, goldSql, timeoutMs);
     }
@@ -546,6 +579,23 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       return { pred: { ...note, sql: p.executedSql ?? predSql }, gold: sideOf(g, goldSql), correct: false };
     }
     return { pred: sideOf(p, predSql), gold: sideOf(g, goldSql), correct: false };
+  }
+
+  /** VES timing (SqlExecutor.time): every query screened as run() screens it; the rounds run in one worker. */
+  async time(dbPath: string, queries: string[], options: TimeOptions): Promise<TimedRuns> {
+    if (this.closed) return failure("internal", "the executor is closed");
+    const refusal = queries.map((sql) => screenStatement(sql)).find(Boolean);
+    if (refusal) return failure("rejected", refusal);
+    if (!dbPath) return failure("database", "no database file given");
+    let timeoutMs: number, iterations: number;
+    try {
+      timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
+      iterations = Math.max(1, nonNegativeInt(options.iterations, "iterations") ?? 1);
+    } catch (error) {
+      return failure("internal", (error as Error).message);
+    }
+    const reply = await this.enqueue({ type: "time", path: absolute(dbPath), queries, iterations, timeoutMs }, timeoutMs);
+    return reply as unknown as TimedRuns;
   }
 
   private runOnce(dbPath: string, sql: string, options: ExecOptions): Promise<ExecResult> {
@@ -675,7 +725,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       done[i] = true;
       batch[i]!.resolve(result);
     };
-    return {
+    const job: Job = {
       id: this.nextId++,
       message: { type: "batch", items: batch.map((job) => job.message) },
       timeoutMs: Math.max(...batch.map((job) => job.timeoutMs)),
@@ -688,20 +738,26 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
           batch.forEach((_, i) => settle(i, results?.[i] ?? failure("internal", "the worker sent an incomplete reply")));
           return;
         }
-        // Failed as a whole. A time limit names its comparison; the others of the batch are sent again.
+        // Failed as a whole. What the worker had finished stands; a time limit names its comparison; the others of
+        // the batch are sent again.
         const failed = reply as JobFailure;
+        const finished = job.finished;
         batch.forEach((_, i) => {
-          if (failed.at && i !== failed.at.item) settle(i, { ...failure("internal", "not compared: another comparison of its batch was stopped"), redo: true } as JobFailure);
+          const result = finished?.get(i);
+          if (result) settle(i, result);
+          else if (failed.at && i !== failed.at.item) settle(i, { ...failure("internal", "not compared: another comparison of its batch was stopped"), redo: true } as JobFailure);
           else settle(i, failed.at ? { ...failed, at: { ...failed.at, item: 0 } } : failed);
         });
       },
     };
+    return job;
   }
 
   /** A worker for this pool: a spare the launcher started early when one fits, or a new process. */
   private spawn(): Slot {
-    let slot = this.orphanGuard === defaultOrphanGuard() ? takeSpare() : undefined;
-    slot ??= startWorker(this.orphanGuard);
+    // A spare was started with the defaults.
+    let slot = this.orphanGuard === defaultOrphanGuard() && this.busyTimeoutMs === undefined ? takeSpare() : undefined;
+    slot ??= startWorker(this.orphanGuard, this.busyTimeoutMs);
     slot.owner = this;
     this.slots.add(slot);
     return slot;

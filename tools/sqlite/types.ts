@@ -94,6 +94,16 @@ export interface CompareOutcome {
   fingerprint?: string;
 }
 
+export interface TimeOptions {
+  /** Timed rounds; each round runs every query once, in the order given (BIRD's evaluation_ves.py loop). */
+  iterations: number;
+  /** Milliseconds per run of a query. Default: the executor's. */
+  timeoutMs?: number;
+}
+
+/** Each query's run times, milliseconds, by query then round. */
+export type TimedRuns = { ok: true; timesMs: number[][] } | ExecFailure;
+
 export interface SqlExecutor {
   /** Runs one untrusted statement against a SQLite file, read-only. Never throws for bad SQL or files. */
   run(dbPath: string, sql: string, options?: ExecOptions): Promise<ExecResult>;
@@ -102,6 +112,12 @@ export interface SqlExecutor {
    * the verdict, row counts and errors come back, never the rows. Optional: the scorer falls back to two run()s.
    */
   compare?(dbPath: string, predSql: string, goldSql: string, options: CompareOptions): Promise<CompareOutcome>;
+  /**
+   * Times the queries as BIRD's evaluation_ves.py does: one untimed round, then `iterations` rounds, each running every
+   * query in turn on a fresh connection, the connect, the run, reading every row and the close timed. Optional: the
+   * scorer falls back to run() in the same order.
+   */
+  time?(dbPath: string, queries: string[], options: TimeOptions): Promise<TimedRuns>;
   /** Kills the worker processes. Pending queries fail with kind "internal". */
   close(): Promise<void>;
 }

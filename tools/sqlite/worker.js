@@ -28,7 +28,9 @@ const ADDON = (() => {
 const ONLY =
   "only a single read-only SELECT/WITH/VALUES statement is allowed";
 // SQLite result codes that mean the file, not the statement, is at fault.
-const DATABASE_CODES = /^SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|PERM|AUTH|FULL|PROTOCOL|EMPTY|FORMAT)/;
+const DATABASE_CODES = /^SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|PERM|AUTH|FULL|PROTOCOL|EMPTY|FORMAT|BUSY|LOCKED)/;
+/** How long SQLite waits for another process's lock before SQLITE_BUSY (better-sqlite3's default: 5 s). */
+const BUSY_TIMEOUT_MS = /^\d+$/.test(process.env.SQLMEND_BUSY_TIMEOUT_MS ?? "") ? Number(process.env.SQLMEND_BUSY_TIMEOUT_MS) : 5000;
 const CACHE_SIZE = 8;
 
 /** Open handles by path (LRU: Map keeps insertion order, the oldest is first). */
@@ -84,6 +86,31 @@ function leaveOutcome(id, item, outcome) {
   }
 }
 
+/**
+ * A batch's finished comparisons, each written after the gold's outcome ({job, item, length, JSON}, then a zero
+ * header that ends the list) as soon as it is done: when the parent stops this process for a later comparison, or it
+ * dies, the parent still has them (one positioned write per comparison; no message, no wake-up).
+ */
+const DONE_AT = OUTCOME_AT + OUTCOME_MAX;
+const DONE_MAX = 1 << 20;
+let doneOffset = 0;
+function recordDone(id, item, result) {
+  if (MARK_FD < 0 || id === undefined) return;
+  const json = Buffer.from(JSON.stringify(result));
+  if (doneOffset + 24 + json.length > DONE_MAX) return; // the parent runs it again
+  const record = Buffer.alloc(24 + json.length); // the last 12 bytes stay zero: the end of the list
+  record.writeUInt32LE(id >>> 0, 0);
+  record.writeUInt32LE(item, 4);
+  record.writeUInt32LE(json.length, 8);
+  json.copy(record, 12);
+  try {
+    writeSync(MARK_FD, record, 0, record.length, DONE_AT + doneOffset);
+    doneOffset += 12 + json.length;
+  } catch {
+    // the parent runs it again
+  }
+}
+
 /** Phases of a mark: a run()'s query, a comparison's gold or prediction, or the comparison itself. */
 const PHASE = { run: 0, gold: 1, pred: 2, compare: 3 };
 /** Beyond the parent's limit, the watchdog thread's own (the parent should have killed us already). */
@@ -108,6 +135,7 @@ function databaseMessage(path, error) {
   const code = String(error?.code ?? "");
   if (code === "ENOENT") return `database file not found: ${path}`;
   if (code === "EISDIR") return `not a database file: ${path} (it is a directory)`;
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return `database is locked by another process: ${path}`;
   if (code.startsWith("SQLITE_NOTADB")) return `not a database file: ${path}`;
   if (code.startsWith("SQLITE_CORRUPT")) return `database file is corrupt: ${path} (${oneLine(error.message)})`;
   return `cannot read database ${path}: ${oneLine(error?.message ?? error)}`;
@@ -141,7 +169,7 @@ function openEntry(path) {
     }
     cached.db.close();
   }
-  const db = new Database(path, { readonly: true, fileMustExist: true, ...ADDON });
+  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...ADDON });
   try {
     db.pragma("query_only = ON");
     db.pragma("trusted_schema = OFF");
@@ -483,6 +511,41 @@ function compare({ path, pred, gold, semantics, orderMatters, fingerprint, timeo
 }
 
 /**
+ * VES timing as BIRD's evaluation_ves.py times: one untimed round (its correctness check), then rounds in which every
+ * query runs in turn, each on a new connection, timed from the connect to the close with every row read.
+ */
+function timeQueries({ id, path, queries, iterations, timeoutMs }) {
+  try {
+    fileKey(path);
+  } catch (error) {
+    return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: 0 };
+  }
+  const timesMs = queries.map(() => []);
+  for (let round = -1; round < iterations; round++) {
+    for (let q = 0; q < queries.length; q++) {
+      mark(id, q, PHASE.run, timeoutMs);
+      const started = performance.now();
+      let db;
+      try {
+        db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...ADDON });
+        db.pragma("query_only = ON");
+        const stmt = db.prepare(queries[q]);
+        if (!stmt.readonly) return classify({ code: "SQLITE_READONLY" }, path, started);
+        if (!stmt.reader) return { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: 0 };
+        stmt.raw(true);
+        for (const _ of stmt.iterate());
+      } catch (error) {
+        return classify(error, path, started);
+      } finally {
+        db?.close();
+      }
+      if (round >= 0) timesMs[q].push(performance.now() - started);
+    }
+  }
+  return { ok: true, timesMs };
+}
+
+/**
  * Sends the comparisons done so far after a slow stretch, so that the parent, if it must stop this process for a
  * later one, has them (the marks say which one it stopped).
  */
@@ -492,10 +555,12 @@ function compareBatch(msg) {
   let lastSent = performance.now();
   let sent = 0;
   checkedThisBatch = new Map();
+  doneOffset = 0;
   try {
     const results = [];
     msg.items.forEach((item, i) => {
       results.push(compare(item, msg.id, i));
+      recordDone(msg.id, i, results[i]);
       const now = performance.now();
       if (now - lastSent > PROGRESS_AFTER_MS && i + 1 < msg.items.length) {
         lastSent = now;
@@ -510,11 +575,12 @@ function compareBatch(msg) {
 }
 
 process.on("message", (msg) => {
-  if (msg?.type !== "run" && msg?.type !== "compare" && msg?.type !== "batch") return;
+  if (msg?.type !== "run" && msg?.type !== "compare" && msg?.type !== "batch" && msg?.type !== "time") return;
   Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
   let result;
   try {
     if (msg.type === "batch") result = { results: compareBatch(msg) };
+    else if (msg.type === "time") result = timeQueries(msg);
     else result = msg.type === "compare" ? compare(msg, msg.id) : execute(msg);
   } catch (error) {
     result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
