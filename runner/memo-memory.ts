@@ -152,6 +152,7 @@ export interface MemoryBuildResult {
   sha256: string;
   /** How retrieval will rank its entries. */
   ranking: "embeddings" | "lexical";
+  /** This run's model calls (sampling or the pipeline, and labelling), as its "Tokens this run" line. */
   inputTokens: number;
   outputTokens: number;
   calls: number;

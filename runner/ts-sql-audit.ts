@@ -206,6 +206,7 @@ export interface AuditResult {
   notRun: number;
   inputTokens: number;
   outputTokens: number;
+  /** Model calls of the audited questions: chat and embedding requests (the linker's), cached ones included. */
   calls: number;
   files: AuditFiles;
 }
