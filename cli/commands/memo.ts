@@ -1,5 +1,6 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
 
 const USAGE = `Usage: sqlmend memo build --bench DIR|minibench --out FILE [--split train] [--limit N] [--ids A,B] [--concurrency K]
                           [--elicit sampling|pipeline] [--samples N] [--sample-temperature T] [--resume]
@@ -30,12 +31,29 @@ new entries' keys into the memory file; search and show say which ranking applie
 Model flags: --model --base-url --config --role-model ROLE=NAME --temperature --seed --request-timeout-ms --max-retries
              --max-requests --stream --structured-method --embedding-model --embedding-base-url (as for 'sqlmend eval')`;
 
+const SUBCOMMANDS = ["build", "add", "show", "search", "candidates"] as const;
+
+/** `sqlmend memo`: each subcommand's flags, then its body in `runner/memo-memory.ts` (loaded when one runs, not for --help). */
 export const memoCommand: Command = {
   name: "memo",
   usage: USAGE,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    if (sub === "build" || sub === "add" || sub === "show" || sub === "search" || sub === "candidates") return (await import("./memo-run.ts"))[sub](rest, io);
-    throw new UsageError(sub ? `unknown memo command '${sub}' (build, add, show, search, candidates)` : "name a memo command: build, add, show, search or candidates");
+    if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
+      throw new UsageError(sub ? `unknown memo command '${sub}' (build, add, show, search, candidates)` : "name a memo command: build, add, show, search or candidates");
+    }
+    const memory = await import("../../runner/memo-memory.ts");
+    switch (sub as (typeof SUBCOMMANDS)[number]) {
+      case "build":
+        return (await memory.memoBuild({ ...parseFlags(rest, memory.memoBuildFlags), argv: rest }, io)).exitCode;
+      case "add":
+        return memory.memoAdd({ ...parseFlags(rest, memory.memoAddFlags), argv: rest }, io);
+      case "show":
+        return memory.memoShow({ ...parseFlags(rest, memory.memoShowFlags), argv: rest }, io);
+      case "search":
+        return memory.memoSearch({ ...parseFlags(rest, memory.memoSearchFlags), argv: rest }, io);
+      case "candidates":
+        return (await memory.memoCandidates({ ...parseFlags(rest, memory.memoCandidatesFlags), argv: rest }, io)).exitCode;
+    }
   },
 };

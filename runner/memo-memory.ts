@@ -1,33 +1,41 @@
-// `sqlmend memo`'s subcommands, loaded by cli/commands/memo.ts when one runs (not for --help): they need the model
-// client, the memory store and SQLite.
+// Memo-SQL's memory workflow (`sqlmend memo build|add|show|search|candidates`): each subcommand's flag table and its
+// body, and the API a script calls (`buildMemory`, `writeCandidates`). cli/commands/memo.ts loads this module when a
+// subcommand runs (not for --help): it needs the model client, the memory store and SQLite.
 import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import type { CliIO } from "../shared/command.ts";
-import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
-import { parseFlags } from "../shared/flags.ts";
-import { intFlag, modelFlagsFrom, runFlags } from "../../runner/run-options.ts";
-import { embeddingsFrom, responseCacheFrom } from "../../runner/model-setup.ts";
-import { compactNumber } from "../../runner/progress.ts";
-import { executeSql } from "../../nodes/execute.ts";
-import { labelError } from "../../nodes/memo/common.ts";
-import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../../nodes/memo/memory-build.ts";
-import { type RecordStore, runQuestions, unfinishedLines } from "../../runner/question-runner.ts";
-import { benchmarkFromFlags, fileOrder, lockOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
-import { addUsage, emptyUsage, isEndpointFailure } from "../../state/usage.ts";
-import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
-import { createOpenAIProvider, resolveModelConfig } from "../../tools/models/models.ts";
-import { readSchema, renderSchema } from "../../tools/schema.ts";
-import type { Semantics } from "../../tools/benchmarks/score.ts";
-import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import type { SqlExecutor } from "../../tools/sqlite/types.ts";
-import { createExampleStore } from "../../tools/retrieval/examples.ts";
-import type { ModelProvider } from "../../tools/models/models.ts";
-import type { Question } from "../../state/question.ts";
-import type { Usage } from "../../state/usage.ts";
-import type { Embedder } from "../../tools/models/embeddings.ts";
-import { inputOf } from "../../runner/question.ts";
-import { type CodeIdentity, codeIdentity, describeCode } from "../../tools/version.ts";
+import { type CliIO, defaultIO } from "../core/io.ts";
+import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
+import { intFlag, modelFlagsFrom, runFlags } from "./run-options.ts";
+import { embeddingsFrom, responseCacheFrom } from "./model-setup.ts";
+import { compactNumber } from "./progress.ts";
+import { executeSql } from "../nodes/execute.ts";
+import { labelError } from "../nodes/memo/common.ts";
+import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../nodes/memo/memory-build.ts";
+import { type RecordStore, runQuestions, unfinishedLines } from "./question-runner.ts";
+import { benchmarkFromFlags, fileOrder, lockOutDir, RUN_DIR_FLAGS, selectQuestions, splitFrom } from "./run-dir.ts";
+import { type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import { addUsage, emptyUsage, isEndpointFailure } from "../state/usage.ts";
+import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../tools/retrieval/memory-store.ts";
+import { createOpenAIProvider, resolveModelConfig } from "../tools/models/models.ts";
+import { readSchema, renderSchema } from "../tools/schema.ts";
+import type { Semantics } from "../tools/benchmarks/score.ts";
+import { getSharedExecutor } from "../tools/sqlite/executor.ts";
+import type { SqlExecutor } from "../tools/sqlite/types.ts";
+import { createExampleStore } from "../tools/retrieval/examples.ts";
+import type { ModelProvider } from "../tools/models/models.ts";
+import type { Question } from "../state/question.ts";
+import type { Usage } from "../state/usage.ts";
+import type { Embedder } from "../tools/models/embeddings.ts";
+import { inputOf } from "./question.ts";
+import { type CodeIdentity, codeIdentity, describeCode } from "../tools/version.ts";
+
+/** A subcommand's flag values (the launcher's parse, or the API's options turned into flags by `flagValuesOf`). */
+export interface MemoInput {
+  values: FlagValues;
+  positionals: string[];
+  argv?: string[];
+}
 
 const MODEL_FLAGS = [
   "model",
@@ -47,6 +55,34 @@ const MODEL_FLAGS = [
 ] as const;
 const modelFlags = Object.fromEntries(MODEL_FLAGS.map((k) => [k, runFlags[k]])) as Pick<typeof runFlags, (typeof MODEL_FLAGS)[number]>;
 
+/** `memo build`'s flags: the model's, the selection's (bench, split, questions, limit, ids, concurrency, resume), its own. */
+export const memoBuildFlags = {
+  ...modelFlags,
+  ...RUN_DIR_FLAGS,
+  samples: { type: "string" },
+  elicit: { type: "string" },
+  "sample-temperature": { type: "string" },
+  semantics: { type: "string" },
+  "query-timeout-ms": { type: "string" },
+} as const;
+
+export const memoAddFlags = {
+  ...modelFlags,
+  memory: { type: "string" },
+  db: { type: "string" },
+  question: { type: "string" },
+  evidence: { type: "string" },
+  wrong: { type: "string" },
+  correct: { type: "string" },
+  "description-dir": { type: "string" },
+} as const;
+
+export const memoShowFlags = { ...modelFlags, entries: { type: "string" }, json: { type: "boolean" } } as const;
+
+export const memoSearchFlags = { ...modelFlags, sql: { type: "string" }, retrieval: { type: "string" }, "exclude-id": { type: "string" }, json: { type: "boolean" } } as const;
+
+export const memoCandidatesFlags = { run: { type: "string" }, out: { type: "string" }, checkpoints: { type: "string" } } as const;
+
 function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature?: number) {
   const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
   // Diversity comes from sampling: the sampler role runs warm unless the config sets its temperature.
@@ -61,24 +97,79 @@ function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature
 const embedderFor = (values: Record<string, unknown>, io: CliIO): Embedder | undefined => embeddingsFrom(values as Parameters<typeof embeddingsFrom>[0], io.env, io.cwd);
 
 /** Embeds the keys of entries that have none yet (build, add), and says in one line how retrieval will rank. */
-async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Promise<string> {
-  if (!embedder) return "Ranking: lexical (no embedding model configured)";
+async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Promise<{ line: string; embedded: boolean }> {
+  if (!embedder) return { line: "Ranking: lexical (no embedding model configured)", embedded: false };
   const done = await store.embedPending();
   const calls = done.records.length ? `, ${done.records.length} request${done.records.length === 1 ? "" : "s"}` : "";
-  if (done.error) return `Ranking: lexical until the keys are embedded — ${done.embedded} embedded now, then: ${done.error}`;
-  return `Ranking: embeddings (${embedder.model}; ${store.embeddedCount} of ${store.size} keys embedded, ${done.embedded} now${calls})`;
+  if (done.error) return { line: `Ranking: lexical until the keys are embedded — ${done.embedded} embedded now, then: ${done.error}`, embedded: false };
+  return { line: `Ranking: embeddings (${embedder.model}; ${store.embeddedCount} of ${store.size} keys embedded, ${done.embedded} now${calls})`, embedded: true };
 }
 
-export async function build(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    ...modelFlags,
-    ...RUN_DIR_FLAGS,
-    samples: { type: "string" },
-    elicit: { type: "string" },
-    "sample-temperature": { type: "string" },
-    semantics: { type: "string" },
-    "query-timeout-ms": { type: "string" },
-  });
+/**
+ * The options of `sqlmend memo build`, by name (camelCase): `bench` (a folder, or "minibench") or `questions` with
+ * `dbDir`, `out` (the memory file), `split` (default train), `limit`, `ids`, `concurrency`, `resume`, `elicit`
+ * ("sampling" or "pipeline"), `samples`, `sampleTemperature`, `semantics`, `queryTimeoutMs`, and the model's
+ * (`model`, `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `temperature`, `seed`, `cache`, `embeddingModel`, ...).
+ */
+export interface MemoryBuildOptions {
+  bench?: string;
+  out: string;
+  split?: string;
+  limit?: number;
+  ids?: string | string[];
+  concurrency?: number;
+  resume?: boolean;
+  elicit?: "sampling" | "pipeline";
+  samples?: number;
+  sampleTemperature?: number;
+  semantics?: "bird" | "spider";
+  [flag: string]: unknown;
+}
+
+/** What a memory build did: the figures its summary prints. */
+export interface MemoryBuildResult {
+  /** The launcher's exit status: 0 every selected question done, 3 some failed or not run (--resume runs them), 130/143/129 stopped. */
+  exitCode: number;
+  /** The memory file. */
+  file: string;
+  /** Entries the file holds now, and how many this run added. */
+  entries: number;
+  added: number;
+  /** Selected questions (those with gold SQL), and how many of them are done (by this or an earlier run of the build). */
+  questions: number;
+  done: number;
+  /** Questions this run ran (failed ones included). */
+  ranNow: number;
+  /** This run's questions that failed (a model call got no reply, an error): not marked done, --resume runs them again. */
+  failed: number;
+  /** Selected but not run (stopped, or the endpoint looked down). */
+  notRun: number;
+  /** Every done question of the file by outcome (entry, all-correct, none-executable, ...). */
+  outcomes: Record<string, number>;
+  /** The file's entries by error type. */
+  errorTypes: Record<string, number>;
+  /** The memory's content hash, as `memo show` and eval's report name it. */
+  sha256: string;
+  /** How retrieval will rank its entries. */
+  ranking: "embeddings" | "lexical";
+  /** This run's model calls (sampling or the pipeline, and labelling), as its "Tokens this run" line. */
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+}
+
+/**
+ * Builds (or, with `resume`, continues) Memo-SQL's error-correction memory from a benchmark split's gold SQL, as
+ * `sqlmend memo build` does: the same memory file and lock, and the figures its summary prints.
+ */
+export async function buildMemory(options: MemoryBuildOptions, io: CliIO = defaultIO()): Promise<MemoryBuildResult> {
+  return memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags as FlagTable), positionals: [] }, io);
+}
+
+/** `memo build` from its flag values: the one body the launcher and `buildMemory` run. */
+export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuildResult> {
+  const values = input.values as FlagValuesOf<typeof memoBuildFlags>;
+  const { positionals } = input;
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
   if (!values.out) throw new UsageError("--out FILE is required");
@@ -177,17 +268,35 @@ export async function build(argv: string[], io: CliIO): Promise<number> {
     store.setMeta("sha256", identity.sha256);
     const ranking = await embedKeys(store, embeddings);
     const stats = store.stats();
+    const done = store.done();
     io.stdout(
-      `Memory: ${file}\n${questionsLine(questions, store.done(), outcomes)}\n` +
+      `Memory: ${file}\n${questionsLine(questions, done, outcomes)}\n` +
         `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchSource.questions ? `${benchSource.questions} over ` : ""}${benchSource.bench ?? benchSource.dbDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
         `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${outcomes.failed ? `, failed this run ${outcomes.failed} (retried by --resume)` : ""}\n` +
         `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
-        `${ranking}\n` +
+        `${ranking.line}\n` +
         `Error types:\n${histogram(stats.histogram)}\n` +
         unfinishedLines(run, (r) => r.note) +
         (stopping ? "Stopped early: --resume finishes the build.\n" : ""),
     );
-    return run.exitCode;
+    return {
+      exitCode: run.exitCode,
+      file,
+      entries: stats.entries,
+      added: stats.entries - entriesBefore,
+      questions: questions.length,
+      done: questions.filter((q) => done.has(q.id)).length,
+      ranNow: Object.values(outcomes).reduce((a, b) => a + b, 0),
+      failed: outcomes.failed ?? 0,
+      notRun: run.notRun,
+      outcomes: stats.done,
+      errorTypes: Object.fromEntries(ERROR_TYPES.map((t) => [t, stats.histogram[t] ?? 0])),
+      sha256: identity.sha256,
+      ranking: ranking.embedded ? "embeddings" : "lexical",
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      calls: usage.calls,
+    };
   } finally {
     store.close();
     lock.release();
@@ -214,7 +323,7 @@ function memoryRecordStore(store: MemoryStore): RecordStore<BuildRecord> {
  * three styles, exemplars from the same split — never the question itself), without correction or memory.
  */
 async function pipelineElicitor(models: ModelProvider, executor: SqlExecutor, questions: Question[], embeddings: Embedder | undefined) {
-  const { memoSqlSpec } = await import("../../graphs/memo-sql.ts");
+  const { memoSqlSpec } = await import("../graphs/memo-sql.ts");
   const graph = memoSqlSpec.build({ models, executor, examples: createExampleStore(questions), ...(embeddings ? { embeddings } : {}) }, { noRefine: true, retrieval: "none" });
   return async (q: Question) => {
     const state = (await graph.invoke(inputOf(q, "memo-sql"), { recursionLimit: graph.recursionLimit })) as { candidates: { sql: string }[]; usage: Usage };
@@ -240,17 +349,10 @@ function histogram(counts: Record<string, number>): string {
   return ERROR_TYPES.map((t) => `  ${t.padEnd(26)} ${String(counts[t] ?? 0).padStart(6)}  ${(((counts[t] ?? 0) / total) * 100).toFixed(1).padStart(5)}%  ${"#".repeat(Math.round(((counts[t] ?? 0) / max) * 30))}`).join("\n");
 }
 
-export async function add(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    ...modelFlags,
-    memory: { type: "string" },
-    db: { type: "string" },
-    question: { type: "string" },
-    evidence: { type: "string" },
-    wrong: { type: "string" },
-    correct: { type: "string" },
-    "description-dir": { type: "string" },
-  });
+/** `memo add` from its flag values: label one correction (user feedback) and store it. */
+export async function memoAdd(input: MemoInput, io: CliIO): Promise<number> {
+  const values = input.values as FlagValuesOf<typeof memoAddFlags>;
+  const { positionals } = input;
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   for (const flag of ["memory", "db", "question", "wrong", "correct"] as const) if (!values[flag]?.trim()) throw new UsageError(`--${flag} is required`);
   const dbPath = path.resolve(io.cwd, values.db!);
@@ -279,15 +381,17 @@ export async function add(argv: string[], io: CliIO): Promise<number> {
     });
     if (right.fingerprint === wrong.fingerprint) io.stderr("note: both queries return the same result on this database; stored anyway\n");
     const ranking = await embedKeys(store, embeddings);
-    io.stdout(`Added entry #${entry.id} (${entry.errorTypes.join(", ")})\nSuggestions: ${entry.suggestions}\nMemory: ${store.size} entries\n${ranking}\n`);
+    io.stdout(`Added entry #${entry.id} (${entry.errorTypes.join(", ")})\nSuggestions: ${entry.suggestions}\nMemory: ${store.size} entries\n${ranking.line}\n`);
     return 0;
   } finally {
     store.close();
   }
 }
 
-export async function show(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { ...modelFlags, entries: { type: "string" }, json: { type: "boolean" } });
+/** `memo show` from its flag values: a memory's counts, error types and latest entries. */
+export async function memoShow(input: MemoInput, io: CliIO): Promise<number> {
+  const values = input.values as FlagValuesOf<typeof memoShowFlags>;
+  const { positionals } = input;
   if (positionals.length !== 1) throw new UsageError("name one memory file");
   const embeddings = embedderFor(values, io);
   const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]!), { embedder: embeddings });
@@ -315,8 +419,10 @@ export async function show(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-export async function search(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { ...modelFlags, sql: { type: "string" }, retrieval: { type: "string" }, "exclude-id": { type: "string" }, json: { type: "boolean" } });
+/** `memo search` from its flag values: what retrieval returns for a question and SQL. */
+export async function memoSearch(input: MemoInput, io: CliIO): Promise<number> {
+  const values = input.values as FlagValuesOf<typeof memoSearchFlags>;
+  const { positionals } = input;
   if (positionals.length !== 2) throw new UsageError('usage: sqlmend memo search FILE "QUESTION" --sql SQL');
   const mode = (values.retrieval ?? "filtered") as RetrievalMode;
   if (!["filtered", "top4", "random"].includes(mode)) throw new UsageError(`--retrieval takes filtered, top4 or random, not '${values.retrieval}'`);
@@ -345,22 +451,47 @@ export async function search(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
+/** The options of `sqlmend memo candidates`, by name: `run` (a memo-sql eval's folder), `out` (the file), `checkpoints`. */
+export interface CandidatesOptions {
+  run: string;
+  out: string;
+  /** Where the eval's threads are, as its --checkpoints (default: the eval's own store). */
+  checkpoints?: string;
+}
+
+/** What `memo candidates` wrote. */
+export interface CandidatesResult {
+  exitCode: number;
+  file: string;
+  /** Questions with their candidates as written, and those candidates in all. */
+  questions: number;
+  candidates: number;
+  /** Questions of the run left out: no candidates as written in their thread. */
+  missing: string[];
+}
+
 /**
- * `memo candidates --run DIR --out FILE`: each question's candidates as its writers wrote them, from a finished
- * memo-sql eval (its threads in the checkpoint store), for memo-refine `--candidates` — so Table 3's variants all
- * correct the same nine candidates (A.8).
+ * Each question's candidates as its writers wrote them, from a finished memo-sql eval (its threads in the checkpoint
+ * store), for memo-refine's `candidates` option — so Table 3's variants all correct the same nine candidates (A.8).
+ * `sqlmend memo candidates` is this.
  */
-export async function candidates(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { run: { type: "string" }, out: { type: "string" }, checkpoints: { type: "string" } });
+export async function writeCandidates(options: CandidatesOptions, io: CliIO = defaultIO()): Promise<CandidatesResult> {
+  return memoCandidates({ values: flagValuesOf("writeCandidates", { ...options }, memoCandidatesFlags as FlagTable), positionals: [] }, io);
+}
+
+/** `memo candidates` from its flag values: the one body the launcher and `writeCandidates` run. */
+export async function memoCandidates(input: MemoInput, io: CliIO): Promise<CandidatesResult> {
+  const values = input.values as FlagValuesOf<typeof memoCandidatesFlags>;
+  const { positionals } = input;
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   if (!values.run) throw new UsageError("--run DIR is required (a memo-sql eval's output directory)");
   if (!values.out) throw new UsageError("--out FILE is required");
   const runDir = path.resolve(io.cwd, values.run);
   const [{ parseResults }, { openReadyCheckpointer }, { memoSqlSpec }, { CANDIDATES_KIND }] = await Promise.all([
-    import("../../runner/report.ts"),
-    import("../../storage/checkpoints.ts"),
-    import("../../graphs/memo-sql.ts"),
-    import("../../nodes/memo/candidates.ts"),
+    import("./report.ts"),
+    import("../storage/checkpoints.ts"),
+    import("../graphs/memo-sql.ts"),
+    import("../nodes/memo/candidates.ts"),
   ]);
   let text: string;
   try {
@@ -390,8 +521,9 @@ export async function candidates(argv: string[], io: CliIO): Promise<number> {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify({ kind: CANDIDATES_KIND, source: { run: runDir, questions: records.length }, questions }, null, 1)}\n`);
     const counts = Object.values(questions).map((q) => q.candidates.length);
-    io.stdout(`Candidates: ${counts.reduce((a, b) => a + b, 0)} for ${counts.length} questions → ${file}\n${missing.length ? `No candidates as written for ${missing.length} questions (first: ${missing[0]}): left out\n` : ""}`);
-    return 0;
+    const total = counts.reduce((a, b) => a + b, 0);
+    io.stdout(`Candidates: ${total} for ${counts.length} questions → ${file}\n${missing.length ? `No candidates as written for ${missing.length} questions (first: ${missing[0]}): left out\n` : ""}`);
+    return { exitCode: 0, file, questions: counts.length, candidates: total, missing };
   } finally {
     store.close();
   }
