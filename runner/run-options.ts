@@ -209,9 +209,12 @@ const isOptionDefs = (value: unknown): value is OptionDefs =>
  * their options are flags). Each fails in one line: a module that does not load, or exports the wrong thing.
  */
 export async function loadRunModules(argv: string[], cwd: string): Promise<RunModules> {
-  const { values } = parseArgs({ args: argv, options: { node: { type: "string", multiple: true }, graph: { type: "string" } }, strict: false, allowPositionals: true });
+  const { values } = parseArgs({ args: argv, options: { node: { type: "string", multiple: true }, graph: { type: "string" }, server: { type: "string" } }, strict: false, allowPositionals: true });
   const modules: RunModules = { nodes: {} };
   const nodeList = (values.node as (string | boolean)[] | undefined)?.map(String);
+  // Said before any module loads: a server builds its graphs from its own langgraph.json.
+  if (values.server !== undefined && nodeList?.length) throw new UsageError("--node swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json");
+  if (values.server !== undefined && values.graph !== undefined) throw new UsageError("--graph runs a graph module in this process; a LangGraph server serves the graphs of its langgraph.json");
   for (const [slot, module] of Object.entries(pairs(nodeList, "node"))) {
     const file = path.resolve(cwd, module);
     const loaded = await importUserModule(file, module, "node module");
