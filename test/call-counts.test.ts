@@ -222,7 +222,8 @@ function adversary(opts: { dataRounds?: number } = {}) {
       case "decomposer":
         return lastAttempt(req, 3, () =>
           allText(req).includes("Random seed ")
-            ? json({ simple: false, fits: true, subQuestions: ["a?", "b?", "c?", "d?", "e?", "f?", "g?"] })
+            ? // Each path its own plan (its seed in every sub-question): identical plans would be solved once.
+              json({ simple: false, fits: true, subQuestions: ["a", "b", "c", "d", "e", "f", "g"].map((x) => `${x} (${/Random seed (\w+)/.exec(allText(req))![1]})?`) })
             : json({ simple: false, fits: false, subQuestions: [] }),
         );
       case "solver":
