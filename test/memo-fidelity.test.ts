@@ -104,7 +104,7 @@ describe("point 10: three random decompositions ask for different things", () =>
     for (const question of questions) {
       const asks = [0, 1, 2].map((p) => {
         const seed = decompositionSeed(question, p);
-        const prompt = decomposePrompt({ ...ctx, question }, "random", seed)[1]!.content;
+        const prompt = String(decomposePrompt({ ...ctx, question }, "random", seed)[1]!.content);
         // What the prompt asks for, the seed's own hex left out: the instruction itself.
         return { prompt: prompt.replace(seed.seed, "<seed>"), size: seed.size, start: seed.start };
       });

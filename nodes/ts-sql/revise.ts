@@ -8,7 +8,7 @@ import { revisePrompt } from "./prompts.ts";
 
 /**
  * Slot `test` (Algorithm 1, lines 3-7). Runs the SQL on the test data (the scratch database) and compares its
- * result with the test code's expected result: as a multiset, or in order when the test code sorts (`comparisonOf`). Out: testRun, lastRunnableSql, initialSql
+ * result with the test code's expected result: as a multiset, or in order when order is asked for (`comparisonOf`). Out: testRun, lastRunnableSql, initialSql
  * (first time). When the loop stops without a pass, the answer is the latest SQL that ran on the test data (the
  * paper leaves SQL_res unset then; the initial SQL when none ran). No model call.
  */
@@ -21,7 +21,7 @@ export const testNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   }
   const out = await scratch.runScratch(state.dbPath, state.testData.tables, [state.sql], { timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs, maxRows: 1000 });
   const run = out.ok ? out.results[0] : out;
-  const comparison = comparisonOf(state.testCode, opts.noTestCode ? "prediction" : "code");
+  const comparison = comparisonOf(state.testCode, opts.noTestCode ? "prediction" : "code", { question: state.question, sql: state.sql });
   let testRun: TestRun;
   if (!run?.ok) testRun = { sql: state.sql, ok: false, match: false, comparison, error: run ? `${run.kind}: ${run.message}` : "no result" };
   else {
@@ -33,7 +33,7 @@ export const testNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const note = testRun.match
     ? `passes the test case (${comparison})`
     : testRun.ok
-      ? `result differs from the test case's (compared ${comparison === "ordered" ? "in order: the test code sorts" : "as a multiset: duplicates count"})`
+      ? `result differs from the test case's (compared ${comparison === "ordered" ? "in order: order is asked for and the test code sorts" : "as a multiset: duplicates count"})`
       : `fails on the test data: ${testRun.error}`;
   const attempts = [{ node: "test", sql: state.sql, ok: testRun.match, note }];
   if (stop && !testRun.match) {
