@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type { Linking } from "../../state/linking.ts";
+import type { ChatInput } from "../../tools/models/llm.ts";
 import type { TestResult, TsSqlStateUpdate, TsSqlStateValue } from "../../state/ts-sql.ts";
 import type { JsonScalar } from "../../tools/sandbox/sandbox.ts";
 import { type DbSchema, readSchema, showIdent } from "../../tools/schema.ts";
@@ -7,6 +9,9 @@ import { tokenizeSql } from "../../tools/sql-tokens.ts";
 import type { Row, ScratchExecutor, SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
 import type { NodeDeps, NodeFactory } from "../types.ts";
 import type { Command } from "@langchain/langgraph";
+
+/** A prompt's fingerprint (sha256 of its messages), to tell a retry that would send the same prompt again. */
+export const promptHash = (messages: readonly ChatInput[]): string => createHash("sha256").update(JSON.stringify(messages)).digest("hex");
 
 /** A TS-SQL node: reads TS-SQL's state; returns an update, or a Command where it routes a loop itself. */
 export type TsSqlNodeFactory = NodeFactory<TsSqlStateValue, TsSqlStateUpdate | Command>;

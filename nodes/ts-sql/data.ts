@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type TestData, TestTablesSchema, type TestTablesValue } from "../../state/ts-sql.ts";
+import { JsonScalarSchema, type TestData, type TestTablesValue } from "../../state/ts-sql.ts";
+import type { DbSchema } from "../../tools/schema.ts";
 import type { Linking } from "../../state/linking.ts";
 import { callStructured } from "../../tools/models/llm.ts";
 import { quoteIdent } from "../../tools/schema.ts";
@@ -15,6 +16,7 @@ import {
   jsonCell,
   relevantTables,
   schemaFacts,
+  promptHash,
   scratchOf,
   type SqlVariant,
   sqlVariants,
@@ -24,7 +26,28 @@ import {
 import { dataPrompt, showTables } from "./prompts.ts";
 import { DATA_REPLY_ATTEMPTS } from "./options.ts";
 
-const DataReplySchema = z.object({ tables: TestTablesSchema });
+/**
+ * The data agent's reply schema for one question: its tables by name, each a list of rows naming that table's
+ * columns (a JSON scalar or null each). What is sent to the server is strict-mode JSON schema (every property listed
+ * and required, no others), so a schema-following model knows which tables and columns to fill and a strict
+ * `json_schema` server takes it as it is. Parsing is looser than what is asked: a table left out has no rows, a column
+ * left out takes its default (as an INSERT without it would), names match whatever their case; an unknown table or
+ * column is refused and asked again.
+ */
+export function dataReplySchema(schema: DbSchema, tables: string[]) {
+  const picked = schema.tables.filter((t) => tables.includes(t.name));
+  const byLower = <T extends { name: string }>(items: T[]) => new Map(items.map((x) => [x.name.toLowerCase(), x.name]));
+  const renamed = (names: Map<string, string>) => (value: unknown) =>
+    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [names.get(k.toLowerCase()) ?? k, v])) : value;
+  const shape = Object.fromEntries(
+    picked.map((t) => {
+      const row = z.strictObject(Object.fromEntries(t.columns.map((c) => [c.name, JsonScalarSchema.optional()]))).meta({ required: t.columns.map((c) => c.name) });
+      return [t.name, z.array(z.preprocess(renamed(byLower(t.columns)), row)).optional()];
+    }),
+  );
+  const tablesSchema = z.preprocess(renamed(byLower(picked)), z.strictObject(shape).meta({ required: picked.map((t) => t.name) }));
+  return z.strictObject({ tables: tablesSchema });
+}
 
 /**
  * What goes back to the data agent: the schema violations and the coverage gaps (linked tables without rows, linked
@@ -87,23 +110,32 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
           }
         : undefined,
   });
+  // A turn that would send the last turn's prompt again (the same rows, the same problems) would get the same reply:
+  // stop the data turns instead, and say why.
+  const hash = promptHash(prompt);
+  if (state.lastPrompts.data === hash) {
+    const why = `data turn ${state.dataRounds + 1} would send turn ${state.dataRounds}'s prompt again (same rows, same problems): stopped`;
+    return { dataRounds: state.dataRounds, dataStopReason: why, attempts: [{ node: "data", sql: state.sql, ok: false, note: why }] };
+  }
+  const lastPrompts = { ...state.lastPrompts, data: hash };
   // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
   // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
-  const reply = await callStructured(deps.models, "data", prompt, DataReplySchema, {
+  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables), {
     name: "test_data",
     maxAttempts: DATA_REPLY_ATTEMPTS,
     description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value}, ...]}}",
   });
   const dataRounds = state.dataRounds + 1;
   if (!reply.ok) {
-    return withCalls({ dataRounds, attempts: [{ node: "data", sql: state.sql, ok: false, note: `unusable reply: ${reply.error}` }] }, reply.records);
+    return withCalls({ dataRounds, lastPrompts, attempts: [{ node: "data", sql: state.sql, ok: false, note: `unusable reply: ${reply.error}` }] }, reply.records);
   }
   // The real database's verdict on the candidate's variants carries over (it does not depend on the rows).
   const variants = state.testData?.variants;
-  const testData: TestData = { tables: reply.value.tables, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
+  const given = Object.fromEntries(Object.entries(reply.value.tables).flatMap(([t, rows]) => (rows ? [[t, rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)))]] : [])));
+  const testData: TestData = { tables: given as TestTablesValue, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
   const retries = reply.records.length - 1;
   return withCalls(
-    { dataRounds, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },
+    { dataRounds, lastPrompts, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },
     reply.records,
   );
 };

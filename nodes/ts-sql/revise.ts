@@ -2,7 +2,7 @@ import { readOptions } from "../../core/options.ts";
 import type { TestRun } from "../../state/ts-sql.ts";
 import { readSchema, renderSchema } from "../../tools/schema.ts";
 import { DEFAULTS, writeSqlStep } from "../common.ts";
-import { comparisonOf, matchesExpected, scratchOf, toTestResult, type TsSqlNodeFactory } from "./common.ts";
+import { comparisonOf, matchesExpected, promptHash, scratchOf, toTestResult, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { revisePrompt } from "./prompts.ts";
 
@@ -18,6 +18,13 @@ export const testNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const scratch = scratchOf(deps.executor);
   if (!scratch || !state.testCode || !state.testData) {
     return { initialSql, testRun: { sql: state.sql, ok: false, match: false, error: "no test case" } };
+  }
+  if (state.stopReason !== null && state.testRun) {
+    // The reviser stopped before asking (its prompt would repeat): the SQL was tested already; keep the answer as
+    // when revisions run out.
+    const sql = state.lastRunnableSql || initialSql;
+    const why = `no SQL passed the test case in ${state.rounds} revision(s) (${state.stopReason}); kept ${sql === state.sql ? "the current SQL" : state.lastRunnableSql ? "the latest SQL that ran on the test data" : "the initial SQL"}`;
+    return { initialSql, testRun: state.testRun, sql, attempts: [{ node: "test", sql, ok: false, note: why }] };
   }
   const out = await scratch.runScratch(state.dbPath, state.testData.tables, [state.sql], { timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs, maxRows: 1000 });
   const run = out.ok ? out.results[0] : out;
@@ -71,6 +78,13 @@ export const reviseNode: TsSqlNodeFactory = (deps, options) => async (state) => 
     sqlResult: run?.result,
     sqlError: run && !run.ok ? run.error : undefined,
   });
-  // writeSqlStep takes the shared update type; `rounds` is TS-SQL's own field.
-  return writeSqlStep(deps.models, "reviser", prompt, "revise", state, { rounds: state.rounds + 1 } as never);
+  // The reviser's SQL did not change (or nothing else did): the prompt would be the last one again, and so would
+  // its reply. Stop revising instead; the test then keeps the answer as when revisions run out.
+  const hash = promptHash(prompt);
+  if (state.lastPrompts.revise === hash) {
+    const why = `revision ${state.rounds + 1} would send revision ${state.rounds}'s prompt again (the SQL did not change): stopped`;
+    return { rounds: state.rounds, stopReason: why, attempts: [{ node: "revise", sql: state.sql, ok: false, note: why }] };
+  }
+  // writeSqlStep takes the shared update type; `rounds` and `lastPrompts` are TS-SQL's own fields.
+  return writeSqlStep(deps.models, "reviser", prompt, "revise", state, { rounds: state.rounds + 1, lastPrompts: { ...state.lastPrompts, revise: hash } } as never);
 };
