@@ -39,7 +39,7 @@ export const routeAfterCheck =
   (state: TsSqlStateValue): Route | Route[] => {
     const opts = readOptions(TS_SQL_OPTIONS, options);
     const data = state.testData;
-    const more = !opts.noDataAgent && state.dataRounds < opts.maxDataRounds && state.dataStopReason === null;
+    const more = opts.noDataAgent === "off" && state.dataRounds < opts.maxDataRounds && state.dataStopReason === null;
     if (!data) return more ? "data" : "execute";
     if (data.loadError) return "execute";
     const rows = Object.values(data.loaded).reduce((a, b) => a + b, 0);
@@ -62,7 +62,7 @@ export const routeAfterTest =
  */
 function buildTsSql(node: SlotNodeOf, options: BuildOptions, generator: boolean) {
   const opts = readOptions(TS_SQL_OPTIONS, options);
-  const dataSlot = opts.noDataAgent ? "sample" : "data";
+  const dataSlot = opts.noDataAgent !== "off" ? "sample" : "data";
   const graph = new StateGraph(TsSqlState, { input: SqlInputState })
     .addNode("link", node("link"))
     .addNode(dataSlot, node(dataSlot))
@@ -142,8 +142,10 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     dataViolations: data?.violations.length ?? 0,
     coverageGaps: data?.gaps?.length ?? 0,
     candidateFindsRows: data?.sqlRan ? data.sqlRows > 0 : null,
-    // Under noDataAgent: tables that got their first rows, not a sample (null when the data agent wrote the rows).
+    // Under --no-data-agent: tables that got their first rows, not a sample (null when the data agent wrote the rows).
     unsampledTables: data?.source === "sampled" ? (data.firstRowsOf?.length ?? 0) : null,
+    // Under --no-data-agent: tables sampled at the cap, less than their 1/10 (null when the data agent wrote the rows).
+    cappedSampleTables: data?.source === "sampled" ? (data.cappedOf?.length ?? 0) : null,
     testCodeBuilt: Boolean(state.testCode),
     testCodeHow: state.testCode?.how ?? null,
     coderTurns: state.codeCandidates.reduce((n, c) => n + c.rounds, 0),

@@ -23,6 +23,8 @@ export const TestDataSchema = z.object({
   source: z.enum(["generated", "sampled"]),
   /** Sampled only: tables given their first rows instead of a sample (a WITHOUT ROWID table has no rowid to scramble). */
   firstRowsOf: z.array(z.string()).optional(),
+  /** Sampled only: tables whose 1/10 was more than the cap per table (they got the cap's worth). */
+  cappedOf: z.array(z.string()).optional(),
   /** Rows kept per table after the schema's constraints. */
   loaded: z.record(z.string(), z.number()).default({}),
   /** Schema violations of the last load (one line each). */

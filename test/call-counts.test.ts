@@ -114,7 +114,7 @@ const WELL_BEHAVED: [string, Flags, () => string[], number][] = [
   ["memo-sql", { noReact: true, noRefine: true, noLinking: true, noIcl: true }, () => [], 1],
   ["memo-refine", {}, () => initial(), 3],
   ["ts-sql", {}, () => [], 2],
-  ["ts-sql", { noInspection: true, noDataAgent: true }, () => [], 2],
+  ["ts-sql", { noInspection: true, noDataAgent: "schema" }, () => [], 2],
   ["ts-sql-refine", {}, () => initial(), 2],
   ["self-consistency", { samples: "3" }, () => initial(), 2],
   ["multiple-prompt", { samples: "4" }, () => initial(), 2],

@@ -43,6 +43,7 @@ result = names.sort((a, b) => (a.name < b.name ? -1 : 1));`;
 
 const provider = (script: Record<string, Responder>): ScriptedProvider => scriptedProvider({ linker: json({ keywords: ["active", "school"] }), ...script });
 const calls = (models: ScriptedProvider, role: string) => models.shown.filter((s) => s.role === role);
+const userTurn = (s: { messages: { role: string; content: string }[] }) => s.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
 
 let dir: string;
 let dbPath: string;
@@ -77,6 +78,31 @@ describe("point 13: row order counts only when order is asked for", () => {
     const state = await refine(models, "List the active schools in alphabetical order.", ACTIVE_SQL);
     expect(calls(models, "reviser")).toHaveLength(1);
     expect(state.testRun).toMatchObject({ sql: ordered, match: true, comparison: "ordered" });
+  });
+});
+
+describe("point 14: the paper's two set-ups without the data agent", () => {
+  it("schema (Table 4): the coder sees no rows; sample (Figure 4): it sees 1/10 of each table's rows, capped and said so", async () => {
+    const big = makeDb(dir, "big-schools.sqlite", `${SCHOOLS.split("INSERT")[0]}
+      INSERT INTO district VALUES (1, 'North');
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500)
+      INSERT INTO school SELECT i, 1, 'School ' || i, CASE WHEN i % 2 THEN 'Active' ELSE 'Closed' END, i FROM n;`);
+    const code = js("// the active schools\nresult = tables.school.filter((s) => s.status === 'Active').map((s) => ({ name: s.name }));");
+    const schemaOnly = provider({ coder: code, reviser: sql(ACTIVE_SQL) });
+    const a = await refine(schemaOnly, ACTIVE, ACTIVE_SQL, { noDataAgent: "schema" }, big);
+    expect(calls(schemaOnly, "data")).toHaveLength(0);
+    const coderPrompt = userTurn(calls(schemaOnly, "coder")[0]!);
+    expect(coderPrompt).toMatch(/Test data:\n\(not shown: write the code from the tables' structure above/);
+    expect(coderPrompt).not.toMatch(/School \d+/);
+    expect(tsSqlOutcome(a)).toMatchObject({ tested: true });
+
+    const sampling = provider({ coder: code, reviser: sql(ACTIVE_SQL) });
+    const b = await refine(sampling, ACTIVE, ACTIVE_SQL, { noDataAgent: "sample" }, big);
+    expect(b.testData.tables.school).toHaveLength(100); // 1/10 of 1,500 is 150: capped at 100
+    expect(b.testData.tables.district).toHaveLength(1);
+    expect(userTurn(calls(sampling, "coder")[0]!)).toMatch(/School \d+/);
+    expect(tsSqlOutcome(b)).toMatchObject({ cappedSampleTables: 1 });
+    expect(b.attempts.find((x: { node: string }) => x.node === "sample")).toMatchObject({ note: "100 rows, less than 1/10, of school" });
   });
 });
 

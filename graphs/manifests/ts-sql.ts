@@ -17,7 +17,7 @@ const tsSqlCalls =
     const o = readOptions(TS_SQL_OPTIONS, options);
     const models = new Set(o.coderModels).size || 1;
     const generate = generator ? 1 : 0;
-    const data = o.noDataAgent ? { min: 0, max: 0 } : { min: 1, max: o.maxDataRounds * DATA_REPLY_ATTEMPTS };
+    const data = o.noDataAgent !== "off" ? { min: 0, max: 0 } : { min: 1, max: o.maxDataRounds * DATA_REPLY_ATTEMPTS };
     const coderTurns = o.noInspection ? 1 : 1 + o.maxCodeRefinements;
     const select = o.codeVote === "select" ? models - 1 : 0;
     return {
@@ -29,7 +29,7 @@ const tsSqlCalls =
 /** TS-SQL's own agents and tools as slots (shared by the generator and the corrector). */
 const TS_SQL_SLOTS = {
   data: { summary: "write synthetic test rows for the relevant tables (role: data)", requires: ["dataRounds"] },
-  sample: { summary: "ablation noDataAgent: sample test rows from the real database", requires: ["testData", "dataRounds"] },
+  sample: { summary: "ablation --no-data-agent schema|sample: sample test rows from the real database", requires: ["testData", "dataRounds"] },
   check: { summary: "load the rows into an in-memory copy of the schema; schema violations, coverage and non-duality gaps" },
   coder: { summary: "one coder model writes JavaScript computing the expected answer (role: coder)", returns: "Command", routesTo: ["inspect"] },
   inspect: { summary: "run the test code in the sandbox; errors and implausible results back to the coder", returns: "Command", routesTo: ["coder", "vote"] },

@@ -140,7 +140,9 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   );
 };
 
-const SAMPLE_ROWS = 10;
+/** Figure 4's share of each table's rows, and our cap per table (the rows go into prompts and the sandbox). */
+const SAMPLE_SHARE = 10;
+const SAMPLE_CAP = 100;
 
 /**
  * The order rows are sampled in: a scramble of the rowid keyed by the question (and --seed), not ORDER BY random(),
@@ -151,8 +153,10 @@ const SAMPLE_ROWS = 10;
 const seededOrder = (seed: number) => `((rowid * 1103515245 + ${seed}) % 2147483647)`;
 
 /**
- * Slot `sample` (Table 4, w/o DG): test rows sampled from the real database instead of the data agent, with the
- * rows their foreign keys point to. No model call. Real rows then reach the coder and reviser prompts.
+ * Slot `sample` (`--no-data-agent schema|sample`, the paper's w/o DG set-ups): test rows sampled from the real
+ * database instead of the data agent — 1/10 of each relevant table's rows (Figure 4), at most SAMPLE_CAP a table
+ * (`cappedOf` says where) — with the rows their foreign keys point to. No model call. Real rows then reach the
+ * reviser's prompt, and the coder's under `sample` (under `schema` the coder sees the schema alone, Table 4).
  */
 export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const facts = await schemaFacts(deps, state);
@@ -161,6 +165,7 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const runSeed = typeof described === "number" ? described : undefined;
   const seedOf = (table: string) => Number.parseInt(quickHash(`${state.questionId}\u0000${state.question}\u0000${table}\u0000${runSeed ?? ""}`).slice(0, 8), 16) & 0x7fffffff;
   const firstRowsOnly: string[] = [];
+  const cappedTables: string[] = [];
   const tables = relevantTables(facts.schema, state.linking, state.sql);
   const out: TestTablesValue = {};
   const keys = new Set<string>();
@@ -173,11 +178,15 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
     }
   };
   for (const table of tables) {
-    let r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} ORDER BY ${seededOrder(seedOf(table))} LIMIT ${SAMPLE_ROWS}`, { timeoutMs: 10_000 });
+    const counted = await deps.executor.run(state.dbPath, `SELECT count(*) FROM ${quoteIdent(table)}`, { timeoutMs: 10_000 });
+    const total = counted.ok ? Number(counted.rows[0]?.[0] ?? 0) : 0;
+    const take = Math.min(SAMPLE_CAP, Math.max(1, Math.ceil(total / SAMPLE_SHARE)));
+    if (total > take * SAMPLE_SHARE) cappedTables.push(table);
+    let r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} ORDER BY ${seededOrder(seedOf(table))} LIMIT ${take}`, { timeoutMs: 10_000 });
     if (!r.ok && r.kind === "sql" && /rowid/i.test(r.message)) {
       // A WITHOUT ROWID table has no rowid to scramble: its first rows, said in the attempt.
       firstRowsOnly.push(table);
-      r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} LIMIT ${SAMPLE_ROWS}`, { timeoutMs: 10_000 });
+      r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} LIMIT ${take}`, { timeoutMs: 10_000 });
     }
     if (r.ok) add(table, r.columns, r.rows);
   }
@@ -192,8 +201,12 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
       if (r.ok) add(fk.refTable, r.columns, r.rows);
     }
   }
-  const testData: TestData = { tables: out, source: "sampled", ...(firstRowsOnly.length ? { firstRowsOf: firstRowsOnly } : {}), loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
-  const note = firstRowsOnly.length ? { note: `first rows, not a sample, of ${firstRowsOnly.join(", ")} (no rowid)` } : {};
+  const testData: TestData = { tables: out, source: "sampled", ...(firstRowsOnly.length ? { firstRowsOf: firstRowsOnly } : {}), ...(cappedTables.length ? { cappedOf: cappedTables } : {}), loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
+  const notes = [
+    firstRowsOnly.length ? `first rows, not a sample, of ${firstRowsOnly.join(", ")} (no rowid)` : "",
+    cappedTables.length ? `${SAMPLE_CAP} rows, less than 1/${SAMPLE_SHARE}, of ${cappedTables.join(", ")}` : "",
+  ].filter(Boolean);
+  const note = notes.length ? { note: notes.join("; ") } : {};
   return { testData, dataRounds: state.dataRounds + 1, attempts: [{ node: "sample", sql: state.sql, ok: Object.keys(out).length > 0, ...note }] };
 };
 
