@@ -41,8 +41,10 @@ function decompositionOutcome(state: Record<string, unknown>): Outcome {
     // A paradigm judged a bad fit (→ free decomposition) or the question judged too simple (→ none), or a failed reply.
     decompositionFallbacks: plans.filter((p) => p.note).length,
     distinctDecompositions: new Set(plans.map((p) => p.subQuestions.join("\n"))).size,
+    // Paths whose plan was another path's: solved and written once, that path's candidates counted for them too.
+    collapsedPaths: plans.filter((p) => p.solvedBy).length,
   };
-  for (const p of plans) out[`decomposition.${p.strategy}`] = `${p.applied}${p.seed ? ` (seed ${p.seed})` : ""}: ${p.subQuestions.join(" | ")}`;
+  for (const p of plans) out[`decomposition.${p.strategy}`] = `${p.applied}${p.seed ? ` (seed ${p.seed})` : ""}${p.solvedBy ? ` (the same plan as ${p.solvedBy}: solved once)` : ""}: ${p.subQuestions.join(" | ")}`;
   return out;
 }
 

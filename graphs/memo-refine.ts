@@ -13,12 +13,13 @@ import { memoRefineOutcome } from "./memo-outcome.ts";
 import { specOf } from "./spec.ts";
 
 /**
- * Memo-SQL's correction module alone, as a corrector (Table 3): the given SQL → critic ↔ refiner with the
+ * Memo-SQL's correction module alone, as a corrector (Table 3): link → schema → the given SQL → critic ↔ refiner with the
  * error-correction memory → the final SQL. Comparable with the other correctors on the same `--initial` SQL.
  */
 export const memoRefineSpec = specOf(memoRefineManifest, {
   state: MemoState,
   factories: {
+    link: SHARED_FACTORIES.link,
     schema: SHARED_FACTORIES.schema,
     seed: seedNode,
     critic: MEMO_FACTORIES.critic,
@@ -27,21 +28,23 @@ export const memoRefineSpec = specOf(memoRefineManifest, {
   },
   outcome: memoRefineOutcome,
   preflight: memoPreflight,
-  // schema, seed; per refinement round critic → refine; the last critic, vote.
-  steps: (options) => 2 + 2 * readOptions(MEMO_REFINE_OPTIONS, options).refineRounds + 2,
+  // link, schema, seed; per refinement round critic → refine; the last critic, vote.
+  steps: (options) => 3 + 2 * readOptions(MEMO_REFINE_OPTIONS, options).refineRounds + 2,
   build(deps, options, node) {
     const o = readOptions(MEMO_REFINE_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options);
     if (o.candidates) loadCandidateSets(o.candidates, options.cwd); // a bad file fails here, in one line
-    const compiled = new StateGraph(MemoState, { input: SqlInputState })
+    const graph = new StateGraph(MemoState, { input: SqlInputState })
       .addNode("schema", node("schema"))
       .addNode("seed", node("seed"), { ends: ["critic", "vote"] })
       .addNode("critic", node("critic"), { ends: ["refine", "vote"] })
       .addNode("refine", node("refine"), { ends: ["critic", "vote"] })
       .addNode("vote", node("vote"))
-      .addEdge(START, "schema")
-      .addEdge("schema", "seed")
-      .compile({ checkpointer: options.checkpointer });
+      .addEdge("schema", "seed");
+    // Linking first, as memo-sql does: the schema text and the critic's context are then the pipeline's own (Table 3).
+    if (o.noLinking) graph.addEdge(START, "schema");
+    else graph.addNode("link", node("link")).addEdge(START, "link").addEdge("link", "schema");
+    const compiled = graph.compile({ checkpointer: options.checkpointer });
     return compiled;
   },
 });

@@ -4,7 +4,7 @@ import { MemoState, type MemoStateValue, STRATEGIES } from "../state/memo.ts";
 import { contextOf } from "../nodes/memo/common.ts";
 import { collectNode, criticNode, memoryStoreFor, refineNode, voteNode } from "../nodes/memo/correct.ts";
 import { MEMO_SQL_OPTIONS } from "../nodes/memo/options.ts";
-import { actNode, type DecomposePayload, decomposeNode, MAX_SUB_QUESTIONS, reflectNode, reviseNode } from "../nodes/memo/solve.ts";
+import { actNode, type DecomposePayload, decomposeNode, MAX_SUB_QUESTIONS, pathsNode, reflectNode, reviseNode } from "../nodes/memo/solve.ts";
 import { writeNode } from "../nodes/memo/write.ts";
 import { memoSqlManifest } from "./manifests/memo.ts";
 import { readOptions } from "../core/options.ts";
@@ -18,6 +18,7 @@ import { specOf } from "./spec.ts";
 /** Memo-SQL's own factories by slot (memo-refine reuses critic and refine). */
 export const MEMO_FACTORIES = {
   decompose: decomposeNode,
+  paths: pathsNode,
   act: actNode,
   reflect: reflectNode,
   revise: reviseNode,
@@ -29,7 +30,8 @@ export const MEMO_FACTORIES = {
 };
 
 /**
- * Memo-SQL (Figure 2): link → schema → three decompositions in parallel → per path, each sub-question through
+ * Memo-SQL (Figure 2): link → schema → three decompositions in parallel → the paths gate (identical plans solved
+ * once) → per path, each sub-question through
  * act → reflect → (revise once) → the final SQL in three styles → nine candidates → per candidate, critic ↔ refiner
  * with the error-correction memory → majority vote over execution results.
  */
@@ -38,16 +40,17 @@ export const memoSqlSpec = specOf(memoSqlManifest, {
   factories: { link: SHARED_FACTORIES.link, schema: SHARED_FACTORIES.schema, ...MEMO_FACTORIES },
   outcome: memoSqlOutcome,
   preflight: memoPreflight,
-  // link, schema, decompose; per sub-question (at most MAX_SUB_QUESTIONS) act → reflect → revise; write, collect;
+  // link, schema, decompose, paths; per sub-question (at most MAX_SUB_QUESTIONS) act → reflect → revise; write, collect;
   // per refinement round critic → refine; the last critic, vote.
-  steps: (options) => 3 + 3 * MAX_SUB_QUESTIONS + 2 + 2 * readOptions(MEMO_SQL_OPTIONS, options).refineRounds + 2,
+  steps: (options) => 4 + 3 * MAX_SUB_QUESTIONS + 2 + 2 * readOptions(MEMO_SQL_OPTIONS, options).refineRounds + 2,
   build(deps, options, node) {
     const o = readOptions(MEMO_SQL_OPTIONS, options);
     if (o.memory && o.retrieval !== "none") memoryStoreFor(o.memory, deps.embeddings, options); // a bad file fails here, in one line
     const fanOut = (state: MemoStateValue) => STRATEGIES.map((strategy) => new Send("decompose", { ctx: contextOf(state, !o.noLinking), strategy } satisfies DecomposePayload));
     const graph = new StateGraph(MemoState, { input: SqlInputState })
       .addNode("schema", node("schema"))
-      .addNode("decompose", node("decompose"), { ends: ["act", "write"] })
+      .addNode("decompose", node("decompose"), { ends: ["paths"] })
+      .addNode("paths", node("paths"), { ends: ["act", "write"] })
       .addNode("act", node("act"), { ends: ["act", "reflect", "write"] })
       .addNode("reflect", node("reflect"), { ends: ["act", "revise", "write"] })
       .addNode("revise", node("revise"), { ends: ["act", "write"] })

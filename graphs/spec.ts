@@ -82,7 +82,7 @@ export type SlotFactory<G, K extends string> = G extends GraphSpec<infer F> ? (K
 
 /** What `GraphSpec.preflight` sees of a run. */
 export interface RunPreflight {
-  questions: { id: string; dbId: string; question: string }[];
+  questions: { id: string; dbId: string; question: string; goldSql?: string | undefined }[];
   /** The benchmark folder (a layout's, or own data's databases folder). */
   bench: string;
   split: string;

@@ -39,7 +39,7 @@ export const routeAfterCheck =
   (state: TsSqlStateValue): Route | Route[] => {
     const opts = readOptions(TS_SQL_OPTIONS, options);
     const data = state.testData;
-    const more = !opts.noDataAgent && state.dataRounds < opts.maxDataRounds;
+    const more = opts.noDataAgent === "off" && state.dataRounds < opts.maxDataRounds && state.dataStopReason === null;
     if (!data) return more ? "data" : "execute";
     if (data.loadError) return "execute";
     const rows = Object.values(data.loaded).reduce((a, b) => a + b, 0);
@@ -53,7 +53,7 @@ export const routeAfterTest =
   (options: BuildOptions) =>
   (state: TsSqlStateValue): "revise" | "execute" => {
     const opts = readOptions(TS_SQL_OPTIONS, options);
-    return !state.testRun || state.testRun.match || !state.testCode || state.rounds >= opts.maxRevisions ? "execute" : "revise";
+    return !state.testRun || state.testRun.match || !state.testCode || state.rounds >= opts.maxRevisions || state.stopReason !== null ? "execute" : "revise";
   };
 
 /**
@@ -62,7 +62,7 @@ export const routeAfterTest =
  */
 function buildTsSql(node: SlotNodeOf, options: BuildOptions, generator: boolean) {
   const opts = readOptions(TS_SQL_OPTIONS, options);
-  const dataSlot = opts.noDataAgent ? "sample" : "data";
+  const dataSlot = opts.noDataAgent !== "off" ? "sample" : "data";
   const graph = new StateGraph(TsSqlState, { input: SqlInputState })
     .addNode("link", node("link"))
     .addNode(dataSlot, node(dataSlot))
@@ -109,7 +109,14 @@ function skipReason(state: TsSqlStateValue): string | null {
   const data = state.testData;
   if (!data) return state.attempts.some((a) => a.node === "data" && !a.ok) ? "unusable data reply" : "no test data";
   if (data.loadError) return data.loadError === "this executor cannot build scratch databases" ? "no scratch database" : "schema";
-  if (!Object.values(data.loaded).some((n) => n > 0)) return "invalid data";
+  if (!Object.values(data.loaded).some((n) => n > 0)) {
+    // Rows given and all refused, or none given at all (an empty reply, or an empty sample).
+    const given = Object.values(data.given ?? data.tables).reduce((n, rows) => n + rows.length, 0);
+    return given > 0 ? "invalid data" : data.source === "sampled" ? "no rows sampled" : "empty data reply";
+  }
+  // The test code's result was empty: the data lacked what the question's conditions name, or the code found nothing.
+  const empty = state.codeCandidates.find((c) => c.emptyBecause);
+  if (empty) return empty.emptyBecause === "data" ? "empty test result: the data lacks the linked values" : "empty test result: the code's";
   return "no usable test code";
 }
 
@@ -135,8 +142,10 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     dataViolations: data?.violations.length ?? 0,
     coverageGaps: data?.gaps?.length ?? 0,
     candidateFindsRows: data?.sqlRan ? data.sqlRows > 0 : null,
-    // Under noDataAgent: tables that got their first rows, not a sample (null when the data agent wrote the rows).
+    // Under --no-data-agent: tables that got their first rows, not a sample (null when the data agent wrote the rows).
     unsampledTables: data?.source === "sampled" ? (data.firstRowsOf?.length ?? 0) : null,
+    // Under --no-data-agent: tables sampled at the cap, less than their 1/10 (null when the data agent wrote the rows).
+    cappedSampleTables: data?.source === "sampled" ? (data.cappedOf?.length ?? 0) : null,
     testCodeBuilt: Boolean(state.testCode),
     testCodeHow: state.testCode?.how ?? null,
     coderTurns: state.codeCandidates.reduce((n, c) => n + c.rounds, 0),
@@ -146,6 +155,9 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     initialPasses: tests.length ? tests[0]!.ok : null,
     finalPasses: tests.length ? tests.at(-1)!.ok : null,
     revisions: state.rounds,
+    // A loop cut short because its next prompt would repeat the last one (null: it was not).
+    dataStopReason: state.dataStopReason,
+    revisionStopReason: state.stopReason,
   };
 }
 

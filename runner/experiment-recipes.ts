@@ -170,7 +170,7 @@ const tsSqlTable4: Recipe = {
   description: "TS-SQL Table 4: ts-sql and each agent removed; 'w/o all' is TS-SQL's own generator alone (linking, then zero-shot SQL).",
   runs: {
     "ts-sql": ev("ts-sql", {}, { paper: paper(TS_T4, TS_MODEL, "TS-SQL", smc(75.35, 64.73, 62.5, 70.93)) }),
-    "no-dg": ev("ts-sql", { "no-data-agent": true }, { paper: paper(TS_T4, TS_MODEL, "w/o DG", smc(65.51, 52.04, 52.78, 60.23)) }),
+    "no-dg": ev("ts-sql", { "no-data-agent": "schema" }, { paper: paper(TS_T4, TS_MODEL, "w/o DG", smc(65.51, 52.04, 52.78, 60.23)) }),
     "no-ci": ev("ts-sql", { "no-inspection": true }, { paper: paper(TS_T4, TS_MODEL, "w/o CI", smc(71.46, 58.49, 52.08, 65.71)) }),
     "no-cg": ev("ts-sql", { "no-test-code": true }, { paper: paper(TS_T4, TS_MODEL, "w/o CG", smc(31.46, 26.67, 25.69, 29.47)) }),
     "no-all": ev("baseline", ZERO_SHOT, { paper: paper(TS_T4, TS_MODEL, "w/o all", smc(63.68, 50.54, 47.22, 58.15)) }),

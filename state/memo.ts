@@ -14,6 +14,8 @@ export const MemoPlanSchema = z.object({
   note: z.string().optional(),
   /** A free ("random") decomposition: the seed its prompt carried (one per path, so the three differ). */
   seed: z.string().optional(),
+  /** This path's plan was the same as an earlier path's: that path was solved and written once for both (its candidates count for this path too). */
+  solvedBy: z.enum(STRATEGIES).optional(),
 });
 export type MemoPlan = z.infer<typeof MemoPlanSchema>;
 

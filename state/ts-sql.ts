@@ -23,6 +23,8 @@ export const TestDataSchema = z.object({
   source: z.enum(["generated", "sampled"]),
   /** Sampled only: tables given their first rows instead of a sample (a WITHOUT ROWID table has no rowid to scramble). */
   firstRowsOf: z.array(z.string()).optional(),
+  /** Sampled only: tables whose 1/10 was more than the cap per table (they got the cap's worth). */
+  cappedOf: z.array(z.string()).optional(),
   /** Rows kept per table after the schema's constraints. */
   loaded: z.record(z.string(), z.number()).default({}),
   /** Schema violations of the last load (one line each). */
@@ -54,6 +56,11 @@ export const CodeCandidateSchema = z.object({
   result: TestResultSchema.optional(),
   /** Why the code failed or looked implausible (sent back to the coder). */
   problem: z.string().optional(),
+  /**
+   * An empty result: whose fault — `data` when the test rows lack what the question's linked conditions name (no
+   * code can find rows there: not sent back), `code` when the rows have it.
+   */
+  emptyBecause: z.enum(["data", "code"]).optional(),
 });
 export type CodeCandidate = z.infer<typeof CodeCandidateSchema>;
 
@@ -108,6 +115,12 @@ export const tsSqlStateFields = {
   rounds: z.number().int().nonnegative().default(0),
   /** The latest SQL that ran without error on the test data (the answer when no revision passes). */
   lastRunnableSql: z.string().default(""),
+  /** The last prompt each retrying slot sent (`data`, `revise`), as a sha256: a retry that would send it again stops. */
+  lastPrompts: z.record(z.string(), z.string()).default({}),
+  /** Why the data turns stopped before --max-data-rounds (null: they did not). */
+  dataStopReason: z.string().nullable().default(null),
+  /** Why the revisions stopped before --max-revisions without a pass (null: they did not). */
+  stopReason: z.string().nullable().default(null),
 };
 
 export const TsSqlState = new StateSchema(tsSqlStateFields);

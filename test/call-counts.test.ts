@@ -114,7 +114,7 @@ const WELL_BEHAVED: [string, Flags, () => string[], number][] = [
   ["memo-sql", { noReact: true, noRefine: true, noLinking: true, noIcl: true }, () => [], 1],
   ["memo-refine", {}, () => initial(), 3],
   ["ts-sql", {}, () => [], 2],
-  ["ts-sql", { noInspection: true, noDataAgent: true }, () => [], 2],
+  ["ts-sql", { noInspection: true, noDataAgent: "schema" }, () => [], 2],
   ["ts-sql-refine", {}, () => initial(), 2],
   ["self-consistency", { samples: "3" }, () => initial(), 2],
   ["multiple-prompt", { samples: "4" }, () => initial(), 2],
@@ -225,7 +225,8 @@ function adversary(opts: { dataRounds?: number } = {}) {
       case "decomposer":
         return lastAttempt(req, 3, () =>
           allText(req).includes("Random seed ")
-            ? json({ simple: false, fits: true, subQuestions: ["a?", "b?", "c?", "d?", "e?", "f?", "g?"] })
+            ? // Each path its own plan (its seed in every sub-question): identical plans would be solved once.
+              json({ simple: false, fits: true, subQuestions: ["a", "b", "c", "d", "e", "f", "g"].map((x) => `${x} (${/Random seed (\w+)/.exec(allText(req))![1]})?`) })
             : json({ simple: false, fits: false, subQuestions: [] }),
         );
       case "solver":
@@ -240,8 +241,15 @@ function adversary(opts: { dataRounds?: number } = {}) {
         const q = questionIn(req);
         const turn = (dataTurns.get(q) ?? 0) + 1;
         dataTurns.set(q, turn);
-        if (turn < (opts.dataRounds ?? 1)) return json({ tables: {} });
-        return bareJson(agents.respond(req));
+        const full = bareJson(agents.respond(req));
+        if (turn < (opts.dataRounds ?? 1)) {
+          // Rows short of the question's (none, then one more each turn): each turn's prompt shows other rows and
+          // problems, so no turn repeats the last one's prompt (that would stop the turns).
+          const tables = (JSON.parse((full as { content: string }).content) as { tables: Record<string, unknown[]> }).tables;
+          const [first] = Object.entries(tables);
+          return json({ tables: first && turn > 1 ? { [first[0]]: first[1].slice(0, turn - 1) } : {} });
+        }
+        return full;
       }
       case "coder":
       case "coder2":
@@ -249,7 +257,8 @@ function adversary(opts: { dataRounds?: number } = {}) {
         // A result (each coder model its own), but no comments: inspection sends it back every time.
         return { content: `\`\`\`javascript\nresult = [{ v: \"${role}\" }];\n\`\`\`` };
       case "reviser":
-        return { content: "```sql\nSELECT 7 AS v\n```" };
+        // Another SQL each time, failing the test: a revision whose SQL does not change would stop the loop.
+        return freshSql();
       default:
         return agents.respond(req);
     }

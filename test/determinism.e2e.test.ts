@@ -25,7 +25,7 @@ runs:
   memo: {graph: memo-refine, initial: initial, options: {memory: "{run:memory}/memory.sqlite", retrieval: filtered}}
   memo-random: {graph: memo-refine, initial: initial, options: {memory: "{run:memory}/memory.sqlite", retrieval: random}}
   ts-sql: {graph: ts-sql-refine, initial: initial}
-  sampled: {graph: ts-sql-refine, initial: initial, options: {no-data-agent: true}}
+  sampled: {graph: ts-sql-refine, initial: initial, options: {no-data-agent: sample}}
   vote: {graph: self-consistency, initial: initial}
 `;
 

@@ -20,7 +20,7 @@ const MODEL_SLOTS: Record<string, string[]> = {
   r3: ["write", "debug", "persona", "review", "revise"],
   "r3-review": ["debug", "persona", "review", "revise"],
   "memo-sql": ["link", "decompose", "act", "reflect", "revise", "write", "critic", "refine"],
-  "memo-refine": ["critic", "refine"],
+  "memo-refine": ["link", "critic", "refine"],
   "ts-sql": ["link", "generate", "data", "coder", "vote", "revise"],
   "ts-sql-refine": ["link", "data", "coder", "vote", "revise"],
   "self-debugging": ["explain", "debug"],
@@ -67,8 +67,13 @@ describe("graph manifests", () => {
         expect(typeof spec.slots[slot]!.factory).toBe("function");
       }
       // Some nodes exist only under an option (TS-SQL's `sample`, Memo-SQL without `link`): every build's nodes are
-      // slots, and over the defaults and each boolean option turned on, every slot is a node.
-      const variants = [{}, ...Object.entries(manifest.options ?? {}).filter(([, d]) => d.type === "boolean").map(([key]) => ({ [key]: true }))];
+      // slots, and over the defaults, each boolean option turned on and each other choice, every slot is a node.
+      const variants: Record<string, unknown>[] = [
+        {},
+        ...Object.entries(manifest.options ?? {}).flatMap(([key, d]): Record<string, unknown>[] =>
+          d.type === "boolean" ? [{ [key]: true }] : d.type === "choice" ? d.choices.filter((c) => c !== d.default).map((c) => ({ [key]: c })) : [],
+        ),
+      ];
       const seen = new Set<string>();
       for (const options of variants) {
         const nodes = Object.keys(spec.build(inertDeps, options).nodes).filter((n) => n !== "__start__");

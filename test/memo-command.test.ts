@@ -25,7 +25,8 @@ let server: OpenAIServer;
 let hangOn: string | undefined;
 
 const lastUser = (req: ChatRequestRecord) => req.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
-const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.messages.map((m) => m.content).join("\n"))?.[1]?.trim() ?? "";
+/** The question asked: the last one a prompt shows (exemplars and memory cases come before it). */
+const questionOf = (req: ChatRequestRecord) => [...req.messages.map((m) => m.content).join("\n").matchAll(/Question: (.*)/g)].at(-1)?.[1]?.trim() ?? "";
 const sql = (s: string): ScriptedReply => ({ content: `\`\`\`sql\n${s}\n\`\`\`` });
 const isLabeler = (req: ChatRequestRecord) => req.messages[0]?.content.startsWith("You review SQL mistakes") ?? false;
 
@@ -120,7 +121,7 @@ describe("memo build", () => {
     const refused = io();
     const evalArgs = ["eval", "memo-sql", "--bench", benchDir, "--split", "train", "--ids", `${train[0]!.id},${train[1]!.id}`, "--memory", file, "--checkpoints", "memory"];
     expect(await main([...evalArgs, "--out", path.join(dir, "refused")], refused.io)).toBe(1);
-    expect(refused.err()).toMatch(/holds 1 entry made from 1 of the evaluated questions \(first: 0\).*--allow-memory-overlap/);
+    expect(refused.err()).toMatch(/holds 2 entries .*2 built from the evaluated split \(train\) \(evaluated questions hit: 1, first: 0\).*--allow-memory-overlap/);
     expect(server.requests.length).toBe(before);
     expect(fs.existsSync(path.join(dir, "refused", "results.jsonl"))).toBe(false);
 
@@ -189,7 +190,9 @@ describe("memo build", () => {
     expect(await main(["memo", "build", "--bench", benchDir, "--out", file, "--limit", "3", "--elicit", "pipeline"], run.io)).toBe(0);
     const requests = server.requests.slice(before);
     expect(requests.some((r) => lastUser(r).includes("Write the query the most direct way"))).toBe(false); // no sampling
-    expect(requests.filter((r) => lastUser(r).includes("Now write one SQLite query")).length).toBe(27); // 3 questions × 9 candidates
+    // 3 questions × 3 styles: the scripted decomposer gives every path the same plan, solved and written once (its
+    // candidates count for all three paths: nine a question).
+    expect(requests.filter((r) => lastUser(r).includes("Now write one SQLite query")).length).toBe(9);
     const store = MemoryStore.open(file);
     expect(store.entries().map((e) => [e.sourceId, e.wrongSql])).toEqual([[`${train[0]!.dbId}/${train[0]!.id}`, "SELECT 12345"]]);
     expect(store.stats().done).toEqual({ entry: 1, "all-correct": 2 });
@@ -328,7 +331,8 @@ describe("eval memo-sql through the launcher", () => {
     const line = JSON.parse(fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim());
     expect(line).toMatchObject({ id: dev[0]!.id, correct: true });
     expect(Object.keys(line.usageByRole).sort()).toEqual(["critic", "decomposer", "linker", "reflector", "solver", "writer"]);
-    expect(line.usageByRole.writer.calls).toBe(3);
+    expect(line.usageByRole.writer.calls).toBe(1); // --styles 1; the three paths plan the same: solved and written once
+    expect(line.outcome).toMatchObject({ candidates: 3, collapsedPaths: 2 });
     const writer = server.requests.slice(before).find((r) => (r.messages.at(-1)?.content ?? "").includes("Now write one SQLite query"))!;
     expect(writer.messages.at(-1)!.content).toContain("Examples of questions"); // the train split was loaded for ICL
     const settings = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings;

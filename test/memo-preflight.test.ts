@@ -45,7 +45,8 @@ const run = (questions: { id: string; question: string }[], split: string, optio
 describe("the memory never holds the questions being evaluated", () => {
   it("refuses a memory built from the evaluated split's questions (memo-sql and memo-refine)", () => {
     const evaluated = [{ id: "7", question: "Reworded: customers in Paris?" }, { id: "9", question: "Something else" }];
-    for (const spec of [memoSqlSpec, memoRefineSpec]) expect(() => spec.preflight!(run(evaluated, "dev"))).toThrow(/holds 1 entry made from 1 of the evaluated questions \(first: 7\).*--allow-memory-overlap/);
+    // Both entries were built from dev: the evaluated split, whichever of its questions are evaluated.
+    for (const spec of [memoSqlSpec, memoRefineSpec]) expect(() => spec.preflight!(run(evaluated, "dev"))).toThrow(/holds 2 entries .*2 built from the evaluated split \(dev\).*first: 7\).*--allow-memory-overlap/);
   });
 
   it("the same ids on another split are other questions; the same text on the same database is the same question", () => {
@@ -56,7 +57,7 @@ describe("the memory never holds the questions being evaluated", () => {
 
   it("with --allow-memory-overlap it runs, and the report's settings say so", () => {
     const allowed = memoSqlSpec.preflight!(run([{ id: "8", question: "x" }], "dev", { allowMemoryOverlap: true }));
-    expect(allowed.memory).toMatchObject({ evaluatedQuestionsInMemory: 1, overlapAllowed: expect.stringMatching(/--allow-memory-overlap: 1 entries from 1 evaluated questions/) });
+    expect(allowed.memory).toMatchObject({ evaluatedQuestionsInMemory: 1, overlappingEntries: { split: 2, question: 0, gold: 0 }, overlapAllowed: expect.stringMatching(/--allow-memory-overlap: 2 entries .*2 built from the evaluated split/) });
   });
 
   it("records the memory's identity: the same entries give the same hash", () => {

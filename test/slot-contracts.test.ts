@@ -52,7 +52,7 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-const critic = () => scriptedProvider({ critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' });
+const critic = () => scriptedProvider({ linker: '{"keywords": []}', critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' });
 const memoInput = (sql = GIVEN) => ({ graph: "memo-refine", questionId: "1", question: "Who lives in London?", evidence: "", dbId: "shop", dbPath, sql });
 const question = (): Question => ({ id: "1", dbId: "shop", dbPath, question: "Who lives in London?", evidence: "" });
 
@@ -69,7 +69,7 @@ import { memoRefineSpec } from ${JSON.stringify(path.join(ROOT, "graphs/memo-ref
 import { createExecutor } from ${JSON.stringify(path.join(ROOT, "tools/sqlite/executor.ts"))};
 import { scriptedProvider } from ${JSON.stringify(path.join(ROOT, "test/support/scripted-models.ts"))};
 const executor = createExecutor({ size: 1 });
-const models = scriptedProvider({ critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' });
+const models = scriptedProvider({ linker: '{"keywords": []}', critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' });
 const slots = await loadSlotModules(memoRefineSpec, [process.argv[2]], process.cwd());
 const state = await memoRefineSpec.build({ models, executor }, { slots }).invoke(${JSON.stringify(memoInput())}, { recursionLimit: 50 });
 console.log(JSON.stringify({ critic: models.shownTo("critic").length, accepted: state.candidates[0]?.meta?.accepted ?? null, sql: state.sql }));

@@ -116,7 +116,7 @@ describe("the quiet endings are errors naming the slot", () => {
   };
 
   it("memo-refine: a critic that never marks its candidate final", async () => {
-    const run = await runWith(memoRefineSpec, scriptedProvider({}), { critic: forgetfulCritic });
+    const run = await runWith(memoRefineSpec, scriptedProvider({ linker: '{"keywords": []}' }), { critic: forgetfulCritic });
     expect(run.error).toBe(
       "slot 'critic' of graph 'memo-refine' must mark the candidates it routes to vote final (meta: { final: true }), or the vote waits for them forever; got 'initial' not final",
     );
@@ -129,12 +129,12 @@ describe("the quiet endings are errors naming the slot", () => {
   });
 
   it("memo-refine: a critic whose Command routes nowhere", async () => {
-    const run = await runWith(memoRefineSpec, scriptedProvider({}), { critic: () => async () => new Command({ goto: [] }) as never });
+    const run = await runWith(memoRefineSpec, scriptedProvider({ linker: '{"keywords": []}' }), { critic: () => async () => new Command({ goto: [] }) as never });
     expect(run.error).toBe("slot 'critic' of graph 'memo-refine' must return a Command routing to refine or vote; got a Command routing nowhere (its branch would end there)");
   });
 
   it("memo-refine: a vote that keeps waiting when every candidate is final", async () => {
-    const run = await runWith(memoRefineSpec, scriptedProvider({ critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' }), { vote: () => async () => new Command({ goto: [] }) as never });
+    const run = await runWith(memoRefineSpec, scriptedProvider({ linker: '{"keywords": []}', critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' }), { vote: () => async () => new Command({ goto: [] }) as never });
     expect(run.error).toBe("slot 'vote' of graph 'memo-refine' must route to __end__ once every candidate is final (goto: [] only while some are pending); got no route with every candidate final (1)");
   });
 
@@ -146,7 +146,7 @@ describe("the quiet endings are errors naming the slot", () => {
       const codes = (state as unknown as { codeCandidates: { done: boolean }[] }).codeCandidates;
       return (codes.some((c) => c.done) ? { testCode: null } : {}) as never;
     };
-    const run = await runWith(tsSqlRefineSpec, models, { vote }, { noDataAgent: true });
+    const run = await runWith(tsSqlRefineSpec, models, { vote }, { noDataAgent: "sample" });
     expect(models.shownTo("coder")).toHaveLength(1);
     expect(run.error).toBe(
       "slot 'vote' of graph 'ts-sql-refine' must return a Command routing to test or execute once every coder model's code is done ({} only while coders work); got a plain update with every coder's code done (coder)",
@@ -157,17 +157,19 @@ describe("the quiet endings are errors naming the slot", () => {
   it("ts-sql-refine: an inspection that hands its code to the vote not done", async () => {
     const models = scriptedProvider({ linker: '{"keywords": ["London"]}', coder: CODE });
     const inspect: NodeFactory = () => async (state) => new Command({ update: { codeCandidates: (state as unknown as { codeCandidates: unknown[] }).codeCandidates }, goto: "vote" }) as never;
-    const run = await runWith(tsSqlRefineSpec, models, { inspect }, { noDataAgent: true });
+    const run = await runWith(tsSqlRefineSpec, models, { inspect }, { noDataAgent: "sample" });
     expect(run.error).toBe("slot 'inspect' of graph 'ts-sql-refine' must mark the code candidate it routes to vote done (done: true), or the vote waits for it forever; got 'coder' not done");
   });
 
   it("the default nodes keep to the new rules (a whole memo-refine and ts-sql-refine question answers)", async () => {
-    const memo = await runWith(memoRefineSpec, scriptedProvider({ critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' }), {});
+    const memo = await runWith(memoRefineSpec, scriptedProvider({ linker: '{"keywords": []}', critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' }), {});
     expect(memo.error).toBeUndefined();
     expect(memo.sql).toBe(GIVEN);
-    const ts = await runWith(tsSqlRefineSpec, scriptedProvider({ linker: '{"keywords": ["London"]}', coder: CODE }), {}, { noDataAgent: true });
+    const ts = await runWith(tsSqlRefineSpec, scriptedProvider({ linker: '{"keywords": ["London"]}', coder: CODE }), {}, { noDataAgent: "sample" });
     expect(ts.error).toBeUndefined();
-    expect(ts.outcome).toMatchObject({ tested: true, testCodeBuilt: true });
+    // The coder ran, inspection handed its code over, the vote decided: the question ended by its own rules (on this
+    // tiny table the 1/10 sample lacks the linked value, which the outcome says).
+    expect(ts.outcome, JSON.stringify(ts.outcome)).toMatchObject({ coderTurns: 1, skipped: "empty test result: the data lacks the linked values" });
   });
 });
 

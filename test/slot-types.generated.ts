@@ -50,6 +50,7 @@ export interface SlotTypesFit {
   "memo-sql schema": Assert<Fits<NodeFactory<SqlStateValue, SqlStateUpdate | Command>, SlotFactory<typeof memoSqlSpec, "schema">>>;
   "memo-sql decompose": Assert<Fits<NodeFactory<DecomposePayload, Command>, SlotFactory<typeof memoSqlSpec, "decompose">>>;
   "memo-sql decompose reads": Assert<Fits<"ctx" | "strategy", keyof DecomposePayload>>;
+  "memo-sql paths": Assert<Fits<NodeFactory<MemoStateValue, Command>, SlotFactory<typeof memoSqlSpec, "paths">>>;
   "memo-sql act": Assert<Fits<NodeFactory<PathPayload, Command>, SlotFactory<typeof memoSqlSpec, "act">>>;
   "memo-sql act reads": Assert<Fits<"ctx" | "strategy" | "plan" | "index" | "steps", keyof PathPayload>>;
   "memo-sql reflect": Assert<Fits<NodeFactory<PathPayload, Command>, SlotFactory<typeof memoSqlSpec, "reflect">>>;
@@ -64,6 +65,7 @@ export interface SlotTypesFit {
   "memo-sql refine": Assert<Fits<NodeFactory<CandidatePayload, Command>, SlotFactory<typeof memoSqlSpec, "refine">>>;
   "memo-sql refine reads": Assert<Fits<"ctx" | "candidate" | "round" | "verdict", keyof CandidatePayload>>;
   "memo-sql vote": Assert<Fits<NodeFactory<MemoStateValue, Command>, SlotFactory<typeof memoSqlSpec, "vote">>>;
+  "memo-refine link": Assert<Fits<NodeFactory<SqlStateValue, SqlStateUpdate | Command>, SlotFactory<typeof memoRefineSpec, "link">>>;
   "memo-refine schema": Assert<Fits<NodeFactory<SqlStateValue, SqlStateUpdate | Command>, SlotFactory<typeof memoRefineSpec, "schema">>>;
   "memo-refine seed": Assert<Fits<NodeFactory<MemoStateValue, Command>, SlotFactory<typeof memoRefineSpec, "seed">>>;
   "memo-refine critic": Assert<Fits<NodeFactory<CandidatePayload, Command>, SlotFactory<typeof memoRefineSpec, "critic">>>;

@@ -46,37 +46,54 @@ describe("relevantTables", () => {
   });
 });
 
-describe("test outcomes are compared as the test code says", () => {
+describe("test outcomes are compared as the question asks", () => {
   const sortingCode = "// best first\nresult = rows.sort((a, b) => b.score - a.score);";
   const plainCode = "// the names of the schools\nresult = school.map((s) => ({ name: s.name }));";
   const expected = (rows: (string | number)[][]) => ({ columns: ["name"], rows });
+  const unordered = { question: "Which schools are in the north?", sql: "SELECT name FROM school WHERE region = 'north'" };
+  const byScore = { question: "List the schools by score, best first.", sql: "SELECT name FROM school ORDER BY score DESC" };
 
   it("a duplicate row fails (multiset, not a set)", () => {
-    const comparison = comparisonOf({ code: plainCode });
+    const comparison = comparisonOf({ code: plainCode }, "code", unordered);
     expect(comparison).toBe("multiset");
     expect(matchesExpected([["A"], ["A"], ["B"]], expected([["A"], ["B"]]), comparison)).toBe(false);
     expect(matchesExpected([["B"], ["A"]], expected([["A"], ["B"]]), comparison)).toBe(true);
   });
 
   it("a wrong DISTINCT fails: one too many (duplicates lost) and one missing (duplicates kept)", () => {
-    const comparison = comparisonOf({ code: plainCode });
+    const comparison = comparisonOf({ code: plainCode }, "code", unordered);
     // The question wants every school's name (two schools share one): a DISTINCT drops a row.
     expect(matchesExpected([["A"], ["B"]], expected([["A"], ["A"], ["B"]]), comparison)).toBe(false);
     // The question wants distinct names: a query without DISTINCT returns the repeat.
     expect(matchesExpected([["A"], ["A"], ["B"]], expected([["A"], ["B"]]), comparison)).toBe(false);
   });
 
-  it("a wrong ORDER BY fails when the test code sorts, and order is free when it does not", () => {
-    expect(comparisonOf({ code: sortingCode })).toBe("ordered");
-    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }))).toBe(false);
-    expect(matchesExpected([["B"], ["A"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }))).toBe(true);
-    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: plainCode }))).toBe(true);
+  it("a wrong ORDER BY fails when order is asked for and the test code sorts; order is free otherwise", () => {
+    expect(comparisonOf({ code: sortingCode }, "code", byScore)).toBe("ordered");
+    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }, "code", byScore))).toBe(false);
+    expect(matchesExpected([["B"], ["A"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }, "code", byScore))).toBe(true);
+    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: plainCode }, "code", byScore))).toBe(true);
+  });
+
+  it("issue 28, point 13: a .sort( for readability does not make order count; the question or the SQL's ORDER BY (not under LIMIT 1) does", () => {
+    // A correct unordered SQL passes a test whose code sorts only for readability.
+    expect(comparisonOf({ code: sortingCode }, "code", unordered)).toBe("multiset");
+    expect(matchesExpected([["A"], ["B"]], expected([["B"], ["A"]]), comparisonOf({ code: sortingCode }, "code", unordered))).toBe(true);
+    // The question asks for an order, the SQL does not: ordered.
+    for (const question of ["List the names in alphabetical order.", "Names sorted by age", "Show them in descending order of score", "From the highest to the lowest score, the names"]) {
+      expect(comparisonOf({ code: sortingCode }, "code", { question, sql: unordered.sql }), question).toBe("ordered");
+    }
+    // The SQL orders: ordered, unless one row is kept (LIMIT 1 has no order to compare).
+    expect(comparisonOf({ code: sortingCode }, "code", { question: unordered.question, sql: "SELECT name FROM school ORDER BY score DESC LIMIT 3" })).toBe("ordered");
+    expect(comparisonOf({ code: sortingCode }, "code", { question: "Which school scores best?", sql: "SELECT name FROM school ORDER BY score DESC LIMIT 1" })).toBe("multiset");
+    // An ORDER BY inside a subquery does not order the answer; orders (the table) is no order.
+    expect(comparisonOf({ code: sortingCode }, "code", { question: "How many orders did each school place?", sql: "SELECT name FROM school WHERE id IN (SELECT id FROM school ORDER BY score LIMIT 5)" })).toBe("multiset");
   });
 
   it("a sort named only in a comment or a string does not make the comparison ordered; a prediction is a multiset", () => {
-    expect(comparisonOf({ code: "// no need to .sort( here\nresult = school.map((s) => ({ name: '.sort(' }));" })).toBe("multiset");
-    expect(comparisonOf({ code: sortingCode }, "prediction")).toBe("multiset");
-    expect(comparisonOf(null)).toBe("multiset");
+    expect(comparisonOf({ code: "// no need to .sort( here\nresult = school.map((s) => ({ name: '.sort(' }));" }, "code", byScore)).toBe("multiset");
+    expect(comparisonOf({ code: sortingCode }, "prediction", byScore)).toBe("multiset");
+    expect(comparisonOf(null, "code", byScore)).toBe("multiset");
   });
 });
 

@@ -105,7 +105,14 @@ export const memoSqlManifest = defineManifest({
       reads: ["ctx", "strategy"],
       writes: ["memoPlans"],
       returns: "Command",
-      routesTo: ["act", "write"],
+      routesTo: ["paths"],
+    },
+    paths: {
+      summary: "gate: wait for every plan; identical plans are solved once, their candidates shared",
+      reads: ["memoPlans", ...CONTEXT_READS, "linking"],
+      writes: ["memoPlans"],
+      returns: "Command",
+      routesTo: ["act", "write", "nowhere (goto: []) while plans are pending"],
     },
     act: {
       summary: "reason → sub-SQL → execute for one sub-question",
@@ -155,8 +162,9 @@ export const memoSqlManifest = defineManifest({
     vote: { summary: "gate: wait for every candidate to be final, then majority vote over results", ...VOTE_CONTRACT },
   },
   // link (a structured ask, unless --no-linking) → per path (3): decompose (a structured ask; a paradigm that does not
-  // fit asks again for a free one) → per sub-question (1 to MAX_SUB_QUESTIONS; one when judged simple): act (1) →
-  // reflect (a structured ask) → revise (1, when reflect found a problem) → per style: write (1) → the correction.
+  // fit asks again for a free one) → per distinct plan (1 when all three paths plan the same, else up to 3), per
+  // sub-question (1 to MAX_SUB_QUESTIONS; one when judged simple): act (1) → reflect (a structured ask) → revise (1,
+  // when reflect found a problem) → per style: write (1) → the correction.
   calls: (options: Record<string, unknown>) => {
     const o = readOptions(MEMO_SQL_OPTIONS, options);
     const paths = STRATEGIES.length;
@@ -166,7 +174,7 @@ export const memoSqlManifest = defineManifest({
     const writes = paths * o.styles;
     const correction = o.noRefine ? { min: 0, max: 0 } : correctionCalls(writes, o.refineRounds);
     return {
-      min: link.min + paths * (decompose.min + subQuestion.min) + writes + correction.min,
+      min: link.min + paths * decompose.min + subQuestion.min + o.styles + correction.min,
       max: link.max + paths * (decompose.max + MAX_SUB_QUESTIONS * subQuestion.max) + writes + correction.max,
     };
   },
@@ -179,6 +187,7 @@ export const memoRefineManifest = defineManifest({
   stateType: MEMO_STATE,
   options: MEMO_REFINE_OPTIONS,
   slots: {
+    link: S.link,
     schema: S.schema,
     seed: {
       summary: "execute the given SQL as the one candidate, or the question's candidates from --candidates",
@@ -191,11 +200,13 @@ export const memoRefineManifest = defineManifest({
     ...CORRECTION_SLOTS,
     vote: { summary: "the final candidate (the vote over one)", ...VOTE_CONTRACT },
   },
-  // seed calls nothing; then the correction of the one given SQL, or of the question's candidates in --candidates
+  // link (a structured ask, unless --no-linking), seed calls nothing; then the correction of the one given SQL, or of the question's candidates in --candidates
   // (counted as memo-sql's paths × styles, the most `sqlmend memo candidates` writes).
   calls: (options: Record<string, unknown>) => {
     const o = readOptions(MEMO_REFINE_OPTIONS, options);
-    if (!o.candidates) return correctionCalls(1, o.refineRounds);
-    return { ...correctionCalls(STRATEGIES.length * STYLES.length, o.refineRounds), note: "with --candidates: up to nine candidates a question (memo-sql's); a file holding more costs more" };
+    const link = o.noLinking ? { min: 0, max: 0 } : STRUCTURED_CALLS;
+    const plus = (c: { min: number; max: number }) => ({ min: link.min + c.min, max: link.max + c.max });
+    if (!o.candidates) return plus(correctionCalls(1, o.refineRounds));
+    return { ...plus(correctionCalls(STRATEGIES.length * STYLES.length, o.refineRounds)), note: "with --candidates: up to nine candidates a question (memo-sql's); a file holding more costs more" };
   },
 });

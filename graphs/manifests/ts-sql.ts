@@ -17,7 +17,7 @@ const tsSqlCalls =
     const o = readOptions(TS_SQL_OPTIONS, options);
     const models = new Set(o.coderModels).size || 1;
     const generate = generator ? 1 : 0;
-    const data = o.noDataAgent ? { min: 0, max: 0 } : { min: 1, max: o.maxDataRounds * DATA_REPLY_ATTEMPTS };
+    const data = o.noDataAgent !== "off" ? { min: 0, max: 0 } : { min: 1, max: o.maxDataRounds * DATA_REPLY_ATTEMPTS };
     const coderTurns = o.noInspection ? 1 : 1 + o.maxCodeRefinements;
     const select = o.codeVote === "select" ? models - 1 : 0;
     return {
@@ -59,11 +59,11 @@ const TS_SQL_SLOTS = {
     summary: "write synthetic test rows for the relevant tables (the last turn's problems sent back)",
     role: "data",
     reads: ["question", "evidence", "dbPath", "descriptionDir", "linking", "sql", "testData", "dataRounds", "attempts"],
-    writes: ["testData", "dataRounds"],
+    writes: ["testData", "dataRounds", "lastPrompts", "dataStopReason"],
     requires: ["dataRounds"],
   },
   sample: {
-    summary: "ablation noDataAgent: sample test rows from the real database",
+    summary: "ablation --no-data-agent schema|sample: sample test rows from the real database",
     reads: ["questionId", "question", "dbPath", "descriptionDir", "linking", "sql", "dataRounds"],
     writes: ["testData", "dataRounds"],
     requires: ["testData", "dataRounds"],
@@ -100,7 +100,7 @@ const TS_SQL_SLOTS = {
   },
   test: {
     summary: "run the SQL on the test data and compare with the expected result (Algorithm 1)",
-    reads: ["sql", "initialSql", "dbPath", "testCode", "testData", "rounds", "lastRunnableSql"],
+    reads: ["sql", "initialSql", "dbPath", "testCode", "testData", "rounds", "lastRunnableSql", "stopReason"],
     writes: ["initialSql", "testRun", "lastRunnableSql", "sql"],
     requires: ["testRun", "initialSql"],
   },
@@ -108,7 +108,7 @@ const TS_SQL_SLOTS = {
     summary: "revise the SQL from the failed test case (never a row of the real database)",
     role: "reviser",
     reads: ["question", "evidence", "dbPath", "descriptionDir", "testRun", "testData", "testCode", "sql", "rounds"],
-    writes: ["sql", "rounds"],
+    writes: ["sql", "rounds", "lastPrompts", "stopReason"],
     requires: ["rounds"],
   },
 } as const;

@@ -216,7 +216,8 @@ export const seedNode: MemoNodeFactory<MemoStateValue> = (deps, options) => asyn
   const execution = await executeSql(deps.executor, state.dbPath, state.sql, options);
   const candidate: Candidate = { id: "initial", sql: state.sql, source: "initial", execution, meta: { order: 0, rounds: 0, final: false, verdicts: [] } };
   if (!state.sql.trim()) return new Command({ update: { candidates: [finalCandidate(candidate, { accepted: null, note: "no SQL to correct" })], execution }, goto: "vote" });
-  return new Command({ update: { candidates: [candidate], execution }, goto: new Send("critic", { ctx: contextOf(state, false), candidate, round: 0 } satisfies CandidatePayload) });
+  const ctx = contextOf(state, !readOptions(MEMO_REFINE_OPTIONS, options).noLinking);
+  return new Command({ update: { candidates: [candidate], execution }, goto: new Send("critic", { ctx, candidate, round: 0 } satisfies CandidatePayload) });
 };
 
 async function seedFromFile(deps: NodeDeps, options: GraphOptions, state: MemoStateValue, file: string) {
@@ -236,7 +237,8 @@ async function seedFromFile(deps: NodeDeps, options: GraphOptions, state: MemoSt
   );
   const ready = candidates.filter((c) => c.sql.trim());
   const empty = candidates.filter((c) => !c.sql.trim()).map((c) => finalCandidate(c, { accepted: null, note: "no SQL to correct" }));
-  const ctx = contextOf(state, false);
+  // The critic's context as memo-sql's critic gets it: linked columns and values included (unless --no-linking).
+  const ctx = contextOf(state, !readOptions(MEMO_REFINE_OPTIONS, options).noLinking);
   return new Command({
     update: { candidates: [...ready, ...empty] },
     goto: ready.length ? ready.map((candidate) => new Send("critic", { ctx, candidate, round: 0 } satisfies CandidatePayload)) : "vote",

@@ -16,6 +16,11 @@ export const MEMO_CORRECTION_OPTIONS = defineOptions({
     help: "memory shown to the critic: top 40 + subsumption filter, top 4 unfiltered, 4 at random, or none (direct correction)",
   },
   refineRounds: { type: "int", default: 3, min: 1, max: 10, help: "critic↔refiner rounds per candidate" },
+  noLinking: {
+    type: "boolean",
+    default: false,
+    help: "skip schema and value linking (Table 5: w/o schema linking); memo-refine's critic then sees what memo-sql's does under it",
+  },
   allowMemoryOverlap: {
     type: "boolean",
     default: false,
@@ -38,7 +43,6 @@ export const MEMO_REFINE_OPTIONS = defineOptions({
 export const MEMO_SQL_OPTIONS = defineOptions({
   ...MEMO_CORRECTION_OPTIONS,
   voteEmpty: { type: "choice", choices: ["keep", "discard"], default: "keep", help: "empty results in the vote: keep (A.4) or discard (Alpha-SQL's protocol)" },
-  noLinking: { type: "boolean", default: false, help: "skip schema and value linking (Table 5: w/o schema linking)" },
   decomposition: { type: "choice", choices: ["structured", "random"], default: "structured", help: "three paradigms, or random decompositions (Table 5)" },
   noReact: { type: "boolean", default: false, help: "final SQL from the sub-questions alone: no sub-SQL written, run or reflected on (Table 5: w/o ReAct+Reflect)" },
   noReflect: { type: "boolean", default: false, help: "act and observe each sub-question, without reflect/revise (a finer ablation than --no-react)" },

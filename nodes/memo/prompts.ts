@@ -15,7 +15,12 @@ export interface PromptContext {
 }
 
 const taxonomy = () => ERROR_TYPES.map((t) => `- ${t}: ${ERROR_TYPE_HELP[t]}`).join("\n");
-const header = (c: PromptContext) => `Database schema:\n${c.schemaText}\n\n${c.linkingText ? `${c.linkingText}\n\n` : ""}${questionBlock(c.question, c.evidence)}`;
+/**
+ * Schema, linked items, then `context` (exemplars, memory cases: whatever the model reads before it), then the target
+ * question — the last question the model reads is the one to answer, as in the shared generation prompt.
+ */
+const header = (c: PromptContext, context = "") =>
+  `Database schema:\n${c.schemaText}\n\n${c.linkingText ? `${c.linkingText}\n\n` : ""}${context ? `${context}\n\n` : ""}${questionBlock(c.question, c.evidence)}`;
 
 // ---------------------------------------------------------------- the memory (offline)
 
@@ -70,12 +75,24 @@ export interface DecompositionSeed {
 
 const SEED_STARTS = ["what the question asks to return", "the conditions the question sets", "the last thing the question mentions", "the first thing the question mentions"];
 
-/** The seed of path `path` (0-based) for a question: drawn from a hash of the question and the path. */
+/**
+ * The seed of path `path` (0-based) for a question. Size and starting point are drawn once per question (a hash of
+ * the question alone) and offset by path, so the three paths always ask for a different size and a different start
+ * (3 paths over 4 sizes and 4 starts); the seed string itself hashes question and path.
+ */
 export function decompositionSeed(question: string, path: number): DecompositionSeed {
+  const drawn = fnv1a(question);
+  return {
+    seed: fnv1a(`${path}\0${question}`).toString(16).padStart(8, "0"),
+    size: 2 + (((drawn >>> 8) + path) % 4),
+    start: SEED_STARTS[((drawn % SEED_STARTS.length) + path) % SEED_STARTS.length]!,
+  };
+}
+
+function fnv1a(text: string): number {
   let h = 2166136261;
-  for (const ch of `${path}\0${question}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  // Offsets by path: the three paths always draw different sizes and starting points.
-  return { seed: h.toString(16).padStart(8, "0"), size: 2 + (((h >>> 8) + path) % 4), start: SEED_STARTS[((h % SEED_STARTS.length) + path) % SEED_STARTS.length]! };
+  for (const ch of text) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  return h;
 }
 
 export function decomposePrompt(c: PromptContext, paradigm: Strategy | "random", seed?: DecompositionSeed): ChatInput[] {
@@ -142,13 +159,13 @@ const STYLE_TEXT: Record<Style, string> = {
 };
 
 export function writePrompt(c: PromptContext, steps: MemoStep[], style: Style, exemplars: Example[], plan: string[] = []): ChatInput[] {
-  const shots = exemplars.length ? `Examples of questions and their SQL (other databases may differ):\n\n${exemplars.map((e) => `${questionBlock(e.question, e.evidence)}\nSQL: ${e.sql}`).join("\n\n")}\n\n` : "";
+  const shots = exemplars.length ? `Examples of questions and their SQL (other databases may differ):\n\n${exemplars.map((e) => `${questionBlock(e.question, e.evidence)}\nSQL: ${e.sql}`).join("\n\n")}` : "";
   return [
     { role: "system", content: SQL_SYSTEM },
     {
       role: "user",
       content:
-        `${header(c)}\n\n${steps.length || !plan.length ? `The sub-questions were solved like this:\n${showSteps(steps)}` : `The question breaks down into these sub-questions:\n${plan.map((q, i) => `${i + 1}. ${q}`).join("\n")}`}\n\n${shots}` +
+        `${header(c, shots)}\n\n${steps.length || !plan.length ? `The sub-questions were solved like this:\n${showSteps(steps)}` : `The question breaks down into these sub-questions:\n${plan.map((q, i) => `${i + 1}. ${q}`).join("\n")}`}\n\n` +
         `Now write one SQLite query that answers the whole question, written as ${STYLE_TEXT[style]}. Reply with the query in a sql block.`,
     },
   ];
@@ -158,14 +175,14 @@ export function writePrompt(c: PromptContext, steps: MemoStep[], style: Style, e
 
 export function criticPrompt(c: PromptContext, sql: string, observation: string, cases: MemoryEntry[]): ChatInput[] {
   const memory = cases.length
-    ? `Past mistakes on similar questions, with their error types and how they were fixed:\n\n${cases.map((e, i) => renderEntry(e, i + 1)).join("\n\n")}\n\n`
+    ? `Past mistakes on similar questions, with their error types and how they were fixed:\n\n${cases.map((e, i) => renderEntry(e, i + 1)).join("\n\n")}`
     : "";
   return [
     { role: "system", content: "You are a strict reviewer of SQLite queries: you decide whether a query answers its question, and if not, why." },
     {
       role: "user",
       content:
-        `${header(c)}\n\n${memory}Query under review:\n${sql}\nIts result: ${observation}\n\n` +
+        `${header(c, memory)}\n\nQuery under review:\n${sql}\nIts result: ${observation}\n\n` +
         `Decide whether this query is wrong. If it is, name its error types from this list (names exactly):\n${taxonomy()}\n` +
         'and say precisely what to change. Reply as JSON {"wrong": boolean, "errorTypes": [...], "suggestions": "..."} (empty list and text when it is right).',
     },

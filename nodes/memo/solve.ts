@@ -1,14 +1,14 @@
 import { Command, Send } from "@langchain/langgraph";
 import { z } from "zod";
 import { readOptions } from "../../core/options.ts";
-import { type MemoPlan, type MemoStep, STRATEGIES, type Strategy, STYLES, type Style } from "../../state/memo.ts";
+import { type MemoPlan, type MemoStateValue, type MemoStep, STRATEGIES, type Strategy, STYLES, type Style } from "../../state/memo.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { callModel, callStructured } from "../../tools/models/llm.ts";
 import { extractSql, stripThinking } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import type { GraphOptions, NodeDeps, NodeFactory } from "../types.ts";
-import { type MemoContext, observe } from "./common.ts";
+import { contextOf, type MemoContext, observe } from "./common.ts";
 import { MAX_SUB_QUESTIONS, MEMO_SQL_OPTIONS } from "./options.ts";
 import { actPrompt, decompositionSeed, decomposePrompt, reflectPrompt, revisePrompt } from "./prompts.ts";
 
@@ -31,6 +31,8 @@ export interface PathPayload {
   index: number;
   /** This path's steps so far (act, reflect, revise records). */
   steps: MemoStep[];
+  /** Later paths whose plan is the same as this one's: solved once, here, and given this path's candidates. */
+  sharedWith?: Strategy[];
 }
 
 export interface WritePayload {
@@ -42,6 +44,8 @@ export interface WritePayload {
   order: number;
   /** The path's sub-questions (the writer's only guide under noReact, when there are no steps). */
   plan: string[];
+  /** Later paths with the same plan: the writer's candidate is theirs too (`meta.sharedFrom`). */
+  sharedWith?: Strategy[];
 }
 
 /** A Memo-SQL node: given its branch's payload (a `Send`), it returns the Command naming the branch's next step. */
@@ -58,20 +62,21 @@ const DecompositionSchema = z.object({
 /** The first step of every path, or the next sub-question, or — once all are solved — the writers, one per style. */
 export function advance(payload: PathPayload, steps: MemoStep[], options: GraphOptions): Send[] {
   if (payload.index + 1 < payload.plan.length) return [new Send("act", { ...payload, index: payload.index + 1, steps })];
-  return writers(payload.ctx, payload.strategy, payload.plan, steps, options);
+  return writers(payload.ctx, payload.strategy, payload.plan, steps, options, payload.sharedWith);
 }
 
 /** One writer per style for a finished path (candidate order: strategy-major). */
-function writers(ctx: MemoContext, strategy: Strategy, plan: string[], steps: MemoStep[], options: GraphOptions): Send[] {
+function writers(ctx: MemoContext, strategy: Strategy, plan: string[], steps: MemoStep[], options: GraphOptions, sharedWith: Strategy[] = []): Send[] {
   const { styles } = readOptions(MEMO_SQL_OPTIONS, options);
   const strategyAt = STRATEGIES.indexOf(strategy);
-  return STYLES.slice(0, styles).map((style, s) => new Send("write", { ctx, strategy, steps, style, order: strategyAt * STYLES.length + s, plan } satisfies WritePayload));
+  const shared = sharedWith.length ? { sharedWith } : {};
+  return STYLES.slice(0, styles).map((style, s) => new Send("write", { ctx, strategy, steps, style, order: strategyAt * STYLES.length + s, plan, ...shared } satisfies WritePayload));
 }
 
 /**
  * Slot `decompose` (role `decomposer`), once per paradigm. In: { ctx, strategy }. Out: memoPlans (what was applied:
  * the paradigm; `none` when the model judges the question simple; `random` when it judges the paradigm a bad fit, or
- * under `decomposition random`), then the path's first act. A bad reply falls back to no decomposition.
+ * under `decomposition random`), then the `paths` gate. A bad reply falls back to no decomposition.
  */
 export const decomposeNode: MemoNodeFactory<DecomposePayload> = (deps, options) => async ({ ctx, strategy }) => {
   const { decomposition } = readOptions(MEMO_SQL_OPTIONS, options);
@@ -96,12 +101,39 @@ export const decomposeNode: MemoNodeFactory<DecomposePayload> = (deps, options) 
         : { strategy, applied: "none", subQuestions: [ctx.question], note: "the paradigm did not fit and no other decomposition came back" };
   } else if (!questions(first.value).length) plan = { strategy, applied: "none", subQuestions: [ctx.question], note: "no sub-questions came back; the question is solved whole" };
   else plan = { strategy, applied: decomposition === "random" ? "random" : strategy, subQuestions: questions(first.value), ...(decomposition === "random" ? { seed: seed.seed } : {}) };
-  // noReact (Table 5's "w/o ReAct+Reflect"): no sub-SQL is written, run or reflected on; the writers get the plan.
-  const { noReact } = readOptions(MEMO_SQL_OPTIONS, options);
-  return new Command({
-    update: withCalls({ memoPlans: [plan] }, records),
-    goto: noReact ? writers(ctx, strategy, plan.subQuestions, [], options) : new Send("act", { ctx, strategy, plan: plan.subQuestions, index: 0, steps: [] } satisfies PathPayload),
-  });
+  return new Command({ update: withCalls({ memoPlans: [plan] }, records), goto: "paths" });
+};
+
+/** Two plans are the same path when their sub-questions read the same: every solver and writer prompt would too. */
+const planKey = (plan: MemoPlan) => plan.subQuestions.map((q) => q.replace(/\s+/g, " ").trim()).join("\n");
+
+/**
+ * Slot `paths`: the gate after decomposition. It waits for every path's plan; paths with the same plan (a simple
+ * question: every decomposer says so) are solved once, by the earliest path in candidate order, whose candidates
+ * count for the others too (memoPlans[].solvedBy; the writer copies them). Then each distinct plan's first act, or
+ * — under noReact (Table 5's "w/o ReAct+Reflect": no sub-SQL written, run or reflected on) — its writers.
+ */
+export const pathsNode: NodeFactory<MemoStateValue, Command> = (_deps, options) => async (state) => {
+  if (STRATEGIES.some((s) => !state.memoPlans.some((p) => p.strategy === s))) return new Command({ goto: [] });
+  const { noReact, noLinking } = readOptions(MEMO_SQL_OPTIONS, options);
+  const ctx = contextOf(state, !noLinking);
+  const plans = STRATEGIES.map((s) => state.memoPlans.find((p) => p.strategy === s)!);
+  const leaders = new Map<string, { plan: MemoPlan; sharedWith: Strategy[] }>();
+  const collapsed: MemoPlan[] = [];
+  for (const plan of plans) {
+    const leader = leaders.get(planKey(plan));
+    if (!leader) leaders.set(planKey(plan), { plan, sharedWith: [] });
+    else {
+      leader.sharedWith.push(plan.strategy);
+      collapsed.push({ ...plan, solvedBy: leader.plan.strategy });
+    }
+  }
+  const goto = [...leaders.values()].flatMap(({ plan, sharedWith }) =>
+    noReact
+      ? writers(ctx, plan.strategy, plan.subQuestions, [], options, sharedWith)
+      : [new Send("act", { ctx, strategy: plan.strategy, plan: plan.subQuestions, index: 0, steps: [], ...(sharedWith.length ? { sharedWith } : {}) } satisfies PathPayload)],
+  );
+  return new Command({ update: collapsed.length ? { memoPlans: collapsed } : {}, goto });
 };
 
 /** Slot `act` (role `solver`): reason about the current sub-question, write its sub-SQL, execute it. Then reflect (or move on under noReflect). */

@@ -1,6 +1,7 @@
 import { Command } from "@langchain/langgraph";
 import { readOptions } from "../../core/options.ts";
 import type { Candidate } from "../../state/sql-state.ts";
+import { STRATEGIES, STYLES } from "../../state/memo.ts";
 import { callModel } from "../../tools/models/llm.ts";
 import { extractSql } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
@@ -15,7 +16,7 @@ import type { MemoNodeFactory, WritePayload } from "./solve.ts";
  * `exemplars` training examples retrieved by question + skeleton of the path's latest sub-SQL (§3.4.1; dense with
  * the shared embedder, else lexical; none under noIcl or without a training split; `meta.icl` says which). Out: one candidate `strategy:style`, executed; then the collect gate.
  */
-export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async ({ ctx, strategy, steps, style, order, plan }) => {
+export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async ({ ctx, strategy, steps, style, order, plan, sharedWith = [] }) => {
   const { noIcl, exemplars: k } = readOptions(MEMO_SQL_OPTIONS, options);
   const latest = [...steps].reverse().find((s) => s.kind !== "reflect" && s.sql)?.sql ?? "";
   const wanted = !noIcl && k > 0;
@@ -34,8 +35,16 @@ export const writeNode: MemoNodeFactory<WritePayload> = (deps, options) => async
     // `written`: the SQL as written, which refinement may replace (`sqlmend memo candidates` exports it).
     meta: { strategy, style, order, exemplars: exemplars.map((e) => e.id), icl, rounds: 0, final: false, verdicts: [], written: sql },
   };
+  // Paths with the same plan were solved once (the `paths` gate): this candidate is theirs too, one vote per path as
+  // three identical paths would have cast.
+  const copies: Candidate[] = sharedWith.map((other) => ({
+    ...candidate,
+    id: `${other}:${style}`,
+    source: `memo:${other}:${style}`,
+    meta: { ...candidate.meta, strategy: other, order: STRATEGIES.indexOf(other) * STYLES.length + STYLES.indexOf(style), sharedFrom: candidate.id },
+  }));
   return new Command({
-    update: withCalls({ candidates: [candidate], attempts: [{ node: "write", sql, ok: !!sql, note: sql ? undefined : `${call.record.error}; no candidate SQL` }] }, [...(retrieved?.records ?? []), call.record]),
+    update: withCalls({ candidates: [candidate, ...copies], attempts: [{ node: "write", sql, ok: !!sql, note: sql ? undefined : `${call.record.error}; no candidate SQL` }] }, [...(retrieved?.records ?? []), call.record]),
     goto: "collect",
   });
 };

@@ -6,6 +6,7 @@ import { extractJson, stripThinking } from "../../tools/reply.ts";
 import { runSandboxed } from "../../tools/sandbox/sandbox.ts";
 import { withCalls } from "../common.ts";
 import { coderLabel, ddlText, isEmptyAnswer, descriptionLines, foreignKeyLines, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { coverageGaps } from "./data.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { coderPrompt, expectedResultPrompt } from "./prompts.ts";
 
@@ -48,7 +49,7 @@ export const coderNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const retry = task.round > 0 && previous?.problem ? previous : undefined;
   const prompt = opts.noTestCode
     ? expectedResultPrompt({ ...shared, previous: retry ? { reply: retry.code, problem: retry.problem! } : undefined })
-    : coderPrompt({ ...shared, dbId: state.dbId, previous: retry ? { code: retry.code, result: retry.result, problem: retry.problem! } : undefined });
+    : coderPrompt({ ...shared, ...(opts.noDataAgent === "schema" ? { tables: null } : {}), dbId: state.dbId, previous: retry ? { code: retry.code, result: retry.result, problem: retry.problem! } : undefined });
   const base = deps.models.forRole("coder").settings.temperature;
   // Appendix B: the temperature rises by 0.01 with each inspection round.
   const temperature = Math.round((base + 0.01 * task.round) * 100) / 100;
@@ -84,12 +85,13 @@ function predictedResult(reply: string): { result?: TestResult; problem?: string
  * remain; otherwise the candidate is final and `vote` is told. No model call. Under `noInspection` the first code
  * is final whatever it gives.
  */
-export const inspectNode: TsSqlNodeFactory = (_deps, options) => async (state) => {
+export const inspectNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const opts = readOptions(TS_SQL_OPTIONS, options);
   const task = taskOf(state);
   const candidate = state.codeCandidates.find((c) => c.model === task.model) ?? { model: task.model, code: "", rounds: task.round + 1, done: false };
   let result: TestResult | undefined;
   let problem = candidate.problem;
+  let emptyBecause: CodeCandidate["emptyBecause"];
   if (candidate.code) {
     if (opts.noTestCode) ({ result, problem } = predictedResult(candidate.code));
     else {
@@ -97,11 +99,20 @@ export const inspectNode: TsSqlNodeFactory = (_deps, options) => async (state) =
       if (run.ok) result = { columns: run.columns, rows: run.rows };
       else problem = `${run.kind === "error" ? "the code fails" : run.kind === "shape" ? "the result has the wrong shape" : `the code was stopped (${run.kind})`}: ${run.message}`;
     }
-    if (result && isEmptyAnswer(result.rows)) problem = "the result is empty (no rows, or only null), but the test data was written so that the question has an answer; check the filters and joins";
+    if (result && isEmptyAnswer(result.rows)) {
+      // Whose fault: the data, when its rows lack what the question's linked conditions name (no code finds rows
+      // there, so asking the coder again would only loosen its filters); else the code's filters and joins.
+      const facts = await schemaFacts(deps, state);
+      const gaps = coverageGaps(state.linking, facts.schema.tables.map((t) => t.name), state.testData?.tables ?? {});
+      emptyBecause = gaps.length ? "data" : "code";
+      problem = gaps.length
+        ? `the result is empty (no rows, or only null): the test data lacks what the question's conditions name (${gaps.join("; ")})`
+        : "the result is empty (no rows, or only null), but the test data has rows with what the question's conditions name; check the filters and joins";
+    }
     else if (result && !opts.noTestCode && !hasComments(candidate.code)) problem = "the code carries no comments: say in comments what each step computes";
   }
-  const again = Boolean(problem) && !opts.noInspection && task.round < opts.maxCodeRefinements;
-  const checked: CodeCandidate = { ...candidate, ...(result ? { result } : {}), ...(problem ? { problem } : { problem: undefined }), done: !again };
+  const again = Boolean(problem) && emptyBecause !== "data" && !opts.noInspection && task.round < opts.maxCodeRefinements;
+  const checked: CodeCandidate = { ...candidate, ...(result ? { result } : {}), ...(problem ? { problem } : { problem: undefined }), emptyBecause, done: !again };
   const note = problem ? `${coderLabel(task.model)} round ${task.round + 1}: ${problem}` : undefined;
   const update = { codeCandidates: [checked], attempts: [{ node: "inspect", sql: state.sql, ok: !problem, ...(note ? { note } : {}) }] };
   if (again) {

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type { Linking } from "../../state/linking.ts";
+import type { ChatInput } from "../../tools/models/llm.ts";
 import type { TestResult, TsSqlStateUpdate, TsSqlStateValue } from "../../state/ts-sql.ts";
 import type { JsonScalar } from "../../tools/sandbox/sandbox.ts";
 import { type DbSchema, readSchema, showIdent } from "../../tools/schema.ts";
@@ -7,6 +9,9 @@ import { tokenizeSql } from "../../tools/sql-tokens.ts";
 import type { Row, ScratchExecutor, SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
 import type { NodeDeps, NodeFactory } from "../types.ts";
 import type { Command } from "@langchain/langgraph";
+
+/** A prompt's fingerprint (sha256 of its messages), to tell a retry that would send the same prompt again. */
+export const promptHash = (messages: readonly ChatInput[]): string => createHash("sha256").update(JSON.stringify(messages)).digest("hex");
 
 /** A TS-SQL node: reads TS-SQL's state; returns an update, or a Command where it routes a loop itself. */
 export type TsSqlNodeFactory = NodeFactory<TsSqlStateValue, TsSqlStateUpdate | Command>;
@@ -102,13 +107,15 @@ function comparable(rows: readonly (readonly (JsonScalar | SqlValue)[])[]): Row[
 }
 
 /**
- * How a test compares results (Algorithm 1, line 5). The test code is the specification, as the gold query is for
- * Spider's scorer: when it sorts, row order counts; otherwise rows are compared as a multiset, so a missing or wrong
- * DISTINCT and a duplicated row still fail. (The shared BIRD set semantics would let both pass.)
+ * How a test compares results (Algorithm 1, line 5). Rows are a multiset (duplicates count, column order free), so
+ * a missing or wrong DISTINCT and a duplicated row still fail (the shared BIRD set semantics would let both pass).
+ * Row order counts only when order is asked for — the question asks for it, or the tested SQL orders its rows
+ * (`ORDER BY` at the top, not under `LIMIT 1`) — and the test code sorts (else its order means nothing). A test
+ * code's `.sort(` "for readability" does not make order count.
  */
 export type Comparison = "ordered" | "multiset";
 
-/** Whether test code sorts (`.sort(` / `.toSorted(` outside comments and strings): its row order is then part of the answer. */
+/** Whether test code sorts (`.sort(` / `.toSorted(` outside comments and strings): its row order is then deliberate. */
 export function codeOrders(code: string): boolean {
   const bare = code
     .replace(/\/\*[\s\S]*?\*\//g, " ")
@@ -117,9 +124,37 @@ export function codeOrders(code: string): boolean {
   return /\.\s*(sort|toSorted)\s*\(/.test(bare);
 }
 
-/** The comparison a test case asks for: ordered when its code sorts; multiset otherwise (and for a predicted result). */
-export const comparisonOf = (testCode: { code: string } | null | undefined, kind: "code" | "prediction" = "code"): Comparison =>
-  kind === "code" && testCode && codeOrders(testCode.code) ? "ordered" : "multiset";
+/** Wording that asks for an order of the rows ("in descending order", "sorted by", "alphabetically", "from highest to"). */
+const ORDER_WORDS =
+  /\b(?:in\s+(?:\w+\s+){0,2}order|order(?:ed)?\s+(?:them\s+)?by|sort(?:ed)?|ascending(?:ly)?|descending(?:ly)?|alphabetical(?:ly)?|from\s+(?:the\s+)?(?:highest|lowest|largest|smallest|most|least|biggest|oldest|youngest|newest|latest|earliest|best|worst)\s+to)\b/i;
+
+export const questionOrders = (question: string): boolean => ORDER_WORDS.test(question);
+
+/** Whether an SQL orders its rows: a top-level ORDER BY whose LIMIT is not 1 (one row has no order). */
+export function sqlOrders(sql: string): boolean {
+  const tokens = safeTokenize(sql);
+  if (!tokens) return false;
+  let depth = 0;
+  const top: { lower: string; type: string; text: string }[] = [];
+  for (const t of tokens) {
+    if (t.type === "punct" && t.text === "(") depth++;
+    else if (t.type === "punct" && t.text === ")") depth--;
+    else if (depth === 0 && t.type !== "ws" && t.type !== "comment") top.push(t);
+  }
+  const order = top.findIndex((t, i) => t.lower === "order" && top[i + 1]?.lower === "by");
+  if (order < 0) return false;
+  const limit = top.findIndex((t, i) => i > order && t.lower === "limit");
+  // `LIMIT 1` (or `LIMIT 1 OFFSET n`), not `LIMIT 1, n` (SQLite's offset, count).
+  const limitOne = limit >= 0 && top[limit + 1]?.lower === "1" && top[limit + 2]?.text !== ",";
+  return !limitOne;
+}
+
+/**
+ * The comparison of one test run: ordered when order is asked for (`questionOrders`, `sqlOrders`) and the test code
+ * sorts; a multiset otherwise, and always for a predicted result (no code).
+ */
+export const comparisonOf = (testCode: { code: string } | null | undefined, kind: "code" | "prediction", asked: { question: string; sql: string }): Comparison =>
+  kind === "code" && testCode && codeOrders(testCode.code) && (questionOrders(asked.question) || sqlOrders(asked.sql)) ? "ordered" : "multiset";
 
 /** The SQL's result against the expected one: Spider's multiset comparison (column order free), ordered when asked. */
 export function matchesExpected(sqlRows: readonly (readonly (JsonScalar | SqlValue)[])[], expected: TestResult, comparison: Comparison = "multiset"): boolean {

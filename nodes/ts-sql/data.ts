@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type TestData, TestTablesSchema, type TestTablesValue } from "../../state/ts-sql.ts";
+import { JsonScalarSchema, type TestData, type TestTablesValue } from "../../state/ts-sql.ts";
+import type { DbSchema } from "../../tools/schema.ts";
 import type { Linking } from "../../state/linking.ts";
 import { callStructured } from "../../tools/models/llm.ts";
 import { quoteIdent } from "../../tools/schema.ts";
@@ -15,6 +16,7 @@ import {
   jsonCell,
   relevantTables,
   schemaFacts,
+  promptHash,
   scratchOf,
   type SqlVariant,
   sqlVariants,
@@ -24,7 +26,28 @@ import {
 import { dataPrompt, showTables } from "./prompts.ts";
 import { DATA_REPLY_ATTEMPTS } from "./options.ts";
 
-const DataReplySchema = z.object({ tables: TestTablesSchema });
+/**
+ * The data agent's reply schema for one question: its tables by name, each a list of rows naming that table's
+ * columns (a JSON scalar or null each). What is sent to the server is strict-mode JSON schema (every property listed
+ * and required, no others), so a schema-following model knows which tables and columns to fill and a strict
+ * `json_schema` server takes it as it is. Parsing is looser than what is asked: a table left out has no rows, a column
+ * left out takes its default (as an INSERT without it would), names match whatever their case; an unknown table or
+ * column is refused and asked again.
+ */
+export function dataReplySchema(schema: DbSchema, tables: string[]) {
+  const picked = schema.tables.filter((t) => tables.includes(t.name));
+  const byLower = <T extends { name: string }>(items: T[]) => new Map(items.map((x) => [x.name.toLowerCase(), x.name]));
+  const renamed = (names: Map<string, string>) => (value: unknown) =>
+    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [names.get(k.toLowerCase()) ?? k, v])) : value;
+  const shape = Object.fromEntries(
+    picked.map((t) => {
+      const row = z.strictObject(Object.fromEntries(t.columns.map((c) => [c.name, JsonScalarSchema.optional()]))).meta({ required: t.columns.map((c) => c.name) });
+      return [t.name, z.array(z.preprocess(renamed(byLower(t.columns)), row)).optional()];
+    }),
+  );
+  const tablesSchema = z.preprocess(renamed(byLower(picked)), z.strictObject(shape).meta({ required: picked.map((t) => t.name) }));
+  return z.strictObject({ tables: tablesSchema });
+}
 
 /**
  * What goes back to the data agent: the schema violations and the coverage gaps (linked tables without rows, linked
@@ -87,28 +110,39 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
           }
         : undefined,
   });
+  // A turn that would send the last turn's prompt again (the same rows, the same problems) would get the same reply:
+  // stop the data turns instead, and say why.
+  const hash = promptHash(prompt);
+  if (state.lastPrompts.data === hash) {
+    const why = `data turn ${state.dataRounds + 1} would send turn ${state.dataRounds}'s prompt again (same rows, same problems): stopped`;
+    return { dataRounds: state.dataRounds, dataStopReason: why, attempts: [{ node: "data", sql: state.sql, ok: false, note: why }] };
+  }
+  const lastPrompts = { ...state.lastPrompts, data: hash };
   // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
   // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
-  const reply = await callStructured(deps.models, "data", prompt, DataReplySchema, {
+  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables), {
     name: "test_data",
     maxAttempts: DATA_REPLY_ATTEMPTS,
     description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value}, ...]}}",
   });
   const dataRounds = state.dataRounds + 1;
   if (!reply.ok) {
-    return withCalls({ dataRounds, attempts: [{ node: "data", sql: state.sql, ok: false, note: `unusable reply: ${reply.error}` }] }, reply.records);
+    return withCalls({ dataRounds, lastPrompts, attempts: [{ node: "data", sql: state.sql, ok: false, note: `unusable reply: ${reply.error}` }] }, reply.records);
   }
   // The real database's verdict on the candidate's variants carries over (it does not depend on the rows).
   const variants = state.testData?.variants;
-  const testData: TestData = { tables: reply.value.tables, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
+  const given = Object.fromEntries(Object.entries(reply.value.tables).flatMap(([t, rows]) => (rows ? [[t, rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)))]] : [])));
+  const testData: TestData = { tables: given as TestTablesValue, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
   const retries = reply.records.length - 1;
   return withCalls(
-    { dataRounds, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },
+    { dataRounds, lastPrompts, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },
     reply.records,
   );
 };
 
-const SAMPLE_ROWS = 10;
+/** Figure 4's share of each table's rows, and our cap per table (the rows go into prompts and the sandbox). */
+const SAMPLE_SHARE = 10;
+const SAMPLE_CAP = 100;
 
 /**
  * The order rows are sampled in: a scramble of the rowid keyed by the question (and --seed), not ORDER BY random(),
@@ -119,8 +153,10 @@ const SAMPLE_ROWS = 10;
 const seededOrder = (seed: number) => `((rowid * 1103515245 + ${seed}) % 2147483647)`;
 
 /**
- * Slot `sample` (Table 4, w/o DG): test rows sampled from the real database instead of the data agent, with the
- * rows their foreign keys point to. No model call. Real rows then reach the coder and reviser prompts.
+ * Slot `sample` (`--no-data-agent schema|sample`, the paper's w/o DG set-ups): test rows sampled from the real
+ * database instead of the data agent — 1/10 of each relevant table's rows (Figure 4), at most SAMPLE_CAP a table
+ * (`cappedOf` says where) — with the rows their foreign keys point to. No model call. Real rows then reach the
+ * reviser's prompt, and the coder's under `sample` (under `schema` the coder sees the schema alone, Table 4).
  */
 export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const facts = await schemaFacts(deps, state);
@@ -129,6 +165,7 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const runSeed = typeof described === "number" ? described : undefined;
   const seedOf = (table: string) => Number.parseInt(quickHash(`${state.questionId}\u0000${state.question}\u0000${table}\u0000${runSeed ?? ""}`).slice(0, 8), 16) & 0x7fffffff;
   const firstRowsOnly: string[] = [];
+  const cappedTables: string[] = [];
   const tables = relevantTables(facts.schema, state.linking, state.sql);
   const out: TestTablesValue = {};
   const keys = new Set<string>();
@@ -141,11 +178,15 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
     }
   };
   for (const table of tables) {
-    let r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} ORDER BY ${seededOrder(seedOf(table))} LIMIT ${SAMPLE_ROWS}`, { timeoutMs: 10_000 });
+    const counted = await deps.executor.run(state.dbPath, `SELECT count(*) FROM ${quoteIdent(table)}`, { timeoutMs: 10_000 });
+    const total = counted.ok ? Number(counted.rows[0]?.[0] ?? 0) : 0;
+    const take = Math.min(SAMPLE_CAP, Math.max(1, Math.ceil(total / SAMPLE_SHARE)));
+    if (total > take * SAMPLE_SHARE) cappedTables.push(table);
+    let r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} ORDER BY ${seededOrder(seedOf(table))} LIMIT ${take}`, { timeoutMs: 10_000 });
     if (!r.ok && r.kind === "sql" && /rowid/i.test(r.message)) {
       // A WITHOUT ROWID table has no rowid to scramble: its first rows, said in the attempt.
       firstRowsOnly.push(table);
-      r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} LIMIT ${SAMPLE_ROWS}`, { timeoutMs: 10_000 });
+      r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} LIMIT ${take}`, { timeoutMs: 10_000 });
     }
     if (r.ok) add(table, r.columns, r.rows);
   }
@@ -160,8 +201,12 @@ export const sampleDataNode: TsSqlNodeFactory = (deps) => async (state) => {
       if (r.ok) add(fk.refTable, r.columns, r.rows);
     }
   }
-  const testData: TestData = { tables: out, source: "sampled", ...(firstRowsOnly.length ? { firstRowsOf: firstRowsOnly } : {}), loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
-  const note = firstRowsOnly.length ? { note: `first rows, not a sample, of ${firstRowsOnly.join(", ")} (no rowid)` } : {};
+  const testData: TestData = { tables: out, source: "sampled", ...(firstRowsOnly.length ? { firstRowsOf: firstRowsOnly } : {}), ...(cappedTables.length ? { cappedOf: cappedTables } : {}), loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
+  const notes = [
+    firstRowsOnly.length ? `first rows, not a sample, of ${firstRowsOnly.join(", ")} (no rowid)` : "",
+    cappedTables.length ? `${SAMPLE_CAP} rows, less than 1/${SAMPLE_SHARE}, of ${cappedTables.join(", ")}` : "",
+  ].filter(Boolean);
+  const note = notes.length ? { note: notes.join("; ") } : {};
   return { testData, dataRounds: state.dataRounds + 1, attempts: [{ node: "sample", sql: state.sql, ok: Object.keys(out).length > 0, ...note }] };
 };
 

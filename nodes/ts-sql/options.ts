@@ -45,7 +45,15 @@ export const TS_SQL_OPTIONS = defineOptions({
     help: "choose among coder models' codes: the result most agree on (else the first model's), or A/B selection by the selector role",
     affectsAnswers: true,
   },
-  noDataAgent: { type: "boolean", default: false, help: "ablation: sample test rows from the real database instead of the data agent", affectsAnswers: true },
+  noDataAgent: {
+    type: "choice",
+    choices: ["off", "schema", "sample"],
+    default: "off",
+    // The paper's two set-ups without the data agent: Table 4's w/o DG ("the original database schema as input" to
+    // test code generation) and Figure 4's (the test data replaced by 1/10 of the values sampled from the database).
+    help: "ablation w/o DG: schema — Table 4: the coder writes test code from the schema alone, run on rows sampled from the real database; sample — Figure 4: 1/10 of the relevant tables' rows (at most 100 a table), sampled from the real database, are the test data",
+    affectsAnswers: true,
+  },
   noInspection: { type: "boolean", default: false, help: "ablation: use the first test code without inspection", affectsAnswers: true },
   noTestCode: { type: "boolean", default: false, help: "ablation: the coder predicts the expected result directly, without code", affectsAnswers: true },
   sandboxTimeoutMs: { type: "int", default: 1000, min: 10, max: 60_000, help: "CPU time limit of one test-code run, in ms" },

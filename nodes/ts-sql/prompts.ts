@@ -155,7 +155,8 @@ const CODE_RULES =
 export function coderPrompt(args: {
   schema: string;
   foreignKeys: string;
-  tables: TestTablesValue;
+  /** The test rows; null under `--no-data-agent schema` (Table 4: the code is written from the schema alone). */
+  tables: TestTablesValue | null;
   dbId: string;
   question: string;
   evidence: string;
@@ -172,7 +173,7 @@ export function coderPrompt(args: {
       content:
         `${ONE_SHOT_BLOCK("code")}\n\n` +
         `Database: ${args.dbId || "(unnamed)"}\nTables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
-        `Test data:\n${showTables(args.tables)}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
+        `Test data:\n${args.tables ? showTables(args.tables) : "(not shown: write the code from the tables' structure above; it runs on the database's rows, each table as tables.<name>)"}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
     },
   ];
 }

@@ -2,13 +2,13 @@ import { readOptions } from "../../core/options.ts";
 import type { TestRun } from "../../state/ts-sql.ts";
 import { readSchema, renderSchema } from "../../tools/schema.ts";
 import { DEFAULTS, writeSqlStep } from "../common.ts";
-import { comparisonOf, matchesExpected, scratchOf, toTestResult, type TsSqlNodeFactory } from "./common.ts";
+import { comparisonOf, matchesExpected, promptHash, scratchOf, toTestResult, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { revisePrompt } from "./prompts.ts";
 
 /**
  * Slot `test` (Algorithm 1, lines 3-7). Runs the SQL on the test data (the scratch database) and compares its
- * result with the test code's expected result: as a multiset, or in order when the test code sorts (`comparisonOf`). Out: testRun, lastRunnableSql, initialSql
+ * result with the test code's expected result: as a multiset, or in order when order is asked for (`comparisonOf`). Out: testRun, lastRunnableSql, initialSql
  * (first time). When the loop stops without a pass, the answer is the latest SQL that ran on the test data (the
  * paper leaves SQL_res unset then; the initial SQL when none ran). No model call.
  */
@@ -19,9 +19,16 @@ export const testNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   if (!scratch || !state.testCode || !state.testData) {
     return { initialSql, testRun: { sql: state.sql, ok: false, match: false, error: "no test case" } };
   }
+  if (state.stopReason !== null && state.testRun) {
+    // The reviser stopped before asking (its prompt would repeat): the SQL was tested already; keep the answer as
+    // when revisions run out.
+    const sql = state.lastRunnableSql || initialSql;
+    const why = `no SQL passed the test case in ${state.rounds} revision(s) (${state.stopReason}); kept ${sql === state.sql ? "the current SQL" : state.lastRunnableSql ? "the latest SQL that ran on the test data" : "the initial SQL"}`;
+    return { initialSql, testRun: state.testRun, sql, attempts: [{ node: "test", sql, ok: false, note: why }] };
+  }
   const out = await scratch.runScratch(state.dbPath, state.testData.tables, [state.sql], { timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs, maxRows: 1000 });
   const run = out.ok ? out.results[0] : out;
-  const comparison = comparisonOf(state.testCode, opts.noTestCode ? "prediction" : "code");
+  const comparison = comparisonOf(state.testCode, opts.noTestCode ? "prediction" : "code", { question: state.question, sql: state.sql });
   let testRun: TestRun;
   if (!run?.ok) testRun = { sql: state.sql, ok: false, match: false, comparison, error: run ? `${run.kind}: ${run.message}` : "no result" };
   else {
@@ -33,7 +40,7 @@ export const testNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const note = testRun.match
     ? `passes the test case (${comparison})`
     : testRun.ok
-      ? `result differs from the test case's (compared ${comparison === "ordered" ? "in order: the test code sorts" : "as a multiset: duplicates count"})`
+      ? `result differs from the test case's (compared ${comparison === "ordered" ? "in order: order is asked for and the test code sorts" : "as a multiset: duplicates count"})`
       : `fails on the test data: ${testRun.error}`;
   const attempts = [{ node: "test", sql: state.sql, ok: testRun.match, note }];
   if (stop && !testRun.match) {
@@ -71,5 +78,12 @@ export const reviseNode: TsSqlNodeFactory = (deps, options) => async (state) => 
     sqlResult: run?.result,
     sqlError: run && !run.ok ? run.error : undefined,
   });
-  return writeSqlStep(deps.models, "reviser", prompt, "revise", state, { rounds: state.rounds + 1 });
+  // The reviser's SQL did not change (or nothing else did): the prompt would be the last one again, and so would
+  // its reply. Stop revising instead; the test then keeps the answer as when revisions run out.
+  const hash = promptHash(prompt);
+  if (state.lastPrompts.revise === hash) {
+    const why = `revision ${state.rounds + 1} would send revision ${state.rounds}'s prompt again (the SQL did not change): stopped`;
+    return { rounds: state.rounds, stopReason: why, attempts: [{ node: "revise", sql: state.sql, ok: false, note: why }] };
+  }
+  return writeSqlStep(deps.models, "reviser", prompt, "revise", state, { rounds: state.rounds + 1, lastPrompts: { ...state.lastPrompts, revise: hash } });
 };

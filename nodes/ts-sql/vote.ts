@@ -5,18 +5,18 @@ import type { CodeCandidate, TestCode } from "../../state/ts-sql.ts";
 import { callModel } from "../../tools/models/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
-import { codeOrders, codersOf, coderLabel, ddlText, isEmptyAnswer, foreignKeyLines, matchesExpected, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { codeOrders, comparisonOf, codersOf, coderLabel, ddlText, isEmptyAnswer, foreignKeyLines, matchesExpected, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { selectPrompt } from "./prompts.ts";
 
 type Usable = CodeCandidate & { result: NonNullable<CodeCandidate["result"]> };
 
 /** Candidates grouped by equal results (the shared scorer's comparison), groups in order of their first member. */
-function groupsByResult(usable: Usable[]): Usable[][] {
+function groupsByResult(usable: Usable[], asked: { question: string; sql: string }): Usable[][] {
   const groups: Usable[][] = [];
   for (const c of usable) {
-    // Codes agree when their results are the same multiset (order counts only where both sort).
-    const group = groups.find((g) => matchesExpected(g[0]!.result.rows, c.result, codeOrders(c.code) && codeOrders(g[0]!.code) ? "ordered" : "multiset") && g[0]!.result.columns.length === c.result.columns.length);
+    // Codes agree when their results are the same multiset (order counts only where it is asked for and both sort).
+    const group = groups.find((g) => matchesExpected(g[0]!.result.rows, c.result, comparisonOf(c, "code", asked) === "ordered" && codeOrders(g[0]!.code) ? "ordered" : "multiset") && g[0]!.result.columns.length === c.result.columns.length);
     if (group) group.push(c);
     else groups.push([c]);
   }
@@ -41,7 +41,7 @@ export const voteNode: TsSqlNodeFactory = (deps, options) => async (state) => {
       goto: "execute",
     });
   }
-  const groups = groupsByResult(usable);
+  const groups = groupsByResult(usable, { question: state.question, sql: state.sql });
   const records: ModelCallRecord[] = [];
   let chosen: Usable;
   let how: TestCode["how"];

@@ -96,7 +96,8 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
   const dbs = new Map<string, Database.Database>();
 
   const questionOf = (req: ChatRequestRecord): Question | undefined => {
-    const shown = [...allText(req).matchAll(/^Question: (.*)$/gm)].map((m) => m[1]!.trim());
+    // The last question shown is the one asked (exemplars and memory cases come before it).
+    const shown = [...allText(req).matchAll(/^Question: (.*)$/gm)].map((m) => m[1]!.trim()).reverse();
     for (const lookup of lookups) for (const s of shown) if (lookup.has(s)) return lookup.get(s);
     return undefined;
   };

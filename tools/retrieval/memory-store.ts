@@ -8,6 +8,7 @@ import { type Embedder, embedRecorded } from "../models/embeddings.ts";
 import { firstLineOf, UserError } from "../../core/errors.ts";
 import { DenseKeyIndex, type Hit, keyText, LexicalKeyIndex, type RetrievalKey } from "./key-index.ts";
 import { sqlSkeleton } from "../sql-skeleton.ts";
+import { normaliseSql } from "../sql-normalise.ts";
 import { openSharedSqlite } from "../sqlite/shared-file.ts";
 
 /**
@@ -138,6 +139,15 @@ export interface RetrieveRequest {
 export const MEMORY_KIND = "sqlmend-memo-memory";
 const SCHEMA_VERSION = "1";
 const normQuestion = (q: string) => q.toLowerCase().replace(/\s+/g, " ").trim();
+
+/** SQL in canonical spelling (as R³'s consensus compares it); text that does not tokenize, by white space and case. */
+function canonicalSql(sql: string): string {
+  try {
+    return normaliseSql(sql);
+  } catch {
+    return sql.toLowerCase().replace(/\s+/g, " ").replace(/;\s*$/, "").trim();
+  }
+}
 
 /**
  * Walk entries by similarity, best first; drop an entry whose error-type set is contained in that of an entry already
@@ -316,11 +326,18 @@ export class MemoryStore {
   }
 
   /**
-   * Entries made from any of `questions`: same benchmark and split as the build and the same `<db>/<id>`, or (any
-   * source, `memo add` included) the same database and question text. Ids alone would mislead: splits number their
-   * questions from 0 each, and minibench's train and dev share databases.
+   * Entries that could hand the critic an evaluated question's answer, with why (`how`):
+   * - `split`: made by a build from the evaluated benchmark and split (the same question file) — any question of it,
+   *   evaluated or not: Spider's dev is largely paraphrase pairs sharing their gold SQL;
+   * - `question`: (any source, `memo add` included) the same database and question text as an evaluated question;
+   * - `gold`: the same database and, in canonical spelling (`normaliseSql`), the same gold SQL as an evaluated
+   *   question — a paraphrase from another split or file is the same answer.
+   * `question` names the evaluated question's id (for `split`, the one of the same `<db>/<id>` when evaluated).
    */
-  entriesFrom(questions: { id: string; dbId: string; question: string }[], where: { bench: string; split: string; questions?: string | undefined }): { entry: MemoryEntry; question: string }[] {
+  entriesFrom(
+    questions: { id: string; dbId: string; question: string; goldSql?: string | undefined }[],
+    where: { bench: string; split: string; questions?: string | undefined },
+  ): { entry: MemoryEntry; question: string | null; how: "split" | "question" | "gold" }[] {
     this.refresh();
     const build = this.identity().build as { bench: string; split: string; questions?: string } | null;
     // Ids mean the same only for the same question file (a --questions file numbers its own questions).
@@ -328,10 +345,15 @@ export class MemoryStore {
       build !== null && typeof build.bench === "string" && path.resolve(build.bench) === path.resolve(where.bench) && build.split === where.split && (build.questions ?? null) === (where.questions ?? null);
     const byId = new Map(questions.map((q) => [`${q.dbId}/${q.id}`, q.id]));
     const byText = new Map(questions.map((q) => [`${q.dbId}\0${normQuestion(q.question)}`, q.id]));
-    const out: { entry: MemoryEntry; question: string }[] = [];
+    const byGold = new Map(questions.flatMap((q) => (q.goldSql ? [[`${q.dbId}\0${canonicalSql(q.goldSql)}`, q.id] as const] : [])));
+    const out: { entry: MemoryEntry; question: string | null; how: "split" | "question" | "gold" }[] = [];
     for (const entry of this.rows) {
-      const hit = (sameSplit ? byId.get(entry.sourceId) : undefined) ?? byText.get(`${entry.dbId}\0${normQuestion(entry.question)}`);
-      if (hit !== undefined) out.push({ entry, question: hit });
+      const text = byText.get(`${entry.dbId}\0${normQuestion(entry.question)}`);
+      const gold = byGold.get(`${entry.dbId}\0${canonicalSql(entry.goldSql)}`);
+      // A build's entries carry `<db>/<id>`; `memo add`'s carry `added:` and come from no split.
+      if (sameSplit && !entry.sourceId.startsWith("added:")) out.push({ entry, question: byId.get(entry.sourceId) ?? text ?? gold ?? null, how: "split" });
+      else if (text !== undefined) out.push({ entry, question: text, how: "question" });
+      else if (gold !== undefined) out.push({ entry, question: gold, how: "gold" });
     }
     return out;
   }

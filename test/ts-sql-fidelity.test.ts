@@ -1,0 +1,204 @@
+/**
+ * Issue 28, TS-SQL (points 13–17): row order compared only when order is asked for, the data agent's reply schema
+ * naming the question's tables and columns, retries that would repeat their prompt stopped, and diagnostics that say
+ * what happened (an empty reply, an empty result blamed on the data or the code).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemorySaver } from "@langchain/langgraph";
+import { z } from "zod";
+import { tsSqlOutcome, tsSqlRefineSpec } from "../graphs/ts-sql.ts";
+import { dataReplySchema } from "../nodes/ts-sql/data.ts";
+import { readSchema } from "../tools/schema.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { type Responder, type ScriptedProvider, scriptedProvider } from "./support/scripted-models.ts";
+
+const SCHOOLS = `
+CREATE TABLE district (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE school (id INTEGER PRIMARY KEY, district_id INTEGER NOT NULL REFERENCES district(id), name TEXT NOT NULL, status TEXT CHECK (status IN ('Active', 'Closed')), score REAL);
+INSERT INTO district VALUES (1, 'North'), (2, 'South');
+INSERT INTO school VALUES (1, 1, 'Real One', 'Active', 700.5), (2, 2, 'Real Two', 'Closed', 300), (3, 1, 'Real Three', 'Active', 650);
+`;
+const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value)}\n\`\`\``;
+const sql = (text: string) => `\`\`\`sql\n${text}\n\`\`\``;
+const js = (text: string) => `\`\`\`javascript\n${text}\n\`\`\``;
+
+// Gamma comes first by id, so the SQL returns Gamma, Alpha; a code sorting the names returns Alpha, Gamma.
+const DATA = {
+  tables: {
+    district: [{ id: 1, name: "D1" }],
+    school: [
+      { id: 1, district_id: 1, name: "Gamma", status: "Active", score: 500 },
+      { id: 2, district_id: 1, name: "Beta", status: "Closed", score: 650 },
+      { id: 3, district_id: 1, name: "Alpha", status: "Active", score: 580 },
+    ],
+  },
+};
+const ACTIVE = "Which schools are active?";
+const ACTIVE_SQL = "SELECT name FROM school WHERE status = 'Active'";
+const SORTED_CODE = `// the active schools' names
+const names = tables.school.filter((s) => s.status === "Active").map((s) => ({ name: s.name }));
+// sorted by name, for readability
+result = names.sort((a, b) => (a.name < b.name ? -1 : 1));`;
+
+const provider = (script: Record<string, Responder>): ScriptedProvider => scriptedProvider({ linker: json({ keywords: ["active", "school"] }), ...script });
+const calls = (models: ScriptedProvider, role: string) => models.shown.filter((s) => s.role === role);
+const userTurn = (s: { messages: { role: string; content: string }[] }) => s.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+
+let dir: string;
+let dbPath: string;
+const executor = createExecutor({ size: 2 });
+beforeAll(() => {
+  dir = makeTempDir();
+  dbPath = makeDb(dir, "schools.sqlite", SCHOOLS);
+});
+afterAll(async () => {
+  await executor.close();
+  removeTempDir(dir);
+});
+
+let threads = 0;
+async function refine(models: ScriptedProvider, question: string, given: string, options: Record<string, unknown> = {}, db = dbPath) {
+  const graph = tsSqlRefineSpec.build({ models, executor }, { checkpointer: new MemorySaver(), ...options });
+  return graph.invoke({ question, dbPath: db, dbId: "schools", sql: given }, { configurable: { thread_id: `f${++threads}` }, recursionLimit: 100 });
+}
+
+describe("point 13: row order counts only when order is asked for", () => {
+  it("a right unordered SQL passes a test whose code sorts for readability, and is not revised", async () => {
+    const models = provider({ data: json(DATA), coder: js(SORTED_CODE), reviser: sql("SELECT name FROM school WHERE status = 'Active' ORDER BY name") });
+    const state = await refine(models, ACTIVE, ACTIVE_SQL);
+    expect(state.testRun).toMatchObject({ sql: ACTIVE_SQL, match: true, comparison: "multiset" });
+    expect(calls(models, "reviser")).toHaveLength(0);
+    expect(state.sql).toBe(ACTIVE_SQL);
+  });
+
+  it("when the question asks for an order, the same SQL fails and is revised", async () => {
+    const ordered = "SELECT name FROM school WHERE status = 'Active' ORDER BY name";
+    const models = provider({ data: json(DATA), coder: js(SORTED_CODE), reviser: sql(ordered) });
+    const state = await refine(models, "List the active schools in alphabetical order.", ACTIVE_SQL);
+    expect(calls(models, "reviser")).toHaveLength(1);
+    expect(state.testRun).toMatchObject({ sql: ordered, match: true, comparison: "ordered" });
+  });
+});
+
+describe("point 14: the paper's two set-ups without the data agent", () => {
+  it("schema (Table 4): the coder sees no rows; sample (Figure 4): it sees 1/10 of each table's rows, capped and said so", async () => {
+    const big = makeDb(dir, "big-schools.sqlite", `${SCHOOLS.split("INSERT")[0]}
+      INSERT INTO district VALUES (1, 'North');
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500)
+      INSERT INTO school SELECT i, 1, 'School ' || i, CASE WHEN i % 2 THEN 'Active' ELSE 'Closed' END, i FROM n;`);
+    const code = js("// the active schools\nresult = tables.school.filter((s) => s.status === 'Active').map((s) => ({ name: s.name }));");
+    const schemaOnly = provider({ coder: code, reviser: sql(ACTIVE_SQL) });
+    const a = await refine(schemaOnly, ACTIVE, ACTIVE_SQL, { noDataAgent: "schema" }, big);
+    expect(calls(schemaOnly, "data")).toHaveLength(0);
+    const coderPrompt = userTurn(calls(schemaOnly, "coder")[0]!);
+    expect(coderPrompt).toMatch(/Test data:\n\(not shown: write the code from the tables' structure above/);
+    expect(coderPrompt).not.toMatch(/School \d+/);
+    expect(tsSqlOutcome(a)).toMatchObject({ tested: true });
+
+    const sampling = provider({ coder: code, reviser: sql(ACTIVE_SQL) });
+    const b = await refine(sampling, ACTIVE, ACTIVE_SQL, { noDataAgent: "sample" }, big);
+    expect(b.testData.tables.school).toHaveLength(100); // 1/10 of 1,500 is 150: capped at 100
+    expect(b.testData.tables.district).toHaveLength(1);
+    expect(userTurn(calls(sampling, "coder")[0]!)).toMatch(/School \d+/);
+    expect(tsSqlOutcome(b)).toMatchObject({ cappedSampleTables: 1 });
+    expect(b.attempts.find((x: { node: string }) => x.node === "sample")).toMatchObject({ note: "100 rows, less than 1/10, of school" });
+  });
+});
+
+describe("point 15: the data agent's structured output names the question's tables and columns", () => {
+  /** Every object strict-mode ready: all its properties required, no others allowed. */
+  function strictProblems(node: unknown, at = "$"): string[] {
+    if (!node || typeof node !== "object") return [];
+    const o = node as Record<string, unknown>;
+    const out: string[] = [];
+    if (o.type === "object") {
+      const props = Object.keys((o.properties as object | undefined) ?? {});
+      if (o.additionalProperties !== false) out.push(`${at}: additionalProperties is not false`);
+      if (!props.length) out.push(`${at}: no named properties`);
+      const required = (o.required as string[] | undefined) ?? [];
+      if (props.some((p) => !required.includes(p))) out.push(`${at}: not every property required`);
+    }
+    for (const [k, v] of Object.entries(o)) out.push(...strictProblems(v, `${at}.${k}`));
+    return out;
+  }
+
+  it("the JSON schema sent lists the relevant tables and their columns, strict-mode ready", async () => {
+    const schema = await readSchema(dbPath, { executor });
+    const sent = z.toJSONSchema(dataReplySchema(schema, ["district", "school"]), { target: "draft-7" }) as unknown as { properties: { tables: { properties: Record<string, { items: { properties: object } }> } } };
+    expect(Object.keys(sent.properties.tables.properties)).toEqual(["district", "school"]);
+    expect(Object.keys(sent.properties.tables.properties.school!.items.properties)).toEqual(["id", "district_id", "name", "status", "score"]);
+    expect(strictProblems(sent)).toEqual([]);
+    // Looser to read than to ask: a table or column left out is no rows or the column's default; names in any case.
+    const parsed = dataReplySchema(schema, ["district", "school"]).parse({ tables: { SCHOOL: [{ ID: 1, district_id: 1, name: "A" }] } });
+    expect(parsed.tables).toEqual({ school: [{ id: 1, district_id: 1, name: "A" }] });
+    expect(dataReplySchema(schema, ["district", "school"]).safeParse({ tables: { pupils: [] } }).success).toBe(false);
+  });
+
+  it("a model that fills in the schema it is given returns usable test data", async () => {
+    // A schema-following data agent: one row per table the schema names, each column it names set to 1.
+    const fromSchema: Responder = ({ messages }) => {
+      const schemaText = /matches this JSON schema:\n(.*)$/s.exec(messages.at(-1)!.content)![1]!;
+      const tables = (JSON.parse(schemaText) as { properties: { tables: { properties?: Record<string, { items: { properties: object } }> } } }).properties.tables.properties ?? {};
+      return JSON.stringify({ tables: Object.fromEntries(Object.entries(tables).map(([t, s]) => [t, [Object.fromEntries(Object.keys(s.items.properties).map((c) => [c, c === "status" ? "Active" : 1]))]])) });
+    };
+    const models = provider({ data: fromSchema, coder: js("// the active schools\nresult = tables.school.filter((s) => s.status === 'Active').map((s) => ({ name: s.name }));"), reviser: sql(ACTIVE_SQL) });
+    const state = await refine(models, ACTIVE, ACTIVE_SQL);
+    expect(tsSqlOutcome(state)).toMatchObject({ tested: true, testTables: 2, testRows: 2 });
+  });
+});
+
+describe("point 16: a retry that would send the same prompt again stops instead", () => {
+  it("the data agent repeating its rows is not asked a third time with the same prompt", async () => {
+    const orphan = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 9, name: "Gamma", status: "Active", score: 500 }, ...DATA.tables.school.slice(1)] } };
+    const models = provider({ data: json(orphan), coder: js(SORTED_CODE), reviser: sql(ACTIVE_SQL) });
+    const state = await refine(models, ACTIVE, ACTIVE_SQL, { maxDataRounds: 3 });
+    const prompts = calls(models, "data").map((s) => JSON.stringify(s.messages));
+    expect(prompts).toHaveLength(2);
+    expect(new Set(prompts).size).toBe(2);
+    expect(state.dataStopReason).toMatch(/data turn 3 would send turn 2's prompt again/);
+    expect(tsSqlOutcome(state)).toMatchObject({ dataRounds: 2, dataStopReason: expect.stringMatching(/stopped/) });
+  });
+
+  it("a reviser whose SQL does not change is not sent its prompt again", async () => {
+    const wrong = "SELECT name FROM school";
+    const models = provider({ data: json(DATA), coder: js(SORTED_CODE), reviser: sql(wrong) });
+    const state = await refine(models, ACTIVE, wrong, { maxRevisions: 5 });
+    const prompts = calls(models, "reviser").map((s) => JSON.stringify(s.messages));
+    expect(prompts).toHaveLength(1);
+    expect(state.stopReason).toMatch(/revision 2 would send revision 1's prompt again/);
+    expect(tsSqlOutcome(state)).toMatchObject({ revisions: 1, testsFailed: 2, finalPasses: false, revisionStopReason: expect.stringMatching(/SQL did not change/) });
+    expect(state.attempts.at(-2)).toMatchObject({ node: "test", note: expect.stringMatching(/no SQL passed the test case in 1 revision\(s\) \(revision 2 would send/) });
+  });
+});
+
+describe("point 17: diagnostics say what happened", () => {
+  it("an empty data reply is 'empty data reply', not 'invalid data'", async () => {
+    const models = provider({ data: json({ tables: {} }), coder: js(SORTED_CODE), reviser: sql(ACTIVE_SQL) });
+    const state = await refine(models, ACTIVE, ACTIVE_SQL);
+    expect(tsSqlOutcome(state)).toMatchObject({ tested: false, skipped: "empty data reply" });
+    // Rows given and all refused are still invalid data.
+    const refused = { tables: { school: [{ id: 1, district_id: 9, name: "Gamma", status: "Active", score: 1 }] } };
+    const bad = await refine(provider({ data: json(refused), coder: js(SORTED_CODE), reviser: sql(ACTIVE_SQL) }), ACTIVE, ACTIVE_SQL);
+    expect(tsSqlOutcome(bad)).toMatchObject({ tested: false, skipped: "invalid data" });
+  });
+
+  it("an empty test result is blamed on the data when its rows lack the linked value, on the code when they have it", async () => {
+    const closedOnly = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Beta", status: "Closed", score: 1 }] } };
+    const code = js(SORTED_CODE);
+    const noActive = provider({ data: json(closedOnly), coder: code, reviser: sql(ACTIVE_SQL) });
+    const blamedOnData = await refine(noActive, ACTIVE, ACTIVE_SQL);
+    expect(blamedOnData.linking.values.some((v: { value: string }) => v.value === "Active")).toBe(true);
+    expect(tsSqlOutcome(blamedOnData)).toMatchObject({ tested: false, skipped: "empty test result: the data lacks the linked values" });
+    // Asking the coder again cannot help when the rows are not there.
+    expect(calls(noActive, "coder")).toHaveLength(1);
+    expect(blamedOnData.codeCandidates[0].problem).toMatch(/the test data lacks what the question's conditions name/);
+
+    const lowerCase = js(SORTED_CODE.replace('s.status === "Active"', 's.status === "active"'));
+    const codeFault = provider({ data: json(DATA), coder: lowerCase, reviser: sql(ACTIVE_SQL) });
+    const blamedOnCode = await refine(codeFault, ACTIVE, ACTIVE_SQL, { maxCodeRefinements: 1 });
+    expect(calls(codeFault, "coder")).toHaveLength(2);
+    expect(blamedOnCode.codeCandidates[0].problem).toMatch(/the test data has rows with what the question's conditions name; check the filters/);
+    expect(tsSqlOutcome(blamedOnCode)).toMatchObject({ tested: false, skipped: "empty test result: the code's" });
+  });
+});
