@@ -25,7 +25,7 @@ import { codeIdentity, describeCode } from "../tools/version.ts";
 import { runQuestions, unfinishedLines } from "./question-runner.ts";
 import { fallbackNotes } from "./progress.ts";
 import { parseShard, shardName, shardOf } from "./shards.ts";
-import { commandLineOf, type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
+import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 
 /** What `sqlmend eval` prints for `--help` (the flags are `evalFlags`). */
 export const EVAL_USAGE = `Usage: sqlmend eval GRAPH|--graph FILE --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
@@ -65,9 +65,6 @@ export const evalFlags = (modules?: RunModules) =>
     shard: { type: "string" },
     server: { type: "string" },
   }) as const;
-
-/** The values parseArgs gives for a flag table. */
-type FlagValuesOf<T> = { [K in keyof T]?: T[K] extends { multiple: true } ? string[] : T[K] extends { type: "boolean" } ? boolean : string };
 
 /** The files an eval run writes in its output folder. */
 export interface EvalFiles {

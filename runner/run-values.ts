@@ -8,6 +8,9 @@ export type FlagTable = Record<string, { type: "string" | "boolean"; multiple?: 
 /** Option values as a command's flags hold them: by flag name, strings, booleans and lists of strings. */
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
+/** The values parseArgs gives for a flag table, typed by it. */
+export type FlagValuesOf<T> = { [K in keyof T]?: T[K] extends { multiple: true } ? string[] : T[K] extends { type: "boolean" } ? boolean : string };
+
 /**
  * The run API's options (camelCase names of a command's flags, typed values) as the command's flag values: what the
  * launcher would have parsed from the same command line, so a script and the launcher run the very same code. A name
