@@ -6,6 +6,7 @@ import { parseFlags } from "../shared/flags.ts";
 import type { EvalRecord, parseResults } from "../../runner/report.ts";
 import type { Comparison, RunSummary } from "../../runner/compare.ts";
 import type { Outcome } from "../../graphs/outcome.ts";
+import { EXIT } from "../../core/exit.ts";
 
 interface RunOutputs {
   dir: string;
@@ -73,10 +74,10 @@ McNemar test on those, and with three runs or more its Holm-adjusted p-value ove
     }
     if (values.json) {
       io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);
-      return 0;
+      return EXIT.ok;
     }
     io.stdout(renderComparison(comparison, show));
-    return 0;
+    return EXIT.ok;
   },
 };
 

@@ -17,6 +17,7 @@ import {
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import { dataDir } from "../../tools/paths.ts";
 import type { Benchmark } from "../../state/question.ts";
+import { EXIT } from "../../core/exit.ts";
 
 const usage = `Usage: sqlmend score --bench DIR|minibench --pred FILE|gold [options]
        sqlmend score --questions FILE --db-dir DIR --pred FILE|gold [options]
@@ -239,7 +240,7 @@ export const scoreCommand: Command = {
       } else {
         io.stdout(renderText(report, bench, predLabel, { unmatched, notes, shown }));
       }
-      return 0;
+      return EXIT.ok;
     } finally {
       await executor.close();
     }
