@@ -107,7 +107,7 @@ export const magicGuidelineManifest = defineManifest({
       summary: "merge the batch into the guideline so far",
       role: "manager",
       reads: ["guideline", "batch"],
-      writes: ["guideline", "merged", "unusableReplies"],
+      writes: ["guideline", "merged", "unusableReplies", "strippedLines"],
       requires: ["guideline"],
     },
   },
