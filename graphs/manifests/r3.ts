@@ -39,7 +39,7 @@ const LOOP_SLOTS = {
     summary: "n reviewer professions suited to the schema and SQL, once per question",
     role: "persona",
     reads: ["schemaText", "question", "evidence", "sql"],
-    writes: ["personas", "personasStandby"],
+    writes: ["personas", "personasStandby", "personasDropped"],
     requires: ["personas"],
   },
   review: {
