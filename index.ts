@@ -79,3 +79,6 @@ export { readSchema, renderSchema } from "./tools/schema.ts";
 export type { DbSchema, TableSchema } from "./tools/schema.ts";
 export { scoreQuestion, resultFingerprint } from "./tools/benchmarks/score.ts";
 export { UserError, UsageError, firstLineOf } from "./core/errors.ts";
+export { learnGuideline } from "./runner/magic-guideline.ts";
+export type { GuidelineOptions, GuidelineResult, GuidelineFiles, GuidelineStats, MagicStats } from "./runner/magic-guideline.ts";
+export { EXIT } from "./core/exit.ts";

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { type CliIO, defaultIO, firstLineOf, maskSecrets, UsageError, UserError } from "./shared/command.ts";
 import { commands } from "./commands/index.ts";
 import { closeAll } from "../core/closers.ts";
+import { EXIT } from "../core/exit.ts";
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -15,12 +16,12 @@ export async function main(argv: string[], given: CliIO = defaultIO()): Promise<
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help" || name === "-h") {
     io.stdout(helpText());
-    return name ? 0 : 2;
+    return name ? EXIT.ok : EXIT.usage;
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
     io.stderr(`sqlmend: unknown command '${name}'. Run 'sqlmend help' for the list.\n`);
-    return 2;
+    return EXIT.usage;
   }
   const wantsHelp = rest.includes("--help") || rest.includes("-h");
   if (entry.sqlWorkers !== undefined && !wantsHelp) {
@@ -34,9 +35,9 @@ export async function main(argv: string[], given: CliIO = defaultIO()): Promise<
     } catch (error) {
       // A --node or --graph module that does not load: its options cannot be listed.
       io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n`);
-      return 1;
+      return EXIT.error;
     }
-    return 0;
+    return EXIT.ok;
   }
   try {
     return await command.run(rest, io);
@@ -51,7 +52,7 @@ export async function main(argv: string[], given: CliIO = defaultIO()): Promise<
     }
     io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n`);
     if (io.env.SQLMEND_DEBUG) io.stderr(`${error instanceof Error ? error.stack : ""}\n`);
-    return 1;
+    return EXIT.error;
   } finally {
     // Connections the command left open (a shared response cache in Redis) would keep the process alive.
     closeAll();

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { UsageError, UserError } from "../core/errors.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
+import { EXIT } from "../core/exit.ts";
 import { commandLine } from "../core/secrets.ts";
 import type { EvalRecord, parseResults } from "./report.ts";
 import type { Comparison, RunSummary } from "./compare.ts";
@@ -87,10 +88,10 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
   }
   if (values.json) {
     io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);
-    return { exitCode: 0, comparison };
+    return { exitCode: EXIT.ok, comparison };
   }
   io.stdout(renderComparison(comparison, show));
-  return { exitCode: 0, comparison };
+  return { exitCode: EXIT.ok, comparison };
 }
 
 /** The graph's own summary of its outcomes (as report.md has it), when it is one sqlmend knows; else the default. */

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { UserError } from "../core/errors.ts";
+import { EXIT } from "../core/exit.ts";
 import type { Question } from "../state/question.ts";
 import { Progress, type ProgressMetric, type RunIO } from "./progress.ts";
 import { gracefulInterrupt, pool, readJsonLines } from "./run-dir.ts";
@@ -116,19 +117,13 @@ export interface QuestionRunResult<R> {
   endpointDown?: string;
   /**
    * The exit status every command ends with: stopped by a signal, its status (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP:
-   * `STOP_SIGNALS`); 3 questions failed or not run (`--resume` runs them); else 0.
+   * `STOP_SIGNALS`); `EXIT.incomplete` (3) questions failed or not run (`--resume` runs them); else `EXIT.ok`.
    */
   exitCode: number;
 }
 
 /** Questions whose failure says the endpoint did not answer, in a row, before a run stops starting new ones. */
 export const ENDPOINT_DOWN_AFTER = 5;
-
-/**
- * The exit status of a run that finished but left questions failed (or, the endpoint being down, not run): distinct
- * from a user error (1) and a usage error (2), so scripts and CI notice; `--resume` runs them again.
- */
-export const EXIT_QUESTIONS_FAILED = 3;
 
 export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<QuestionRunResult<R>> {
   const { io, questions } = config;
@@ -199,7 +194,7 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
     retried: retry.length,
     stopped,
     ...(endpointDown ? { endpointDown } : {}),
-    exitCode: stopped ? interrupt.status()! : failed.length || notRun ? EXIT_QUESTIONS_FAILED : 0,
+    exitCode: stopped ? interrupt.status()! : failed.length || notRun ? EXIT.incomplete : EXIT.ok,
   };
 }
 
@@ -212,7 +207,7 @@ export function unfinishedLines<R extends { id: string }>(run: QuestionRunResult
   const failed = failedLine(run.failed, why);
   if (failed) lines.push(failed);
   if (run.endpointDown) lines.push(`Stopped: ${run.endpointDown}; ${run.notRun} questions not run. Check the endpoint, then --resume runs the failed and the rest.`);
-  if (lines.length && !run.stopped) lines.push(`Exit status ${EXIT_QUESTIONS_FAILED}: finished, but questions failed or were not run; --resume runs them again.`);
+  if (lines.length && !run.stopped) lines.push(`Exit status ${EXIT.incomplete}: finished, but questions failed or were not run; --resume runs them again.`);
   return lines.map((line) => `${line}\n`).join("");
 }
 

@@ -7,6 +7,7 @@ import { SPLITS, type Split } from "../state/splits.ts";
 import { type BenchmarkSource, loadSource, resolveBenchmarkDir } from "../tools/benchmarks/benchmark.ts";
 import type { RunIO } from "./progress.ts";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
+import { STOP_SIGNALS, type StopSignal } from "../core/exit.ts";
 import { type CodeIdentity, describeCode } from "../tools/version.ts";
 
 /**
@@ -418,16 +419,9 @@ export async function pool<T>(items: T[], limit: number, task: (item: T) => Prom
   await Promise.all(workers);
 }
 
-/**
- * The signals that stop a run as Ctrl-C does — a batch scheduler's or a container's stop (SIGTERM), a closed terminal
- * (SIGHUP) — and the exit status each gives: 128 + the signal's number, as a shell reports a job it killed.
- */
-export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-export type StopSignal = keyof typeof STOP_SIGNALS;
+// The stop statuses live with the other exit statuses (core/exit.ts); re-exported for the run's callers.
+export { isStopStatus, STOP_SIGNALS, type StopSignal } from "../core/exit.ts";
 const stopSignals = Object.keys(STOP_SIGNALS) as StopSignal[];
-
-/** Whether an exit status says a stop signal stopped the run (130, 143, 129). */
-export const isStopStatus = (code: number): boolean => (Object.values(STOP_SIGNALS) as number[]).includes(code);
 
 /** Loops listening for stop signals now (`gracefulInterrupt`): while one is, the lock's handler leaves them the signal. */
 let gracefulLoops = 0;

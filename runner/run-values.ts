@@ -8,7 +8,7 @@ export type FlagTable = Record<string, { type: "string" | "boolean"; multiple?: 
 /** Option values as a command's flags hold them: by flag name, strings, booleans and lists of strings. */
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
-/** The values parseArgs gives for a flag table. */
+/** The values parseArgs gives for a flag table, typed by it. */
 export type FlagValuesOf<T> = { [K in keyof T]?: T[K] extends { multiple: true } ? string[] : T[K] extends { type: "boolean" } ? boolean : string };
 
 /**

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { UsageError } from "../core/errors.ts";
+import { EXIT } from "../core/exit.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import { type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
 import { benchmarkFromFlags, fileOrder, SELECTION_USAGE } from "./run-dir.ts";
@@ -274,9 +275,9 @@ export async function scoreFrom(input: { values: FlagValues; positionals: string
     // Not every question was scored as asked: the figures leave those out, and say so; the exit status too.
     if (report.databaseErrors.length) {
       io.stderr(`sqlmend score: ${report.databaseErrors.length} questions not scored: their database could not be read (first: ${report.databaseErrors[0]!.error}); score again once nothing else holds or damages it\n`);
-      return { exitCode: 1, report };
+      return { exitCode: EXIT.error, report };
     }
-    return { exitCode: 0, report };
+    return { exitCode: EXIT.ok, report };
   } finally {
     await executor.close();
   }

@@ -26,7 +26,10 @@ export const MagicRecordSchema = z.object({
   /** The feedback that led to the successful revision, and that revision. */
   feedback: z.string().optional(),
   correctedSql: z.string().optional(),
+  /** The thread the question ended on: the cycle's, or the generator's when it did not get that far. */
   thread: z.string().optional(),
+  /** The initial generator's thread, when `--initial` is a graph (`…/initial`, `…/initial#2` after a failure). */
+  initialThread: z.string().optional(),
   usageByRole: z.record(z.string(), UsageTotalsSchema).default({}),
   /**
    * What the question went through (graph magic-feedback's declared outcome: iterations, success, leak refusals,
@@ -36,6 +39,11 @@ export const MagicRecordSchema = z.object({
   outcome: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   /** One line, when the question could not be run to the end. */
   error: z.string().optional(),
+  /**
+   * With `error`: the stage that failed — "initial" (no initial SQL was made: a resumed run makes it again) or "cycle"
+   * (after it: a resumed run uses that SQL again and runs the cycle on the next thread).
+   */
+  failedAt: z.enum(["initial", "cycle"]).optional(),
 });
 export type MagicRecord = z.infer<typeof MagicRecordSchema>;
 

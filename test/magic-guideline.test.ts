@@ -8,7 +8,8 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { computeStats } from "../cli/commands/magic-run.ts";
+import { computeStats, learnGuideline } from "../runner/magic-guideline.ts";
+import { EXIT } from "../core/exit.ts";
 import type { CliIO } from "../cli/shared/command.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
@@ -35,6 +36,8 @@ function captureIO(env: NodeJS.ProcessEnv): { io: CliIO; out: () => string; err:
   const err: string[] = [];
   return { io: { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd: dir, isTTY: false }, out: () => out.join(""), err: () => err.join("") };
 }
+/** The model calls stats.json counts. */
+const requestsCounted = (stats: { tokensByRole: Record<string, { calls: number }> }) => Object.values(stats.tokensByRole).reduce((n, t) => n + t.calls, 0);
 const lines = (file: string) => fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
 
 beforeAll(async () => {
@@ -307,14 +310,14 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
       const out = path.join(dir, "endpoint-down");
       const run = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-endpoint-down") });
       // Exit 3: finished, but some work failed; --resume retries it.
-      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0"], run.io)).toBe(3);
+      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0", "--cache", "off"], run.io)).toBe(3);
       const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
       // Failures 0, 3, 6: question 3's corrector never answered, nor question 6's feedback agent.
       expect(stats).toMatchObject({ failures: 1, corrected: 1, errors: 2, avgIterations: 1, correctedWithin: [1, 1] });
       // EX over the 5 answered questions (4 initially correct, 1 corrected), the 2 run errors left out.
       expect([stats.exAfter, stats.answered]).toEqual([100, 5]);
       expect(run.out()).toMatch(/EX on the split after correction: 100\.00% \(4 \+ 1 of 5 answered; 2 run errors left out\)/);
-      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "3")).toMatchObject({ error: expect.stringMatching(/^stopped at iteration 1: corrector: model call failed/) });
+      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "3")).toMatchObject({ error: expect.stringMatching(/^stopped at iteration 1: corrector: model call failed/), failedAt: "cycle" });
       // The cycle stopped at the first call that got no reply, instead of waiting on the model max-iter times.
       const askedFor3 = server.requests.filter((r) => questionTextOf(r) === unreachable.question).map(agentOf);
       expect(askedFor3).toEqual(["feedback", "corrector"]);
@@ -330,11 +333,17 @@ describe("sqlmend magic guideline, model endpoint failing", () => {
       recovered = true;
       const before = server.requests.length;
       const resumed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-endpoint-down") });
-      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0", "--resume"], resumed.io)).toBe(0);
+      expect(await main(["magic", "guideline", "--bench", benchDir, "--initial", predictions, "--out", out, "--limit", "7", "--max-iter", "2", "--max-retries", "0", "--cache", "off", "--resume"], resumed.io)).toBe(0);
       expect(resumed.err()).toMatch(/7 questions \(5 already done, 2 failed before and run again/);
       const rerun = new Set(server.requests.slice(before).filter((r) => agentOf(r) !== "merge").map(questionTextOf));
       expect([...rerun].sort()).toEqual([noFeedback.question, unreachable.question].sort());
-      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ failures: 3, corrected: 3, errors: 0, batchesMerged: 1 });
+      const resumedStats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      expect(resumedStats).toMatchObject({ failures: 3, corrected: 3, errors: 0, batchesMerged: 1 });
+      // The cycle ran again on the next thread after the record's (as eval's reruns), and every request of both runs,
+      // the failed attempts' included, is counted once (the response cache off: it would answer the rerun's first call).
+      const runId = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).runId;
+      expect(lines(path.join(out, "results.jsonl")).find((r) => r.id === "3").thread).toBe(`magic:${runId}:3#2`);
+      expect(requestsCounted(resumedStats)).toBe(server.requests.length);
       expect(fs.existsSync(path.join(out, "guideline.md"))).toBe(true);
       // Each agent call has one line in interactions.jsonl: the failed attempts' lines were dropped before the rerun.
       const calls = lines(path.join(out, "interactions.jsonl")).filter((i) => i.questionId === "3");
@@ -370,8 +379,18 @@ describe("sqlmend magic guideline, the initial generator's model failing", () =>
       expect(await main([...args, "--resume"], resumed.io)).toBe(0);
       // Only question 4 ran again: generated on a new thread, found wrong, corrected by the cycle.
       expect(new Set(server.requests.slice(before).filter((r) => agentOf(r) !== "merge").map(questionTextOf))).toEqual(new Set([down.question]));
-      expect(lines(path.join(out, "results.jsonl")).filter((r) => r.id === "4").at(-1)).toMatchObject({ initialSql: "SELECT 'generated wrong'", corrected: true });
-      expect(JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"))).toMatchObject({ errors: 0, failures: 2, corrected: 2 });
+      const runId = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).runId;
+      // The generator ran again on the next thread after the record's; the cycle on the question's first.
+      expect(lines(path.join(out, "results.jsonl")).filter((r) => r.id === "4").at(-1)).toMatchObject({
+        initialSql: "SELECT 'generated wrong'",
+        corrected: true,
+        initialThread: `magic:${runId}:4/initial#2`,
+        thread: `magic:${runId}:4`,
+      });
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      expect(stats).toMatchObject({ errors: 0, failures: 2, corrected: 2 });
+      // The failed generation's call is counted beside the one that answered, once.
+      expect(stats.tokensByRole.generator.calls).toBe(server.requests.filter((r) => agentOf(r) === "generator").length);
     } finally {
       await server.close();
     }
@@ -407,8 +426,59 @@ describe("sqlmend magic guideline, a merge that fails", () => {
       const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
       expect(stats.batchesMerged).toBe(3);
       expect(stats.mergeFailure).toBeUndefined();
+      // The failed merge's call, made by the first run, still counts in the resumed run's figures: every call once.
+      expect(requestsCounted(stats)).toBe(server.requests.length);
     } finally {
       await server.close();
     }
   }, 60_000);
+});
+
+describe("learnGuideline, the run API of sqlmend magic guideline", () => {
+  it("writes the folder the command writes and returns the figures stats.json holds", async () => {
+    // A server each: the scripted corrector counts its requests per question, so a shared one would answer the second run otherwise.
+    const servers = [await startOpenAIServer({ respond: magicResponder(train, { correctAt }) }), await startOpenAIServer({ respond: magicResponder(train, { correctAt }) })];
+    try {
+      const env = (server: OpenAIServer, home: string) => ({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, home) });
+      const viaCommand = path.join(dir, "api-command");
+      const args = ["--bench", benchDir, "--initial", predictions, "--out", viaCommand, "--limit", "10", "--batch", "2", "--max-iter", "3"];
+      const command = captureIO(env(servers[0]!, "home-api-command"));
+      expect(await main(["magic", "guideline", ...args], command.io)).toBe(0);
+
+      const out = path.join(dir, "api");
+      const api = captureIO(env(servers[1]!, "home-api"));
+      const result = await learnGuideline({ bench: benchDir, initial: predictions, out, limit: 10, batch: 2, maxIter: 3 }, api.io);
+      const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8"));
+      expect(result.stats).toEqual(stats);
+      // Questions 0..9: failures 0, 3, 6, 9, each corrected; batches of 2.
+      expect(result.stats).toMatchObject({ questions: 10, initiallyCorrect: 6, failures: 4, corrected: 4, batchesMerged: 2, errors: 0 });
+      expect(result).toMatchObject({ exitCode: EXIT.ok, outDir: out, guideline: path.join(out, "guideline.md") });
+      expect(result.files.snapshots.map((f) => path.basename(f))).toEqual(["guideline-batch-001.md", "guideline-batch-002.md"]);
+      for (const file of [result.files.results, result.files.interactions, result.files.stats, result.files.run, result.files.predictions, ...result.files.snapshots]) expect(fs.existsSync(file)).toBe(true);
+
+      // The command's folder, file for file: the same figures, guideline and records (threads name each run's id).
+      expect(fs.readdirSync(out).sort()).toEqual(fs.readdirSync(viaCommand).sort());
+      const { command: apiLine, ...figures } = stats;
+      const { command: commandLine, ...commandFigures } = JSON.parse(fs.readFileSync(path.join(viaCommand, "stats.json"), "utf8"));
+      expect(figures).toEqual(commandFigures);
+      expect(commandLine).toBe(`sqlmend magic guideline ${args.join(" ")}`);
+      expect(apiLine).toBe(`sqlmend magic guideline --bench ${benchDir} --initial ${predictions} --out ${out} --limit 10 --batch 2 --max-iter 3`);
+      expect(fs.readFileSync(result.guideline!, "utf8")).toBe(fs.readFileSync(path.join(viaCommand, "guideline.md"), "utf8"));
+      // Latency is the clock's, not the run's: left out.
+      const records = (folder: string) =>
+        lines(path.join(folder, "results.jsonl"))
+          .map(({ thread, ...r }) => JSON.parse(JSON.stringify({ ...r, thread: thread?.replace(/^magic:\w+:/, "") }), (key, value) => (key === "latencyMs" ? undefined : value)))
+          .sort((a, b) => Number(a.id) - Number(b.id));
+      expect(records(out)).toEqual(records(viaCommand));
+      expect(fs.readFileSync(result.files.predictions, "utf8")).toBe(fs.readFileSync(path.join(viaCommand, "predict_train.json"), "utf8"));
+    } finally {
+      for (const server of servers) await server.close();
+    }
+  }, 90_000);
+
+  it("names an option the command does not take", async () => {
+    const api = captureIO({ SQLMEND_HOME: path.join(dir, "home-api") });
+    await expect(learnGuideline({ bench: benchDir, out: path.join(dir, "api-typo"), maxIters: 3 }, api.io)).rejects.toThrow("learnGuideline: unknown option 'maxIters'");
+    expect(fs.existsSync(path.join(dir, "api-typo"))).toBe(false);
+  });
 });

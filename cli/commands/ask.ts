@@ -12,6 +12,7 @@ import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/bench
 import { formatUsage } from "../../runner/progress.ts";
 import type { Question } from "../../state/question.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
+import { EXIT } from "../../core/exit.ts";
 
 export const askCommand: Command = {
   name: "ask",
@@ -121,7 +122,7 @@ ${RUN_FLAGS_USAGE}`,
         const inspectHint = checkpoints.location === "memory" ? "" : `  (sqlmend inspect ${threadId}${values.checkpoints ? ` --checkpoints ${values.checkpoints}` : ""})`;
         io.stdout(`\nTokens: ${formatUsage(outcome.usage)}\nThread: ${threadId}${inspectHint}\n`);
       }
-      return outcome.error ? 1 : 0;
+      return outcome.error ? EXIT.error : EXIT.ok;
     } finally {
       checkpoints.close();
     }

@@ -3,6 +3,7 @@ import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { describeBenchmarkDir, loadQuestionFile, resolveBenchmarkDir, type SplitInfo, summarizeBenchmark } from "../../tools/benchmarks/benchmark.ts";
+import { EXIT } from "../../core/exit.ts";
 
 const usage = `Usage: sqlmend bench info DIR|minibench
        sqlmend bench info --questions FILE --db-dir DIR
@@ -49,6 +50,6 @@ export const benchCommand: Command = {
       }
     }
     io.stdout(`${out.join("\n")}\n`);
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -3,6 +3,7 @@ import type { Command } from "../shared/command.ts";
 import { UsageError, UserError, firstLineOf } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { dataDir } from "../../tools/paths.ts";
+import { EXIT } from "../../core/exit.ts";
 
 const usage = `Usage: sqlmend cache info [--json]
        sqlmend cache clear --all | [--model NAME] [--before YYYY-MM-DD]
@@ -44,7 +45,7 @@ export const cacheCommand: Command = {
       const info = guarded(() => describeCacheFiles(responses, vectors));
       if (values.json) {
         io.stdout(`${JSON.stringify(info, null, 2)}\n`);
-        return 0;
+        return EXIT.ok;
       }
       const r = info.responses;
       const lines = [`response cache: ${r.file}${r.exists ? ` (${kb(r.bytes)})` : " (none yet)"}`];
@@ -62,7 +63,7 @@ export const cacheCommand: Command = {
       for (const m of v.byModel) lines.push(`  ${m.model}: ${m.vectors}`);
       if (io.env.SQLMEND_CACHE && /^rediss?:\/\//i.test(io.env.SQLMEND_CACHE)) lines.push("(SQLMEND_CACHE names a Redis cache: runs use it, not the file above)");
       io.stdout(`${lines.join("\n")}\n`);
-      return 0;
+      return EXIT.ok;
     }
 
     if (values.json) throw new UsageError("--json goes with 'cache info'");
@@ -84,6 +85,6 @@ export const cacheCommand: Command = {
     }
     const removed = guarded(() => clearCacheFiles(responses, vectors, { ...(values.all ? { all: true } : {}), ...(values.model !== undefined ? { model: values.model } : {}), ...(before ? { before } : {}) }));
     io.stdout(`removed ${removed.replies} replies and ${removed.vectors} vectors from ${home}${removed.compacted ? "" : " (another run has a file open, so its space was not given back yet: a later clear does)"}\n`);
-    return 0;
+    return EXIT.ok;
   },
 };

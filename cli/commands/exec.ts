@@ -4,6 +4,7 @@ import { parseFlags } from "../shared/flags.ts";
 import { formatTable, previewResult } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import type { SqlValue } from "../../tools/sqlite/types.ts";
+import { EXIT } from "../../core/exit.ts";
 
 const usage = `Usage: sqlmend exec --db FILE [--timeout-ms N] [--max-rows N] [--json] "SQL"
 
@@ -92,6 +93,6 @@ export const execCommand: Command = {
       const preview = previewResult(result, { maxRows: result.rows.length });
       io.stdout(`${formatTable(preview)}\n`);
     }
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -8,6 +8,7 @@ import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { isStopStatus, RUN_DIR_FLAGS } from "../../runner/run-dir.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import { flagOf } from "../../core/options.ts";
+import { EXIT } from "../../core/exit.ts";
 
 const OWN_VALUE_FLAGS = new Set(["--bench", "--out", "--limit", "--repeats", "--hold", "--pilot", "--price-in", "--price-out"]);
 const OWN_BOOLEAN_FLAGS = new Set(["--dry-run", "--resume", "--list", "--print"]);
@@ -97,7 +98,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
     const { BUILT_IN_RECIPES } = await import("../../runner/experiment-recipes.ts");
     if (own.list) {
       io.stdout(`${listRecipes(BUILT_IN_RECIPES)}\n`);
-      return 0;
+      return EXIT.ok;
     }
     if (positionals.length !== 1) throw new UsageError(positionals.length ? `unexpected argument '${positionals[1]}'` : "name a recipe (built-in: correctors) or a recipe YAML or JSON file");
     const name = positionals[0]!;
@@ -110,7 +111,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
     if (own.print) {
       const { stringify } = await import("yaml");
       io.stdout(stringify(recipe, { lineWidth: 0 }));
-      return 0;
+      return EXIT.ok;
     }
     if (typeof own.bench !== "string") throw new UsageError("--bench DIR is required");
     if (typeof own.out !== "string") throw new UsageError("--out DIR is required");
@@ -186,7 +187,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
       }
       const plan = await import("../../runner/experiment-plan.ts");
       io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, given) })}\n`);
-      return 0;
+      return EXIT.ok;
     }
 
     const blocked = new Map(blockedAtStart);
@@ -239,7 +240,7 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${BUILT_
     }
     io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
     // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).
-    return rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? 3 : 0;
+    return rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok;
   },
 };
 
@@ -312,7 +313,7 @@ async function executeRuns(
       return { code };
     }
     // 3: the run finished with failed questions (counted in the table; --resume retries them); the others go on.
-    if (code === 3) io.stderr(`warning: run ${run} finished with failed questions; the table counts them, --resume retries them\n`);
+    if (code === EXIT.incomplete) io.stderr(`warning: run ${run} finished with failed questions; the table counts them, --resume retries them\n`);
     else if (code !== 0) throw new UserError(`run ${run} exited with ${code}; --resume continues the experiment once it is fixed`);
   }
   return { code: 0 };

@@ -1,6 +1,7 @@
 import type { Command } from "../shared/command.ts";
 import { graphManifests } from "../../graphs/registry.ts";
 import { optionsUsage } from "../../core/options.ts";
+import { EXIT } from "../../core/exit.ts";
 
 export const graphsCommand: Command = {
   name: "graphs",
@@ -16,6 +17,6 @@ export const graphsCommand: Command = {
         io.stdout(`${optionsUsage("  options", spec.options).replace(/^/gm, "".padEnd(width + 2))}\n`);
       }
     }
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -6,6 +6,7 @@ import { modelFlagsFrom, runFlags } from "../../runner/run-options.ts";
 import { formatUsage } from "../../runner/progress.ts";
 import { count } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
+import { EXIT } from "../../core/exit.ts";
 
 const usage = `Usage: sqlmend link --db FILE [--evidence TEXT] [--description-dir DIR] [--keywords A,B,...] [--json] "QUESTION"
 
@@ -70,7 +71,7 @@ export const linkCommand: Command = {
       const used = usageOfCalls(records);
       if (values.json) {
         io.stdout(`${JSON.stringify({ ...linking, keywordSource, usage: used, ...(index ? { index } : {}) }, null, 2)}\n`);
-        return 0;
+        return EXIT.ok;
       }
       const lines = [`Keywords (${keywordSource}): ${linking.keywords.join(", ") || "(none)"}`];
       lines.push(`Ranking: ${linking.ranking}${linking.note ? ` (${linking.note})` : ""}`);
@@ -88,7 +89,7 @@ export const linkCommand: Command = {
       }
       if (used.calls) lines.push("", `Tokens: ${formatUsage(used)}`);
       io.stdout(`${lines.join("\n")}\n`);
-      return 0;
+      return EXIT.ok;
     } finally {
       await executor.close();
     }

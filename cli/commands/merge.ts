@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Command } from "../shared/command.ts";
 import { UsageError, commandLine } from "../shared/command.ts";
+import { EXIT } from "../../core/exit.ts";
 import { parseFlags } from "../shared/flags.ts";
 
 export const mergeCommand: Command = {
@@ -21,7 +22,6 @@ selections are refused, as --resume refuses them; so is a shard with questions s
     const outDir = path.resolve(io.cwd, values.out);
     const merged = await mergeShards(positionals.map((dir) => path.resolve(io.cwd, dir)), outDir, commandLine("merge", argv));
     const { exLine, summarize } = await import("../../runner/report.ts");
-    const { EXIT_QUESTIONS_FAILED } = await import("../../runner/question-runner.ts");
     const summary = summarize(merged.records);
     io.stdout(
       `Merged ${merged.shards} shards: ${merged.records.length} questions\n${exLine(summary)}\n` +
@@ -29,6 +29,6 @@ selections are refused, as --resume refuses them; so is a shard with questions s
         `Report: ${path.join(outDir, "report.md")}\n`,
     );
     // Failed questions (not answered) are counted apart, as eval does, and the status says so: --resume the shard.
-    return summary.failed ? EXIT_QUESTIONS_FAILED : 0;
+    return summary.failed ? EXIT.incomplete : EXIT.ok;
   },
 };

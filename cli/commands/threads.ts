@@ -10,6 +10,7 @@ import type { SqlStateValue } from "../../state/sql-state.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { formatTable } from "../../tools/format.ts";
 import { formatUsage } from "../../runner/progress.ts";
+import { EXIT } from "../../core/exit.ts";
 
 // The checkpoint store (SQLite, LangGraph) loads when a command runs, not for its --help.
 const checkpointStore = () => import("../../storage/checkpoints.ts");
@@ -37,7 +38,7 @@ export const threadsCommand: Command = {
           io.stdout(`${t.threadId}  ${t.graph ?? "?"}  ${t.checkpoints} checkpoints  ${t.updatedAt ?? ""}  ${question.length > 70 ? `${question.slice(0, 67)}...` : question}\n`);
         }
       }
-      return 0;
+      return EXIT.ok;
     } finally {
       store.close();
     }
@@ -137,14 +138,14 @@ export const inspectCommand: Command = {
         if (!step) throw new UserError(`thread '${threadId}' has steps 1 to ${steps.length}; no step ${wantedStep}`);
         if (values.json) io.stdout(`${JSON.stringify(step, null, 2)}\n`);
         else io.stdout(renderStep(step));
-        return 0;
+        return EXIT.ok;
       }
       if (values.json) {
         io.stdout(`${JSON.stringify({ thread: threadId, graph: spec.name, finished: final.next.length === 0, next: final.next, outcome: outcome(spec, final), state: final.values, steps: steps.map(({ calls, ...s }) => ({ ...s, calls: calls.map(({ messages, ...c }) => ({ ...c, promptMessages: messages.length })) })) }, null, 2)}\n`);
-        return 0;
+        return EXIT.ok;
       }
       io.stdout(renderOverview(threadId, spec.name, final, steps, outcome(spec, final)));
-      return 0;
+      return EXIT.ok;
     } finally {
       store.close();
     }

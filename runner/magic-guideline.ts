@@ -1,34 +1,38 @@
-// `sqlmend magic guideline`, loaded by cli/commands/magic.ts when it runs (not for --help).
+/**
+ * MAGIC's guideline training (§3.1), below the CLI: the initial method's failures on the training split through the
+ * feedback-correction cycle, the successful feedbacks merged batch by batch into a guideline. `learnGuideline` is the
+ * run API; `sqlmend magic guideline` parses `MAGIC_GUIDELINE_FLAGS` and calls `learnFrom`, the one body.
+ */
 import fs from "node:fs";
 import path from "node:path";
-import type { CliIO } from "../shared/command.ts";
-import { firstLineOf, UsageError, UserError } from "../shared/command.ts";
-import { parseFlags } from "../shared/flags.ts";
-import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "../../runner/run-options.ts";
-import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../../runner/question.ts";
-import { compactNumber, fallbackNotes } from "../../runner/progress.ts";
-import { jsonLinesStore, runQuestions } from "../../runner/question-runner.ts";
-import { benchmarkFromFlags, fileOrder, prepareOutDir, questionHashes, readJsonLines, RUN_DIR_FLAGS, runPlace, selectQuestions, splitFrom } from "../../runner/run-dir.ts";
-import { codeIdentity } from "../../tools/version.ts";
-import { findManifest, manifestOf } from "../../graphs/registry.ts";
-import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/manifests/magic.ts";
-import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
-import { readOptions } from "../../core/options.ts";
-import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
-import { scoreQuestion, type Semantics, writeBirdPredictions } from "../../tools/benchmarks/score.ts";
-import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { addUsage, emptyUsage, isEndpointFailure, type ModelCallRecord, type Usage } from "../../state/usage.ts";
-import { type MagicRecord, parseMagicRecords } from "../../state/magic-record.ts";
-import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../../state/magic.ts";
-import type { SqlInput, SqlStateValue } from "../../state/sql-state.ts";
-import type { Question } from "../../state/question.ts";
-import type { NodeDeps } from "../../nodes/types.ts";
-import { type Outcome, outcomeOf } from "../../graphs/outcome.ts";
-import type { GraphSpec } from "../../graphs/spec.ts";
+import { type CliIO, defaultIO } from "../core/io.ts";
+import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
+import { commandLine } from "../core/secrets.ts";
+import { EXIT } from "../core/exit.ts";
+import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "./run-options.ts";
+import { type InitialSource, inputOf, type RunnableGraph, runThread } from "./question.ts";
+import { compactNumber, fallbackNotes } from "./progress.ts";
+import { jsonLinesStore, nextThread, runQuestions } from "./question-runner.ts";
+import { benchmarkFromFlags, fileOrder, prepareOutDir, questionHashes, readJsonLines, RUN_DIR_FLAGS, runPlace, selectQuestions, splitFrom } from "./run-dir.ts";
+import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import { codeIdentity } from "../tools/version.ts";
+import { findManifest, manifestOf } from "../graphs/registry.ts";
+import { magicFeedbackManifest, magicGuidelineManifest } from "../graphs/manifests/magic.ts";
+import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
+import { readOptions } from "../core/options.ts";
+import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
+import { scoreQuestion, type Semantics, writeBirdPredictions } from "../tools/benchmarks/score.ts";
+import { getSharedExecutor } from "../tools/sqlite/executor.ts";
+import { addUsage, emptyUsage, isEndpointFailure, type ModelCallRecord, type Usage } from "../state/usage.ts";
+import { type MagicRecord, parseMagicRecords } from "../state/magic-record.ts";
+import type { MagicFeedbackValue, MagicGuidelineValue, SuccessfulFeedback } from "../state/magic.ts";
+import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
+import type { Question } from "../state/question.ts";
+import type { NodeDeps } from "../nodes/types.ts";
+import { type Outcome, outcomeOf } from "../graphs/outcome.ts";
+import type { GraphSpec } from "../graphs/spec.ts";
 
 const RESULTS = "results.jsonl";
-/** Exit status of a run that finished but left work failed (a merge, a question): `--resume` retries it. */
-export const EXIT_INCOMPLETE = 3;
 const INTERACTIONS = "interactions.jsonl";
 const snapshotName = (batch: number) => `guideline-batch-${String(batch).padStart(3, "0")}.md`;
 
@@ -53,14 +57,84 @@ async function trainSplitOf(benchDir: string | undefined) {
   return loadBenchmark(benchDir, { split: "train" });
 }
 
-export async function guideline(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseFlags(argv, {
-    ...runFlags,
-    ...graphFlags(),
-    ...RUN_DIR_FLAGS,
-    batch: { type: "string" },
-    semantics: { type: "string" },
-  });
+/** `sqlmend magic guideline`'s flags: the run's (model, graph knobs, node swaps), the graphs' own options, the selection's, its own. */
+export const MAGIC_GUIDELINE_FLAGS = {
+  ...runFlags,
+  ...graphFlags(),
+  ...RUN_DIR_FLAGS,
+  batch: { type: "string" },
+  semantics: { type: "string" },
+} as const;
+
+/**
+ * The options of `sqlmend magic guideline`, by name (camelCase): `bench` (a folder, or "minibench"), `out`, `split`
+ * (default train), `initial` (a generator graph's name or a predictions file), `batch`, `maxIter`, `noManager`, `limit`,
+ * `ids`, `concurrency`, `resume`, `semantics`, the model flags (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`,
+ * `temperature`, `cache`, ...), `checkpoints`, `node: { SLOT: FILE }`, and `options`, the graphs' own (camelCase).
+ */
+export interface GuidelineOptions {
+  bench?: string;
+  out: string;
+  options?: Record<string, unknown>;
+  [flag: string]: unknown;
+}
+
+/** The files a guideline run writes in its output folder. */
+export interface GuidelineFiles {
+  /** A line per question: its initial SQL's verdict and, for a failure, the cycle's outcome. */
+  results: string;
+  /** A line per agent call (the authors' released interactions' shape). */
+  interactions: string;
+  stats: string;
+  run: string;
+  /** The answers after the cycle (BIRD format), for `sqlmend score --ves`. */
+  predictions: string;
+  /** `guideline-batch-NNN.md`: the guideline after each merged batch, in order. */
+  snapshots: string[];
+}
+
+/** stats.json: the figures, and what they were learnt on. */
+export interface GuidelineStats extends MagicStats {
+  /** The initial method: a generator graph's name, or its predictions file (absolute, and from the run folder). */
+  initial: string | { path: string; fromRun: string };
+  bench: string | null;
+  questionsFile: string | null;
+  dbDir: string | null;
+  split: string;
+  semantics: Semantics;
+  batch: number;
+  /** What fell back during the run (the response cache turned off, a damaged checkpoint file set aside). */
+  fallbacks: string[];
+  /** The command line that does what this run did (secrets masked). */
+  command: string;
+}
+
+/** What a guideline run did. */
+export interface GuidelineResult {
+  /** `core/exit.ts`: 0 done; 3 some work failed (a question, a merge): --resume retries it; 130/143/129 stopped. */
+  exitCode: number;
+  outDir: string;
+  /** guideline.md, or null when no batch has been merged. */
+  guideline: string | null;
+  files: GuidelineFiles;
+  /** As stats.json holds them. */
+  stats: GuidelineStats;
+}
+
+/**
+ * Learns MAGIC's self-correction guideline on a benchmark's training questions and writes the run folder
+ * `sqlmend magic guideline` writes: the launcher's command is this, given its flags.
+ */
+export async function learnGuideline(options: GuidelineOptions, io: CliIO = defaultIO()): Promise<GuidelineResult> {
+  const { options: graphOptions, ...rest } = options;
+  const values = flagValuesOf("learnGuideline", rest, MAGIC_GUIDELINE_FLAGS as FlagTable, graphOptions);
+  return learnFrom({ values, positionals: [] }, io);
+}
+
+/** magic guideline from its flag values (the launcher's parse, or `learnGuideline`'s): the one body both run. */
+export async function learnFrom(input: { values: FlagValues; positionals: string[]; argv?: string[] }, io: CliIO): Promise<GuidelineResult> {
+  const values = input.values as FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS>;
+  const { positionals } = input;
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
   if (!values.out) throw new UsageError("--out DIR is required");
@@ -81,10 +155,10 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
   const [{ modelsFrom }, { resolveInitialSource }, { openReadyCheckpointer }, { createExampleStore }] = await Promise.all([
-    import("../../runner/model-setup.ts"),
-    import("../../runner/build-runner.ts"),
-    import("../../storage/checkpoints.ts"),
-    import("../../tools/retrieval/examples.ts"),
+    import("./model-setup.ts"),
+    import("./build-runner.ts"),
+    import("../storage/checkpoints.ts"),
+    import("../tools/retrieval/examples.ts"),
   ]);
   const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
@@ -179,8 +253,8 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       describe: (counts) =>
         `magic guideline: initial ${initial.kind === "graph" ? initial.spec.name : path.basename(initial.file)} on ${bench.name}: ` +
         `${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}, max ${cycle.maxIter} iterations${cycle.noManager ? ", no manager" : ""}, batches of ${batchSize}`,
-      run: async (q) => {
-        const { record, interactions } = await processQuestion(q, { initial, feedbackGraph, feedbackSpec: magicFeedbackSpec, deps, semantics, timeoutMs: graphOptions.timeoutMs, runId: runFile.runId });
+      run: async (q, previous) => {
+        const { record, interactions } = await processQuestion(q, previous, { initial, feedbackGraph, feedbackSpec: magicFeedbackSpec, deps, semantics, timeoutMs: graphOptions.timeoutMs, runId: runFile.runId });
         // Before the record: a kill between the two leaves interactions without a record, which a resumed run drops.
         if (interactions.length) fs.appendFileSync(interactionsFile, interactions.map((i) => `${JSON.stringify(i)}\n`).join(""));
         return record;
@@ -215,7 +289,9 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
       path.join(outDir, `predict_${split}.json`),
       records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
     );
-    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify({ ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize, fallbacks: notes }, null, 2)}\n`);
+    const command = input.argv ? commandLine("magic guideline", input.argv) : commandLineOf("magic guideline", positionals, values);
+    const written: GuidelineStats = { ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize, fallbacks: notes, command };
+    fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify(written, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0, run.failed.length));
     if (merger.failure) io.stderr(`sqlmend magic guideline: ${merger.failure}; later batches wait: --resume retries the merge\n`);
     const runErrors = run.failed;
@@ -227,14 +303,24 @@ export async function guideline(argv: string[], io: CliIO): Promise<number> {
     }
     if (run.endpointDown) io.stderr(`sqlmend magic guideline: stopped: ${run.endpointDown}; ${run.notRun} questions not run; check the endpoint, then --resume continues
 `);
-    if (run.stopped) {
-      io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.
-`);
-      return run.exitCode;
-    }
-    // Finished, but the guideline or a question's record is not what a complete run gives (the runner's exit status
-    // says so of the questions): --resume retries them.
-    return merger.failure ? EXIT_INCOMPLETE : run.exitCode;
+    if (run.stopped) io.stdout(`Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n`);
+    const guidelineFile = path.join(outDir, "guideline.md");
+    return {
+      // Finished, but the guideline is not what a complete run gives (the runner's exit status says so of the
+      // questions): --resume retries the merge. A stopped run's status is the signal's.
+      exitCode: !run.stopped && merger.failure ? EXIT.incomplete : run.exitCode,
+      outDir,
+      guideline: fs.existsSync(guidelineFile) ? guidelineFile : null,
+      files: {
+        results: resultsFile,
+        interactions: interactionsFile,
+        stats: path.join(outDir, "stats.json"),
+        run: path.join(outDir, "run.json"),
+        predictions: path.join(outDir, `predict_${split}.json`),
+        snapshots: Array.from({ length: merger.merged }, (_, i) => path.join(outDir, snapshotName(i + 1))),
+      },
+      stats: written,
+    };
   } finally {
     releaseOutDir();
     checkpoints.close();
@@ -246,9 +332,15 @@ interface HistorySnapshot {
   tasks: { name: string; result?: unknown }[];
 }
 
-/** A training question: its initial SQL, the verdict, and for a failure the feedback-correction cycle. Never throws. */
+/**
+ * A training question: its initial SQL, the verdict, and for a failure the feedback-correction cycle. Never throws.
+ * `previous`: its failed record from an earlier run, which this one runs again as eval does (`nextThread`): the stage
+ * that failed runs on its next thread (`…/initial#2`, `…#2`), a generator's SQL that was made is used again, and the
+ * record's tokens are the earlier attempts' (in `previous`) plus this one's new calls, so none is counted twice.
+ */
 async function processQuestion(
   q: Question,
+  previous: MagicRecord | undefined,
   ctx: {
     initial: InitialSource;
     feedbackGraph: RunnableGraph & { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> };
@@ -259,53 +351,50 @@ async function processQuestion(
     runId: string;
   },
 ): Promise<{ record: MagicRecord; interactions: Interaction[] }> {
-  let thread = `magic:${ctx.runId}:${q.id}`;
+  // A record from before `failedAt` existed is run again from the start.
+  const failedAt = previous ? (previous.failedAt ?? "initial") : undefined;
+  let thread = nextThread(`magic:${ctx.runId}:${q.id}`, failedAt === "cycle" ? previous!.thread : undefined);
   const extraction = ctx.initial.kind === "predictions" ? ctx.initial.extraction?.get(q.id) : undefined;
   const base = { id: q.id, dbId: q.dbId, difficulty: q.difficulty, question: q.question, evidence: q.evidence, ...(extraction ? { initialExtraction: extraction } : {}) };
-  let usage: Usage = emptyUsage();
+  let usage: Usage = { ...emptyUsage(), byRole: previous?.usageByRole ?? {} };
   let initialSql = "";
+  let initialThread: string | undefined;
+  // Where a failure leaves the question: before its initial SQL was made, or after (the cycle, or scoring).
+  let stage: "initial" | "cycle" = "initial";
   try {
-    if (ctx.initial.kind === "graph") {
+    if (ctx.initial.kind === "graph" && failedAt === "cycle" && previous!.initialThread !== undefined) {
+      // The generator answered last time (its tokens are in `previous`): its SQL is used again, no call made.
+      initialThread = previous!.initialThread;
+      initialSql = previous!.initialSql;
+    } else if (ctx.initial.kind === "graph") {
       // A generator whose calls got no reply and so wrote no SQL failed to run: a resumed run generates again on the
-      // next thread (`…/initial#2`), its earlier attempts' tokens still counted.
-      let initialThread = `magic:${ctx.runId}:${q.id}/initial`;
-      for (let attempt = 2; ; attempt++) {
-        const saved = await ctx.initial.graph.getState({ configurable: { thread_id: initialThread } }).catch(() => undefined);
-        const values = saved?.values as Partial<SqlStateValue> | undefined;
-        if (!(values?.usage && initialFailed(values as SqlStateValue) && saved!.next.length === 0 && saved!.tasks.length === 0)) break;
-        usage = addUsage(usage, values.usage);
-        initialThread = `magic:${ctx.runId}:${q.id}/initial#${attempt}`;
-      }
+      // next thread (`…/initial#2`).
+      initialThread = nextThread(`magic:${ctx.runId}:${q.id}/initial`, failedAt === "initial" ? previous!.initialThread : undefined);
       const first = await runThread(ctx.initial.graph, inputOf(q, ctx.initial.spec.name), initialThread);
       initialSql = first.sql;
       usage = addUsage(usage, first.usage);
       if (initialFailed(first)) {
         const error = `initial SQL not generated: ${first.usage.failure ?? "model call failed"}`;
-        return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, thread: initialThread, error }, interactions: [] };
+        return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, initialThread, thread: initialThread, failedAt: stage, error }, interactions: [] };
       }
     } else {
       // As eval's correctors: a question the file (or the run that wrote it) did not answer is failed, not cycled on "".
       const missing = ctx.initial.unanswered?.get(q.id) ?? (ctx.initial.predictions.has(q.id) ? undefined : `not in ${ctx.initial.file}`);
-      if (missing) return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, thread, error: `no initial SQL: ${missing}` }, interactions: [] };
+      if (missing) return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, failedAt: stage, error: `no initial SQL: ${missing}` }, interactions: [] };
       initialSql = ctx.initial.predictions.get(q.id)!;
     }
+    stage = "cycle";
+    const threads = { ...(initialThread !== undefined ? { initialThread } : {}) };
     const verdict = await scoreQuestion(q, initialSql, { executor: ctx.deps.executor, semantics: ctx.semantics, timeoutMs: ctx.timeoutMs });
     const notCycled: Outcome = { cycled: false, iterations: 0, success: null };
-    const head = { ...base, initialSql, initialCorrect: verdict.correct, usageByRole: usage.byRole, outcome: notCycled };
+    const head = { ...base, initialSql, initialCorrect: verdict.correct, usageByRole: usage.byRole, outcome: notCycled, ...threads };
     if (verdict.correct) return { record: head, interactions: [] };
     if (verdict.goldError) return { record: { ...head, skipped: `gold SQL does not execute (${verdict.goldError})` }, interactions: [] };
     if (!initialSql.trim()) return { record: { ...head, skipped: "no initial SQL" }, interactions: [] };
 
     const input = { ...inputOf(q, magicFeedbackManifest.name, initialSql), incorrectSql: initialSql, goldSql: q.goldSql } as SqlInput;
-    // A cycle that ended because the model could not be reached is a finished thread: a resumed run runs the question
-    // again on the next thread (`…#2`), its earlier attempts' tokens still counted.
-    for (let attempt = 2; ; attempt++) {
-      const saved = await ctx.feedbackGraph.getState({ configurable: { thread_id: thread } }).catch(() => undefined);
-      const values = saved?.values as Partial<MagicFeedbackValue> | undefined;
-      if (!(values?.unreachable && saved!.next.length === 0 && saved!.tasks.length === 0)) break;
-      usage = addUsage(usage, values.usage ?? emptyUsage());
-      thread = `magic:${ctx.runId}:${q.id}#${attempt}`;
-    }
+    // A cycle that ended because the model could not be reached is a finished thread holding that failure: a resumed
+    // run runs the cycle again on the next thread (`…#2`, from the record's).
     const state = (await runThread(ctx.feedbackGraph, input, thread)) as unknown as MagicFeedbackValue;
     usage = addUsage(usage, state.usage);
     const interactions = await interactionsOf(ctx.feedbackGraph, thread, q.id, state);
@@ -314,7 +403,7 @@ async function processQuestion(
     const outcome: Outcome = { cycled: true, ...outcomeOf(ctx.feedbackSpec, state as unknown as Record<string, unknown>) };
     if (state.unreachable) {
       const error = `stopped at iteration ${state.rounds + 1}: ${state.unreachable}`;
-      return { record: { ...head, iterations: state.rounds, thread, usageByRole: usage.byRole, outcome, error }, interactions };
+      return { record: { ...head, iterations: state.rounds, thread, usageByRole: usage.byRole, outcome, failedAt: stage, error }, interactions };
     }
     return {
       record: {
@@ -331,7 +420,11 @@ async function processQuestion(
     };
   } catch (error) {
     if (error instanceof UserError) throw error;
-    return { record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, thread, error: firstLineOf(error) }, interactions: [] };
+    if (stage === "initial" && initialThread !== undefined) thread = initialThread;
+    return {
+      record: { ...base, initialSql, initialCorrect: false, usageByRole: usage.byRole, ...(initialThread !== undefined ? { initialThread } : {}), thread, failedAt: stage, error: firstLineOf(error) },
+      interactions: [],
+    };
   }
 }
 
@@ -432,14 +525,22 @@ class GuidelineMerger {
     const snapshot = path.join(this.outDir, snapshotName(batchNo));
     const fresh = !fs.existsSync(snapshot);
     const input = { graph: magicGuidelineManifest.name, questionId: `batch-${batchNo}`, question: `guideline batch ${batchNo}`, dbPath: "", batchNo, batch, guideline: this.guideline };
-    // A merge whose reply was unusable finished its thread without merging: a resumed run retries it on a new one.
+    // A merge whose reply was unusable finished its thread without merging: a resumed run retries it on the next
+    // thread (`nextThread`, as a question's rerun). Unlike a question, a failed merge leaves no record to take the
+    // thread from (no snapshot, and its interactions lines are dropped on resume): its finished threads are read back
+    // from the checkpoints, and their tokens and unusable replies still counted.
     let state: MagicGuidelineValue | undefined;
-    for (let attempt = 1; !state; attempt++) {
-      const thread = `magic:${this.runId}:guideline:${String(batchNo).padStart(3, "0")}${attempt > 1 ? `#${attempt}` : ""}`;
+    const base = `magic:${this.runId}:guideline:${String(batchNo).padStart(3, "0")}`;
+    for (let thread = base; !state; thread = nextThread(base, thread)) {
       const saved = await this.graph.getState({ configurable: { thread_id: thread } }).catch(() => undefined);
       const values = saved?.values as Partial<MagicGuidelineValue> | undefined;
       const failedBefore = values?.question !== undefined && values.merged === false && saved!.next.length === 0 && saved!.tasks.length === 0;
       if (!failedBefore) state = (await runThread(this.graph, input as SqlInput, thread)) as unknown as MagicGuidelineValue;
+      else {
+        // An earlier run's attempt (this run merges a batch at most once): its cost is part of the guideline's.
+        if (values.usage) this.usage = addUsage(this.usage, values.usage);
+        this.unusableReplies += values.unusableReplies ?? 0;
+      }
     }
     this.usage = addUsage(this.usage, state.usage);
     this.unusableReplies += state.unusableReplies ?? 0;
