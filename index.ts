@@ -7,6 +7,8 @@ export { specOf } from "./graphs/spec.ts";
 export type { SlotFactory, SlotNodeOf } from "./graphs/spec.ts";
 export { defineGraph } from "./graphs/kit.ts";
 export { runEval } from "./runner/eval-run.ts";
+export { runExperiment } from "./runner/experiment-run.ts";
+export type { ExperimentResult } from "./runner/experiment-run.ts";
 export { score } from "./runner/score-run.ts";
 export { compare } from "./runner/compare-run.ts";
 export { loadBenchmark } from "./runner/benchmark-api.ts";
