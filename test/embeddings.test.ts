@@ -58,6 +58,24 @@ describe("embedding configuration", () => {
     expect(server.embeddingRequests.length).toBe(before + 1);
   });
 
+  it("vectors are the model's, not the server's: the same model on another server (a per-node server, a new port) is served from the cache; an endpoint alias keeps two apart", async () => {
+    const home = path.join(dir, "home-endpoints");
+    const other = await startOpenAIServer({ respond: () => ({ content: "" }) });
+    try {
+      const on = (url: string, alias?: string) =>
+        createEmbedderFrom(resolveModelConfig({}, { SQLMEND_EMBEDDING_MODEL: "emb", SQLMEND_EMBEDDING_BASE_URL: url, SQLMEND_HOME: home, ...(alias ? { SQLMEND_ENDPOINT_ALIAS: alias } : {}) }, dir), { SQLMEND_HOME: home }, dir)!;
+      expect((await embedRecorded(on(server.url), ["per node"])).ok).toBe(true);
+      // Another server of the same model: served from the cache, no request.
+      expect(await embedRecorded(on(other.url), ["per node"])).toMatchObject({ ok: true, records: [] });
+      expect(other.embeddingRequests).toHaveLength(0);
+      // Kept apart by name: an aliased server asks its own.
+      expect((await embedRecorded(on(other.url, "gpu-b"), ["per node"])).ok).toBe(true);
+      expect(other.embeddingRequests).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("a damaged vector cache is set aside and started again, an unusable one is not used — each said, never silent", async () => {
     const home = path.join(dir, "damaged-home");
     fs.mkdirSync(home);

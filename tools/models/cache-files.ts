@@ -65,7 +65,7 @@ export function describeCacheFiles(responsesFile: string, vectorsFile: string): 
 export interface ClearFilter {
   /** Every reply and vector (and the occurrence counters). */
   all?: boolean;
-  /** A model's replies, and its vectors (stored as `model@endpoint`). */
+  /** A model's replies, and its vectors (stored as `model`, `model@alias:NAME`, or by earlier versions `model@URL`). */
   model?: string;
   /** Made before this instant (ISO text compares as time). */
   before?: string;

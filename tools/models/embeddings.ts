@@ -106,6 +106,8 @@ export interface EmbeddingSettings {
   maxRetries: number;
   /** `--embedding-fallback lexical`: rank lexically when the endpoint fails (see `Embedder.fallback`). */
   fallback?: "lexical";
+  /** `--endpoint-alias`: keeps one model name on two servers apart (the URL itself never does). */
+  endpointAlias?: string;
 }
 
 /** Vectors kept in memory per process (the disk keeps them all). */
@@ -195,8 +197,11 @@ const RETRY_AFTER_FAILURE_MS = 60_000;
 export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: NodeJS.ProcessEnv; cacheFile?: string; warn?: (line: string) => void } = {}): Embedder {
   const env = opts.env ?? process.env;
   const cache = new VectorCache(opts.cacheFile, opts.warn ?? ((line) => void process.stderr.write(`warning: ${line}\n`)));
-  // The cache key names the endpoint too: one model name on two servers may be two models.
-  const cacheModel = `${settings.model}@${settings.baseURL ?? "openai"}`;
+  // The key is the model (and an endpoint alias where the user keeps two servers apart), not the server's URL: per-node
+  // servers of one model, or one restarted on another port, share their vectors. Vectors an earlier version stored
+  // under the URL are still read on a miss.
+  const cacheModel = settings.endpointAlias ? `${settings.model}@alias:${settings.endpointAlias}` : settings.model;
+  const legacyModel = settings.endpointAlias ? undefined : `${settings.model}@${settings.baseURL ?? "openai"}`;
   let downUntil = 0;
   let downReason = "";
 
@@ -239,7 +244,7 @@ export function createOpenAIEmbedder(settings: EmbeddingSettings, opts: { env?: 
     const missing = new Map<string, string>();
     hashes.forEach((hash, i) => {
       if (found.has(hash) || missing.has(hash)) return;
-      const hit = cache.get(cacheModel, hash);
+      const hit = cache.get(cacheModel, hash) ?? (legacyModel ? cache.get(legacyModel, hash) : undefined);
       if (hit) found.set(hash, hit);
       else missing.set(hash, texts[i]!);
     });

@@ -205,6 +205,7 @@ export function resolveEmbeddingSettings(config: ModelConfig): EmbeddingSettings
     timeoutMs: config.timeoutMs ?? DEFAULT_SETTINGS.timeoutMs,
     maxRetries: config.maxRetries ?? DEFAULT_SETTINGS.maxRetries,
     ...(config.embeddingFallback ? { fallback: config.embeddingFallback } : {}),
+    ...(config.endpointAlias !== undefined ? { endpointAlias: config.endpointAlias } : {}),
   };
 }
 
