@@ -1,3 +1,4 @@
+import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { availableParallelism } from "node:os";
 import { type CliIO, defaultIO, firstLineOf, maskSecrets, UsageError, UserError } from "./shared/command.ts";
 import { commands } from "./commands/index.ts";
@@ -11,6 +12,9 @@ function helpText(): string {
 }
 
 export async function main(argv: string[], given: CliIO = defaultIO()): Promise<number> {
+  // The launcher is its own host: a question's parallel model calls (a fan-out, several questions at once) each listen
+  // on its run's abort signal through the OpenAI client, past Node's 10. The library itself never changes its host.
+  setMaxListeners(Math.max(defaultMaxListeners, 100));
   // Nothing a command prints shows a password given in a URL (errors, hints, progress, echoed flags).
   const io: CliIO = { ...given, stdout: (text) => given.stdout(maskSecrets(text)), stderr: (text) => given.stderr(maskSecrets(text)) };
   const [name, ...rest] = argv;
