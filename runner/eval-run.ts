@@ -20,7 +20,7 @@ import {
 } from "./run-options.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
-import { addSpiderHardness } from "../tools/benchmarks/benchmark.ts";
+import { addSpiderHardness } from "../tools/benchmarks/hardness.ts";
 import { benchmarkFromFlags, prepareOutDir, questionHashes, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "./run-dir.ts";
 import { codeIdentity, describeCode } from "../tools/version.ts";
 import { runQuestions, unfinishedLines } from "./question-runner.ts";

@@ -187,7 +187,8 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   const { dirOf: repeatDir, runDir: outOfRepeat, repeatsOf } = layout;
   const splitOf = (run: string) => recipe.runs[run]!.split ?? (recipe.runs[run]!.kind === "magic-guideline" || recipe.runs[run]!.kind === "memo-build" ? "train" : "dev");
 
-  const { resolveBenchmarkDir, loadBenchmark } = await import("../tools/benchmarks/benchmark.ts");
+  const { resolveBenchmarkDir } = await import("../tools/benchmarks/resolve.ts");
+  const { loadBenchmark } = await import("../tools/benchmarks/benchmark.ts");
   const benchDir = await resolveBenchmarkDir(own.bench, io.env, io.cwd);
   const { parseResults } = await import("./report.ts");
   // Read once per folder: the table, the page and the dry run's estimates all read the same runs (after they ran).

@@ -20,7 +20,7 @@ import {
   type Semantics,
 } from "../tools/benchmarks/score.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
-import { addSpiderHardness } from "../tools/benchmarks/benchmark.ts";
+import { addSpiderHardness } from "../tools/benchmarks/hardness.ts";
 import { dataDir } from "../tools/paths.ts";
 import type { Benchmark } from "../state/question.ts";
 

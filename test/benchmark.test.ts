@@ -5,16 +5,12 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../cli/shared/command.ts";
-import {
-  describeBenchmarkDir,
-  detectLayout,
-  loadBenchmark,
-  loadQuestionFile,
-  parseCsv,
-  resolveBenchmarkDir,
-  spiderHardness,
-  spiderHardnessCounts,
-} from "../tools/benchmarks/benchmark.ts";
+import { loadBenchmark, loadQuestionFile } from "../tools/benchmarks/benchmark.ts";
+import { parseCsv } from "../tools/benchmarks/csv.ts";
+import { spiderHardness, spiderHardnessCounts } from "../tools/benchmarks/hardness.ts";
+import { describeBenchmarkDir } from "../tools/benchmarks/info.ts";
+import { detectLayout } from "../tools/benchmarks/layouts.ts";
+import { resolveBenchmarkDir } from "../tools/benchmarks/resolve.ts";
 import { tokenizeSql } from "../tools/sql-tokens.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -557,7 +553,7 @@ describe("minibench", () => {
 
   it("two processes building at once both get the same complete benchmark", async () => {
     const home = path.join(dir, "two-processes");
-    const script = `import { resolveBenchmarkDir } from ${JSON.stringify(pathToFileURL(path.resolve("tools/benchmarks/benchmark.ts")).href)};
+    const script = `import { resolveBenchmarkDir } from ${JSON.stringify(pathToFileURL(path.resolve("tools/benchmarks/resolve.ts")).href)};
       import { readFileSync } from "node:fs";
       const dirs = await Promise.all([1, 2, 3, 4].map(() => resolveBenchmarkDir("minibench", { SQLMEND_HOME: process.argv[1] })));
       for (const d of dirs) JSON.parse(readFileSync(d + "/train.json", "utf8"));

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliIO } from "../cli/shared/command.ts";
 import { main } from "../cli/main.ts";
-import { resolveBenchmarkDir } from "../tools/benchmarks/benchmark.ts";
+import { resolveBenchmarkDir } from "../tools/benchmarks/resolve.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 let dir: string;

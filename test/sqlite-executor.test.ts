@@ -4,7 +4,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatTable, previewResult } from "../tools/format.ts";
-import { createExecutor, getSharedExecutor, prestartWorkers, screenStatement } from "../tools/sqlite/executor.ts";
+import { createExecutor, getSharedExecutor, prestartWorkers } from "../tools/sqlite/executor.ts";
+import { screenStatement } from "../tools/sqlite/screen.ts";
 import type { ExecResult, ExecSuccess } from "../tools/sqlite/types.ts";
 import { makeDb, makeTempDir, removeTempDir, sha256File } from "./support/fixtures.ts";
 

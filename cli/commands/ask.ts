@@ -8,7 +8,8 @@ import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, loadRunModule
 import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { loadBenchmark, resolveBenchmarkDir } from "../../tools/benchmarks/benchmark.ts";
+import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
+import { resolveBenchmarkDir } from "../../tools/benchmarks/resolve.ts";
 import { formatUsage } from "../../runner/progress.ts";
 import type { Question } from "../../state/question.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";

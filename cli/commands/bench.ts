@@ -2,7 +2,9 @@ import path from "node:path";
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { describeBenchmarkDir, loadQuestionFile, resolveBenchmarkDir, type SplitInfo, summarizeBenchmark } from "../../tools/benchmarks/benchmark.ts";
+import { loadQuestionFile } from "../../tools/benchmarks/benchmark.ts";
+import { describeBenchmarkDir, type SplitInfo, summarizeBenchmark } from "../../tools/benchmarks/info.ts";
+import { resolveBenchmarkDir } from "../../tools/benchmarks/resolve.ts";
 import { EXIT } from "../../core/exit.ts";
 
 const usage = `Usage: sqlmend bench info DIR|minibench

@@ -3,9 +3,9 @@
  *
  * better-sqlite3 is synchronous and cannot be interrupted, and a worker thread stuck in native
  * code cannot be terminated, so queries run in a pool of child processes (./worker.js) that are
- * SIGKILLed on timeout and respawned lazily. The statement is screened twice: here, by its text
- * (first keyword, one statement, no load_extension), and in the worker, by SQLite's own verdict
- * (stmt.readonly, stmt.reader) on a read-only, query_only connection.
+ * SIGKILLed on timeout and respawned lazily. The statement is screened twice: first by its text
+ * (./screen.ts), then in the worker, by SQLite's own verdict (stmt.readonly, stmt.reader) on a
+ * read-only, query_only connection.
  *
  * Idle workers are unref'd, so a forgotten executor does not keep Node alive; close() kills them.
  */
@@ -16,6 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CompareOptions, CompareOutcome, CompareSide, SideOutcome, ExecFailure, ExecOptions, ExecResult, ScratchCell, ScratchExecutor, ScratchOptions, ScratchResult, SqlExecutor, TimedRuns, TimeOptions } from "./types.ts";
 import { DQS_HINT, MAX_DQS_FIXES, rewriteForHint, singleQuoteLiteral } from "./dqs.js";
+import { screenStatement } from "./screen.ts";
 
 export interface ExecutorOptions {
   /** Worker processes at most. Default: os.availableParallelism(). */
@@ -120,129 +121,11 @@ function readDoneComparisons(slot: Slot, jobId: number): Map<number, WorkerCompa
 }
 const PHASES = ["run", "gold", "pred", "compare"] as const;
 type Phase = (typeof PHASES)[number];
-const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
 /**
  * Comparisons sent to a worker in one message, at most: fewer round trips while the worker waits; a batch that fails
  * as a whole (a time limit) has its comparisons redone apart, which stays cheap at this size.
  */
 const MAX_BATCH = 64;
-
-// ---------------------------------------------------------------------------------------------
-// Screening by text
-
-const WRITES = new Set([
-  "INSERT", "UPDATE", "DELETE", "REPLACE", "UPSERT", "CREATE", "DROP", "ALTER", "REINDEX", "ANALYZE",
-]);
-const TRANSACTION = new Set(["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"]);
-
-interface Scan {
-  /** First keyword, upper case ("" when there is none). */
-  keyword: string;
-  /** Something other than whitespace and comments follows a top-level semicolon. */
-  several: boolean;
-  /** load_extension appears outside string literals and comments. */
-  loadExtension: boolean;
-}
-
-/** /\s/ without a regex for the common characters (scan() looks at every character). */
-const isSpaceCode = (c: number) =>
-  c === 32 || c === 10 || c === 9 || c === 13 || ((c > 126 || c < 32) && /\s/.test(String.fromCharCode(c)));
-
-/** Characters scan() treats one by one; runs of any others are skipped at once once the first keyword is known. */
-const PLAIN_RUN = /[^\s;'"`[\-/]+/y;
-
-/** Walks the text once, skipping string literals, quoted identifiers and comments. */
-function scan(sql: string): Scan {
-  let keyword = "";
-  let several = false;
-  let afterSemicolon = false;
-  // The text outside '...' literals and comments, kept only when load_extension appears at all (rare).
-  const keepCode = /load_extension/i.test(sql);
-  const code: string[] = [];
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const c = sql.charCodeAt(i);
-    const next = sql.charCodeAt(i + 1);
-    if (c === 45 /* - */ && next === 45) {
-      const end = sql.indexOf("\n", i);
-      i = end < 0 ? n : end + 1;
-      if (keepCode) code.push(" ");
-      continue;
-    }
-    if (c === 47 /* / */ && next === 42 /* * */) {
-      const end = sql.indexOf("*/", i + 2);
-      i = end < 0 ? n : end + 2;
-      if (keepCode) code.push(" ");
-      continue;
-    }
-    if (isSpaceCode(c)) {
-      if (keepCode) code.push(" ");
-      i++;
-      continue;
-    }
-    if (afterSemicolon && c !== 59 /* ; */) several = true;
-    if (c === 59) {
-      afterSemicolon = true;
-      if (keepCode) code.push(" ");
-      i++;
-      continue;
-    }
-    if (c === 39 /* ' */ || c === 34 /* " */ || c === 96 /* ` */ || c === 91 /* [ */) {
-      const close = c === 91 ? "]" : sql[i]!;
-      let j = i + 1;
-      for (;;) {
-        const k = sql.indexOf(close, j);
-        if (k < 0) {
-          j = n;
-          break;
-        }
-        // A doubled quote is an escaped quote (not for [...]).
-        if (close !== "]" && sql[k + 1] === close) {
-          j = k + 2;
-          continue;
-        }
-        j = k + 1;
-        break;
-      }
-      // Quoted identifiers stay in `code`: "load_extension"(...) is still a call.
-      if (keepCode) code.push(c === 39 ? " '' " : sql.slice(i, j));
-      i = j;
-      continue;
-    }
-    if (!keyword) {
-      const m = /^[A-Za-z_]+/.exec(sql.slice(i, i + 32));
-      keyword = m ? m[0].toUpperCase() : sql[i]!; // a statement starting with punctuation, e.g. "("
-    }
-    if (keepCode) {
-      code.push(sql[i]!);
-      i++;
-      continue;
-    }
-    // Names, numbers and operators: nothing in them changes the verdict.
-    PLAIN_RUN.lastIndex = i;
-    i = PLAIN_RUN.test(sql) ? PLAIN_RUN.lastIndex : i + 1;
-  }
-  return { keyword, several, loadExtension: keepCode && /load_extension/i.test(code.join("")) };
-}
-
-/** Why the text is refused, or null when it may go to SQLite for the final verdict. */
-export function screenStatement(sql: string): string | null {
-  const { keyword, several, loadExtension } = scan(sql);
-  if (!keyword) return `no SQL statement given; ${ONLY}`;
-  if (keyword !== "SELECT" && keyword !== "WITH" && keyword !== "VALUES") {
-    if (WRITES.has(keyword)) return `${keyword} writes to the database; ${ONLY}`;
-    if (keyword === "VACUUM") return `VACUUM rewrites the database or writes a copy (VACUUM INTO); ${ONLY}`;
-    if (keyword === "ATTACH" || keyword === "DETACH") return `${keyword} opens or closes other database files; ${ONLY}`;
-    if (keyword === "PRAGMA") return `PRAGMA can change the connection or the database; ${ONLY}`;
-    if (TRANSACTION.has(keyword)) return `${keyword} is transaction control; ${ONLY}`;
-    if (/^[A-Z_]+$/.test(keyword)) return `${keyword} is not a query; ${ONLY}`;
-    return `the statement does not start with SELECT, WITH or VALUES; ${ONLY}`;
-  }
-  if (several) return `several statements in one string; ${ONLY}`;
-  if (loadExtension) return `load_extension() would load native code; ${ONLY}`;
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Double-quoted string literals
