@@ -9,7 +9,7 @@ import { createExampleStore, type ExampleStore } from "../tools/retrieval/exampl
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Benchmark } from "../state/question.ts";
 import { pairPredictions, predictionPairing, readPredictionFile, type Semantics } from "../tools/benchmarks/score.ts";
-import { fileOrder } from "./run-dir.ts";
+import { fileOrder } from "./selection.ts";
 import { extractSql } from "../tools/reply.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";

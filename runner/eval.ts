@@ -10,7 +10,7 @@ import { type QuestionRun, type Runner, runQuestion } from "./question.ts";
 import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
 import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
 import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
-import { fileOrder } from "./run-dir.ts";
+import { fileOrder } from "./selection.ts";
 import { renderEvalHtml } from "./report-html.ts";
 import { cacheLine } from "../tools/models/cache-modes.ts";
 

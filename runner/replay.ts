@@ -17,7 +17,8 @@ import { fallbackNotes, type RunIO } from "./progress.ts";
 import { continueThread, iterationsOf, type QuestionRun, type Runner } from "./question.ts";
 import { nextThread, type QuestionRunResult, runQuestions, unfinishedLines } from "./question-runner.ts";
 import { type EvalRecord, exLine, failureOf, isFailed, parseResults, summarize } from "./report.ts";
-import { fileOrder, prepareOutDir } from "./run-dir.ts";
+import { fileOrder } from "./selection.ts";
+import { prepareOutDir } from "./run-file.ts";
 
 /**
  * `sqlmend replay`: counterfactual runs on recorded states. Each question of an eval run is forked from its recorded
