@@ -6,7 +6,7 @@ import type { Benchmark, Question } from "../state/question.ts";
 import { databaseErrorOf, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
 import { isEndpointFailure } from "../state/usage.ts";
-import { type QuestionRun, type Runner, runQuestion } from "./question.ts";
+import { answerQuestion, type QuestionRun, type Runner } from "./question.ts";
 import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
 import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
 import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
@@ -57,7 +57,7 @@ export function failureOfRun(run: QuestionRun): string | undefined {
 }
 
 export async function evaluateQuestion(runner: Runner, q: Question, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
-  return recordOfRun(runner, q, await runQuestion(runner, q, threadId), threadId, semantics, keepDistinct);
+  return recordOfRun(runner, q, await answerQuestion(runner, q, threadId), threadId, semantics, keepDistinct);
 }
 
 /** A question's run, scored against the gold (its oracle outcome and trace feedback too): its line of results.jsonl. */

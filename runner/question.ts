@@ -202,13 +202,13 @@ export const iterationsOf = (state: SqlStateValue | undefined): number => {
 };
 
 /** One question through the runner's graph (and, for a corrector, its initial SQL and scenario). Never throws. */
-export async function runQuestion(runner: Runner, q: Question, threadId: string): Promise<QuestionRun> {
+export async function answerQuestion(runner: Runner, q: Question, threadId: string): Promise<QuestionRun> {
   const notes: string[] = [];
-  const run = await runQuestionWith(runner, q, threadId, notes);
+  const run = await answerQuestionWith(runner, q, threadId, notes);
   return notes.length ? { ...run, checkpointNotes: notes } : run;
 }
 
-async function runQuestionWith(runner: Runner, q: Question, threadId: string, notes: string[]): Promise<QuestionRun> {
+async function answerQuestionWith(runner: Runner, q: Question, threadId: string, notes: string[]): Promise<QuestionRun> {
   const started = performance.now();
   let usage = emptyUsage();
   let initialSql: string | undefined;

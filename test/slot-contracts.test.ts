@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
 import { loadSlotModules } from "../runner/run-options.ts";
-import { runQuestion, type Runner } from "../runner/question.ts";
+import { answerQuestion, type Runner } from "../runner/question.ts";
 import type { Question } from "../state/question.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -114,7 +114,7 @@ describe("slot contracts", () => {
       scenario: "all",
       semantics: "bird",
     };
-    const run = await runQuestion(runner, question(), "vote-plain");
+    const run = await answerQuestion(runner, question(), "vote-plain");
     expect(run.error).toBe("slot 'vote' of graph 'memo-refine' must return a Command routing to __end__ or nowhere (goto: []) while candidates are pending (new Command({ update, goto })); got a plain update");
   });
 
@@ -123,7 +123,7 @@ describe("slot contracts", () => {
     const models = scriptedProvider({ generator: "```sql\nSELECT nope FROM nowhere\n```" });
     const graph = baselineSpec.build({ models, executor }, { slots: { fix } });
     const runner: Runner = { spec: baselineSpec, graphSpecs: [baselineSpec], graph, deps: { models, executor }, scenario: "all", semantics: "bird" };
-    const run = await runQuestion(runner, question(), "fix-no-counter");
+    const run = await answerQuestion(runner, question(), "fix-no-counter");
     expect(run.error).toBe("slot 'fix' of graph 'baseline' must return fixRounds in its update (missing: fixRounds; got keys: sql)");
   });
 
