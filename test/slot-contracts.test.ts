@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
 import { loadSlotModules } from "../runner/run-options.ts";
-import { answerQuestion, type Runner } from "../runner/question.ts";
+import { answerQuestion, type GraphRunner } from "../runner/question.ts";
 import type { Question } from "../state/question.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -105,7 +105,7 @@ describe("slot contracts", () => {
   it("a memo-refine vote returning a plain update fails the question, naming the slot and what it must return", async () => {
     const vote = () => async () => ({ sql: "SELECT 1" });
     const graph = memoRefineSpec.build({ models: critic(), executor }, { slots: { vote: vote as never } });
-    const runner: Runner = {
+    const runner: GraphRunner = {
       spec: memoRefineSpec,
       graphSpecs: [memoRefineSpec],
       graph,
@@ -122,7 +122,7 @@ describe("slot contracts", () => {
     const fix = () => async () => ({ sql: "SELECT nope FROM nowhere" });
     const models = scriptedProvider({ generator: "```sql\nSELECT nope FROM nowhere\n```" });
     const graph = baselineSpec.build({ models, executor }, { slots: { fix } });
-    const runner: Runner = { spec: baselineSpec, graphSpecs: [baselineSpec], graph, deps: { models, executor }, scenario: "all", semantics: "bird" };
+    const runner: GraphRunner = { spec: baselineSpec, graphSpecs: [baselineSpec], graph, deps: { models, executor }, scenario: "all", semantics: "bird" };
     const run = await answerQuestion(runner, question(), "fix-no-counter");
     expect(run.error).toBe("slot 'fix' of graph 'baseline' must return fixRounds in its update (missing: fixRounds; got keys: sql)");
   });
