@@ -102,7 +102,7 @@ export type SlotNodeOf = (slot: string, extraOptions?: Record<string, unknown>) 
  * factory, or a factory without a slot, does not compile. The builder wires `node(slot)` for each slot and compiles;
  * the kit checks replacements, binds the recursion limit and names the graph.
  */
-export function specOf<M extends GraphInfo, F extends { [K in keyof M["slots"]]: AnyNodeFactory }>(
+export function defineSpec<M extends GraphInfo, F extends { [K in keyof M["slots"]]: AnyNodeFactory }>(
   manifest: M,
   impl: {
     state: GraphState;

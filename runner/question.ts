@@ -15,7 +15,7 @@ export interface RunnableGraph {
   getState(config: Record<string, unknown>): Promise<{ values: unknown; next: string[]; tasks: unknown[] }>;
   /** The compiled graph's checkpointer: a thread whose checkpoints do not read is deleted through it and restarted. */
   checkpointer?: unknown;
-  /** Set by `GraphSpec.build` from the graph's loop bounds (`specOf`'s `steps`). */
+  /** Set by `GraphSpec.build` from the graph's loop bounds (`defineSpec`'s `steps`). */
   recursionLimit?: number;
 }
 

@@ -151,10 +151,10 @@ describe("slot writes and the graph's state", () => {
   });
 
   it("a slot declaring a write its graph's state lacks is refused when the spec is made, naming the field", async () => {
-    const { specOf } = await import("../graphs/spec.ts");
+    const { defineSpec } = await import("../graphs/spec.ts");
     const { SqlState } = await import("../state/sql-state.ts");
     const manifest = { name: "mine", summary: "", kind: "generator" as const, slots: { generate: { summary: "", writes: ["sql", "confidence"] } } };
-    expect(() => specOf(manifest, { state: SqlState, factories: { generate: () => async () => ({}) }, steps: () => 1, build: () => null })).toThrow(
+    expect(() => defineSpec(manifest, { state: SqlState, factories: { generate: () => async () => ({}) }, steps: () => 1, build: () => null })).toThrow(
       "graph 'mine': slot 'generate' declares it writes confidence, which the graph's state lacks",
     );
   });
