@@ -3,7 +3,9 @@ export { graphSpecs, findGraph } from "./graphs/index.ts";
 export type { GraphSpec, BuildOptions } from "./graphs/index.ts";
 export type { SlotContract, SlotInfo } from "./graphs/manifests/manifest.ts";
 export { graphManifests, findManifest } from "./graphs/registry.ts";
-export { specOf } from "./graphs/spec.ts";
+export { defineSpec } from "./graphs/spec.ts";
+/** @deprecated `specOf` was renamed `defineSpec`; the old name stays so scripts that import it keep working. */
+export { defineSpec as specOf } from "./graphs/spec.ts";
 export type { SlotFactory, SlotNodeOf } from "./graphs/spec.ts";
 export { defineGraph } from "./graphs/kit.ts";
 export { runEval } from "./runner/eval-run.ts";

@@ -4,7 +4,7 @@ import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { readOptions } from "../core/options.ts";
 import { baselineManifest, baselineOptions } from "./manifests/baseline.ts";
-import { specOf } from "./spec.ts";
+import { defineSpec } from "./spec.ts";
 
 export { baselineOptions };
 
@@ -13,7 +13,7 @@ export { baselineOptions };
  * With --link, the link slot first finds the columns and stored values the question names, and the schema shows them.
  * The initial text-to-SQL method that correctors revise, and the control in every comparison.
  */
-export const baselineSpec = specOf(baselineManifest, {
+export const baselineSpec = defineSpec(baselineManifest, {
   state: SqlState,
   factories: SHARED_FACTORIES,
   // link, schema, generate, execute, then (fix → execute) per fix round.

@@ -8,7 +8,7 @@ import { SqlInputState } from "../state/sql-state.ts";
 import { multiplePromptManifest, selfConsistencyManifest, selfDebuggingManifest } from "./manifests/correction-baselines.ts";
 import type { Outcome } from "./outcome.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { type BuildOptions, type SlotNodeOf, specOf } from "./spec.ts";
+import { type BuildOptions, defineSpec, type SlotNodeOf } from "./spec.ts";
 
 /**
  * MAGIC Table 1's guideline-independent baselines, as correctors: they run on the questions `--correct` selects,
@@ -52,7 +52,7 @@ function votingGraph(node: SlotNodeOf, options: BuildOptions, withSchema: boolea
   return graph.compile({ checkpointer: options.checkpointer }).withConfig({ maxConcurrency: 8 });
 }
 
-export const selfConsistencySpec = specOf(selfConsistencyManifest, {
+export const selfConsistencySpec = defineSpec(selfConsistencyManifest, {
   state: VotingState,
   factories: { schema: SHARED_FACTORIES.schema, prompts: samePromptNode, sample: sampleNode, vote: voteNode, execute: SHARED_FACTORIES.execute },
   outcome: { of: votingOutcome },
@@ -60,7 +60,7 @@ export const selfConsistencySpec = specOf(selfConsistencyManifest, {
   build: (_deps, options, node) => votingGraph(node, options, true),
 });
 
-export const multiplePromptSpec = specOf(multiplePromptManifest, {
+export const multiplePromptSpec = defineSpec(multiplePromptManifest, {
   state: VotingState,
   factories: { prompts: reorderedPromptsNode, sample: sampleNode, vote: voteNode, execute: SHARED_FACTORIES.execute },
   outcome: { of: votingOutcome },
@@ -71,7 +71,7 @@ export const multiplePromptSpec = specOf(multiplePromptManifest, {
 /** After explain: debug unless the explainer stopped the loop (its stopReason says why). */
 const routeAfterExplain = (state: SelfDebuggingStateValue): "debug" | typeof END => (state.stopReason ? END : "debug");
 
-export const selfDebuggingSpec = specOf(selfDebuggingManifest, {
+export const selfDebuggingSpec = defineSpec(selfDebuggingManifest, {
   state: SelfDebuggingState,
   factories: { schema: SHARED_FACTORIES.schema, execute: SHARED_FACTORIES.execute, explain: explainNode, debug: debugNode },
   outcome: {

@@ -2,7 +2,7 @@ import type { OptionDefs } from "../core/options.ts";
 import type { AnyNodeFactory, GraphOptions, NodeDeps } from "../nodes/types.ts";
 import type { CallBounds, GraphInfo, SlotContract } from "./manifests/manifest.ts";
 import type { OutcomeSpec } from "./outcome.ts";
-import { type BuildOptions, type GraphSpec, type GraphState, type RunPreflight, type SlotNodeOf, specOf } from "./spec.ts";
+import { type BuildOptions, defineSpec, type GraphSpec, type GraphState, type RunPreflight, type SlotNodeOf } from "./spec.ts";
 
 /** A slot of a graph made with `defineGraph`: its default node's factory and its contract, in one place. */
 export interface SlotDef<F extends AnyNodeFactory = AnyNodeFactory> extends SlotContract {
@@ -69,7 +69,7 @@ export function defineGraph<const S extends Record<string, SlotDef>>(def: {
     ...(def.calls ? { calls: def.calls } : {}),
     ...(def.needsExamples ? { needsExamples: def.needsExamples } : {}),
   };
-  return specOf(manifest as GraphInfo & { slots: Record<keyof F, SlotContract & { summary: string }> }, {
+  return defineSpec(manifest as GraphInfo & { slots: Record<keyof F, SlotContract & { summary: string }> }, {
     state: def.state,
     factories: factories as F,
     steps: def.steps,

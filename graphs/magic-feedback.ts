@@ -5,7 +5,7 @@ import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
 import { magicFeedbackManifest } from "./manifests/magic.ts";
 import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { specOf } from "./spec.ts";
+import { defineSpec } from "./spec.ts";
 
 /** An agent whose call got no reply at all ends the cycle: without the model, more iterations only wait on it. */
 export const unlessUnreachable = (next: string) => (state: MagicFeedbackValue) => (state.unreachable ? END : next);
@@ -26,7 +26,7 @@ export const routeAfterJudge = (state: MagicFeedbackValue) => (state.judgedCorre
  * maxIter times. With noManager (Table 4's ablation): fixed instructions, feedback → correct → check → the feedback
  * agent judges the revision and decides whether to go on.
  */
-export const magicFeedbackSpec = specOf(magicFeedbackManifest, {
+export const magicFeedbackSpec = defineSpec(magicFeedbackManifest, {
   state: MagicFeedbackState,
   factories: {
     schema: SHARED_FACTORIES.schema,

@@ -2,14 +2,14 @@ import { END, START, StateGraph } from "@langchain/langgraph";
 import { MagicGuidelineState, MagicGuidelineInput } from "../state/magic.ts";
 import { mergeNode } from "../nodes/magic/guideline.ts";
 import { magicGuidelineManifest } from "./manifests/magic.ts";
-import { specOf } from "./spec.ts";
+import { defineSpec } from "./spec.ts";
 
 /**
  * One merge of a batch of successful feedbacks into MAGIC's guideline (Figure 9), as a graph so that each merge is a
  * checkpointed thread: `sqlmend magic guideline` runs one thread per batch, and a resumed run finds finished merges
  * in their checkpoints instead of merging again.
  */
-export const magicGuidelineSpec = specOf(magicGuidelineManifest, {
+export const magicGuidelineSpec = defineSpec(magicGuidelineManifest, {
   state: MagicGuidelineState,
   factories: { merge: mergeNode },
   outcome: { of: (state) => ({ merged: state.merged === true, unusableReplies: typeof state.unusableReplies === "number" ? state.unusableReplies : 0, strippedLines: typeof state.strippedLines === "number" ? state.strippedLines : 0 }) },

@@ -4,14 +4,14 @@ import { MagicState } from "../state/magic.ts";
 import { applyGuidelineNode, keepExecutableNode } from "../nodes/magic/guideline.ts";
 import { magicManifest } from "./manifests/magic.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { specOf } from "./spec.ts";
+import { defineSpec } from "./spec.ts";
 
 /**
  * MAGIC at inference (Figure 1): a corrector that applies a self-correction guideline to the SQL it is given:
  * schema → correct (walk the guideline's ask-yourself questions, revise) → check (a revision that does not execute
  * gives way to the initial SQL) → done.
  */
-export const magicSpec = specOf(magicManifest, {
+export const magicSpec = defineSpec(magicManifest, {
   state: MagicState,
   factories: {
     schema: SHARED_FACTORIES.schema,

@@ -10,13 +10,13 @@ import { MEMO_FACTORIES } from "./memo-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { memoPreflight } from "./memo-preflight.ts";
 import { memoRefineOutcome } from "./memo-outcome.ts";
-import { specOf } from "./spec.ts";
+import { defineSpec } from "./spec.ts";
 
 /**
  * Memo-SQL's correction module alone, as a corrector (Table 3): link → schema → the given SQL → critic ↔ refiner with the
  * error-correction memory → the final SQL. Comparable with the other correctors on the same `--initial` SQL.
  */
-export const memoRefineSpec = specOf(memoRefineManifest, {
+export const memoRefineSpec = defineSpec(memoRefineManifest, {
   state: MemoState,
   factories: {
     link: SHARED_FACTORIES.link,

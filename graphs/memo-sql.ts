@@ -11,7 +11,7 @@ import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { memoPreflight } from "./memo-preflight.ts";
 import { memoSqlOutcome } from "./memo-outcome.ts";
-import { specOf } from "./spec.ts";
+import { defineSpec } from "./spec.ts";
 
 // Memo-SQL's own nodes take a branch payload (Send) and return a Command naming the next step; they are slots
 // like any other, with that contract (see ARCHITECTURE.md).
@@ -35,7 +35,7 @@ export const MEMO_FACTORIES = {
  * act → reflect → (revise once) → the final SQL in three styles → nine candidates → per candidate, critic ↔ refiner
  * with the error-correction memory → majority vote over execution results.
  */
-export const memoSqlSpec = specOf(memoSqlManifest, {
+export const memoSqlSpec = defineSpec(memoSqlManifest, {
   state: MemoState,
   factories: { link: SHARED_FACTORIES.link, schema: SHARED_FACTORIES.schema, ...MEMO_FACTORIES },
   outcome: memoSqlOutcome,

@@ -12,7 +12,7 @@ import { r3Manifest, r3ReviewManifest } from "./manifests/r3.ts";
 import { readOptions } from "../core/options.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { type Outcome, type OutcomeSpec, summarizeOutcomes } from "./outcome.ts";
-import { type BuildOptions, type SlotNodeOf, specOf } from "./spec.ts";
+import { type BuildOptions, defineSpec, type SlotNodeOf } from "./spec.ts";
 
 /** R³'s agents' factories by slot (after `schema`); `write` only in the generator. */
 const LOOP_FACTORIES = {
@@ -132,7 +132,7 @@ export const r3Outcome: OutcomeSpec = {
   },
 };
 
-export const r3Spec = specOf(r3Manifest, {
+export const r3Spec = defineSpec(r3Manifest, {
   state: R3State,
   factories: { ...LOOP_FACTORIES, write: writeNode },
   steps: r3Steps,
@@ -140,7 +140,7 @@ export const r3Spec = specOf(r3Manifest, {
   build: (_deps, options, node) => buildR3(node, true, options),
 });
 
-export const r3ReviewSpec = specOf(r3ReviewManifest, {
+export const r3ReviewSpec = defineSpec(r3ReviewManifest, {
   state: R3State,
   factories: LOOP_FACTORIES,
   steps: r3Steps,

@@ -3,13 +3,13 @@ import { SqlState, SqlInputState } from "../state/sql-state.ts";
 import { maxFixRoundsOf, routeAfterExecute } from "./routes.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
 import { asGivenManifest, repairManifest } from "./manifests/baseline.ts";
-import { specOf } from "./spec.ts";
+import { defineSpec } from "./spec.ts";
 
 /**
  * The debug loop alone, as a corrector: execute the given SQL, fix execution errors up to maxFixRounds.
  * The simplest corrector, and the reference for how correctors take initial SQL (`--initial`).
  */
-export const repairSpec = specOf(repairManifest, {
+export const repairSpec = defineSpec(repairManifest, {
   state: SqlState,
   factories: { schema: SHARED_FACTORIES.schema, execute: SHARED_FACTORIES.execute, fix: SHARED_FACTORIES.fix },
   steps: (options) => 2 + 2 * maxFixRoundsOf(options),
@@ -31,7 +31,7 @@ export const repairSpec = specOf(repairManifest, {
  * The given SQL, executed and left as it is: another system's predictions (`--initial FILE --correct all`) become a
  * run with eval's outputs — results.jsonl, report.md, report.html — that `compare` and experiments put beside ours.
  */
-export const asGivenSpec = specOf(asGivenManifest, {
+export const asGivenSpec = defineSpec(asGivenManifest, {
   state: SqlState,
   factories: { execute: SHARED_FACTORIES.execute },
   steps: () => 1,

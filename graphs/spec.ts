@@ -102,7 +102,7 @@ export type SlotNodeOf = (slot: string, extraOptions?: Record<string, unknown>) 
  * factory, or a factory without a slot, does not compile. The builder wires `node(slot)` for each slot and compiles;
  * the kit checks replacements, binds the recursion limit and names the graph.
  */
-export function specOf<M extends GraphInfo, F extends { [K in keyof M["slots"]]: AnyNodeFactory }>(
+export function defineSpec<M extends GraphInfo, F extends { [K in keyof M["slots"]]: AnyNodeFactory }>(
   manifest: M,
   impl: {
     state: GraphState;
@@ -131,7 +131,7 @@ export function specOf<M extends GraphInfo, F extends { [K in keyof M["slots"]]:
     recursionLimit,
     build(deps, options = {}) {
       checkSlots(spec, options.slots);
-      const node: SlotNodeOf = (slot, extra = {}) => slotNode(spec, slot, deps, { ...options, ...extra } as BuildOptions);
+      const node: SlotNodeOf = (slot, extra = {}) => nodeForSlot(spec, slot, deps, { ...options, ...extra } as BuildOptions);
       const compiled = impl.build(deps, options, node);
       const limit = recursionLimit(options);
       // Bound to the graph itself: a notebook, Studio or a server invoking it directly holds the loops' bounds.
@@ -158,7 +158,7 @@ export function checkDeclaredWrites(graph: string, slots: Record<string, SlotCon
  * The node for a slot: the user's replacement if one was given, else the graph's default; either held to the slot's
  * contract (`checkedNode`).
  */
-export function slotNode(spec: Pick<GraphSpec, "name" | "slots" | "state">, slot: string, deps: NodeDeps, options: BuildOptions) {
+export function nodeForSlot(spec: Pick<GraphSpec, "name" | "slots" | "state">, slot: string, deps: NodeDeps, options: BuildOptions) {
   const known = spec.slots[slot];
   if (!known) throw new Error(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
   const replacement = options.slots?.[slot] as AnyNodeFactory | undefined;

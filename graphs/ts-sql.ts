@@ -9,7 +9,7 @@ import { voteNode } from "../nodes/ts-sql/vote.ts";
 import { readOptions } from "../core/options.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
-import { type BuildOptions, type SlotNodeOf, specOf } from "./spec.ts";
+import { type BuildOptions, defineSpec, type SlotNodeOf } from "./spec.ts";
 import { type Outcome, type OutcomeSpec, summarizeOutcomes } from "./outcome.ts";
 import { TsSqlState, type TsSqlStateValue } from "../state/ts-sql.ts";
 
@@ -200,7 +200,7 @@ async function tsSqlOracle(raw: Record<string, unknown>, isGold: (sql: string) =
 const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSql, oracle: tsSqlOracle };
 
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
-export const tsSqlSpec = specOf(tsSqlManifest, {
+export const tsSqlSpec = defineSpec(tsSqlManifest, {
   state: TsSqlState,
   factories: { ...TS_SQL_FACTORIES, schema: SHARED_FACTORIES.schema, generate: SHARED_FACTORIES.generate },
   steps: tsSqlSteps(true),
@@ -209,7 +209,7 @@ export const tsSqlSpec = specOf(tsSqlManifest, {
 });
 
 /** TS-SQL as a corrector (Table 5): builds the test case for the given SQL and revises it. */
-export const tsSqlRefineSpec = specOf(tsSqlRefineManifest, {
+export const tsSqlRefineSpec = defineSpec(tsSqlRefineManifest, {
   state: TsSqlState,
   factories: TS_SQL_FACTORIES,
   steps: tsSqlSteps(false),

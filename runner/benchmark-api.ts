@@ -1,6 +1,6 @@
 import { type CliIO, defaultIO } from "../core/io.ts";
 import type { Benchmark } from "../state/question.ts";
-import { benchmarkFromFlags, RUN_DIR_FLAGS } from "./run-dir.ts";
+import { benchmarkFromFlags, RUN_DIR_FLAGS } from "./run-dir-flags.ts";
 import { type FlagTable, flagValuesOf } from "./run-values.ts";
 
 /**

@@ -9,11 +9,11 @@ import { createExampleStore, type ExampleStore } from "../tools/retrieval/exampl
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Benchmark } from "../state/question.ts";
 import { pairPredictions, predictionPairing, readPredictionFile, type Semantics } from "../tools/benchmarks/score.ts";
-import { fileOrder } from "./run-dir.ts";
+import { fileOrder } from "./selection.ts";
 import { extractSql } from "../tools/reply.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
-import type { InitialSource, Runner } from "./question.ts";
+import type { GraphRunner, InitialSource } from "./question.ts";
 import { EVAL_RESULTS } from "./eval.ts";
 import { type EvalRecord, failureOf, isFailed, parseResults } from "./report.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
@@ -81,7 +81,7 @@ export async function buildRunner(args: {
   server?: string;
   /** Where warnings go (a damaged response cache set aside); default stderr. */
   warn?: (line: string) => void;
-}): Promise<Runner> {
+}): Promise<GraphRunner> {
   const { values, env, cwd } = args;
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values), ...args.fixedOptions };
   const models = modelsFrom(values, env, cwd, args.roleToCheck, args.warn);
@@ -242,7 +242,7 @@ export async function replayRunner(args: {
   bench: Benchmark;
   benchDir: string | undefined;
   warn: (line: string) => void;
-}): Promise<Runner> {
+}): Promise<GraphRunner> {
   const { original } = args;
   // A graph of the user's own (`eval --graph FILE`): this command's --graph, else the module the run recorded.
   // Recorded by content ({ path, sha256 }; the path from the run folder when inside it): the same bytes, or refused.

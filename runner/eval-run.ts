@@ -21,7 +21,9 @@ import {
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
 import { addSpiderHardness } from "../tools/benchmarks/hardness.ts";
-import { benchmarkFromFlags, prepareOutDir, questionHashes, RUN_DIR_FLAGS, SELECTION_USAGE, selectQuestions, splitFrom } from "./run-dir.ts";
+import { benchmarkFromFlags, RUN_DIR_FLAGS, SELECTION_USAGE, splitFrom } from "./run-dir-flags.ts";
+import { prepareOutDir, questionHashes } from "./run-file.ts";
+import { selectQuestions } from "./selection.ts";
 import { codeIdentity, describeCode } from "../tools/version.ts";
 import { runQuestions, unfinishedLines } from "./question-runner.ts";
 import { fallbackNotes } from "./progress.ts";

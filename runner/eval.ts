@@ -6,11 +6,11 @@ import type { Benchmark, Question } from "../state/question.ts";
 import { databaseErrorOf, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
 import { isEndpointFailure } from "../state/usage.ts";
-import { type QuestionRun, type Runner, runQuestion } from "./question.ts";
+import { answerQuestion, type GraphRunner, type QuestionRun } from "./question.ts";
 import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
 import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
 import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
-import { fileOrder } from "./run-dir.ts";
+import { fileOrder } from "./selection.ts";
 import { renderEvalHtml } from "./report-html.ts";
 import { cacheLine } from "../tools/models/cache-modes.ts";
 
@@ -27,7 +27,7 @@ export const evalRecordStore = (outDir: string) => jsonLinesStore<EvalRecord>(pa
 
 /** The question runner's config for an eval of `runner` (thread `eval:<runId>:<question id>`). */
 export function evalQuestions(
-  runner: Runner,
+  runner: GraphRunner,
   ctx: { runId: string; semantics: Semantics; keepDistinct: boolean },
 ): Pick<QuestionRunConfig<EvalRecord>, "run" | "failed" | "endpointDown" | "note" | "progress"> {
   return {
@@ -56,12 +56,12 @@ export function failureOfRun(run: QuestionRun): string | undefined {
   return undefined;
 }
 
-export async function evaluateQuestion(runner: Runner, q: Question, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
-  return recordOfRun(runner, q, await runQuestion(runner, q, threadId), threadId, semantics, keepDistinct);
+export async function evaluateQuestion(runner: GraphRunner, q: Question, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
+  return recordOfRun(runner, q, await answerQuestion(runner, q, threadId), threadId, semantics, keepDistinct);
 }
 
 /** A question's run, scored against the gold (its oracle outcome and trace feedback too): its line of results.jsonl. */
-export async function recordOfRun(runner: Runner, q: Question, run: QuestionRun, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
+export async function recordOfRun(runner: GraphRunner, q: Question, run: QuestionRun, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
   const failure = failureOfRun(run);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   // A failed question is not scored: it has no answer of the method's (nor an oracle outcome, nor trace feedback).

@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
-import { EXIT } from "../core/exit.ts";
+import { EXIT, isStopStatus } from "../core/exit.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import { commandLine } from "../core/secrets.ts";
 import type { Recipe } from "./experiment.ts";
 import { BUILT_IN_RECIPES } from "./experiment-recipes.ts";
 import { graphFlags, isGraphModule, loadRunModules, type RunModules, runFlags } from "./run-options.ts";
 import { optionDefsOf } from "../graphs/manifests/manifest.ts";
-import { isStopStatus, RUN_DIR_FLAGS } from "./run-dir.ts";
+import { RUN_DIR_FLAGS } from "./run-dir-flags.ts";
 import { findManifest } from "../graphs/registry.ts";
 import { flagOf } from "../core/options.ts";
 import { commandLineOf, type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
@@ -207,7 +207,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
       const done = await executeRuns(ctx, { dir: pilotDir, limit: Math.min(pilot, limit ?? pilot), extra: {}, blocked: new Map(blockedAtStart), resume: true });
       if (isStopStatus(done.code)) return { exitCode: done.code };
     }
-    const { selectQuestions } = await import("./run-dir.ts");
+    const { selectQuestions } = await import("./selection.ts");
     const counts = new Map<string, number>();
     const notes: string[] = [];
     for (const split of new Set(order.map(splitOf))) {

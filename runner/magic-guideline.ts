@@ -13,7 +13,10 @@ import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, grap
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "./question.ts";
 import { compactNumber, fallbackNotes } from "./progress.ts";
 import { jsonLinesStore, nextThread, runQuestions } from "./question-runner.ts";
-import { benchmarkFromFlags, fileOrder, prepareOutDir, questionHashes, readJsonLines, RUN_DIR_FLAGS, runPlace, selectQuestions, splitFrom } from "./run-dir.ts";
+import { benchmarkFromFlags, RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
+import { fileOrder, selectQuestions } from "./selection.ts";
+import { prepareOutDir, questionHashes, runPlace } from "./run-file.ts";
+import { readJsonLines } from "./atomic-files.ts";
 import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 import { codeIdentity } from "../tools/version.ts";
 import { findManifest, manifestOf } from "../graphs/registry.ts";

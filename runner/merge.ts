@@ -7,7 +7,8 @@ import { loadSource } from "../tools/benchmarks/benchmark.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { EVAL_RESULTS, writeEvalOutputs } from "./eval.ts";
 import { type EvalRecord, parseResults } from "./report.ts";
-import { fileOrder, prepareOutDir, sameRunValue, selectQuestions } from "./run-dir.ts";
+import { fileOrder, selectQuestions } from "./selection.ts";
+import { prepareOutDir, sameRunValue } from "./run-file.ts";
 import { parseShard, shardName, shardOf } from "./shards.ts";
 import { type CodeIdentity, describeCode } from "../tools/version.ts";
 

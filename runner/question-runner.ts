@@ -3,7 +3,9 @@ import { UserError } from "../core/errors.ts";
 import { EXIT } from "../core/exit.ts";
 import type { Question } from "../state/question.ts";
 import { Progress, type ProgressMetric, type RunIO } from "./progress.ts";
-import { gracefulInterrupt, pool, readJsonLines } from "./run-dir.ts";
+import { gracefulInterrupt } from "./stop-signals.ts";
+import { pool } from "./pool.ts";
+import { readJsonLines } from "./atomic-files.ts";
 
 /**
  * The one loop over questions, shared by every command that runs many (`eval`, `magic guideline`, `memo build`,

@@ -15,7 +15,7 @@ export interface RunnableGraph {
   getState(config: Record<string, unknown>): Promise<{ values: unknown; next: string[]; tasks: unknown[] }>;
   /** The compiled graph's checkpointer: a thread whose checkpoints do not read is deleted through it and restarted. */
   checkpointer?: unknown;
-  /** Set by `GraphSpec.build` from the graph's loop bounds (`specOf`'s `steps`). */
+  /** Set by `GraphSpec.build` from the graph's loop bounds (`defineSpec`'s `steps`). */
   recursionLimit?: number;
 }
 
@@ -44,7 +44,8 @@ function errorLineOf(error: unknown, q: Question): string {
 /** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
 export type CorrectScenario = "all" | "errors" | "incorrect";
 
-export interface Runner {
+/** A built graph ready to answer questions: the graph, its dependencies (models, executor), and a corrector's initial SQL and scenario. */
+export interface GraphRunner {
   spec: GraphSpec;
   /** The graphs whose declared options shape this run's answers: the graph, and a corrector's initial generator. */
   graphSpecs: GraphSpec[];
@@ -185,7 +186,7 @@ export interface TraceConfig {
  * The trace of a question's graph run: the sqlmend run, question, database, graph and the run's settings as metadata
  * (LangSmith shows and filters by them), and a root run id of its own, to which eval attaches the verdict.
  */
-function traceOf(runner: Runner, q: Question, graph: string): TraceConfig & { runId: string } {
+function traceOf(runner: GraphRunner, q: Question, graph: string): TraceConfig & { runId: string } {
   return {
     runName: `sqlmend ${graph} ${q.id}`,
     tags: ["sqlmend", graph],
@@ -202,13 +203,13 @@ export const iterationsOf = (state: SqlStateValue | undefined): number => {
 };
 
 /** One question through the runner's graph (and, for a corrector, its initial SQL and scenario). Never throws. */
-export async function runQuestion(runner: Runner, q: Question, threadId: string): Promise<QuestionRun> {
+export async function answerQuestion(runner: GraphRunner, q: Question, threadId: string): Promise<QuestionRun> {
   const notes: string[] = [];
-  const run = await runQuestionWith(runner, q, threadId, notes);
+  const run = await answerQuestionWith(runner, q, threadId, notes);
   return notes.length ? { ...run, checkpointNotes: notes } : run;
 }
 
-async function runQuestionWith(runner: Runner, q: Question, threadId: string, notes: string[]): Promise<QuestionRun> {
+async function answerQuestionWith(runner: GraphRunner, q: Question, threadId: string, notes: string[]): Promise<QuestionRun> {
   const started = performance.now();
   let usage = emptyUsage();
   let initialSql: string | undefined;
@@ -268,7 +269,7 @@ async function runQuestionWith(runner: Runner, q: Question, threadId: string, no
 }
 
 /** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */
-async function correctionSkipReason(runner: Runner, q: Question, initialSql: string): Promise<{ skip?: string; initialCorrect?: boolean }> {
+async function correctionSkipReason(runner: GraphRunner, q: Question, initialSql: string): Promise<{ skip?: string; initialCorrect?: boolean }> {
   if (runner.scenario === "all") return {};
   if (runner.scenario === "errors") {
     const execution = await executeSql(runner.deps.executor, q.dbPath, initialSql, { timeoutMs: runner.queryTimeoutMs });

@@ -14,10 +14,11 @@ import { openReadyCheckpointer } from "../storage/checkpoints.ts";
 import { isPostgresLocation } from "../storage/location.ts";
 import { evalRecordStore, recordOfRun, writeEvalOutputs } from "./eval.ts";
 import { fallbackNotes, type RunIO } from "./progress.ts";
-import { continueThread, iterationsOf, type QuestionRun, type Runner } from "./question.ts";
+import { continueThread, type GraphRunner, iterationsOf, type QuestionRun } from "./question.ts";
 import { nextThread, type QuestionRunResult, runQuestions, unfinishedLines } from "./question-runner.ts";
 import { type EvalRecord, exLine, failureOf, isFailed, parseResults, summarize } from "./report.ts";
-import { fileOrder, prepareOutDir } from "./run-dir.ts";
+import { fileOrder } from "./selection.ts";
+import { prepareOutDir } from "./run-file.ts";
 
 /**
  * `sqlmend replay`: counterfactual runs on recorded states. Each question of an eval run is forked from its recorded
@@ -129,7 +130,7 @@ export interface ReplayArgs {
    * checkpoint store holding its threads): the CLI builds the registered graph with the recorded options and the
    * swapped nodes. The one place the graph comes from.
    */
-  runnerFor(original: RecordedRun, ctx: { bench: Benchmark; benchDir: string | undefined; checkpointer: BaseCheckpointSaver; nodes: string[]; warn: (line: string) => void }): Promise<Runner>;
+  runnerFor(original: RecordedRun, ctx: { bench: Benchmark; benchDir: string | undefined; checkpointer: BaseCheckpointSaver; nodes: string[]; warn: (line: string) => void }): Promise<GraphRunner>;
   /** The node swaps (`SLOT=FILE`), as run.json and the report record them. */
   nodes?: string[];
   only?: ReplaySelection;
@@ -348,7 +349,7 @@ function nodeSwapsOf(settings: Record<string, unknown>, given: string[] | undefi
 }
 
 async function replayQuestion(
-  runner: Runner,
+  runner: GraphRunner,
   saver: BaseCheckpointSaver,
   q: Question,
   original: EvalRecord,

@@ -13,7 +13,7 @@ import type { CorrectScenario } from "./question.ts";
 export type { CorrectScenario };
 import { importModule } from "../tools/import-module.ts";
 import { moduleIdentity } from "../tools/version.ts";
-import { runPath, runPlace } from "./run-dir.ts";
+import { runPath, runPlace } from "./run-file.ts";
 import type { ModelFlags } from "../tools/models/models.ts";
 import { STRUCTURED_METHODS } from "../tools/models/structured-methods.ts";
 import { CACHE_MODES, type CacheMode } from "../tools/models/cache-modes.ts";

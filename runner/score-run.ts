@@ -5,7 +5,8 @@ import { UsageError } from "../core/errors.ts";
 import { EXIT } from "../core/exit.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import { type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
-import { benchmarkFromFlags, fileOrder, SELECTION_USAGE } from "./run-dir.ts";
+import { benchmarkFromFlags, SELECTION_USAGE } from "./run-dir-flags.ts";
+import { fileOrder } from "./selection.ts";
 import {
   DEFAULT_VES_ITERATIONS,
   databaseErrorOf,

@@ -1,6 +1,6 @@
 import { UsageError } from "../core/errors.ts";
 import type { Benchmark, Question } from "../state/question.ts";
-import { fileOrder } from "./run-dir.ts";
+import { fileOrder } from "./selection.ts";
 
 /**
  * A benchmark split across machines: `eval --shard I/N` runs the questions at positions I-1, I-1+N, I-1+2N, … of the

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
 import { shardOf } from "../runner/shards.ts";
-import { selectQuestions } from "../runner/run-dir.ts";
+import { selectQuestions } from "../runner/selection.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";

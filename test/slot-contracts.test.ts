@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
 import { loadSlotModules } from "../runner/run-options.ts";
-import { runQuestion, type Runner } from "../runner/question.ts";
+import { answerQuestion, type GraphRunner } from "../runner/question.ts";
 import type { Question } from "../state/question.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -105,7 +105,7 @@ describe("slot contracts", () => {
   it("a memo-refine vote returning a plain update fails the question, naming the slot and what it must return", async () => {
     const vote = () => async () => ({ sql: "SELECT 1" });
     const graph = memoRefineSpec.build({ models: critic(), executor }, { slots: { vote: vote as never } });
-    const runner: Runner = {
+    const runner: GraphRunner = {
       spec: memoRefineSpec,
       graphSpecs: [memoRefineSpec],
       graph,
@@ -114,7 +114,7 @@ describe("slot contracts", () => {
       scenario: "all",
       semantics: "bird",
     };
-    const run = await runQuestion(runner, question(), "vote-plain");
+    const run = await answerQuestion(runner, question(), "vote-plain");
     expect(run.error).toBe("slot 'vote' of graph 'memo-refine' must return a Command routing to __end__ or nowhere (goto: []) while candidates are pending (new Command({ update, goto })); got a plain update");
   });
 
@@ -122,8 +122,8 @@ describe("slot contracts", () => {
     const fix = () => async () => ({ sql: "SELECT nope FROM nowhere" });
     const models = scriptedProvider({ generator: "```sql\nSELECT nope FROM nowhere\n```" });
     const graph = baselineSpec.build({ models, executor }, { slots: { fix } });
-    const runner: Runner = { spec: baselineSpec, graphSpecs: [baselineSpec], graph, deps: { models, executor }, scenario: "all", semantics: "bird" };
-    const run = await runQuestion(runner, question(), "fix-no-counter");
+    const runner: GraphRunner = { spec: baselineSpec, graphSpecs: [baselineSpec], graph, deps: { models, executor }, scenario: "all", semantics: "bird" };
+    const run = await answerQuestion(runner, question(), "fix-no-counter");
     expect(run.error).toBe("slot 'fix' of graph 'baseline' must return fixRounds in its update (missing: fixRounds; got keys: sql)");
   });
 
@@ -151,10 +151,10 @@ describe("slot writes and the graph's state", () => {
   });
 
   it("a slot declaring a write its graph's state lacks is refused when the spec is made, naming the field", async () => {
-    const { specOf } = await import("../graphs/spec.ts");
+    const { defineSpec } = await import("../graphs/spec.ts");
     const { SqlState } = await import("../state/sql-state.ts");
     const manifest = { name: "mine", summary: "", kind: "generator" as const, slots: { generate: { summary: "", writes: ["sql", "confidence"] } } };
-    expect(() => specOf(manifest, { state: SqlState, factories: { generate: () => async () => ({}) }, steps: () => 1, build: () => null })).toThrow(
+    expect(() => defineSpec(manifest, { state: SqlState, factories: { generate: () => async () => ({}) }, steps: () => 1, build: () => null })).toThrow(
       "graph 'mine': slot 'generate' declares it writes confidence, which the graph's state lacks",
     );
   });

@@ -15,7 +15,7 @@ import { memoSqlSpec } from "../graphs/memo-sql.ts";
 import type { GraphSpec } from "../graphs/spec.ts";
 import { tsSqlRefineSpec } from "../graphs/ts-sql.ts";
 import type { NodeFactory } from "../nodes/types.ts";
-import { runQuestion, type Runner } from "../runner/question.ts";
+import { answerQuestion, type GraphRunner } from "../runner/question.ts";
 import type { Question } from "../state/question.ts";
 import type { ModelProvider } from "../tools/models/models.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -45,10 +45,10 @@ afterAll(async () => {
 const question = (): Question => ({ id: "1", dbId: "shop", dbPath, question: "Who lives in London?", evidence: "" });
 let threads = 0;
 
-/** One question through `runQuestion` (what eval records in results.jsonl), with replacement nodes in some slots. */
+/** One question through `answerQuestion` (what eval records in results.jsonl), with replacement nodes in some slots. */
 async function runWith(spec: GraphSpec, models: ModelProvider, slots: Record<string, NodeFactory>, options: Record<string, unknown> = {}) {
   const graph = spec.build({ models, executor }, { slots, ...options });
-  const runner: Runner = {
+  const runner: GraphRunner = {
     spec,
     graphSpecs: [spec],
     graph,
@@ -57,7 +57,7 @@ async function runWith(spec: GraphSpec, models: ModelProvider, slots: Record<str
     scenario: "all",
     semantics: "bird",
   };
-  return runQuestion(runner, question(), `slot-errors-${++threads}`);
+  return answerQuestion(runner, question(), `slot-errors-${++threads}`);
 }
 
 /**

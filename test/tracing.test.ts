@@ -8,7 +8,7 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineSpec } from "../graphs/baseline.ts";
-import { runQuestion, type Runner } from "../runner/question.ts";
+import { answerQuestion, type GraphRunner } from "../runner/question.ts";
 import { evaluateQuestion } from "../runner/eval.ts";
 import type { Question } from "../state/question.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -51,7 +51,7 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-const runnerWith = (trace: Runner["trace"]): Runner => {
+const runnerWith = (trace: GraphRunner["trace"]): GraphRunner => {
   const deps = { models: scriptedProvider({ generator: "```sql\nSELECT count(*) FROM pets WHERE kind = 'dog'\n```" }), executor };
   return { spec: baselineSpec, graphSpecs: [baselineSpec], graph: baselineSpec.build(deps, { checkpointer: new MemorySaver() }), deps, scenario: "all", semantics: "bird", trace };
 };
@@ -59,7 +59,7 @@ const runnerWith = (trace: Runner["trace"]): Runner => {
 describe("tracing", () => {
   it("each question's root run carries the sqlmend run, question, database, graph and settings, under its own run id", async () => {
     const handler = new RecordingHandler();
-    const run = await runQuestion(runnerWith({ run: "run42", settings: { "max-fix-rounds": 2 }, callbacks: [handler] }), question, "eval:run42:7");
+    const run = await answerQuestion(runnerWith({ run: "run42", settings: { "max-fix-rounds": 2 }, callbacks: [handler] }), question, "eval:run42:7");
     expect(run.error).toBeUndefined();
     expect(handler.roots).toHaveLength(1);
     expect(handler.roots[0]).toMatchObject({

@@ -55,7 +55,7 @@ ${RUN_FLAGS_USAGE}`,
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
     modelFlagsFrom(values);
     scenarioFrom(values.correct, false);
-    const [{ buildRunner, examplePoolOf }, { openReadyCheckpointer }, { runQuestion }] = await Promise.all([
+    const [{ buildRunner, examplePoolOf }, { openReadyCheckpointer }, { answerQuestion }] = await Promise.all([
       import("../../runner/build-runner.ts"),
       import("../../storage/checkpoints.ts"),
       import("../../runner/question.ts"),
@@ -92,7 +92,7 @@ ${RUN_FLAGS_USAGE}`,
         descriptionDir: values["description-dir"] ? path.resolve(io.cwd, values["description-dir"]) : undefined,
       };
       const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${lazyCrypto().randomUUID().slice(0, 8)}`;
-      const outcome = await runQuestion(runner, question, threadId);
+      const outcome = await answerQuestion(runner, question, threadId);
       if (outcome.noInitial !== undefined) throw new UserError(`no initial SQL to correct: ${outcome.noInitial} (thread ${threadId})`);
       if (!outcome.sql) throw new UserError(`no SQL: ${outcome.error ?? whyNoSql(outcome.state)} (thread ${threadId})`);
       const execution = await executeSql(executor, dbPath, outcome.sql, { previewRows: 20, timeoutMs: runner.queryTimeoutMs });

@@ -1,6 +1,6 @@
 import { defineOptions, readOptions } from "../../core/options.ts";
 import { defineManifest } from "./manifest.ts";
-import { maxFixRoundsOf, SHARED_SLOT_INFO as S, SQL_STATE, STRUCTURED_CALLS } from "./shared.ts";
+import { maxFixRoundsOf, SHARED_SLOT_INFO as SHARED, SQL_STATE, STRUCTURED_CALLS } from "./shared.ts";
 
 /** The baseline's own knobs (flags `--link`, ...). */
 export const baselineOptions = defineOptions({
@@ -17,7 +17,7 @@ export const baselineManifest = defineManifest({
   kind: "generator",
   stateType: SQL_STATE,
   options: baselineOptions,
-  slots: { link: S.link, schema: S.schema, generate: S.generate, execute: S.execute, fix: S.fix },
+  slots: { link: SHARED.link, schema: SHARED.schema, generate: SHARED.generate, execute: SHARED.execute, fix: SHARED.fix },
   // [link: one structured ask] → generate: 1 → (fix: 1 → execute)* while the SQL fails, at most maxFixRounds.
   calls: (options: Record<string, unknown>) => {
     const link = readOptions(baselineOptions, options).link ? STRUCTURED_CALLS : { min: 0, max: 0 };
@@ -30,7 +30,7 @@ export const repairManifest = defineManifest({
   summary: "corrector: execute the given SQL and fix execution errors up to N times",
   kind: "corrector",
   stateType: SQL_STATE,
-  slots: { schema: S.schema, execute: S.execute, fix: S.fix },
+  slots: { schema: SHARED.schema, execute: SHARED.execute, fix: SHARED.fix },
   // No call when the given SQL executes; one fix per failed execution, at most maxFixRounds.
   calls: (options: Record<string, unknown>) => ({ min: 0, max: maxFixRoundsOf(options) }),
 });
@@ -40,7 +40,7 @@ export const asGivenManifest = defineManifest({
   summary: "corrector that changes nothing: executes the given SQL, so another system's predictions are scored, reported and compared like any run",
   kind: "corrector",
   stateType: SQL_STATE,
-  slots: { execute: S.execute },
+  slots: { execute: SHARED.execute },
   // Nothing asks a model.
   calls: () => ({ min: 0, max: 0, typical: 0 }),
 });

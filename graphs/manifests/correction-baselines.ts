@@ -1,7 +1,7 @@
 import { MULTIPLE_PROMPT_OPTIONS, SELF_CONSISTENCY_OPTIONS, SELF_DEBUGGING_OPTIONS } from "../../nodes/baselines/options.ts";
 import { readOptions } from "../../core/options.ts";
 import { defineManifest } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S } from "./shared.ts";
+import { SHARED_SLOT_INFO as SHARED } from "./shared.ts";
 
 /** MAGIC Table 1's guideline-independent baselines, as correctors of the SQL they are given (`--initial`). */
 
@@ -20,7 +20,7 @@ const VOTING_SLOTS = {
     writes: ["sql", "sampleVote"],
     requires: ["sql", "sampleVote"],
   },
-  execute: S.execute,
+  execute: SHARED.execute,
 } as const;
 
 const VOTING_STATE = { value: "VotingStateValue", update: "VotingStateUpdate" } as const;
@@ -32,7 +32,7 @@ export const selfConsistencyManifest = defineManifest({
   stateType: VOTING_STATE,
   options: SELF_CONSISTENCY_OPTIONS,
   slots: {
-    schema: S.schema,
+    schema: SHARED.schema,
     prompts: {
       summary: "N samples of one generation prompt, one Send each",
       reads: ["sql", "question", "evidence", "dbPath", "schemaText"],
@@ -81,8 +81,8 @@ export const selfDebuggingManifest = defineManifest({
   stateType: { value: "SelfDebuggingStateValue", update: "SelfDebuggingStateUpdate" },
   options: SELF_DEBUGGING_OPTIONS,
   slots: {
-    schema: S.schema,
-    execute: S.execute,
+    schema: SHARED.schema,
+    execute: SHARED.execute,
     explain: {
       summary: "explain the question and the SQL with its execution feedback; verdict correct or wrong",
       role: "explainer",

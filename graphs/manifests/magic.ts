@@ -1,7 +1,7 @@
 import { MAGIC_FEEDBACK_OPTIONS, MAGIC_OPTIONS } from "../../nodes/magic/options.ts";
 import { defineManifest } from "./manifest.ts";
 import { readOptions } from "../../core/options.ts";
-import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
+import { SHARED_SLOT_INFO as SHARED, STRUCTURED_CALLS } from "./shared.ts";
 
 export const magicManifest = defineManifest({
   name: "magic",
@@ -9,7 +9,7 @@ export const magicManifest = defineManifest({
   kind: "corrector",
   stateType: { value: "MagicValue", update: "MagicUpdate" },
   slots: {
-    schema: S.schema,
+    schema: SHARED.schema,
     correct: {
       summary: "ask the guideline's questions of the SQL, then revise it",
       role: "corrector",
@@ -38,7 +38,7 @@ export const magicFeedbackManifest = defineManifest({
   options: MAGIC_FEEDBACK_OPTIONS,
   stateType: { value: "MagicFeedbackValue", update: "MagicFeedbackUpdate" },
   slots: {
-    schema: S.schema,
+    schema: SHARED.schema,
     feedback: {
       summary: "explain the incorrect SQL's mistakes against the gold, without writing SQL (the gold redacted after bounded re-asks)",
       role: "feedback",

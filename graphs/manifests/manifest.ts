@@ -130,6 +130,6 @@ export function optionDefsOf(graph: Pick<GraphInfo, "options" | "slots">, replac
   return { ...defs, ...extra };
 }
 
-/** Keeps a manifest's literal slot names, so `specOf` can demand a factory for each and no other. */
+/** Keeps a manifest's literal slot names, so `defineSpec` can demand a factory for each and no other. */
 export const defineManifest = <const M extends GraphInfo>(manifest: M): M => manifest;
 

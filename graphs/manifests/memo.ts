@@ -2,7 +2,7 @@ import { MAX_SUB_QUESTIONS, MEMO_REFINE_OPTIONS, MEMO_SQL_OPTIONS } from "../../
 import { STRATEGIES, STYLES } from "../../state/memo-names.ts";
 import { readOptions } from "../../core/options.ts";
 import { defineManifest, type SlotRule } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
+import { SHARED_SLOT_INFO as SHARED, STRUCTURED_CALLS } from "./shared.ts";
 
 /**
  * The correction module's calls for `candidates` candidates: each goes critic (a structured ask) ↔ refine (1) until
@@ -96,8 +96,8 @@ export const memoSqlManifest = defineManifest({
     return !o.noIcl && o.exemplars > 0 ? `memo-sql: ${o.exemplars} exemplars per style (--no-icl to go without)` : undefined;
   },
   slots: {
-    link: S.link,
-    schema: S.schema,
+    link: SHARED.link,
+    schema: SHARED.schema,
     decompose: {
       summary: "one decomposition per paradigm, or the fallback; then the path's first step",
       role: "decomposer",
@@ -187,8 +187,8 @@ export const memoRefineManifest = defineManifest({
   stateType: MEMO_STATE,
   options: MEMO_REFINE_OPTIONS,
   slots: {
-    link: S.link,
-    schema: S.schema,
+    link: SHARED.link,
+    schema: SHARED.schema,
     seed: {
       summary: "execute the given SQL as the one candidate, or the question's candidates from --candidates",
       reads: ["sql", ...CONTEXT_READS],

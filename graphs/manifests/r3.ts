@@ -1,7 +1,7 @@
 import { MAX_SQL_REASKS, R3_LOOP_OPTIONS, R3_OPTIONS } from "../../nodes/r3/options.ts";
 import { readOptions } from "../../core/options.ts";
 import { type CallBounds, defineManifest } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
+import { SHARED_SLOT_INFO as SHARED, STRUCTURED_CALLS } from "./shared.ts";
 
 /**
  * R³'s calls per question. A writer turn (write, debug, revise) is one call, or up to 1 + MAX_SQL_REASKS when its
@@ -27,7 +27,7 @@ const WRITER_READS = ["question", "evidence", "schemaText", "shots", "history", 
 
 /** R³'s agents as slots (after `schema`); `write` only in the generator. */
 const LOOP_SLOTS = {
-  execute: S.execute,
+  execute: SHARED.execute,
   debug: {
     summary: "the writer rewrites SQL that failed to execute, the error appended to its history",
     role: "writer",
@@ -68,7 +68,7 @@ export const r3Manifest = defineManifest({
   kind: "generator",
   stateType: R3_STATE,
   slots: {
-    schema: S.schema,
+    schema: SHARED.schema,
     write: {
       summary: "the writer's first SQL, with k similar training examples",
       role: "writer",
@@ -91,7 +91,7 @@ export const r3ReviewManifest = defineManifest({
   summary: "corrector: R³'s review loop (debug, personas, n reviewers, rebuttal or revision) on the given SQL",
   kind: "corrector",
   stateType: R3_STATE,
-  slots: { schema: S.schema, ...LOOP_SLOTS },
+  slots: { schema: SHARED.schema, ...LOOP_SLOTS },
   options: R3_LOOP_OPTIONS,
   // The given SQL stands as the writer's first answer: no write turn.
   calls: r3Calls(false),

@@ -1,7 +1,7 @@
 import { codersOf, DATA_REPLY_ATTEMPTS, TS_SQL_OPTIONS } from "../../nodes/ts-sql/options.ts";
 import { readOptions } from "../../core/options.ts";
 import { type CallBounds, defineManifest, type SlotRule } from "./manifest.ts";
-import { SHARED_SLOT_INFO as S, STRUCTURED_CALLS } from "./shared.ts";
+import { SHARED_SLOT_INFO as SHARED, STRUCTURED_CALLS } from "./shared.ts";
 
 /**
  * TS-SQL's calls per question: link (a structured ask) → [generate (1)] → data (a structured ask of at most
@@ -121,7 +121,7 @@ export const tsSqlManifest = defineManifest({
   summary: "TS-SQL: synthetic test data and voted test code (sandboxed JavaScript) drive SQL revision",
   kind: "generator",
   stateType: TS_SQL_STATE,
-  slots: { link: S.link, schema: S.schema, generate: S.generate, ...TS_SQL_SLOTS, execute: S.execute },
+  slots: { link: SHARED.link, schema: SHARED.schema, generate: SHARED.generate, ...TS_SQL_SLOTS, execute: SHARED.execute },
   options: TS_SQL_OPTIONS,
   calls: tsSqlCalls(true),
 });
@@ -132,7 +132,7 @@ export const tsSqlRefineManifest = defineManifest({
   summary: "corrector: TS-SQL's test case and revision loop on given SQL (Table 5)",
   kind: "corrector",
   stateType: TS_SQL_STATE,
-  slots: { link: S.link, ...TS_SQL_SLOTS, execute: S.execute },
+  slots: { link: SHARED.link, ...TS_SQL_SLOTS, execute: SHARED.execute },
   options: TS_SQL_OPTIONS,
   calls: tsSqlCalls(false),
 });
