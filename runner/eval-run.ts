@@ -21,12 +21,10 @@ import {
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
 import { addSpiderHardness } from "../tools/benchmarks/hardness.ts";
-import { benchmarkFromFlags, RUN_DIR_FLAGS, SELECTION_USAGE, splitFrom } from "./run-dir-flags.ts";
-import { prepareOutDir, questionHashes } from "./run-file.ts";
-import { selectQuestions } from "./selection.ts";
+import { RUN_DIR_FLAGS, SELECTION_USAGE, splitFrom } from "./run-dir-flags.ts";
+import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
 import { codeIdentity, describeCode } from "../tools/version.ts";
 import { runQuestions, unfinishedLines } from "./question-runner.ts";
-import { fallbackNotes } from "./progress.ts";
 import { parseShard, shardName, shardOf } from "./shards.ts";
 import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 
@@ -167,30 +165,21 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
   // LangChain, the checkpoint store) loads only once every flag has passed its check.
   modelFlagsFrom(values);
   scenarioFrom(values.correct, true);
-  const [{ buildRunner, examplesFor }, { openReadyCheckpointer }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+  const [{ buildRunner, examplesFor }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
     import("./build-runner.ts"),
-    import("../storage/checkpoints.ts"),
     import("./report.ts"),
     import("./eval.ts"),
   ]);
-  const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "dev");
-  const split = bench.split;
+  const { bench, source, benchDir, split, ...selection } = await runQuestionsOf(values, io, "dev", limit);
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
   if (semantics === "spider") addSpiderHardness(bench);
   const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
-  const selection = selectQuestions(bench, values.ids, limit);
   const { questions, skipped } = shardOf(selection, shard);
   const examples = await examplesFor(spec, values, benchDir, split, bench);
 
-  const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
-  // What fell back during the run (the response cache turned off, a damaged checkpoint file set aside): said on
-  // stderr as it happens, and listed in report.md.
-  const { notes: runNotes, warn } = fallbackNotes(io, "eval");
-  const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
-  let releaseOutDir = () => {};
-  try {
+  return inRunFolder("eval", values, io, async ({ outDir, notes: runNotes, warn, checkpoints, claim }) => {
     const runner = await buildRunner({
       warn,
       spec,
@@ -211,8 +200,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
     if (values.resume) recordEndpointsApart(outDir);
     const where = { cwd: io.cwd, runDir: outDir };
     const code = await codeIdentity();
-    const runFile = prepareOutDir(
-      outDir,
+    const runFile = claim(
       {
         graph: spec.name,
         bench: source.bench ?? null,
@@ -232,14 +220,12 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         // Where the threads are (`sqlmend replay` forks them; a PostgreSQL URL without its password).
         checkpoints: checkpoints.location,
       },
-      values.resume ?? false,
       ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard"],
       // sqlmend's code and this shard's questions by content: a resume refuses other code, edited questions, fewer questions.
-      { command: "eval", io, identity: { code, questions: questionHashes([...questions, ...skipped]) }, refresh: ["selection"] },
+      { questions: [...questions, ...skipped], refresh: ["selection"] },
     );
     // Each question's trace (LANGSMITH_TRACING) carries the run and the settings that shape answers.
     runner.trace = { run: runFile.runId, settings: runFile.settings };
-    releaseOutDir = runFile.release;
     const keepDistinct = values["keep-distinct"] ?? false;
     const run = await runQuestions({
       command: "eval",
@@ -306,10 +292,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
       calls: records.reduce((a, r) => a + (r.calls ?? 0), 0),
       files: evalFiles(outDir, split),
     };
-  } finally {
-    releaseOutDir();
-    checkpoints.close();
-  }
+  });
 }
 
 /**

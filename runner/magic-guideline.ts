@@ -11,14 +11,14 @@ import { commandLine } from "../core/secrets.ts";
 import { EXIT } from "../core/exit.ts";
 import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "./run-options.ts";
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "./question.ts";
-import { compactNumber, fallbackNotes } from "./progress.ts";
+import { compactNumber } from "./progress.ts";
 import { jsonLinesStore, nextThread, runQuestions } from "./question-runner.ts";
-import { benchmarkFromFlags, RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
-import { fileOrder, selectQuestions } from "./selection.ts";
-import { prepareOutDir, questionHashes, runPlace } from "./run-file.ts";
+import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
+import { fileOrder } from "./selection.ts";
+import { runPlace } from "./run-file.ts";
+import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
 import { readJsonLines } from "./atomic-files.ts";
 import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
-import { codeIdentity } from "../tools/version.ts";
 import { findManifest, manifestOf } from "../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
@@ -150,25 +150,18 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
   const concurrency = intFlag(values, "concurrency", 1) ?? 4;
   const limit = intFlag(values, "limit", 1);
 
-  const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "train");
-  const split = bench.split;
+  const { bench, source, benchDir, split, questions: selected, skipped } = await runQuestionsOf(values, io, "train", limit);
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
-  const { questions: selected, skipped } = selectQuestions(bench, values.ids, limit);
   const questions = fileOrder(selected);
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-  const [{ modelsFrom }, { resolveInitialSource }, { openReadyCheckpointer }, { createExampleStore }] = await Promise.all([
+  const [{ modelsFrom }, { resolveInitialSource }, { createExampleStore }] = await Promise.all([
     import("./model-setup.ts"),
     import("./build-runner.ts"),
-    import("../storage/checkpoints.ts"),
     import("../tools/retrieval/examples.ts"),
   ]);
-  const outDir = path.resolve(io.cwd, values.out);
   const executor = getSharedExecutor();
-  const { notes, warn } = fallbackNotes(io, "magic guideline");
-  const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
-  let releaseOutDir = () => {};
-  try {
+  return inRunFolder("magic guideline", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
     const models = modelsFrom(values, io.env, io.cwd, "feedback", warn);
     const graphOptions = graphOptionsFrom(values);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
@@ -195,8 +188,7 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
       io.stderr(`sqlmend magic guideline: --initial ${path.basename(initial.file)}: ${extracted} predictions were not plain SQL (SQL extracted from the text), ${initial.extraction.size - extracted} held none (empty initial SQL)\n`);
     }
     const where = { cwd: io.cwd, runDir: outDir };
-    const runFile = prepareOutDir(
-      outDir,
+    const runFile = claim(
       {
         command: "magic guideline",
         bench: source.bench ?? null,
@@ -212,12 +204,10 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
           ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd, outDir),
         },
       },
-      values.resume ?? false,
       ["command", "bench", "split", "questions", "dbDir", "semantics", "initial", "batch", "models", "settings"],
       // A resume may add questions (later batches), never drop any: fewer would rewrite the learnt guideline.
-      { command: "magic guideline", io, identity: { code: await codeIdentity(), questions: questionHashes([...questions, ...skipped]) } },
+      { questions: [...questions, ...skipped] },
     );
-    releaseOutDir = runFile.release;
     const resultsFile = path.join(outDir, RESULTS);
     const interactionsFile = path.join(outDir, INTERACTIONS);
     const results = jsonLinesStore(resultsFile, parseMagicRecords);
@@ -324,10 +314,7 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
       },
       stats: written,
     };
-  } finally {
-    releaseOutDir();
-    checkpoints.close();
-  }
+  });
 }
 
 interface HistorySnapshot {

@@ -13,8 +13,9 @@ import { executeSql } from "../nodes/execute.ts";
 import { labelError } from "../nodes/memo/common.ts";
 import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, schemaCache } from "../nodes/memo/memory-build.ts";
 import { type RecordStore, runQuestions, unfinishedLines } from "./question-runner.ts";
-import { benchmarkFromFlags, RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
-import { fileOrder, selectQuestions } from "./selection.ts";
+import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
+import { runQuestionsOf } from "./run-skeleton.ts";
+import { fileOrder } from "./selection.ts";
 import { lockOutDir } from "./out-dir-lock.ts";
 import { type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../state/usage.ts";
@@ -185,11 +186,10 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
   const elicit = values.elicit ?? "sampling";
   if (elicit !== "sampling" && elicit !== "pipeline") throw new UsageError(`--elicit takes sampling or pipeline, not '${values.elicit}'`);
 
-  const { bench, source: benchSource } = await benchmarkFromFlags(values, io, "train");
-  const split = bench.split;
+  const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(values, io, "train", limit);
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   // The memory learns from gold SQL: questions without one are not selected.
-  const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
+  const questions = fileOrder(selected.filter((q) => q.goldSql));
   const models = modelsFor(values, io, temperature);
   const embeddings = embedderFor(values, io);
 

@@ -7,14 +7,12 @@ import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 import { commandLine } from "../core/secrets.ts";
 import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, runFlags } from "./run-options.ts";
 import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "./question-runner.ts";
-import { benchmarkFromFlags, RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
-import { fileOrder, selectQuestions } from "./selection.ts";
-import { prepareOutDir, questionHashes } from "./run-file.ts";
+import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
+import { fileOrder } from "./selection.ts";
+import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
 import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
-import { codeIdentity } from "../tools/version.ts";
 import { tsSqlRefineManifest } from "../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../graphs/registry.ts";
-import { fallbackNotes } from "./progress.ts";
 import { showResult, showTables } from "../nodes/ts-sql/prompts.ts";
 import type { Question } from "../state/question.ts";
 import type { TestCode, TestData, TestRun, TsSqlStateValue } from "../state/ts-sql.ts";
@@ -239,22 +237,16 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
   graphOptionsOf(spec, values);
   modelFlagsFrom(values);
 
-  const { bench, source, benchDir } = await benchmarkFromFlags(values, io, "dev");
-  const split = bench.split;
-  const questions = fileOrder(selectQuestions(bench, values.ids, limit).questions.filter((q) => q.goldSql));
+  const { bench, source, benchDir, split, questions: selected } = await runQuestionsOf(values, io, "dev", limit);
+  const questions = fileOrder(selected.filter((q) => q.goldSql));
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-  const [{ buildRunner, examplesFor }, { openReadyCheckpointer }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
+  const [{ buildRunner, examplesFor }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
     import("./build-runner.ts"),
-    import("../storage/checkpoints.ts"),
     import("./question.ts"),
     import("../state/usage.ts"),
   ]);
-  const outDir = path.resolve(io.cwd, values.out);
-  const { notes, warn } = fallbackNotes(io, "ts-sql audit");
-  const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
-  let releaseOutDir = () => {};
-  try {
+  return inRunFolder("ts-sql audit", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
     // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
     // audit only builds each gold query's test case and runs the gold on it.
     const runner = await buildRunner({
@@ -272,14 +264,11 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
       fixedOptions: AUDIT_FIXED,
       roleToCheck: "coder",
     });
-    const runFile = prepareOutDir(
-      outDir,
+    const runFile = claim(
       { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values, [], { cwd: io.cwd, runDir: outDir }), ...graphSettings([spec], values, io.cwd, outDir), "max-revisions": AUDIT_FIXED.maxRevisions } },
-      values.resume ?? false,
       ["command", "bench", "split", "questions", "dbDir", "models", "settings"],
-      { command: "ts-sql audit", io, identity: { code: await codeIdentity(), questions: questionHashes(questions) } },
+      { questions },
     );
-    releaseOutDir = runFile.release;
     const run = await runQuestions<AuditRecord>({
       command: "ts-sql audit",
       io,
@@ -326,8 +315,5 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
       calls: records.reduce((a, r) => a + r.calls, 0),
       files: { results: path.join(outDir, RESULTS), report: path.join(outDir, "report.md"), run: path.join(outDir, "run.json") },
     };
-  } finally {
-    releaseOutDir();
-    checkpoints.close();
-  }
+  });
 }
