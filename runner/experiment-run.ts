@@ -115,18 +115,17 @@ export async function runExperiment(options: { recipe: string; [name: string]: u
 
 /** experiment from its own flag values, the forwarded ones and the recipe (the launcher's parse, or `runExperiment`'s). */
 export async function experimentFrom(input: { own: OwnValues; forwarded: FlagValues; positionals: string[]; argv?: string[] }, io: CliIO): Promise<ExperimentResult> {
-    const { positionals } = input;
-    const own = input.own as Record<string, string | boolean | undefined>;
-    const ownValues = input.own as FlagValues;
-    const forwarded: FlagValues = { ...input.forwarded };
-    const sets: Record<string, string> = {};
-    for (const item of input.own.set ?? []) {
-      const eq = item.indexOf("=");
-      if (eq < 1) throw new UsageError("--set takes NAME=VALUE (a value the recipe names as {set:NAME})");
-      sets[item.slice(0, eq)] = item.slice(eq + 1);
-    }
+  const { positionals } = input;
+  const own = input.own as Record<string, string | boolean | undefined>;
+  const ownValues = input.own as FlagValues;
+  const forwarded: FlagValues = { ...input.forwarded };
+  const sets: Record<string, string> = {};
+  for (const item of input.own.set ?? []) {
+    const eq = item.indexOf("=");
+    if (eq < 1) throw new UsageError("--set takes NAME=VALUE (a value the recipe names as {set:NAME})");
+    sets[item.slice(0, eq)] = item.slice(eq + 1);
+  }
   const ex = await import("./experiment.ts");
-  const { BUILT_IN_RECIPES } = await import("./experiment-recipes.ts");
   if (own.list) {
     io.stdout(`${listRecipes(BUILT_IN_RECIPES)}\n`);
     return { exitCode: EXIT.ok };

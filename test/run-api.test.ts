@@ -1,0 +1,63 @@
+/**
+ * The run API a script calls (issue 27, point 1): runEval, runExperiment, score, compare and loadBenchmark take their
+ * command's options by name, write what the command writes and return its figures; a name the command does not take
+ * is refused, naming it. Against the local OpenAI-compatible server; minibench built here.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compare, loadBenchmark, quietIO, runEval, runExperiment, score } from "../index.ts";
+import type { Question } from "../state/question.ts";
+import { goldResponder, minibenchFixture } from "./support/cli.ts";
+import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
+import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+
+let dir: string;
+let benchDir: string;
+let dev: Question[];
+let server: OpenAIServer;
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  ({ benchDir, dev } = await minibenchFixture(dir));
+  server = await startOpenAIServer({ respond: goldResponder(dev, (q) => q.id === "1") });
+});
+afterAll(async () => {
+  await server?.close();
+  removeTempDir(dir);
+});
+
+const io = () => quietIO({ cwd: dir, env: { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home") } });
+const model = () => ({ model: "m", baseUrl: server.url, maxRetries: 0, cache: "off" });
+
+describe("the run API", () => {
+  it("runEval, score and compare: the figures they return are the ones their files and reports hold", async () => {
+    const a = await runEval({ graph: "baseline", bench: benchDir, out: path.join(dir, "a"), limit: 4, maxFixRounds: 0, ...model() }, io());
+    expect(a).toMatchObject({ exitCode: 0, ex: 75, correct: 3, scored: 4, failed: 0, questions: 4 });
+    expect(fs.readFileSync(a.files.report, "utf8")).toMatch(/Execution accuracy \(EX\): \*\*75\.00%\*\* \(3\/4\)/);
+    const b = await runEval({ graph: "repair", bench: benchDir, out: path.join(dir, "b"), limit: 4, initial: a.files.predictions[0], ...model() }, io());
+    expect(b.exitCode).toBe(0);
+    const scored = await score({ bench: benchDir, pred: a.files.predictions[0]!, onlyPredicted: true }, io());
+    expect(scored.exitCode).toBe(0);
+    expect(scored.report.correct).toBe(3);
+    const { comparison } = await compare({ runs: [path.join(dir, "a"), path.join(dir, "b")] }, io());
+    expect(comparison.runs.map((r) => r.correct)).toEqual([3, b.correct]);
+    const bench = await loadBenchmark({ bench: benchDir, split: "dev" }, io());
+    expect(bench.questions.map((q) => q.id)).toEqual(dev.map((q) => q.id));
+  }, 60_000);
+
+  it("runExperiment runs a recipe's rows through the API and returns where its table is", async () => {
+    fs.writeFileSync(path.join(dir, "api.yaml"), "name: api\nruns:\n  base: {graph: baseline, options: {max-fix-rounds: 0}}\n  fixed: {graph: repair, initial: base}\n");
+    const result = await runExperiment({ recipe: "api.yaml", bench: benchDir, out: path.join(dir, "exp"), limit: 3, ...model() }, io());
+    expect(result).toMatchObject({ exitCode: 0, table: path.join(dir, "exp", "table.md") });
+    const table = JSON.parse(fs.readFileSync(path.join(dir, "exp", "table.json"), "utf8")) as { rows: { run: string; questions: number }[] };
+    expect(table.rows.map((r) => [r.run, r.questions])).toEqual([["base", 3], ["fixed", 3]]);
+  }, 60_000);
+
+  it("a name its command does not take is refused, naming it, before anything runs", async () => {
+    await expect(runEval({ graph: "baseline", bench: benchDir, out: path.join(dir, "x"), maxFixRoundz: 1 }, io())).rejects.toThrow("runEval: unknown option 'maxFixRoundz'");
+    await expect(runEval({ graph: "r3", bench: benchDir, out: path.join(dir, "y"), options: { reviewrs: 2 } }, io())).rejects.toThrow("runEval: unknown option 'options.reviewrs'");
+    await expect(runExperiment({ recipe: "api.yaml", bench: benchDir, out: path.join(dir, "z"), concurency: 2 }, io())).rejects.toThrow("runExperiment: unknown option 'concurency'");
+    expect(fs.existsSync(path.join(dir, "x"))).toBe(false);
+  });
+});
