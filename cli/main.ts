@@ -11,6 +11,9 @@ function helpText(): string {
   return `sqlmend: LLM self-correction methods for text-to-SQL\n\nUsage: sqlmend <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun 'sqlmend <command> --help' for a command's options.\n`;
 }
 
+/** A usage text's synopsis: its lines up to the first blank one (`Usage: sqlmend eval GRAPH ...`). */
+export const synopsisOf = (usage: string): string => usage.split(/\n\s*\n/)[0]!;
+
 export async function main(argv: string[], given: CliIO = defaultIO()): Promise<number> {
   // The launcher is its own host: a question's parallel model calls (a fan-out, several questions at once) each listen
   // on its run's abort signal through the OpenAI client, past Node's 10. The library itself never changes its host.
@@ -47,7 +50,8 @@ export async function main(argv: string[], given: CliIO = defaultIO()): Promise<
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n${command.usage}\n`);
+      // The error, the command's synopsis, and where the rest is: not pages of options after the one useful line.
+      io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n${synopsisOf(command.usage)}\nRun 'sqlmend ${command.name} --help' for every option.\n`);
       return error.exitCode;
     }
     if (error instanceof UserError) {
