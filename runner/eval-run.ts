@@ -219,6 +219,8 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         preflight,
         // Where the threads are (`sqlmend replay` forks them; a PostgreSQL URL without its password).
         checkpoints: checkpoints.location,
+        // The response cache's mode (not checked by --resume: it changes no answer): a merged report says it per shard.
+        cache: cacheModeFrom(values, io.env),
       },
       ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard"],
       // sqlmend's code and this shard's questions by content: a resume refuses other code, edited questions, fewer questions.

@@ -139,6 +139,8 @@ export async function writeEvalOutputs(
     /** report.md's title and sections of the command's own (`ReportContext`). */
     kind?: string;
     sections?: { title: string; lines: string[] }[];
+    /** How failed questions are run again, where not by this folder's `--resume` (`ReportContext.rerun`). */
+    rerun?: string;
   },
 ): Promise<void> {
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -166,6 +168,7 @@ export async function writeEvalOutputs(
     ...(ctx.bench.customQuestions && ctx.bench.questionsFile ? { questionsFile: ctx.bench.questionsFile } : {}),
     ...(ctx.kind ? { kind: ctx.kind } : {}),
     ...(ctx.sections?.length ? { sections: ctx.sections } : {}),
+    ...(ctx.rerun ? { rerun: ctx.rerun } : {}),
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);

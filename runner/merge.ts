@@ -31,6 +31,8 @@ interface ShardRunFile {
   checkpoints?: string;
   /** sqlmend's code identity (tools/version.ts). */
   code?: unknown;
+  /** The response cache's mode the shard ran with. */
+  cache?: string;
   startedAt: string;
 }
 
@@ -119,11 +121,22 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
     skipped: selection.skipped,
     semantics: run.semantics,
     startedAt: runs.map((r) => r.run.startedAt).sort()[0] ?? runFile.startedAt,
-    settings: { code: describeCode(run.code as CodeIdentity | undefined), ...run.settings, ...run.preflight, shards: count },
+    settings: { code: describeCode(run.code as CodeIdentity | undefined), ...run.settings, ...run.preflight, shards: count, cache: cacheOfShards(runs.map((r) => r.run)) },
     models: run.models,
     command,
+    // A merged folder is not resumed: its shards are, then merged again.
+    rerun: MERGED_RERUN,
   });
   return { records: ordered, questions: selection.questions.length, shards: count, ignored };
+}
+
+/** How a merged run's failed questions are run again: in their shard, not in the merged folder (which --resume refuses). */
+export const MERGED_RERUN = "run `--resume` on the shard that holds them, then merge again";
+
+/** The response cache the shards ran with: one mode, or each shard's ("off (shard 1/2), on (shard 2/2)"); unknown for an older shard. */
+function cacheOfShards(runs: ShardRunFile[]): string {
+  const modes = runs.map((r) => r.cache ?? "not recorded");
+  return new Set(modes).size === 1 ? modes[0]! : runs.map((r, i) => `${modes[i]} (shard ${r.shard ?? i + 1})`).join(", ");
 }
 
 /** Where the shards' threads are, when they all say one place (one PostgreSQL database): `sqlmend replay` reads them there. */

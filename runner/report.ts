@@ -133,6 +133,8 @@ export interface ReportContext {
   kind?: string;
   /** Sections of the command's own after the headline figures (a replay: what was reused, what was not replayed). */
   sections?: { title: string; lines: string[] }[];
+  /** How its failed questions are run again, where not by `--resume` of this folder (a merged run: its shards'). */
+  rerun?: string;
 }
 
 export interface Summary {
@@ -166,8 +168,8 @@ export function summarize(records: EvalRecord[]): Summary {
 }
 
 /** "EX 61.20% (120/197 answered, bird semantics); 3 failed — --resume retries them", or that EX is not available. */
-export function exLine(s: Summary, extra = ""): string {
-  const failed = s.failed ? `; ${s.failed} failed — --resume retries them` : "";
+export function exLine(s: Summary, extra = "", rerun = "--resume retries them"): string {
+  const failed = s.failed ? `; ${s.failed} failed — ${rerun}` : "";
   if (!s.total && s.noGold) return `EX not available (no gold SQL: ${s.noGold} questions run, predictions written)${failed}`;
   const ex = `EX ${s.total ? pct(s.correct, s.total) : "-"}% (${s.correct}/${s.total}${s.failed ? " answered" : ""}${extra})`;
   return `${ex}${s.noGold ? `; ${s.noGold} without gold SQL not scored` : ""}${failed}`;
@@ -183,7 +185,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const lines: string[] = [];
   lines.push(`# sqlmend ${ctx.kind ?? "eval"}: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
   if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)${s.failed ? `; **${s.failed} failed**` : ""}`);
-  else lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, \`--resume\` retries them` : ""})${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
+  else lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""})${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
   lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
   lines.push(`- Metrics computed: ${s.total ? "EX" : "none (no gold SQL)"}, on the databases in \`${ctx.databases ?? ctx.dataset}\`${ctx.questionsFile ? `; questions from \`${ctx.questionsFile}\`` : ""}`);
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
@@ -234,7 +236,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   }
   lines.push("## Errors", "");
   const predErrors = records.filter((r) => r.predError);
-  lines.push(`- ${failedRuns(records) || "Failed questions: 0"}`);
+  lines.push(`- ${failedRuns(records, ctx.rerun) || "Failed questions: 0"}`);
   lines.push(`- Predictions that did not execute: ${predErrors.length}`);
   const failedCalls = callFailures(records);
   if (failedCalls) lines.push(`- ${failedCalls}`);
@@ -284,7 +286,7 @@ export function callFailures(records: EvalRecord[]): string {
 }
 
 /** "Failed questions (not scored; --resume runs them again): N (first: ID: WHY)", or "" when none failed. */
-export function failedRuns(records: EvalRecord[]): string {
+export function failedRuns(records: EvalRecord[], rerun = "--resume runs them again"): string {
   const failed = records.filter(isFailed);
-  return failed.length ? `Failed questions (not scored; --resume runs them again): ${failed.length} (first: ${failed[0]!.id}: ${failureOf(failed[0]!)})` : "";
+  return failed.length ? `Failed questions (not scored; ${rerun}): ${failed.length} (first: ${failed[0]!.id}: ${failureOf(failed[0]!)})` : "";
 }

@@ -80,6 +80,28 @@ describe("eval --shard I/N and sqlmend merge", () => {
     expect(fs.readFileSync(path.join(dir, "merged-again", "pred_dev.sql"), "utf8")).toBe(fs.readFileSync(path.join(single, "pred_dev.sql"), "utf8"));
   }, 60_000);
 
+  it("a merged report says the cache the shards ran with, and sends failed questions back to their shard, not to a --resume it refuses", async () => {
+    // Question 2's request fails; the others get the gold.
+    const gold = goldResponder(dev);
+    const flaky = await startOpenAIServer({ respond: (req) => (req.messages.at(-1)?.content.includes(`Question: ${dev[2]!.question}\n`) ? { status: 500 } : gold(req)) });
+    try {
+      const env = { OPENAI_BASE_URL: flaky.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-flaky") };
+      const common = ["eval", "baseline", "--bench", benchDir, "--limit", "4", "--checkpoints", "memory", "--max-fix-rounds", "0", "--max-retries", "0", "--cache", "off"];
+      const shards = [1, 2].map((i) => path.join(dir, `flaky-${i}`));
+      for (const [i, out] of shards.entries()) await main([...common, "--out", out, "--shard", `${i + 1}/2`], captureIO(env).io);
+      const merged = path.join(dir, "flaky-merged");
+      const run = captureIO();
+      expect(await main(["merge", ...shards, "--out", merged], run.io)).toBe(3);
+      expect(run.out()).toMatch(/1 failed — run `--resume` on the shard that holds them, then merge again/);
+      expect(run.out()).not.toMatch(/--resume retries them/);
+      const report = fs.readFileSync(path.join(merged, "report.md"), "utf8");
+      expect(report).toMatch(/1 failed\*\* — not scored, run `--resume` on the shard that holds them, then merge again/);
+      expect(report).toContain('"cache": "off"');
+    } finally {
+      await flaky.close();
+    }
+  }, 60_000);
+
   it("refuses shards of different runs, a missing shard, a shard twice, an unfinished shard, and a bad --shard", async () => {
     const env = { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID };
     const common = ["eval", "baseline", "--bench", benchDir, "--limit", "6", "--checkpoints", "memory"];
