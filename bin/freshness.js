@@ -12,6 +12,14 @@ export const SOURCE_ROOTS = ["index.ts", "core", "state", "tools", "storage", "n
  */
 export function sourceSnapshot(root, roots = SOURCE_ROOTS) {
   const entries = {};
+  walkSources(root, roots, (rel, stat) => {
+    entries[rel] = stat.mtimeMs;
+  });
+  return { roots, entries };
+}
+
+/** Every file and folder under the roots, in sorted order, with its stat: what the snapshot and the digest read. */
+function walkSources(root, roots, visitEntry) {
   const visit = (rel) => {
     const full = path.join(root, rel);
     let stat;
@@ -20,11 +28,10 @@ export function sourceSnapshot(root, roots = SOURCE_ROOTS) {
     } catch {
       return;
     }
-    entries[rel] = stat.mtimeMs;
+    visitEntry(rel, stat, full);
     if (stat.isDirectory()) for (const name of fs.readdirSync(full).sort()) visit(path.join(rel, name));
   };
   for (const rel of roots) visit(rel);
-  return { roots, entries };
 }
 
 /** True when dist/.sources.json exists and every file and folder it lists still has its recorded mtime. */
@@ -60,24 +67,13 @@ export function sourceDigest(root, roots = SOURCE_ROOTS) {
   // node:crypto loaded here, not at start-up: every launch imports this file.
   const hash = createRequire(import.meta.url)("node:crypto").createHash("sha256");
   let files = 0;
-  const visit = (rel) => {
-    const full = path.join(root, rel);
-    let stat;
-    try {
-      stat = fs.statSync(full);
-    } catch {
-      return;
-    }
-    if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(full).sort()) visit(path.join(rel, name));
-      return;
-    }
+  walkSources(root, roots, (rel, stat, full) => {
+    if (stat.isDirectory()) return;
     // Forward slashes: the same sources give the same digest on every system.
     hash.update(`${rel.split(path.sep).join("/")}\0`);
     hash.update(fs.readFileSync(full));
     hash.update("\0");
     files++;
-  };
-  for (const rel of roots) visit(rel);
+  });
   return files ? hash.digest("hex") : undefined;
 }

@@ -17,7 +17,7 @@ import type { GraphRunner, InitialSource } from "./question.ts";
 import { EVAL_RESULTS } from "./eval.ts";
 import { type EvalRecord, failureOf, isFailed, parseResults } from "./report.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
-import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type runFlags, scenarioFrom, loadRunModules, runGraph } from "./run-options.ts";
+import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type RunModules, type runFlags, scenarioFrom, loadRunModules, runGraph } from "./run-options.ts";
 
 type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
 
@@ -81,6 +81,8 @@ export async function buildRunner(args: {
   server?: string;
   /** Where warnings go (a damaged response cache set aside); default stderr. */
   warn?: (line: string) => void;
+  /** The `--node` modules the command already loaded (to read their options): not imported again. */
+  modules?: RunModules;
 }): Promise<GraphRunner> {
   const { values, env, cwd } = args;
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values), ...args.fixedOptions };
@@ -95,7 +97,9 @@ export async function buildRunner(args: {
     if (values.node !== undefined) throw new UsageError("--node swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json");
     if (args.examples) throw new UsageError("training examples (--few-shot, k-shot) are not sent to a LangGraph server: run without --server, or with 0 shots");
   }
-  const slots = await loadSlotModules(args.spec, values.node as string[] | undefined, cwd);
+  const slots = args.modules
+    ? Object.fromEntries(Object.entries(args.modules.nodes).map(([slot, { factory }]) => [slot, factory]))
+    : await loadSlotModules(args.spec, values.node as string[] | undefined, cwd);
   // The graph's module (and with it LangGraph) loads only now, once every flag has been checked.
   const spec = await args.spec.load();
   const graph = args.server ? await servedGraph(args.server, spec, options, values, cwd) : spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });

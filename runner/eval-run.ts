@@ -11,6 +11,7 @@ import {
   graphSettings,
   intFlag,
   loadRunModules,
+  moduleArgsOf,
   modelFlagsFrom,
   type RunModules,
   RUN_FLAGS_USAGE,
@@ -133,16 +134,9 @@ export interface EvalOptions {
 export async function runEval(options: EvalOptions, io: CliIO = defaultIO()): Promise<EvalResult> {
   const { graph, graphModule, options: graphOptions, ...rest } = options;
   const withGraph = { ...rest, ...(graphModule ? { graph: graphModule } : {}) };
-  const modules = await loadRunModules(moduleArgs(withGraph), io.cwd);
+  const modules = await loadRunModules(moduleArgsOf(withGraph), io.cwd);
   const values = flagValuesOf("runEval", withGraph, evalFlags(modules) as FlagTable, graphOptions);
   return evaluate({ values, positionals: graph ? [graph] : [], modules }, io);
-}
-
-/** `--node` and `--graph` as loadRunModules reads them from a command line. */
-function moduleArgs(given: Record<string, unknown>): string[] {
-  const node = given.node;
-  const nodes = node === undefined ? [] : typeof node === "object" && !Array.isArray(node) ? Object.entries(node as Record<string, string>).map(([s, f]) => `${s}=${f}`) : ([] as string[]).concat(node as string | string[]);
-  return [...nodes.flatMap((n) => ["--node", n]), ...(typeof given.graph === "string" ? ["--graph", given.graph] : [])];
 }
 
 /** eval from its flag values (the launcher's parse, or `runEval`'s): the one body both run. */
@@ -183,6 +177,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
     const runner = await buildRunner({
       warn,
       spec,
+      modules,
       values,
       env: io.env,
       cwd: io.cwd,

@@ -6,7 +6,7 @@ import { type CliIO, defaultIO } from "../core/io.ts";
 import { commandLine } from "../core/secrets.ts";
 import type { Recipe } from "./experiment.ts";
 import { BUILT_IN_RECIPES } from "./experiment-recipes.ts";
-import { graphFlags, isGraphModule, loadRunModules, type RunModules, runFlags } from "./run-options.ts";
+import { graphFlags, isGraphModule, loadRunModules, moduleArgsOf, type RunModules, runFlags } from "./run-options.ts";
 import { optionDefsOf } from "../graphs/manifests/manifest.ts";
 import { RUN_DIR_FLAGS } from "./run-dir-flags.ts";
 import { findManifest } from "../graphs/registry.ts";
@@ -108,7 +108,7 @@ export async function runExperiment(options: { recipe: string; [name: string]: u
   const forward: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) (flagOf(key) in EXPERIMENT_FLAGS ? own : forward)[key] = value;
   const ownValues = flagValuesOf("runExperiment", { ...own, ...(set ? { set } : {}) }, EXPERIMENT_FLAGS as FlagTable) as OwnValues;
-  const modules = await loadRunModules(moduleArgsOf(flagValuesOf("runExperiment", forward, experimentForwardFlags())), io.cwd);
+  const modules = await loadRunModules(moduleArgsOf(forward), io.cwd);
   const forwarded = flagValuesOf("runExperiment", forward, experimentForwardFlags(modules));
   return experimentFrom({ own: ownValues, forwarded, positionals: [recipe] }, io);
 }
@@ -385,11 +385,6 @@ function valuesFor(run: string, table: FlagTable, forwarded: FlagValues, options
   return values;
 }
 
-/** `--node` and `--graph` of a run's values as loadRunModules reads them. */
-const moduleArgsOf = (values: FlagValues): string[] => [
-  ...([] as string[]).concat((values.node as string[] | string | undefined) ?? []).flatMap((n) => ["--node", n]),
-  ...(typeof values.graph === "string" ? ["--graph", values.graph] : []),
-];
 
 /** `--list`: every built-in recipe, what it reproduces, its runs and those that need what sqlmend lacks or a --set value. */
 function listRecipes(recipes: Record<string, import("./experiment.ts").Recipe>): string {

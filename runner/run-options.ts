@@ -205,6 +205,16 @@ const isOptionDefs = (value: unknown): value is OptionDefs =>
   !!value && typeof value === "object" && Object.values(value).every((d) => !!d && typeof d === "object" && typeof (d as { type?: unknown }).type === "string" && typeof (d as { help?: unknown }).help === "string");
 
 /**
+ * `--node` and `--graph` as `loadRunModules` reads them, from options or flag values: `node` as `SLOT=FILE` items, one
+ * such string, or a record `{ SLOT: FILE }` (the run API's form); `graph` a module file.
+ */
+export function moduleArgsOf(given: { node?: unknown; graph?: unknown }): string[] {
+  const node = given.node;
+  const items = node === undefined ? [] : typeof node === "object" && !Array.isArray(node) ? Object.entries(node as Record<string, string>).map(([slot, file]) => `${slot}=${file}`) : ([] as string[]).concat(node as string | string[]);
+  return [...items.flatMap((item) => ["--node", item]), ...(typeof given.graph === "string" ? ["--graph", given.graph] : [])];
+}
+
+/**
  * Loads the modules `argv` names with `--node SLOT=FILE` and `--graph FILE` (read before the flags are parsed, since
  * their options are flags). Each fails in one line: a module that does not load, or exports the wrong thing.
  */
@@ -433,7 +443,7 @@ export async function loadSlotModules(spec: Pick<GraphInfo, "name" | "slots">, l
   for (const slot of Object.keys(pairs(list, "node"))) {
     if (!spec.slots[slot]) throw new UserError(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
   }
-  const modules = await loadRunModules((list ?? []).flatMap((item) => ["--node", item]), cwd);
+  const modules = await loadRunModules(moduleArgsOf({ node: list ?? [] }), cwd);
   return Object.fromEntries(Object.entries(modules.nodes).map(([slot, { factory }]) => [slot, factory]));
 }
 
