@@ -9,6 +9,8 @@ export { defineSpec as specOf } from "./graphs/spec.ts";
 export type { SlotFactory, SlotNodeOf } from "./graphs/spec.ts";
 export { defineGraph } from "./graphs/kit.ts";
 export { runEval } from "./runner/eval-run.ts";
+export { replay } from "./runner/replay-run.ts";
+export type { ReplayResult } from "./runner/replay.ts";
 export { runExperiment } from "./runner/experiment-run.ts";
 export type { ExperimentResult } from "./runner/experiment-run.ts";
 export { score } from "./runner/score-run.ts";

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compare, loadBenchmark, quietIO, runEval, runExperiment, score } from "../index.ts";
+import { compare, loadBenchmark, quietIO, replay, runEval, runExperiment, score } from "../index.ts";
 import type { Question } from "../state/question.ts";
 import { goldResponder, minibenchFixture } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -42,6 +42,9 @@ describe("the run API", () => {
     expect(scored.report.correct).toBe(3);
     const { comparison } = await compare({ runs: [path.join(dir, "a"), path.join(dir, "b")] }, io());
     expect(comparison.runs.map((r) => r.correct)).toEqual([3, b.correct]);
+    // Replayed from its execute slot: the generator's four calls are the reused prefix, the suffix asks nothing.
+    const replayed = await replay({ run: path.join(dir, "a"), from: "execute", out: path.join(dir, "a-replay"), ...model() }, io());
+    expect(replayed).toMatchObject({ exitCode: 0, reused: { calls: 4 }, suffix: { calls: 0 } });
     const bench = await loadBenchmark({ bench: benchDir, split: "dev" }, io());
     expect(bench.questions.map((q) => q.id)).toEqual(dev.map((q) => q.id));
   }, 60_000);
