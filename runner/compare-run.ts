@@ -84,7 +84,8 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
   }
   if (values.html !== undefined) {
     const { renderCompareHtml } = await import("./report-html.ts");
-    fs.writeFileSync(path.resolve(io.cwd, values.html), renderCompareHtml(comparison, { command: input.argv ? commandLine("compare", input.argv) : commandLineOf("compare", positionals, values) }));
+    const cost = prices ? costLine(comparison, prices) : undefined;
+    fs.writeFileSync(path.resolve(io.cwd, values.html), renderCompareHtml(comparison, { command: input.argv ? commandLine("compare", input.argv) : commandLineOf("compare", positionals, values), ...(cost ? { cost } : {}) }));
   }
   if (values.json) {
     io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);
@@ -92,6 +93,12 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
   }
   io.stdout(renderComparison(comparison, show));
   return { exitCode: EXIT.ok, comparison };
+}
+
+/** The page's cost summary: each run's USD over the questions compared, at the prices given. */
+function costLine(c: Comparison, prices: { input: number; output: number }): string {
+  const each = c.runs.map((r) => `${r.key} $${((r.costPerQuestion ?? 0) * c.common).toFixed(4)} ($${(r.costPerQuestion ?? 0).toFixed(5)}/question)`);
+  return `Cost at $${prices.input} / $${prices.output} per million input / output tokens, over the ${c.common} questions compared: ${each.join(", ")}.`;
 }
 
 /** The graph's own summary of its outcomes (as report.md has it), when it is one sqlmend knows; else the default. */

@@ -36,6 +36,44 @@ export function holm(ps: number[]): number[] {
   return adjusted;
 }
 
+/** A 95 % interval of a percentage (0..100). */
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+const Z95 = 1.959963984540054;
+
+/** Wilson score 95 % interval of k successes in n trials, in percent; null for n = 0. */
+export function wilsonInterval(k: number, n: number): Interval | null {
+  if (n <= 0) return null;
+  const p = k / n;
+  const z2 = Z95 * Z95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { low: Math.max(0, centre - half) * 100, high: Math.min(1, centre + half) * 100 };
+}
+
+// Student's t 0.975 quantiles for 1..30 degrees of freedom.
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/** Student's t 0.975 quantile (a table to 30 degrees of freedom, Cornish–Fisher beyond). */
+export function t975(df: number): number {
+  if (df <= T975.length) return T975[df - 1]!;
+  const z = Z95;
+  return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df);
+}
+
+/** 95 % t-interval of the mean of a percentage measured several times (≥ 2), clamped to 0..100; null for fewer. */
+export function tInterval(values: number[]): Interval | null {
+  const n = values.length;
+  if (n < 2) return null;
+  const m = values.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(values.reduce((a, x) => a + (x - m) ** 2, 0) / (n - 1));
+  const half = (t975(n - 1) * sd) / Math.sqrt(n);
+  return { low: Math.max(0, m - half), high: Math.min(100, m + half) };
+}
+
 export interface CompareInput {
   /** A, B, C, ... */
   key: string;

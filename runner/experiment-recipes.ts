@@ -204,8 +204,29 @@ const tsSqlTable5: Recipe = {
   },
 };
 
+/**
+ * Planned comparisons (docs/experiments.md): the run each row is tested against, where it is not a corrector's own
+ * initial SQL (the default). Each row against the run it differs from in one factor, as the paper's table reads:
+ * R³'s reviewers added to the writer's CoT or PoT, then three reviewers against one; Memo-SQL's ablations (run with
+ * ICL on, our default) against `full`, and `full` (+ ICL) against `no-icl` (the paper's Qwen3 full); TS-SQL's
+ * ablations against TS-SQL; another system's predictions scored as they are against what they revise, or nothing.
+ */
+const REFERENCES: Record<string, Record<string, string | false>> = {
+  "r3-table3": { pot: "cot", "1r-cot": "cot", "1r-pot": "pot", "3r-pot": "1r-pot" },
+  "memo-ablation": { full: "no-icl", "no-linking": "full", "random-decomposition": "full", "no-react": "full", "one-style": "full", "no-refine": "full" },
+  "memo-correction": { "solid-sql": false, share: false },
+  "ts-sql-table4": { "no-dg": "ts-sql", "no-ci": "ts-sql", "no-cg": "ts-sql", "no-all": "ts-sql" },
+  "ts-sql-table5": { "zero-shot.chess": "zero-shot" },
+};
+function withReferences(r: Recipe): Recipe {
+  const refs = REFERENCES[r.name] ?? {};
+  // A renamed run must not lose its comparison quietly.
+  for (const name of Object.keys(refs)) if (!r.runs[name]) throw new Error(`REFERENCES: recipe ${r.name} has no run '${name}'`);
+  return { ...r, runs: Object.fromEntries(Object.entries(r.runs).map(([name, run]) => [name, refs[name] !== undefined ? { ...run, reference: refs[name] } : run])) };
+}
+
 const PAPER_RECIPES: Record<string, Recipe> = Object.fromEntries(
-  [magicTable1, magicTable2, magicGuideline, r3Table3, memoAblation, memoCorrection, tsSqlTable4, tsSqlTable5].map((r) => [r.name, r]),
+  [magicTable1, magicTable2, magicGuideline, r3Table3, memoAblation, memoCorrection, tsSqlTable4, tsSqlTable5].map((r) => [r.name, withReferences(r)]),
 );
 
 export const CORRECTORS = ["magic", "r3-review", "memo-refine", "ts-sql-refine", "repair"] as const;

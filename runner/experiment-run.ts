@@ -251,9 +251,10 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     return [tab.repeatedRowOf(run, spec, repeatsOf(run).map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices)];
   });
   for (const row of rows) if (held.has(row.run)) row.held = { seed: seeds[0]! };
+  tab.plannedComparisons(recipe, rows, (run, k) => recordsIn(outOfRepeat(k, run)), { seeds, held });
   const table = tab.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats });
   fs.writeFileSync(path.join(outDir, "table.md"), table);
-  fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sets, repeats, held: [...held], seeds, prices: prices ?? null, rows }, null, 2)}\n`);
+  fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sets, repeats, held: [...held], seeds, prices: prices ?? null, intervals: tab.intervalLegend(rows), rows }, null, 2)}\n`);
   // One page over the dev runs (the questions all of them ran), charts as compare's; with repeats, repeat 1's.
   const [{ compareRuns }, { renderCompareHtml }] = await Promise.all([import("./compare.ts"), import("./report-html.ts")]);
   const devRuns = order.filter((run) => recipe.runs[run]!.kind === "eval" && !blocked.has(run) && splitOf(run) === "dev");
@@ -264,9 +265,9 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     );
     const title = `sqlmend experiment: ${recipe.name}`;
     const note = `The Experiment table is table.json's (every answered question of each run${repeats > 1 ? `, means over ${repeats} repeats` : ""}); the summary and charts below compare the dev runs on the questions all of them answered${repeats > 1 ? " in repeat 1, except EX per repeat, which draws every repeat" : ""}.`;
-    const experiment = rows.filter((r) => !r.notRun && !r.guideline).map((r) => ({ run: r.run, graph: r.graph, questions: r.questions, ex: r.ex, sd: r.repeats ? r.repeats.sd : null, repeats: r.repeats ? { seeds: r.repeats.seeds, ex: r.repeats.ex } : null, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: r.callsPerQuestion, costPerQuestion: r.costPerQuestion, failed: r.failed }));
+    const experiment = tab.experimentHtmlRows(rows);
     const guidelines = rows.filter((r) => r.guideline).map((r) => ({ run: r.run, maxIter: r.guideline!.maxIter, failures: r.guideline!.failures, correctedWithin: r.guideline!.correctedWithin }));
-    fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: input.argv ? commandLine("experiment", input.argv) : commandLineOf("experiment", positionals, { ...ownValues, ...forwarded }), title, note, experiment, guidelines }));
+    fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: input.argv ? commandLine("experiment", input.argv) : commandLineOf("experiment", positionals, { ...ownValues, ...forwarded }), title, note, experiment, guidelines, ...(repeats > 1 ? { repeat: { k: 1, seed: seeds[0]!, of: repeats } } : {}), ...(prices ? { cost: tab.costSummary(rows, prices) } : {}) }));
   }
   io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
   // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).

@@ -1,7 +1,9 @@
 import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
-import { exByDatabase, exByDifficulty } from "../tools/benchmarks/score.ts";
+import { exByDatabase, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
 import { summarizeOutcomes } from "../graphs/outcome.ts";
-import type { Paper, Recipe, RecipeRun, TableSpec } from "./experiment.ts";
+import { compareRuns, holm, type Interval, mcnemarP, tInterval, wilsonInterval } from "./compare.ts";
+import { type Paper, type Recipe, type RecipeRun, referenceOf, type TableSpec } from "./experiment.ts";
+import type { ExperimentHtmlRow } from "./report-html.ts";
 
 /** An experiment's rows (one per run: its figures, over repeats too) and table.md. */
 
@@ -25,6 +27,37 @@ export interface RepeatFigures {
   flips: number;
 }
 
+/** EX's 95 % interval: Wilson over the answered questions, or Student's t over the repeats' EX (`--repeats`). */
+export interface ExInterval extends Interval {
+  over: "questions" | "repeats";
+  /** Questions, or repeats, it is over. */
+  n: number;
+}
+
+/** One exact McNemar test of a row against its reference (one per repeat with --repeats). */
+export interface PlannedTest {
+  /** The repeat's seed; null for one run. */
+  seed: number | null;
+  /** Questions both answered, with gold: the pairs tested. */
+  compared: number;
+  /** Right in this row only (a corrector against its initial SQL: wrong → right), and in the reference only. */
+  onlyRow: number;
+  onlyReference: number;
+  p: number;
+  /** Holm-adjusted over the experiment's planned comparisons (in this repeat): `family` tests. */
+  holmP: number;
+  family: number;
+}
+
+/** A row's planned comparison: its reference (a run, or a corrector's initial SQL) and the tests. */
+export interface PlannedComparison {
+  /** The reference run's name, or "initial SQL (NAME)" for a corrector's own initial SQL. */
+  reference: string;
+  tests: PlannedTest[];
+  /** Why there is no test (the reference did not run). */
+  notTested: string | null;
+}
+
 export interface RunRow {
   run: string;
   graph: string;
@@ -34,8 +67,10 @@ export interface RunRow {
   correct: number;
   /** EX % over the answered questions (a failed question has no answer; counted in `failed`). Mean over repeats. */
   ex: number;
-  /** EX per difficulty over the answered questions (mean over repeats). */
-  byDifficulty: { difficulty: string; count: number; ex: number }[];
+  /** EX's 95 % interval; null without answered questions. */
+  exInterval: ExInterval | null;
+  /** EX per difficulty over the answered questions (mean over repeats), with its 95 % interval as EX's. */
+  byDifficulty: { difficulty: string; count: number; ex: number; interval: ExInterval | null }[];
   /** EX per database over the answered questions (MAGIC Figure 4; mean over repeats). */
   byDatabase: { db: string; count: number; ex: number }[];
   /** Correctors with gold: EX of the initial SQL on the same questions, and the flips. */
@@ -67,6 +102,8 @@ export interface RunRow {
   repeats: RepeatFigures | null;
   /** `--hold`: the run was made once, in repeat 1 with this seed, and every repeat read it (its figures are that run's). */
   held: { seed: number } | null;
+  /** The row against its reference (`plannedComparisons`); null for a row with none. */
+  versus: PlannedComparison | null;
 }
 
 export interface GuidelineFigures {
@@ -112,7 +149,8 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     questions: n,
     correct,
     ex: answered.length ? (correct / answered.length) * 100 : 0,
-    byDifficulty: exByDifficulty(answered).map(({ difficulty, count, ex }) => ({ difficulty, count, ex })),
+    exInterval: overQuestions(correct, answered.length),
+    byDifficulty: exByDifficulty(answered).map(({ difficulty, count, correct, ex }) => ({ difficulty, count, ex, interval: overQuestions(correct, count) })),
     byDatabase: exByDatabase(answered).map(({ db, count, ex }) => ({ db, count, ex })),
     initialEx: corrector && known.length ? (known.filter((r) => r.initialCorrect).length / known.length) * 100 : null,
     wrongToRight: corrector ? known.filter((r) => !r.initialCorrect && r.correct).length : null,
@@ -134,8 +172,19 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     guideline: null,
     repeats: null,
     held: null,
+    versus: null,
   };
 }
+
+const overQuestions = (correct: number, n: number): ExInterval | null => {
+  const w = wilsonInterval(correct, n);
+  return w && { ...w, over: "questions", n };
+};
+/** Over repeats' EX (two or more), else the one repeat's own interval over its questions. */
+const overRepeats = (exs: number[], one: ExInterval | null): ExInterval | null => {
+  const t = tInterval(exs);
+  return t ? { ...t, over: "repeats", n: exs.length } : one;
+};
 
 /**
  * One row over a run's repeats (records per repeat, seed order): EX and costs are means; EX's sample sd and the
@@ -159,9 +208,10 @@ export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecor
     ...first,
     correct: avg((r) => r.correct),
     ex: avg((r) => r.ex),
+    exInterval: overRepeats(rows.map((r) => r.ex), first.exInterval),
     byDifficulty: difficulties.map((difficulty) => {
       const at = rows.map((r) => r.byDifficulty.find((d) => d.difficulty === difficulty)).filter((d) => d !== undefined);
-      return { difficulty, count: at[0]!.count, ex: mean(at.map((d) => d.ex)) };
+      return { difficulty, count: at[0]!.count, ex: mean(at.map((d) => d.ex)), interval: overRepeats(at.map((d) => d.ex), at[0]!.interval) };
     }),
     byDatabase: [...new Set(rows.flatMap((r) => r.byDatabase.map((d) => d.db)))].sort().map((db) => {
       const at = rows.map((r) => r.byDatabase.find((d) => d.db === db)).filter((d) => d !== undefined);
@@ -187,8 +237,9 @@ export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecor
 
 const figuresText = (p: Paper) => Object.entries(p.figures).map(([k, v]) => `${k} ${v}`).join("; ");
 const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
-/** EX as printed: "58.33", or "58.33 ± 2.41" over repeats. */
-const exText = (r: RunRow) => (r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : r.held ? `${f2(r.ex)} (held)` : f2(r.ex));
+const intervalText = (i: Interval | null) => (i ? ` [${f2(i.low)}, ${f2(i.high)}]` : "");
+/** EX as printed with its 95 % interval: "58.33 [48.10, 67.90]", or "58.33 ± 2.41 [52.30, 64.36]" over repeats. */
+const exText = (r: RunRow) => `${r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : r.held ? `${f2(r.ex)} (held)` : f2(r.ex)}${intervalText(r.exInterval)}`;
 const countText = (n: number | null) => (n === null ? "" : Number.isInteger(n) ? String(n) : n.toFixed(1));
 const usd = (n: number | null) => (n === null ? "-" : `$${n < 0.01 ? n.toFixed(5) : n.toFixed(4)}`);
 
@@ -227,7 +278,7 @@ function cell(r: RunRow, column: string): string {
   if (r.notRun) return column === "ex" ? `not run: ${r.notRun}` : "";
   if (column.startsWith("difficulty:")) {
     const d = r.byDifficulty.find((x) => x.difficulty === column.slice("difficulty:".length));
-    return d ? f2(d.ex) : "";
+    return d ? `${f2(d.ex)}${intervalText(d.interval)}` : "";
   }
   if (column.startsWith("paper:")) return String(r.paper?.figures[column.slice("paper:".length)] ?? "");
   switch (column) {
@@ -278,6 +329,7 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
     const heldText = held.length ? ` Held runs were made once (repeat 1, seed ${held[0]!.held!.seed}) and every repeat read them, so their figures are that one run's: ${held.map((r) => r.run).join(", ")}.` : "";
     lines.push(`Every figure of ours is the mean over ${opts.repeats} repeats (each a replication with its own seed); ± is the sample standard deviation.${heldText}`, "");
   }
+  lines.push(intervalLegend(rows), "");
   if (recipe.table) lines.push(...recipeTable(recipe.table, rows));
   lines.push(...besidePaper(rows));
   const notRun = rows.filter((r) => r.notRun);
@@ -325,11 +377,8 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
     );
   }
   lines.push("", "tokens/q and calls/q are the method's chat-model tokens and calls per question, those the response cache served included (a cached rerun costs the method the same); embedding requests are left out (the vector cache shares them across questions and runs).");
-  if (opts.prices) {
-    const total = rows.reduce((a, r) => a + (r.costPerQuestion ?? 0) * r.questions * (r.repeats?.ex.length ?? 1), 0);
-    const spent = rows.reduce((a, r) => a + r.spentTokens, 0);
-    lines.push(`Cost at $${opts.prices.input} / $${opts.prices.output} per million input / output tokens: ${usd(total)} for the methods' tokens; ${spent} tokens were spent by this experiment (the rest came from the response cache).`);
-  }
+  if (opts.prices) lines.push(costSummary(rows, opts.prices));
+  lines.push("", ...plannedSection(rows));
   const calls = rows.reduce((n, r) => n + r.calls, 0);
   const cached = rows.reduce((n, r) => n + r.cachedCalls, 0);
   lines.push("", `Response cache over the eval runs: ${cached} of ${calls} model calls served (${calls ? ((cached / calls) * 100).toFixed(2) : "-"}%)`, "");
@@ -338,7 +387,7 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
     lines.push("## EX by difficulty (%)", "", `| run | ${difficulties.map((d) => `${d} (n)`).join(" | ")} | all |`, `|---|${difficulties.map(() => "---:").join("|")}|---:|`);
     for (const r of rows) {
       const at = (d: string) => r.byDifficulty.find((x) => x.difficulty === d);
-      lines.push(`| ${r.run} | ${difficulties.map((d) => (at(d) ? `${f2(at(d)!.ex)} (${at(d)!.count})` : "")).join(" | ")} | ${exText(r)} |`);
+      lines.push(`| ${r.run} | ${difficulties.map((d) => (at(d) ? `${f2(at(d)!.ex)}${intervalText(at(d)!.interval)} (${at(d)!.count})` : "")).join(" | ")} | ${exText(r)} |`);
     }
     lines.push("");
   }
@@ -367,4 +416,115 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
     lines.push("");
   }
   return lines.join("\n");
+}
+
+/** What an EX interval is, as the table's legend says it. */
+export function intervalLegend(rows: RunRow[]): string {
+  const over = new Set(rows.flatMap((r) => (r.exInterval ? [r.exInterval.over] : [])));
+  const parts: string[] = [];
+  if (over.has("repeats")) parts.push("over repeats: Student's t-interval of the mean of the repeats' EX (mean ± t(0.975, N−1) · sd / √N)");
+  if (over.has("questions")) parts.push(`${over.has("repeats") ? "for a held run or one with a single answered repeat: " : ""}the Wilson score interval over the answered questions`);
+  return `EX [low, high]: a 95 % interval, ${parts.join("; ") || "none (no question answered)"}.`;
+}
+
+/** The experiment's cost at the given prices: the methods' tokens, and those spent (not served by the cache). */
+export function costSummary(rows: RunRow[], prices: Prices): string {
+  const ran = rows.filter((r) => !r.notRun && !r.guideline);
+  const total = ran.reduce((a, r) => a + (r.costPerQuestion ?? 0) * r.questions * (r.repeats?.ex.length ?? 1), 0);
+  const spent = ran.reduce((a, r) => a + r.spentTokens, 0);
+  return `Cost at $${prices.input} / $${prices.output} per million input / output tokens: ${usd(total)} for the methods' tokens; ${spent} tokens were spent by this experiment (the rest came from the response cache).`;
+}
+
+/**
+ * Planned comparisons: each row with a reference (its `reference` run; by default a corrector's own initial SQL,
+ * from its records' initial verdicts) gets an exact McNemar test on the questions both answered with gold, per
+ * repeat, Holm-adjusted over the experiment's planned comparisons (those of the same repeat) — the family is the
+ * comparisons the recipe declares, not every pair of rows. Sets each row's `versus`.
+ */
+export function plannedComparisons(recipe: Recipe, rows: RunRow[], recordsOf: (run: string, repeat: number) => EvalRecord[], opts: { seeds: number[]; held: Set<string> }): void {
+  const repeats = Math.max(1, opts.seeds.length);
+  const tests: { row: RunRow; k: number; test: Omit<PlannedTest, "holmP" | "family"> }[] = [];
+  for (const row of rows) {
+    const spec = recipe.runs[row.run];
+    const ref = spec && !row.notRun && !row.guideline ? referenceOf(spec) : null;
+    if (!ref) continue;
+    const reference = "run" in ref ? ref.run : `initial SQL (${ref.initial})`;
+    const refRow = "run" in ref ? rows.find((r) => r.run === ref.run) : undefined;
+    if ("run" in ref && (!refRow || refRow.notRun)) {
+      row.versus = { reference, tests: [], notTested: `run ${ref.run} did not run${refRow?.notRun ? `: ${refRow.notRun}` : ""}` };
+      continue;
+    }
+    row.versus = { reference, tests: [], notTested: null };
+    const once = opts.held.has(row.run) && ("initial" in ref || opts.held.has(ref.run));
+    for (let k = 1; k <= (once ? 1 : repeats); k++) {
+      const records = recordsOf(row.run, k);
+      let onlyRow: number;
+      let onlyReference: number;
+      let compared: number;
+      if ("initial" in ref) {
+        const known = records.filter((r) => !isFailed(r) && r.initialCorrect !== undefined && r.goldError !== NO_GOLD);
+        onlyRow = known.filter((r) => r.correct && !r.initialCorrect).length;
+        onlyReference = known.filter((r) => !r.correct && r.initialCorrect).length;
+        compared = known.length;
+      } else {
+        const asInput = (key: string, run: string, rs: EvalRecord[]) => ({ key, label: run, dir: "", records: new Map(rs.map((r) => [r.id, r])), run: {} });
+        const c = compareRuns([asInput("A", row.run, records), asInput("B", ref.run, recordsOf(ref.run, k))]);
+        const pair = c.pairs[0]!;
+        onlyRow = pair.onlyACorrect.length;
+        onlyReference = pair.onlyBCorrect.length;
+        compared = c.common - c.noGold;
+      }
+      tests.push({ row, k, test: { seed: repeats > 1 ? opts.seeds[k - 1]! : null, compared, onlyRow, onlyReference, p: mcnemarP(onlyRow, onlyReference) } });
+    }
+  }
+  for (let k = 1; k <= repeats; k++) {
+    const family = tests.filter((t) => t.k === k);
+    const adjusted = holm(family.map((t) => t.test.p));
+    family.forEach((t, i) => t.row.versus!.tests.push({ ...t.test, holmP: adjusted[i]!, family: family.length }));
+  }
+}
+
+/** table.md's planned comparisons: a line per row (per repeat) against its reference. */
+function plannedSection(rows: RunRow[]): string[] {
+  const planned = rows.filter((r) => r.versus);
+  if (!planned.length) return [];
+  const repeated = planned.some((r) => r.versus!.tests.some((t) => t.seed !== null));
+  const family = Math.max(0, ...planned.flatMap((r) => r.versus!.tests.map((t) => t.family)));
+  const lines = [
+    "## Planned comparisons",
+    "",
+    `Each row against its reference — a corrector against its own initial SQL on the same questions, a row with \`reference\` against that run — by an exact McNemar test on the questions only one of them got right; p is Holm-adjusted over the ${family} planned comparisons of this experiment${repeated ? " (in each repeat)" : ""}, not over every pair of rows.`,
+    "",
+    `| run | reference |${repeated ? " seed |" : ""} questions | only run right | only reference right | McNemar p | Holm p | at 0.05 |`,
+    `|---|---|${repeated ? "---:|" : ""}---:|---:|---:|---:|---:|---|`,
+  ];
+  for (const r of planned) {
+    const v = r.versus!;
+    if (v.notTested) lines.push(`| ${r.run} | ${v.reference} |${repeated ? " |" : ""} not tested: ${v.notTested} | | | | | |`);
+    for (const t of v.tests) {
+      lines.push(`| ${r.run} | ${v.reference} |${repeated ? ` ${t.seed ?? ""} |` : ""} ${t.compared} | ${t.onlyRow} | ${t.onlyReference} | ${t.p.toPrecision(3)} | ${t.holmP.toPrecision(3)} | ${t.holmP < 0.05 ? "significant" : "not significant"} |`);
+    }
+  }
+  lines.push("");
+  return lines;
+}
+
+/** report.html's Experiment table: the rows that ran (not the guideline runs), as table.json has them. */
+export function experimentHtmlRows(rows: RunRow[]): ExperimentHtmlRow[] {
+  return rows
+    .filter((r) => !r.notRun && !r.guideline)
+    .map((r) => ({
+      run: r.run,
+      graph: r.graph,
+      questions: r.questions,
+      ex: r.ex,
+      interval: r.exInterval,
+      sd: r.repeats ? r.repeats.sd : null,
+      repeats: r.repeats ? { seeds: r.repeats.seeds, ex: r.repeats.ex } : null,
+      tokensPerQuestion: r.tokensPerQuestion,
+      callsPerQuestion: r.callsPerQuestion,
+      costPerQuestion: r.costPerQuestion,
+      failed: r.failed,
+      versus: r.versus,
+    }));
 }

@@ -52,6 +52,12 @@ export const RecipeRunSchema = z
     /** What the run needs that sqlmend does not have (a method): never run, its row printed with this reason. */
     needs: z.string().min(1).optional(),
     paper: PaperSchema.optional(),
+    /**
+     * The row this run's EX is tested against (a planned comparison: exact McNemar, Holm over the recipe's planned
+     * ones): another eval run of the recipe (an ablation against the full method); by default a corrector's own
+     * initial SQL; false for none (another system's predictions scored as they are).
+     */
+    reference: z.union([z.string().min(1), z.literal(false)]).optional(),
   })
   .strict();
 export type RecipeRun = z.infer<typeof RecipeRunSchema>;
@@ -133,6 +139,16 @@ export function validateRecipe(raw: unknown, source: string, lineOf: (at: Proper
 const REF = /\{run:([^}]+)\}/g;
 const SET = /\{set:([^}]+)\}/g;
 
+/**
+ * What a run's row is tested against (its planned comparison): its `reference` run, else a corrector's initial SQL
+ * (its records' initial verdicts), else nothing.
+ */
+export function referenceOf(run: RecipeRun): { run: string } | { initial: string } | null {
+  if (run.reference === false) return null;
+  if (run.reference) return { run: run.reference };
+  return run.initial ? { initial: run.initial } : null;
+}
+
 /** The runs a run needs first: its initial run, its `from` run and every `{run:NAME}` in its options. */
 export function dependenciesOf(recipe: Recipe, name: string): string[] {
   const run = recipe.runs[name]!;
@@ -213,6 +229,10 @@ function checkRecipe(recipe: Recipe, source: string, lineOfRun: (run: string) =>
     if (run.from && recipe.runs[run.from]?.graph !== "memo-sql") throw new UserError(`${at}: runs.${name}: from '${run.from}' must be a memo-sql eval of the recipe`);
     for (const dep of dependenciesOf(recipe, name)) {
       if (!recipe.runs[dep]) throw new UserError(`${at}: runs.${name}: no run '${dep}' in the recipe`);
+    }
+    if (typeof run.reference === "string") {
+      const ref = recipe.runs[run.reference];
+      if (!ref || ref.kind !== "eval" || run.reference === name) throw new UserError(`${at}: runs.${name}: reference '${run.reference}' must be another eval run of the recipe`);
     }
     const initial = run.initial && recipe.runs[run.initial];
     if (initial && (initial.kind !== "eval" || initial.initial)) throw new UserError(`${at}: runs.${name}: initial '${run.initial}' must be a generator eval of the recipe`);

@@ -1,5 +1,5 @@
 import { maskSecrets } from "../core/secrets.ts";
-import type { Comparison } from "./compare.ts";
+import type { Comparison, Interval } from "./compare.ts";
 import { compareRuns } from "./compare.ts";
 import { exByDatabase } from "../tools/benchmarks/score.ts";
 import type { EvalRecord } from "./report.ts";
@@ -15,54 +15,115 @@ import type { EvalRecord } from "./report.ts";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const num = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
-const COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+const PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+
+/** sRGB hex of a CIE LCh(ab) colour (D65), clamped into the gamut. */
+function lchHex(l: number, c: number, hDeg: number): string {
+  const h = (hDeg * Math.PI) / 180;
+  const a = c * Math.cos(h);
+  const b = c * Math.sin(h);
+  const fy = (l + 16) / 116;
+  const finv = (t: number) => (t ** 3 > 0.008856 ? t ** 3 : (t - 16 / 116) / 7.787);
+  const [x, y, z] = [0.95047 * finv(fy + a / 500), finv(fy), 1.08883 * finv(fy - b / 200)];
+  const lin = [3.2406 * x - 1.5372 * y - 0.4986 * z, -0.9689 * x + 1.8758 * y + 0.0415 * z, 0.0557 * x - 0.204 * y + 1.057 * z];
+  const gamma = (v: number) => Math.round(255 * Math.min(1, Math.max(0, v <= 0.0031308 ? 12.92 * v : 1.055 * v ** (1 / 2.4) - 0.055)));
+  return `#${lin.map((v) => gamma(v).toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * A distinct colour per series: the Tableau 10 palette up to 10 series, past that hues evenly spaced around the
+ * CIE LCh circle, the lightness alternating so that neighbouring hues differ in lightness too (a palette that repeats
+ * made two runs the same blue).
+ */
+export function seriesColors(n: number): string[] {
+  if (n <= PALETTE.length) return PALETTE.slice(0, n);
+  return Array.from({ length: n }, (_, i) => lchHex(i % 2 ? 72 : 52, 48, 20 + (i * 360) / n));
+}
+
+/** Width of a label as drawn (a generous estimate: the page's sans-serif at this size, wide glyphs included). */
+const textWidth = (text: string, size = 11) => text.length * size * 0.66 + 2;
+
+/** Evenly spaced axis ticks from 0 to at least max: steps of 1, 2 or 5 × 10^k, whole numbers on a count axis. */
+export function niceTicks(max: number, integer: boolean, target = 5): number[] {
+  const raw = Math.max(max, integer ? 1 : Number.MIN_VALUE) / (target - 1);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  let step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw)!;
+  if (integer) step = Math.max(1, Math.ceil(step));
+  const ticks = [0];
+  while (ticks.at(-1)! < max - 1e-9) ticks.push(Number((ticks.length * step).toPrecision(12)));
+  return ticks.length > 1 ? ticks : [0, step];
+}
 
 interface Series {
   name: string;
-  /** null: no figure (a repeat that answered nothing): no bar, a dash. */
-  values: (number | null)[];
+  /** null: no figure (a repeat that answered nothing): no bar, a dash. undefined: not applicable (k past a run's max_i): nothing drawn. */
+  values: (number | null | undefined)[];
 }
 
-/** Grouped vertical bars: one group per category, one bar per series. */
-function barChart(id: string, title: string, groups: string[], series: Series[], opts: { max?: number; unit: string; digits?: number }): string {
-  const H = 280;
-  const left = 48;
-  const bottom = 40;
-  const top = 24;
-  const max = opts.max ?? Math.max(1, ...series.flatMap((s) => s.values.filter((v) => v !== null)));
+/**
+ * Grouped vertical bars: one group per category, one bar per series. Bars are wide enough for their value above them
+ * (turned upright when it is wider than the bar), group names turn upright when wider than their group, and the
+ * margins grow to hold both, so no label overlaps another or leaves the drawing.
+ */
+function barChart(id: string, title: string, groups: string[], series: Series[], opts: { max?: number; unit: string; digits?: number; integer?: boolean }): string {
+  const digits = opts.digits ?? 2;
+  const drawn = series.flatMap((s) => s.values.filter((v): v is number => typeof v === "number"));
+  const ticks = opts.max !== undefined ? niceTicks(opts.max, false) : niceTicks(Math.max(opts.integer ? 1 : 0, ...drawn), !!opts.integer);
+  const max = ticks.at(-1)!;
+  const valueSize = 10;
+  const valueWidth = Math.max(textWidth("–", valueSize), ...drawn.map((v) => textWidth(num(v, digits), valueSize)));
+  const barW = Math.max(16, Math.min(valueWidth + 4, 40));
+  const uprightValues = valueWidth + 2 > barW;
+  const groupW = (Math.max(1, series.length) * barW) / 0.8;
+  const groupWidth = Math.max(...groups.map((g) => textWidth(g)));
+  const uprightGroups = groupWidth + 4 > groupW;
+  const left = Math.max(40, 10 + Math.max(...ticks.map((t) => textWidth(num(t, opts.integer ? 0 : (opts.digits ?? 0))))));
+  const top = 10 + (uprightValues ? valueWidth : 14);
+  const bottom = 12 + (uprightGroups ? groupWidth : 16);
+  const plotH = 216;
+  const H = top + plotH + bottom;
   // Wide enough for every bar (Spider's 20 databases × several runs), scrolled inside its figure.
-  const W = Math.max(640, left + 16 + groups.length * Math.max(1, series.length) * 9 / 0.8);
-  const plotH = H - bottom - top;
-  const groupW = (W - left - 16) / Math.max(1, groups.length);
-  const barW = Math.max(4, (groupW * 0.8) / Math.max(1, series.length));
+  const W = Math.max(640, left + 16 + groups.length * groupW);
+  const colors = seriesColors(series.length);
   const y = (v: number) => top + plotH - (v / max) * plotH;
   const parts: string[] = [];
   parts.push(`<line x1="${left}" y1="${top + plotH}" x2="${W - 8}" y2="${top + plotH}" stroke="#444"/>`);
-  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    const v = max * tick;
-    parts.push(`<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end" class="axis">${num(v, opts.digits ?? 0)}</text>`);
-    parts.push(`<line x1="${left}" y1="${y(v)}" x2="${W - 8}" y2="${y(v)}" stroke="#eee"/>`);
+  for (const v of ticks) {
+    parts.push(`<text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" class="axis tick" data-chart="${id}" data-value="${v}">${num(v, opts.integer ? 0 : (opts.digits ?? 0))}</text>`);
+    parts.push(`<line x1="${left}" y1="${y(v).toFixed(1)}" x2="${W - 8}" y2="${y(v).toFixed(1)}" stroke="#eee"/>`);
   }
+  const valueLabel = (x: number, yBase: number, text: string) =>
+    uprightValues
+      ? `<text class="value" font-size="${valueSize}" x="${x.toFixed(1)}" y="${yBase.toFixed(1)}" transform="rotate(-90 ${x.toFixed(1)} ${yBase.toFixed(1)})" dy="0.35em">${text}</text>`
+      : `<text class="value" font-size="${valueSize}" x="${x.toFixed(1)}" y="${yBase.toFixed(1)}" text-anchor="middle">${text}</text>`;
   groups.forEach((group, g) => {
     const x0 = left + g * groupW + groupW * 0.1;
     series.forEach((s, i) => {
       const x = x0 + i * barW;
-      if (s.values[g] === null) {
-        parts.push(`<text class="value" x="${(x + (barW - 2) / 2).toFixed(1)}" y="${(top + plotH - 3).toFixed(1)}" text-anchor="middle">–</text>`);
+      const v = s.values[g];
+      if (v === undefined) return;
+      const centre = x + (barW - 2) / 2;
+      if (v === null) {
+        parts.push(valueLabel(centre, top + plotH - 3, "–"));
         return;
       }
-      const v = s.values[g] ?? 0;
       parts.push(
-        `<rect class="mark" data-chart="${id}" data-series="${esc(s.name)}" data-group="${esc(group)}" data-value="${v}" x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(top + plotH - y(v)).toFixed(1)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(s.name)} · ${esc(group)}: ${num(v, opts.digits ?? 2)}${opts.unit}</title></rect>`,
+        `<rect class="mark" data-chart="${id}" data-series="${esc(s.name)}" data-group="${esc(group)}" data-value="${v}" x="${x.toFixed(1)}" y="${y(v).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(top + plotH - y(v)).toFixed(1)}" fill="${colors[i]}"><title>${esc(s.name)} · ${esc(group)}: ${num(v, digits)}${opts.unit}</title></rect>`,
       );
-      parts.push(`<text class="value" x="${(x + (barW - 2) / 2).toFixed(1)}" y="${(y(v) - 3).toFixed(1)}" text-anchor="middle">${num(v, opts.digits ?? 2)}</text>`);
+      parts.push(valueLabel(centre, y(v) - 3, num(v, digits)));
     });
-    parts.push(`<text x="${(x0 + (series.length * barW) / 2).toFixed(1)}" y="${H - bottom + 16}" text-anchor="middle" class="axis">${esc(group)}</text>`);
+    const cx = x0 + (series.length * barW) / 2;
+    const gy = top + plotH + 8;
+    parts.push(
+      uprightGroups
+        ? `<text x="${cx.toFixed(1)}" y="${gy}" text-anchor="end" class="axis group" transform="rotate(-90 ${cx.toFixed(1)} ${gy})" dy="0.35em">${esc(group)}</text>`
+        : `<text x="${cx.toFixed(1)}" y="${gy + 8}" text-anchor="middle" class="axis group">${esc(group)}</text>`,
+    );
   });
-  return figure(id, title, W, H, parts.join(""), series.map((s) => s.name));
+  return figure(id, title, W, H, parts.join(""), series.map((s, i) => ({ name: s.name, color: colors[i]! })));
 }
 
-/** One point per run: x = tokens per question, y = EX. */
+/** One point per run: x = tokens per question, y = EX; each named beside its point where its name fits, all in the legend. */
 function scatter(id: string, title: string, points: { name: string; x: number; y: number }[]): string {
   const W = 640;
   const H = 300;
@@ -70,29 +131,46 @@ function scatter(id: string, title: string, points: { name: string; x: number; y
   const bottom = 40;
   const top = 20;
   const right = 24;
-  const maxX = Math.max(1, ...points.map((p) => p.x)) * 1.1;
+  const xTicks = niceTicks(Math.max(1, ...points.map((p) => p.x)) * 1.05, true);
+  const maxX = xTicks.at(-1)!;
   const plotW = W - left - right;
   const plotH = H - bottom - top;
   const sx = (v: number) => left + (v / maxX) * plotW;
   const sy = (v: number) => top + plotH - (v / 100) * plotH;
+  const colors = seriesColors(points.length);
   const parts: string[] = [];
   parts.push(`<line x1="${left}" y1="${top + plotH}" x2="${W - right}" y2="${top + plotH}" stroke="#444"/><line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#444"/>`);
-  for (const t of [0, 25, 50, 75, 100]) parts.push(`<text x="${left - 6}" y="${sy(t) + 4}" text-anchor="end" class="axis">${t}</text>`);
-  for (const t of [0, 0.25, 0.5, 0.75, 1]) parts.push(`<text x="${sx(maxX * t)}" y="${H - bottom + 16}" text-anchor="middle" class="axis">${Math.round(maxX * t)}</text>`);
+  for (const t of [0, 25, 50, 75, 100]) parts.push(`<text x="${left - 6}" y="${sy(t) + 4}" text-anchor="end" class="axis tick" data-chart="${id}" data-value="${t}">${t}</text>`);
+  for (const t of xTicks) parts.push(`<text x="${sx(t).toFixed(1)}" y="${H - bottom + 16}" text-anchor="middle" class="axis tick" data-chart="${id}" data-axis="x" data-value="${t}">${t}</text>`);
   parts.push(`<text x="${left + plotW / 2}" y="${H - 4}" text-anchor="middle" class="axis">tokens per question</text>`);
   parts.push(`<text x="12" y="${top + plotH / 2}" text-anchor="middle" class="axis" transform="rotate(-90 12 ${top + plotH / 2})">EX %</text>`);
+  // Labels placed one by one where they overlap no label placed before (right of the point, else left, nearest
+  // first), inside the plot; a name with no room is left to the legend.
+  const placed: { x1: number; y1: number; x2: number; y2: number }[] = [];
+  const free = (b: (typeof placed)[number]) => b.x1 >= left && b.x2 <= W - 2 && b.y1 >= 2 && b.y2 <= top + plotH && placed.every((o) => b.x2 < o.x1 || b.x1 > o.x2 || b.y2 < o.y1 || b.y1 > o.y2);
   points.forEach((p, i) => {
     parts.push(
-      `<circle class="mark" data-chart="${id}" data-series="${esc(p.name)}" data-x="${p.x}" data-y="${p.y}" cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="6" fill="${COLORS[i % COLORS.length]}"><title>${esc(p.name)}: ${num(p.y)}% at ${num(p.x, 0)} tokens</title></circle>`,
+      `<circle class="mark" data-chart="${id}" data-series="${esc(p.name)}" data-x="${p.x}" data-y="${p.y}" cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="6" fill="${colors[i]}"><title>${esc(p.name)}: ${num(p.y)}% at ${num(p.x, 0)} tokens</title></circle>`,
     );
-    parts.push(`<text class="value" x="${(sx(p.x) + 9).toFixed(1)}" y="${(sy(p.y) + 4).toFixed(1)}">${esc(p.name)}</text>`);
   });
-  return figure(id, title, W, H, parts.join(""), []);
+  points.forEach((p) => {
+    const w = textWidth(p.name);
+    const [px, py] = [sx(p.x), sy(p.y)];
+    for (const dy of [0, -15, 15, -30, 30, -45, 45, -60, 60]) {
+      const spot = [{ x: px + 9, anchor: "start" }, { x: px - 9, anchor: "end" }].map(({ x, anchor }) => ({ anchor, x, box: { x1: anchor === "start" ? x : x - w, x2: anchor === "start" ? x + w : x, y1: py + dy - 10, y2: py + dy + 6 } })).find((c) => free(c.box));
+      if (!spot) continue;
+      placed.push(spot.box);
+      if (dy) parts.push(`<line x1="${px.toFixed(1)}" y1="${py.toFixed(1)}" x2="${spot.x.toFixed(1)}" y2="${(py + dy - 2).toFixed(1)}" stroke="#999"/>`);
+      parts.push(`<text class="value label" x="${spot.x.toFixed(1)}" y="${(py + dy + 2).toFixed(1)}" text-anchor="${spot.anchor}">${esc(p.name)}</text>`);
+      break;
+    }
+  });
+  return figure(id, title, W, H, parts.join(""), points.map((p, i) => ({ name: p.name, color: colors[i]! })));
 }
 
-function figure(id: string, title: string, W: number, H: number, body: string, legend: string[]): string {
-  const keys = legend.map((name, i) => `<span class="key"><i style="background:${COLORS[i % COLORS.length]}"></i>${esc(name)}</span>`).join("");
-  return `<figure id="${id}"><figcaption>${esc(title)}</figcaption><svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(title)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">${body}</svg>${keys ? `<div class="legend">${keys}</div>` : ""}</figure>`;
+function figure(id: string, title: string, W: number, H: number, body: string, legend: { name: string; color: string }[]): string {
+  const keys = legend.map((k) => `<span class="key" data-color="${k.color}"><i style="background:${k.color}"></i>${esc(k.name)}</span>`).join("");
+  return `<figure id="${id}"><figcaption>${esc(title)}</figcaption><svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(title)}" viewBox="0 0 ${Math.ceil(W)} ${Math.ceil(H)}" width="${Math.ceil(W)}" height="${Math.ceil(H)}">${body}</svg>${keys ? `<div class="legend">${keys}</div>` : ""}</figure>`;
 }
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:960px}
@@ -113,6 +191,9 @@ export interface ExperimentHtmlRow {
   callsPerQuestion: number;
   costPerQuestion: number | null;
   failed: number;
+  /** EX's 95 % interval (over questions, or over repeats) and the planned comparison, as table.json has them. */
+  interval: (Interval & { over: string; n: number }) | null;
+  versus: { reference: string; tests: { seed: number | null; compared: number; onlyRow: number; onlyReference: number; p: number; holmP: number; family: number }[]; notTested: string | null } | null;
 }
 
 /** The data a page drew, per run: what the test checks the marks against. */
@@ -128,6 +209,8 @@ export interface HtmlData {
     tokensPerQuestion: number;
     callsPerQuestion: number;
     latencyMsPerQuestion: number;
+    /** USD per question (`--price`), null without prices. */
+    costPerQuestion: number | null;
     byDifficulty: { difficulty: string; count: number; correct: number; ex: number }[];
     /** Correctors with gold: wrong→right and right→wrong among the questions with a known initial verdict. */
     flips: { wrongToRight: number; rightToWrong: number } | null;
@@ -157,6 +240,7 @@ function dataOf(c: Comparison, kind: HtmlData["kind"], title: string): HtmlData 
         tokensPerQuestion: r.tokensPerQuestion,
         callsPerQuestion: r.callsPerQuestion,
         latencyMsPerQuestion: r.latencyMsPerQuestion,
+        costPerQuestion: r.costPerQuestion,
         byDifficulty: r.byDifficulty,
         flips: known.length
           ? { wrongToRight: known.filter((q) => !q.initialCorrect && q.correct).length, rightToWrong: known.filter((q) => q.initialCorrect && !q.correct).length }
@@ -169,48 +253,68 @@ function dataOf(c: Comparison, kind: HtmlData["kind"], title: string): HtmlData 
   };
 }
 
-function page(data: HtmlData, header: string): string {
+/** The page's own additions: which repeat the comparison charts are of (--repeats), the cost summary (--price). */
+interface PageExtras {
+  /** The comparison's charts draw this repeat (its seed) of `of`. */
+  repeat?: { k: number; seed: number; of: number };
+  /** The cost summary line, shown first. */
+  cost?: string;
+}
+
+function page(data: HtmlData, header: string, extras: PageExtras = {}): string {
   const levels = [...new Set(data.runs.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))];
   const name = (r: HtmlData["runs"][number]) => (data.runs.length > 1 ? `${r.key} ${r.label}` : r.label);
+  const priced = data.runs.some((r) => r.costPerQuestion !== null);
   const rows = data.runs
     .map(
       (r) =>
         `<tr data-run="${esc(r.key)}"><td>${esc(name(r))}</td><td data-field="ex">${num(r.ex)}</td><td data-field="correct">${r.correct}</td><td data-field="questions">${r.questions}</td>${levels
           .map((l) => `<td data-field="ex:${esc(l)}">${num(r.byDifficulty.find((d) => d.difficulty === l)?.ex ?? NaN)}</td>`)
-          .join("")}<td data-field="tokensPerQuestion">${num(r.tokensPerQuestion, 0)}</td><td data-field="callsPerQuestion">${num(r.callsPerQuestion)}</td><td data-field="latency">${num(r.latencyMsPerQuestion / 1000)}</td></tr>`,
+          .join("")}<td data-field="tokensPerQuestion">${num(r.tokensPerQuestion, 0)}</td><td data-field="callsPerQuestion">${num(r.callsPerQuestion)}</td><td data-field="latency">${num(r.latencyMsPerQuestion / 1000)}</td>${priced ? `<td data-field="costPerQuestion">${r.costPerQuestion === null ? "" : num(r.costPerQuestion, 5)}</td>` : ""}</tr>`,
     )
     .join("");
-  const table = `<table id="summary"><tr><th>run</th><th>EX %</th><th>correct</th><th>questions</th>${levels.map((l) => `<th>EX ${esc(l)}</th>`).join("")}<th>tokens/q</th><th>calls/q</th><th>s/q</th></tr>${rows}</table>`;
+  const table = `<table id="summary"><tr><th>run</th><th>EX %</th><th>correct</th><th>questions</th>${levels.map((l) => `<th>EX ${esc(l)}</th>`).join("")}<th>tokens/q</th><th>calls/q</th><th>s/q</th>${priced ? "<th>USD/q</th>" : ""}</tr>${rows}</table>`;
+  // With --repeats the comparison's charts are of one repeat: each says which.
+  const of = extras.repeat ? ` — repeat ${extras.repeat.k} of ${extras.repeat.of} (seed ${extras.repeat.seed})` : "";
   const charts = [
-    barChart("ex-by-difficulty", "EX by difficulty (%)", [...levels, "all"], data.runs.map((r) => ({ name: name(r), values: [...levels.map((l) => r.byDifficulty.find((d) => d.difficulty === l)?.ex ?? 0), r.ex] })), { max: 100, unit: "%" }),
+    barChart("ex-by-difficulty", `EX by difficulty (%)${of}`, [...levels, "all"], data.runs.map((r) => ({ name: name(r), values: [...levels.map((l) => r.byDifficulty.find((d) => d.difficulty === l)?.ex ?? 0), r.ex] })), { max: 100, unit: "%" }),
   ];
-  if (data.runs.length > 1) charts.push(scatter("ex-vs-tokens", "EX against tokens per question", data.runs.map((r) => ({ name: name(r), x: r.tokensPerQuestion, y: r.ex }))));
+  if (data.runs.length > 1) charts.push(scatter("ex-vs-tokens", `EX against tokens per question${of}`, data.runs.map((r) => ({ name: name(r), x: r.tokensPerQuestion, y: r.ex }))));
   const correctors = data.runs.filter((r) => r.flips);
   if (correctors.length) {
     charts.push(
-      barChart("flips", "Corrections: wrong → right and right → wrong (questions)", correctors.map(name), [
+      barChart("flips", `Corrections: wrong → right and right → wrong (questions)${of}`, correctors.map(name), [
         { name: "wrong → right", values: correctors.map((r) => r.flips!.wrongToRight) },
         { name: "right → wrong", values: correctors.map((r) => r.flips!.rightToWrong) },
-      ], { unit: "", digits: 0 }),
+      ], { unit: "", digits: 0, integer: true }),
     );
   }
   const databases = [...new Set(data.runs.flatMap((r) => r.byDatabase.map((d) => d.db)))].sort();
   if (databases.length > 1) {
-    charts.push(barChart("ex-by-database", "EX per database (%)", databases, data.runs.map((r) => ({ name: name(r), values: databases.map((db) => r.byDatabase.find((d) => d.db === db)?.ex ?? 0) })), { max: 100, unit: "%" }));
+    charts.push(barChart("ex-by-database", `EX per database (%)${of}`, databases, data.runs.map((r) => ({ name: name(r), values: databases.map((db) => r.byDatabase.find((d) => d.db === db)?.ex ?? 0) })), { max: 100, unit: "%" }));
   }
   if (data.guidelines?.length) {
     const ks = Array.from({ length: Math.max(...data.guidelines.map((g) => g.maxIter)) }, (_, i) => `k=${i + 1}`);
-    charts.push(barChart("corrected-within", "Guideline runs: failures corrected within k iterations", ks, data.guidelines.map((g) => ({ name: g.run, values: ks.map((_, i) => g.correctedWithin[i] ?? g.correctedWithin.at(-1) ?? 0) })), { unit: "", digits: 0 }));
+    // A run's bars stop at its own max_i: k past it is no figure of that run's.
+    charts.push(barChart("corrected-within", "Guideline runs: failures corrected within k iterations", ks, data.guidelines.map((g) => ({ name: g.run, values: ks.map((_, i) => (i < g.maxIter ? g.correctedWithin[i] : undefined)) })), { unit: "", digits: 0, integer: true }));
   }
   const repeated = data.experiment?.filter((r) => r.repeats) ?? [];
   if (repeated.length) {
     const seeds = repeated[0]!.repeats!.seeds;
     charts.push(barChart("ex-per-repeat", "EX per repeat (%): the spread behind each mean", repeated.map((r) => r.run), seeds.map((seed, k) => ({ name: `repeat ${k + 1} (seed ${seed})`, values: repeated.map((r) => r.repeats!.ex[k] ?? null) })), { max: 100, unit: "%" }));
   }
+  const ci = (r: ExperimentHtmlRow) => (r.interval ? `${num(r.interval.low)}–${num(r.interval.high)}` : "");
+  const versus = (r: ExperimentHtmlRow) =>
+    !r.versus
+      ? ""
+      : r.versus.notTested
+        ? `${esc(r.versus.reference)}: not tested (${esc(r.versus.notTested)})`
+        : `${esc(r.versus.reference)}: ${r.versus.tests.map((t) => `${t.seed === null ? "" : `seed ${t.seed}: `}+${t.onlyRow} / −${t.onlyReference}, p ${t.p.toPrecision(3)}, Holm p ${t.holmP.toPrecision(3)} (of ${t.family})`).join("; ")}`;
+  const overRepeats = data.experiment?.some((r) => r.interval?.over === "repeats");
   const experiment = data.experiment?.length
-    ? `<h2>Experiment</h2><table id="experiment"><tr><th>run</th><th>graph</th><th>questions</th><th>EX %</th><th>± sd</th><th>tokens/q</th><th>calls/q</th><th>cost/q</th><th>failed</th></tr>${data.experiment
-        .map((r) => `<tr data-run="${esc(r.run)}"><td>${esc(r.run)}</td><td>${esc(r.graph)}</td><td data-field="questions">${r.questions}</td><td data-field="ex">${num(r.ex)}</td><td data-field="sd">${r.sd === null ? "" : num(r.sd)}</td><td data-field="tokensPerQuestion">${num(r.tokensPerQuestion, 0)}</td><td data-field="callsPerQuestion">${num(r.callsPerQuestion)}</td><td data-field="costPerQuestion">${r.costPerQuestion === null ? "" : num(r.costPerQuestion, 5)}</td><td data-field="failed">${r.failed}</td></tr>`)
-        .join("")}</table>`
+    ? `<h2>Experiment</h2><table id="experiment"><tr><th>run</th><th>graph</th><th>questions</th><th>EX %</th><th>95 % interval</th><th>± sd</th><th>tokens/q</th><th>calls/q</th><th>cost/q</th><th>failed</th><th>against its reference (exact McNemar)</th></tr>${data.experiment
+        .map((r) => `<tr data-run="${esc(r.run)}"><td>${esc(r.run)}</td><td>${esc(r.graph)}</td><td data-field="questions">${r.questions}</td><td data-field="ex">${num(r.ex)}</td><td data-field="interval">${ci(r)}</td><td data-field="sd">${r.sd === null ? "" : num(r.sd)}</td><td data-field="tokensPerQuestion">${num(r.tokensPerQuestion, 0)}</td><td data-field="callsPerQuestion">${num(r.callsPerQuestion)}</td><td data-field="costPerQuestion">${r.costPerQuestion === null ? "" : num(r.costPerQuestion, 5)}</td><td data-field="failed">${r.failed}</td><td data-field="versus">${versus(r)}</td></tr>`)
+        .join("")}</table><p class="legend-note">95 % interval: ${overRepeats ? "Student's t over the repeats' EX (a held run: Wilson over its questions)" : "Wilson score interval over the answered questions"}. Against its reference: questions only this run got right (+) and only the reference got right (−), exact McNemar p, Holm-adjusted over the experiment's planned comparisons (of N), not over every pair.</p>`
     : "";
   const pairs = data.pairs.length
     ? `<h2>Pairs</h2><table id="pairs"><tr><th>pair</th><th>only first right</th><th>only second right</th><th>McNemar p</th><th>Holm p</th></tr>${data.pairs
@@ -225,7 +329,7 @@ function page(data: HtmlData, header: string): string {
   const json = JSON.stringify(data).replace(/</g, "\\u003c");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${esc(data.title)}</title><style>${STYLE}</style></head>
-<body><h1>${esc(data.title)}</h1>${header}${experiment}${table}${outcomes}${charts.join("\n")}${pairs}
+<body><h1>${esc(data.title)}</h1>${header}${extras.cost ? `<p id="cost">${esc(extras.cost)}</p>` : ""}${experiment}${table}${outcomes}${charts.join("\n")}${pairs}
 <script type="application/json" id="sqlmend-data">${json}</script>
 </body></html>
 `;
@@ -239,8 +343,8 @@ export function renderEvalHtml(records: EvalRecord[], ctx: { graph: string; data
 }
 
 /** The page of a comparison (`sqlmend compare --html`, an experiment's table). */
-export function renderCompareHtml(comparison: Comparison, ctx: { command: string; title?: string; experiment?: ExperimentHtmlRow[]; guidelines?: HtmlData["guidelines"]; note?: string }): string {
+export function renderCompareHtml(comparison: Comparison, ctx: { command: string; title?: string; experiment?: ExperimentHtmlRow[]; guidelines?: HtmlData["guidelines"]; note?: string } & PageExtras): string {
   const title = ctx.title ?? `sqlmend compare: ${comparison.runs.length} runs on ${comparison.common} common questions`;
   const data = { ...dataOf(comparison, "compare", title), ...(ctx.experiment ? { experiment: ctx.experiment } : {}), ...(ctx.guidelines?.length ? { guidelines: ctx.guidelines } : {}) };
-  return page(data, `<p>Command: <code>${esc(maskSecrets(ctx.command))}</code></p>${ctx.note ? `<p>${esc(ctx.note)}</p>` : ""}${comparison.warnings.map((w) => `<p>warning: ${esc(w)}</p>`).join("")}`);
+  return page(data, `<p>Command: <code>${esc(maskSecrets(ctx.command))}</code></p>${ctx.note ? `<p>${esc(ctx.note)}</p>` : ""}${comparison.warnings.map((w) => `<p>warning: ${esc(w)}</p>`).join("")}`, ctx);
 }

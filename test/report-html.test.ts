@@ -198,7 +198,7 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
   it("an experiment with --repeats: EX per repeat drawn per run and seed; a repeat that answered nothing has no bar", async () => {
     const runs = { gen: [record("1", true, "simple", 100), record("2", false, "simple", 120)], fix: [record("1", true, "simple", 50, true), record("2", true, "simple", 60, false)] };
     const comparison = compareRuns(Object.entries(runs).map(([label, records], i) => ({ key: `R${i + 1}`, label, dir: path.join(dir, label), records: new Map(records.map((r) => [r.id, r])), run: {} })));
-    const row = (run: string, ex: (number | null)[]) => ({ run, graph: "g", questions: 2, ex: 50, sd: 10, repeats: { seeds: [4, 5, 6], ex }, tokensPerQuestion: 1, callsPerQuestion: 1, costPerQuestion: null, failed: 0 });
+    const row = (run: string, ex: (number | null)[]) => ({ run, graph: "g", questions: 2, ex: 50, sd: 10, repeats: { seeds: [4, 5, 6], ex }, tokensPerQuestion: 1, callsPerQuestion: 1, costPerQuestion: null, failed: 0, interval: null, versus: null });
     const experiment = [row("gen", [50, 0, 100]), row("fix", [100, null, 50]), { ...row("held", []), repeats: null, sd: null }];
     const file = path.join(dir, "repeats.html");
     fs.writeFileSync(file, renderCompareHtml(comparison, { command: "sqlmend experiment t --repeats 3", experiment }));
