@@ -144,9 +144,9 @@ function scatter(id: string, title: string, points: { name: string; x: number; y
   for (const t of xTicks) parts.push(`<text x="${sx(t).toFixed(1)}" y="${H - bottom + 16}" text-anchor="middle" class="axis tick" data-chart="${id}" data-axis="x" data-value="${t}">${t}</text>`);
   parts.push(`<text x="${left + plotW / 2}" y="${H - 4}" text-anchor="middle" class="axis">tokens per question</text>`);
   parts.push(`<text x="12" y="${top + plotH / 2}" text-anchor="middle" class="axis" transform="rotate(-90 12 ${top + plotH / 2})">EX %</text>`);
-  // Labels placed one by one where they overlap no label placed before (right of the point, else left, nearest
-  // first), inside the plot; a name with no room is left to the legend.
-  const placed: { x1: number; y1: number; x2: number; y2: number }[] = [];
+  // Labels placed one by one where they cover no point and no label placed before (right of the point, else left,
+  // nearest first), inside the plot; a name with no room is left to the legend.
+  const placed: { x1: number; y1: number; x2: number; y2: number }[] = points.map((p) => ({ x1: sx(p.x) - 7, x2: sx(p.x) + 7, y1: sy(p.y) - 7, y2: sy(p.y) + 7 }));
   const free = (b: (typeof placed)[number]) => b.x1 >= left && b.x2 <= W - 2 && b.y1 >= 2 && b.y2 <= top + plotH && placed.every((o) => b.x2 < o.x1 || b.x1 > o.x2 || b.y2 < o.y1 || b.y1 > o.y2);
   points.forEach((p, i) => {
     parts.push(

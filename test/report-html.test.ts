@@ -193,6 +193,18 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
     // Figure 3: the guideline run's failures corrected within k = 1, 2, as its stats say.
     const guideline = table.rows.find((r: { run: string }) => r.run === "guideline").guideline;
     expect(page.marks.filter((m) => m.chart === "corrected-within").map((m) => [m.group, m.value])).toEqual(guideline.correctedWithin.map((v: number, i: number) => [`k=${i + 1}`, v]));
+    // Each EX with its 95 % interval, and the corrector tested against its initial SQL (gen's), in table.json and on the page.
+    const fix = table.rows.find((r: { run: string }) => r.run === "fix");
+    expect(table.intervals).toMatch(/Wilson score interval over the answered questions/);
+    expect(fix.exInterval.low).toBeLessThan(fix.ex);
+    expect(fix.exInterval.high).toBeGreaterThanOrEqual(fix.ex);
+    expect(fix.versus.reference).toBe("initial SQL (gen)");
+    expect(fix.versus.tests[0]).toMatchObject({ onlyRow: fix.wrongToRight, onlyReference: fix.rightToWrong, family: 1 });
+    expect(cells.find((c) => c.run === "fix" && c.field === "interval")?.text).toBe(`${fix.exInterval.low.toFixed(2)}–${fix.exInterval.high.toFixed(2)}`);
+    expect(cells.find((c) => c.run === "fix" && c.field === "versus")?.text).toBe(`initial SQL (gen): +${fix.wrongToRight} / −${fix.rightToWrong}, p ${fix.versus.tests[0].p.toPrecision(3)}, Holm p ${fix.versus.tests[0].holmP.toPrecision(3)} (of 1)`);
+    // The cost summary of table.md, on the page.
+    const { cost } = await layout(file);
+    expect(cost).toEqual([fs.readFileSync(path.join(dir, "exp", "table.md"), "utf8").match(/^Cost at .*$/m)![0]]);
   }, 120_000);
 
   it("an experiment with --repeats: EX per repeat drawn per run and seed; a repeat that answered nothing has no bar", async () => {
@@ -215,4 +227,137 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
       ["fix", "repeat 3 (seed 6)", 50, true],
     ]);
   });
+});
+
+/** Every svg text's box (as drawn) per figure, with its svg's box; and each mark's fill colour per series. */
+async function layout(file: string) {
+  const page = await browser.newPage();
+  await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+  const figures = await page.$$eval("figure", (fs) =>
+    fs.map((f) => {
+      const box = (el: Element) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      };
+      const svg = f.querySelector("svg")!;
+      return {
+        id: f.id,
+        caption: f.querySelector("figcaption")!.textContent!,
+        svg: box(svg),
+        texts: [...svg.querySelectorAll("text")].map((t) => ({ text: t.textContent!, ...box(t) })),
+        ticks: [...svg.querySelectorAll("text.axis[text-anchor='end']")].filter((t) => !t.getAttribute("transform")).map((t) => t.textContent!),
+        fills: [...svg.querySelectorAll(".mark")].map((m) => ({ series: m.getAttribute("data-series")!, fill: getComputedStyle(m).fill })),
+        keys: [...f.querySelectorAll(".key i")].map((i) => getComputedStyle(i).backgroundColor),
+      };
+    }),
+  );
+  const text = (selector: string) => page.$$eval(selector, (els) => els.map((e) => e.textContent!));
+  const cost = await text("#cost");
+  const summary = await page.$$eval("#summary tr[data-run] td[data-field]", (tds) => tds.map((td) => ({ run: td.parentElement!.getAttribute("data-run")!, field: td.getAttribute("data-field")!, text: td.textContent! })));
+  const marks = await page.$$eval(".mark", (els) => els.map((el) => ({ chart: el.getAttribute("data-chart")!, series: el.getAttribute("data-series")!, group: el.getAttribute("data-group"), value: Number(el.getAttribute("data-value")) })));
+  await page.close();
+  return { figures, cost, summary, marks };
+}
+
+const rgb = (css: string) => css.match(/\d+/g)!.slice(0, 3).map(Number);
+
+/** 14 correctors with long names on 3 databases, some with the same EX and tokens (their points coincide). */
+function manyRuns() {
+  const names = ["initial", "self-debugging.incorrect", "self-debugging.errors", "self-consistency.incorrect", "self-consistency.errors", "multiple-prompt.incorrect", "multiple-prompt.errors", "magic.incorrect", "magic.errors", "magic.all", "human-wang.incorrect", "human-pourreza.incorrect", "repair.all", "memo-refine.all"];
+  const ids = Array.from({ length: 12 }, (_, i) => String(i));
+  const runs = names.map((name, n) => {
+    const records = ids.map((id) => ({ ...record(id, (Number(id) + (n % 4)) % 3 !== 0, ["simple", "moderate", "challenging"][Number(id) % 3]!, 100 * (n % 5) + 50, n ? Number(id) % 3 !== 0 : undefined), dbId: `database_${Number(id) % 3}` }));
+    return { key: `R${n + 1}`, label: name, dir: path.join(dir, name), records: new Map(records.map((r) => [r.id, r])), run: {} };
+  });
+  return compareRuns(runs);
+}
+
+describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
+  it("14 runs: a distinct colour per series, in the bars, the points and the legend", async () => {
+    const file = path.join(dir, "many.html");
+    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend compare ..." }));
+    const { figures } = await layout(file);
+    for (const id of ["ex-by-difficulty", "ex-vs-tokens", "ex-by-database"]) {
+      const f = figures.find((x) => x.id === id)!;
+      const bySeries = new Map<string, string>();
+      for (const m of f.fills) {
+        expect(bySeries.get(m.series) ?? m.fill, `${id}: one colour per series`).toBe(m.fill);
+        bySeries.set(m.series, m.fill);
+      }
+      const colours = [...bySeries.values()].map(rgb);
+      expect(colours).toHaveLength(14);
+      // Every two series differ clearly (RGB distance), not merely in a digit.
+      for (let i = 0; i < colours.length; i++) for (let j = i + 1; j < colours.length; j++) expect(Math.hypot(...colours[i]!.map((v, c) => v - colours[j]![c]!)), `${id}: series ${i} and ${j}`).toBeGreaterThan(40);
+      expect(f.keys.map(rgb)).toEqual(colours);
+    }
+  }, 60_000);
+
+  it("no label overlaps another or leaves its drawing: bar values, long run names, point names, ticks", async () => {
+    const file = path.join(dir, "labels.html");
+    const guidelines = [{ run: "guideline.m2-nm (repeat 1)", maxIter: 2, failures: 40, correctedWithin: [12, 20] }, { run: "guideline", maxIter: 5, failures: 38, correctedWithin: [10, 18, 22, 25, 26] }];
+    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend experiment ...", guidelines }));
+    const { figures } = await layout(file);
+    expect(figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "ex-vs-tokens", "flips", "ex-by-database", "corrected-within"]);
+    for (const f of figures) {
+      const inside = f.texts.filter((t) => t.text.trim());
+      for (const t of inside) {
+        expect(t.left >= f.svg.left - 0.5 && t.right <= f.svg.right + 0.5 && t.top >= f.svg.top - 0.5 && t.bottom <= f.svg.bottom + 0.5, `${f.id}: '${t.text}' leaves its drawing`).toBe(true);
+      }
+      for (let i = 0; i < inside.length; i++) {
+        for (let j = i + 1; j < inside.length; j++) {
+          const [a, b] = [inside[i]!, inside[j]!];
+          const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+          expect(overlap, `${f.id}: '${a.text}' overlaps '${b.text}'`).toBe(false);
+        }
+      }
+    }
+  }, 60_000);
+
+  it("count axes tick at whole numbers; Figure 3 draws no k past a run's max_i (nothing table.json lacks)", async () => {
+    const file = path.join(dir, "counts.html");
+    const guidelines = [{ run: "guideline.m2", maxIter: 2, failures: 4, correctedWithin: [1, 2] }, { run: "guideline", maxIter: 5, failures: 4, correctedWithin: [1, 2, 3, 3, 3] }];
+    const records = [record("1", true, "simple", 10, false), record("2", false, "simple", 20, true), record("3", true, "simple", 20, false), record("4", true, "simple", 20, false)];
+    const c = compareRuns([{ key: "A", label: "fix", dir: "", records: new Map(records.map((r) => [r.id, r])), run: {} }]);
+    fs.writeFileSync(file, renderCompareHtml(c, { command: "sqlmend experiment ...", guidelines }));
+    const { figures, marks } = await layout(file);
+    for (const id of ["flips", "corrected-within"]) {
+      const ticks = figures.find((f) => f.id === id)!.ticks;
+      expect(ticks.length, id).toBeGreaterThan(1);
+      // Whole numbers, each once, evenly stepped from 0.
+      const values = ticks.map(Number);
+      for (const v of values) expect(Number.isInteger(v) && String(v) === ticks[values.indexOf(v)], `${id}: tick '${v}'`).toBe(true);
+      expect(new Set(values).size).toBe(values.length);
+      expect(values[0]).toBe(0);
+      for (let i = 1; i < values.length; i++) expect(values[i]! - values[i - 1]!).toBe(values[1]);
+    }
+    const within = marks.filter((m) => m.chart === "corrected-within");
+    for (const g of guidelines) expect(within.filter((m) => m.series === g.run).map((m) => [m.group, m.value])).toEqual(g.correctedWithin.map((v, i) => [`k=${i + 1}`, v]));
+  }, 60_000);
+
+  it("a repeated experiment's charts say which repeat they draw", async () => {
+    const file = path.join(dir, "repeat.html");
+    const row = { run: "gen", graph: "baseline", questions: 12, ex: 50, sd: 5, repeats: { seeds: [4, 5], ex: [45, 55] }, tokensPerQuestion: 1, callsPerQuestion: 1, costPerQuestion: null, failed: 0, interval: { low: 5, high: 95, over: "repeats", n: 2 }, versus: null };
+    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend experiment t --repeats 2", experiment: [row], repeat: { k: 1, seed: 4, of: 2 } }));
+    const { figures } = await layout(file);
+    for (const f of figures.filter((x) => x.id !== "ex-per-repeat")) expect(f.caption, f.id).toMatch(/repeat 1 of 2 \(seed 4\)$/);
+    expect(figures.find((f) => f.id === "ex-per-repeat")!.caption).toMatch(/EX per repeat/);
+  }, 60_000);
+
+  it("compare --html --price: cost per question in the summary, the cost on the page", async () => {
+    const ids = ["1", "2", "3"];
+    const a = writeRun("pa", "baseline", ids.map((id) => record(id, id !== "2", "simple", 1000)));
+    const b = writeRun("pb", "repair", ids.map((id) => record(id, true, "simple", 3000, id !== "2")));
+    const out: string[] = [];
+    const html = path.join(dir, "priced.html");
+    expect(await main(["compare", a, b, "--json", "--html", html, "--price", "2,8"], { stdout: (t: string) => void out.push(t), stderr: () => {}, env: {}, cwd: dir })).toBe(0);
+    const json = JSON.parse(out.join(""));
+    const { summary, cost } = await layout(html);
+    for (const run of json.runs as { key: string; costPerQuestion: number }[]) {
+      expect(run.costPerQuestion).toBeGreaterThan(0);
+      expect(summary.find((c) => c.run === run.key && c.field === "costPerQuestion")?.text).toBe(run.costPerQuestion.toFixed(5));
+    }
+    expect(cost).toHaveLength(1);
+    expect(cost[0]).toContain("Cost at $2 / $8 per million input / output tokens, over the 3 questions compared:");
+    expect(cost[0]).toContain(`A $${(json.runs[0].costPerQuestion * 3).toFixed(4)}`);
+  }, 60_000);
 });

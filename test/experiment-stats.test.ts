@@ -1,0 +1,122 @@
+/**
+ * An experiment's statistics: every EX cell with its 95 % interval (Wilson over the questions, Student's t over
+ * repeats), and planned comparisons — each row against its own reference (a corrector against its initial SQL, an
+ * ablation against the run its recipe names) by exact McNemar, Holm-adjusted over those planned comparisons only.
+ */
+import { describe, expect, it } from "vitest";
+import { validateRecipe } from "../runner/experiment.ts";
+import { plannedComparisons, renderTable, repeatedRowOf, rowOf, type RunRow } from "../runner/experiment-table.ts";
+import { compareRuns } from "../runner/compare.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
+import type { EvalRecord } from "../runner/report.ts";
+
+const rec = (id: string, correct: boolean, initialCorrect?: boolean, failure?: string) =>
+  ({ id, dbId: "db", difficulty: "simple", correct, ...(initialCorrect !== undefined ? { initialCorrect } : {}), calls: 1, inputTokens: 10, outputTokens: 5, usageByRole: {}, ...(failure ? { failure } : {}) }) as unknown as EvalRecord;
+
+const ids = Array.from({ length: 40 }, (_, i) => String(i));
+/** The initial SQL: right on the first 20 questions. */
+const initiallyRight = (id: string) => Number(id) < 20;
+
+describe("planned comparisons", () => {
+  it("a corrector's 11/0 flip against its initial SQL stays significant after Holm over the 12 planned comparisons, where Holm over all 78 pairs would not", () => {
+    const correctors = Array.from({ length: 12 }, (_, i) => `c${i + 1}`);
+    const recipe = validateRecipe({ name: "many", runs: { initial: { graph: "baseline" }, ...Object.fromEntries(correctors.map((c) => [c, { graph: "repair", initial: "initial", correct: "all" }])) } }, "many");
+    // c1 turns 11 wrong answers right and breaks none; every other corrector changes nothing.
+    const records: Record<string, EvalRecord[]> = {
+      initial: ids.map((id) => rec(id, initiallyRight(id))),
+      ...Object.fromEntries(correctors.map((c) => [c, ids.map((id) => rec(id, initiallyRight(id) || (c === "c1" && Number(id) < 31), initiallyRight(id)))])),
+    };
+    const rows: RunRow[] = Object.keys(recipe.runs).map((run) => rowOf(run, recipe.runs[run]!, records[run]!));
+    plannedComparisons(recipe, rows, (run) => records[run]!, { seeds: [], held: new Set() });
+    const c1 = rows.find((r) => r.run === "c1")!;
+    expect(rows.find((r) => r.run === "initial")!.versus).toBeNull();
+    expect(c1.versus!.reference).toBe("initial SQL (initial)");
+    const [test] = c1.versus!.tests;
+    const p = 2 * 0.5 ** 11;
+    expect(test).toMatchObject({ seed: null, compared: 40, onlyRow: 11, onlyReference: 0, family: 12 });
+    expect(test!.p).toBeCloseTo(p, 12);
+    expect(test!.holmP).toBeCloseTo(12 * p, 12);
+    expect(test!.holmP).toBeLessThan(0.05);
+    // The same flip among all 78 pairs of the 13 runs: Holm over them all leaves it "not significant".
+    const all = compareRuns(Object.keys(recipe.runs).map((run, i) => ({ key: `R${i + 1}`, label: run, dir: "", records: new Map(records[run]!.map((r) => [r.id, r])), run: {} })));
+    expect(all.pairs).toHaveLength(78);
+    const pair = all.pairs.find((x) => x.a === "R1" && x.b === "R2")!;
+    expect([pair.onlyACorrect.length, pair.onlyBCorrect.length]).toEqual([0, 11]);
+    expect(pair.holmP).toBeGreaterThan(0.05);
+    const table = renderTable(recipe, rows);
+    expect(table).toContain("Holm-adjusted over the 12 planned comparisons of this experiment");
+    expect(table).toMatch(/^\| c1 \| initial SQL \(initial\) \| 40 \| 11 \| 0 \| 0\.000977 \| 0\.0117 \| significant \|$/m);
+    expect(table).toMatch(/^\| c2 \| initial SQL \(initial\) \| 40 \| 0 \| 0 \| 1\.00 \| 1\.00 \| not significant \|$/m);
+  });
+
+  it("an ablation against the run its recipe names, paired on the questions both answered; a reference that did not run is said", () => {
+    const recipe = validateRecipe({ name: "abl", runs: { full: { graph: "baseline" }, "no-x": { graph: "baseline", reference: "full" }, "no-y": { graph: "baseline", reference: "gone" }, gone: { graph: "baseline", needs: "a method sqlmend lacks" } } }, "abl");
+    const records: Record<string, EvalRecord[]> = {
+      full: ids.slice(0, 10).map((id) => rec(id, Number(id) < 6)),
+      // Question 0 failed in no-x: no answer, not a pair.
+      "no-x": ids.slice(0, 10).map((id) => (id === "0" ? rec(id, false, undefined, "model call failed") : rec(id, Number(id) < 2 || id === "9"))),
+      "no-y": ids.slice(0, 10).map((id) => rec(id, true)),
+    };
+    const rows = ["full", "no-x", "no-y"].map((run) => rowOf(run, recipe.runs[run]!, records[run]!));
+    rows.push({ ...rowOf("gone", recipe.runs.gone!, []), notRun: "a method sqlmend lacks" });
+    plannedComparisons(recipe, rows, (run) => records[run]!, { seeds: [], held: new Set() });
+    const noX = rows.find((r) => r.run === "no-x")!.versus!;
+    // Pairs 1..9: full right on 1..5, no-x on 1 and 9.
+    expect(noX.tests[0]).toMatchObject({ compared: 9, onlyRow: 1, onlyReference: 4, family: 1 });
+    expect(rows.find((r) => r.run === "no-y")!.versus).toEqual({ reference: "gone", tests: [], notTested: "run gone did not run: a method sqlmend lacks" });
+    expect(renderTable(recipe, rows)).toMatch(/^\| no-y \| gone \| not tested: run gone did not run: a method sqlmend lacks \|/m);
+    // A reference that is not an eval run of the recipe is refused with the run's name.
+    expect(() => validateRecipe({ name: "bad", runs: { a: { graph: "baseline", reference: "b" } } }, "bad.yaml")).toThrow(/bad\.yaml: runs\.a: reference 'b' must be another eval run of the recipe/);
+  });
+
+  it("the built-in recipes name each row's reference per paper: ablations against the full method, reviewers against the writer alone", () => {
+    const ref = (recipe: string, run: string) => BUILT_IN_RECIPES[recipe]!.runs[run]!.reference;
+    expect(["no-dg", "no-ci", "no-cg", "no-all"].map((r) => ref("ts-sql-table4", r))).toEqual(["ts-sql", "ts-sql", "ts-sql", "ts-sql"]);
+    expect(["pot", "1r-cot", "1r-pot", "3r-pot"].map((r) => ref("r3-table3", r))).toEqual(["cot", "cot", "pot", "1r-pot"]);
+    expect(ref("memo-ablation", "no-refine")).toBe("full");
+    expect(ref("memo-ablation", "full")).toBe("no-icl");
+    expect(ref("memo-correction", "share")).toBe(false);
+    // Correctors keep their default: their own initial SQL.
+    expect(ref("magic-table1", "magic.errors")).toBeUndefined();
+  });
+
+  it("with --repeats, a test per repeat, each Holm-adjusted within its repeat", () => {
+    const recipe = validateRecipe({ name: "r", runs: { gen: { graph: "baseline" }, fix: { graph: "repair", initial: "gen" } } }, "r");
+    const perRepeat = [ids.map((id) => rec(id, initiallyRight(id) || id === "30", initiallyRight(id))), ids.map((id) => rec(id, initiallyRight(id) && id !== "0", initiallyRight(id)))];
+    const gen = repeatedRowOf("gen", recipe.runs.gen!, [ids.map((id) => rec(id, initiallyRight(id))), ids.map((id) => rec(id, initiallyRight(id)))], [4, 5]);
+    const fix = repeatedRowOf("fix", recipe.runs.fix!, perRepeat, [4, 5]);
+    plannedComparisons(recipe, [gen, fix], (run, k) => (run === "fix" ? perRepeat[k - 1]! : []), { seeds: [4, 5], held: new Set() });
+    expect(fix.versus!.tests.map((t) => [t.seed, t.onlyRow, t.onlyReference, t.family])).toEqual([[4, 1, 0, 1], [5, 0, 1, 1]]);
+  });
+});
+
+describe("EX intervals", () => {
+  it("one run: the Wilson score interval over the answered questions, per EX cell, in table.json's row and table.md", () => {
+    const recipe = validateRecipe({ name: "w", runs: { gen: { graph: "baseline" } } }, "w");
+    const records = ids.slice(0, 10).map((id) => rec(id, Number(id) < 7));
+    const row = rowOf("gen", recipe.runs.gen!, [...records, rec("99", false, undefined, "model call failed")]);
+    expect(row.exInterval!.over).toBe("questions");
+    expect(row.exInterval!.n).toBe(10);
+    // 7 of 10: Wilson 95 % is 39.68..89.22.
+    expect(row.exInterval!.low).toBeCloseTo(39.68, 2);
+    expect(row.exInterval!.high).toBeCloseTo(89.22, 2);
+    expect(row.byDifficulty[0]!.interval).toEqual(row.exInterval);
+    const table = renderTable(recipe, [row]);
+    expect(table).toMatch(/^EX \[low, high\]: a 95 % interval, the Wilson score interval over the answered questions\.$/m);
+    expect(table).toMatch(/^\| gen \| baseline \|  \|  \| 11 \| 70\.00 \[39\.68, 89\.22\] \|/m);
+    expect(table).toMatch(/^\| gen \| 70\.00 \[39\.68, 89\.22\] \(10\) \| 70\.00 \[39\.68, 89\.22\] \|$/m);
+  });
+
+  it("--repeats: Student's t-interval of the repeats' EX", () => {
+    const recipe = validateRecipe({ name: "t", runs: { gen: { graph: "baseline" } } }, "t");
+    const run = (right: number) => ids.slice(0, 10).map((id) => rec(id, Number(id) < right));
+    const row = repeatedRowOf("gen", recipe.runs.gen!, [run(5), run(6), run(7)], [1, 2, 3]);
+    // Mean 60, sd 10, t(0.975, 2) = 4.303: 60 ± 24.84.
+    expect(row.exInterval!.over).toBe("repeats");
+    expect(row.exInterval!.low).toBeCloseTo(60 - (4.303 * 10) / Math.sqrt(3), 6);
+    expect(row.exInterval!.high).toBeCloseTo(60 + (4.303 * 10) / Math.sqrt(3), 6);
+    const table = renderTable(recipe, [row], { repeats: 3 });
+    expect(table).toContain("60.00 ± 10.00 [35.16, 84.84]");
+    expect(table).toMatch(/^EX \[low, high\]: a 95 % interval, over repeats: Student's t-interval of the mean of the repeats' EX/m);
+  });
+});
