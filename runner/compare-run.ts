@@ -22,7 +22,7 @@ McNemar test on those, and with three runs or more its Holm-adjusted p-value ove
   --json          the comparison as JSON
   --html FILE     a self-contained page with charts (EX by difficulty, EX against tokens per question, flips)
   --show N        ids listed per group (default 10)
-  --price IN,OUT  USD per million input and output tokens: a cost column`;
+  --price IN,OUT  USD per million input and output tokens: a cost column (on the --html page too, with the total)`;
 
 interface RunOutputs {
   dir: string;

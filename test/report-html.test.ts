@@ -235,7 +235,8 @@ async function layout(file: string) {
   await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
   const figures = await page.$$eval("figure", (fs) =>
     fs.map((f) => {
-      const box = (el: Element) => {
+      const style = (el: unknown) => (globalThis as unknown as { getComputedStyle(e: unknown): { fill: string; backgroundColor: string } }).getComputedStyle(el);
+      const box = (el: { getBoundingClientRect(): { left: number; right: number; top: number; bottom: number } }) => {
         const r = el.getBoundingClientRect();
         return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
       };
@@ -246,8 +247,8 @@ async function layout(file: string) {
         svg: box(svg),
         texts: [...svg.querySelectorAll("text")].map((t) => ({ text: t.textContent!, ...box(t) })),
         ticks: [...svg.querySelectorAll("text.axis[text-anchor='end']")].filter((t) => !t.getAttribute("transform")).map((t) => t.textContent!),
-        fills: [...svg.querySelectorAll(".mark")].map((m) => ({ series: m.getAttribute("data-series")!, fill: getComputedStyle(m).fill })),
-        keys: [...f.querySelectorAll(".key i")].map((i) => getComputedStyle(i).backgroundColor),
+        fills: [...svg.querySelectorAll(".mark")].map((m) => ({ series: m.getAttribute("data-series")!, fill: style(m).fill })),
+        keys: [...f.querySelectorAll(".key i")].map((i) => style(i).backgroundColor),
       };
     }),
   );
