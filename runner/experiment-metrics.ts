@@ -57,15 +57,30 @@ export async function runMetrics(spec: RecipeRun, dirs: string[], at: { benchDir
   return out;
 }
 
-/** The model(s) a run ran with, from its run.json: the default model and any role's other one ("gpt-4o; coder: claude"). */
+/**
+ * The model(s) a run ran with, from its run.json: the default model, and the model of each role its questions used
+ * (results.jsonl's usage by role) where that role has another one ("gpt-4o; coder: claude-3-5-sonnet").
+ */
 export function runModel(dir: string): string | null {
   const file = path.join(dir, "run.json");
   if (!fs.existsSync(file)) return null;
   try {
     const models = (JSON.parse(fs.readFileSync(file, "utf8")) as { models?: { model?: string | null; roles?: Record<string, string | null> } }).models;
     if (!models) return null;
-    const others = Object.entries(models.roles ?? {}).filter(([, m]) => m && m !== models.model);
-    return [models.model ?? "the roles' models", ...others.map(([role, m]) => `${role}: ${m}`)].join("; ");
+    const results = path.join(dir, "results.jsonl");
+    const used = new Set<string>();
+    if (fs.existsSync(results)) {
+      for (const line of fs.readFileSync(results, "utf8").split("\n")) {
+        try {
+          for (const role of Object.keys((JSON.parse(line) as { usageByRole?: object }).usageByRole ?? {})) used.add(role);
+        } catch {
+          // a line half-written by a kill is not a question
+        }
+      }
+    }
+    const others = Object.entries(models.roles ?? {}).filter(([role, m]) => m && m !== models.model && used.has(role));
+    const roleModels = others.map(([role, m]) => `${role}: ${m}`);
+    return models.model ? [models.model, ...roleModels].join("; ") : roleModels.join("; ") || null;
   } catch {
     return null;
   }

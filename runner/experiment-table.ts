@@ -237,12 +237,13 @@ const COLUMN_TITLES: Record<string, string> = {
 
 function cell(r: RunRow, column: string): string {
   if (column === "differs") return r.paper?.differs ?? "";
+  // The paper's figure stands beside a row that did not run too.
+  if (column.startsWith("paper:")) return String(r.paper?.figures[column.slice("paper:".length)] ?? "");
   if (r.notRun) return column === "ex" ? `not run: ${r.notRun}` : "";
   if (column.startsWith("difficulty:")) {
     const d = r.byDifficulty.find((x) => x.difficulty === column.slice("difficulty:".length));
     return d ? f2(d.ex) : "";
   }
-  if (column.startsWith("paper:")) return String(r.paper?.figures[column.slice("paper:".length)] ?? "");
   if (column.startsWith("metric:")) {
     const value = r.metrics?.[column.slice("metric:".length)];
     return value === undefined ? "" : metricText(value);
