@@ -13,6 +13,7 @@ import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts
 import { agentsConfig, methodAgents } from "./support/method-agents.ts";
 import { runCli } from "./support/cli.ts";
 import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
+import { runMetrics } from "../runner/experiment-metrics.ts";
 
 let dir: string;
 let benchDir: string;
@@ -112,6 +113,20 @@ describe("recipes for every paper table", () => {
     // Ours beside the paper's: the difference in the row's own column.
     expect(run.out).toMatch(/^\| ts-sql \| TS-SQL \| EX .*\| Tokens per SQL 2369 \| TS-SQL Table 6 .*\| one coder \(the coder role's model\), no selector; /m);
   }, 300_000);
+
+  it("MAGIC Table 4's VES: scored on the guideline run's answers after the cycle (predict_train.json); a run that wrote none says so", async () => {
+    const spec = BUILT_IN_RECIPES["magic-guideline"]!.runs["guideline.m2"]!;
+    expect(spec.metrics).toEqual(["ves"]);
+    const train = JSON.parse(fs.readFileSync(path.join(benchDir, "train.json"), "utf8")) as { question_id: number; SQL: string; db_id: string }[];
+    const run = path.join(dir, "g-ves");
+    fs.mkdirSync(run, { recursive: true });
+    fs.writeFileSync(path.join(run, "predict_train.json"), JSON.stringify(Object.fromEntries(train.slice(0, 3).map((q) => [q.question_id, `${q.SQL}\t----- bird -----\t${q.db_id}`]))));
+    const at = { benchDir, split: "train", tsDir: undefined, cwd: dir };
+    const ves = (await runMetrics(spec, [run], at)).ves;
+    expect(typeof ves).toBe("number");
+    expect(ves as number).toBeGreaterThan(0);
+    expect(await runMetrics(spec, [path.join(dir, "nothing")], at)).toEqual({ ves: "not computed: nothing/predict_train.json was not written" });
+  }, 60_000);
 
   it("the recipes' rows run the paper row's set-up: memo-ablation's ablations subtract from the no-ICL full row; ts-sql rows with one coder say so", () => {
     const memo = BUILT_IN_RECIPES["memo-ablation"]!.runs;
