@@ -59,7 +59,8 @@ export async function runMetrics(spec: RecipeRun, dirs: string[], at: { benchDir
 
 /**
  * The model(s) a run ran with, from its run.json: the default model, and the model of each role its questions used
- * (results.jsonl's usage by role) where that role has another one ("gpt-4o; coder: claude-3-5-sonnet").
+ * (results.jsonl's usage by role) where that role has another one ("gpt-4o; coder: claude-3-5-sonnet"); null for a
+ * run that called no model.
  */
 export function runModel(dir: string): string | null {
   const file = path.join(dir, "run.json");
@@ -78,6 +79,8 @@ export function runModel(dir: string): string | null {
         }
       }
     }
+    // A run that called no model (another system's predictions scored as given) ran with none.
+    if (fs.existsSync(results) && !used.size) return null;
     const others = Object.entries(models.roles ?? {}).filter(([role, m]) => m && m !== models.model && used.has(role));
     const roleModels = others.map(([role, m]) => `${role}: ${m}`);
     return models.model ? [models.model, ...roleModels].join("; ") : roleModels.join("; ") || null;

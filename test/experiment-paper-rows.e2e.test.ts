@@ -82,6 +82,8 @@ describe("recipes for every paper table", () => {
     // Which model ran the row (a table over several models says it).
     expect(rows.r3!.model).toMatch(/^agent\/unrouted; (\w+: agent\/\w+; )*writer: agent\/writer/);
     expect(rows.r3!.model).not.toContain("coder");
+    // A row that called no model (another system's predictions) names none.
+    expect(rows["li-2023"]!.model).toBeNull();
     expect(run.out).toMatch(/^\| r3 \| R³ 0-shot \| EX \d+\.\d\d \(\d\/2\); TS % not computed: needs --ts-dir DIR \(Spider's test-suite databases\); with agent\/unrouted; .*\| Llama-3-8B Spider-Dev 72\.8; Llama-3-8B Spider-Test 72\.6; Llama-3-70B Spider-Dev 79\.7; Llama-3-70B Spider-Test 80\.3 \| R³ Table 2/m);
 
     // The test-suite variants of each database (here: a copy of it): TS is computed, for the given row too.
