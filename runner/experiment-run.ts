@@ -28,6 +28,7 @@ export const EXPERIMENT_FLAGS = {
   list: { type: "boolean" },
   print: { type: "boolean" },
   set: { type: "string", multiple: true },
+  "ts-dir": { type: "string" },
 } as const;
 
 /** The flags an experiment forwards to its runs: eval's (and its modules' options), magic guideline's and memo build's. */
@@ -84,6 +85,8 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${Object
                 finished questions, a pilot's, or another run of the same graph), else the graph's own call count
   --pilot N     with --dry-run: first run every run on N questions in OUT/pilot/ (this spends tokens), then estimate
   --price-in USD --price-out USD   per million input / output tokens: the dry run's price, and a cost column
+  --ts-dir DIR  Spider's test-suite databases, for the rows that report test-suite accuracy (metrics: [ts]);
+                without it their TS cell says "not computed: needs --ts-dir DIR"
   --resume      continue a killed or finished experiment in --out (each run resumes; finished ones redo nothing)
   Every other flag (--model, --config, --concurrency, --cache, --checkpoints, ...) goes to every run.`;
 
@@ -99,7 +102,7 @@ export interface ExperimentResult {
 /**
  * Runs a recipe (a built-in's name or a YAML/JSON file) as `sqlmend experiment` does — each run through the run API,
  * never through argv — and writes OUT/table.md, table.json and report.html. Options by name: `recipe`, `bench`, `out`,
- * `limit`, `repeats`, `hold`, `pilot`, `priceIn`, `priceOut`, `dryRun`, `resume`, `set: { NAME: VALUE }`; every other
+ * `limit`, `repeats`, `hold`, `pilot`, `priceIn`, `priceOut`, `dryRun`, `resume`, `tsDir`, `set: { NAME: VALUE }`; every other
  * name is a flag forwarded to every run (`model`, `baseUrl`, `concurrency`, `cache`, ...).
  */
 export async function runExperiment(options: { recipe: string; [name: string]: unknown }, io: CliIO = defaultIO()): Promise<ExperimentResult> {
@@ -166,6 +169,8 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   const priceOut = price("price-out");
   if ((priceIn === undefined) !== (priceOut === undefined)) throw new UsageError("--price-in and --price-out go together (USD per million input and output tokens)");
   const prices = priceIn !== undefined ? { input: priceIn, output: priceOut! } : undefined;
+  const tsDir = typeof own["ts-dir"] === "string" ? path.resolve(io.cwd, own["ts-dir"]) : undefined;
+  if (tsDir !== undefined && !fs.existsSync(tsDir)) throw new UsageError(`--ts-dir ${own["ts-dir"]}: no such directory`);
   // Seeds: repeat k of N gets seed base+k-1 (base: a forwarded --seed, else 1); one run keeps a forwarded --seed as is.
   let seeds: number[] = [];
   if (repeats > 1) {
@@ -216,7 +221,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
       if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
     }
     const plan = await import("./experiment-plan.ts");
-    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded) })}\n`);
+    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded) })}${(await import("./experiment-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
     return { exitCode: EXIT.ok };
   }
 
@@ -252,6 +257,8 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   });
   for (const row of rows) if (held.has(row.run)) row.held = { seed: seeds[0]! };
   tab.plannedComparisons(recipe, rows, (run, k) => recordsIn(outOfRepeat(k, run)), { seeds, held });
+  // The metrics each paper reports beyond EX (VES, test-suite accuracy), and the model each row ran with.
+  await (await import("./experiment-metrics.ts")).addRowMetrics(rows, recipe, { benchDir, tsDir, cwd: io.cwd, splitOf, dirsOf: (run) => repeatsOf(run).map((k) => outOfRepeat(k, run)) });
   const table = tab.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats });
   fs.writeFileSync(path.join(outDir, "table.md"), table);
   fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sets, repeats, held: [...held], seeds, prices: prices ?? null, intervals: tab.intervalLegend(rows), rows }, null, 2)}\n`);

@@ -104,6 +104,10 @@ export interface RunRow {
   held: { seed: number } | null;
   /** The row against its reference (`plannedComparisons`); null for a row with none. */
   versus: PlannedComparison | null;
+  /** The recipe's `metrics` for the run (e.g. VES, TS), by name: the figure (mean over repeats), or "not computed: ..." with what it needs. */
+  metrics: Record<string, number | string> | null;
+  /** The model(s) the run ran with, from its run.json (a table over several models says which one ran each row). */
+  model: string | null;
 }
 
 export interface GuidelineFigures {
@@ -173,6 +177,8 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     repeats: null,
     held: null,
     versus: null,
+    metrics: null,
+    model: null,
   };
 }
 
@@ -235,6 +241,11 @@ export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecor
   };
 }
 
+/** Names of the metrics a recipe run may ask beyond EX, as the papers print them. */
+export const METRIC_TITLES: Record<string, string> = { ves: "VES", "r-ves": "R-VES", "soft-f1": "Soft F1", ts: "TS %" };
+const metricText = (value: number | string) => (typeof value === "number" ? f2(value) : value);
+/** "; VES 80.12; TS % not computed: needs --ts-dir DIR": the run's metrics after its EX. */
+const metricsText = (r: RunRow) => Object.entries(r.metrics ?? {}).map(([m, v]) => `; ${METRIC_TITLES[m] ?? m} ${metricText(v)}`).join("");
 const figuresText = (p: Paper) => Object.entries(p.figures).map(([k, v]) => `${k} ${v}`).join("; ");
 const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
 const intervalText = (i: Interval | null) => (i ? ` [${f2(i.low)}, ${f2(i.high)}]` : "");
@@ -247,7 +258,7 @@ const usd = (n: number | null) => (n === null ? "-" : `$${n < 0.01 ? n.toFixed(5
 function besidePaper(rows: RunRow[]): string[] {
   const withPaper = rows.filter((r) => r.paper);
   if (!withPaper.length) return [];
-  const lines = ["## Ours beside the paper's", "", "| run | paper's row | ours | paper's figures | paper's table, model |", "|---|---|---|---|---|"];
+  const lines = ["## Ours beside the paper's", "", "| run | paper's row | ours | paper's figures | paper's table, model | set-up differs from the paper's |", "|---|---|---|---|---|---|"];
   for (const r of withPaper) {
     const difficulties = r.byDifficulty.length > 1 ? `; ${r.byDifficulty.map((d) => `${d.difficulty} ${f2(d.ex)}`).join(", ")}` : "";
     const ours = r.notRun
@@ -257,7 +268,8 @@ function besidePaper(rows: RunRow[]): string[] {
         : r.repeats
           ? `EX ${exText(r)} over ${r.repeats.ex.filter((x) => x !== null).length} repeats${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`
           : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${difficulties}${r.failed ? `, ${r.failed} failed` : ""}${r.held ? ", held: one run every repeat read" : ""}`;
-    lines.push(`| ${r.run} | ${r.paper!.row} | ${ours} | ${figuresText(r.paper!)} | ${r.paper!.source}; ${r.paper!.model}${r.paper!.note ? ` (${r.paper!.note})` : ""} |`);
+    const more = r.notRun ? "" : `${metricsText(r)}${r.model ? `; with ${r.model}` : ""}`;
+    lines.push(`| ${r.run} | ${r.paper!.row} | ${ours}${more} | ${figuresText(r.paper!)} | ${r.paper!.source}; ${r.paper!.model}${r.paper!.note ? ` (${r.paper!.note})` : ""} | ${r.paper!.differs ?? "–"} |`);
   }
   lines.push("", "The paper's figures are on its benchmark, model and initial SQL; ours on what this experiment ran (--bench, --model, --limit).", "");
   return lines;
@@ -275,12 +287,18 @@ const COLUMN_TITLES: Record<string, string> = {
 };
 
 function cell(r: RunRow, column: string): string {
+  if (column === "differs") return r.paper?.differs ?? "";
+  // The paper's figure stands beside a row that did not run too.
+  if (column.startsWith("paper:")) return String(r.paper?.figures[column.slice("paper:".length)] ?? "");
   if (r.notRun) return column === "ex" ? `not run: ${r.notRun}` : "";
   if (column.startsWith("difficulty:")) {
     const d = r.byDifficulty.find((x) => x.difficulty === column.slice("difficulty:".length));
     return d ? `${f2(d.ex)}${intervalText(d.interval)}` : "";
   }
-  if (column.startsWith("paper:")) return String(r.paper?.figures[column.slice("paper:".length)] ?? "");
+  if (column.startsWith("metric:")) {
+    const value = r.metrics?.[column.slice("metric:".length)];
+    return value === undefined ? "" : metricText(value);
+  }
   switch (column) {
     case "ex":
       return r.guideline ? `${f2(r.guideline.exAfter)} (after the cycle)` : exText(r);
@@ -305,7 +323,7 @@ function cell(r: RunRow, column: string): string {
 function recipeTable(spec: TableSpec, rows: RunRow[]): string[] {
   const chosen = spec.rows ? spec.rows.map((name) => rows.find((r) => r.run === name)).filter((r) => r !== undefined) : rows.filter((r) => !r.guideline);
   const columns = spec.columns ?? ["ex", "tokens", "calls", "failed"];
-  const title = (c: string) => COLUMN_TITLES[c] ?? (c.startsWith("difficulty:") ? `${c.slice(11)} EX %` : `paper ${c.slice(6)}`);
+  const title = (c: string) => COLUMN_TITLES[c] ?? (c === "differs" ? "set-up differs from the paper's" : c.startsWith("metric:") ? (METRIC_TITLES[c.slice(7)] ?? c.slice(7)) : c.startsWith("difficulty:") ? `${c.slice(11)} EX %` : `paper ${c.slice(6)}`);
   return [
     `## ${spec.title ?? "Table"}`,
     "",

@@ -26,6 +26,9 @@ export const PaperSchema = z
     /** The reported figures by name ("EX", "GPT-4 Spider", "VES", ...). */
     figures: z.record(z.string(), z.number()).default({}),
     note: z.string().optional(),
+    /** How this row's set-up differs from the paper row's, beyond the model, benchmark and --limit every row shares:
+     * printed in the row itself (table.md, table.json). */
+    differs: z.string().min(1).optional(),
   })
   .strict();
 export type Paper = z.infer<typeof PaperSchema>;
@@ -58,6 +61,12 @@ export const RecipeRunSchema = z
      * initial SQL; false for none (another system's predictions scored as they are).
      */
     reference: z.union([z.string().min(1), z.literal(false)]).optional(),
+    /**
+     * Metrics beyond EX the paper reports for this row, computed on the run's predictions after it ran (as `sqlmend
+     * score --metrics` does): ves, r-ves, soft-f1, ts (test-suite accuracy: needs the experiment's --ts-dir). A metric
+     * whose data is not given is printed "not computed", with what it needs.
+     */
+    metrics: z.array(z.enum(["ves", "r-ves", "soft-f1", "ts"])).min(1).optional(),
   })
   .strict();
 export type RecipeRun = z.infer<typeof RecipeRunSchema>;
@@ -65,13 +74,14 @@ export type RecipeRun = z.infer<typeof RecipeRunSchema>;
 /**
  * The table to print first (table.md's "Table"): which runs as rows (default every eval run, recipe order) and which
  * columns: ex, initial-ex, wrong-to-right, right-to-wrong, tokens, calls, cost, failed, difficulty:NAME (EX on that
- * difficulty, e.g. difficulty:simple) or paper:FIGURE (the paper's figure of that name for the row).
+ * difficulty, e.g. difficulty:simple), paper:FIGURE (the paper's figure of that name for the row), metric:NAME (a
+ * metric of the run's `metrics`) or differs (how the row's set-up differs from the paper's).
  */
 export const TableSpecSchema = z
   .object({
     title: z.string().min(1).optional(),
     rows: z.array(z.string().min(1)).min(1).optional(),
-    columns: z.array(z.string().regex(/^(ex|initial-ex|wrong-to-right|right-to-wrong|tokens|calls|cost|failed|difficulty:.+|paper:.+)$/, "a column is ex, initial-ex, wrong-to-right, right-to-wrong, tokens, calls, cost, failed, difficulty:NAME or paper:FIGURE")).min(1).optional(),
+    columns: z.array(z.string().regex(/^(ex|initial-ex|wrong-to-right|right-to-wrong|tokens|calls|cost|failed|differs|difficulty:.+|paper:.+|metric:(ves|r-ves|soft-f1|ts))$/, "a column is ex, initial-ex, wrong-to-right, right-to-wrong, tokens, calls, cost, failed, differs, difficulty:NAME, paper:FIGURE or metric:ves|r-ves|soft-f1|ts")).min(1).optional(),
   })
   .strict();
 export type TableSpec = z.infer<typeof TableSpecSchema>;

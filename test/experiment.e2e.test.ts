@@ -116,7 +116,7 @@ describe("sqlmend experiment", () => {
     for (const r of ["none", "direct", "top4", "random", "din-sql", "filtered"]) expect([r, byRun[r].questions, byRun[r].failed]).toEqual([r, 2, 0]);
     expect([byRun["share"].graph, byRun["share"].questions, byRun["share"].ex, byRun["share"].calls]).toEqual(["as-given", 2, 100, 0]);
     expect(byRun["solid-sql"].notRun).toMatch(/^--set solid-sql=VALUE \(SOLID-SQL's predictions file/);
-    expect(run.out).toMatch(/^\| filtered \| Memo-SQL \(ICL \+ RAG, filtered\) \| EX \d+\.\d\d \(\d\/2\) \| EX 68\.5 \| Memo-SQL Table 3, BIRD dev; Qwen3-Coder-30B/m);
+    expect(run.out).toMatch(/^\| filtered \| Memo-SQL \(ICL \+ RAG, filtered\) \| EX \d+\.\d\d \(\d\/2\); with agent\/unrouted; [^|]*refiner: agent\/refiner[^|]* \| EX 68\.5 \| Memo-SQL Table 3, BIRD dev; Qwen3-Coder-30B/m);
     expect(run.out).toMatch(/^\| solid-sql \| SOLID-SQL \(Liu et al\., 2025a\) \| not run: --set solid-sql=VALUE/m);
     expect(run.out).toMatch(/^\| share \| SHARE \(Qu et al\., 2025\) \| EX 100\.00 \(2\/2\) \| EX 69\.2 \|/m);
     // The memory build's calls lie within the dry run's declared bounds for its 2 training questions.
@@ -138,7 +138,7 @@ describe("sqlmend experiment", () => {
     for (const g of ["guideline", "guideline.m2", "guideline.m2-nm", "guideline.m5-nm"]) expect(byRun[g].guideline.questions).toBe(3);
     expect(byRun["guideline.m2-nm"].guideline).toMatchObject({ maxIter: 2, noManager: true });
     expect(run.out).toMatch(/^\| magic\.batch-005 \| 5 batches \| not run: guideline\/guideline-batch-005\.md was not written by its run \| EX 58\.8 \|/m);
-    expect(run.out).toMatch(/^\| guideline\.m2-nm \| MAGIC max_i=2, w\/o manager \| EX \d+\.\d\d after the cycle; AVG_i \d\.\d\d; corrected within k=1\.\.2: \d+, \d+ of \d+ \| BIRD EX 73\.01;/m);
+    expect(run.out).toMatch(/^\| guideline\.m2-nm \| MAGIC max_i=2, w\/o manager \| EX \d+\.\d\d after the cycle; AVG_i \d\.\d\d; corrected within k=1\.\.2: \d+, \d+ of \d+; VES \d+\.\d\d(; with [^|]*)? \| BIRD EX 73\.01;/m);
     // The dry run's declared bounds for a guideline run hold for every question it ran (initial SQL and cycle).
     const recipe = BUILT_IN_RECIPES["magic-guideline"]!;
     let cycled = 0;
