@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import path from "node:path";
+import { lazyCrypto } from "../../tools/hash.js";
+import { UsageError, UserError } from "../shared/command.js";
+import { parseFlags } from "../shared/flags.js";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, loadRunModules, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags, runGraph, scenarioFrom } from "../../runner/run-options.js";
+import { executeSql } from "../../nodes/execute.js";
+import { formatTable } from "../../tools/format.js";
+import { getSharedExecutor } from "../../tools/sqlite/executor.js";
+import { loadBenchmark } from "../../tools/benchmarks/benchmark.js";
+import { resolveBenchmarkDir } from "../../tools/benchmarks/resolve.js";
+import { formatUsage } from "../../runner/progress.js";
+import { EXIT } from "../../core/exit.js";
+export const askCommand = {
+    name: "ask",
+    usage: `Usage: sqlmend ask GRAPH --db FILE [--evidence TEXT] [--thread ID] [--sql SQL] [--examples BENCH] [--json] "QUESTION"
+
+  --db FILE                 the SQLite database (opened read-only)
+  --evidence TEXT           external knowledge, as BIRD's evidence
+  --description-dir DIR     BIRD-style database_description/ folder for column descriptions
+  --thread ID               checkpoint thread id (default: a new one); an unfinished thread is resumed
+  --sql SQL                 corrector graphs: the SQL to correct (default: --initial baseline's answer)
+  --examples BENCH          benchmark dir (or 'minibench') whose train split feeds --few-shot (and r3's --k-shot)
+  --json                    print the outcome as JSON
+${RUN_FLAGS_USAGE}`,
+    helpFor: graphUsage,
+    async run(argv, io) {
+        const modules = await loadRunModules(argv, io.cwd);
+        const { values, positionals } = parseFlags(argv, {
+            ...runFlags,
+            ...graphFlags(modules),
+            db: { type: "string" },
+            evidence: { type: "string" },
+            "description-dir": { type: "string" },
+            thread: { type: "string" },
+            sql: { type: "string" },
+            examples: { type: "string" },
+            json: { type: "boolean" },
+        });
+        // `ask GRAPH "QUESTION"`, or `ask --graph FILE "QUESTION"`.
+        const spec = runGraph(modules.graph ? undefined : positionals[0], modules);
+        graphOptionsOf(spec, values);
+        const questionText = positionals.slice(modules.graph ? 0 : 1).join(" ").trim();
+        if (!values.db)
+            throw new UsageError("--db FILE is required");
+        if (!questionText)
+            throw new UsageError("the question is missing");
+        const dbPath = path.resolve(io.cwd, values.db);
+        if (!fs.existsSync(dbPath))
+            throw new UserError(`database not found: ${values.db}`);
+        if (values.sql !== undefined && spec.kind !== "corrector")
+            throw new UsageError(`--sql applies to corrector graphs; '${spec.name}' is a generator`);
+        // The model flags and --correct are checked now too (buildRunner reads them again): what runs a graph (LangGraph,
+        // LangChain, the checkpoint store) loads only once every flag has passed its check.
+        modelFlagsFrom(values);
+        scenarioFrom(values.correct, false);
+        const [{ buildRunner, examplePoolOf }, { openReadyCheckpointer }, { answerQuestion }] = await Promise.all([
+            import("../../runner/build-runner.js"),
+            import("../../storage/checkpoints.js"),
+            import("../../runner/question.js"),
+        ]);
+        const examples = values.examples
+            ? examplePoolOf(await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" }), `--examples ${values.examples}`)
+            : undefined;
+        const wantedBy = values.examples ? undefined : examplesWantedBy(spec, values);
+        if (wantedBy)
+            io.stderr(`sqlmend ask: ${wantedBy} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);
+        const executor = getSharedExecutor();
+        const warn = (line) => io.stderr(`warning: ${line}\n`);
+        // A damaged checkpoint file (the data directory's, shared by every command) is set aside with a warning, as eval does.
+        const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
+        try {
+            const runner = await buildRunner({
+                warn,
+                spec,
+                values,
+                env: io.env,
+                cwd: io.cwd,
+                executor,
+                checkpointer: checkpoints.saver,
+                semantics: "bird",
+                examples,
+                allowOracle: false,
+                inlineInitialSql: values.sql,
+            });
+            const question = {
+                id: "ask",
+                dbId: path.basename(dbPath).replace(/\.(sqlite3?|db)$/i, ""),
+                dbPath,
+                question: questionText,
+                evidence: values.evidence ?? "",
+                descriptionDir: values["description-dir"] ? path.resolve(io.cwd, values["description-dir"]) : undefined,
+            };
+            const threadId = values.thread ?? `ask-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${lazyCrypto().randomUUID().slice(0, 8)}`;
+            const outcome = await answerQuestion(runner, question, threadId);
+            if (outcome.noInitial !== undefined)
+                throw new UserError(`no initial SQL to correct: ${outcome.noInitial} (thread ${threadId})`);
+            if (!outcome.sql)
+                throw new UserError(`no SQL: ${outcome.error ?? whyNoSql(outcome.state)} (thread ${threadId})`);
+            const execution = await executeSql(executor, dbPath, outcome.sql, { previewRows: 20, timeoutMs: runner.queryTimeoutMs });
+            if (values.json) {
+                io.stdout(`${JSON.stringify({
+                    thread: threadId,
+                    sql: outcome.sql,
+                    initialSql: outcome.initialSql,
+                    correction: outcome.correction,
+                    result: execution.ok ? execution.preview : undefined,
+                    error: outcome.error ?? (execution.ok ? undefined : `${execution.errorKind}: ${execution.error}`),
+                    usage: outcome.usage,
+                    latencyMs: Math.round(outcome.latencyMs),
+                    iterations: outcome.iterations,
+                    checkpoints: checkpoints.location,
+                }, null, 2)}\n`);
+            }
+            else {
+                if (outcome.initialSql !== undefined)
+                    io.stdout(`Initial SQL:\n${outcome.initialSql || "(none)"}\nCorrection: ${outcome.correction ?? "-"}\n\n`);
+                io.stdout(`SQL:\n${outcome.sql || "(none)"}\n\n`);
+                io.stdout(execution.ok && execution.preview ? `${formatTable(execution.preview)}\n` : `Result: ${execution.errorKind}: ${execution.error}\n`);
+                if (outcome.error)
+                    io.stdout(`Run error: ${outcome.error}\n`);
+                const inspectHint = checkpoints.location === "memory" ? "" : `  (sqlmend inspect ${threadId}${values.checkpoints ? ` --checkpoints ${values.checkpoints}` : ""})`;
+                io.stdout(`\nTokens: ${formatUsage(outcome.usage)}\nThread: ${threadId}${inspectHint}\n`);
+            }
+            return outcome.error ? EXIT.error : EXIT.ok;
+        }
+        finally {
+            checkpoints.close();
+        }
+    },
+};
+/**
+ * Why a finished run has no SQL, in one line: the last failed model call of its final step (a model that is down, or
+ * a reply without SQL), else that the graph gave none.
+ */
+function whyNoSql(state) {
+    const failed = (state?.calls ?? []).filter((call) => call.error).at(-1);
+    return failed ? `${failed.role}: ${failed.error}` : "the graph gave none";
+}

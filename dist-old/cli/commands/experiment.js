@@ -1,0 +1,16 @@
+import { parseFlags } from "../shared/flags.js";
+import { loadRunModules } from "../../runner/run-options.js";
+import { EXPERIMENT_FLAGS, EXPERIMENT_USAGE, experimentForwardFlags, experimentFrom } from "../../runner/experiment-run.js";
+/** `sqlmend experiment`: its own flags and those it forwards to every run, then the run API (`runner/experiment-run.ts`). */
+export const experimentCommand = {
+    name: "experiment",
+    usage: EXPERIMENT_USAGE,
+    async run(argv, io) {
+        // A --node or --graph module's own options are flags forwarded to the runs: loaded before the flags are parsed.
+        const modules = await loadRunModules(argv, io.cwd);
+        const { values, positionals } = parseFlags(argv, { ...experimentForwardFlags(modules), ...EXPERIMENT_FLAGS });
+        const own = Object.fromEntries(Object.entries(values).filter(([flag]) => flag in EXPERIMENT_FLAGS));
+        const forwarded = Object.fromEntries(Object.entries(values).filter(([flag]) => !(flag in EXPERIMENT_FLAGS)));
+        return (await experimentFrom({ own, forwarded, positionals, argv }, io)).exitCode;
+    },
+};

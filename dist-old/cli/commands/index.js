@@ -1,0 +1,74 @@
+/** Every launcher command, in the order `sqlmend help` lists them. */
+export const commands = [
+    { name: "graphs", summary: "list the graphs, a line each (with their node slots)", load: async () => (await import("./graphs.js")).graphsCommand },
+    { name: "ask", summary: "answer one question on a SQLite database with a graph", load: async () => (await import("./ask.js")).askCommand },
+    { name: "eval", summary: "run a graph over a benchmark split, score it, write predictions and report.md", load: async () => (await import("./eval.js")).evalCommand },
+    {
+        name: "compare",
+        summary: "compare eval runs: EX, per difficulty, questions flipped, McNemar tests (Holm), cost, --html",
+        load: async () => (await import("./compare.js")).compareCommand,
+    },
+    {
+        name: "replay",
+        summary: "counterfactual runs: fork an eval run's recorded threads before a slot and run the rest with swapped nodes",
+        load: async () => (await import("./replay.js")).replayCommand,
+    },
+    {
+        name: "experiment",
+        summary: "run a recipe of eval runs (shared initial SQL, correctors × scenarios) into one folder and one table",
+        load: async () => (await import("./experiment.js")).experimentCommand,
+    },
+    {
+        name: "merge",
+        summary: "join the output folders of 'eval --shard I/N' into one run (results, predictions, report)",
+        load: async () => (await import("./merge.js")).mergeCommand,
+    },
+    {
+        name: "magic",
+        summary: "MAGIC: write a self-correction guideline from a method's training failures (magic guideline)",
+        load: async () => (await import("./magic.js")).magicCommand,
+    },
+    { name: "threads", summary: "list checkpointed threads, newest first", load: async () => (await import("./threads.js")).threadsCommand },
+    {
+        name: "inspect",
+        summary: "show a thread's final state and its history step by step (nodes, changes, prompts and replies)",
+        load: async () => (await import("./threads.js")).inspectCommand,
+    },
+    {
+        name: "link",
+        summary: "show what schema and value linking finds for a question: keywords, columns, stored values",
+        load: async () => (await import("./link.js")).linkCommand,
+    },
+    {
+        name: "exec",
+        summary: "run one read-only SQL statement against a SQLite file and print the result",
+        load: async () => (await import("./exec.js")).execCommand,
+        sqlWorkers: 1,
+    },
+    {
+        name: "ts-sql",
+        summary: "TS-SQL tools: 'audit' runs each gold SQL against its own TS-SQL test case (RQ0)",
+        load: async () => (await import("./ts-sql.js")).tsSqlCommand,
+    },
+    {
+        name: "score",
+        summary: "score predicted SQL against a benchmark's gold SQL (execution accuracy, VES)",
+        load: async () => (await import("./score.js")).scoreCommand,
+        sqlWorkers: "cpus",
+    },
+    {
+        name: "bench",
+        summary: "bench info: what a benchmark folder (or your own question file) holds: splits, questions, databases",
+        load: async () => (await import("./bench.js")).benchCommand,
+    },
+    {
+        name: "memo",
+        summary: "Memo-SQL's error-correction memory: build it from a training split, add a correction, show, search",
+        load: async () => (await import("./memo.js")).memoCommand,
+    },
+    {
+        name: "cache",
+        summary: "the response and vector caches: what they hold per model (info), and removing part or all of it (clear)",
+        load: async () => (await import("./cache.js")).cacheCommand,
+    },
+];

@@ -1,0 +1,2 @@
+import { type Command } from "../shared/command.ts";
+export declare const linkCommand: Command;

@@ -1,0 +1,2 @@
+export declare function closeAtEnd(close: () => void): () => void;
+export declare function closeAll(): void;

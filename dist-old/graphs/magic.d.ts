@@ -1,0 +1,782 @@
+/**
+ * MAGIC at inference (Figure 1): a corrector that applies a self-correction guideline to the SQL it is given:
+ * schema → correct (walk the guideline's ask-yourself questions, revise) → check (a revision that does not execute
+ * gives way to the initial SQL) → done.
+ */
+export declare const magicSpec: import("./spec.ts").GraphSpec<{
+    schema: import("../index.ts").NodeFactory;
+    correct: (deps: import("../index.ts").NodeDeps, options: import("../index.ts").GraphOptions) => import("../index.ts").SqlNode<import("@langchain/langgraph").InferStateSchemaValue<{
+        initialSql: import("zod").ZodDefault<import("zod").ZodString>;
+        guidelineHash: import("zod").ZodDefault<import("zod").ZodString>;
+        revision: import("zod").ZodDefault<import("zod").ZodString>;
+        graph: import("zod").ZodDefault<import("zod").ZodString>;
+        questionId: import("zod").ZodDefault<import("zod").ZodString>;
+        question: import("zod").ZodString;
+        evidence: import("zod").ZodDefault<import("zod").ZodString>;
+        dbId: import("zod").ZodDefault<import("zod").ZodString>;
+        dbPath: import("zod").ZodString;
+        descriptionDir: import("zod").ZodDefault<import("zod").ZodString>;
+        linking: import("zod").ZodDefault<import("zod").ZodNullable<import("zod").ZodObject<{
+            keywords: import("zod").ZodArray<import("zod").ZodString>;
+            columns: import("zod").ZodArray<import("zod").ZodObject<{
+                table: import("zod").ZodString;
+                column: import("zod").ZodString;
+                score: import("zod").ZodNumber;
+                via: import("zod").ZodEnum<{
+                    name: "name";
+                    value: "value";
+                    description: "description";
+                }>;
+                keyword: import("zod").ZodOptional<import("zod").ZodString>;
+            }, import("zod/v4/core").$strip>>;
+            values: import("zod").ZodArray<import("zod").ZodObject<{
+                keyword: import("zod").ZodString;
+                table: import("zod").ZodString;
+                column: import("zod").ZodString;
+                value: import("zod").ZodString;
+                score: import("zod").ZodNumber;
+                distance: import("zod").ZodOptional<import("zod").ZodNumber>;
+            }, import("zod/v4/core").$strip>>;
+            ranking: import("zod").ZodEnum<{
+                lexical: "lexical";
+                embeddings: "embeddings";
+            }>;
+            note: import("zod").ZodOptional<import("zod").ZodString>;
+        }, import("zod/v4/core").$strip>>>;
+        schemaText: import("zod").ZodDefault<import("zod").ZodString>;
+        sql: import("zod").ZodDefault<import("zod").ZodString>;
+        execution: import("zod").ZodDefault<import("zod").ZodNullable<import("zod").ZodObject<{
+            sql: import("zod").ZodString;
+            ok: import("zod").ZodBoolean;
+            preview: import("zod").ZodOptional<import("zod").ZodObject<{
+                columns: import("zod").ZodArray<import("zod").ZodString>;
+                rows: import("zod").ZodArray<import("zod").ZodArray<import("zod").ZodUnion<readonly [import("zod").ZodNull, import("zod").ZodNumber, import("zod").ZodString]>>>;
+                rowCount: import("zod").ZodNumber;
+                truncated: import("zod").ZodBoolean;
+            }, import("zod/v4/core").$strip>>;
+            fingerprint: import("zod").ZodOptional<import("zod").ZodString>;
+            errorKind: import("zod").ZodOptional<import("zod").ZodString>;
+            error: import("zod").ZodOptional<import("zod").ZodString>;
+            elapsedMs: import("zod").ZodNumber;
+        }, import("zod/v4/core").$strip>>>;
+        fixRounds: import("zod").ZodDefault<import("zod").ZodNumber>;
+        attempts: import("@langchain/langgraph").ReducedValue<{
+            node: string;
+            sql: string;
+            ok: boolean;
+            note?: string | undefined;
+        }[], {
+            node: string;
+            sql: string;
+            ok: boolean;
+            note?: string | undefined;
+        }[]>;
+        candidates: import("@langchain/langgraph").ReducedValue<{
+            id: string;
+            sql: string;
+            source: string;
+            execution?: {
+                sql: string;
+                ok: boolean;
+                elapsedMs: number;
+                preview?: {
+                    columns: string[];
+                    rows: (string | number | null)[][];
+                    rowCount: number;
+                    truncated: boolean;
+                } | undefined;
+                fingerprint?: string | undefined;
+                errorKind?: string | undefined;
+                error?: string | undefined;
+            } | undefined;
+            meta?: Record<string, unknown> | undefined;
+        }[], {
+            id: string;
+            sql: string;
+            source: string;
+            execution?: {
+                sql: string;
+                ok: boolean;
+                elapsedMs: number;
+                preview?: {
+                    columns: string[];
+                    rows: (string | number | null)[][];
+                    rowCount: number;
+                    truncated: boolean;
+                } | undefined;
+                fingerprint?: string | undefined;
+                errorKind?: string | undefined;
+                error?: string | undefined;
+            } | undefined;
+            meta?: Record<string, unknown> | undefined;
+        }[]>;
+        calls: import("@langchain/langgraph").ReducedValue<{
+            role: string;
+            model: string;
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            reply: string;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            method?: string | undefined;
+            error?: string | undefined;
+            step?: number | undefined;
+            node?: string | undefined;
+            cached?: boolean | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallback?: string | undefined;
+        }[], {
+            role: string;
+            model: string;
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            reply: string;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            method?: string | undefined;
+            error?: string | undefined;
+            step?: number | undefined;
+            node?: string | undefined;
+            cached?: boolean | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallback?: string | undefined;
+        }[]>;
+        usage: import("@langchain/langgraph").ReducedValue<{
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            byRole: Record<string, {
+                calls: number;
+                inputTokens: number;
+                outputTokens: number;
+                latencyMs: number;
+                failed?: number | undefined;
+                cached?: number | undefined;
+                savedTokens?: number | undefined;
+                savedInputTokens?: number | undefined;
+                savedOutputTokens?: number | undefined;
+                fallbacks?: number | undefined;
+            }>;
+            failed?: number | undefined;
+            cached?: number | undefined;
+            savedTokens?: number | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallbacks?: number | undefined;
+            failure?: string | undefined;
+        }, {
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            byRole: Record<string, {
+                calls: number;
+                inputTokens: number;
+                outputTokens: number;
+                latencyMs: number;
+                failed?: number | undefined;
+                cached?: number | undefined;
+                savedTokens?: number | undefined;
+                savedInputTokens?: number | undefined;
+                savedOutputTokens?: number | undefined;
+                fallbacks?: number | undefined;
+            }>;
+            failed?: number | undefined;
+            cached?: number | undefined;
+            savedTokens?: number | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallbacks?: number | undefined;
+            failure?: string | undefined;
+        }>;
+    }>, import("@langchain/langgraph").InferStateSchemaUpdate<{
+        initialSql: import("zod").ZodDefault<import("zod").ZodString>;
+        guidelineHash: import("zod").ZodDefault<import("zod").ZodString>;
+        revision: import("zod").ZodDefault<import("zod").ZodString>;
+        graph: import("zod").ZodDefault<import("zod").ZodString>;
+        questionId: import("zod").ZodDefault<import("zod").ZodString>;
+        question: import("zod").ZodString;
+        evidence: import("zod").ZodDefault<import("zod").ZodString>;
+        dbId: import("zod").ZodDefault<import("zod").ZodString>;
+        dbPath: import("zod").ZodString;
+        descriptionDir: import("zod").ZodDefault<import("zod").ZodString>;
+        linking: import("zod").ZodDefault<import("zod").ZodNullable<import("zod").ZodObject<{
+            keywords: import("zod").ZodArray<import("zod").ZodString>;
+            columns: import("zod").ZodArray<import("zod").ZodObject<{
+                table: import("zod").ZodString;
+                column: import("zod").ZodString;
+                score: import("zod").ZodNumber;
+                via: import("zod").ZodEnum<{
+                    name: "name";
+                    value: "value";
+                    description: "description";
+                }>;
+                keyword: import("zod").ZodOptional<import("zod").ZodString>;
+            }, import("zod/v4/core").$strip>>;
+            values: import("zod").ZodArray<import("zod").ZodObject<{
+                keyword: import("zod").ZodString;
+                table: import("zod").ZodString;
+                column: import("zod").ZodString;
+                value: import("zod").ZodString;
+                score: import("zod").ZodNumber;
+                distance: import("zod").ZodOptional<import("zod").ZodNumber>;
+            }, import("zod/v4/core").$strip>>;
+            ranking: import("zod").ZodEnum<{
+                lexical: "lexical";
+                embeddings: "embeddings";
+            }>;
+            note: import("zod").ZodOptional<import("zod").ZodString>;
+        }, import("zod/v4/core").$strip>>>;
+        schemaText: import("zod").ZodDefault<import("zod").ZodString>;
+        sql: import("zod").ZodDefault<import("zod").ZodString>;
+        execution: import("zod").ZodDefault<import("zod").ZodNullable<import("zod").ZodObject<{
+            sql: import("zod").ZodString;
+            ok: import("zod").ZodBoolean;
+            preview: import("zod").ZodOptional<import("zod").ZodObject<{
+                columns: import("zod").ZodArray<import("zod").ZodString>;
+                rows: import("zod").ZodArray<import("zod").ZodArray<import("zod").ZodUnion<readonly [import("zod").ZodNull, import("zod").ZodNumber, import("zod").ZodString]>>>;
+                rowCount: import("zod").ZodNumber;
+                truncated: import("zod").ZodBoolean;
+            }, import("zod/v4/core").$strip>>;
+            fingerprint: import("zod").ZodOptional<import("zod").ZodString>;
+            errorKind: import("zod").ZodOptional<import("zod").ZodString>;
+            error: import("zod").ZodOptional<import("zod").ZodString>;
+            elapsedMs: import("zod").ZodNumber;
+        }, import("zod/v4/core").$strip>>>;
+        fixRounds: import("zod").ZodDefault<import("zod").ZodNumber>;
+        attempts: import("@langchain/langgraph").ReducedValue<{
+            node: string;
+            sql: string;
+            ok: boolean;
+            note?: string | undefined;
+        }[], {
+            node: string;
+            sql: string;
+            ok: boolean;
+            note?: string | undefined;
+        }[]>;
+        candidates: import("@langchain/langgraph").ReducedValue<{
+            id: string;
+            sql: string;
+            source: string;
+            execution?: {
+                sql: string;
+                ok: boolean;
+                elapsedMs: number;
+                preview?: {
+                    columns: string[];
+                    rows: (string | number | null)[][];
+                    rowCount: number;
+                    truncated: boolean;
+                } | undefined;
+                fingerprint?: string | undefined;
+                errorKind?: string | undefined;
+                error?: string | undefined;
+            } | undefined;
+            meta?: Record<string, unknown> | undefined;
+        }[], {
+            id: string;
+            sql: string;
+            source: string;
+            execution?: {
+                sql: string;
+                ok: boolean;
+                elapsedMs: number;
+                preview?: {
+                    columns: string[];
+                    rows: (string | number | null)[][];
+                    rowCount: number;
+                    truncated: boolean;
+                } | undefined;
+                fingerprint?: string | undefined;
+                errorKind?: string | undefined;
+                error?: string | undefined;
+            } | undefined;
+            meta?: Record<string, unknown> | undefined;
+        }[]>;
+        calls: import("@langchain/langgraph").ReducedValue<{
+            role: string;
+            model: string;
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            reply: string;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            method?: string | undefined;
+            error?: string | undefined;
+            step?: number | undefined;
+            node?: string | undefined;
+            cached?: boolean | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallback?: string | undefined;
+        }[], {
+            role: string;
+            model: string;
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            reply: string;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            method?: string | undefined;
+            error?: string | undefined;
+            step?: number | undefined;
+            node?: string | undefined;
+            cached?: boolean | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallback?: string | undefined;
+        }[]>;
+        usage: import("@langchain/langgraph").ReducedValue<{
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            byRole: Record<string, {
+                calls: number;
+                inputTokens: number;
+                outputTokens: number;
+                latencyMs: number;
+                failed?: number | undefined;
+                cached?: number | undefined;
+                savedTokens?: number | undefined;
+                savedInputTokens?: number | undefined;
+                savedOutputTokens?: number | undefined;
+                fallbacks?: number | undefined;
+            }>;
+            failed?: number | undefined;
+            cached?: number | undefined;
+            savedTokens?: number | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallbacks?: number | undefined;
+            failure?: string | undefined;
+        }, {
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            byRole: Record<string, {
+                calls: number;
+                inputTokens: number;
+                outputTokens: number;
+                latencyMs: number;
+                failed?: number | undefined;
+                cached?: number | undefined;
+                savedTokens?: number | undefined;
+                savedInputTokens?: number | undefined;
+                savedOutputTokens?: number | undefined;
+                fallbacks?: number | undefined;
+            }>;
+            failed?: number | undefined;
+            cached?: number | undefined;
+            savedTokens?: number | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallbacks?: number | undefined;
+            failure?: string | undefined;
+        }>;
+    }> | import("@langchain/langgraph").Command<unknown, Record<string, unknown>, string>>;
+    check: (deps: import("../index.ts").NodeDeps, options: import("../index.ts").GraphOptions) => import("../index.ts").SqlNode<import("@langchain/langgraph").InferStateSchemaValue<{
+        initialSql: import("zod").ZodDefault<import("zod").ZodString>;
+        guidelineHash: import("zod").ZodDefault<import("zod").ZodString>;
+        revision: import("zod").ZodDefault<import("zod").ZodString>;
+        graph: import("zod").ZodDefault<import("zod").ZodString>;
+        questionId: import("zod").ZodDefault<import("zod").ZodString>;
+        question: import("zod").ZodString;
+        evidence: import("zod").ZodDefault<import("zod").ZodString>;
+        dbId: import("zod").ZodDefault<import("zod").ZodString>;
+        dbPath: import("zod").ZodString;
+        descriptionDir: import("zod").ZodDefault<import("zod").ZodString>;
+        linking: import("zod").ZodDefault<import("zod").ZodNullable<import("zod").ZodObject<{
+            keywords: import("zod").ZodArray<import("zod").ZodString>;
+            columns: import("zod").ZodArray<import("zod").ZodObject<{
+                table: import("zod").ZodString;
+                column: import("zod").ZodString;
+                score: import("zod").ZodNumber;
+                via: import("zod").ZodEnum<{
+                    name: "name";
+                    value: "value";
+                    description: "description";
+                }>;
+                keyword: import("zod").ZodOptional<import("zod").ZodString>;
+            }, import("zod/v4/core").$strip>>;
+            values: import("zod").ZodArray<import("zod").ZodObject<{
+                keyword: import("zod").ZodString;
+                table: import("zod").ZodString;
+                column: import("zod").ZodString;
+                value: import("zod").ZodString;
+                score: import("zod").ZodNumber;
+                distance: import("zod").ZodOptional<import("zod").ZodNumber>;
+            }, import("zod/v4/core").$strip>>;
+            ranking: import("zod").ZodEnum<{
+                lexical: "lexical";
+                embeddings: "embeddings";
+            }>;
+            note: import("zod").ZodOptional<import("zod").ZodString>;
+        }, import("zod/v4/core").$strip>>>;
+        schemaText: import("zod").ZodDefault<import("zod").ZodString>;
+        sql: import("zod").ZodDefault<import("zod").ZodString>;
+        execution: import("zod").ZodDefault<import("zod").ZodNullable<import("zod").ZodObject<{
+            sql: import("zod").ZodString;
+            ok: import("zod").ZodBoolean;
+            preview: import("zod").ZodOptional<import("zod").ZodObject<{
+                columns: import("zod").ZodArray<import("zod").ZodString>;
+                rows: import("zod").ZodArray<import("zod").ZodArray<import("zod").ZodUnion<readonly [import("zod").ZodNull, import("zod").ZodNumber, import("zod").ZodString]>>>;
+                rowCount: import("zod").ZodNumber;
+                truncated: import("zod").ZodBoolean;
+            }, import("zod/v4/core").$strip>>;
+            fingerprint: import("zod").ZodOptional<import("zod").ZodString>;
+            errorKind: import("zod").ZodOptional<import("zod").ZodString>;
+            error: import("zod").ZodOptional<import("zod").ZodString>;
+            elapsedMs: import("zod").ZodNumber;
+        }, import("zod/v4/core").$strip>>>;
+        fixRounds: import("zod").ZodDefault<import("zod").ZodNumber>;
+        attempts: import("@langchain/langgraph").ReducedValue<{
+            node: string;
+            sql: string;
+            ok: boolean;
+            note?: string | undefined;
+        }[], {
+            node: string;
+            sql: string;
+            ok: boolean;
+            note?: string | undefined;
+        }[]>;
+        candidates: import("@langchain/langgraph").ReducedValue<{
+            id: string;
+            sql: string;
+            source: string;
+            execution?: {
+                sql: string;
+                ok: boolean;
+                elapsedMs: number;
+                preview?: {
+                    columns: string[];
+                    rows: (string | number | null)[][];
+                    rowCount: number;
+                    truncated: boolean;
+                } | undefined;
+                fingerprint?: string | undefined;
+                errorKind?: string | undefined;
+                error?: string | undefined;
+            } | undefined;
+            meta?: Record<string, unknown> | undefined;
+        }[], {
+            id: string;
+            sql: string;
+            source: string;
+            execution?: {
+                sql: string;
+                ok: boolean;
+                elapsedMs: number;
+                preview?: {
+                    columns: string[];
+                    rows: (string | number | null)[][];
+                    rowCount: number;
+                    truncated: boolean;
+                } | undefined;
+                fingerprint?: string | undefined;
+                errorKind?: string | undefined;
+                error?: string | undefined;
+            } | undefined;
+            meta?: Record<string, unknown> | undefined;
+        }[]>;
+        calls: import("@langchain/langgraph").ReducedValue<{
+            role: string;
+            model: string;
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            reply: string;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            method?: string | undefined;
+            error?: string | undefined;
+            step?: number | undefined;
+            node?: string | undefined;
+            cached?: boolean | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallback?: string | undefined;
+        }[], {
+            role: string;
+            model: string;
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            reply: string;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            method?: string | undefined;
+            error?: string | undefined;
+            step?: number | undefined;
+            node?: string | undefined;
+            cached?: boolean | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallback?: string | undefined;
+        }[]>;
+        usage: import("@langchain/langgraph").ReducedValue<{
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            byRole: Record<string, {
+                calls: number;
+                inputTokens: number;
+                outputTokens: number;
+                latencyMs: number;
+                failed?: number | undefined;
+                cached?: number | undefined;
+                savedTokens?: number | undefined;
+                savedInputTokens?: number | undefined;
+                savedOutputTokens?: number | undefined;
+                fallbacks?: number | undefined;
+            }>;
+            failed?: number | undefined;
+            cached?: number | undefined;
+            savedTokens?: number | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallbacks?: number | undefined;
+            failure?: string | undefined;
+        }, {
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            byRole: Record<string, {
+                calls: number;
+                inputTokens: number;
+                outputTokens: number;
+                latencyMs: number;
+                failed?: number | undefined;
+                cached?: number | undefined;
+                savedTokens?: number | undefined;
+                savedInputTokens?: number | undefined;
+                savedOutputTokens?: number | undefined;
+                fallbacks?: number | undefined;
+            }>;
+            failed?: number | undefined;
+            cached?: number | undefined;
+            savedTokens?: number | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallbacks?: number | undefined;
+            failure?: string | undefined;
+        }>;
+    }>, import("@langchain/langgraph").InferStateSchemaUpdate<{
+        initialSql: import("zod").ZodDefault<import("zod").ZodString>;
+        guidelineHash: import("zod").ZodDefault<import("zod").ZodString>;
+        revision: import("zod").ZodDefault<import("zod").ZodString>;
+        graph: import("zod").ZodDefault<import("zod").ZodString>;
+        questionId: import("zod").ZodDefault<import("zod").ZodString>;
+        question: import("zod").ZodString;
+        evidence: import("zod").ZodDefault<import("zod").ZodString>;
+        dbId: import("zod").ZodDefault<import("zod").ZodString>;
+        dbPath: import("zod").ZodString;
+        descriptionDir: import("zod").ZodDefault<import("zod").ZodString>;
+        linking: import("zod").ZodDefault<import("zod").ZodNullable<import("zod").ZodObject<{
+            keywords: import("zod").ZodArray<import("zod").ZodString>;
+            columns: import("zod").ZodArray<import("zod").ZodObject<{
+                table: import("zod").ZodString;
+                column: import("zod").ZodString;
+                score: import("zod").ZodNumber;
+                via: import("zod").ZodEnum<{
+                    name: "name";
+                    value: "value";
+                    description: "description";
+                }>;
+                keyword: import("zod").ZodOptional<import("zod").ZodString>;
+            }, import("zod/v4/core").$strip>>;
+            values: import("zod").ZodArray<import("zod").ZodObject<{
+                keyword: import("zod").ZodString;
+                table: import("zod").ZodString;
+                column: import("zod").ZodString;
+                value: import("zod").ZodString;
+                score: import("zod").ZodNumber;
+                distance: import("zod").ZodOptional<import("zod").ZodNumber>;
+            }, import("zod/v4/core").$strip>>;
+            ranking: import("zod").ZodEnum<{
+                lexical: "lexical";
+                embeddings: "embeddings";
+            }>;
+            note: import("zod").ZodOptional<import("zod").ZodString>;
+        }, import("zod/v4/core").$strip>>>;
+        schemaText: import("zod").ZodDefault<import("zod").ZodString>;
+        sql: import("zod").ZodDefault<import("zod").ZodString>;
+        execution: import("zod").ZodDefault<import("zod").ZodNullable<import("zod").ZodObject<{
+            sql: import("zod").ZodString;
+            ok: import("zod").ZodBoolean;
+            preview: import("zod").ZodOptional<import("zod").ZodObject<{
+                columns: import("zod").ZodArray<import("zod").ZodString>;
+                rows: import("zod").ZodArray<import("zod").ZodArray<import("zod").ZodUnion<readonly [import("zod").ZodNull, import("zod").ZodNumber, import("zod").ZodString]>>>;
+                rowCount: import("zod").ZodNumber;
+                truncated: import("zod").ZodBoolean;
+            }, import("zod/v4/core").$strip>>;
+            fingerprint: import("zod").ZodOptional<import("zod").ZodString>;
+            errorKind: import("zod").ZodOptional<import("zod").ZodString>;
+            error: import("zod").ZodOptional<import("zod").ZodString>;
+            elapsedMs: import("zod").ZodNumber;
+        }, import("zod/v4/core").$strip>>>;
+        fixRounds: import("zod").ZodDefault<import("zod").ZodNumber>;
+        attempts: import("@langchain/langgraph").ReducedValue<{
+            node: string;
+            sql: string;
+            ok: boolean;
+            note?: string | undefined;
+        }[], {
+            node: string;
+            sql: string;
+            ok: boolean;
+            note?: string | undefined;
+        }[]>;
+        candidates: import("@langchain/langgraph").ReducedValue<{
+            id: string;
+            sql: string;
+            source: string;
+            execution?: {
+                sql: string;
+                ok: boolean;
+                elapsedMs: number;
+                preview?: {
+                    columns: string[];
+                    rows: (string | number | null)[][];
+                    rowCount: number;
+                    truncated: boolean;
+                } | undefined;
+                fingerprint?: string | undefined;
+                errorKind?: string | undefined;
+                error?: string | undefined;
+            } | undefined;
+            meta?: Record<string, unknown> | undefined;
+        }[], {
+            id: string;
+            sql: string;
+            source: string;
+            execution?: {
+                sql: string;
+                ok: boolean;
+                elapsedMs: number;
+                preview?: {
+                    columns: string[];
+                    rows: (string | number | null)[][];
+                    rowCount: number;
+                    truncated: boolean;
+                } | undefined;
+                fingerprint?: string | undefined;
+                errorKind?: string | undefined;
+                error?: string | undefined;
+            } | undefined;
+            meta?: Record<string, unknown> | undefined;
+        }[]>;
+        calls: import("@langchain/langgraph").ReducedValue<{
+            role: string;
+            model: string;
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            reply: string;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            method?: string | undefined;
+            error?: string | undefined;
+            step?: number | undefined;
+            node?: string | undefined;
+            cached?: boolean | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallback?: string | undefined;
+        }[], {
+            role: string;
+            model: string;
+            messages: {
+                role: string;
+                content: string;
+            }[];
+            reply: string;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            method?: string | undefined;
+            error?: string | undefined;
+            step?: number | undefined;
+            node?: string | undefined;
+            cached?: boolean | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallback?: string | undefined;
+        }[]>;
+        usage: import("@langchain/langgraph").ReducedValue<{
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            byRole: Record<string, {
+                calls: number;
+                inputTokens: number;
+                outputTokens: number;
+                latencyMs: number;
+                failed?: number | undefined;
+                cached?: number | undefined;
+                savedTokens?: number | undefined;
+                savedInputTokens?: number | undefined;
+                savedOutputTokens?: number | undefined;
+                fallbacks?: number | undefined;
+            }>;
+            failed?: number | undefined;
+            cached?: number | undefined;
+            savedTokens?: number | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallbacks?: number | undefined;
+            failure?: string | undefined;
+        }, {
+            calls: number;
+            inputTokens: number;
+            outputTokens: number;
+            latencyMs: number;
+            byRole: Record<string, {
+                calls: number;
+                inputTokens: number;
+                outputTokens: number;
+                latencyMs: number;
+                failed?: number | undefined;
+                cached?: number | undefined;
+                savedTokens?: number | undefined;
+                savedInputTokens?: number | undefined;
+                savedOutputTokens?: number | undefined;
+                fallbacks?: number | undefined;
+            }>;
+            failed?: number | undefined;
+            cached?: number | undefined;
+            savedTokens?: number | undefined;
+            savedInputTokens?: number | undefined;
+            savedOutputTokens?: number | undefined;
+            fallbacks?: number | undefined;
+            failure?: string | undefined;
+        }>;
+    }> | import("@langchain/langgraph").Command<unknown, Record<string, unknown>, string>>;
+}>;

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { UserError } from "../core/errors.js";
+import { readOptions } from "../core/options.js";
+import { MEMO_CORRECTION_OPTIONS } from "../nodes/memo/options.js";
+import { MemoryStore } from "../tools/retrieval/memory-store.js";
+/**
+ * memo-sql's and memo-refine's check before an eval: the memory must not hold the evaluated benchmark's answers — no
+ * entry built from the evaluated benchmark and split (any of its questions: Spider's dev is largely paraphrase pairs
+ * sharing their gold SQL, so dev 1's entry is dev 0's answer), none made from an evaluated question's text, none whose
+ * gold SQL (canonical spelling, same database) is an evaluated question's gold (`MemoryStore.entriesFrom`). The
+ * per-question self-exclusion hides only the question's own entry. Refused unless `--allow-memory-overlap`; either way
+ * the report records the memory's identity and size, and what overlaps.
+ */
+export function memoPreflight(run) {
+    const o = readOptions(MEMO_CORRECTION_OPTIONS, run.options);
+    if (!o.memory || o.retrieval === "none")
+        return { memory: o.memory ? `${o.memory} (not read: --retrieval none)` : "none" };
+    const store = MemoryStore.open(path.resolve(run.cwd, o.memory), { readonly: true });
+    try {
+        const identity = store.identity();
+        const overlap = store.entriesFrom(run.questions, { bench: run.bench, split: run.split, questions: run.questionsFile });
+        const questions = [...new Set(overlap.flatMap((x) => (x.question === null ? [] : [x.question])))];
+        const count = (how) => overlap.filter((x) => x.how === how).length;
+        const kinds = [
+            count("split") ? `${count("split")} built from the evaluated split (${run.split})` : "",
+            count("question") ? `${count("question")} made from an evaluated question's text` : "",
+            count("gold") ? `${count("gold")} whose gold SQL is an evaluated question's` : "",
+        ].filter(Boolean);
+        const what = `${overlap.length} entr${overlap.length === 1 ? "y" : "ies"} that could give evaluated questions their answer: ${kinds.join("; ")}${questions.length ? ` (evaluated questions hit: ${questions.length}, first: ${questions.slice(0, 5).join(", ")})` : ""}`;
+        if (overlap.length && !o.allowMemoryOverlap) {
+            throw new UserError(`the memory ${o.memory} holds ${what}; build it from another split, or pass --allow-memory-overlap (the report will say so)`);
+        }
+        return {
+            memory: {
+                ...identity,
+                evaluatedQuestionsInMemory: questions.length,
+                overlappingEntries: { split: count("split"), question: count("question"), gold: count("gold") },
+                ...(overlap.length ? { overlapAllowed: `--allow-memory-overlap: ${what}` } : {}),
+            },
+        };
+    }
+    finally {
+        store.close();
+    }
+}

@@ -1,0 +1,137 @@
+import { SqlInputState } from "../state/sql-state.js";
+import { END, START, Send, StateGraph } from "@langchain/langgraph";
+import { R3State } from "../state/r3.js";
+import { debugNode } from "../nodes/r3/debug.js";
+import { finishNode, stopReasonOf } from "../nodes/r3/finish.js";
+import { R3_LOOP_OPTIONS } from "../nodes/r3/options.js";
+import { personasNode } from "../nodes/r3/personas.js";
+import { REVIEW_INPUT, reviewNode } from "../nodes/r3/review.js";
+import { reviseNode } from "../nodes/r3/revise.js";
+import { writeNode } from "../nodes/r3/write.js";
+import { r3Manifest, r3ReviewManifest } from "./manifests/r3.js";
+import { readOptions } from "../core/options.js";
+import { SHARED_FACTORIES } from "./slots.js";
+import { summarizeOutcomes } from "./outcome.js";
+import { defineSpec } from "./spec.js";
+/** R³'s agents' factories by slot (after `schema`); `write` only in the generator. */
+const LOOP_FACTORIES = {
+    schema: SHARED_FACTORIES.schema,
+    execute: SHARED_FACTORIES.execute,
+    debug: debugNode,
+    persona: personasNode,
+    review: reviewNode,
+    revise: reviseNode,
+    finish: finishNode,
+};
+/**
+ * One `Send` per reviewer: they run in the same step, in parallel, each told which persona it is. A reviewer gets
+ * what the `review` slot reads (`ReviewPayload`), not the writer's history.
+ */
+const reviewerSends = (opts) => (state) => Array.from({ length: opts.reviewers }, (_, i) => new Send("review", { ...Object.fromEntries(REVIEW_INPUT.map((key) => [key, state[key]])), reviewerIndex: i }));
+/** After execute: the debug loop while the SQL fails and turns remain; then stop, make the panel, or review. */
+const routeAfterExecute = (opts) => (state) => {
+    if (state.execution && !state.execution.ok && state.roundDebugTurns < opts.maxDebugTurns)
+        return "debug";
+    if (stopReasonOf(state, opts))
+        return "finish";
+    if (state.personas.length < opts.reviewers)
+        return "persona";
+    return reviewerSends(opts)(state);
+};
+/**
+ * After revise: a revision is executed (and debugged) first; consensus, no review to answer, or a writer that gave
+ * no SQL even when asked again ends the loop.
+ */
+const routeAfterRevise = (state) => {
+    const outcome = state.roundLog.at(-1)?.outcome;
+    return outcome === "revised" ? "execute" : "finish";
+};
+/**
+ * Algorithm 1 as a graph. Generator: schema → write → execute ⇄ debug → persona → review ×n (Send) → revise →
+ * (finish | execute …). Corrector: the same from execute, the given SQL standing as the writer's first answer.
+ */
+function buildR3(node, withWriter, options) {
+    const opts = readOptions(R3_LOOP_OPTIONS, options);
+    const graph = new StateGraph(R3State, { input: SqlInputState })
+        .addNode("schema", node("schema"))
+        .addNode("execute", node("execute", { previewRows: Math.max(opts.resultRows, options.previewRows ?? 0) }))
+        .addNode("debug", node("debug"))
+        .addNode("persona", node("persona"))
+        .addNode("review", node("review"))
+        .addNode("revise", node("revise"))
+        .addNode("finish", node("finish"));
+    const wired = withWriter
+        ? graph.addNode("write", node("write")).addEdge(START, "schema").addEdge("schema", "write").addEdge("write", "execute")
+        : graph.addEdge(START, "schema").addEdge("schema", "execute");
+    const compiled = wired
+        .addConditionalEdges("execute", routeAfterExecute(opts), ["debug", "finish", "persona", "review"])
+        .addEdge("debug", "execute")
+        .addConditionalEdges("persona", reviewerSends(opts), ["review"])
+        .addEdge("review", "revise")
+        .addConditionalEdges("revise", routeAfterRevise, ["execute", "finish"])
+        .addEdge("finish", END)
+        .compile({ checkpointer: options.checkpointer });
+    return compiled;
+}
+/**
+ * The most steps: schema, write, execute and its debug turns, persona; per review round review (the n reviewers in
+ * one step), revise, execute and its debug turns; finish.
+ */
+const r3Steps = (options) => {
+    const o = readOptions(R3_LOOP_OPTIONS, options);
+    const executed = 1 + 2 * o.maxDebugTurns;
+    return 2 + executed + 1 + o.maxReviewTurns * (2 + executed) + 1;
+};
+/** "embeddings (MODEL)", "bm25", "bm25 (embeddings failed: …)", "zero-shot" as a category the report can count. */
+const rankingKind = (ranking) => (ranking.startsWith("bm25 (embeddings failed") ? "bm25, embeddings failed" : ranking.replace(/ \(.*\)$/, ""));
+/**
+ * What an R³ question went through: review rounds and why they stopped, the panel (generated and standby reviewers,
+ * failed reviews), the writer's re-asks (debug-loop fixes are the shared `fixRounds`), and the shots (how many, how
+ * ranked, from what pool). Values that do not apply (no panel, no shots asked) are null and left out of the sums.
+ */
+export const r3Outcome = {
+    of(raw) {
+        const state = raw;
+        const panel = state.personas.length > 0;
+        const kShot = state.shotsRanking !== "zero-shot" || state.shots.length > 0;
+        return {
+            rounds: state.rounds,
+            stopReason: state.stopKind || null,
+            personasGenerated: panel ? state.personas.length - state.personasStandby : null,
+            personasStandby: panel ? state.personasStandby : null,
+            personasDropped: panel ? state.personasDropped : null,
+            failedReviews: panel ? state.reviews.filter((r) => !r.ok).length : null,
+            writerReasks: state.writerReasks,
+            shots: state.shots.length,
+            shotsRanking: state.shotsRanking ? rankingKind(state.shotsRanking) : null,
+            shotsPool: kShot ? state.shotsPool || null : null,
+        };
+    },
+    // The generic lines, with the panel as totals over the run ("personas: generated 97, standby 3").
+    summarize(outcomes) {
+        const lines = summarizeOutcomes(outcomes.map(({ personasGenerated: _g, personasStandby: _s, personasDropped: _d, ...rest }) => rest));
+        const panels = outcomes.filter((o) => typeof o.personasGenerated === "number");
+        if (panels.length) {
+            const sum = (key) => panels.reduce((n, o) => n + o[key], 0);
+            const withStandby = panels.filter((o) => o.personasStandby > 0).length;
+            const dropped = panels.reduce((n, o) => n + (typeof o.personasDropped === "number" ? o.personasDropped : 0), 0);
+            lines.push(`personas: generated ${sum("personasGenerated")}, standby ${sum("personasStandby")} (standby in ${withStandby} of ${panels.length} questions)` +
+                (dropped ? `; ${dropped} proposals left out (a profession repeated or of the wrong length)` : ""));
+        }
+        return lines;
+    },
+};
+export const r3Spec = defineSpec(r3Manifest, {
+    state: R3State,
+    factories: { ...LOOP_FACTORIES, write: writeNode },
+    steps: r3Steps,
+    outcome: r3Outcome,
+    build: (_deps, options, node) => buildR3(node, true, options),
+});
+export const r3ReviewSpec = defineSpec(r3ReviewManifest, {
+    state: R3State,
+    factories: LOOP_FACTORIES,
+    steps: r3Steps,
+    outcome: r3Outcome,
+    build: (_deps, options, node) => buildR3(node, false, options),
+});

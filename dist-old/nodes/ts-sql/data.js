@@ -1,0 +1,310 @@
+import { z } from "zod";
+import { JsonScalarSchema } from "../../state/ts-sql.js";
+import { callStructured } from "../../tools/models/llm.js";
+import { quoteIdent } from "../../tools/schema.js";
+import { quickHash } from "../../tools/hash.js";
+import { withCalls } from "../common.js";
+import { resultsMatch } from "../../tools/benchmarks/score.js";
+import { ddlText, descriptionLines, isEmptyAnswer, foreignKeyLines, jsonCell, relevantTables, schemaFacts, promptHash, scratchOf, sqlVariants, VARIANT_GAPS, } from "./common.js";
+import { dataPrompt, showTables } from "./prompts.js";
+import { DATA_REPLY_ATTEMPTS } from "./options.js";
+/**
+ * The data agent's reply schema for one question: its tables by name, each a list of rows naming that table's
+ * columns (a JSON scalar or null each). What is sent to the server is strict-mode JSON schema (every property listed
+ * and required, no others), so a schema-following model knows which tables and columns to fill and a strict
+ * `json_schema` server takes it as it is. Parsing is looser than what is asked: a table left out has no rows, a column
+ * left out takes its default (as an INSERT without it would), names match whatever their case; an unknown table or
+ * column is refused and asked again.
+ */
+export function dataReplySchema(schema, tables) {
+    const picked = schema.tables.filter((t) => tables.includes(t.name));
+    const byLower = (items) => new Map(items.map((x) => [x.name.toLowerCase(), x.name]));
+    const renamed = (names) => (value) => value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [names.get(k.toLowerCase()) ?? k, v])) : value;
+    const shape = Object.fromEntries(picked.map((t) => {
+        const row = z.strictObject(Object.fromEntries(t.columns.map((c) => [c.name, JsonScalarSchema.optional()]))).meta({ required: t.columns.map((c) => c.name) });
+        return [t.name, z.array(z.preprocess(renamed(byLower(t.columns)), row)).optional()];
+    }));
+    const tablesSchema = z.preprocess(renamed(byLower(picked)), z.strictObject(shape).meta({ required: picked.map((t) => t.name) }));
+    return z.strictObject({ tables: tablesSchema });
+}
+/**
+ * What goes back to the data agent: the schema violations and the coverage gaps (linked tables without rows, linked
+ * values absent). Never what the candidate SQL made of the data: a wrong candidate must not shape the test data.
+ */
+export function dataProblems(data) {
+    if (!data)
+        return "";
+    return [...data.violations, ...(data.gaps ?? [])].map((v) => `- ${v}`).join("\n");
+}
+/** Why the data agent's last reply could not be used (its last turn made no test data), for the next turn. */
+function lastReplyProblem(state) {
+    const last = [...state.attempts].reverse().find((a) => a.node === "data");
+    return last && !last.ok ? last.note : undefined;
+}
+/** Linked columns and values as prompt lines: what the question's keywords point to. */
+function relevantLines(linking) {
+    if (!linking)
+        return "";
+    const columns = linking.columns.map((c) => `- column ${c.table}.${c.column}${c.keyword ? ` (for "${c.keyword}")` : ""}`);
+    const values = linking.values.map((v) => `- value ${JSON.stringify(v.value)} in ${v.table}.${v.column} (for "${v.keyword}")`);
+    return [...columns, ...values].join("\n");
+}
+/** A few stored values per column of the relevant tables, as the data agent's examples of formats (A.3's samples). */
+function exampleLines(schema, tables) {
+    return schema.tables
+        .filter((t) => tables.includes(t.name))
+        .flatMap((t) => t.columns.filter((c) => c.samples.length).map((c) => `- ${t.name}.${c.name}: ${c.samples.map((s) => JSON.stringify(s)).join(", ")}`))
+        .join("\n");
+}
+/**
+ * Slot `data` (role "data", §3.1.1, A.3). In: question, evidence, linking, sql, testData (the previous attempt and
+ * its problems). Out: testData (tables only; `checkData` loads them), dataRounds + 1. A bad reply keeps the previous
+ * data and says why.
+ */
+export const dataNode = (deps) => async (state) => {
+    const facts = await schemaFacts(deps, state);
+    const tables = relevantTables(facts.schema, state.linking, state.sql);
+    const problems = dataProblems(state.testData);
+    const replyProblem = lastReplyProblem(state);
+    const prompt = dataPrompt({
+        schema: ddlText(facts, tables),
+        foreignKeys: foreignKeyLines(facts.schema, tables),
+        relevant: [
+            relevantLines(state.linking),
+            descriptionLines(facts.schema, tables) ? `Column descriptions:\n${descriptionLines(facts.schema, tables)}` : "",
+            exampleLines(facts.schema, tables) ? `Examples of stored values:\n${exampleLines(facts.schema, tables)}` : "",
+        ]
+            .filter(Boolean)
+            .join("\n"),
+        question: state.question,
+        evidence: state.evidence,
+        feedback: replyProblem || (state.testData && problems)
+            ? {
+                previous: state.testData ? showTables(state.testData.given ?? state.testData.tables) : "(none: no reply could be read as test data yet)",
+                problems: [replyProblem ? `- your last reply could not be used: ${replyProblem}` : "", problems].filter(Boolean).join("\n"),
+            }
+            : undefined,
+    });
+    // A turn that would send the last turn's prompt again (the same rows, the same problems) would get the same reply:
+    // stop the data turns instead, and say why.
+    const hash = promptHash(prompt);
+    if (state.lastPrompts.data === hash) {
+        const why = `data turn ${state.dataRounds + 1} would send turn ${state.dataRounds}'s prompt again (same rows, same problems): stopped`;
+        return { dataRounds: state.dataRounds, dataStopReason: why, attempts: [{ node: "data", sql: state.sql, ok: false, note: why }] };
+    }
+    const lastPrompts = { ...state.lastPrompts, data: hash };
+    // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
+    // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
+    const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables), {
+        name: "test_data",
+        maxAttempts: DATA_REPLY_ATTEMPTS,
+        description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value}, ...]}}",
+    });
+    const dataRounds = state.dataRounds + 1;
+    if (!reply.ok) {
+        return withCalls({ dataRounds, lastPrompts, attempts: [{ node: "data", sql: state.sql, ok: false, note: `unusable reply: ${reply.error}` }] }, reply.records);
+    }
+    // The real database's verdict on the candidate's variants carries over (it does not depend on the rows).
+    const variants = state.testData?.variants;
+    const given = Object.fromEntries(Object.entries(reply.value.tables).flatMap(([t, rows]) => (rows ? [[t, rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)))]] : [])));
+    const testData = { tables: given, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
+    const retries = reply.records.length - 1;
+    return withCalls({ dataRounds, lastPrompts, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] }, reply.records);
+};
+/** Figure 4's share of each table's rows, and our cap per table (the rows go into prompts and the sandbox). */
+const SAMPLE_SHARE = 10;
+const SAMPLE_CAP = 100;
+/**
+ * The order rows are sampled in: a scramble of the rowid keyed by the question (and --seed), not ORDER BY random(),
+ * so a run samples the same rows again — reproducible, and a rerun is served from the response cache (the rows are
+ * in the coder's and reviser's prompts) — while another question or seed draws other rows. Same cost as random():
+ * one scan and a top-k sort.
+ */
+const seededOrder = (seed) => `((rowid * 1103515245 + ${seed}) % 2147483647)`;
+/**
+ * Slot `sample` (`--no-data-agent schema|sample`, the paper's w/o DG set-ups): test rows sampled from the real
+ * database instead of the data agent — 1/10 of each relevant table's rows (Figure 4), at most SAMPLE_CAP a table
+ * (`cappedOf` says where) — with the rows their foreign keys point to. No model call. Real rows then reach the
+ * reviser's prompt, and the coder's under `sample` (under `schema` the coder sees the schema alone, Table 4).
+ */
+export const sampleDataNode = (deps) => async (state) => {
+    const facts = await schemaFacts(deps, state);
+    // The run's --seed, so repeats sample other rows (no role is asked: this slot makes no call).
+    const described = deps.models.describe().seed;
+    const runSeed = typeof described === "number" ? described : undefined;
+    const seedOf = (table) => Number.parseInt(quickHash(`${state.questionId}\u0000${state.question}\u0000${table}\u0000${runSeed ?? ""}`).slice(0, 8), 16) & 0x7fffffff;
+    const firstRowsOnly = [];
+    const cappedTables = [];
+    const tables = relevantTables(facts.schema, state.linking, state.sql);
+    const out = {};
+    const keys = new Set();
+    const add = (table, columns, rows) => {
+        for (const row of rows) {
+            const key = `${table}\u0000${JSON.stringify(row, (_, v) => (typeof v === "bigint" ? v.toString() : v))}`;
+            if (keys.has(key))
+                continue;
+            keys.add(key);
+            (out[table] ??= []).push(Object.fromEntries(columns.map((c, i) => [c, jsonCell(row[i])])));
+        }
+    };
+    for (const table of tables) {
+        const counted = await deps.executor.run(state.dbPath, `SELECT count(*) FROM ${quoteIdent(table)}`, { timeoutMs: 10_000 });
+        const total = counted.ok ? Number(counted.rows[0]?.[0] ?? 0) : 0;
+        const take = Math.min(SAMPLE_CAP, Math.max(1, Math.ceil(total / SAMPLE_SHARE)));
+        if (total > take * SAMPLE_SHARE)
+            cappedTables.push(table);
+        let r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} ORDER BY ${seededOrder(seedOf(table))} LIMIT ${take}`, { timeoutMs: 10_000 });
+        if (!r.ok && r.kind === "sql" && /rowid/i.test(r.message)) {
+            // A WITHOUT ROWID table has no rowid to scramble: its first rows, said in the attempt.
+            firstRowsOnly.push(table);
+            r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(table)} LIMIT ${take}`, { timeoutMs: 10_000 });
+        }
+        if (r.ok)
+            add(table, r.columns, r.rows);
+    }
+    // Parents of the sampled rows, so joins find them (one level, as many as the children name).
+    for (const t of facts.schema.tables.filter((t) => out[t.name])) {
+        for (const fk of t.foreignKeys) {
+            if (fk.columns.length !== 1 || !fk.refColumns[0])
+                continue;
+            const values = [...new Set((out[t.name] ?? []).map((row) => row[fk.columns[0]]).filter((v) => v !== null && v !== undefined))].slice(0, 50);
+            if (!values.length)
+                continue;
+            const list = values.map((v) => (typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`)).join(", ");
+            const r = await deps.executor.run(state.dbPath, `SELECT * FROM ${quoteIdent(fk.refTable)} WHERE ${quoteIdent(fk.refColumns[0])} IN (${list})`, { timeoutMs: 10_000 });
+            if (r.ok)
+                add(fk.refTable, r.columns, r.rows);
+        }
+    }
+    const testData = { tables: out, source: "sampled", ...(firstRowsOnly.length ? { firstRowsOf: firstRowsOnly } : {}), ...(cappedTables.length ? { cappedOf: cappedTables } : {}), loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0 };
+    const notes = [
+        firstRowsOnly.length ? `first rows, not a sample, of ${firstRowsOnly.join(", ")} (no rowid)` : "",
+        cappedTables.length ? `${SAMPLE_CAP} rows, less than 1/${SAMPLE_SHARE}, of ${cappedTables.join(", ")}` : "",
+    ].filter(Boolean);
+    const note = notes.length ? { note: notes.join("; ") } : {};
+    return { testData, dataRounds: state.dataRounds + 1, attempts: [{ node: "sample", sql: state.sql, ok: Object.keys(out).length > 0, ...note }] };
+};
+/** Two results the same, as a test of that variant kind would compare them (order only for a flipped ORDER BY). */
+const sameResult = (a, b, kind) => resultsMatch(a, b, "spider", { orderMatters: kind === "order" });
+/** Table names of `tables` by lower case. */
+const byLowerName = (tables) => new Map([...tables].map((t) => [t.toLowerCase(), t]));
+const sameValue = (a, b) => a !== null && a !== undefined && String(a).trim().toLowerCase() === b.trim().toLowerCase();
+/**
+ * Coverage gaps of test data (§3.1.1's "high coverage", checked without any SQL): a table the linking points to
+ * that has no row, and for each keyword that matched stored values, its best-scored value absent from that column.
+ * These depend on the question alone, never on the candidate SQL being right.
+ */
+export function coverageGaps(linking, tables, kept) {
+    if (!linking)
+        return [];
+    const real = byLowerName(tables);
+    const rows = new Map(Object.entries(kept).map(([t, r]) => [t.toLowerCase(), r]));
+    const gaps = [];
+    const linkedTables = [...new Set([...linking.columns.map((c) => c.table), ...linking.values.map((v) => v.table)].map((t) => t.toLowerCase()))];
+    for (const t of linkedTables) {
+        if (real.has(t) && !rows.get(t)?.length)
+            gaps.push(`${real.get(t)} has no rows, but the question refers to it (linked columns or values): add rows to it`);
+    }
+    const best = new Map();
+    for (const v of linking.values)
+        if (!best.has(v.keyword) || best.get(v.keyword).score < v.score)
+            best.set(v.keyword, v);
+    for (const v of best.values()) {
+        const table = rows.get(v.table.toLowerCase());
+        if (!real.has(v.table.toLowerCase()) || !table?.length)
+            continue; // already reported as an empty table
+        const column = Object.keys(table[0] ?? {}).find((c) => c.toLowerCase() === v.column.toLowerCase()) ?? v.column;
+        if (!table.some((r) => sameValue(r[column], v.value))) {
+            gaps.push(`the question's "${v.keyword}" matches the stored value ${JSON.stringify(v.value)} in ${real.get(v.table.toLowerCase())}.${v.column}, but no test row has it: include rows with it (and rows without it)`);
+        }
+    }
+    return gaps;
+}
+/**
+ * Slot `check` (the scratch database). In: testData, linking, sql. Loads the rows into an in-memory database built
+ * from the real CREATE statements (constraints enforced, foreign keys on); the rows the database kept become
+ * testData.tables (`given` keeps the rows as written when some were refused). Non-duality without a gold query:
+ * the schema violations and the gaps go back to the data agent — coverage (`coverageGaps`: linked tables non-empty,
+ * linked values present) and discrimination (the candidate's variants that disagree with it on the real database,
+ * `sqlVariants`, must disagree on the test data: which of the two is right does not matter). What the candidate
+ * itself finds in the data is only recorded (`sqlRan`, `sqlRows`, `sqlNote`), never a reason to ask for other data:
+ * a wrong candidate would otherwise get data shaped to fit it.
+ * No model call.
+ */
+export const checkDataNode = (deps, options) => async (state) => {
+    if (!state.testData)
+        return {};
+    const scratch = scratchOf(deps.executor);
+    if (!scratch) {
+        const loadError = "this executor cannot build scratch databases";
+        return { testData: { ...state.testData, sqlRan: false, sqlRows: 0, loadError }, attempts: [{ node: "check", sql: state.sql, ok: false, note: loadError }] };
+    }
+    const queries = state.sql.trim() ? [state.sql] : [];
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    // The candidate's variants that disagree with it on the real database (`sqlVariants`); each must disagree on the
+    // test data too. A variant that fails, or a result cut at the row cap, is left out.
+    const known = state.testData.variants;
+    const differing = known?.sql === state.sql ? sqlVariants(state.sql).filter((v) => known.differ.includes(v.kind)) : [];
+    // The real database's answers depend on the SQL alone: worked out once per candidate, not every data round.
+    if (queries.length && known?.sql !== state.sql) {
+        const real = await deps.executor.run(state.dbPath, state.sql, { timeoutMs, maxRows: 10_000 });
+        const realRows = real.ok && !real.truncated ? real.rows : undefined;
+        for (const variant of realRows ? sqlVariants(state.sql) : []) {
+            const other = await deps.executor.run(state.dbPath, variant.sql, { timeoutMs, maxRows: 10_000 });
+            if (other.ok && !other.truncated && !sameResult(realRows, other.rows, variant.kind))
+                differing.push(variant);
+        }
+    }
+    queries.push(...differing.map((v) => v.sql));
+    // The kept rows are read back in the same job: the test code must see exactly the rows the SQL sees (a row the
+    // schema refused would otherwise count for the expected result and not for the SQL).
+    const given = state.testData.given ?? state.testData.tables;
+    const names = Object.keys(given);
+    const readBack = names.map((name) => `SELECT * FROM ${quoteIdent(name)}`);
+    const out = await scratch.runScratch(state.dbPath, given, [...queries, ...readBack], { timeoutMs: options.timeoutMs ?? 30_000, maxRows: 10_000 });
+    if (!out.ok) {
+        return {
+            testData: { ...state.testData, violations: [], sqlRan: false, sqlRows: 0, loadError: `the test data could not be loaded: ${out.kind}: ${out.message}` },
+            attempts: [{ node: "check", sql: state.sql, ok: false, note: out.message }],
+        };
+    }
+    const result = queries.length ? out.results[0] : undefined;
+    const kept = {};
+    names.forEach((name, i) => {
+        const read = out.results[queries.length + i];
+        const real = Object.keys(out.loaded).find((t) => t.toLowerCase() === name.toLowerCase());
+        if (!real || !read?.ok)
+            return;
+        kept[real] = read.rows.map((row) => Object.fromEntries(read.columns.map((c, j) => [c, jsonCell(row[j])])));
+    });
+    const facts = await schemaFacts(deps, state);
+    const gaps = coverageGaps(state.linking, facts.schema.tables.map((t) => t.name), kept);
+    differing.forEach((variant, i) => {
+        const mine = out.results[1 + i];
+        // Both must run on the test data for the comparison to mean anything (an SQL error is the revision loop's).
+        if (result?.ok && mine?.ok && sameResult(result.rows, mine.rows, variant.kind))
+            gaps.push(VARIANT_GAPS[variant.kind]);
+    });
+    // What the candidate finds in the data: recorded (and shown by inspect), not sent back.
+    const sqlNote = !queries.length
+        ? "there is no SQL to run on the data"
+        : !result?.ok
+            ? `the SQL fails on this data (${result?.kind}: ${result?.message})`
+            : result.rowCount === 0 || isEmptyAnswer(result.rows)
+                ? `the SQL returns ${result.rowCount ? "only NULL" : "no rows"} on this data`
+                : undefined;
+    const testData = {
+        ...state.testData,
+        tables: kept,
+        ...(out.errors.length ? { given } : { given: undefined }),
+        loaded: out.loaded,
+        violations: out.errors,
+        gaps,
+        variants: { sql: state.sql, differ: differing.map((v) => v.kind) },
+        sqlRan: Boolean(result?.ok),
+        sqlRows: result?.ok && !isEmptyAnswer(result.rows) ? result.rowCount : 0,
+        ...(sqlNote ? { sqlNote } : { sqlNote: undefined }),
+    };
+    const note = [out.errors.length ? `${out.errors.length} schema violation(s)` : "", gaps.length ? `${gaps.length} coverage gap(s)` : "", sqlNote ?? ""].filter(Boolean).join("; ");
+    return { testData, attempts: [{ node: "check", sql: state.sql, ok: !note, ...(note ? { note } : {}) }] };
+};

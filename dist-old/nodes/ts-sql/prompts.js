@@ -1,0 +1,193 @@
+import { questionBlock } from "../prompts.js";
+/**
+ * TS-SQL's prompts (Appendix A), in our own words. Who sees what:
+ *   data agent (A.3)   — relevant tables' CREATE statements, foreign keys, linked columns and values, a few example
+ *                        values of the real database, question, evidence; writes synthetic rows.
+ *   coder (A.4, A.5)   — CREATE statements (no values), foreign keys, the synthetic rows, question, evidence.
+ *   selector (A.6)     — the same plus two candidate codes and their results on the synthetic rows.
+ *   reviser (A.2)      — schema without values, the synthetic rows, test code, expected result, the SQL and its
+ *                        result or error on the synthetic rows. Never a row of the real database.
+ */
+const MAX_ROWS_SHOWN = 50;
+const MAX_CELL_CHARS = 200;
+/** JSON for a prompt: a string cell longer than a few lines (a test code may return a megabyte) is cut and measured. */
+export const showJson = (value) => JSON.stringify(value, (_, v) => (typeof v === "string" && v.length > MAX_CELL_CHARS ? `${v.slice(0, MAX_CELL_CHARS)}… (${v.length} characters)` : v), 0);
+/** The test tables as JSON, a line per row (rows beyond a cap are counted, not shown). */
+export function showTables(tables) {
+    return Object.entries(tables)
+        .map(([name, rows]) => {
+        const shown = rows.slice(0, MAX_ROWS_SHOWN).map((r) => `  ${showJson(r)}`);
+        const more = rows.length > MAX_ROWS_SHOWN ? [`  ... ${rows.length - MAX_ROWS_SHOWN} more rows`] : [];
+        return `${name} (${rows.length} rows):\n${[...shown, ...more].join("\n")}`;
+    })
+        .join("\n");
+}
+export function showResult(result, limit = 20) {
+    if (!result)
+        return "(none)";
+    if (!result.rows.length)
+        return `columns ${showJson(result.columns)}; no rows`;
+    const rows = result.rows.slice(0, limit).map((r) => `  ${showJson(r)}`);
+    const more = result.rows.length > limit ? `\n  ... ${result.rows.length - limit} more rows` : "";
+    return `columns ${showJson(result.columns)}; ${result.rows.length} row(s):\n${rows.join("\n")}${more}`;
+}
+/**
+ * The 1-shot example of the data agent (A.3) and the coder (A.4), written for this project: a small library schema,
+ * a question with a condition, a join, a grouping and a "most", test rows that cover each condition both ways with
+ * a single right answer, and the commented test code that answers it. `test/ts-sql-checks.test.ts` loads the rows
+ * into the schema, runs the code in the sandbox and the SQL on the rows, and checks all three agree with `expected`.
+ */
+export const ONE_SHOT = {
+    schema: "CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT);\n" +
+        "CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL, year INTEGER, pages INTEGER);",
+    foreignKeys: "book(author_id) -> author(id)",
+    question: "Which French author wrote the most books published after 2000?",
+    evidence: "French refers to country = 'France'; after 2000 refers to year > 2000",
+    tables: {
+        author: [
+            { id: 1, name: "Claire Roux", country: "France" },
+            { id: 2, name: "Paul Martin", country: "France" },
+            { id: 3, name: "Anna Weber", country: "Germany" },
+        ],
+        book: [
+            { id: 1, author_id: 1, title: "Rivages", year: 2004, pages: 210 },
+            { id: 2, author_id: 1, title: "Le Phare", year: 2011, pages: 180 },
+            { id: 3, author_id: 2, title: "Nuit Blanche", year: 2008, pages: 320 },
+            { id: 4, author_id: 2, title: "Anciens Jours", year: 1995, pages: 250 },
+            { id: 5, author_id: 2, title: "Avant", year: 2000, pages: 150 },
+            { id: 6, author_id: 3, title: "Wege", year: 2005, pages: 300 },
+            { id: 7, author_id: 3, title: "Licht", year: 2009, pages: 190 },
+            { id: 8, author_id: 3, title: "Stille", year: 2015, pages: 220 },
+        ],
+    },
+    reasoning: "The answer needs authors joined to their books, a filter on the country and one on the year, a count per author " +
+        "and the largest count. Claire Roux has two books after 2000; Paul Martin has three books but only one after 2000 " +
+        "(1995 fails the year filter, 2000 is not after 2000), so a query that forgets the year picks him; Anna Weber has " +
+        "the most books after 2000 but is German, so a query that forgets the country picks her. One right answer, no tie.",
+    code: "// French authors only (evidence: country = 'France')\n" +
+        "const french = new Map(tables.author.filter((a) => a.country === \"France\").map((a) => [a.id, a.name]));\n" +
+        "// count each French author's books published after 2000 (strictly later than 2000)\n" +
+        "const counts = new Map();\n" +
+        "for (const b of tables.book) if (french.has(b.author_id) && b.year > 2000) counts.set(b.author_id, (counts.get(b.author_id) ?? 0) + 1);\n" +
+        "// the author with the most such books: sort by count, highest first, and keep the first\n" +
+        "const [best] = [...counts].sort((x, y) => y[1] - x[1]);\n" +
+        "// only the column the question asks for\n" +
+        "result = best ? [{ name: french.get(best[0]) }] : [];",
+    expected: { columns: ["name"], rows: [["Claire Roux"]] },
+    /** A query that answers the question (the example's own check; never shown to an agent as a hint). */
+    sql: "SELECT a.name FROM author a JOIN book b ON b.author_id = a.id WHERE a.country = 'France' AND b.year > 2000 " +
+        "GROUP BY a.id ORDER BY COUNT(*) DESC LIMIT 1",
+};
+const ONE_SHOT_BLOCK = (part) => "Example (another database, to show the kind of answer wanted):\n" +
+    `Tables:\n${ONE_SHOT.schema}\nForeign keys:\n${ONE_SHOT.foreignKeys}\n` +
+    `${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
+    (part === "data"
+        ? `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: ONE_SHOT.tables })}\n\`\`\``
+        : `Test data:\n${showTables(ONE_SHOT.tables)}\n\`\`\`javascript\n${ONE_SHOT.code}\n\`\`\``) +
+    "\n(End of the example.)";
+const DATA_SYSTEM = "You are a software tester who designs small synthetic test databases for SQL questions. You write rows that " +
+    "respect every constraint of the schema and that make the question's answer unambiguous.";
+export function dataPrompt(args) {
+    const retry = args.feedback
+        ? `\n\nYour previous test data:\n${args.feedback.previous}\n\nIt cannot be used as it is:\n${args.feedback.problems}\nWrite the whole test data again, fixed.`
+        : "";
+    return [
+        { role: "system", content: DATA_SYSTEM },
+        {
+            role: "user",
+            content: `${ONE_SHOT_BLOCK("data")}\n\n` +
+                `Tables (the real schema; rows you write are loaded into it with every constraint enforced and foreign keys on):\n${args.schema}\n\n` +
+                `Foreign keys:\n${args.foreignKeys || "(none)"}\n\n` +
+                `What the question refers to:\n${args.relevant || "(nothing linked)"}\n\n` +
+                `${questionBlock(args.question, args.evidence)}\n\n` +
+                "Write test data for this question:\n" +
+                "- 3 to 8 rows per table, only for the tables the question needs (and the tables their foreign keys point to);\n" +
+                "- rows that cover the question: some that satisfy every condition of the question and some that fail each one, " +
+                "so that a wrong query gives a different answer than the right one;\n" +
+                "- a single right answer: no ties at a maximum or minimum unless the question allows them;\n" +
+                "- values written the way the real database writes them (same codes, formats and spelling as the examples).\n" +
+                'Reply with one JSON object in a ```json block: {"tables": {"<table>": [{"<column>": value, ...}, ...]}}. ' +
+                "Values are numbers, strings or null." +
+                retry,
+        },
+    ];
+}
+const CODE_SYSTEM = "You are a data scientist who answers questions about tables by writing plain JavaScript (no SQL, no libraries).";
+const CODE_RULES = "Rules for the code:\n" +
+    "- `tables.<name>` is an array of row objects ({column: value}); each table is also a global of its name;\n" +
+    "- compute the answer with plain JavaScript (filter, map, reduce, sort, Set, Map); no SQL, no require or import;\n" +
+    "- assign the answer to a top-level `result`: an array of row objects whose keys are exactly the columns the " +
+    "question asks for, in that order (a single number or string for a single value);\n" +
+    "- when the question asks for the highest or lowest, sort and take the first rows rather than matching the maximum;\n" +
+    "- keep only the columns the question asks for (not the ones used to sort or filter);\n" +
+    "- comment each step: say in a comment what it computes and why.\n" +
+    "Reply with the code in one ```javascript block.";
+export function coderPrompt(args) {
+    const retry = args.previous
+        ? `\n\nYour previous code:\n\`\`\`javascript\n${args.previous.code}\n\`\`\`\nIts result: ${showResult(args.previous.result)}\n` +
+            `Inspection found a problem: ${args.previous.problem}\nRevise the code so it runs and answers the question.`
+        : "";
+    return [
+        { role: "system", content: CODE_SYSTEM },
+        {
+            role: "user",
+            content: `${ONE_SHOT_BLOCK("code")}\n\n` +
+                `Database: ${args.dbId || "(unnamed)"}\nTables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
+                `Test data:\n${args.tables ? showTables(args.tables) : "(not shown: write the code from the tables' structure above; it runs on the database's rows, each table as tables.<name>)"}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
+        },
+    ];
+}
+/** The `noTestCode` ablation (Table 4, w/o CG): the expected result predicted directly from the data. */
+export function expectedResultPrompt(args) {
+    const retry = args.previous ? `\n\nYour previous answer:\n${args.previous.reply}\nProblem: ${args.previous.problem}\nAnswer again.` : "";
+    return [
+        { role: "system", content: "You answer questions about small tables by reading them carefully." },
+        {
+            role: "user",
+            content: `Tables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\nTest data:\n${showTables(args.tables)}\n\n` +
+                `${questionBlock(args.question, args.evidence)}\n\n` +
+                "What is the answer on exactly this data? Think it through, then reply with one JSON object in a ```json block: " +
+                '{"columns": ["<column>", ...], "rows": [[value, ...], ...]} holding only the columns the question asks for.' +
+                retry,
+        },
+    ];
+}
+export function selectPrompt(args) {
+    return [
+        {
+            role: "system",
+            content: "Two candidate programs answer the same question on the same tables, with different results. One is right. " +
+                "Compare what each computes and what it returns against the question, and pick the right one.",
+        },
+        {
+            role: "user",
+            content: `Tables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\nTest data:\n${showTables(args.tables)}\n\n` +
+                `${questionBlock(args.question, args.evidence)}\n\n` +
+                `Candidate A:\n\`\`\`javascript\n${args.a.code}\n\`\`\`\nResult: ${showResult(args.a.result)}\n\n` +
+                `Candidate B:\n\`\`\`javascript\n${args.b.code}\n\`\`\`\nResult: ${showResult(args.b.result)}\n\n` +
+                "Reply with <answer>A</answer> or <answer>B</answer>.",
+        },
+    ];
+}
+export function revisePrompt(args) {
+    const logic = args.codeKind === "code"
+        ? `Test code (computes the expected result on the test data):\n\`\`\`javascript\n${args.code}\n\`\`\`\n\n`
+        : "";
+    const outcome = args.sqlError ? `The SQL fails on the test data: ${args.sqlError}` : `The SQL's result on the test data: ${showResult(args.sqlResult)}`;
+    return [
+        {
+            role: "system",
+            content: "You are an expert in SQLite. A test case checks a query: test data, and the result the question should " +
+                "give on it. Reply with one SQLite query in a ```sql fenced block, the last block of your reply.",
+        },
+        {
+            role: "user",
+            content: `Database schema:\n${args.schema}\n\n${questionBlock(args.question, args.evidence)}\n\n` +
+                `Test data:\n${showTables(args.tables)}\n\n${logic}` +
+                `Expected result on the test data: ${showResult(args.expected)}\n\n` +
+                `Generated SQL:\n\`\`\`sql\n${args.sql}\n\`\`\`\n${outcome}\n\n` +
+                "The SQL does not pass the test. Work out, step by step, where the SQL departs from the question" +
+                `${args.codeKind === "code" ? " and from the logic of the test code" : ""}, then write the revised SQL for the real database.`,
+        },
+    ];
+}

@@ -1,0 +1,114 @@
+import fs from "node:fs";
+import path from "node:path";
+import { UsageError, UserError } from "../core/errors.js";
+import { defaultIO } from "../core/io.js";
+import { EXIT } from "../core/exit.js";
+import { commandLine } from "../core/secrets.js";
+import { commandLineOf, flagValuesOf } from "./run-values.js";
+/** `sqlmend compare`'s flags. */
+export const COMPARE_FLAGS = { json: { type: "boolean" }, show: { type: "string" }, html: { type: "string" }, price: { type: "string" } };
+export const COMPARE_USAGE = `Usage: sqlmend compare OUT_A OUT_B [OUT_C ...] [--json] [--html FILE] [--show N] [--price IN,OUT]
+
+Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart): one table of EX (overall and per
+difficulty), tokens, calls, latency and cost per question (tokens and cost are the method's: those the response cache
+served count too, so a rerun from the cache compares the same); what the questions went through (each run's outcomes,
+summed as its report.md sums them); per pair the questions only one got right, an exact
+McNemar test on those, and with three runs or more its Holm-adjusted p-value over all pairs.
+  --json          the comparison as JSON
+  --html FILE     a self-contained page with charts (EX by difficulty, EX against tokens per question, flips)
+  --show N        ids listed per group (default 10)
+  --price IN,OUT  USD per million input and output tokens: a cost column`;
+function readRun(dir, cwd, parse) {
+    const abs = path.resolve(cwd, dir);
+    const file = path.join(abs, "results.jsonl");
+    if (!fs.existsSync(file))
+        throw new UserError(`${dir}: no results.jsonl (is it an 'sqlmend eval' --out folder?)`);
+    const { records } = parse(fs.readFileSync(file, "utf8"));
+    let run = {};
+    try {
+        run = JSON.parse(fs.readFileSync(path.join(abs, "run.json"), "utf8"));
+    }
+    catch {
+        // run.json is optional for comparing: labels fall back to the folder name
+    }
+    const graph = typeof run.graph === "string" ? run.graph : "?";
+    return { dir: abs, label: `${path.basename(abs)} (${graph})`, records, run };
+}
+/**
+ * Compares eval run folders on the questions all of them answered (`sqlmend compare`): prints the table (or JSON),
+ * writes the page with `html`, and returns the comparison — EX, cost, outcomes, flips and McNemar tests per pair.
+ */
+export async function compare(options, io = defaultIO()) {
+    const { runs, ...rest } = options;
+    return compareFrom({ values: flagValuesOf("compare", rest, COMPARE_FLAGS), positionals: runs }, io);
+}
+/** compare from its flag values and run folders (the launcher's parse, or `compare`'s). */
+export async function compareFrom(input, io) {
+    const values = input.values;
+    const { positionals } = input;
+    if (positionals.length < 2)
+        throw new UsageError("name two or more eval output folders");
+    const show = values.show === undefined ? 10 : Number(values.show);
+    if (!Number.isInteger(show) || show < 0)
+        throw new UsageError(`--show takes a whole number, not '${values.show}'`);
+    let prices;
+    if (values.price !== undefined) {
+        const [input, output] = values.price.split(",").map(Number);
+        if (!Number.isFinite(input) || !Number.isFinite(output) || input < 0 || output < 0)
+            throw new UsageError(`--price takes IN,OUT (USD per million tokens), not '${values.price}'`);
+        prices = { input: input, output: output };
+    }
+    // The results' schema (zod) loads for a comparison, not for --help.
+    const [{ parseResults }, { compareRuns, renderComparison }] = await Promise.all([import("./report.js"), import("./compare.js")]);
+    const runs = await Promise.all(positionals.map(async (dir, i) => {
+        const run = readRun(dir, io.cwd, parseResults);
+        return { key: runKey(i), ...run, summarizeOutcomes: await outcomeSummaryOf(run.run.graph) };
+    }));
+    const comparison = compareRuns(runs, prices);
+    const them = runs.length === 2 ? "two" : `${runs.length}`;
+    if (!comparison.inAll)
+        throw new UserError(`the ${them} runs have no question in common`);
+    if (!comparison.common) {
+        const failed = comparison.runs.map((r) => `${r.failed.length} in ${r.key}`).join(", ");
+        throw new UserError(`the ${them} runs have no question in common that ${runs.length === 2 ? "both" : "all"} answered (failed: ${failed}; --resume retries them)`);
+    }
+    if (values.html !== undefined) {
+        const { renderCompareHtml } = await import("./report-html.js");
+        fs.writeFileSync(path.resolve(io.cwd, values.html), renderCompareHtml(comparison, { command: input.argv ? commandLine("compare", input.argv) : commandLineOf("compare", positionals, values) }));
+    }
+    if (values.json) {
+        io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);
+        return { exitCode: EXIT.ok, comparison };
+    }
+    io.stdout(renderComparison(comparison, show));
+    return { exitCode: EXIT.ok, comparison };
+}
+/** The graph's own summary of its outcomes (as report.md has it), when it is one sqlmend knows; else the default. */
+async function outcomeSummaryOf(graph) {
+    if (typeof graph !== "string")
+        return undefined;
+    const { findManifest } = await import("../graphs/registry.js");
+    const spec = await findManifest(graph)?.load();
+    return spec?.outcome?.summarize?.bind(spec.outcome);
+}
+/** A, B, ..., Z, AA, AB, ... */
+const runKey = (i) => (i < 26 ? String.fromCharCode(65 + i) : runKey(Math.floor(i / 26) - 1) + runKey(i % 26));
+/** Two runs' JSON as it was before N runs (keys a, b, onlyACorrect, ...), beside the general form. */
+function legacyPair(c) {
+    const [a, b] = c.runs;
+    const pair = c.pairs[0];
+    const side = (r) => ({ dir: r.dir, ex: r.ex, byDifficulty: r.byDifficulty, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: r.callsPerQuestion, latencyMsPerQuestion: r.latencyMsPerQuestion, outcomes: r.outcomes });
+    return {
+        a: side(a),
+        b: side(b),
+        onlyInA: a.notCommon,
+        onlyInB: b.notCommon,
+        failedInA: a.failed,
+        failedInB: b.failed,
+        bothCorrect: pair.bothCorrect,
+        neitherCorrect: pair.neitherCorrect,
+        onlyACorrect: pair.onlyACorrect,
+        onlyBCorrect: pair.onlyBCorrect,
+        mcnemarP: pair.mcnemarP,
+    };
+}

@@ -1,0 +1,144 @@
+import fs from "node:fs";
+import path from "node:path";
+import { firstLineOf } from "../core/errors.js";
+import { summarizeOutcomes } from "../graphs/outcome.js";
+import { databaseErrorOf, predictionPairing, scoreQuestion, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.js";
+import { projectVersion } from "../tools/version.js";
+import { isEndpointFailure } from "../state/usage.js";
+import { answerQuestion } from "./question.js";
+import { sendVerdictFeedback, tracingEnabled } from "./tracing.js";
+import { jsonLinesStore, nextThread } from "./question-runner.js";
+import { isFailed, parseResults, renderReport } from "./report.js";
+import { fileOrder } from "./selection.js";
+import { renderEvalHtml } from "./report-html.js";
+import { cacheLine } from "../tools/models/cache-modes.js";
+/**
+ * What `eval` gives the question runner: one question through the runner's graph (a corrector's initial SQL and
+ * scenario included), scored against the gold; its record is a line of `results.jsonl`. Experiments and shard merges
+ * run questions and write outputs through the same functions.
+ */
+export const EVAL_RESULTS = "results.jsonl";
+/** `outDir/results.jsonl` as the question runner's record store. */
+export const evalRecordStore = (outDir) => jsonLinesStore(path.join(outDir, EVAL_RESULTS), (text) => [...parseResults(text).records.values()]);
+/** The question runner's config for an eval of `runner` (thread `eval:<runId>:<question id>`). */
+export function evalQuestions(runner, ctx) {
+    return {
+        // A failed question runs again on the next thread (`…#2`, `#3`): its old thread holds the failure as finished.
+        run: (q, previous) => evaluateQuestion(runner, q, nextThread(`eval:${ctx.runId}:${q.id}`, previous?.thread), ctx.semantics, ctx.keepDistinct),
+        failed: isFailed,
+        note: (record) => record.checkpointRestart,
+        // Calls that got no reply for transport reasons: five such questions in a row stop the run (the endpoint is down).
+        endpointDown: (record) => (record.failedCalls && record.callFailure && isEndpointFailure(record.callFailure) ? record.callFailure : undefined),
+        progress: { of: (record) => ({ hit: record.correct, tokens: record.inputTokens + record.outputTokens }), extra: () => cacheLine(runner.deps.models.cacheStats) },
+    };
+}
+/**
+ * Why a question's run is failed rather than answered, or undefined. The rule: the graph could not finish, or any
+ * model call got no reply after the client's retries (endpoint down, timeouts, 5xx, 429 beyond the budget, a reply
+ * without choices). Nodes go on without such a call (a Memo-SQL branch, an R³ reviewer), but the answer is then not
+ * the method's answer, so it is not scored: `--resume` asks again. A reply that came but was unusable is the
+ * method's business, not a failure.
+ */
+export function failureOfRun(run) {
+    if (run.noInitial !== undefined)
+        return `no initial SQL: ${run.noInitial}`;
+    if (run.error !== undefined)
+        return `the graph could not finish: ${run.error}`;
+    const failed = run.usage.failed ?? 0;
+    if (failed)
+        return `${failed} model call${failed === 1 ? "" : "s"} got no reply${run.usage.failure ? ` (first: ${run.usage.failure})` : ""}`;
+    return undefined;
+}
+export async function evaluateQuestion(runner, q, threadId, semantics, keepDistinct) {
+    return recordOfRun(runner, q, await answerQuestion(runner, q, threadId), threadId, semantics, keepDistinct);
+}
+/** A question's run, scored against the gold (its oracle outcome and trace feedback too): its line of results.jsonl. */
+export async function recordOfRun(runner, q, run, threadId, semantics, keepDistinct) {
+    const failure = failureOfRun(run);
+    const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
+    // A failed question is not scored: it has no answer of the method's (nor an oracle outcome, nor trace feedback).
+    const verdict = failure
+        ? { correct: false }
+        : await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
+    // A database that could not be read (locked by another process, damaged) gives no verdict: failed, not wrong.
+    const unreadable = failure ? undefined : databaseErrorOf(verdict);
+    // Without gold nothing is compared, but whether the prediction executes is still worth knowing.
+    if (!failure && !q.goldSql && !verdict.predError) {
+        const executed = await runner.deps.executor.run(q.dbPath, run.sql, { timeoutMs: runner.queryTimeoutMs, maxRows: 1 });
+        if (!executed.ok)
+            verdict.predError = `${executed.kind}: ${firstLineOf(executed.message)}`;
+    }
+    let outcome = run.outcome;
+    const oracle = runner.spec.outcome?.oracle;
+    if (!failure && outcome && oracle && run.state && q.goldSql) {
+        const isGold = async (sql) => (await scoreQuestion(q, sql, scoreOpts).catch(() => ({ correct: false }))).correct;
+        outcome = { ...outcome, ...(await oracle(run.state, isGold).catch((error) => ({ oracleError: firstLineOf(error) }))) };
+    }
+    // LangSmith: the verdict joins the question's trace as feedback; a failure to send it is recorded, not fatal.
+    const traceFeedback = !failure && run.traceRunId && tracingEnabled(process.env) ? await sendVerdictFeedback(process.env, run.traceRunId, { correct: verdict.correct, comment: verdict.predError }) : undefined;
+    let initialCorrect = run.initialCorrect;
+    if (!failure && initialCorrect === undefined && run.initialSql !== undefined && q.goldSql) {
+        initialCorrect = run.initialSql === run.sql ? verdict.correct : (await scoreQuestion(q, run.initialSql, scoreOpts).catch(() => ({ correct: false }))).correct;
+    }
+    return {
+        id: q.id,
+        dbId: q.dbId,
+        difficulty: q.difficulty,
+        question: q.question,
+        sql: run.sql,
+        initialSql: run.initialSql,
+        correction: run.correction,
+        correct: verdict.correct,
+        initialCorrect,
+        predError: verdict.predError,
+        goldError: verdict.goldError,
+        inputTokens: run.usage.inputTokens,
+        outputTokens: run.usage.outputTokens,
+        calls: run.usage.calls,
+        latencyMs: Math.round(run.latencyMs),
+        iterations: run.iterations,
+        usageByRole: run.usage.byRole,
+        ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
+        ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0, savedInputTokens: run.usage.savedInputTokens ?? 0, savedOutputTokens: run.usage.savedOutputTokens ?? 0 } : {}),
+        error: run.error,
+        ...(failure ? { failure } : unreadable ? { failure: `not scored: the ${unreadable}` } : {}),
+        ...(run.initialExtraction ? { initialExtraction: run.initialExtraction } : {}),
+        ...(run.checkpointNotes?.length ? { checkpointRestart: run.checkpointNotes.join("; ") } : {}),
+        ...(outcome ? { outcome } : {}),
+        ...(traceFeedback ? { trace: { runId: run.traceRunId, feedback: traceFeedback } } : {}),
+        thread: threadId,
+    };
+}
+/** Predictions in both official formats (every selected question, in file order; "" where none) and `report.md`. */
+export async function writeEvalOutputs(outDir, records, ctx) {
+    const byId = new Map(records.map((r) => [r.id, r]));
+    // In file order; mini-dev's keys are places in its file, as its official pipeline writes and pairs them.
+    const ordered = fileOrder([...ctx.questions, ...ctx.skipped]);
+    const positional = predictionPairing(ctx.bench) === "position";
+    const predictions = ordered.map((q, i) => ({ id: positional ? String(q.position ?? i) : q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
+    await writeBirdPredictions(path.join(outDir, `predict_${ctx.split}.json`), predictions);
+    await writeSpiderPredictions(path.join(outDir, `pred_${ctx.split}.sql`), predictions);
+    const report = renderReport(records, {
+        graph: ctx.graph,
+        dataset: ctx.bench.dir,
+        split: ctx.split,
+        semantics: ctx.semantics,
+        version: projectVersion(),
+        settings: ctx.settings,
+        models: ctx.models,
+        skipped: ctx.skipped,
+        selected: ctx.questions.length + ctx.skipped.length,
+        startedAt: ctx.startedAt,
+        finishedAt: new Date().toISOString(),
+        command: ctx.command,
+        ...(ctx.notes?.length ? { notes: ctx.notes } : {}),
+        ...(ctx.bench.dbDir ? { databases: ctx.bench.dbDir } : {}),
+        ...(ctx.bench.customQuestions && ctx.bench.questionsFile ? { questionsFile: ctx.bench.questionsFile } : {}),
+        ...(ctx.kind ? { kind: ctx.kind } : {}),
+        ...(ctx.sections?.length ? { sections: ctx.sections } : {}),
+        ...(ctx.rerun ? { rerun: ctx.rerun } : {}),
+        outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
+    });
+    fs.writeFileSync(path.join(outDir, "report.md"), report);
+    fs.writeFileSync(path.join(outDir, "report.html"), renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command }));
+}

@@ -1,0 +1,452 @@
+// Memo-SQL's memory workflow (`sqlmend memo build|add|show|search|candidates`): each subcommand's flag table and its
+// body, and the API a script calls (`buildMemory`, `writeCandidates`). cli/commands/memo.ts loads this module when a
+// subcommand runs (not for --help): it needs the model client, the memory store and SQLite.
+import fs from "node:fs";
+import path from "node:path";
+import { createHash } from "node:crypto";
+import { defaultIO } from "../core/io.js";
+import { firstLineOf, UsageError, UserError } from "../core/errors.js";
+import { intFlag, modelFlagsFrom, runFlags } from "./run-options.js";
+import { embeddingsFrom, responseCacheFrom } from "./model-setup.js";
+import { compactNumber } from "./progress.js";
+import { executeSql } from "../nodes/execute.js";
+import { labelError } from "../nodes/memo/common.js";
+import { buildMemoryEntry, schemaCache } from "../nodes/memo/memory-build.js";
+import { runQuestions, unfinishedLines } from "./question-runner.js";
+import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.js";
+import { runQuestionsOf } from "./run-skeleton.js";
+import { fileOrder } from "./selection.js";
+import { lockOutDir } from "./out-dir-lock.js";
+import { flagValuesOf } from "./run-values.js";
+import { addUsage, emptyUsage, isEndpointFailure } from "../state/usage.js";
+import { ERROR_TYPES, MemoryStore } from "../tools/retrieval/memory-store.js";
+import { createOpenAIProvider, resolveModelConfig } from "../tools/models/models.js";
+import { readSchema, renderSchema } from "../tools/schema.js";
+import { getSharedExecutor } from "../tools/sqlite/executor.js";
+import { createExampleStore } from "../tools/retrieval/examples.js";
+import { inputOf } from "./question.js";
+import { codeIdentity, describeCode } from "../tools/version.js";
+const MODEL_FLAGS = [
+    "model",
+    "base-url",
+    "config",
+    "role-model",
+    "temperature",
+    "seed",
+    "request-timeout-ms",
+    "max-retries",
+    "max-requests",
+    "stream",
+    "structured-method",
+    "embedding-model",
+    "embedding-base-url",
+    "cache",
+];
+const modelFlags = Object.fromEntries(MODEL_FLAGS.map((k) => [k, runFlags[k]]));
+/** `memo build`'s flags: the model's, the selection's (bench, split, questions, limit, ids, concurrency, resume), its own. */
+export const memoBuildFlags = {
+    ...modelFlags,
+    ...RUN_DIR_FLAGS,
+    samples: { type: "string" },
+    elicit: { type: "string" },
+    "sample-temperature": { type: "string" },
+    semantics: { type: "string" },
+    "query-timeout-ms": { type: "string" },
+};
+export const memoAddFlags = {
+    ...modelFlags,
+    memory: { type: "string" },
+    db: { type: "string" },
+    question: { type: "string" },
+    evidence: { type: "string" },
+    wrong: { type: "string" },
+    correct: { type: "string" },
+    "description-dir": { type: "string" },
+};
+export const memoShowFlags = { ...modelFlags, entries: { type: "string" }, json: { type: "boolean" } };
+export const memoSearchFlags = { ...modelFlags, sql: { type: "string" }, retrieval: { type: "string" }, "exclude-id": { type: "string" }, json: { type: "boolean" } };
+export const memoCandidatesFlags = { run: { type: "string" }, out: { type: "string" }, checkpoints: { type: "string" } };
+function modelsFor(values, io, sampleTemperature) {
+    const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
+    // Diversity comes from sampling: the sampler role runs warm unless the config sets its temperature.
+    if (sampleTemperature !== undefined)
+        config.roles = { ...config.roles, sampler: { temperature: sampleTemperature, ...config.roles.sampler } };
+    const cache = responseCacheFrom(values, io.env, io.cwd, (line) => io.stderr(`warning: ${line}\n`));
+    const models = createOpenAIProvider(config, io.env, cache ? { cache } : {});
+    models.forRole("labeler");
+    return models;
+}
+/** The shared embedder when one is configured (flags, env, config file), as for eval. */
+const embedderFor = (values, io) => embeddingsFrom(values, io.env, io.cwd);
+/** Embeds the keys of entries that have none yet (build, add), and says in one line how retrieval will rank. */
+async function embedKeys(store, embedder) {
+    if (!embedder)
+        return { line: "Ranking: lexical (no embedding model configured)", embedded: false };
+    const done = await store.embedPending();
+    const calls = done.records.length ? `, ${done.records.length} request${done.records.length === 1 ? "" : "s"}` : "";
+    if (done.error)
+        return { line: `Ranking: lexical until the keys are embedded — ${done.embedded} embedded now, then: ${done.error}`, embedded: false };
+    return { line: `Ranking: embeddings (${embedder.model}; ${store.embeddedCount} of ${store.size} keys embedded, ${done.embedded} now${calls})`, embedded: true };
+}
+/**
+ * Builds (or, with `resume`, continues) Memo-SQL's error-correction memory from a benchmark split's gold SQL, as
+ * `sqlmend memo build` does: the same memory file and lock, and the figures its summary prints.
+ */
+export async function buildMemory(options, io = defaultIO()) {
+    return memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags), positionals: [] }, io);
+}
+/** `memo build` from its flag values: the one body the launcher and `buildMemory` run. */
+export async function memoBuild(input, io) {
+    const values = input.values;
+    const { positionals } = input;
+    if (positionals.length)
+        throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    if (!values.bench && !values["db-dir"])
+        throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
+    if (!values.out)
+        throw new UsageError("--out FILE is required");
+    splitFrom(values.split, "train");
+    const limit = intFlag(values, "limit", 1);
+    const concurrency = intFlag(values, "concurrency", 1) ?? 4;
+    const samples = intFlag(values, "samples", 1) ?? 4;
+    const temperature = values["sample-temperature"] !== undefined ? Number(values["sample-temperature"]) : 0.8;
+    if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2)
+        throw new UsageError(`--sample-temperature takes a number in 0..2, not '${values["sample-temperature"]}'`);
+    if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider")
+        throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
+    const elicit = values.elicit ?? "sampling";
+    if (elicit !== "sampling" && elicit !== "pipeline")
+        throw new UsageError(`--elicit takes sampling or pipeline, not '${values.elicit}'`);
+    const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(values, io, "train", limit);
+    const semantics = values.semantics ?? (bench.layout === "spider" ? "spider" : "bird");
+    // The memory learns from gold SQL: questions without one are not selected.
+    const questions = fileOrder(selected.filter((q) => q.goldSql));
+    const models = modelsFor(values, io, temperature);
+    const embeddings = embedderFor(values, io);
+    const file = path.resolve(io.cwd, values.out);
+    // One build writes a memory at a time, as one eval writes an --out folder: a second refuses, naming the first.
+    const lock = lockOutDir(file, "memo build", `${file}.lock`);
+    if (lock.note)
+        io.stderr(`sqlmend memo build: ${file}: ${lock.note}\n`);
+    const code = await codeIdentity();
+    const existed = fs.existsSync(file);
+    let store;
+    try {
+        store = MemoryStore.open(file, { create: true, embedder: embeddings });
+    }
+    catch (error) {
+        lock.release();
+        throw error;
+    }
+    try {
+        // As before for a layout's own questions (so memories built earlier resume), with the question file or folder otherwise.
+        const source = JSON.stringify({ bench: benchSource.bench ?? benchSource.dbDir, split, ...(benchSource.questions ? { questions: benchSource.questions } : {}) });
+        const executor = getSharedExecutor();
+        if (existed && (store.done().size || store.size)) {
+            if (!values.resume)
+                throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
+            const before = store.getMeta("build");
+            if (before && before !== source)
+                throw new UserError(`--resume: ${values.out} was built from ${before}, not ${source}`);
+            // Entries made by other code (an edited prompt) would mix two methods in one memory.
+            const codeBefore = store.getMeta("code");
+            if (codeBefore !== JSON.stringify(code)) {
+                throw new UserError(`--resume: ${values.out}: sqlmend's code changed since the memory's build started (${describeCode(codeBefore ? JSON.parse(codeBefore) : undefined)}; now ${describeCode(code)}): finish it with the code it started with, or build a new memory with another --out`);
+            }
+        }
+        store.setMeta("build", source);
+        store.setMeta("code", JSON.stringify(code));
+        const entriesBefore = store.size;
+        const options = {
+            models,
+            executor,
+            semantics,
+            samples,
+            timeoutMs: intFlag(values, "query-timeout-ms", 1),
+            elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions, embeddings) : undefined,
+            schemaOf: schemaCache(executor),
+        };
+        let usage = emptyUsage();
+        const outcomes = {};
+        const run = await runQuestions({
+            command: "memo build",
+            io,
+            questions,
+            store: memoryRecordStore(store),
+            concurrency,
+            describe: (counts) => `memo build: ${bench.name}: ${counts.line}, ${samples} samples each`,
+            run: async (q) => {
+                try {
+                    const built = await buildMemoryEntry(q, options);
+                    usage = addUsage(usage, built.usage);
+                    // As eval's rule: a model call with no reply after the retries leaves an entry (or its absence) that is not
+                    // the method's: not marked done, so --resume asks again.
+                    const lost = built.usage.failed ?? 0;
+                    if (lost) {
+                        const note = `${lost} model call${lost === 1 ? "" : "s"} got no reply${built.usage.failure ? ` (first: ${built.usage.failure})` : ""}`;
+                        return { id: q.id, outcome: "failed", note, usage: built.usage };
+                    }
+                    return { id: q.id, ...built };
+                }
+                catch (error) {
+                    // Not marked done in the memory: a rerun with --resume tries it again.
+                    io.stderr(`${io.isTTY ? "\n" : ""}question ${q.id}: failed: ${firstLineOf(error)}\n`);
+                    return { id: q.id, outcome: "failed", note: firstLineOf(error), usage: emptyUsage() };
+                }
+            },
+            failed: (record) => record.outcome === "failed",
+            endpointDown: (record) => (record.outcome === "failed" && record.note && isEndpointFailure(record.note) ? record.note : undefined),
+            progress: { metric: { label: "entries", as: "count" }, of: (record) => ({ hit: record.outcome === "entry", tokens: record.usage.inputTokens + record.usage.outputTokens }) },
+            afterEach: (_q, record) => void (outcomes[record.outcome] = (outcomes[record.outcome] ?? 0) + 1),
+        });
+        const stopping = run.stopped;
+        // The memory's identity: its source (bench, split; the done table holds the question ids) and a content hash.
+        const identity = store.identity();
+        store.setMeta("sha256", identity.sha256);
+        const ranking = await embedKeys(store, embeddings);
+        const stats = store.stats();
+        const done = store.done();
+        io.stdout(`Memory: ${file}\n${questionsLine(questions, done, outcomes)}\n` +
+            `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchSource.questions ? `${benchSource.questions} over ` : ""}${benchSource.bench ?? benchSource.dbDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
+            `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${outcomes.failed ? `, failed this run ${outcomes.failed} (retried by --resume)` : ""}\n` +
+            `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
+            `${ranking.line}\n` +
+            `Error types:\n${histogram(stats.histogram)}\n` +
+            unfinishedLines(run, (r) => r.note) +
+            (stopping ? "Stopped early: --resume finishes the build.\n" : ""));
+        return {
+            exitCode: run.exitCode,
+            file,
+            entries: stats.entries,
+            added: stats.entries - entriesBefore,
+            questions: questions.length,
+            done: questions.filter((q) => done.has(q.id)).length,
+            ranNow: Object.values(outcomes).reduce((a, b) => a + b, 0),
+            failed: outcomes.failed ?? 0,
+            notRun: run.notRun,
+            outcomes: stats.done,
+            errorTypes: Object.fromEntries(ERROR_TYPES.map((t) => [t, stats.histogram[t] ?? 0])),
+            sha256: identity.sha256,
+            ranking: ranking.embedded ? "embeddings" : "lexical",
+            inputTokens: usage.inputTokens,
+            outputTokens: usage.outputTokens,
+            calls: usage.calls,
+        };
+    }
+    finally {
+        store.close();
+        lock.release();
+    }
+}
+/** The memory file as the question runner's record store: a question's entry and its "done" mark in one transaction. */
+function memoryRecordStore(store) {
+    return {
+        load: () => new Map([...store.done()].map(([id, done]) => [id, { id, outcome: done.outcome, note: done.note, usage: emptyUsage() }])),
+        append: (record) => {
+            if (record.outcome === "failed")
+                return;
+            if (record.entry)
+                store.add(record.entry, { id: record.id, outcome: record.outcome });
+            else
+                store.markDone(record.id, record.outcome, record.note);
+        },
+    };
+}
+/**
+ * memo-sql's candidates as the source of wrong queries: the whole generation half (decompositions, ReAct+Reflect,
+ * three styles, exemplars from the same split — never the question itself), without correction or memory.
+ */
+async function pipelineElicitor(models, executor, questions, embeddings) {
+    const { memoSqlSpec } = await import("../graphs/memo-sql.js");
+    const graph = memoSqlSpec.build({ models, executor, examples: createExampleStore(questions), ...(embeddings ? { embeddings } : {}) }, { noRefine: true, retrieval: "none" });
+    return async (q) => {
+        const state = (await graph.invoke(inputOf(q, "memo-sql"), { recursionLimit: graph.recursionLimit }));
+        return { sqls: state.candidates.map((c) => c.sql), usage: state.usage };
+    };
+}
+/** The selected questions' fate: done (in any run of this build) and this run; the file may hold more (another --limit). */
+function questionsLine(questions, done, outcomes) {
+    const selectedDone = questions.filter((q) => done.has(q.id)).length;
+    const thisRun = Object.values(outcomes).reduce((a, b) => a + b, 0);
+    const failed = outcomes.failed ?? 0;
+    const others = done.size - selectedDone;
+    return (`Questions: ${questions.length} selected, ${selectedDone} done (${thisRun - failed} this run${failed ? `, ${failed} failed` : ""})` +
+        `${selectedDone < questions.length ? `, ${questions.length - selectedDone} left for --resume` : ""}${others ? `; ${others} more done outside this selection` : ""}`);
+}
+function histogram(counts) {
+    const max = Math.max(1, ...Object.values(counts));
+    const total = Object.values(counts).reduce((a, b) => a + b, 0) || 1;
+    return ERROR_TYPES.map((t) => `  ${t.padEnd(26)} ${String(counts[t] ?? 0).padStart(6)}  ${(((counts[t] ?? 0) / total) * 100).toFixed(1).padStart(5)}%  ${"#".repeat(Math.round(((counts[t] ?? 0) / max) * 30))}`).join("\n");
+}
+/** `memo add` from its flag values: label one correction (user feedback) and store it. */
+export async function memoAdd(input, io) {
+    const values = input.values;
+    const { positionals } = input;
+    if (positionals.length)
+        throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    for (const flag of ["memory", "db", "question", "wrong", "correct"])
+        if (!values[flag]?.trim())
+            throw new UsageError(`--${flag} is required`);
+    const dbPath = path.resolve(io.cwd, values.db);
+    if (!fs.existsSync(dbPath))
+        throw new UserError(`database not found: ${values.db}`);
+    const executor = getSharedExecutor();
+    const [right, wrong] = await Promise.all([executeSql(executor, dbPath, values.correct), executeSql(executor, dbPath, values.wrong)]);
+    if (!right.ok)
+        throw new UserError(`--correct SQL does not execute: ${right.errorKind}: ${right.error}`);
+    if (!wrong.ok)
+        throw new UserError(`--wrong SQL does not execute (${wrong.errorKind}: ${wrong.error}); the memory keeps semantic mistakes, execution errors are the debug loop's`);
+    const models = modelsFor(values, io);
+    const descriptionDir = values["description-dir"] ? path.resolve(io.cwd, values["description-dir"]) : undefined;
+    const schemaText = renderSchema(await readSchema(dbPath, { descriptionDir, executor }), { question: values.question, evidence: values.evidence });
+    const embeddings = embedderFor(values, io);
+    const store = MemoryStore.open(path.resolve(io.cwd, values.memory), { create: true, embedder: embeddings });
+    try {
+        const label = await labelError(models, { schemaText, question: values.question, evidence: values.evidence ?? "", linkingText: "", goldSql: values.correct, wrongSql: values.wrong });
+        if (!label.ok)
+            throw new UserError(`the labeler gave no usable label: ${label.error}`);
+        const entry = store.add({
+            sourceId: `added:${createHash("sha256").update(values.question).digest("hex").slice(0, 12)}`,
+            dbId: path.basename(dbPath).replace(/\.(sqlite3?|db)$/i, ""),
+            question: values.question,
+            evidence: values.evidence ?? "",
+            goldSql: values.correct,
+            wrongSql: values.wrong,
+            errorTypes: label.errorTypes,
+            suggestions: label.suggestions,
+        });
+        if (right.fingerprint === wrong.fingerprint)
+            io.stderr("note: both queries return the same result on this database; stored anyway\n");
+        const ranking = await embedKeys(store, embeddings);
+        io.stdout(`Added entry #${entry.id} (${entry.errorTypes.join(", ")})\nSuggestions: ${entry.suggestions}\nMemory: ${store.size} entries\n${ranking.line}\n`);
+        return 0;
+    }
+    finally {
+        store.close();
+    }
+}
+/** `memo show` from its flag values: a memory's counts, error types and latest entries. */
+export async function memoShow(input, io) {
+    const values = input.values;
+    const { positionals } = input;
+    if (positionals.length !== 1)
+        throw new UsageError("name one memory file");
+    const embeddings = embedderFor(values, io);
+    const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]), { embedder: embeddings });
+    try {
+        const stats = store.stats();
+        const vectors = store.vectorModels();
+        const ranking = embeddings
+            ? `embeddings (${embeddings.model}; ${store.embeddedCount} of ${stats.entries} keys embedded, the rest at the first retrieval)`
+            : "lexical (no embedding model configured)";
+        const n = intFlag(values, "entries", 0) ?? 3;
+        const recent = store.entries().slice(-n);
+        if (values.json) {
+            io.stdout(`${JSON.stringify({ ...store.identity(), ...stats, vectors, ranking: embeddings ? "embeddings" : "lexical", recent }, null, 2)}\n`);
+            return 0;
+        }
+        io.stdout(`Memory: ${store.file}\nEntries: ${stats.entries}\nBuilt from: ${(({ build }) => (build ? `${build.bench} (${build.split})` : "-"))(store.identity())}; sha256 ${store.identity().sha256}\nQuestions done by builds: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}\n` +
+            `Key vectors: ${Object.entries(vectors).map(([model, n]) => `${n} by ${model}`).join(", ") || "none"}\nRanking: ${ranking}\n` +
+            `Error types:\n${histogram(stats.histogram)}\n` +
+            (recent.length ? `\nLatest ${recent.length}:\n${recent.map((e) => `#${e.id} [${e.sourceId}] ${e.question}\n  wrong: ${e.wrongSql}\n  types: ${e.errorTypes.join(", ")}`).join("\n")}\n` : ""));
+        return 0;
+    }
+    finally {
+        store.close();
+    }
+}
+/** `memo search` from its flag values: what retrieval returns for a question and SQL. */
+export async function memoSearch(input, io) {
+    const values = input.values;
+    const { positionals } = input;
+    if (positionals.length !== 2)
+        throw new UsageError('usage: sqlmend memo search FILE "QUESTION" --sql SQL');
+    const mode = (values.retrieval ?? "filtered");
+    if (!["filtered", "top4", "random"].includes(mode))
+        throw new UsageError(`--retrieval takes filtered, top4 or random, not '${values.retrieval}'`);
+    const embeddings = embedderFor(values, io);
+    const store = MemoryStore.open(path.resolve(io.cwd, positionals[0]), { embedder: embeddings });
+    try {
+        const question = positionals[1];
+        const started = performance.now();
+        const r = await store.retrieve({ question, sql: values.sql ?? "", exclude: { ids: values["exclude-id"] ? [values["exclude-id"]] : [], question } }, { mode });
+        const ms = performance.now() - started;
+        if (values.json) {
+            io.stdout(`${JSON.stringify({ ...r, ms }, null, 2)}\n`);
+            return 0;
+        }
+        const how = r.ranking === "embeddings" ? `embeddings (${embeddings.model})` : r.ranking === "lexical" ? `lexical (${r.note?.replace(/; ranked lexically$/, "") ?? "no embedding model configured"})` : r.ranking;
+        const requests = r.records.length ? `; ${r.records.length} embedding request${r.records.length === 1 ? "" : "s"}` : "";
+        io.stdout(`Key: ${r.key.question} | ${r.key.skeleton}\nRanking: ${how}; mode ${r.mode}; ${r.ranked.length} ranked, ${r.entries.length} kept (${ms.toFixed(1)} ms${requests})\n\n`);
+        for (const [i, x] of r.ranked.entries()) {
+            const fate = x.kept ? "KEPT" : `dropped (types within #${x.subsumedBy})`;
+            io.stdout(`${String(i + 1).padStart(3)}. ${x.score.toFixed(3).padStart(8)}  #${x.entry.id} ${fate}  [${x.entry.errorTypes.join(", ")}]  ${x.entry.question}\n`);
+        }
+        return 0;
+    }
+    finally {
+        store.close();
+    }
+}
+/**
+ * Each question's candidates as its writers wrote them, from a finished memo-sql eval (its threads in the checkpoint
+ * store), for memo-refine's `candidates` option — so Table 3's variants all correct the same nine candidates (A.8).
+ * `sqlmend memo candidates` is this.
+ */
+export async function writeCandidates(options, io = defaultIO()) {
+    return memoCandidates({ values: flagValuesOf("writeCandidates", { ...options }, memoCandidatesFlags), positionals: [] }, io);
+}
+/** `memo candidates` from its flag values: the one body the launcher and `writeCandidates` run. */
+export async function memoCandidates(input, io) {
+    const values = input.values;
+    const { positionals } = input;
+    if (positionals.length)
+        throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    if (!values.run)
+        throw new UsageError("--run DIR is required (a memo-sql eval's output directory)");
+    if (!values.out)
+        throw new UsageError("--out FILE is required");
+    const runDir = path.resolve(io.cwd, values.run);
+    const [{ parseResults }, { openReadyCheckpointer }, { memoSqlSpec }, { CANDIDATES_KIND }] = await Promise.all([
+        import("./report.js"),
+        import("../storage/checkpoints.js"),
+        import("../graphs/memo-sql.js"),
+        import("../nodes/memo/candidates.js"),
+    ]);
+    let text;
+    try {
+        text = fs.readFileSync(path.join(runDir, "results.jsonl"), "utf8");
+    }
+    catch {
+        throw new UserError(`no results.jsonl in ${values.run}`);
+    }
+    const records = [...parseResults(text).records.values()];
+    const store = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
+    try {
+        // Reading checkpoints runs no node: deps that refuse to be used.
+        const inert = { models: { forRole: () => { throw new Error("no model"); } }, executor: { run: () => { throw new Error("no SQL"); }, close: async () => { } } };
+        const graph = memoSqlSpec.build(inert, { checkpointer: store.saver });
+        const questions = {};
+        const missing = [];
+        for (const r of records) {
+            const state = (await graph.getState({ configurable: { thread_id: r.thread } }));
+            const list = [...(state.values.candidates ?? [])].sort((a, b) => (a.meta?.order ?? 0) - (b.meta?.order ?? 0));
+            // The SQL as written; a candidate from before `written` was recorded is usable only if it was never refined.
+            if (!list.length || list.some((c) => c.meta?.written === undefined && (c.meta?.rounds ?? 0) > 0)) {
+                missing.push(r.id);
+                continue;
+            }
+            questions[r.id] = { dbId: r.dbId, question: r.question, candidates: list.map((c) => ({ id: c.id, sql: c.meta?.written ?? c.sql })) };
+        }
+        const file = path.resolve(io.cwd, values.out);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, `${JSON.stringify({ kind: CANDIDATES_KIND, source: { run: runDir, questions: records.length }, questions }, null, 1)}\n`);
+        const counts = Object.values(questions).map((q) => q.candidates.length);
+        const total = counts.reduce((a, b) => a + b, 0);
+        io.stdout(`Candidates: ${total} for ${counts.length} questions → ${file}\n${missing.length ? `No candidates as written for ${missing.length} questions (first: ${missing[0]}): left out\n` : ""}`);
+        return { exitCode: 0, file, questions: counts.length, candidates: total, missing };
+    }
+    finally {
+        store.close();
+    }
+}

@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import path from "node:path";
+import { firstLineOf, UsageError, UserError } from "../core/errors.js";
+import { findManifest } from "../graphs/registry.js";
+import { loadSource } from "../tools/benchmarks/benchmark.js";
+import { EVAL_RESULTS, writeEvalOutputs } from "./eval.js";
+import { parseResults } from "./report.js";
+import { fileOrder, selectQuestions } from "./selection.js";
+import { prepareOutDir, sameRunValue } from "./run-file.js";
+import { parseShard, shardName, shardOf } from "./shards.js";
+import { describeCode } from "../tools/version.js";
+/**
+ * The keys every shard of one run must share: what shapes answers and verdicts (sqlmend's code included), and what
+ * was selected. Files compare by content, so shards run where a --node module sits at another path still merge.
+ */
+const SAME = ["graph", "bench", "split", "semantics", "models", "settings", "selection", "code"];
+function readRunFile(dir) {
+    const file = path.join(dir, "run.json");
+    try {
+        return JSON.parse(fs.readFileSync(file, "utf8"));
+    }
+    catch (error) {
+        throw new UserError(`${file}: ${fs.existsSync(file) ? `unreadable (${firstLineOf(error)})` : "not found: is this an eval output folder?"}`);
+    }
+}
+/**
+ * Joins shard folders into `outDir`: checks that they are the N shards of one run (same graph, benchmark, split,
+ * semantics, models, settings and selection; each of 1..N once; every question of each share recorded), then writes
+ * results.jsonl in file order, predictions in both official formats and report.md, as a single run would.
+ */
+export async function mergeShards(dirs, outDir, command) {
+    if (!dirs.length)
+        throw new UsageError("name the shard folders to merge");
+    const runs = dirs.map((dir) => ({ dir, run: readRunFile(dir) }));
+    const first = runs[0];
+    for (const { dir, run } of runs) {
+        if (!run.shard || !run.selection)
+            throw new UserError(`${dir} is not a shard (its run.json has no shard): run eval with --shard I/N`);
+        for (const key of SAME) {
+            if (!sameRunValue(run[key], first.run[key])) {
+                throw new UserError(`${dir} was run with ${key} ${JSON.stringify(run[key])}, ${first.dir} with ${JSON.stringify(first.run[key])}: shards of one run must share it`);
+            }
+        }
+    }
+    const shards = runs.map(({ dir, run }) => ({ dir, shard: parseShard(run.shard) }));
+    const count = shards[0].shard.count;
+    const seen = new Map();
+    for (const { dir, shard } of shards) {
+        if (shard.count !== count)
+            throw new UserError(`${dir} is shard ${shardName(shard)}, ${shards[0].dir} is one of ${count}: shards of one run must share N`);
+        if (seen.has(shard.index))
+            throw new UserError(`${dir} and ${seen.get(shard.index)} are both shard ${shardName(shard)}`);
+        seen.set(shard.index, dir);
+    }
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
+    if (missing.length)
+        throw new UserError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((i) => `${i}/${count}`).join(", ")} missing: name all ${count} shard folders`);
+    const run = first.run;
+    const bench = await loadSource({ ...(run.bench ? { bench: run.bench } : {}), split: run.split, ...(run.questions ? { questions: run.questions } : {}), ...(run.dbDir ? { dbDir: run.dbDir } : {}) });
+    const selection = selectQuestions(bench, run.selection.ids ?? undefined, run.selection.limit ?? undefined);
+    const records = new Map();
+    let ignored = 0;
+    for (const { dir, shard } of shards) {
+        const file = path.join(dir, EVAL_RESULTS);
+        const share = shardOf(selection, shard).questions;
+        const parsed = fs.existsSync(file) ? parseResults(fs.readFileSync(file, "utf8")).records : new Map();
+        const unfinished = share.filter((q) => !parsed.has(q.id));
+        if (unfinished.length) {
+            throw new UserError(`${dir} (shard ${shardName(shard)}) has no result for ${unfinished.length} of its ${share.length} questions (e.g. ${unfinished[0].id}): finish it with --resume, then merge`);
+        }
+        for (const q of share)
+            records.set(q.id, parsed.get(q.id));
+        ignored += parsed.size - share.length;
+    }
+    const ordered = fileOrder(selection.questions).map((q) => records.get(q.id));
+    const runFile = prepareOutDir(outDir, { graph: run.graph, bench: run.bench, split: run.split, questions: run.questions ?? null, dbDir: run.dbDir ?? null, semantics: run.semantics, models: run.models, settings: run.settings, shard: null, selection: run.selection, code: run.code ?? null, merged: dirs.map((d) => path.resolve(d)), ...sharedCheckpoints(runs.map((r) => r.run)) }, false, []);
+    fs.writeFileSync(path.join(outDir, EVAL_RESULTS), ordered.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    const spec = await findManifest(run.graph)?.load();
+    await writeEvalOutputs(outDir, ordered, {
+        graph: run.graph,
+        outcome: spec?.outcome,
+        bench,
+        split: run.split,
+        questions: selection.questions,
+        skipped: selection.skipped,
+        semantics: run.semantics,
+        startedAt: runs.map((r) => r.run.startedAt).sort()[0] ?? runFile.startedAt,
+        settings: { code: describeCode(run.code), ...run.settings, ...run.preflight, shards: count, cache: cacheOfShards(runs.map((r) => r.run)) },
+        models: run.models,
+        command,
+        // A merged folder is not resumed: its shards are, then merged again.
+        rerun: MERGED_RERUN,
+    });
+    return { records: ordered, questions: selection.questions.length, shards: count, ignored };
+}
+/** How a merged run's failed questions are run again: in their shard, not in the merged folder (which --resume refuses). */
+export const MERGED_RERUN = "run `--resume` on the shard that holds them, then merge again";
+/** The response cache the shards ran with: one mode, or each shard's ("off (shard 1/2), on (shard 2/2)"); unknown for an older shard. */
+function cacheOfShards(runs) {
+    const modes = runs.map((r) => r.cache ?? "not recorded");
+    return new Set(modes).size === 1 ? modes[0] : runs.map((r, i) => `${modes[i]} (shard ${r.shard ?? i + 1})`).join(", ");
+}
+/** Where the shards' threads are, when they all say one place (one PostgreSQL database): `sqlmend replay` reads them there. */
+function sharedCheckpoints(runs) {
+    const places = new Set(runs.map((r) => r.checkpoints));
+    const [only] = places;
+    return places.size === 1 && only !== undefined ? { checkpoints: only } : {};
+}

@@ -1,0 +1,311 @@
+import fs from "node:fs";
+import path from "node:path";
+import { firstLineOf, UsageError, UserError } from "../core/errors.js";
+import { outcomeOf } from "../graphs/outcome.js";
+import { SPLITS } from "../state/splits.js";
+import { emptyUsage, subtractUsage, UsageSchema } from "../state/usage.js";
+import { loadSource } from "../tools/benchmarks/benchmark.js";
+import { cacheLine } from "../tools/models/cache-modes.js";
+import { openReadyCheckpointer } from "../storage/checkpoints.js";
+import { isPostgresLocation } from "../storage/location.js";
+import { evalRecordStore, recordOfRun, writeEvalOutputs } from "./eval.js";
+import { fallbackNotes } from "./progress.js";
+import { continueThread, iterationsOf } from "./question.js";
+import { nextThread, runQuestions, unfinishedLines } from "./question-runner.js";
+import { exLine, failureOf, isFailed, parseResults, summarize } from "./report.js";
+import { fileOrder } from "./selection.js";
+import { prepareOutDir } from "./run-file.js";
+/**
+ * `sqlmend replay`: counterfactual runs on recorded states. Each question of an eval run is forked from its recorded
+ * thread at the last checkpoint before a slot first ran (LangGraph time travel, onto a thread of the replay's own: the
+ * original's threads are only read), and only the rest runs, with the replay's graph (swapped nodes). The output is an
+ * eval run folder; each record's counts are the suffix's, the prefix's are kept apart in its `replay` field.
+ */
+export const REPLAY_SELECTIONS = ["all", "wrong", "right", "failed"];
+/** Reads an eval output folder (run.json and results.jsonl); one line when it is not one. */
+export function readRecordedRun(dir) {
+    const runFile = path.join(dir, "run.json");
+    const resultsFile = path.join(dir, "results.jsonl");
+    if (!fs.existsSync(runFile) || !fs.existsSync(resultsFile))
+        throw new UserError(`${dir}: no run.json and results.jsonl (is it an 'sqlmend eval' --out folder?)`);
+    let run;
+    try {
+        run = JSON.parse(fs.readFileSync(runFile, "utf8"));
+    }
+    catch (error) {
+        throw new UserError(`${runFile}: cannot read: ${firstLineOf(error)}`);
+    }
+    if (typeof run.graph !== "string" || typeof run.runId !== "string")
+        throw new UserError(`${runFile}: names no graph or run id (is it an 'sqlmend eval' --out folder?)`);
+    if (typeof run.shard === "string")
+        throw new UserError(`${dir} is shard ${run.shard} of a run: replay the merged run ('sqlmend merge'), or each shard`);
+    const str = (v) => (typeof v === "string" ? v : null);
+    return {
+        dir,
+        runId: run.runId,
+        graph: run.graph,
+        bench: str(run.bench),
+        split: str(run.split) ?? "dev",
+        questions: str(run.questions),
+        dbDir: str(run.dbDir),
+        semantics: run.semantics === "spider" ? "spider" : "bird",
+        models: (run.models ?? {}),
+        settings: (run.settings ?? {}),
+        preflight: (run.preflight ?? {}),
+        ...(typeof run.checkpoints === "string" ? { checkpoints: run.checkpoints } : {}),
+        records: parseResults(fs.readFileSync(resultsFile, "utf8")).records,
+    };
+}
+/**
+ * The last checkpoint of `threadId` before `slot` first ran: the oldest whose next step runs it (time travel from
+ * there re-runs that whole step, the slot's parallel siblings included). Reads the thread, never writes it.
+ */
+export async function forkPoint(graph, threadId, slot) {
+    const snapshots = [];
+    for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: threadId } }))
+        snapshots.push(snapshot);
+    if (!snapshots.length)
+        return { kind: "no thread" };
+    const before = snapshots.reverse().find((s) => s.next.includes(slot));
+    if (!before)
+        return { kind: "not reached", why: `its thread never ran '${slot}' (${snapshots.length} checkpoints)` };
+    const prefix = UsageSchema.safeParse(before.values.usage);
+    const usage = prefix.success ? prefix.data : emptyUsage();
+    if (usage.failed)
+        return { kind: "prefix failed", why: `before '${slot}', ${usage.failed} model call${usage.failed === 1 ? "" : "s"} got no reply${usage.failure ? ` (${usage.failure})` : ""}` };
+    return { kind: "fork", checkpointId: String(before.config.configurable?.checkpoint_id), step: Number(before.metadata?.step ?? 0), prefix: usage };
+}
+/**
+ * Copies checkpoint `checkpointId` of thread `from` as the first checkpoint of thread `to` (its metadata saying where
+ * it came from). The recorded writes of the step after it are not copied, so that step runs again, in full.
+ */
+export async function forkThread(saver, from, checkpointId, to) {
+    const tuple = await saver.getTuple({ configurable: { thread_id: from, checkpoint_ns: "", checkpoint_id: checkpointId } });
+    if (!tuple)
+        throw new Error(`thread '${from}' has no checkpoint ${checkpointId}`);
+    const metadata = { ...tuple.metadata, source: "fork", thread_id: to, forkedFrom: { thread: from, checkpoint: checkpointId } };
+    // Every channel counts as new on the new thread (PostgreSQL stores the blobs of these versions only).
+    await saver.put({ configurable: { thread_id: to, checkpoint_ns: "" } }, tuple.checkpoint, metadata, tuple.checkpoint.channel_versions);
+}
+/** The replay of an eval run from a slot (module comment). Writes an eval output folder in `outDir`. */
+export async function replayRun(args) {
+    const runDir = path.resolve(args.cwd, args.runDir);
+    const outDir = path.resolve(args.cwd, args.outDir);
+    if (outDir === runDir)
+        throw new UsageError("--out must be another folder than the run replayed");
+    const original = readRecordedRun(runDir);
+    const only = args.only ?? "all";
+    const bench = await loadSource({
+        ...(original.bench ? { bench: original.bench } : {}),
+        ...(isSplit(original.split) ? { split: original.split } : {}),
+        ...(original.questions ? { questions: original.questions } : {}),
+        ...(original.dbDir ? { dbDir: original.dbDir } : {}),
+    });
+    const selected = selectRecords(original, only, args.ids);
+    const location = checkpointLocation(args.checkpoints, original);
+    const { notes, warn } = fallbackNotes(args.io, "replay");
+    // A damaged file is an error here, never set aside: it holds the threads to replay.
+    const store = await openReadyCheckpointer(location, args.env, args.cwd, { mustExist: true });
+    let release = () => { };
+    try {
+        const runner = await args.runnerFor(original, { bench, benchDir: original.bench ?? undefined, checkpointer: store.saver, nodes: nodeSwapsOf(original.settings, args.nodes), warn });
+        if (!runner.spec.slots[args.from])
+            throw new UserError(`graph '${runner.spec.name}' has no slot '${args.from}' (slots: ${Object.keys(runner.spec.slots).join(", ")})`);
+        const graph = runner.graph;
+        const byId = new Map(bench.questions.map((q) => [q.id, q]));
+        const plans = new Map();
+        const missingThreads = [];
+        const notReplayed = [];
+        for (const record of selected) {
+            if (!byId.has(record.id))
+                throw new UserError(`question ${record.id} of ${runDir} is no longer in its benchmark (${original.bench ?? original.questions}); nothing to fork it onto`);
+            const plan = record.correction?.startsWith("skipped") ? { kind: "not reached", why: `its correction was ${record.correction}` } : await forkPoint(graph, record.thread, args.from);
+            if (plan.kind === "no thread")
+                missingThreads.push(record.thread);
+            else if (plan.kind !== "fork")
+                notReplayed.push({ id: record.id, why: plan.why });
+            else
+                plans.set(record.id, plan);
+        }
+        if (missingThreads.length) {
+            throw new UserError(`${missingThreads.length} of the run's threads are not in ${store.location} (first: ${missingThreads[0]}): pass --checkpoints where the run kept them`);
+        }
+        if (!plans.size) {
+            throw new UserError(`none of the ${selected.length} selected questions can be replayed from slot '${args.from}' (first: ${notReplayed[0]?.id}: ${notReplayed[0]?.why}); nothing to replay`);
+        }
+        const questions = fileOrder([...plans.keys()].map((id) => byId.get(id)));
+        const modelsNow = runner.deps.models.describe();
+        const modelsDiffer = JSON.stringify(modelsNow) !== JSON.stringify(original.models);
+        if (modelsDiffer)
+            args.io.stderr(`sqlmend replay: note: the suffix runs with other models than the original run (run.json's models differ); report.md shows both\n`);
+        const replayInfo = { of: runDir, runId: original.runId, from: args.from, nodes: args.nodes ?? [], only, ids: args.ids ?? null };
+        const runFile = prepareOutDir(outDir, {
+            graph: runner.spec.name,
+            bench: original.bench,
+            split: original.split,
+            questions: original.questions,
+            dbDir: original.dbDir,
+            semantics: original.semantics,
+            models: modelsNow,
+            settings: settingsOfReplay(original.settings, args.nodes),
+            shard: null,
+            selection: { ids: questions.map((q) => q.id), limit: null },
+            preflight: original.preflight,
+            checkpoints: store.location,
+            replay: replayInfo,
+        }, args.resume ?? false, ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "replay"], { command: "replay", io: args.io });
+        release = runFile.release;
+        const keepDistinct = original.settings["keep-distinct"] === true;
+        const run = await runQuestions({
+            command: "replay",
+            io: args.io,
+            questions,
+            store: evalRecordStore(outDir),
+            concurrency: args.concurrency ?? 4,
+            run: (q, previous) => {
+                const record = original.records.get(q.id);
+                return replayQuestion(runner, store.saver, q, record, plans.get(q.id), {
+                    slot: args.from,
+                    thread: nextThread(`replay:${runFile.runId}:${q.id}`, previous?.thread),
+                    semantics: original.semantics,
+                    keepDistinct,
+                });
+            },
+            failed: isFailed,
+            progress: { of: (record) => ({ hit: record.correct, tokens: record.inputTokens + record.outputTokens }), extra: () => cacheLine(runner.deps.models.cacheStats) },
+            describe: (counts) => `replay: ${runner.spec.name} from '${args.from}' on ${counts.line}${notReplayed.length ? `, ${notReplayed.length} not replayed (never reached '${args.from}')` : ""}`,
+        });
+        const reused = { steps: 0, calls: 0, inputTokens: 0, outputTokens: 0 };
+        const suffix = { calls: 0, inputTokens: 0, outputTokens: 0 };
+        for (const r of run.records) {
+            reused.steps += r.replay?.prefixSteps ?? 0;
+            reused.calls += r.replay?.prefixCalls ?? 0;
+            reused.inputTokens += r.replay?.prefixInputTokens ?? 0;
+            reused.outputTokens += r.replay?.prefixOutputTokens ?? 0;
+            suffix.calls += r.calls;
+            suffix.inputTokens += r.inputTokens;
+            suffix.outputTokens += r.outputTokens;
+        }
+        const originalOnThese = run.records.map((r) => original.records.get(r.id)).filter(Boolean);
+        const sections = [
+            {
+                title: "Replay",
+                lines: [
+                    `- Replay of \`${runDir}\` (graph ${original.graph}, run ${original.runId}) from slot \`${args.from}\`; node swaps: ${args.nodes?.length ? args.nodes.map((n) => `\`${n}\``).join(", ") : "none"}`,
+                    `- Questions: ${selected.length} selected (--only ${only}${args.ids?.length ? `, --ids ${args.ids.join(",")}` : ""}), ${questions.length} replayed, ${notReplayed.length} not replayed`,
+                    `- Reused from the recorded prefixes (kept as recorded, not re-run, not in the figures of this report): ${reused.steps} steps, ${reused.calls} model calls, ${reused.inputTokens} input / ${reused.outputTokens} output tokens`,
+                    `- The suffixes (this replay's own work, every other figure here): ${suffix.calls} model calls, ${suffix.inputTokens} input / ${suffix.outputTokens} output tokens`,
+                    "- What the questions went through (below) describes each whole thread, its recorded prefix included",
+                    `- The original on the replayed questions: ${exLine(summarize(originalOnThese))}; this replay: ${exLine(summarize(run.records))} (\`sqlmend compare ${runDir} ${outDir}\` for the questions that flipped)`,
+                    ...(modelsDiffer ? [`- Models: the suffixes ran with other models than the original (original: \`${JSON.stringify(original.models)}\`)`] : []),
+                    ...(notReplayed.length ? [`- Not replayed (${notReplayed.length}):`, ...notReplayed.map((n) => `  - ${n.id}: ${n.why}`)] : []),
+                ],
+            },
+        ];
+        await writeEvalOutputs(outDir, run.records, {
+            graph: runner.spec.name,
+            outcome: runner.spec.outcome,
+            bench,
+            split: bench.split,
+            questions,
+            skipped: [],
+            semantics: original.semantics,
+            startedAt: runFile.startedAt,
+            settings: {
+                concurrency: args.concurrency ?? 4,
+                checkpoints: store.location,
+                ...args.reportSettings,
+                ...settingsOfReplay(original.settings, args.nodes),
+                ...original.preflight,
+                replay: replayInfo,
+            },
+            models: modelsNow,
+            command: args.command ?? `sqlmend replay ${runDir} --from ${args.from} --out ${outDir}`,
+            notes,
+            kind: "replay",
+            sections,
+        });
+        args.io.stdout?.(`${exLine(summarize(run.records), `, ${original.semantics} semantics`)}; ${notReplayed.length} not replayed (never reached '${args.from}')\n` +
+            `Reused ${reused.steps} steps and ${reused.calls} model calls from the recorded prefixes; the suffixes made ${suffix.calls} calls (${suffix.inputTokens} input / ${suffix.outputTokens} output tokens)\n` +
+            unfinishedLines(run, failureOf) +
+            (run.stopped ? `Stopped early: ${run.notRun} questions not run; --resume finishes the replay.\n` : "") +
+            `Report: ${path.join(outDir, "report.md")}\n`);
+        return { ...run, notReplayed, reused, suffix };
+    }
+    finally {
+        release();
+        store.close();
+    }
+}
+const isSplit = (value) => SPLITS.includes(value);
+/** The original records `--only` and `--ids` select, in file order; an id the run does not hold is an error. */
+function selectRecords(original, only, ids) {
+    const wanted = ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+    const unknown = wanted?.filter((id) => !original.records.has(id)) ?? [];
+    if (unknown.length)
+        throw new UsageError(`--ids: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""} not in ${original.dir}'s results`);
+    const keep = (r) => (only === "all" ? true : only === "failed" ? isFailed(r) : !isFailed(r) && r.correct === (only === "right"));
+    const selected = fileOrder([...original.records.values()].filter((r) => (!wanted || wanted.includes(r.id)) && keep(r)));
+    if (!selected.length)
+        throw new UserError(`no question of ${original.dir} is selected (--only ${only}${wanted ? `, --ids ${wanted.join(",")}` : ""}); nothing to replay`);
+    return selected;
+}
+/** `--checkpoints`, else where the original's run.json says its threads are, else the default file. */
+function checkpointLocation(given, original) {
+    if (given !== undefined)
+        return given;
+    const recorded = original.checkpoints;
+    if (recorded === "memory")
+        throw new UserError(`${original.dir} kept its checkpoints in memory: nothing recorded to replay (run eval with --checkpoints FILE)`);
+    // run.json holds a PostgreSQL URL with its password hidden: the user gives it.
+    if (isPostgresLocation(recorded) && recorded.includes(":***@"))
+        throw new UsageError(`${original.dir} kept its checkpoints in ${recorded}: pass --checkpoints with that URL and its password`);
+    return recorded;
+}
+/** The original's settings, with the node swaps the suffix ran with (the original's, then the replay's per slot). */
+function settingsOfReplay(settings, nodes) {
+    const merged = nodeSwapsOf(settings, nodes);
+    const { node: _node, ...rest } = settings;
+    return merged.length ? { ...rest, node: merged } : rest;
+}
+/** Every `SLOT=FILE` swap the suffix runs with: the original run's, the replay's winning per slot. */
+function nodeSwapsOf(settings, given) {
+    const bySlot = new Map();
+    for (const item of [...(Array.isArray(settings.node) ? settings.node.map(String) : []), ...(given ?? [])])
+        bySlot.set(item.slice(0, Math.max(0, item.indexOf("="))), item);
+    return [...bySlot.values()];
+}
+async function replayQuestion(runner, saver, q, original, plan, ctx) {
+    const started = performance.now();
+    const base = { threadId: ctx.thread, initialSql: original.initialSql, correction: original.correction, initialCorrect: original.initialCorrect };
+    let run;
+    try {
+        // A resumed replay finds its fork made: it goes on from the fork's last checkpoint.
+        if (!(await saver.getTuple({ configurable: { thread_id: ctx.thread, checkpoint_ns: "" } })))
+            await forkThread(saver, original.thread, plan.checkpointId, ctx.thread);
+        const state = await continueThread(runner.graph, ctx.thread);
+        run = { ...base, sql: state.sql, state, outcome: outcomeOf(runner.spec, state), usage: subtractUsage(state.usage, plan.prefix), latencyMs: performance.now() - started, iterations: iterationsOf(state) };
+    }
+    catch (error) {
+        if (error instanceof UserError)
+            throw error;
+        // What the suffix spent before it broke, as far as the fork's checkpoints say.
+        const values = (await runner.graph.getState({ configurable: { thread_id: ctx.thread } }).catch(() => undefined))?.values;
+        const usage = values?.usage ? subtractUsage(values.usage, plan.prefix) : emptyUsage();
+        run = { ...base, sql: "", usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) };
+    }
+    const record = await recordOfRun(runner, q, run, ctx.thread, ctx.semantics, ctx.keepDistinct);
+    return {
+        ...record,
+        replay: {
+            from: ctx.slot,
+            originalThread: original.thread,
+            checkpointId: plan.checkpointId,
+            prefixSteps: plan.step,
+            prefixCalls: plan.prefix.calls,
+            prefixInputTokens: plan.prefix.inputTokens,
+            prefixOutputTokens: plan.prefix.outputTokens,
+            ...(isFailed(original) ? {} : { originalCorrect: original.correct }),
+        },
+    };
+}

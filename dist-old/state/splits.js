@@ -1,0 +1,1 @@
+export const SPLITS = ["dev", "train", "test", "minidev"];

@@ -1,0 +1,115 @@
+import { z } from "zod";
+/** One model call as a node made it: who asked, what it was shown, what it said, what it cost. */
+export const ModelCallRecordSchema = z.object({
+    role: z.string(),
+    model: z.string(),
+    messages: z.array(z.object({ role: z.string(), content: z.string() })),
+    reply: z.string(),
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    latencyMs: z.number().nonnegative(),
+    /** How a structured reply was requested (jsonSchema, functionCalling, jsonMode, text), when it was. */
+    method: z.string().optional(),
+    /** One line: why the call failed or its reply was unusable. */
+    error: z.string().optional(),
+    /** The graph step and node that made the call (stamped by `withCalls`; parallel nodes of one step share a step). */
+    step: z.number().int().optional(),
+    node: z.string().optional(),
+    /** Served by the response cache: no tokens spent (0 above); what the stored reply cost when it was made. */
+    cached: z.boolean().optional(),
+    savedInputTokens: z.number().int().nonnegative().optional(),
+    savedOutputTokens: z.number().int().nonnegative().optional(),
+    /** The call failed and a weaker method the user allowed answered instead ("lexical": `--embedding-fallback lexical`). */
+    fallback: z.string().optional(),
+});
+export const UsageTotalsSchema = z.object({
+    calls: z.number().int().nonnegative().default(0),
+    inputTokens: z.number().int().nonnegative().default(0),
+    outputTokens: z.number().int().nonnegative().default(0),
+    latencyMs: z.number().nonnegative().default(0),
+    /** Calls that got no reply (endpoint down, refused, timed out): counted so a run never fails silently. */
+    failed: z.number().int().nonnegative().optional(),
+    /** Calls the response cache answered (counted in `calls`, their tokens not in the token counts), and the tokens they saved. */
+    cached: z.number().int().nonnegative().optional(),
+    savedTokens: z.number().int().nonnegative().optional(),
+    /** savedTokens split: what a method costs does not change when the cache serves it (cost at prices needs both). */
+    savedInputTokens: z.number().int().nonnegative().optional(),
+    savedOutputTokens: z.number().int().nonnegative().optional(),
+    /** Calls that failed and were answered by a fallback the user asked for (records with `fallback`). */
+    fallbacks: z.number().int().nonnegative().optional(),
+});
+export const UsageSchema = UsageTotalsSchema.extend({
+    byRole: z.record(z.string(), UsageTotalsSchema).default({}),
+    /** The first failed call's error, one line. */
+    failure: z.string().optional(),
+});
+export const emptyUsage = () => ({ calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0, byRole: {} });
+const addTotals = (a, b) => {
+    const failed = (a.failed ?? 0) + (b.failed ?? 0);
+    const cached = (a.cached ?? 0) + (b.cached ?? 0);
+    const savedTokens = (a.savedTokens ?? 0) + (b.savedTokens ?? 0);
+    const savedInputTokens = (a.savedInputTokens ?? 0) + (b.savedInputTokens ?? 0);
+    const savedOutputTokens = (a.savedOutputTokens ?? 0) + (b.savedOutputTokens ?? 0);
+    const fallbacks = (a.fallbacks ?? 0) + (b.fallbacks ?? 0);
+    return {
+        calls: a.calls + b.calls,
+        inputTokens: a.inputTokens + b.inputTokens,
+        outputTokens: a.outputTokens + b.outputTokens,
+        latencyMs: a.latencyMs + b.latencyMs,
+        ...(failed ? { failed } : {}),
+        ...(cached ? { cached } : {}),
+        ...(savedTokens ? { savedTokens } : {}),
+        ...(savedInputTokens ? { savedInputTokens } : {}),
+        ...(savedOutputTokens ? { savedOutputTokens } : {}),
+        ...(fallbacks ? { fallbacks } : {}),
+    };
+};
+/** Sums two usage reports, role by role. Associative, so it serves as a state reducer. */
+export function addUsage(a, b) {
+    const byRole = { ...a.byRole };
+    for (const [role, totals] of Object.entries(b.byRole)) {
+        byRole[role] = addTotals(byRole[role] ?? { calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0 }, totals);
+    }
+    const failure = a.failure ?? b.failure;
+    return { ...addTotals(a, b), byRole, ...(failure ? { failure } : {}) };
+}
+/**
+ * What `total` holds beyond `part` (a replay's suffix: the final usage less the recorded prefix's), role by role.
+ * `failure` is kept only when the difference has failed calls (it is the first failure of `total`).
+ */
+export function subtractUsage(total, part) {
+    const less = (a, b) => {
+        const diff = (key) => Math.max(0, (a[key] ?? 0) - (b?.[key] ?? 0));
+        const optional = { failed: diff("failed"), cached: diff("cached"), savedTokens: diff("savedTokens"), savedInputTokens: diff("savedInputTokens"), savedOutputTokens: diff("savedOutputTokens") };
+        return {
+            calls: Math.max(0, a.calls - (b?.calls ?? 0)),
+            inputTokens: Math.max(0, a.inputTokens - (b?.inputTokens ?? 0)),
+            outputTokens: Math.max(0, a.outputTokens - (b?.outputTokens ?? 0)),
+            latencyMs: Math.max(0, a.latencyMs - (b?.latencyMs ?? 0)),
+            ...Object.fromEntries(Object.entries(optional).filter(([, n]) => n > 0)),
+        };
+    };
+    const byRole = {};
+    for (const [role, totals] of Object.entries(total.byRole)) {
+        const left = less(totals, part.byRole[role]);
+        if (left.calls || left.inputTokens || left.outputTokens)
+            byRole[role] = left;
+    }
+    const totals = less(total, part);
+    return { ...totals, byRole, ...(totals.failed && total.failure ? { failure: total.failure } : {}) };
+}
+export function usageOfCalls(calls) {
+    return calls.reduce((usage, call) => {
+        // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.
+        const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
+        const cached = call.cached ? { cached: 1, savedTokens: (call.savedInputTokens ?? 0) + (call.savedOutputTokens ?? 0), savedInputTokens: call.savedInputTokens ?? 0, savedOutputTokens: call.savedOutputTokens ?? 0 } : {};
+        const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached, ...(call.fallback ? { fallbacks: 1 } : {}) };
+        return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
+    }, emptyUsage());
+}
+/**
+ * A failed call's error that says the endpoint did not answer (not that this request was refused): connection
+ * refused or reset, no such host, timeouts, 5xx, 429 beyond the retries, a reply without choices.
+ */
+export const isEndpointFailure = (error) => error.includes("model call failed:") &&
+    /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ETIMEDOUT|connection error|fetch failed|socket|timed? ?out|\b(429|5\d\d)\b|no choices|overloaded|unavailable/i.test(error);

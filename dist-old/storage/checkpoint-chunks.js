@@ -1,0 +1,510 @@
+/**
+ * Light checkpoints for every graph: a serializer for SqliteSaver (format "json+chunks") that stores what repeats only
+ * once, in a `chunks` table (`id INTEGER PRIMARY KEY`: references are small integers that VACUUM keeps).
+ *
+ * LangGraph writes the whole state at every step, and prompts repeat the schema text, which the state holds too.
+ * - A JSON subtree of at least REF_MIN characters goes to a chunk, stored once by content, and is written {"$r": id}.
+ *   A process knows its own chunks by their text; a large one is also looked for among other processes' chunks (a
+ *   64-bit hash, indexed, confirmed by comparing the content).
+ * - A string of at least SPLIT_MIN characters is cut at line ends chosen by the lines' content (not their position),
+ *   so the same schema text inside different prompts and in `schemaText` gives the same pieces:
+ *   {"$s": [piece, ...]}, a piece being a chunk id or a short inline string.
+ * - An object of the state whose only key is "$r", "$s" or "$e" is written {"$e": object}: state cannot forge
+ *   references.
+ * - A checkpoint (what is left once its values are references) is a frame: a chunk deflated with the thread's
+ *   previous frame as the preset dictionary, so it costs what changed. A frame names its dictionary frame; every
+ *   FRAME_CHAIN frames (and in a new process) a frame stands alone, which bounds a read to FRAME_CHAIN inflates.
+ *   The checkpoint row holds the frame's id.
+ * Metadata stays plain JSON (SqliteSaver filters it with SQL); pending writes stay text (SqliteSaver reads them as
+ * TEXT). Rows of the previous format ("json+blobs", ./checkpoint-blobs.ts) and plain "json" rows are still read.
+ */
+import { createHash } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.js";
+import { BLOB_TYPE, BlobSerializer } from "./checkpoint-blobs.js";
+export const CHUNK_TYPE = "json+chunks";
+/** Subtrees at least this long (as JSON, their own large parts already references) become chunks: a reference costs
+ * about 10 characters here and a chunk row about 25 bytes, and a value that persists is then written once, not in every
+ * write and frame that holds it. */
+export const REF_MIN = 64;
+/** Strings at least this long are cut into pieces. */
+export const SPLIT_MIN = 1024;
+/** A piece ends at a chosen line once it is this long... */
+const PIECE_MIN = 256;
+/** ...or at the first line end past this. */
+const PIECE_MAX = 4096;
+/** Shorter pieces stay inline. */
+const PIECE_INLINE = 64;
+/** Chunks at least this long are deflated when that is smaller... */
+const DEFLATE_MIN = 256;
+/** ...and looked for among the chunks that other processes wrote. */
+const LOOKUP_MIN = 256;
+/** At most this many frames in a chain (then one stands alone). */
+export const FRAME_CHAIN = 16;
+/** A reader follows longer chains than this writer makes, but not endless ones. */
+const MAX_CHAIN_READ = 1024;
+/** Pieces are stored as UTF-8 text, which cannot hold half a surrogate pair; JSON text escapes it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const REF = "$r";
+const STR = "$s";
+const ESC = "$e";
+const OURS = new Set([REF, STR, ESC]);
+/** A checkpoint row: its frame's id follows this byte (JSON text never starts with it). */
+const FRAME_ROW = 1;
+export const CHUNKS_TABLE_SQL = "CREATE TABLE IF NOT EXISTS chunks (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, value BLOB NOT NULL);" +
+    "CREATE INDEX IF NOT EXISTS chunks_hash ON chunks (hash)";
+const isCheckpoint = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && "channel_values" in v && "channel_versions" in v;
+/** FNV-1a of a line: whether a piece may end after it depends on the line alone. */
+function lineHash(text, start, end) {
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++)
+        h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    return h >>> 0;
+}
+/** A string cut after lines whose hash ends in two zero bits, pieces between PIECE_MIN and PIECE_MAX when lines allow. */
+export function splitPieces(text) {
+    const pieces = [];
+    let start = 0;
+    let lineStart = 0;
+    while (lineStart < text.length) {
+        const nl = text.indexOf("\n", lineStart);
+        const lineEnd = nl < 0 ? text.length : nl + 1;
+        const length = lineEnd - start;
+        if (lineEnd < text.length && ((length >= PIECE_MIN && (lineHash(text, lineStart, lineEnd) & 3) === 0) || length >= PIECE_MAX)) {
+            pieces.push(text.slice(start, lineEnd));
+            start = lineEnd;
+        }
+        lineStart = lineEnd;
+    }
+    if (start < text.length)
+        pieces.push(text.slice(start));
+    return pieces;
+}
+function varint(n) {
+    const out = [];
+    while (n >= 0x80) {
+        out.push((n % 0x80) | 0x80);
+        n = Math.floor(n / 0x80);
+    }
+    out.push(n);
+    return out;
+}
+function readVarint(bytes, at) {
+    let value = 0;
+    let scale = 1;
+    for (let i = at; i < bytes.length && i < at + 8; i++) {
+        value += (bytes[i] & 0x7f) * scale;
+        if (bytes[i] < 0x80)
+            return [value, i + 1];
+        scale *= 0x80;
+    }
+    throw damaged("a truncated chunk reference");
+}
+const damaged = (what) => new DamagedCheckpointError(`checkpoint data is damaged: ${what} (the checkpoint file was changed or truncated)`);
+/** Keeps at most `max` entries, dropping the oldest. */
+class Bounded extends Map {
+    max;
+    constructor(max) {
+        super();
+        this.max = max;
+    }
+    set(key, value) {
+        if (this.size >= this.max && !this.has(key))
+            this.delete(this.keys().next().value);
+        return super.set(key, value);
+    }
+}
+/** Text-keyed memory of at most `budget` characters of keys, dropping the oldest. */
+class TextMemo extends Map {
+    budget;
+    chars = 0;
+    constructor(budget) {
+        super();
+        this.budget = budget;
+    }
+    set(key, value) {
+        if (this.has(key))
+            return super.set(key, value);
+        this.chars += key.length;
+        for (const oldest of this.keys()) {
+            if (this.chars <= this.budget)
+                break;
+            this.chars -= oldest.length;
+            this.delete(oldest);
+        }
+        return super.set(key, value);
+    }
+}
+export class ChunkSerializer {
+    inner = new JsonPlusSerializer();
+    db;
+    insert;
+    byHash;
+    byId;
+    /** Chunk ids by content, for what this process wrote or found: an unchanged value costs a map lookup, no hashing. */
+    known = new TextMemo(8_000_000);
+    /** Long strings and their pieces' encoding (the schema text comes back at every step). */
+    splits = new TextMemo(8_000_000);
+    /** What the current value's writes taught, kept once they commit (a rolled-back chunk must not be referred to). */
+    learnt = [];
+    /** Chunks of the current value. */
+    fresh = new Map();
+    /** Whether this value's writes opened a transaction. */
+    opened = false;
+    begin;
+    commit;
+    rollback;
+    /** Frame texts by id, for reads (a history reads each chain once). */
+    frames = new Bounded(512);
+    /** The latest frame written per thread and namespace (the next one's dictionary). */
+    latest = new Bounded(4096);
+    legacy;
+    encoder = new TextEncoder();
+    decoder = new TextDecoder();
+    /**
+     * The thread (and namespace) whose checkpoint SqliteSaver.put is serializing: frames chain within it. Set around
+     * put's synchronous start, where it calls dumpsTyped; a call that finds it unset writes a plain row (no frame).
+     */
+    thread;
+    constructor(db) {
+        this.db = db;
+        db.exec(CHUNKS_TABLE_SQL);
+        this.insert = db.prepare("INSERT INTO chunks (hash, value) VALUES (?, ?)");
+        this.byHash = db.prepare("SELECT id, value FROM chunks WHERE hash = ?");
+        this.byId = db.prepare("SELECT value FROM chunks WHERE id = ?").pluck();
+        this.begin = db.prepare("BEGIN");
+        this.commit = db.prepare("COMMIT");
+        this.rollback = db.prepare("ROLLBACK");
+    }
+    async dumpsTyped(data) {
+        const thread = this.thread; // before any await: put sets it only for its synchronous start
+        const [type, bytes] = await this.inner.dumpsTyped(data);
+        if (type !== "json")
+            return [type, bytes];
+        const text = this.decoder.decode(bytes);
+        // Small values with nothing that looks like ours (metadata, most writes) stay as they are.
+        if (text.length < REF_MIN && !text.includes('"$'))
+            return [CHUNK_TYPE, bytes];
+        const value = JSON.parse(text);
+        // The chunks of one value commit together; a value with nothing new writes nothing.
+        const owned = !this.db.inTransaction;
+        this.learnt = [];
+        this.fresh.clear();
+        this.opened = false;
+        let out;
+        try {
+            out = this.encode(value, thread);
+            if (this.opened)
+                this.commit.run();
+        }
+        catch (error) {
+            if (this.opened && this.db.inTransaction)
+                this.rollback.run();
+            throw error;
+        }
+        finally {
+            this.fresh.clear();
+            this.opened = false;
+        }
+        // Only what is committed may be referred to later (inside someone else's transaction, nothing is sure).
+        if (owned)
+            for (const keep of this.learnt)
+                keep();
+        this.learnt = [];
+        return out;
+    }
+    encode(value, thread) {
+        // Within put (a thread is set), what is not the checkpoint is its metadata: plain JSON, for SqliteSaver's filters.
+        if (!isCheckpoint(value))
+            return [CHUNK_TYPE, this.encoder.encode(this.slim(value, thread === undefined))];
+        const row = this.encoder.encode(this.slimCheckpoint(value));
+        if (thread === undefined)
+            return [CHUNK_TYPE, row];
+        const previous = this.latest.get(thread);
+        const base = previous && previous.depth < FRAME_CHAIN - 1 ? previous : undefined;
+        const payload = deflateRawSync(row, base ? { dictionary: base.dict } : {});
+        // Frames are never shared: hash 0, no lookup.
+        const id = this.write(0, Buffer.concat([Buffer.from(varint(base?.id ?? 0)), payload]), true);
+        const depth = base ? base.depth + 1 : 0;
+        this.learnt.push(() => this.latest.set(thread, { id, dict: Buffer.from(row), depth }));
+        return [CHUNK_TYPE, Uint8Array.from([FRAME_ROW, ...varint(id)])];
+    }
+    /** Adds a chunk row; the first of a value opens its transaction, unless it is also the last (then it commits alone). */
+    write(hash, value, last = false) {
+        if (!this.opened && !last && !this.db.inTransaction) {
+            this.begin.run();
+            this.opened = true;
+        }
+        return Number(this.insert.run(hash, value).lastInsertRowid);
+    }
+    async loadsTyped(type, data) {
+        if (type !== CHUNK_TYPE && type !== BLOB_TYPE)
+            return this.inner.loadsTyped(type, data);
+        // Whatever a damaged file holds, the reader says so in one line.
+        try {
+            if (type === BLOB_TYPE)
+                return await (this.legacy ??= new BlobSerializer(this.db)).loadsTyped(type, data);
+            let text;
+            if (typeof data === "string")
+                text = data;
+            else if (data[0] === FRAME_ROW)
+                text = this.frameText(readVarint(data, 1)[0], 0).toString("utf8");
+            else
+                text = this.decoder.decode(data);
+            if (!text.includes('"$'))
+                return await this.inner.loadsTyped("json", text);
+            return await this.inner.loadsTyped("json", JSON.stringify(this.expand(JSON.parse(text), Infinity)));
+        }
+        catch (error) {
+            if (error instanceof UserError)
+                throw error;
+            throw damaged(`a row that does not read (${firstLineOf(error)})`);
+        }
+    }
+    /** A checkpoint's JSON with its channel values' large parts as references; the rest (versions) stays for the delta. */
+    slimCheckpoint(value) {
+        const fields = Object.keys(value).map((k) => {
+            const v = value[k];
+            const inner = k === "channel_values" && v !== null && typeof v === "object" && !Array.isArray(v)
+                ? `{${Object.keys(v).map((c) => `${JSON.stringify(c)}:${this.slim(v[c])}`).join(",")}}`
+                : this.slim(v, false);
+            return `${JSON.stringify(k)}:${inner}`;
+        });
+        return `{${fields.join(",")}}`;
+    }
+    /** JSON text of a value, its parts of at least REF_MIN characters (itself too, when `refs`) as references. */
+    slim(value, refs = true) {
+        let text;
+        if (typeof value === "string")
+            text = refs && value.length >= SPLIT_MIN ? this.split(value) : JSON.stringify(value);
+        else if (value === null || typeof value !== "object")
+            return JSON.stringify(value);
+        else if (Array.isArray(value))
+            text = `[${value.map((v) => this.slim(v, refs)).join(",")}]`;
+        else {
+            const keys = Object.keys(value);
+            const body = `{${keys.map((k) => `${JSON.stringify(k)}:${this.slim(value[k], refs)}`).join(",")}}`;
+            text = keys.length === 1 && OURS.has(keys[0]) ? `{"${ESC}":${body}}` : body;
+        }
+        if (!refs || text.length < REF_MIN)
+            return text;
+        return `{"${REF}":${this.chunk(text)}}`;
+    }
+    split(value) {
+        const memo = this.splits.get(value);
+        if (memo !== undefined)
+            return memo;
+        if (LONE_SURROGATE.test(value))
+            return JSON.stringify(value);
+        const out = [];
+        for (const piece of splitPieces(value)) {
+            if (piece.length >= PIECE_INLINE)
+                out.push(this.chunk(piece));
+            else if (typeof out.at(-1) === "string")
+                out[out.length - 1] += piece;
+            else
+                out.push(piece);
+        }
+        const text = `{"${STR}":${JSON.stringify(out)}}`;
+        this.learnt.push(() => this.splits.set(value, text));
+        return text;
+    }
+    /** The id of a chunk holding this text: found by hash and content, or added. */
+    chunk(text) {
+        const known = this.known.get(text) ?? this.fresh.get(text);
+        if (known !== undefined)
+            return known;
+        const hash = createHash("sha256").update(text).digest().readBigInt64BE(0) || 1n; // 0 marks frames
+        let id;
+        // Other processes' chunks are looked for only when large (schema pieces, prompts): a small one stored twice
+        // costs less than the query.
+        if (text.length >= LOOKUP_MIN) {
+            for (const row of this.byHash.all(hash)) {
+                if (this.chunkText(row.value, row.id) === text)
+                    id = row.id;
+            }
+        }
+        if (id === undefined) {
+            const deflated = text.length >= DEFLATE_MIN ? deflateRawSync(text) : undefined;
+            id = this.write(hash, deflated && deflated.length < Buffer.byteLength(text) ? deflated : text);
+        }
+        const found = id;
+        this.fresh.set(text, found);
+        this.learnt.push(() => this.known.set(text, found));
+        return id;
+    }
+    /** A chunk is TEXT as written, or a BLOB deflated. */
+    chunkText(stored, id) {
+        if (typeof stored === "string")
+            return stored;
+        try {
+            return inflateRawSync(stored).toString("utf8");
+        }
+        catch {
+            throw damaged(`chunk ${id} does not inflate`);
+        }
+    }
+    stored(id, below = Infinity) {
+        if (!Number.isSafeInteger(id) || id <= 0 || id >= below)
+            throw damaged(`a reference to chunk ${id} where none can be`);
+        const stored = this.byId.get(id);
+        if (stored === undefined)
+            throw damaged(`chunk ${id} is missing`);
+        return stored;
+    }
+    frameText(id, depth) {
+        const hit = this.frames.get(id);
+        if (hit)
+            return hit;
+        if (depth > MAX_CHAIN_READ)
+            throw damaged(`frame ${id} ends a chain of more than ${MAX_CHAIN_READ} frames`);
+        const stored = this.stored(id);
+        if (typeof stored === "string")
+            throw damaged(`chunk ${id} is not a checkpoint frame`);
+        const [base, at] = readVarint(stored, 0);
+        if (base >= id)
+            throw damaged(`frame ${id} refers to a later frame`);
+        let text;
+        try {
+            text = inflateRawSync(stored.subarray(at), base ? { dictionary: this.frameText(base, depth + 1) } : {});
+        }
+        catch (error) {
+            if (error instanceof UserError)
+                throw error;
+            throw damaged(`frame ${id} does not inflate`);
+        }
+        this.frames.set(id, text);
+        return text;
+    }
+    /** The value with its references resolved; a chunk refers only to earlier chunks (`below`), so no cycle reads. */
+    expand(value, below) {
+        if (value === null || typeof value !== "object")
+            return value;
+        if (Array.isArray(value))
+            return value.map((v) => this.expand(v, below));
+        const keys = Object.keys(value);
+        if (keys.length === 1 && OURS.has(keys[0])) {
+            const inner = value[keys[0]];
+            if (keys[0] === REF && typeof inner === "number") {
+                const text = this.chunkText(this.stored(inner, below), inner);
+                let parsed;
+                try {
+                    parsed = JSON.parse(text);
+                }
+                catch {
+                    throw damaged(`chunk ${inner} is not JSON`);
+                }
+                return this.expand(parsed, inner);
+            }
+            if (keys[0] === STR && Array.isArray(inner)) {
+                return inner
+                    .map((p) => {
+                    if (typeof p === "string")
+                        return p;
+                    if (typeof p === "number")
+                        return this.chunkText(this.stored(p, below), p);
+                    throw damaged("a string piece that is neither text nor a chunk");
+                })
+                    .join("");
+            }
+            if (keys[0] === ESC && inner !== null && typeof inner === "object" && !Array.isArray(inner)) {
+                return Object.fromEntries(Object.keys(inner).map((k) => [k, this.expand(inner[k], below)]));
+            }
+            throw damaged(`a malformed ${keys[0]} reference`);
+        }
+        return Object.fromEntries(keys.map((k) => [k, this.expand(value[k], below)]));
+    }
+}
+/** The channel of one write row that holds all the writes of a task ([channel, value] pairs, in order). */
+export const PACKED_WRITES = "__sqlmend_writes__";
+/**
+ * SqliteSaver with the chunk serializer, storing the ordinary writes of one task in one row: a row carries two ids of
+ * 36 characters, the thread id and an index entry repeating them, more than most written values. Special writes
+ * (errors, interrupts, resumes, Send tasks) keep their own rows, as SqliteSaver's reads and replaces rely on them.
+ * Reads unpack, so LangGraph sees the pending writes as they were written.
+ */
+export class LightSqliteSaver extends SqliteSaver {
+    chunks;
+    constructor(db) {
+        createTables(db);
+        const serde = new ChunkSerializer(db);
+        super(db, serde);
+        this.chunks = serde;
+    }
+    async put(config, checkpoint, metadata) {
+        // The serializer chains a thread's frames; it learns the thread here (SqliteSaver.put serializes before it awaits).
+        this.chunks.thread = `${String(config.configurable?.thread_id)}\u0000${String(config.configurable?.checkpoint_ns ?? "")}`;
+        try {
+            return super.put(config, checkpoint, metadata).catch(asDamage);
+        }
+        finally {
+            this.chunks.thread = undefined;
+        }
+    }
+    async putWrites(config, writes, taskId) {
+        const own = writes.length < 2 || writes.some(([channel]) => channel in WRITES_IDX_MAP || channel === TASKS || channel === PACKED_WRITES);
+        if (own)
+            return super.putWrites(config, writes, taskId).catch(asDamage);
+        return super.putWrites(config, [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]], taskId).catch(asDamage);
+    }
+    async getTuple(config) {
+        const tuple = await super.getTuple(config).catch(asDamage);
+        return tuple && unpack(tuple);
+    }
+    async *list(config, options) {
+        try {
+            for await (const tuple of super.list(config, options))
+                yield unpack(tuple);
+        }
+        catch (error) {
+            asDamage(error);
+        }
+    }
+}
+/**
+ * SQLite's word that the checkpoint file is corrupt, said as checkpoint damage (`DamagedCheckpointError`) where it
+ * arises: the runner restarts a thread only for that, never for a node's error about some other file (a corrupt
+ * benchmark database says the same words).
+ */
+function asDamage(error) {
+    if (!(error instanceof UserError) && isDamagedCheckpoint(error))
+        throw new DamagedCheckpointError(`checkpoint file does not read: ${firstLineOf(error)}`);
+    throw error;
+}
+function unpack(tuple) {
+    if (!tuple.pendingWrites?.some(([, channel]) => channel === PACKED_WRITES))
+        return tuple;
+    const pendingWrites = tuple.pendingWrites.flatMap(([taskId, channel, value]) => channel === PACKED_WRITES ? value.map(([c, v]) => [taskId, c, v]) : [[taskId, channel, value]]);
+    return { ...tuple, pendingWrites };
+}
+/**
+ * SqliteSaver's tables (same columns and keys; its setup then finds them), created WITHOUT ROWID in a new file: the rows
+ * are small (values live in chunks), and a rowid table would keep every key twice, in the rows and in the index of
+ * its primary key. Files that have the tables keep them as they are.
+ */
+export function createTables(db) {
+    db.exec(`
+CREATE TABLE IF NOT EXISTS checkpoints (
+  thread_id TEXT NOT NULL,
+  checkpoint_ns TEXT NOT NULL DEFAULT '',
+  checkpoint_id TEXT NOT NULL,
+  parent_checkpoint_id TEXT,
+  type TEXT,
+  checkpoint BLOB,
+  metadata BLOB,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS writes (
+  thread_id TEXT NOT NULL,
+  checkpoint_ns TEXT NOT NULL DEFAULT '',
+  checkpoint_id TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  channel TEXT NOT NULL,
+  type TEXT,
+  value BLOB,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+) WITHOUT ROWID;`);
+}

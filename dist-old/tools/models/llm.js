@@ -1,0 +1,264 @@
+import { AIMessage, getBufferString, HumanMessage, isBaseMessage, SystemMessage } from "@langchain/core/messages";
+import { z } from "zod";
+import { firstLineOf, UserError } from "../../core/errors.js";
+import { replyNotJson } from "./models.js";
+import { extractJson, stripThinking } from "../reply.js";
+import { STRUCTURED_MAX_ATTEMPTS } from "./structured-methods.js";
+export const toMessages = (input) => input.map((m) => {
+    if (isBaseMessage(m))
+        return m;
+    if (m.role === "system")
+        return new SystemMessage(m.content);
+    if (m.role === "assistant")
+        return new AIMessage(m.content);
+    return new HumanMessage(m.content);
+});
+export function messageText(message) {
+    const content = message.content;
+    if (typeof content === "string")
+        return content;
+    return content
+        .map((part) => (typeof part === "string" ? part : "text" in part && typeof part.text === "string" ? part.text : ""))
+        .join("");
+}
+const roleOf = (message) => {
+    const type = message.getType();
+    return type === "human" ? "user" : type === "ai" ? "assistant" : type;
+};
+/**
+ * One model call for a role, under the provider's global request cap, with its record (prompt, reply, tokens, latency).
+ * Transport failures (after the client's own retries) come back as ok: false; a missing model configuration throws.
+ */
+export async function callModel(models, role, input, options = {}) {
+    const { model, settings } = options.overrides && models.variant ? models.variant(role, options.overrides) : models.forRole(role);
+    const messages = toMessages(input);
+    const shown = messages.map((m) => ({ role: roleOf(m), content: messageText(m) }));
+    const started = performance.now();
+    try {
+        let runnable = model;
+        if (options.bindTools) {
+            if (typeof model.bindTools !== "function")
+                throw new Error("this model does not support tools");
+            runnable = model.bindTools(options.bindTools, { tool_choice: options.toolChoice });
+        }
+        const reply = await withRateLimitRetries(settings.maxRetries, () => models.limiter.run(() => (settings.streaming ? streamCached(model, runnable, messages, options.callOptions) : runnable.invoke(messages, options.callOptions))));
+        const latencyMs = performance.now() - started;
+        // A reply the response cache served: no tokens spent now (LangChain zeroes its usage); what it saved, apart.
+        const hit = reply.response_metadata?.sqlmendCache;
+        const usage = hit ? undefined : reply.usage_metadata;
+        const toolArgs = reply.tool_calls?.[0]?.args;
+        const text = toolArgs !== undefined ? JSON.stringify(toolArgs) : messageText(reply);
+        return {
+            ok: true,
+            text,
+            message: reply,
+            record: {
+                role,
+                model: settings.model,
+                messages: shown,
+                reply: text,
+                inputTokens: usage?.input_tokens ?? 0,
+                outputTokens: usage?.output_tokens ?? 0,
+                latencyMs,
+                method: options.method,
+                ...(hit ? { cached: true, savedInputTokens: hit.inputTokens, savedOutputTokens: hit.outputTokens } : {}),
+            },
+        };
+    }
+    catch (error) {
+        if (error instanceof UserError)
+            throw error;
+        return {
+            ok: false,
+            text: "",
+            record: {
+                role,
+                model: settings.model,
+                messages: shown,
+                reply: "",
+                inputTokens: 0,
+                outputTokens: 0,
+                latencyMs: performance.now() - started,
+                method: options.method,
+                error: replyNotJson(error)
+                    ? `the server ignored response_format json_schema: its reply is not JSON (${firstLineOf(error)})`
+                    : noChoices(error)
+                        ? `model call failed: ${settings.baseURL ?? "the OpenAI API"} answered model ${settings.model} with no choices (an empty reply)`
+                        : `model call failed: ${firstLineOf(error)}`,
+            },
+        };
+    }
+}
+/**
+ * A 200 reply whose `choices` list is empty or missing: LangChain then fails reading `choices[0].message` (a TypeError
+ * that names neither endpoint nor model), a stream ends without a chunk (`collectStream`).
+ */
+const noChoices = (error) => (error instanceof TypeError && /reading '(message|delta|0|choices)'|choices/.test(error.message)) || (error instanceof Error && error.message === STREAM_WITHOUT_REPLY);
+const STREAM_WITHOUT_REPLY = "the stream ended without a reply";
+/** First wait after a bare 429; doubles each time. */
+const RATE_LIMIT_BASE_DELAY_MS = 2_000;
+const statusOf = (error) => {
+    const e = error;
+    const status = e?.status ?? e?.response?.status;
+    return typeof status === "number" ? status : undefined;
+};
+/**
+ * LangChain retries 429s only when the server sends a short Retry-After; a bare 429 (common from self-hosted servers
+ * under load) fails at once. Retry those here with exponential backoff, never an exhausted quota.
+ */
+export async function withRateLimitRetries(maxRetries, task, baseDelayMs = RATE_LIMIT_BASE_DELAY_MS) {
+    for (let attempt = 0;; attempt++) {
+        try {
+            return await task();
+        }
+        catch (error) {
+            const quota = /insufficient_quota|quota|billing/i.test(firstLineOf(error));
+            if (statusOf(error) !== 429 || quota || attempt >= maxRetries)
+                throw error;
+            const delay = Math.min(60_000, baseDelayMs * 2 ** attempt) * (1 + Math.random() / 2);
+            await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+    }
+}
+/**
+ * LangChain consults a model's cache only in invoke/generate, never in stream: a streamed call does the same lookup
+ * and update itself, under the key LangChain would use (the messages as text; the call's parameters, bound tools too).
+ */
+async function streamCached(model, runnable, messages, callOptions) {
+    const cache = model.cache;
+    if (!cache || typeof cache !== "object")
+        return collectStream(runnable, messages, callOptions);
+    const bound = runnable.kwargs ?? {};
+    const llmKey = model._getSerializedCacheKeyParametersForCall({ ...bound, ...callOptions });
+    const prompt = getBufferString(messages);
+    const hit = await cache.lookup(prompt, llmKey);
+    const message = hit?.[0]?.message;
+    if (message)
+        return message;
+    const reply = await collectStream(runnable, messages, callOptions);
+    await cache.update(prompt, llmKey, [{ text: messageText(reply), message: reply }]);
+    return reply;
+}
+/**
+ * Streams a reply and joins the chunks. ChatOpenAI's own `streaming: true` invoke estimates token counts with
+ * tiktoken, which downloads its tables at run time (hangs offline) and discards the server's usage report;
+ * the joined chunks keep the usage the server sent in its last chunk.
+ */
+async function collectStream(runnable, messages, callOptions) {
+    let joined;
+    for await (const chunk of await runnable.stream(messages, callOptions))
+        joined = joined ? joined.concat(chunk) : chunk;
+    if (!joined)
+        throw new Error(STREAM_WITHOUT_REPLY);
+    return new AIMessage({ content: joined.content, tool_calls: joined.tool_calls, usage_metadata: joined.usage_metadata, response_metadata: joined.response_metadata });
+}
+const METHOD_ORDER = ["jsonSchema", "functionCalling", "jsonMode", "text"];
+/** A request the server refused because of how structured output was asked for (not a transient failure). */
+const isFormatRejection = (error) => /\b(400|404|422)\b|response_format|json_schema|tool|function|not supported|unsupported|invalid/i.test(error) &&
+    !/\b(429|5\d\d)\b|timeout|timed out|ECONNREFUSED|ECONNRESET/i.test(error);
+/**
+ * Asks a role for a JSON reply validated by a zod schema. Tries the configured method; with "auto", falls back from
+ * strict JSON schema to function calling, JSON mode and plain text as servers refuse each. Invalid replies are sent
+ * back with the validation error, at most `maxAttempts` times in all. Never throws for a bad reply.
+ */
+export async function callStructured(models, role, input, schema, options = { name: "reply" }) {
+    const { settings } = models.forRole(role);
+    const jsonSchema = z.toJSONSchema(schema, { target: "draft-7" });
+    const cacheKey = `${role}:${settings.model}`;
+    const configured = settings.structuredMethod;
+    // Under "auto", the first call of a role finds out which method the server takes; calls made meanwhile (the other
+    // questions of a concurrent run) wait for it rather than each sending the refused format again.
+    let probeDone;
+    if (configured === "auto" && !models.structuredMethodCache.has(cacheKey)) {
+        const inFlight = probesOf(models.structuredMethodCache);
+        const running = inFlight.get(cacheKey);
+        if (running)
+            await running;
+        else
+            inFlight.set(cacheKey, new Promise((resolve) => (probeDone = () => {
+                inFlight.delete(cacheKey);
+                resolve();
+            })));
+    }
+    try {
+        return await structuredAttempts(models, role, input, schema, options, { jsonSchema, cacheKey, configured });
+    }
+    finally {
+        probeDone?.();
+    }
+}
+const probes = new WeakMap();
+const probesOf = (learnt) => {
+    let inFlight = probes.get(learnt);
+    if (!inFlight)
+        probes.set(learnt, (inFlight = new Map()));
+    return inFlight;
+};
+async function structuredAttempts(models, role, input, schema, options, how) {
+    const { jsonSchema, cacheKey, configured } = how;
+    let methods = configured === "auto" ? METHOD_ORDER.slice(METHOD_ORDER.indexOf(models.structuredMethodCache.get(cacheKey) ?? "jsonSchema")) : [configured];
+    const records = [];
+    const maxAttempts = options.maxAttempts ?? STRUCTURED_MAX_ATTEMPTS;
+    let conversation = toMessages(input);
+    let lastError = "no attempt made";
+    for (let attempt = 0; attempt < maxAttempts && methods.length;) {
+        const method = methods[0];
+        const prompt = method === "jsonMode" || method === "text" ? withJsonInstruction(conversation, jsonSchema) : conversation;
+        const call = await callModel(models, role, prompt, requestFor(method, options.name, options.description, jsonSchema));
+        records.push(call.record);
+        if (!call.ok) {
+            lastError = call.record.error ?? "model call failed";
+            if (configured === "auto" && methods.length > 1 && isFormatRejection(lastError)) {
+                // A refused format is not the model's fault (no attempt spent) nor a call without a reply: the fallback
+                // answers, so the record says what was refused, not "model call failed" (which would fail the question).
+                if (lastError.startsWith("model call failed: "))
+                    call.record.error = `the server refused ${method} (fell back to ${methods[1]}): ${lastError.slice("model call failed: ".length)}`;
+                methods = methods.slice(1);
+                continue;
+            }
+            attempt++;
+            continue;
+        }
+        if (configured === "auto")
+            models.structuredMethodCache.set(cacheKey, method);
+        const parsed = extractJson(call.text);
+        const validated = parsed.ok ? schema.safeParse(parsed.value) : undefined;
+        if (validated?.success)
+            return { ok: true, value: validated.data, records };
+        lastError = !parsed.ok
+            ? parsed.error
+            : `reply does not match the schema: ${validated?.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).slice(0, 3).join("; ")}`;
+        call.record.error = lastError;
+        attempt++;
+        conversation = [
+            ...conversation,
+            new AIMessage(stripThinking(call.text).slice(0, 4000)),
+            new HumanMessage(`That reply was not usable (${lastError}). Reply again with only a JSON object that matches the schema.`),
+        ];
+    }
+    return { ok: false, error: lastError, records };
+}
+function withJsonInstruction(messages, jsonSchema) {
+    const instruction = `Reply with a single JSON object (no prose) that matches this JSON schema:\n${JSON.stringify(jsonSchema)}`;
+    return [...messages, new HumanMessage(instruction)];
+}
+function requestFor(method, name, description, jsonSchema) {
+    const fnName = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "reply";
+    switch (method) {
+        case "jsonSchema":
+            return {
+                method,
+                callOptions: { response_format: { type: "json_schema", json_schema: { name: fnName, description, schema: jsonSchema, strict: true } } },
+            };
+        case "functionCalling":
+            return {
+                method,
+                bindTools: [{ type: "function", function: { name: fnName, description: description ?? `Return the ${name}.`, parameters: jsonSchema } }],
+                toolChoice: { type: "function", function: { name: fnName } },
+            };
+        case "jsonMode":
+            return { method, callOptions: { response_format: { type: "json_object" } } };
+        default:
+            return { method };
+    }
+}

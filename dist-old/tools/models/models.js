@@ -1,0 +1,259 @@
+import fs from "node:fs";
+import path from "node:path";
+import { ChatOpenAI } from "@langchain/openai";
+import { AsyncCaller } from "@langchain/core/utils/async_caller";
+import { z } from "zod";
+import { createOpenAIEmbedder } from "./embeddings.js";
+import { firstLineOf, UserError } from "../../core/errors.js";
+import { maskSecrets } from "../../core/secrets.js";
+import { dataDir } from "../paths.js";
+import { VECTOR_CACHE_FILE } from "./cache-files.js";
+import { STRUCTURED_METHODS } from "./structured-methods.js";
+/** How structured replies are requested; "auto" tries each in turn and remembers what the server accepts. */
+export const StructuredMethodSchema = z.enum(STRUCTURED_METHODS);
+export const ModelSettingsSchema = z.object({
+    model: z.string().min(1).optional(),
+    baseURL: z.string().url().optional(),
+    /** Environment variable holding the key; the key itself never goes in a config file. */
+    apiKeyEnv: z.string().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    /**
+     * Sent as the request's `seed` (OpenAI and most compatible servers sample reproducibly with it) and part of the
+     * response cache's key: repeats of an experiment (`--repeats`) each get their own, so they are new samples, not hits.
+     */
+    seed: z.number().int().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    maxRetries: z.number().int().min(0).max(20).optional(),
+    streaming: z.boolean().optional(),
+    structuredMethod: StructuredMethodSchema.optional(),
+    /**
+     * A name for the server, where two servers of one model must be kept apart (say, two quantisations under one name):
+     * part of the run's identity and of the response cache's key. The URL itself is neither, only recorded.
+     */
+    endpointAlias: z.string().min(1).optional(),
+});
+/** The config file (`sqlmend.config.json` or --config): defaults, per-role overrides, a global request cap. */
+export const ModelConfigSchema = ModelSettingsSchema.extend({
+    roles: z.record(z.string(), ModelSettingsSchema).default({}),
+    maxConcurrency: z.number().int().positive().optional(),
+    /** Embedding model for linking and few-shot retrieval (any OpenAI-compatible /v1/embeddings); none: lexical. */
+    embeddingModel: z.string().min(1).optional(),
+    /** The embedding endpoint, when it is not `baseURL`. */
+    embeddingBaseURL: z.string().url().optional(),
+    /** "lexical": rank lexically when the embedding endpoint fails, recorded per question (default: the question fails). */
+    embeddingFallback: z.enum(["lexical"]).optional(),
+}).strict();
+export const DEFAULT_SETTINGS = {
+    temperature: 0,
+    timeoutMs: 120_000,
+    maxRetries: 3,
+    streaming: false,
+    structuredMethod: "auto",
+    apiKeyEnv: "OPENAI_API_KEY",
+};
+export const NO_MODEL_MESSAGE = "no model configured: pass --model NAME or set SQLMEND_MODEL (with OPENAI_BASE_URL for a local or compatible server, and OPENAI_API_KEY)";
+/** A counting semaphore: the cap on model requests in flight across all roles and questions. */
+export class Semaphore {
+    capacity;
+    waiting = [];
+    active = 0;
+    constructor(capacity) {
+        this.capacity = capacity;
+    }
+    async run(task) {
+        if (this.active >= this.capacity)
+            await new Promise((resolve) => this.waiting.push(resolve));
+        else
+            this.active++;
+        try {
+            return await task();
+        }
+        finally {
+            const next = this.waiting.shift();
+            if (next)
+                next();
+            else
+                this.active--;
+        }
+    }
+}
+/** Reads a config file; a bad one is a one-line error naming it. */
+export function readModelConfig(file) {
+    let raw;
+    try {
+        raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    }
+    catch (error) {
+        throw new UserError(`${file}: cannot read model config: ${firstLineOf(error)}`);
+    }
+    const parsed = ModelConfigSchema.safeParse(raw);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UserError(`${file}: ${issue?.path.join(".") || "config"}: ${issue?.message}`);
+    }
+    return parsed.data;
+}
+/**
+ * Merges, lowest to highest: built-in defaults, the config file (--config, or ./sqlmend.config.json when present),
+ * the environment (SQLMEND_MODEL, OPENAI_BASE_URL, SQLMEND_EMBEDDING_MODEL, SQLMEND_EMBEDDING_BASE_URL), then flags.
+ */
+export function resolveModelConfig(flags, env, cwd) {
+    const implicit = path.join(cwd, "sqlmend.config.json");
+    const file = flags.configFile ? path.resolve(cwd, flags.configFile) : fs.existsSync(implicit) ? implicit : undefined;
+    const base = file ? readModelConfig(file) : { roles: {} };
+    const pick = (...values) => values.find((v) => v !== undefined);
+    const roles = { ...base.roles };
+    for (const [role, model] of Object.entries(flags.roleModels ?? {}))
+        roles[role] = { ...roles[role], model };
+    return {
+        ...base,
+        model: pick(flags.model, env.SQLMEND_MODEL || undefined, base.model),
+        baseURL: pick(flags.baseURL, base.baseURL, env.OPENAI_BASE_URL || undefined),
+        temperature: pick(flags.temperature, base.temperature),
+        seed: pick(flags.seed, base.seed),
+        timeoutMs: pick(flags.timeoutMs, base.timeoutMs),
+        maxRetries: pick(flags.maxRetries, base.maxRetries),
+        streaming: pick(flags.streaming, base.streaming),
+        structuredMethod: pick(flags.structuredMethod, base.structuredMethod),
+        maxConcurrency: pick(flags.maxConcurrency, base.maxConcurrency),
+        embeddingModel: pick(flags.embeddingModel, env.SQLMEND_EMBEDDING_MODEL || undefined, base.embeddingModel),
+        embeddingBaseURL: pick(flags.embeddingBaseURL, env.SQLMEND_EMBEDDING_BASE_URL || undefined, base.embeddingBaseURL),
+        embeddingFallback: pick(flags.embeddingFallback, base.embeddingFallback),
+        endpointAlias: pick(flags.endpointAlias, env.SQLMEND_ENDPOINT_ALIAS || undefined, base.endpointAlias),
+        roles,
+    };
+}
+/** The embedding model's settings, or undefined when none is configured (consumers then rank lexically). */
+export function resolveEmbeddingSettings(config) {
+    if (!config.embeddingModel)
+        return undefined;
+    const baseURL = config.embeddingBaseURL ?? config.baseURL;
+    return {
+        model: config.embeddingModel,
+        ...(baseURL ? { baseURL } : {}),
+        apiKeyEnv: config.apiKeyEnv ?? DEFAULT_SETTINGS.apiKeyEnv,
+        timeoutMs: config.timeoutMs ?? DEFAULT_SETTINGS.timeoutMs,
+        maxRetries: config.maxRetries ?? DEFAULT_SETTINGS.maxRetries,
+        ...(config.embeddingFallback ? { fallback: config.embeddingFallback } : {}),
+        ...(config.endpointAlias !== undefined ? { endpointAlias: config.endpointAlias } : {}),
+    };
+}
+/** The configured embedder, vectors cached in `<data dir>/embeddings.sqlite`; undefined when no embedding model is set. */
+export function createEmbedderFrom(config, env, cwd, warn) {
+    const settings = resolveEmbeddingSettings(config);
+    return settings && createOpenAIEmbedder(settings, { env, cacheFile: path.join(dataDir(env, cwd), VECTOR_CACHE_FILE), ...(warn ? { warn } : {}) });
+}
+export function resolveRoleSettings(config, role) {
+    const roleSettings = config.roles[role] ?? {};
+    const merged = { ...DEFAULT_SETTINGS, ...stripUndefined(config), ...stripUndefined(roleSettings) };
+    if (!merged.model)
+        return undefined;
+    return {
+        model: merged.model,
+        baseURL: merged.baseURL,
+        apiKeyEnv: merged.apiKeyEnv,
+        temperature: merged.temperature,
+        ...(merged.seed !== undefined ? { seed: merged.seed } : {}),
+        maxTokens: merged.maxTokens,
+        timeoutMs: merged.timeoutMs,
+        maxRetries: merged.maxRetries,
+        streaming: merged.streaming,
+        structuredMethod: merged.structuredMethod,
+        ...(merged.endpointAlias !== undefined ? { endpointAlias: merged.endpointAlias } : {}),
+    };
+}
+function stripUndefined(value) {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
+/**
+ * Under response_format json_schema the client parses the reply itself and throws a SyntaxError when it is not JSON:
+ * the server answered but ignored the format (callStructured then falls back to the next method).
+ */
+export const replyNotJson = (error) => error instanceof SyntaxError || /is not valid JSON|in JSON at position/.test(firstLineOf(error));
+// LangChain's own retry policy (not exported), kept for every other error.
+const retryPolicy = new AsyncCaller({}).onFailedAttempt;
+/** A reply that is not JSON would come back the same on a retry (after backoff): give it to callStructured at once. */
+const onFailedAttempt = (error) => {
+    if (replyNotJson(error))
+        throw error;
+    return retryPolicy?.(error);
+};
+/** Chat models on an OpenAI-compatible endpoint through ChatOpenAI, created lazily per role. */
+export function createOpenAIProvider(config, env = process.env, options = {}) {
+    const cache = new Map();
+    const chatModel = (settings) => {
+        // Local servers (Ollama, llama.cpp, vLLM) accept any key; the client insists on one.
+        const apiKey = env[settings.apiKeyEnv] || (settings.baseURL ? "sk-no-key" : undefined);
+        if (!apiKey)
+            throw new UserError(`no API key: set ${settings.apiKeyEnv} (or point OPENAI_BASE_URL at a local server)`);
+        return new ChatOpenAI({
+            model: settings.model,
+            apiKey,
+            temperature: settings.temperature,
+            // In the invocation parameters, so both sent and in the cache key (LangChain keys on them).
+            ...(settings.seed !== undefined ? { modelKwargs: { seed: settings.seed } } : {}),
+            maxTokens: settings.maxTokens,
+            timeout: settings.timeoutMs,
+            maxRetries: settings.maxRetries,
+            onFailedAttempt,
+            // callModel streams itself when settings.streaming is on (see collectStream in llm.ts).
+            streamUsage: true,
+            configuration: settings.baseURL ? { baseURL: settings.baseURL } : undefined,
+            // The key is the model and its parameters (LangChain's), plus the endpoint's alias when one is named; the URL
+            // only for reading replies stored before URLs left the key.
+            ...(options.cache ? { cache: options.cache.forEndpoint(settings.endpointAlias, settings.baseURL ?? "(OpenAI)") } : {}),
+        });
+    };
+    return {
+        variant(role, overrides) {
+            const base = this.forRole(role).settings;
+            const settings = { ...base, ...stripUndefined(overrides) };
+            const key = `${role}\u0000${settings.model}\u0000${settings.temperature}\u0000${settings.seed ?? ""}`;
+            const hit = cache.get(key);
+            if (hit)
+                return hit;
+            const entry = { model: chatModel(settings), settings };
+            cache.set(key, entry);
+            return entry;
+        },
+        limiter: new Semaphore(config.maxConcurrency ?? 8),
+        structuredMethodCache: new Map(),
+        ...(options.cache ? { cacheStats: options.cache.stats } : {}),
+        forRole(role) {
+            const hit = cache.get(role);
+            if (hit)
+                return hit;
+            const settings = resolveRoleSettings(config, role);
+            if (!settings)
+                throw new UserError(NO_MODEL_MESSAGE);
+            const entry = { model: chatModel(settings), settings };
+            cache.set(role, entry);
+            return entry;
+        },
+        describe() {
+            const roles = Object.fromEntries(Object.keys(config.roles).map((role) => [role, resolveRoleSettings(config, role)?.model ?? null]));
+            return {
+                model: config.model ?? null,
+                temperature: config.temperature ?? DEFAULT_SETTINGS.temperature,
+                ...(config.endpointAlias !== undefined ? { endpointAlias: config.endpointAlias } : {}),
+                // Only when set (runs without a seed describe themselves as before; the --resume check compares this).
+                ...(config.seed !== undefined ? { seed: config.seed } : {}),
+                roles,
+                // Only when set, so runs without embeddings describe themselves as before (the --resume check compares this).
+                ...(config.embeddingModel ? { embeddingModel: config.embeddingModel } : {}),
+            };
+        },
+        endpoints() {
+            const roles = Object.keys(config.roles).flatMap((role) => {
+                const url = config.roles[role]?.baseURL;
+                return url ? [[`${role}BaseURL`, maskSecrets(url)]] : [];
+            });
+            return {
+                baseURL: config.baseURL ? maskSecrets(config.baseURL) : "(OpenAI)",
+                ...Object.fromEntries(roles),
+                ...(config.embeddingModel ? { embeddingBaseURL: maskSecrets(config.embeddingBaseURL ?? config.baseURL ?? "(OpenAI)") } : {}),
+            };
+        },
+    };
+}

@@ -1,0 +1,710 @@
+/**
+ * Safe execution of untrusted SQL (the SqlExecutor contract in ./types.ts).
+ *
+ * better-sqlite3 is synchronous and cannot be interrupted, and a worker thread stuck in native
+ * code cannot be terminated, so queries run in a pool of child processes (./worker.js) that are
+ * SIGKILLed on timeout and respawned lazily. The statement is screened twice: first by its text
+ * (./screen.ts), then in the worker, by SQLite's own verdict (stmt.readonly, stmt.reader) on a
+ * read-only, query_only connection.
+ *
+ * Idle workers are unref'd, so a forgotten executor does not keep Node alive; close() kills them.
+ */
+import { fork, spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readSync, unlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { DQS_HINT, MAX_DQS_FIXES, rewriteForHint, singleQuoteLiteral } from "./dqs.js";
+import { screenStatement } from "./screen.js";
+/** The worker: bundled as one CommonJS file in dist/ (scripts/build.js; it starts faster), else the ES module. */
+const WORKER = ["./worker.cjs", "./worker.js"].map((name) => fileURLToPath(new URL(name, import.meta.url))).find((file) => existsSync(file));
+const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * Node flags of a worker: a smaller young generation (4 MiB semi-spaces instead of 16): a comparison makes short-lived
+ * garbage for every row, and a large young generation only adds to the resident size (bench/score-memory.ts).
+ */
+const WORKER_FLAGS = ["--max-semi-space-size=4"];
+/** A worker that does not report ready within this time is considered broken. */
+const STARTUP_MS = 15_000;
+/** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself (also in ./worker.js). */
+const WATCHDOG_GRACE_MS = 3_000;
+/**
+ * The worker's mark (./worker.js mark()): before each query it writes {job, item, phase, start time} over the 16 bytes
+ * of a small unlinked temporary file, its fd 4; this process reads them only when a clock runs out (a positioned read:
+ * no pipe to drain, no wake-up per query).
+ */
+const MARK_FD = 4;
+const MARK_BYTES = 16;
+let markFiles = 0;
+/** A new mark file, already unlinked (both processes keep it open); undefined where that fails. */
+function openMarkFile() {
+    try {
+        // Not node:crypto (slow to load at start-up): "wx" refuses a name that exists anyway.
+        const file = path.join(os.tmpdir(), `sqlmend-mark-${process.pid}-${++markFiles}-${Math.random().toString(36).slice(2)}`);
+        const fd = openSync(file, "wx+", 0o600);
+        try {
+            unlinkSync(file);
+        }
+        catch {
+            // Windows: an open file cannot be unlinked; it stays in the temp folder (16 bytes).
+        }
+        return fd;
+    }
+    catch {
+        return undefined;
+    }
+}
+const MARK_READ = Buffer.alloc(MARK_BYTES);
+/** Where the worker leaves a comparison's gold outcome before the prediction runs (./worker.js leaveOutcome). */
+const OUTCOME_AT = 16;
+const OUTCOME_MAX = 4096;
+/** The gold outcome the worker left for this job's item, if it is there and whole. */
+function readGoldOutcome(slot, jobId, item) {
+    if (slot.markFd === undefined)
+        return undefined;
+    try {
+        const buffer = Buffer.alloc(OUTCOME_MAX);
+        const got = readSync(slot.markFd, buffer, 0, OUTCOME_MAX, OUTCOME_AT);
+        if (got < 12 || buffer.readUInt32LE(0) !== jobId || buffer.readUInt32LE(4) !== item)
+            return undefined;
+        const length = buffer.readUInt32LE(8);
+        if (12 + length > got)
+            return undefined;
+        const side = JSON.parse(buffer.subarray(12, 12 + length).toString("utf8"));
+        return typeof side?.ok === "boolean" ? side : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Where the worker lists a batch's finished comparisons (./worker.js recordDone), and how far at most. */
+const DONE_AT = OUTCOME_AT + OUTCOME_MAX;
+const DONE_MAX = 1 << 20;
+/** The comparisons of this batch job the worker recorded as finished (by item), read once it is gone. */
+function readDoneComparisons(slot, jobId) {
+    const done = new Map();
+    if (slot.markFd === undefined)
+        return done;
+    try {
+        const buffer = Buffer.alloc(DONE_MAX);
+        const got = readSync(slot.markFd, buffer, 0, DONE_MAX, DONE_AT);
+        for (let at = 0; at + 12 <= got;) {
+            const length = buffer.readUInt32LE(at + 8);
+            if (buffer.readUInt32LE(at) !== jobId || at + 12 + length > got)
+                break;
+            const result = JSON.parse(buffer.subarray(at + 12, at + 12 + length).toString("utf8"));
+            if (typeof result?.correct === "boolean")
+                done.set(buffer.readUInt32LE(at + 4), result);
+            at += 12 + length;
+        }
+    }
+    catch {
+        // what could not be read is compared again
+    }
+    return done;
+}
+const PHASES = ["run", "gold", "pred", "compare"];
+/**
+ * Comparisons sent to a worker in one message, at most: fewer round trips while the worker waits; a batch that fails
+ * as a whole (a time limit) has its comparisons redone apart, which stays cheap at this size.
+ */
+const MAX_BATCH = 64;
+// ---------------------------------------------------------------------------------------------
+// Double-quoted string literals
+export { singleQuoteLiteral } from "./dqs.js";
+/** Every live child of every executor, killed when this process exits for whatever reason. */
+const liveChildren = new Set();
+let exitHookInstalled = false;
+function installExitHook() {
+    if (exitHookInstalled)
+        return;
+    exitHookInstalled = true;
+    process.once("exit", () => {
+        for (const child of liveChildren)
+            child.kill("SIGKILL");
+    });
+}
+/**
+ * util-linux's setpriv (on every Debian-like system): started under `setpriv --pdeathsig KILL`, a worker is killed by
+ * the kernel when this process dies, so it needs no watchdog thread of its own (./worker.js).
+ */
+const SETPRIV = process.platform === "linux" ? ["/usr/bin/setpriv", "/bin/setpriv"].find((file) => existsSync(file)) : undefined;
+/**
+ * The parent's environment without what only slows a worker's start: Node reads NODE_EXTRA_CA_CERTS's bundle at every
+ * start (tens of ms), and workers open no network connection.
+ */
+function workerEnv() {
+    const { NODE_EXTRA_CA_CERTS: _certs, ...env } = process.env;
+    return env;
+}
+/** Absolute, so "file:..." or ":memory:" can never be taken as anything but a file name (an absolute path as given). */
+const absolute = (file) => (path.isAbsolute(file) ? file : path.resolve(file));
+const failure = (kind, message, elapsedMs = 0) => ({
+    ok: false,
+    kind,
+    message,
+    elapsedMs,
+});
+/** A run()'s result as one side of a comparison (no rows). */
+function sideOf(r, sql) {
+    if (!r.ok)
+        return { ...r, sql };
+    const { rows: _rows, executedSql, fingerprint: _fingerprint, ...rest } = r;
+    return { ...rest, sql: executedSql ?? sql };
+}
+const defaultOrphanGuard = () => (SETPRIV ? "pdeathsig" : "thread");
+/** A new worker process, idle (never holding this process open) and owned by nobody yet. */
+function startWorker(orphanGuard, busyTimeoutMs) {
+    installExitHook();
+    const guard = orphanGuard === "pdeathsig" ? SETPRIV : undefined;
+    // fd 4: the worker's mark (which query it started, when).
+    const markFd = openMarkFile();
+    const options = {
+        serialization: "advanced",
+        stdio: ["ignore", "ignore", "pipe", "ipc", ...(markFd === undefined ? [] : [markFd])],
+    };
+    const markEnv = { ...(markFd === undefined ? {} : { SQLMEND_MARK_FD: String(MARK_FD) }), ...(busyTimeoutMs === undefined ? {} : { SQLMEND_BUSY_TIMEOUT_MS: String(busyTimeoutMs) }) };
+    // Plain node either way: no tsx loader, no inspector flags from the parent.
+    const child = guard
+        ? spawn(guard, ["--pdeathsig", "KILL", "--", process.execPath, ...WORKER_FLAGS, WORKER], {
+            ...options,
+            env: { ...workerEnv(), SQLMEND_ORPHAN_GUARD: "pdeathsig", SQLMEND_PARENT_PID: String(process.pid), ...markEnv },
+        })
+        : fork(WORKER, [], { ...options, execArgv: WORKER_FLAGS, env: { ...workerEnv(), ...markEnv } });
+    let markGone = () => { };
+    const gone = new Promise((resolve) => (markGone = resolve));
+    const slot = {
+        child,
+        gone,
+        markGone,
+        ready: false,
+        job: undefined,
+        timer: undefined,
+        startedAt: 0,
+        current: undefined,
+        markFd,
+        killedWith: undefined,
+        exited: false,
+        stderrTail: "",
+        owner: undefined,
+    };
+    liveChildren.add(child);
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (text) => {
+        slot.stderrTail = (slot.stderrTail + text).slice(-2000);
+    });
+    // A spare only notes that it is ready, or gone; a pool hears everything.
+    child.on("message", (msg) => {
+        if (slot.owner)
+            slot.owner.onMessage(slot, msg);
+        else if (msg?.type === "ready")
+            slot.ready = true;
+    });
+    const exited = (code, signal, reason) => {
+        // A batch cut short keeps what its worker finished (stopped for a runaway, or died).
+        if (slot.job?.message.type === "batch")
+            slot.job.finished = readDoneComparisons(slot, slot.job.id);
+        if (slot.markFd !== undefined)
+            closeSync(slot.markFd);
+        slot.markFd = undefined;
+        if (slot.owner)
+            return slot.owner.onExit(slot, code, signal, reason);
+        slot.exited = true;
+        liveChildren.delete(child);
+        slot.markGone();
+    };
+    child.on("exit", (code, signal) => exited(code, signal));
+    setRef(slot, false); // idle until assigned a job: never holds the process open
+    child.on("error", (error) => {
+        // Spawn failures emit "error" without "exit"; send failures are followed by "exit".
+        if (child.pid === undefined)
+            exited(null, null, error.message);
+        else
+            child.kill("SIGKILL");
+    });
+    return slot;
+}
+/** The worker's newest mark, when it is of the slot's current job: which query runs, since when. */
+function readMark(slot) {
+    if (slot.markFd === undefined || !slot.job)
+        return;
+    try {
+        if (readSync(slot.markFd, MARK_READ, 0, MARK_BYTES, 0) < MARK_BYTES)
+            return;
+    }
+    catch {
+        return;
+    }
+    const at = MARK_READ.readDoubleLE(8);
+    // Another job's mark, or a read that crossed a write (then the time is not one of this job's): keep what we had.
+    if (MARK_READ.readUInt32LE(0) !== slot.job.id || !(at >= slot.startedAt - 1000 && at <= Date.now() + 1000))
+        return;
+    slot.current = { item: MARK_READ.readUInt16LE(4), phase: PHASES[MARK_READ[6]] ?? "run", at };
+}
+function setRef(slot, busy) {
+    const handles = [slot.child, slot.child.channel, slot.child.stderr];
+    for (const handle of handles) {
+        const h = handle;
+        if (busy)
+            h?.ref?.();
+        else
+            h?.unref?.();
+    }
+}
+/** Workers started before any pool wanted them (prestartWorkers), oldest first. */
+const spares = [];
+function takeSpare() {
+    for (let slot = spares.shift(); slot; slot = spares.shift())
+        if (!slot.exited)
+            return slot;
+    return undefined;
+}
+/**
+ * Starts `count` worker processes now, for the next pools to adopt (createExecutor): the launcher calls it before
+ * loading a command that runs SQL, so the workers start while that command's modules load, and from a process still
+ * small enough to fork quickly. Spares nobody adopts stay idle and die with this process. Returns the live spares' pids.
+ */
+export function prestartWorkers(count) {
+    for (let i = spares.length; i < count; i++)
+        spares.push(startWorker(defaultOrphanGuard()));
+    return spares.flatMap((s) => (s.exited || s.child.pid === undefined ? [] : [s.child.pid]));
+}
+function nonNegativeInt(value, name) {
+    if (value === undefined)
+        return undefined;
+    if (!Number.isFinite(value) || value < 0)
+        throw new RangeError(`${name} must be a non-negative number`);
+    return Math.floor(value);
+}
+class ProcessPoolExecutor {
+    size;
+    defaultTimeoutMs;
+    maxCompareRows;
+    busyTimeoutMs;
+    /** Switched to "thread" for good if a worker under setpriv fails to start (a sandbox refusing prctl, say). */
+    orphanGuard;
+    slots = new Set();
+    queue = [];
+    nextId = 1;
+    closed = false;
+    constructor(options = {}) {
+        this.size = Math.max(1, Math.floor(options.size ?? os.availableParallelism()));
+        this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+        this.maxCompareRows = nonNegativeInt(options.maxCompareRows, "maxCompareRows");
+        this.busyTimeoutMs = nonNegativeInt(options.busyTimeoutMs, "busyTimeoutMs");
+        this.orphanGuard = options.orphanGuard === "thread" || !SETPRIV ? "thread" : "pdeathsig";
+        if (options.prestart)
+            for (let i = 0; i < this.size; i++)
+                this.spawn();
+    }
+    get isClosed() {
+        return this.closed;
+    }
+    /** Pids of the current worker processes (for tests and diagnostics). */
+    workerPids() {
+        return [...this.slots].flatMap((s) => (s.child.pid === undefined ? [] : [s.child.pid]));
+    }
+    /**
+     * Python's sqlite3 and the sqlite3 shell (and so the official scorers) accept double-quoted string literals
+     * ("JetBlue") where no column has that name; better-sqlite3 is built without that. SQLite's error names the
+     * token: rewrite it to a single-quoted literal and run again, so models and scorers see what users' SQLite does.
+     */
+    async run(dbPath, sql, options = {}) {
+        let current = sql;
+        let result = await this.runOnce(dbPath, current, options);
+        for (let fixes = 0; fixes < MAX_DQS_FIXES && !result.ok && result.kind === "sql"; fixes++) {
+            const rewritten = rewriteForHint(current, result.message);
+            if (rewritten === undefined)
+                break;
+            current = rewritten;
+            result = await this.runOnce(dbPath, current, options);
+        }
+        return result.ok && current !== sql ? { ...result, executedSql: current } : result;
+    }
+    /**
+     * Both queries go to one worker, which compares the results itself and sends back only the verdict (the rows
+     * never cross the process boundary, nor are they held there: ./digest.js); it rewrites double-quoted literals as
+     * run() does. Each query has the time limit from its own start. A query stopped at the limit is the side that timed
+     * out (the other side's outcome is then fetched alone, without rows); a side refused by its text, or a job that
+     * failed as a whole (a crash), gets each side's outcome apart, and no verdict but false.
+     */
+    async compare(dbPath, predSql, goldSql, options) {
+        let timeoutMs;
+        try {
+            timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
+        }
+        catch (error) {
+            const fail = failure("internal", error.message);
+            return { pred: { ...fail, sql: predSql }, gold: { ...fail, sql: goldSql }, correct: false };
+        }
+        if (this.closed || !dbPath || screenStatement(predSql) || screenStatement(goldSql))
+            return this.compareApart(dbPath, predSql, goldSql, timeoutMs);
+        const message = {
+            type: "compare",
+            path: absolute(dbPath),
+            pred: predSql,
+            gold: goldSql,
+            semantics: options.semantics,
+            orderMatters: options.orderMatters ?? false,
+            fingerprint: options.fingerprint ?? false,
+            timeoutMs,
+            maxRows: this.maxCompareRows ?? null,
+        };
+        // A comparison its batch could not reach (another one was stopped) is simply sent again, as often as that
+        // happens: it is not its failure, and every stop settles the comparison it names, so the redos end.
+        for (let attempt = 0;;) {
+            const reply = await this.enqueue(message, timeoutMs);
+            if (!("ok" in reply)) {
+                return { ...reply, pred: { ...reply.pred, sql: reply.pred.sql ?? predSql }, gold: { ...reply.gold, sql: reply.gold.sql ?? goldSql } };
+            }
+            const failed = reply;
+            if (failed.redo && !this.closed)
+                continue;
+            // The worker died under it: once more, on a fresh worker.
+            if (failed.kind === "internal" && !this.closed && attempt++ < 1)
+                continue;
+            if (failed.kind === "timeout" && failed.at)
+                return this.timedOut(dbPath, predSql, goldSql, timeoutMs, failed);
+            return this.compareApart(dbPath, predSql, goldSql, timeoutMs);
+        }
+    }
+    /** A comparison stopped at the limit: the side that ran out of time, and the other side's outcome run alone. */
+    async timedOut(dbPath, predSql, goldSql, timeoutMs, failed) {
+        const { at: _at, redo: _redo, gold: left, ...stopped } = failed;
+        if (failed.at?.phase === "gold") {
+            // The prediction never ran: run it alone (its own limit), so its outcome is known.
+            const pred = await this.run(dbPath, predSql, { timeoutMs, maxRows: 0 });
+            return { gold: { ...stopped, sql: goldSql }, pred: sideOf(pred, predSql), correct: false };
+        }
+        // The gold's outcome as the worker left it before the prediction ran; else the gold is run again, alone.
+        const gold = left ? { ...left, sql: left.sql ?? goldSql } : sideOf(await this.run(dbPath, goldSql, { timeoutMs, maxRows: 0 }), goldSql);
+        const pred = failed.at?.phase === "compare"
+            ? { ...stopped, message: `comparing the two results was stopped after ${timeoutMs} ms (time limit)` }
+            : stopped;
+        return { gold, pred: { ...pred, sql: predSql }, correct: false };
+    }
+    /** Each side's outcome, run apart and without rows; no comparison is made, so the verdict is false. */
+    async compareApart(dbPath, predSql, goldSql, timeoutMs) {
+        const [p, g] = await Promise.all([this.run(dbPath, predSql, { timeoutMs, maxRows: 0 }), this.run(dbPath, goldSql, { timeoutMs, maxRows: 0 })]);
+        // Both ran this time (the failure was the job's, e.g. a worker that died): say so rather than score it wrong silently.
+        if (p.ok && g.ok) {
+            const note = failure("internal", "the comparison failed in the worker process (it died); both queries ran apart");
+            return { pred: { ...note, sql: p.executedSql ?? predSql }, gold: sideOf(g, goldSql), correct: false };
+        }
+        return { pred: sideOf(p, predSql), gold: sideOf(g, goldSql), correct: false };
+    }
+    /** VES timing (SqlExecutor.time): every query screened as run() screens it; the rounds run in one worker. */
+    async time(dbPath, queries, options) {
+        if (this.closed)
+            return failure("internal", "the executor is closed");
+        const refusal = queries.map((sql) => screenStatement(sql)).find(Boolean);
+        if (refusal)
+            return failure("rejected", refusal);
+        if (!dbPath)
+            return failure("database", "no database file given");
+        let timeoutMs, iterations;
+        try {
+            timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
+            iterations = Math.max(1, nonNegativeInt(options.iterations, "iterations") ?? 1);
+        }
+        catch (error) {
+            return failure("internal", error.message);
+        }
+        const reply = await this.enqueue({ type: "time", path: absolute(dbPath), queries, iterations, timeoutMs }, timeoutMs);
+        return reply;
+    }
+    runOnce(dbPath, sql, options) {
+        if (this.closed)
+            return Promise.resolve(failure("internal", "the executor is closed"));
+        const refusal = screenStatement(sql);
+        if (refusal)
+            return Promise.resolve(failure("rejected", refusal));
+        if (!dbPath)
+            return Promise.resolve(failure("database", "no database file given"));
+        let timeoutMs, maxRows, repeat;
+        try {
+            timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
+            maxRows = nonNegativeInt(options.maxRows, "maxRows");
+            repeat = Math.max(1, nonNegativeInt(options.repeat, "repeat") ?? 1);
+        }
+        catch (error) {
+            return Promise.resolve(failure("internal", error.message));
+        }
+        const message = { type: "run", path: absolute(dbPath), sql, maxRows: maxRows ?? null, repeat, fingerprint: options.fingerprint ?? false, timeoutMs };
+        return this.enqueue(message, timeoutMs);
+    }
+    enqueue(message, timeoutMs) {
+        if (this.closed)
+            return Promise.resolve(failure("internal", "the executor is closed"));
+        return new Promise((resolve) => {
+            this.queue.push({ id: this.nextId++, message, timeoutMs, resolve });
+            this.schedulePump();
+        });
+    }
+    pumpScheduled = false;
+    /**
+     * Dispatches on the next turn of the event loop rather than at once: callers that enqueue while handling one reply
+     * (a scorer starting its next questions) then fill a batch together instead of each taking a worker alone.
+     */
+    schedulePump() {
+        if (this.pumpScheduled)
+            return;
+        this.pumpScheduled = true;
+        setImmediate(() => {
+            this.pumpScheduled = false;
+            this.pump();
+        });
+    }
+    /**
+     * Builds an in-memory copy of the file's schema in a worker, loads the rows, runs the queries (each screened as
+     * run() screens them; double-quoted string literals rewritten as run() does), and discards it all.
+     */
+    async runScratch(dbPath, tables, queries, options = {}) {
+        const refusals = queries.map((sql) => screenStatement(sql));
+        let current = queries.map((sql, i) => (refusals[i] ? "SELECT 1" : sql));
+        let result = await this.scratchOnce(dbPath, tables, current, options);
+        for (let fixes = 0; fixes < MAX_DQS_FIXES && result.ok; fixes++) {
+            const rewritten = current.map((sql, i) => {
+                const r = result.results[i];
+                const literal = r && !r.ok && r.kind === "sql" ? DQS_HINT.exec(r.message)?.[1] : undefined;
+                return literal === undefined ? sql : singleQuoteLiteral(sql, literal);
+            });
+            if (rewritten.every((sql, i) => sql === current[i]))
+                break;
+            current = rewritten;
+            result = await this.scratchOnce(dbPath, tables, current, options);
+        }
+        if (!result.ok)
+            return result;
+        const results = result.results.map((r, i) => {
+            const refusal = refusals[i];
+            if (refusal)
+                return failure("rejected", refusal);
+            return r.ok && current[i] !== queries[i] ? { ...r, executedSql: current[i] } : r;
+        });
+        return { ...result, results };
+    }
+    scratchOnce(dbPath, tables, queries, options) {
+        if (this.closed)
+            return Promise.resolve(failure("internal", "the executor is closed"));
+        if (!dbPath)
+            return Promise.resolve(failure("database", "no database file given"));
+        return new Promise((resolve) => {
+            this.queue.push({
+                id: this.nextId++,
+                message: { type: "scratch", path: absolute(dbPath), tables, queries, maxRows: nonNegativeInt(options.maxRows, "maxRows") ?? null },
+                timeoutMs: nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs,
+                resolve: resolve,
+            });
+            this.schedulePump();
+        });
+    }
+    async close() {
+        this.closed = true;
+        for (const job of this.queue.splice(0))
+            job.resolve(failure("internal", "the executor was closed"));
+        const exits = [...this.slots].map((slot) => this.kill(slot, failure("internal", "the executor was closed")));
+        await Promise.all(exits);
+    }
+    pump() {
+        while (this.queue.length > 0 && !this.closed) {
+            let slot = [...this.slots].find((s) => !s.job && !s.killedWith);
+            if (!slot) {
+                if (this.slots.size >= this.size)
+                    return;
+                slot = this.spawn();
+            }
+            this.assign(slot, this.takeJob());
+        }
+    }
+    /**
+     * The next job; queued comparisons go to a worker several at a time (one message each way), so the worker is not
+     * idle while the parent handles a reply. The time limit holds for each comparison of a batch (the worker says when
+     * a slow one is done); a batch that fails as a whole (time limit, crash) fails each of its comparisons the same
+     * way, and compare() then redoes them apart.
+     */
+    takeJob() {
+        const first = this.queue.shift();
+        if (first.message.type !== "compare")
+            return first;
+        const limit = Math.min(MAX_BATCH, Math.ceil((this.queue.length + 1) / this.size));
+        const batch = [first];
+        while (batch.length < limit && this.queue[0]?.message.type === "compare")
+            batch.push(this.queue.shift());
+        if (batch.length === 1)
+            return first;
+        const done = new Array(batch.length).fill(false);
+        const settle = (i, result) => {
+            if (done[i])
+                return;
+            done[i] = true;
+            batch[i].resolve(result);
+        };
+        const job = {
+            id: this.nextId++,
+            message: { type: "batch", items: batch.map((job) => job.message) },
+            timeoutMs: Math.max(...batch.map((job) => job.timeoutMs)),
+            itemTimeouts: batch.map((job) => job.timeoutMs),
+            // Comparisons reported done before the end are settled at once: a later one stopped does not lose them.
+            progress: (from, results) => results.forEach((result, k) => settle(from + k, result)),
+            resolve: (reply) => {
+                if (!("ok" in reply)) {
+                    const results = reply.results;
+                    batch.forEach((_, i) => settle(i, results?.[i] ?? failure("internal", "the worker sent an incomplete reply")));
+                    return;
+                }
+                // Failed as a whole. What the worker had finished stands; a time limit names its comparison; the others of
+                // the batch are sent again.
+                const failed = reply;
+                const finished = job.finished;
+                batch.forEach((_, i) => {
+                    const result = finished?.get(i);
+                    if (result)
+                        settle(i, result);
+                    else if (failed.at && i !== failed.at.item)
+                        settle(i, { ...failure("internal", "not compared: another comparison of its batch was stopped"), redo: true });
+                    else
+                        settle(i, failed.at ? { ...failed, at: { ...failed.at, item: 0 } } : failed);
+                });
+            },
+        };
+        return job;
+    }
+    /** A worker for this pool: a spare the launcher started early when one fits, or a new process. */
+    spawn() {
+        // A spare was started with the defaults.
+        let slot = this.orphanGuard === defaultOrphanGuard() && this.busyTimeoutMs === undefined ? takeSpare() : undefined;
+        slot ??= startWorker(this.orphanGuard, this.busyTimeoutMs);
+        slot.owner = this;
+        this.slots.add(slot);
+        return slot;
+    }
+    assign(slot, job) {
+        slot.job = job;
+        setRef(slot, true);
+        const message = { ...job.message, id: job.id, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS };
+        slot.current = undefined;
+        slot.child.send(message, (error) => {
+            if (error)
+                this.kill(slot, failure("internal", `could not reach the worker process: ${error.message}`));
+        });
+        if (slot.ready)
+            this.startClock(slot);
+        else {
+            slot.startedAt = Date.now();
+            slot.timer = setTimeout(() => this.kill(slot, failure("internal", "the worker process did not start", Date.now() - slot.startedAt)), STARTUP_MS);
+        }
+    }
+    /**
+     * The time limit counts from the start of the query that is running: the worker marks each start (readMarks); until
+     * the first mark, from when the worker can start on the job (not from its spawn).
+     */
+    startClock(slot) {
+        if (!slot.job)
+            return;
+        slot.startedAt = Date.now();
+        this.armClock(slot);
+    }
+    armClock(slot) {
+        const job = slot.job;
+        clearTimeout(slot.timer);
+        if (!job || slot.killedWith)
+            return;
+        readMark(slot);
+        const current = slot.current;
+        const since = Math.max(current?.at ?? 0, slot.startedAt);
+        const limit = (current && job.itemTimeouts?.[current.item]) ?? job.timeoutMs;
+        const wait = since + limit - Date.now();
+        if (wait > 0) {
+            slot.timer = setTimeout(() => this.armClock(slot), wait);
+            return;
+        }
+        const elapsed = Date.now() - since;
+        const stopped = failure("timeout", `the query was stopped after ${limit} ms (time limit)`, elapsed);
+        // Without a mark (a worker that cannot write them) nobody is named: compare() then runs the sides apart.
+        if (current && job.message.type !== "run") {
+            stopped.at = { item: current.item, phase: current.phase };
+            if (current.phase !== "gold")
+                stopped.gold = readGoldOutcome(slot, job.id, current.item);
+        }
+        void this.kill(slot, stopped);
+    }
+    onMessage(slot, msg) {
+        if (msg?.type === "ready") {
+            slot.ready = true;
+            if (slot.job && !slot.killedWith)
+                this.startClock(slot);
+            return;
+        }
+        if (msg?.type === "progress") {
+            if (slot.job && msg.id === slot.job.id && !slot.killedWith && msg.results)
+                slot.job.progress?.(msg.from ?? 0, msg.results);
+            return;
+        }
+        if (msg?.type !== "result" || !slot.job || msg.id !== slot.job.id || slot.killedWith)
+            return;
+        const job = slot.job;
+        clearTimeout(slot.timer);
+        slot.timer = undefined;
+        slot.job = undefined;
+        setRef(slot, false);
+        job.resolve(msg.result ?? failure("internal", "the worker sent an empty reply"));
+        this.pump();
+    }
+    /** Kills the child; its pending job gets `outcome` once the process is really gone (reaped). */
+    kill(slot, outcome) {
+        clearTimeout(slot.timer);
+        slot.timer = undefined;
+        if (!slot.killedWith)
+            slot.killedWith = outcome;
+        this.slots.delete(slot); // no new jobs for it; the pool may spawn a replacement
+        if (slot.exited)
+            return slot.gone;
+        slot.child.kill("SIGKILL");
+        // Keep the process alive until the kill is confirmed, then pump the queue.
+        setRef(slot, true);
+        queueMicrotask(() => this.pump());
+        return slot.gone;
+    }
+    onExit(slot, code, signal, reason) {
+        if (slot.exited)
+            return;
+        slot.exited = true;
+        slot.markGone();
+        clearTimeout(slot.timer);
+        this.slots.delete(slot);
+        liveChildren.delete(slot.child);
+        const job = slot.job;
+        slot.job = undefined;
+        if (!slot.ready && !slot.killedWith && this.orphanGuard === "pdeathsig") {
+            // setpriv or the worker could not start this way: start the next ones with their own watchdog thread.
+            this.orphanGuard = "thread";
+            if (job)
+                this.queue.unshift(job);
+            this.pump();
+            return;
+        }
+        if (job) {
+            if (slot.killedWith)
+                job.resolve(slot.killedWith);
+            else {
+                const how = reason ?? (signal ? `signal ${signal}` : `exit code ${code}`);
+                const tail = slot.stderrTail.trim().split("\n").filter(Boolean).pop();
+                const elapsed = slot.startedAt ? Date.now() - slot.startedAt : 0;
+                job.resolve(failure("internal", `the worker process died (${how})${tail ? `: ${tail.trim().slice(0, 300)}` : ""}`, elapsed));
+            }
+        }
+        this.pump();
+    }
+}
+/** A new pool of worker processes. Call close() when done (idle workers never hold the process open). */
+export function createExecutor(options) {
+    return new ProcessPoolExecutor(options);
+}
+let shared;
+/** The process-wide executor, created on first use (and again if someone closed it). */
+export function getSharedExecutor() {
+    if (!shared || shared.isClosed)
+        shared = new ProcessPoolExecutor();
+    return shared;
+}

@@ -1,0 +1,636 @@
+// One child process of the executor pool (tools/sqlite/executor.ts). Plain ESM JavaScript so it
+// runs under plain node without tsx. It answers {type:"run"} (a result with rows), {type:"compare"}
+// (two queries compared here, only the verdict goes back) and {type:"batch"} (several comparisons)
+// messages one at a time; the parent
+// kills this whole process to stop a runaway query (better-sqlite3 has no interrupt).
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
+import { createRequire } from "node:module";
+import { writeSync } from "node:fs";
+import { ResultDigest, digestsMatch } from "./digest.js";
+import { MAX_DQS_FIXES, rewriteForHint } from "./dqs.js";
+// Through require: the ESM loader would first scan the CommonJS module for its export names.
+const require = createRequire(import.meta.url);
+const Database = require("better-sqlite3");
+/** The compiled addon, named directly: otherwise the first open runs the `bindings` package's search of many paths. */
+const ADDON = (() => {
+    try {
+        const file = join(dirname(require.resolve("better-sqlite3/package.json")), "build", "Release", "better_sqlite3.node");
+        return existsSync(file) ? { nativeBinding: file } : {};
+    }
+    catch {
+        return {};
+    }
+})();
+const ONLY = "only a single read-only SELECT/WITH/VALUES statement is allowed";
+// SQLite result codes that mean the file, not the statement, is at fault.
+const DATABASE_CODES = /^SQLITE_(NOTADB|CORRUPT|CANTOPEN|IOERR|PERM|AUTH|FULL|PROTOCOL|EMPTY|FORMAT|BUSY|LOCKED)/;
+/** How long SQLite waits for another process's lock before SQLITE_BUSY (better-sqlite3's default: 5 s). */
+const BUSY_TIMEOUT_MS = /^\d+$/.test(process.env.SQLMEND_BUSY_TIMEOUT_MS ?? "") ? Number(process.env.SQLMEND_BUSY_TIMEOUT_MS) : 5000;
+const CACHE_SIZE = 8;
+/** Open handles by path (LRU: Map keeps insertion order, the oldest is first). */
+const handles = new Map();
+// This process's main thread can be stuck in native code for as long as a query runs, so something else must end
+// it if the parent dies. Where the parent could start us under `setpriv --pdeathsig KILL` (Linux), the kernel does
+// (SQLMEND_ORPHAN_GUARD=pdeathsig; we only check that the parent did not die before the guard was set). Elsewhere a
+// watchdog thread kills the process if we were reparented or a query outlived its deadline (the parent should have
+// killed us already). The thread costs ~80 ms of CPU to start, as much as the rest of this process.
+const deadline = new BigInt64Array(new SharedArrayBuffer(8));
+if (process.env.SQLMEND_ORPHAN_GUARD === "pdeathsig") {
+    if (String(process.ppid) !== process.env.SQLMEND_PARENT_PID)
+        process.exit(1);
+}
+else {
+    const watchdog = new Worker(`const { workerData } = require("node:worker_threads");
+     const deadline = new BigInt64Array(workerData.buffer);
+     setInterval(() => {
+       const d = Number(Atomics.load(deadline, 0));
+       if (process.ppid !== workerData.ppid || (d > 0 && Date.now() > d)) process.kill(process.pid, "SIGKILL");
+     }, 250);`, { eval: true, workerData: { buffer: deadline.buffer, ppid: process.ppid } });
+    watchdog.unref();
+}
+const oneLine = (text) => String(text).replace(/\s+/g, " ").trim();
+// Marks: before each query this process writes {job id, item, phase, start time} over the first 16 bytes of a file
+// the parent shares with it (fd SQLMEND_MARK_FD), so the parent's clock counts from the start of the query that is
+// running, and knows which one to blame when it stops us. A positioned write costs one system call and wakes nobody;
+// the parent reads it only when a clock runs out.
+const MARK_FD = Number(process.env.SQLMEND_MARK_FD) || -1;
+const MARK = Buffer.alloc(16);
+/**
+ * The gold side's outcome, left in the mark file after the mark ({job, item, length, JSON}) before the prediction
+ * runs: if the parent stops the prediction, it has the gold's outcome without running the gold again.
+ */
+const OUTCOME_AT = 16;
+const OUTCOME_MAX = 4096;
+function leaveOutcome(id, item, outcome) {
+    if (MARK_FD < 0 || id === undefined)
+        return;
+    const json = Buffer.from(JSON.stringify(outcome));
+    if (json.length > OUTCOME_MAX - 12)
+        return; // the parent runs the gold again
+    const head = Buffer.allocUnsafe(12);
+    head.writeUInt32LE(id >>> 0, 0);
+    head.writeUInt32LE(item, 4);
+    head.writeUInt32LE(json.length, 8);
+    try {
+        writeSync(MARK_FD, Buffer.concat([head, json]), 0, 12 + json.length, OUTCOME_AT);
+    }
+    catch {
+        // the parent runs the gold again
+    }
+}
+/**
+ * A batch's finished comparisons, each written after the gold's outcome ({job, item, length, JSON}, then a zero
+ * header that ends the list) as soon as it is done: when the parent stops this process for a later comparison, or it
+ * dies, the parent still has them (one positioned write per comparison; no message, no wake-up).
+ */
+const DONE_AT = OUTCOME_AT + OUTCOME_MAX;
+const DONE_MAX = 1 << 20;
+let doneOffset = 0;
+function recordDone(id, item, result) {
+    if (MARK_FD < 0 || id === undefined)
+        return;
+    const json = Buffer.from(JSON.stringify(result));
+    if (doneOffset + 24 + json.length > DONE_MAX)
+        return; // the parent runs it again
+    const record = Buffer.alloc(24 + json.length); // the last 12 bytes stay zero: the end of the list
+    record.writeUInt32LE(id >>> 0, 0);
+    record.writeUInt32LE(item, 4);
+    record.writeUInt32LE(json.length, 8);
+    json.copy(record, 12);
+    try {
+        writeSync(MARK_FD, record, 0, record.length, DONE_AT + doneOffset);
+        doneOffset += 12 + json.length;
+    }
+    catch {
+        // the parent runs it again
+    }
+}
+/** Phases of a mark: a run()'s query, a comparison's gold or prediction, or the comparison itself. */
+const PHASE = { run: 0, gold: 1, pred: 2, compare: 3 };
+/** Beyond the parent's limit, the watchdog thread's own (the parent should have killed us already). */
+const WATCHDOG_GRACE_MS = 3_000;
+function mark(id, item, phase, timeoutMs) {
+    const now = Date.now();
+    Atomics.store(deadline, 0, BigInt(Math.ceil(now + (timeoutMs ?? 30_000) + WATCHDOG_GRACE_MS)));
+    if (MARK_FD < 0 || id === undefined)
+        return;
+    MARK.writeUInt32LE(id >>> 0, 0);
+    MARK.writeUInt16LE(item, 4);
+    MARK[6] = phase;
+    MARK.writeDoubleLE(now, 8);
+    try {
+        writeSync(MARK_FD, MARK, 0, MARK.length, 0);
+    }
+    catch {
+        // The parent's clock then counts from the job's start, as without marks.
+    }
+}
+function databaseMessage(path, error) {
+    const code = String(error?.code ?? "");
+    if (code === "ENOENT")
+        return `database file not found: ${path}`;
+    if (code === "EISDIR")
+        return `not a database file: ${path} (it is a directory)`;
+    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+        return `database is locked by another process: ${path}`;
+    if (code.startsWith("SQLITE_NOTADB"))
+        return `not a database file: ${path}`;
+    if (code.startsWith("SQLITE_CORRUPT"))
+        return `database file is corrupt: ${path} (${oneLine(error.message)})`;
+    return `cannot read database ${path}: ${oneLine(error?.message ?? error)}`;
+}
+/**
+ * Paths already checked during the current batch (path → file key): a batch's comparisons were queued together, so
+ * one stat per file and batch is enough to notice a replaced file, and saves a stat per query on slow file systems.
+ */
+let checkedThisBatch = null;
+function fileKey(path) {
+    const known = checkedThisBatch?.get(path);
+    if (known)
+        return known;
+    const stat = statSync(path); // throws ENOENT before SQLite can say something vaguer
+    if (stat.isDirectory())
+        throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    const key = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    checkedThisBatch?.set(path, key);
+    return key;
+}
+/** The cached handle of a file: {db, key, statements (SQL text → prepared statement, LRU), rewrites}. */
+function openEntry(path) {
+    const key = fileKey(path);
+    const cached = handles.get(path);
+    if (cached) {
+        handles.delete(path);
+        if (cached.key === key) {
+            handles.set(path, cached);
+            return cached;
+        }
+        cached.db.close();
+    }
+    const db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...ADDON });
+    try {
+        db.pragma("query_only = ON");
+        db.pragma("trusted_schema = OFF");
+        // Reads the header and schema now, so a garbage file fails here as a database error.
+        db.prepare("SELECT count(*) FROM sqlite_master").get();
+    }
+    catch (error) {
+        db.close();
+        throw error;
+    }
+    const entry = { db, key, statements: new Map(), rewrites: new Map() };
+    handles.set(path, entry);
+    while (handles.size > CACHE_SIZE) {
+        const [oldest, old] = handles.entries().next().value;
+        handles.delete(oldest);
+        old.db.close();
+    }
+    return entry;
+}
+/** Remembered per handle: a gold query is run once per prediction, and a prediction is often its gold's text. */
+const STATEMENT_CACHE_SIZE = 64;
+/** A prepared statement for the text, reused while the file is unchanged (a failed prepare is not cached). */
+function prepareCached(entry, sql) {
+    const hit = entry.statements.get(sql);
+    if (hit) {
+        entry.statements.delete(sql);
+        entry.statements.set(sql, hit);
+        return hit;
+    }
+    const stmt = entry.db.prepare(sql);
+    remember(entry.statements, sql, stmt);
+    return stmt;
+}
+/** Keeps at most STATEMENT_CACHE_SIZE entries, the newest. */
+function remember(map, key, value) {
+    map.set(key, value);
+    if (map.size > STATEMENT_CACHE_SIZE)
+        map.delete(map.keys().next().value);
+}
+function cell(value) {
+    // A plain, exactly sized Uint8Array (Buffers from better-sqlite3 may be views on a larger pool).
+    return value instanceof Uint8Array ? new Uint8Array(value) : value;
+}
+function classify(error, path, started) {
+    const elapsedMs = performance.now() - started;
+    const code = String(error?.code ?? "");
+    if (error instanceof RangeError && /more than one statement/i.test(error.message))
+        return { ok: false, kind: "rejected", message: `several statements in one string; ${ONLY}`, elapsedMs };
+    if (error instanceof RangeError && /no statements/i.test(error.message))
+        return { ok: false, kind: "rejected", message: `no SQL statement given; ${ONLY}`, elapsedMs };
+    if (code.startsWith("SQLITE_READONLY"))
+        return { ok: false, kind: "rejected", message: `the statement writes to the database; ${ONLY}`, elapsedMs };
+    if (DATABASE_CODES.test(code))
+        return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs };
+    if (code.startsWith("SQLITE_"))
+        return { ok: false, kind: "sql", message: oneLine(error.message), elapsedMs };
+    return { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs };
+}
+function execute({ id, path, sql, maxRows, repeat, fingerprint, timeoutMs }) {
+    mark(id, 0, PHASE.run, timeoutMs);
+    const started = performance.now();
+    let entry;
+    try {
+        entry = openEntry(path);
+    }
+    catch (error) {
+        return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started };
+    }
+    try {
+        const stmt = prepareCached(entry, sql);
+        if (!stmt.readonly)
+            return classify({ code: "SQLITE_READONLY" }, path, started);
+        if (!stmt.reader)
+            return { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: performance.now() - started };
+        stmt.safeIntegers(true);
+        stmt.raw(true);
+        const columns = stmt.columns().map((c) => c.name);
+        const rows = [];
+        const limit = maxRows ?? Infinity;
+        const runTimesMs = [];
+        // The fingerprint of the whole result, folded row by row: the rows beyond maxRows are never held.
+        let digest = fingerprint ? new ResultDigest(columns.length, { semantics: "bird", fingerprint: true }) : undefined;
+        let rowCount = 0;
+        for (let run = 0; run < repeat; run++) {
+            const t0 = performance.now();
+            let count = 0;
+            if (run === 0) {
+                for (const row of stmt.iterate()) {
+                    if (count < limit)
+                        rows.push(row.map(cell));
+                    if (digest && !digest.add(row))
+                        digest = undefined; // too large to fingerprint; rows still counted
+                    count++;
+                }
+                rowCount = count;
+            }
+            else {
+                for (const _ of stmt.iterate())
+                    count++;
+            }
+            runTimesMs.push(performance.now() - t0);
+        }
+        const elapsedMs = runTimesMs.reduce((a, b) => a + b, 0) / runTimesMs.length;
+        const result = { ok: true, columns, rows, rowCount, truncated: rowCount > rows.length, elapsedMs };
+        if (repeat > 1)
+            result.runTimesMs = runTimesMs;
+        if (digest)
+            result.fingerprint = digest.fingerprint();
+        return result;
+    }
+    catch (error) {
+        return classify(error, path, started);
+    }
+}
+// ---------------------------------------------------------------------------------------------
+// Scratch databases (TS-SQL's test data): an in-memory database built from the real file's CREATE statements,
+// loaded with model-written rows, queried, thrown away. The real file is only read for its schema.
+const SCHEMA_SQL = "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND type IN ('table', 'index', 'view') " +
+    "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid";
+const quoteId = (name) => `"${String(name).replace(/"/g, '""')}"`;
+/** A JSON cell as SQLite should store it: whole numbers as INTEGER (not 3.0), booleans as 1/0. */
+function bindable(value) {
+    if (value === null || value === undefined)
+        return null;
+    if (typeof value === "boolean")
+        return value ? 1n : 0n;
+    if (typeof value === "number") {
+        if (!Number.isFinite(value))
+            throw new Error(`${value} is not a finite number`);
+        return Number.isSafeInteger(value) ? BigInt(value) : value;
+    }
+    if (typeof value === "string")
+        return value;
+    throw new Error("cells must be numbers, strings, booleans or null");
+}
+/** Tables whose foreign keys point at others come after them, so rows can name their parents. */
+function parentsFirst(db, names) {
+    const order = [];
+    const state = new Map();
+    const visit = (name) => {
+        if (state.get(name))
+            return; // done, or on the stack (a cycle: deferred checks cover it)
+        state.set(name, 1);
+        for (const fk of db.prepare(`SELECT "table" FROM pragma_foreign_key_list(?)`).raw().all(name)) {
+            const parent = names.find((n) => n.toLowerCase() === String(fk[0]).toLowerCase());
+            if (parent && parent !== name)
+                visit(parent);
+        }
+        order.push(name);
+    };
+    for (const name of names)
+        visit(name);
+    return order;
+}
+function queryScratch(db, sql, maxRows) {
+    const started = performance.now();
+    try {
+        const stmt = db.prepare(sql);
+        if (!stmt.readonly)
+            return { ok: false, kind: "rejected", message: `the statement writes to the database; ${ONLY}`, elapsedMs: performance.now() - started };
+        if (!stmt.reader)
+            return { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: performance.now() - started };
+        stmt.safeIntegers(true);
+        stmt.raw(true);
+        const columns = stmt.columns().map((c) => c.name);
+        const rows = [];
+        let rowCount = 0;
+        const limit = maxRows ?? Infinity;
+        for (const row of stmt.iterate()) {
+            if (rowCount < limit)
+                rows.push(row.map(cell));
+            rowCount++;
+        }
+        return { ok: true, columns, rows, rowCount, truncated: rowCount > rows.length, elapsedMs: performance.now() - started };
+    }
+    catch (error) {
+        return classify(error, ":memory:", started);
+    }
+}
+function scratch({ path, tables, queries, maxRows }) {
+    const started = performance.now();
+    let statements;
+    try {
+        statements = openEntry(path).db.prepare(SCHEMA_SQL).raw().all();
+    }
+    catch (error) {
+        return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started };
+    }
+    const db = new Database(":memory:", ADDON);
+    try {
+        db.pragma("foreign_keys = ON");
+        db.pragma("trusted_schema = OFF");
+        const skipped = [];
+        for (const [type, name, sql] of statements) {
+            try {
+                db.exec(sql);
+            }
+            catch (error) {
+                skipped.push(`${type} ${name}: ${oneLine(error.message)}`); // e.g. a virtual table whose module is missing
+            }
+        }
+        const real = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").raw().all().map((r) => r[0]);
+        const byLower = new Map(real.map((n) => [n.toLowerCase(), n]));
+        const errors = [];
+        const loaded = {};
+        const given = new Map(); // real table name -> rows
+        for (const [name, rows] of Object.entries(tables ?? {})) {
+            const table = byLower.get(name.toLowerCase());
+            if (!table)
+                errors.push(`table ${name}: no such table in the schema (tables: ${real.join(", ")})`);
+            else if (!Array.isArray(rows))
+                errors.push(`table ${table}: rows must be an array of objects`);
+            else
+                given.set(table, rows);
+        }
+        // Queries see the rows inside one transaction that is rolled back: deferred foreign keys allow any order of
+        // insertion and cycles, and are checked explicitly below.
+        db.exec("BEGIN");
+        db.pragma("defer_foreign_keys = ON");
+        const rowIndex = new Map(); // table -> rowid -> row number
+        for (const table of parentsFirst(db, [...given.keys()])) {
+            const columns = new Map(db.prepare("SELECT name FROM pragma_table_info(?)").raw().all(table).map((r) => [String(r[0]).toLowerCase(), r[0]]));
+            const rowids = new Map();
+            rowIndex.set(table, rowids);
+            loaded[table] = 0;
+            given.get(table).forEach((row, i) => {
+                const where = `${table} row ${i + 1}`;
+                if (!row || typeof row !== "object" || Array.isArray(row))
+                    return errors.push(`${where}: not an object of column values`);
+                const keys = Object.keys(row);
+                const unknown = keys.filter((k) => !columns.has(k.toLowerCase()));
+                if (unknown.length)
+                    return errors.push(`${where}: no such column: ${unknown.join(", ")}`);
+                try {
+                    const values = keys.map((k) => bindable(row[k]));
+                    const sql = keys.length
+                        ? `INSERT INTO ${quoteId(table)} (${keys.map((k) => quoteId(columns.get(k.toLowerCase()))).join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`
+                        : `INSERT INTO ${quoteId(table)} DEFAULT VALUES`;
+                    const info = db.prepare(sql).run(...values);
+                    rowids.set(String(info.lastInsertRowid), i + 1);
+                    loaded[table]++;
+                }
+                catch (error) {
+                    errors.push(`${where}: ${oneLine(error.message)}`);
+                }
+            });
+        }
+        // TS-SQL review fix: dropping a row can orphan its own children, so check again until nothing is left
+        // (bounded: each pass deletes at least one row, or stops).
+        for (let pass = 0; pass < 20; pass++) {
+            const broken = db.prepare("PRAGMA foreign_key_check").raw().all();
+            if (!broken.length)
+                break;
+            let deleted = 0;
+            for (const [table, rowid, parent] of broken) {
+                const number = rowIndex.get(table)?.get(String(rowid));
+                errors.push(`${table} row ${number ?? `rowid ${rowid}`}: FOREIGN KEY constraint failed (no matching row in ${parent})`);
+                // Queries see only rows that satisfy the schema.
+                if (rowid !== null) {
+                    try {
+                        if (db.prepare(`DELETE FROM ${quoteId(table)} WHERE rowid = ?`).run(rowid).changes) {
+                            loaded[table]--;
+                            deleted++;
+                        }
+                    }
+                    catch {
+                        // WITHOUT ROWID: the error above still reports it
+                    }
+                }
+            }
+            if (!deleted)
+                break;
+        }
+        const results = (queries ?? []).map((sql) => queryScratch(db, sql, maxRows));
+        return { ok: true, loaded, errors, skipped, results, elapsedMs: performance.now() - started };
+    }
+    catch (error) {
+        return { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: performance.now() - started };
+    }
+    finally {
+        db.close();
+    }
+}
+process.on("message", (msg) => {
+    if (msg?.type !== "scratch")
+        return;
+    Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
+    let result;
+    try {
+        result = scratch(msg);
+    }
+    catch (error) {
+        result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
+    }
+    Atomics.store(deadline, 0, 0n);
+    process.send({ type: "result", id: msg.id, result });
+});
+/**
+ * One side of a comparison: its outcome without rows and the SQL actually run, and its rows folded into a digest
+ * (./digest.js; they are never held). Double-quoted literals are rewritten and run again, as the parent's run() does.
+ */
+function runSide(path, sql, needs, at) {
+    let entry;
+    try {
+        entry = openEntry(path);
+    }
+    catch (error) {
+        return { outcome: { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: 0 } };
+    }
+    // A text seen before on this file starts from its rewriting: the same error would come back.
+    let current = entry.rewrites.get(sql) ?? sql;
+    let side = runOn(entry, path, current, needs, at);
+    for (let fixes = 0; fixes < MAX_DQS_FIXES && !side.outcome.ok && side.outcome.kind === "sql"; fixes++) {
+        const rewritten = rewriteForHint(current, side.outcome.message);
+        if (rewritten === undefined)
+            break;
+        current = rewritten;
+        side = runOn(entry, path, current, needs, at);
+    }
+    if (current !== sql)
+        remember(entry.rewrites, sql, current);
+    if (current !== sql)
+        side.outcome.sql = current; // the parent knows the text it sent
+    return side;
+}
+/** Runs a statement on an open handle: its outcome without rows, and the digest of its rows. */
+function runOn(entry, path, sql, needs, at) {
+    mark(at.id, at.item, at.phase, at.timeoutMs);
+    const started = performance.now();
+    try {
+        const stmt = prepareCached(entry, sql);
+        if (!stmt.readonly)
+            return { outcome: classify({ code: "SQLITE_READONLY" }, path, started) };
+        if (!stmt.reader)
+            return { outcome: { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: performance.now() - started } };
+        stmt.safeIntegers(true);
+        stmt.raw(true);
+        const columns = stmt.columns().map((c) => c.name);
+        const t0 = performance.now();
+        const digest = new ResultDigest(columns.length, needs);
+        // Past the digest's cap, stop reading: the side is too large to compare, whatever follows.
+        for (const row of stmt.iterate())
+            if (!digest.add(row))
+                break;
+        digest.seal();
+        const rowCount = digest.tooLarge ? digest.rows + 1 : digest.rows;
+        return { outcome: { ok: true, columns, rowCount, truncated: Boolean(digest.tooLarge), elapsedMs: performance.now() - t0 }, digest };
+    }
+    catch (error) {
+        return { outcome: classify(error, path, started) };
+    }
+}
+/** Runs gold and prediction and compares them here: only the verdict goes back to the parent. */
+function compare({ path, pred, gold, semantics, orderMatters, fingerprint, timeoutMs, maxRows }, id, item = 0) {
+    const at = (phase) => ({ id, item, phase, timeoutMs });
+    const g = runSide(path, gold, { semantics, orderMatters, maxRows }, at(PHASE.gold));
+    leaveOutcome(id, item, g.outcome);
+    const p = runSide(path, pred, { semantics, orderMatters, fingerprint, maxRows }, at(PHASE.pred));
+    const result = { pred: p.outcome, gold: g.outcome, correct: false };
+    if (g.digest && p.digest) {
+        const tooLarge = [g.digest.tooLarge && `gold: ${g.digest.tooLarge}`, p.digest.tooLarge && `prediction: ${p.digest.tooLarge}`].filter(Boolean);
+        if (tooLarge.length)
+            result.tooLarge = tooLarge.join("; ");
+        else {
+            mark(id, item, PHASE.compare, timeoutMs);
+            result.correct = digestsMatch(p.digest, g.digest, semantics, { orderMatters });
+        }
+    }
+    if (fingerprint && p.digest && !p.digest.tooLarge)
+        result.fingerprint = p.digest.fingerprint();
+    return result;
+}
+/**
+ * VES timing as BIRD's evaluation_ves.py times: one untimed round (its correctness check), then rounds in which every
+ * query runs in turn, each on a new connection, timed from the connect to the close with every row read.
+ */
+function timeQueries({ id, path, queries, iterations, timeoutMs }) {
+    try {
+        fileKey(path);
+    }
+    catch (error) {
+        return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: 0 };
+    }
+    const timesMs = queries.map(() => []);
+    for (let round = -1; round < iterations; round++) {
+        for (let q = 0; q < queries.length; q++) {
+            mark(id, q, PHASE.run, timeoutMs);
+            const started = performance.now();
+            let db;
+            try {
+                db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...ADDON });
+                db.pragma("query_only = ON");
+                const stmt = db.prepare(queries[q]);
+                if (!stmt.readonly)
+                    return classify({ code: "SQLITE_READONLY" }, path, started);
+                if (!stmt.reader)
+                    return { ok: false, kind: "rejected", message: `the statement returns no rows; ${ONLY}`, elapsedMs: 0 };
+                stmt.raw(true);
+                for (const _ of stmt.iterate())
+                    ;
+            }
+            catch (error) {
+                return classify(error, path, started);
+            }
+            finally {
+                db?.close();
+            }
+            if (round >= 0)
+                timesMs[q].push(performance.now() - started);
+        }
+    }
+    return { ok: true, timesMs };
+}
+/**
+ * Sends the comparisons done so far after a slow stretch, so that the parent, if it must stop this process for a
+ * later one, has them (the marks say which one it stopped).
+ */
+const PROGRESS_AFTER_MS = 500;
+function compareBatch(msg) {
+    let lastSent = performance.now();
+    let sent = 0;
+    checkedThisBatch = new Map();
+    doneOffset = 0;
+    try {
+        const results = [];
+        msg.items.forEach((item, i) => {
+            results.push(compare(item, msg.id, i));
+            recordDone(msg.id, i, results[i]);
+            const now = performance.now();
+            if (now - lastSent > PROGRESS_AFTER_MS && i + 1 < msg.items.length) {
+                lastSent = now;
+                process.send({ type: "progress", id: msg.id, from: sent, results: results.slice(sent) });
+                sent = results.length;
+            }
+        });
+        return results;
+    }
+    finally {
+        checkedThisBatch = null;
+    }
+}
+process.on("message", (msg) => {
+    if (msg?.type !== "run" && msg?.type !== "compare" && msg?.type !== "batch" && msg?.type !== "time")
+        return;
+    Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + msg.deadlineMs)));
+    let result;
+    try {
+        if (msg.type === "batch")
+            result = { results: compareBatch(msg) };
+        else if (msg.type === "time")
+            result = timeQueries(msg);
+        else
+            result = msg.type === "compare" ? compare(msg, msg.id) : execute(msg);
+    }
+    catch (error) {
+        result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
+    }
+    Atomics.store(deadline, 0, 0n);
+    process.send({ type: "result", id: msg.id, result });
+});
+// The parent went away (it exited or closed the channel): nothing left to do.
+process.on("disconnect", () => process.exit(0));
+process.send({ type: "ready" });
