@@ -36,7 +36,8 @@ export const experimentForwardFlags = (modules?: RunModules): FlagTable => {
   return forward;
 };
 
-export const EXPERIMENT_USAGE = `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--repeats N [--hold RUN,...]] [--set NAME=VALUE]
+export const EXPERIMENT_USAGE = `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--sample N [--sample-seed S]] [--ids ...]
+                         [--repeats N [--hold RUN,...]] [--set NAME=VALUE]
                          [--dry-run [--pilot N] [--price-in USD --price-out USD]] [--resume] [eval flags...]
        sqlmend experiment --list
        sqlmend experiment RECIPE --print     (the recipe as YAML: a start for your own)
@@ -73,16 +74,21 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${Object
   --list        the built-in recipes and what each reproduces (no other flag needed)
   --print       print the recipe as YAML and stop
   --set NAME=VALUE  a value the recipe names as {set:NAME} (a human-written guideline, another system's predictions);
-                until given, the runs that need it are listed and printed with what they need
+                until given, the runs that need it are listed and printed with what they need; --set initial=FILE
+                (a recipe whose correctors read a run 'initial'): FILE, scored as given, is that run, and they read it
   --limit N     the first N questions of every run
+  --sample N [--sample-seed S]  a seeded sample of N questions of every run's split, each database its share
+  --ids A,...   dev questions: the runs on the dev split take them, a run on train runs without them (said)
   --repeats N   run the whole recipe N times, repeat k in OUT/repeat-k/ with --seed k (sent to the model and part of
                 the response cache's key, so each repeat is new samples): mean ± sd per cell, and the questions that
                 flip between repeats (--seed S with --repeats: seeds S..S+N-1)
   --hold RUN,...  with --repeats: these runs are made once (repeat 1, its seed) and every repeat reads them, e.g.
                 --hold initial: the correctors' spread over one fixed initial SQL, not over new initial SQL each time
-  --dry-run     list the runs in order, their questions, and the calls and tokens still expected: measured (the run's
-                finished questions, a pilot's, or another run of the same graph), else the graph's own call count
-  --pilot N     with --dry-run: first run every run on N questions in OUT/pilot/ (this spends tokens), then estimate
+  --dry-run     check every run's flags and files as its command will, then list the runs in order, their questions,
+                and the calls and tokens still expected: measured (the run's finished questions, a pilot's, or another
+                run of the same graph), else the graph's own call count
+  --pilot N     with --dry-run: first run every run on a sample of N questions across the databases in OUT/pilot/
+                (this spends tokens), then estimate
   --price-in USD --price-out USD   per million input / output tokens: the dry run's price, and a cost column
   --resume      continue a killed or finished experiment in --out (each run resumes; finished ones redo nothing)
   Every other flag (--model, --config, --concurrency, --cache, --checkpoints, ...) goes to every run.`;
