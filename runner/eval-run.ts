@@ -223,7 +223,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         settings: { ...answerSettings(values, [], where), ...graphSettings(runner.graphSpecs, values, io.cwd, outDir) },
         shard: shard ? shardName(shard) : null,
         // What was selected, for `sqlmend merge` (--resume checks the questions themselves: it may add, never drop).
-        selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null, sample },
+        selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null, ...(sample ? { sample } : {}) },
         // --sample N --sample-seed S (n, seed, method): a resume takes the same sample, or it would run other questions.
         sample,
         // What the graph's preflight found (the report's settings; `sqlmend merge` copies it; not checked by --resume).
