@@ -212,7 +212,9 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   await checkRuns(ctx, firstRepeat);
   // --ids name dev questions; a run on another split (a guideline or memory on train) runs on its own selection.
   const otherSplits = forwarded.ids !== undefined ? order.filter((run) => splitOf(run) !== IDS_SPLIT && !blockedAtStart.has(run) && recipe.runs[run]!.kind !== "memo-candidates") : [];
-  const idsLine = otherSplits.length ? `--ids are ${IDS_SPLIT} questions: ${otherSplits.map((run) => `${run} (${splitOf(run)})`).join(", ")} run${otherSplits.length === 1 ? "s" : ""} without them, on ${limit || sample ? `${[limit ? `--limit ${limit}` : "", sample ? `--sample ${sample.n}` : ""].filter(Boolean).join(" ")} of` : "all of"} ${otherSplits.length === 1 ? "its" : "their"} split` : undefined;
+  const selected = [limit ? `--limit ${limit}` : "", sample ? `--sample ${sample.n}` : ""].filter(Boolean).join(" ") || "all";
+  const one = otherSplits.length === 1;
+  const idsLine = otherSplits.length ? `--ids are ${IDS_SPLIT} questions: ${otherSplits.map((run) => `${run} (${splitOf(run)})`).join(", ")} run${one ? "s" : ""} without them, on ${selected} of ${one ? "its" : "their"} split` : undefined;
   if (own["dry-run"]) {
     if (pilot !== undefined) {
       const pilotDir = path.join(outDir, "pilot");
@@ -387,12 +389,11 @@ function initialFileOf(ctx: RunContext, initial: string, outOf: (run: string) =>
  */
 async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   const { io, recipe, order } = ctx;
-  const [{ checkEvalFlags }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }, { runGraph }] = await Promise.all([
+  const [{ checkEvalFlags }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
     import("./eval-run.ts"),
     import("./magic-guideline.ts"),
     import("./memo-memory.ts"),
     import("../tools/benchmarks/score.ts"),
-    import("./run-options.ts"),
   ]);
   for (const run of order) {
     if (at.blocked.has(run) || at.skip?.has(run)) continue;
@@ -408,7 +409,7 @@ async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
       const files: [string, string][] = [];
       if (call.kind === "eval") {
         const { spec: graph } = checkEvalFlags({ values: call.values, positionals: call.positionals, modules: call.modules! });
-        for (const [key, def] of Object.entries(optionDefsOf(runGraph(call.positionals[0], call.modules!)))) {
+        for (const [key, def] of Object.entries(optionDefsOf(graph))) {
           const value = call.values[flagOf(key)];
           if (def.type === "string" && def.file && typeof value === "string" && !produced.has(flagOf(key))) files.push([`--${flagOf(key)}`, value]);
         }
