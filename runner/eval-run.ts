@@ -24,6 +24,7 @@ import { getSharedExecutor } from "../tools/sqlite/executor.ts";
 import { addSpiderHardness } from "../tools/benchmarks/hardness.ts";
 import { RUN_DIR_FLAGS, SELECTION_USAGE, splitFrom } from "./run-dir-flags.ts";
 import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
+import { SAMPLE_USAGE, sampleFrom } from "./selection.ts";
 import { codeIdentity, describeCode } from "../tools/version.ts";
 import { runQuestions, unfinishedLines } from "./question-runner.ts";
 import { parseShard, shardName, shardOf } from "./shards.ts";
@@ -41,6 +42,7 @@ ${SELECTION_USAGE}
                             so with --limit/--ids score the .json, whose ids are explicit, with
                             'sqlmend score --only-predicted'), report.md, run.json
   --limit N  --ids A,B,...  run a subset (ids as in the benchmark: BIRD question_id, Spider 0-based index)
+${SAMPLE_USAGE}
   --concurrency K           questions in flight (default 4); --max-requests caps model requests
   --resume                  continue a killed or finished run in --out without redoing finished questions; it
                             may add questions (a larger --limit, more --ids), never drop or change any, and
@@ -139,8 +141,11 @@ export async function runEval(options: EvalOptions, io: CliIO = defaultIO()): Pr
   return evaluate({ values, positionals: graph ? [graph] : [], modules }, io);
 }
 
-/** eval from its flag values (the launcher's parse, or `runEval`'s): the one body both run. */
-export async function evaluate(input: { values: FlagValues; positionals: string[]; modules: RunModules; argv?: string[] }, io: CliIO): Promise<EvalResult> {
+/**
+ * Every check eval makes of its flag values before it loads anything slow or spends a call: the graph and its
+ * options, the selection, the model flags and --correct. `sqlmend experiment` calls it for every run before the first.
+ */
+export function checkEvalFlags(input: { values: FlagValues; positionals: string[]; modules: RunModules }): { spec: ReturnType<typeof runGraph>; concurrency: number; limit: number | undefined } {
   const values = input.values as FlagValuesOf<ReturnType<typeof evalFlags>>;
   const { positionals, modules } = input;
   const spec = runGraph(positionals[0], modules);
@@ -151,20 +156,29 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
   splitFrom(values.split, "dev");
   const concurrency = intFlag(values, "concurrency", 1) ?? 4;
   const limit = intFlag(values, "limit", 1);
+  sampleFrom(values);
   if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
     throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
   }
-
+  if (values.shard !== undefined) parseShard(values.shard);
   // The model flags and --correct are checked now too (buildRunner reads them again): what runs a graph (LangGraph,
   // LangChain, the checkpoint store) loads only once every flag has passed its check.
   modelFlagsFrom(values);
   scenarioFrom(values.correct, true);
+  return { spec, concurrency, limit };
+}
+
+/** eval from its flag values (the launcher's parse, or `runEval`'s): the one body both run. */
+export async function evaluate(input: { values: FlagValues; positionals: string[]; modules: RunModules; argv?: string[] }, io: CliIO): Promise<EvalResult> {
+  const values = input.values as FlagValuesOf<ReturnType<typeof evalFlags>>;
+  const { positionals, modules } = input;
+  const { spec, concurrency, limit } = checkEvalFlags(input);
   const [{ buildRunner, examplesFor }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
     import("./build-runner.ts"),
     import("./report.ts"),
     import("./eval.ts"),
   ]);
-  const { bench, source, benchDir, split, ...selection } = await runQuestionsOf(values, io, "dev", limit);
+  const { bench, source, benchDir, split, sample, ...selection } = await runQuestionsOf(values, io, "dev", limit);
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
   if (semantics === "spider") addSpiderHardness(bench);
@@ -209,7 +223,9 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         settings: { ...answerSettings(values, [], where), ...graphSettings(runner.graphSpecs, values, io.cwd, outDir) },
         shard: shard ? shardName(shard) : null,
         // What was selected, for `sqlmend merge` (--resume checks the questions themselves: it may add, never drop).
-        selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null },
+        selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null, ...(sample ? { sample } : {}) },
+        // --sample N --sample-seed S (n, seed, method): a resume takes the same sample, or it would run other questions.
+        sample,
         // What the graph's preflight found (the report's settings; `sqlmend merge` copies it; not checked by --resume).
         preflight,
         // Where the threads are (`sqlmend replay` forks them; a PostgreSQL URL without its password).
@@ -217,7 +233,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         // The response cache's mode (not checked by --resume: it changes no answer): a merged report says it per shard.
         cache: cacheModeFrom(values, io.env),
       },
-      ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard"],
+      ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard", "sample"],
       // sqlmend's code and this shard's questions by content: a resume refuses other code, edited questions, fewer questions.
       { questions: [...questions, ...skipped], refresh: ["selection"] },
     );
@@ -259,6 +275,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         ...answerSettings(values, [], where),
         ...graphSettings(runner.graphSpecs, values, io.cwd, outDir),
         ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),
+        ...(sample ? { sample: `${sample.n} questions, --sample-seed ${sample.seed} (${sample.method})` } : {}),
         ...preflight,
       },
       models: { ...runner.deps.models.describe(), ...runner.deps.models.endpoints?.() },

@@ -13,7 +13,9 @@ const SCENARIO_NAMES = { incorrect: "Correcting incorrect SQLs", errors: "SQLs w
 type Scenario = keyof typeof SCENARIO_NAMES;
 const SCENARIOS: Scenario[] = ["incorrect", "errors", "all"];
 // MAGIC's rows correct DIN-SQL's SQL, and its guideline is learnt from DIN-SQL's mistakes on the train split.
-const NOT_DIN_SQL = "initial SQL: sqlmend's baseline (run initial), not DIN-SQL's";
+/** What a row says of its initial SQL while the recipe's `initial` run makes it (`--set initial=FILE` rewrites it). */
+export const BASELINE_INITIAL = "sqlmend's baseline (run initial), not DIN-SQL's";
+const NOT_DIN_SQL = `initial SQL: ${BASELINE_INITIAL}`;
 const BASELINE_GUIDELINE = `${NOT_DIN_SQL}; the guideline learnt from the baseline's train-split mistakes, not DIN-SQL's`;
 
 // MAGIC Table 1's T figures by row and scenario (incorrect, errors, all).

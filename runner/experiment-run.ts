@@ -4,8 +4,8 @@ import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 import { EXIT, isStopStatus } from "../core/exit.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import { commandLine } from "../core/secrets.ts";
-import type { Recipe } from "./experiment.ts";
-import { BUILT_IN_RECIPES } from "./experiment-recipes.ts";
+import type { Recipe, RecipeRun } from "./experiment.ts";
+import { BASELINE_INITIAL, BUILT_IN_RECIPES } from "./experiment-recipes.ts";
 import { graphFlags, isGraphModule, loadRunModules, moduleArgsOf, type RunModules, runFlags } from "./run-options.ts";
 import { optionDefsOf } from "../graphs/manifests/manifest.ts";
 import { RUN_DIR_FLAGS } from "./run-dir-flags.ts";
@@ -37,7 +37,8 @@ export const experimentForwardFlags = (modules?: RunModules): FlagTable => {
   return forward;
 };
 
-export const EXPERIMENT_USAGE = `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--repeats N [--hold RUN,...]] [--set NAME=VALUE]
+export const EXPERIMENT_USAGE = `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--sample N [--sample-seed S]] [--ids ...]
+                         [--repeats N [--hold RUN,...]] [--set NAME=VALUE]
                          [--dry-run [--pilot N] [--price-in USD --price-out USD]] [--resume] [eval flags...]
        sqlmend experiment --list
        sqlmend experiment RECIPE --print     (the recipe as YAML: a start for your own)
@@ -74,16 +75,21 @@ Built-in recipes (sqlmend experiment --list says what each reproduces): ${Object
   --list        the built-in recipes and what each reproduces (no other flag needed)
   --print       print the recipe as YAML and stop
   --set NAME=VALUE  a value the recipe names as {set:NAME} (a human-written guideline, another system's predictions);
-                until given, the runs that need it are listed and printed with what they need
+                until given, the runs that need it are listed and printed with what they need; --set initial=FILE
+                (a recipe whose correctors read a run 'initial'): FILE, scored as given, is that run, and they read it
   --limit N     the first N questions of every run
+  --sample N [--sample-seed S]  a seeded sample of N questions of every run's split, each database its share
+  --ids A,...   dev questions: the runs on the dev split take them, a run on train runs without them (said)
   --repeats N   run the whole recipe N times, repeat k in OUT/repeat-k/ with --seed k (sent to the model and part of
                 the response cache's key, so each repeat is new samples): mean ± sd per cell, and the questions that
                 flip between repeats (--seed S with --repeats: seeds S..S+N-1)
   --hold RUN,...  with --repeats: these runs are made once (repeat 1, its seed) and every repeat reads them, e.g.
                 --hold initial: the correctors' spread over one fixed initial SQL, not over new initial SQL each time
-  --dry-run     list the runs in order, their questions, and the calls and tokens still expected: measured (the run's
-                finished questions, a pilot's, or another run of the same graph), else the graph's own call count
-  --pilot N     with --dry-run: first run every run on N questions in OUT/pilot/ (this spends tokens), then estimate
+  --dry-run     check every run's flags and files as its command will, then list the runs in order, their questions,
+                and the calls and tokens still expected: measured (the run's finished questions, a pilot's, or another
+                run of the same graph), else the graph's own call count
+  --pilot N     with --dry-run: first run every run on a sample of N questions across the databases in OUT/pilot/
+                (this spends tokens), then estimate
   --price-in USD --price-out USD   per million input / output tokens: the dry run's price, and a cost column
   --ts-dir DIR  Spider's test-suite databases, for the rows that report test-suite accuracy (metrics: [ts]);
                 without it their TS cell says "not computed: needs --ts-dir DIR"
@@ -140,10 +146,9 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   const builtIn = BUILT_IN_RECIPES[name];
   const read = builtIn ? { recipe: ex.validateRecipe(builtIn, name), lineOf: () => "" } : fs.existsSync(file) ? ex.readRecipe(readRecipeFile(file, name), name) : undefined;
   if (!read) throw new UserError(`no recipe '${name}': name a built-in recipe (${Object.keys(BUILT_IN_RECIPES).join(", ")}) or a recipe YAML or JSON file`);
-  const { recipe } = read;
   if (own.print) {
     const { stringify } = await import("yaml");
-    io.stdout(stringify(recipe, { lineWidth: 0 }));
+    io.stdout(stringify(read.recipe, { lineWidth: 0 }));
     return { exitCode: EXIT.ok };
   }
   if (typeof own.bench !== "string") throw new UsageError("--bench DIR is required");
@@ -181,10 +186,13 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     seeds = Array.from({ length: repeats }, (_, k) => base + k);
   }
 
+  const { recipe, initialFile } = withInitialFile(read.recipe, sets, io.cwd, ex.setsOf);
   const order = ex.orderRuns(recipe, name);
   await checkOptions(recipe, name, read.lineOf, io.cwd);
   const held = typeof own.hold === "string" ? ex.heldRuns(recipe, own.hold) : new Set<string>();
-  for (const s of Object.keys(sets)) if (!Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw new UsageError(`--set ${s}: recipe ${recipe.name} has no {set:${s}}`);
+  for (const s of Object.keys(sets)) if (!(s === "initial" && initialFile) && !Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw new UsageError(`--set ${s}: recipe ${recipe.name} has no {set:${s}}`);
+  const { sampleFrom } = await import("./selection.ts");
+  const sample = sampleFrom(forwarded);
   const blockedAtStart = new Map(order.map((run) => [run, ex.blockedReason(recipe, run, sets)] as const).filter((e): e is [string, string] => e[1] !== undefined));
   const outDir = path.resolve(io.cwd, own.out);
   const layout = ex.repeatLayout(outDir, repeats, held);
@@ -203,20 +211,34 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     return recordsByDir.get(dir)!;
   };
 
-  const ctx: RunContext = { io, recipe, order, benchDir, splitOf, forwarded, sets, resume: own.resume === true };
+  const ctx: RunContext = { io, recipe, order, benchDir, splitOf, forwarded, sets, resume: own.resume === true, ...(initialFile ? { initialFile } : {}) };
+  // Every run's flags, files and initial SQL are checked before the first run spends anything (the dry run's too).
+  const firstRepeat: RunsAt = { dir: repeatDir(1), outOf: (run) => outOfRepeat(1, run), limit, extra: repeats > 1 ? { seed: String(seeds[0]) } : {}, blocked: new Map(blockedAtStart), resume: ctx.resume };
+  await checkRuns(ctx, firstRepeat);
+  // --ids name dev questions; a run on another split (a guideline or memory on train) runs on its own selection.
+  const otherSplits = forwarded.ids !== undefined ? order.filter((run) => splitOf(run) !== IDS_SPLIT && !blockedAtStart.has(run) && recipe.runs[run]!.kind !== "memo-candidates") : [];
+  const selected = [limit ? `--limit ${limit}` : "", sample ? `--sample ${sample.n}` : ""].filter(Boolean).join(" ") || "all";
+  const one = otherSplits.length === 1;
+  const idsLine = otherSplits.length ? `--ids are ${IDS_SPLIT} questions: ${otherSplits.map((run) => `${run} (${splitOf(run)})`).join(", ")} run${one ? "s" : ""} without them, on ${selected} of ${one ? "its" : "their"} split` : undefined;
   if (own["dry-run"]) {
     if (pilot !== undefined) {
       const pilotDir = path.join(outDir, "pilot");
-      io.stderr(`sqlmend experiment ${recipe.name}: pilot of every run on ${Math.min(pilot, limit ?? pilot)} questions in ${pilotDir} (spends tokens; --resume there continues it)\n`);
-      const done = await executeRuns(ctx, { dir: pilotDir, limit: Math.min(pilot, limit ?? pilot), extra: {}, blocked: new Map(blockedAtStart), resume: true });
+      // The pilot is a sample across the databases (the first N questions of Spider dev are one database's).
+      const size = Math.min(pilot, sample?.n ?? pilot);
+      const sampleSeed = String(sample?.seed ?? 1);
+      io.stderr(`sqlmend experiment ${recipe.name}: pilot of every run on a sample of ${size} questions stratified by database (--sample-seed ${sampleSeed}${limit ? `, of the first ${limit}` : ""}) in ${pilotDir} (spends tokens; --resume there continues it)\n`);
+      const done = await executeRuns(ctx, { dir: pilotDir, limit, extra: { sample: String(size), "sample-seed": sampleSeed }, blocked: new Map(blockedAtStart), resume: true });
       if (isStopStatus(done.code)) return { exitCode: done.code };
     }
     const { selectQuestions } = await import("./selection.ts");
     const counts = new Map<string, number>();
     const notes: string[] = [];
+    if (initialFile) notes.push(`initial: --set initial=${sets.initial}: not run; its correctors read that file, and its row scores it as given (as-given)`);
+    if (sample) notes.push(`--sample ${sample.n} --sample-seed ${sample.seed}: ${sample.method}`);
+    if (idsLine) notes.push(idsLine);
     for (const split of new Set(order.map(splitOf))) {
       const bench = await loadBenchmark(benchDir, { split });
-      counts.set(split, selectQuestions(bench, undefined, limit).questions.length);
+      counts.set(split, selectQuestions(bench, split === IDS_SPLIT ? (forwarded.ids as string[] | undefined) : undefined, limit, sample).questions.length);
       // Questions the benchmark lists but cannot run (a database file missing) are said, as eval says them.
       if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
     }
@@ -225,6 +247,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     return { exitCode: EXIT.ok };
   }
 
+  if (idsLine) io.stderr(`sqlmend experiment ${recipe.name}: ${idsLine}\n`);
   const blocked = new Map(blockedAtStart);
   for (let k = 1; k <= repeats; k++) {
     if (repeats > 1) io.stderr(`\nsqlmend experiment ${recipe.name}: repeat ${k} of ${repeats} (--seed ${seeds[k - 1]}) in ${repeatDir(k)}\n`);
@@ -261,7 +284,8 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   await (await import("./experiment-metrics.ts")).addRowMetrics(rows, recipe, { benchDir, tsDir, cwd: io.cwd, splitOf, dirsOf: (run) => repeatsOf(run).map((k) => outOfRepeat(k, run)) });
   const table = tab.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats });
   fs.writeFileSync(path.join(outDir, "table.md"), table);
-  fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sets, repeats, held: [...held], seeds, prices: prices ?? null, intervals: tab.intervalLegend(rows), rows }, null, 2)}\n`);
+  fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sample: sample ?? null, ids: forwarded.ids ?? null, sets, repeats, held: [...held], seeds, prices: prices ?? null, intervals: tab.intervalLegend(rows), rows }, null, 2)}
+`);
   // One page over the dev runs (the questions all of them ran), charts as compare's; with repeats, repeat 1's.
   const [{ compareRuns }, { renderCompareHtml }] = await Promise.all([import("./compare.ts"), import("./report-html.ts")]);
   const devRuns = order.filter((run) => recipe.runs[run]!.kind === "eval" && !blocked.has(run) && splitOf(run) === "dev");
@@ -290,6 +314,132 @@ interface RunContext {
   forwarded: FlagValues;
   sets: Record<string, string>;
   resume: boolean;
+  /** `--set initial=FILE`: the initial SQL the correctors of run `initial` read (that run scores it as given). */
+  initialFile?: string;
+}
+
+/** One run of the recipe as its command will get it: the command, its flag values as parsed, and its --node/--graph modules. */
+interface Invocation {
+  kind: RecipeRun["kind"];
+  values: FlagValues;
+  positionals: string[];
+  modules?: RunModules;
+}
+
+/** Where a batch of runs goes: the folder, the selection every run gets, and the runs left out. */
+interface RunsAt {
+  dir: string;
+  outOf?: (run: string) => string;
+  skip?: Set<string>;
+  limit: number | undefined;
+  extra: FlagValues;
+  blocked: Map<string, string>;
+  resume: boolean;
+}
+
+/**
+ * A run's flag values as its command will parse them — the flags forwarded to every run, the recipe's options
+ * (`{run:…}`/`{set:…}` resolved), the run's place — through the command's own flag table, --node and --graph modules'
+ * options included. The one place both the checks before the first run and the runs themselves get them from.
+ */
+async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Promise<Invocation> {
+  const { io, recipe, benchDir, splitOf, sets } = ctx;
+  const ex = await import("./experiment.ts");
+  const spec = recipe.runs[run]!;
+  const split = splitOf(run);
+  const outOf = at.outOf ?? ((name: string) => path.join(at.dir, name));
+  // --ids name questions of the dev split: a run on another split runs without them (said once, by experimentFrom).
+  const { ids: _ids, ...otherSplit } = { ...ctx.forwarded, ...at.extra };
+  const forwarded: FlagValues = split === IDS_SPLIT ? { ...ctx.forwarded, ...at.extra } : otherSplit;
+  const resolve = (v: string) => ex.resolveRefs(v, outOf, sets);
+  const place: FlagValues = { bench: benchDir, out: outOf(run), split, ...(at.limit ? { limit: String(at.limit) } : {}) };
+  if (spec.initial) {
+    place.initial = recipe.runs[spec.initial] ? initialFileOf(ctx, spec.initial, outOf) : path.resolve(io.cwd, resolve(spec.initial));
+    place.correct = spec.correct ?? "all";
+  }
+  // --resume continues each run; a run not started yet has no run.json, and eval then starts it.
+  if (at.resume && fs.existsSync(outOf(run))) place.resume = true;
+  if (spec.kind === "magic-guideline") {
+    const { MAGIC_GUIDELINE_FLAGS } = await import("./magic-guideline.ts");
+    return { kind: spec.kind, values: valuesFor(run, MAGIC_GUIDELINE_FLAGS, forwarded, spec.options, resolve, place), positionals: [] };
+  }
+  if (spec.kind === "memo-build") {
+    // memo build writes a file: OUT/<run>/memory.sqlite; it keeps no checkpoints (--checkpoints is eval's).
+    const { memoBuildFlags } = await import("./memo-memory.ts");
+    const memory = path.join(outOf(run), "memory.sqlite");
+    const { checkpoints: _evalOnly, ...forMemo } = forwarded;
+    return { kind: spec.kind, values: valuesFor(run, memoBuildFlags, forMemo, spec.options, resolve, { ...place, out: memory, resume: at.resume && fs.existsSync(memory) }), positionals: [] };
+  }
+  if (spec.kind === "memo-candidates") {
+    return { kind: spec.kind, values: { run: outOf(spec.from!), out: path.join(outOf(run), "candidates.json"), ...(forwarded.checkpoints !== undefined ? { checkpoints: forwarded.checkpoints } : {}) }, positionals: [] };
+  }
+  // A graph module of the user's own runs as `eval --graph FILE`; its --node and --graph modules load as eval loads them.
+  const { evalFlags } = await import("./eval-run.ts");
+  const module = isGraphModule(spec.graph!);
+  const withGraph: FlagValues = { ...forwarded, ...(module ? { graph: spec.graph! } : {}) };
+  const modules = await loadRunModules(moduleArgsOf(withGraph), io.cwd);
+  return { kind: spec.kind, values: valuesFor(run, evalFlags(modules), withGraph, spec.options, resolve, place), positionals: module ? [] : [spec.graph!], modules };
+}
+
+/** The split `--ids` name questions of: the evaluated one. */
+const IDS_SPLIT = "dev";
+
+/** Where a corrector reads the initial SQL of run `initial`: its predictions, or with `--set initial=FILE` that file. */
+function initialFileOf(ctx: RunContext, initial: string, outOf: (run: string) => string): string {
+  if (initial === "initial" && ctx.initialFile) return ctx.initialFile;
+  return path.join(outOf(initial), `predict_${ctx.splitOf(initial)}.json`);
+}
+
+/**
+ * Everything a run would check before it spends, for every run, before the first runs (the dry run too): its flags
+ * through its command's own checks, the files its options name (a guideline, a predictions file, a `--set` file) and
+ * its initial SQL — a run of the recipe or a predictions file that reads. Files a run of the recipe writes are not
+ * there yet: they are checked when that run has run. Refusals name the run.
+ */
+async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
+  const { io, recipe, order } = ctx;
+  const [{ checkEvalFlags }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
+    import("./eval-run.ts"),
+    import("./magic-guideline.ts"),
+    import("./memo-memory.ts"),
+    import("../tools/benchmarks/score.ts"),
+  ]);
+  for (const run of order) {
+    if (at.blocked.has(run) || at.skip?.has(run)) continue;
+    const spec = recipe.runs[run]!;
+    const named = (error: unknown) => {
+      const line = `runs.${run}: ${firstLineOf(error)}`;
+      return error instanceof UsageError ? new UsageError(line) : new UserError(line);
+    };
+    try {
+      const call = await invocationOf(ctx, run, at);
+      // Values made from {run:NAME} are files that run writes: there once it has run.
+      const produced = new Set(Object.entries(spec.options).filter(([, v]) => [v].flat().some((x) => /\{run:[^}]+\}/.test(String(x)))).map(([flag]) => flag));
+      const files: [string, string][] = [];
+      if (call.kind === "eval") {
+        const { spec: graph } = checkEvalFlags({ values: call.values, positionals: call.positionals, modules: call.modules! });
+        for (const [key, def] of Object.entries(optionDefsOf(graph))) {
+          const value = call.values[flagOf(key)];
+          if (def.type === "string" && def.file && typeof value === "string" && !produced.has(flagOf(key))) files.push([`--${flagOf(key)}`, value]);
+        }
+        if (graph.kind === "corrector" && typeof call.values.initial === "string" && !findManifest(call.values.initial) && !(spec.initial && recipe.runs[spec.initial])) files.push(["--initial", call.values.initial]);
+      } else if (call.kind === "magic-guideline") {
+        checkGuidelineFlags(call);
+        if (typeof call.values.initial === "string" && !findManifest(call.values.initial)) files.push(["--initial", call.values.initial]);
+      } else if (call.kind === "memo-build") checkMemoBuildFlags(call);
+      for (const [flag, value] of files) {
+        const file = path.resolve(io.cwd, value);
+        if (!fs.existsSync(file)) {
+          const given = flag === "--initial" && spec.initial ? `initial '${spec.initial}'` : `${flag} ${value}`;
+          throw new UserError(`${given}: ${flag === "--initial" ? "neither a run of the recipe nor a predictions file" : "no such file"}${file !== value ? ` (${file})` : ""}`);
+        }
+        if (flag === "--initial") await readPredictionFile(file);
+      }
+    } catch (error) {
+      if (error instanceof UserError) throw named(error);
+      throw error;
+    }
+  }
 }
 
 /**
@@ -297,20 +447,15 @@ interface RunContext {
  * to `blocked` with the reason (printed in the table), as are the runs that need it. A stop status (130 Ctrl-C, 143
  * SIGTERM, 129 SIGHUP): stopped.
  */
-async function executeRuns(
-  ctx: RunContext,
-  at: { dir: string; outOf?: (run: string) => string; skip?: Set<string>; limit: number | undefined; extra: FlagValues; blocked: Map<string, string>; resume: boolean },
-): Promise<{ code: number }> {
-  const { io, recipe, order, benchDir, splitOf, sets } = ctx;
-  const forwarded: FlagValues = { ...ctx.forwarded, ...at.extra };
+async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: number }> {
+  const { io, recipe, order, sets } = ctx;
   const { blocked } = at;
   const ex = await import("./experiment.ts");
   const outOf = at.outOf ?? ((run: string) => path.join(at.dir, run));
-  const [{ evaluate, evalFlags }, { learnFrom, MAGIC_GUIDELINE_FLAGS }, { memoBuild, memoBuildFlags, memoCandidates }] = await Promise.all([import("./eval-run.ts"), import("./magic-guideline.ts"), import("./memo-memory.ts")]);
+  const [{ evaluate }, { learnFrom }, { memoBuild, memoCandidates }] = await Promise.all([import("./eval-run.ts"), import("./magic-guideline.ts"), import("./memo-memory.ts")]);
   for (const run of order) {
     if (at.skip?.has(run)) continue;
     const spec = recipe.runs[run]!;
-    const split = splitOf(run);
     // A run needing a file another run did not write (a guideline batch a short run never merged) is not run, with
     // the reason in the table — nor are the runs that need it.
     const missing = Object.values(spec.options).flat().map(String).filter((v) => /\{run:[^}]+\}\//.test(v)).map((v) => ex.resolveRefs(v, outOf, sets)).find((f) => !fs.existsSync(f));
@@ -320,40 +465,18 @@ async function executeRuns(
       io.stderr(`\nsqlmend experiment ${recipe.name}: run ${run} not run: ${blocked.get(run)}\n`);
       continue;
     }
-    const resolve = (v: string) => ex.resolveRefs(v, outOf, sets);
-    // The run's values as its command would have parsed them: the forwarded flags, the recipe's options, the run's place.
-    const place: FlagValues = { bench: benchDir, out: outOf(run), split, ...(at.limit ? { limit: String(at.limit) } : {}) };
-    if (spec.initial) {
-      place.initial = recipe.runs[spec.initial] ? path.join(outOf(spec.initial), `predict_${splitOf(spec.initial)}.json`) : path.resolve(io.cwd, resolve(spec.initial));
-      place.correct = spec.correct ?? "all";
-    }
-    // --resume continues each run; a run not started yet has no run.json, and eval then starts it.
-    if (at.resume && fs.existsSync(outOf(run))) place.resume = true;
+    const call = await invocationOf(ctx, run, at);
     io.stderr(`\nsqlmend experiment ${recipe.name}: run ${run} (${order.indexOf(run) + 1}/${order.length})\n`);
     const prefixed: CliIO = { ...io, stdout: (t) => io.stderr(t.replace(/^(?=.)/gm, `  ${run}: `)) };
     let code: number;
-    if (spec.kind === "magic-guideline") {
-      const values = valuesFor(run, MAGIC_GUIDELINE_FLAGS, forwarded, spec.options, resolve, place);
-      code = (await learnFrom({ values, positionals: [] }, prefixed)).exitCode;
-    } else if (spec.kind === "memo-build") {
-      // memo build writes a file: OUT/<run>/memory.sqlite; it keeps no checkpoints (--checkpoints is eval's).
-      const memory = path.join(outOf(run), "memory.sqlite");
+    if (call.kind === "magic-guideline") code = (await learnFrom(call, prefixed)).exitCode;
+    else if (call.kind === "memo-build") {
       fs.mkdirSync(outOf(run), { recursive: true });
-      const { checkpoints: _evalOnly, ...forMemo } = forwarded;
-      const values = valuesFor(run, memoBuildFlags, forMemo, spec.options, resolve, { ...place, out: memory, resume: at.resume && fs.existsSync(memory) });
-      code = (await memoBuild({ values, positionals: [] }, prefixed)).exitCode;
-    } else if (spec.kind === "memo-candidates") {
+      code = (await memoBuild(call, prefixed)).exitCode;
+    } else if (call.kind === "memo-candidates") {
       fs.mkdirSync(outOf(run), { recursive: true });
-      const values: FlagValues = { run: outOf(spec.from!), out: path.join(outOf(run), "candidates.json"), ...(forwarded.checkpoints !== undefined ? { checkpoints: forwarded.checkpoints } : {}) };
-      code = (await memoCandidates({ values, positionals: [] }, prefixed)).exitCode;
-    } else {
-      // A graph module of the user's own runs as `eval --graph FILE`; its --node and --graph modules load as eval loads them.
-      const module = isGraphModule(spec.graph!);
-      const withGraph: FlagValues = { ...forwarded, ...(module ? { graph: spec.graph! } : {}) };
-      const modules = await loadRunModules(moduleArgsOf(withGraph), io.cwd);
-      const values = valuesFor(run, evalFlags(modules), withGraph, spec.options, resolve, place);
-      code = (await evaluate({ values, positionals: module ? [] : [spec.graph!], modules }, prefixed)).exitCode;
-    }
+      code = (await memoCandidates(call, prefixed)).exitCode;
+    } else code = (await evaluate({ values: call.values, positionals: call.positionals, modules: call.modules! }, prefixed)).exitCode;
     if (isStopStatus(code)) {
       io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
       return { code };
@@ -363,6 +486,26 @@ async function executeRuns(
     else if (code !== EXIT.ok) throw new UserError(`run ${run} exited with ${code}; --resume continues the experiment once it is fixed`);
   }
   return { code: EXIT.ok };
+}
+
+/**
+ * `--set initial=FILE` (for a recipe without its own {set:initial}): the recipe's run `initial`, whose SQL its
+ * correctors correct, is replaced by FILE scored as given (as-given) — the paper's own initial SQL, e.g. DIN-SQL's —
+ * and the correctors read FILE. The table's description says so.
+ */
+function withInitialFile(recipe: Recipe, sets: Record<string, string>, cwd: string, setsOf: (run: RecipeRun) => string[]): { recipe: Recipe; initialFile?: string } {
+  const value = sets.initial;
+  if (value === undefined || Object.values(recipe.runs).some((r) => setsOf(r).includes("initial"))) return { recipe };
+  const run = recipe.runs.initial;
+  const readers = Object.entries(recipe.runs).filter(([, r]) => r.initial === "initial").map(([name]) => name);
+  if (!run || run.kind !== "eval" || run.needs || !readers.length) throw new UsageError(`--set initial=FILE: recipe ${recipe.name} has no run 'initial' whose SQL its correctors read (nor a {set:initial})`);
+  const file = path.resolve(cwd, value);
+  const said = `The initial SQL is ${value} (--set initial), scored as given: run initial did not run ${run.graph}, and ${readers.length} correctors read the file.`;
+  const replaced: RecipeRun = { kind: "eval", graph: "as-given", options: {}, initial: file, correct: "all", ...(run.paper ? { paper: run.paper } : {}) };
+  // A row that said its initial SQL was the baseline's now names the file instead.
+  const named = (r: RecipeRun): RecipeRun => (r.paper?.differs?.includes(BASELINE_INITIAL) ? { ...r, paper: { ...r.paper, differs: r.paper.differs.replace(BASELINE_INITIAL, `${value} (--set initial)`) } } : r);
+  const runs = Object.fromEntries(Object.entries(recipe.runs).map(([name, r]) => [name, name === "initial" ? replaced : named(r)]));
+  return { recipe: { ...recipe, description: recipe.description ? `${recipe.description} ${said}` : said, runs }, initialFile: file };
 }
 
 /** A recipe file's text; unreadable is one line. */

@@ -9,12 +9,12 @@ import { type CliIO, defaultIO } from "../core/io.ts";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 import { commandLine } from "../core/secrets.ts";
 import { EXIT } from "../core/exit.ts";
-import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, runFlags } from "./run-options.ts";
+import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, modelFlagsFrom, runFlags } from "./run-options.ts";
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "./question.ts";
 import { compactNumber } from "./progress.ts";
 import { jsonLinesStore, nextThread, runQuestions } from "./question-runner.ts";
 import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
-import { fileOrder } from "./selection.ts";
+import { fileOrder, sampleFrom } from "./selection.ts";
 import { runPlace } from "./run-file.ts";
 import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
 import { readJsonLines } from "./atomic-files.ts";
@@ -135,7 +135,11 @@ export async function learnGuideline(options: GuidelineOptions, io: CliIO = defa
 }
 
 /** magic guideline from its flag values (the launcher's parse, or `learnGuideline`'s): the one body both run. */
-export async function learnFrom(input: { values: FlagValues; positionals: string[]; argv?: string[] }, io: CliIO): Promise<GuidelineResult> {
+/**
+ * Every check `magic guideline` makes of its flag values before it loads anything slow or spends a call (the cycle's
+ * options and its initial generator's included). `sqlmend experiment` calls it for a guideline run before the first run.
+ */
+export function checkGuidelineFlags(input: { values: FlagValues; positionals: string[] }): { batchSize: number; concurrency: number; limit: number | undefined } {
   const values = input.values as FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS>;
   const { positionals } = input;
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -149,8 +153,19 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
   const batchSize = intFlag(values, "batch", 1) ?? 10;
   const concurrency = intFlag(values, "concurrency", 1) ?? 4;
   const limit = intFlag(values, "limit", 1);
+  sampleFrom(values);
+  modelFlagsFrom(values);
+  const generator = findManifest((values.initial as string | undefined) ?? "baseline");
+  declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
+  graphOptionsFrom(values);
+  return { batchSize, concurrency, limit };
+}
 
-  const { bench, source, benchDir, split, questions: selected, skipped } = await runQuestionsOf(values, io, "train", limit);
+export async function learnFrom(input: { values: FlagValues; positionals: string[]; argv?: string[] }, io: CliIO): Promise<GuidelineResult> {
+  const values = input.values as FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS>;
+  const { batchSize, concurrency, limit } = checkGuidelineFlags(input);
+
+  const { bench, source, benchDir, split, questions: selected, skipped, sample } = await runQuestionsOf(values, io, "train", limit);
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   const questions = fileOrder(selected);
 
@@ -198,13 +213,15 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
         semantics,
         initial: initial.kind === "graph" ? initial.spec.name : runPlace(initial.file, outDir),
         batch: batchSize,
+        // --sample N --sample-seed S: a resume takes the same sample.
+        sample,
         models: models.describe(),
         settings: {
           ...answerSettings(values, ["initial"], where),
           ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd, outDir),
         },
       },
-      ["command", "bench", "split", "questions", "dbDir", "semantics", "initial", "batch", "models", "settings"],
+      ["command", "bench", "split", "questions", "dbDir", "semantics", "initial", "batch", "sample", "models", "settings"],
       // A resume may add questions (later batches), never drop any: fewer would rewrite the learnt guideline.
       { questions: [...questions, ...skipped] },
     );
@@ -282,7 +299,7 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
       path.join(outDir, `predict_${split}.json`),
       records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
     );
-    const command = input.argv ? commandLine("magic guideline", input.argv) : commandLineOf("magic guideline", positionals, values);
+    const command = input.argv ? commandLine("magic guideline", input.argv) : commandLineOf("magic guideline", input.positionals, values);
     const written: GuidelineStats = { ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize, fallbacks: notes, command };
     fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify(written, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0, run.failed.length));

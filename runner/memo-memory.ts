@@ -15,7 +15,7 @@ import { type BuildOptions, type BuiltQuestion, buildMemoryEntry, type Outcome, 
 import { type RecordStore, runQuestions, unfinishedLines } from "./question-runner.ts";
 import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
 import { runQuestionsOf } from "./run-skeleton.ts";
-import { fileOrder } from "./selection.ts";
+import { fileOrder, sampleFrom } from "./selection.ts";
 import { lockOutDir } from "./out-dir-lock.ts";
 import { type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../state/usage.ts";
@@ -169,8 +169,8 @@ export async function buildMemory(options: MemoryBuildOptions, io: CliIO = defau
   return memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags as FlagTable), positionals: [] }, io);
 }
 
-/** `memo build` from its flag values: the one body the launcher and `buildMemory` run. */
-export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuildResult> {
+/** Every check `memo build` makes of its flag values before it loads anything slow; `sqlmend experiment` calls it before the first run. */
+export function checkMemoBuildFlags(input: MemoInput) {
   const values = input.values as FlagValuesOf<typeof memoBuildFlags>;
   const { positionals } = input;
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -185,6 +185,14 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
   if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
   const elicit = values.elicit ?? "sampling";
   if (elicit !== "sampling" && elicit !== "pipeline") throw new UsageError(`--elicit takes sampling or pipeline, not '${values.elicit}'`);
+  sampleFrom(values);
+  return { limit, concurrency, samples, temperature, elicit };
+}
+
+/** `memo build` from its flag values: the one body the launcher and `buildMemory` run. */
+export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuildResult> {
+  const values = input.values as FlagValuesOf<typeof memoBuildFlags>;
+  const { limit, concurrency, samples, temperature, elicit } = checkMemoBuildFlags(input);
 
   const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(values, io, "train", limit);
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
@@ -193,7 +201,7 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
   const models = modelsFor(values, io, temperature);
   const embeddings = embedderFor(values, io);
 
-  const file = path.resolve(io.cwd, values.out);
+  const file = path.resolve(io.cwd, values.out!);
   // One build writes a memory at a time, as one eval writes an --out folder: a second refuses, naming the first.
   const lock = lockOutDir(file, "memo build", `${file}.lock`);
   if (lock.note) io.stderr(`sqlmend memo build: ${file}: ${lock.note}\n`);

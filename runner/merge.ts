@@ -7,7 +7,7 @@ import { loadSource } from "../tools/benchmarks/benchmark.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { EVAL_RESULTS, writeEvalOutputs } from "./eval.ts";
 import { type EvalRecord, parseResults } from "./report.ts";
-import { fileOrder, selectQuestions } from "./selection.ts";
+import { fileOrder, type SampleSpec, selectQuestions } from "./selection.ts";
 import { prepareOutDir, sameRunValue } from "./run-file.ts";
 import { parseShard, shardName, shardOf } from "./shards.ts";
 import { type CodeIdentity, describeCode } from "../tools/version.ts";
@@ -24,7 +24,7 @@ interface ShardRunFile {
   models: Record<string, unknown>;
   settings: Record<string, unknown>;
   shard?: string | null;
-  selection?: { ids: string[] | null; limit: number | null };
+  selection?: { ids: string[] | null; limit: number | null; sample?: SampleSpec | null };
   /** What the graph's preflight found (eval's report settings). */
   preflight?: Record<string, unknown>;
   /** Where the shard's threads are (`sqlmend replay` reads them). */
@@ -89,7 +89,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
 
   const run = first.run;
   const bench = await loadSource({ ...(run.bench ? { bench: run.bench } : {}), split: run.split, ...(run.questions ? { questions: run.questions } : {}), ...(run.dbDir ? { dbDir: run.dbDir } : {}) });
-  const selection = selectQuestions(bench, run.selection!.ids ?? undefined, run.selection!.limit ?? undefined);
+  const selection = selectQuestions(bench, run.selection!.ids ?? undefined, run.selection!.limit ?? undefined, run.selection!.sample ?? undefined);
   const records = new Map<string, EvalRecord>();
   let ignored = 0;
   for (const { dir, shard } of shards) {

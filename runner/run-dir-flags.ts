@@ -4,6 +4,7 @@ import { SPLITS, type Split } from "../state/splits.ts";
 import { type BenchmarkSource, loadSource } from "../tools/benchmarks/benchmark.ts";
 import { resolveBenchmarkDir } from "../tools/benchmarks/resolve.ts";
 import { UsageError } from "../core/errors.ts";
+import { SAMPLE_FLAGS } from "./selection.ts";
 
 // The flags of commands that run many questions into an output directory (`eval`, `magic guideline`, `memo build`,
 // `ts-sql audit`), and the benchmark they name.
@@ -16,6 +17,7 @@ export const RUN_DIR_FLAGS = {
   "db-dir": { type: "string" },
   limit: { type: "string" },
   ids: { type: "string", multiple: true },
+  ...SAMPLE_FLAGS,
   concurrency: { type: "string" },
   out: { type: "string" },
   resume: { type: "boolean" },

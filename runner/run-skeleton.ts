@@ -8,7 +8,7 @@ import { codeIdentity } from "../tools/version.ts";
 import { fallbackNotes } from "./progress.ts";
 import { benchmarkFromFlags } from "./run-dir-flags.ts";
 import { prepareOutDir, questionHashes } from "./run-file.ts";
-import { selectQuestions } from "./selection.ts";
+import { type SampleSpec, sampleFrom, selectQuestions } from "./selection.ts";
 
 /**
  * The skeleton every run command shares, written once: its questions from the selection flags, then, for a run in an
@@ -17,7 +17,7 @@ import { selectQuestions } from "./selection.ts";
  * inside it; memo build selects its questions the same way (its folder is a memory file with a lock of its own).
  */
 
-/** A run's benchmark and its selected questions (`--bench`/`--questions`/`--db-dir`, `--split`, `--ids`, `--limit`). */
+/** A run's benchmark and its selected questions (`--bench`/`--questions`/`--db-dir`, `--split`, `--ids`, `--limit`, `--sample`). */
 export interface RunQuestions {
   bench: Benchmark;
   source: BenchmarkSource;
@@ -25,17 +25,20 @@ export interface RunQuestions {
   split: string;
   questions: Question[];
   skipped: SkippedQuestion[];
+  /** `--sample N --sample-seed S` as run.json records it, or null. */
+  sample: SampleSpec | null;
 }
 
 export async function runQuestionsOf(
-  values: { bench?: string | undefined; split?: string | undefined; questions?: string | undefined; "db-dir"?: string | undefined; ids?: string[] | undefined },
+  values: { bench?: string | undefined; split?: string | undefined; questions?: string | undefined; "db-dir"?: string | undefined; ids?: string[] | undefined; sample?: string | undefined; "sample-seed"?: string | undefined },
   io: CliIO,
   defaultSplit: Split,
   limit: number | undefined,
 ): Promise<RunQuestions> {
+  const sample = sampleFrom(values);
   const { bench, source, benchDir } = await benchmarkFromFlags(values, io, defaultSplit);
-  const { questions, skipped } = selectQuestions(bench, values.ids, limit);
-  return { bench, source, benchDir, split: bench.split, questions, skipped };
+  const { questions, skipped } = selectQuestions(bench, values.ids, limit, sample);
+  return { bench, source, benchDir, split: bench.split, questions, skipped, sample: sample ?? null };
 }
 
 /** What a run in an output folder holds while it runs. */
