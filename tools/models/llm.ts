@@ -99,10 +99,12 @@ export async function callModel(models: ModelProvider, role: string, input: Chat
   const { model, settings } = options.overrides && models.variant ? models.variant(role, options.overrides) : models.forRole(role);
   const messages = toMessages(input);
   const thread = currentThread();
+  // What the call asks for, also from a provider that cannot make variants (it then answers at its own settings).
+  const asked: ResolvedModelSettings = { ...settings, ...Object.fromEntries(Object.entries(options.overrides ?? {}).filter(([, v]) => v !== undefined)) };
   const samples = options.callOptions?.n;
-  if (thread === undefined || settings.temperature !== 0 || (typeof samples === "number" && samples > 1)) return sendCall(models, role, model, settings, messages, options);
+  if (thread === undefined || asked.temperature !== 0 || (typeof samples === "number" && samples > 1)) return sendCall(models, role, model, settings, messages, options);
   const answered = answeredOf(models, thread);
-  const key = requestKey(settings, messages, options);
+  const key = requestKey(asked, messages, options);
   const earlier = answered.get(key);
   if (earlier) {
     const started = performance.now();
