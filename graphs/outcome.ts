@@ -3,7 +3,7 @@
  * `inspect` show it: flat values a graph's spec reads off a finished thread's state (`GraphSpec.outcome`). The
  * launcher knows no method: it sums whatever keys the graph declares, by their type.
  */
-import { UNCHANGED_RETRY } from "../state/usage.ts";
+import { UNCHANGED_RETRY } from "../state/unchanged-retry.ts";
 
 export type OutcomeValue = string | number | boolean | null;
 export type Outcome = Record<string, OutcomeValue>;

@@ -1,6 +1,6 @@
 import { END } from "@langchain/langgraph";
 import type { SqlStateValue } from "../state/sql-state.ts";
-import { UNCHANGED_RETRY } from "../state/usage.ts";
+import { UNCHANGED_RETRY } from "../state/unchanged-retry.ts";
 import { DEFAULTS } from "../nodes/common.ts";
 
 /** The debug loop's bound, as `routeAfterExecute` reads it (declared beside the manifests, which count calls with it). */
