@@ -3,6 +3,8 @@
  * `inspect` show it: flat values a graph's spec reads off a finished thread's state (`GraphSpec.outcome`). The
  * launcher knows no method: it sums whatever keys the graph declares, by their type.
  */
+import { UNCHANGED_RETRY } from "../state/unchanged-retry.ts";
+
 export type OutcomeValue = string | number | boolean | null;
 export type Outcome = Record<string, OutcomeValue>;
 
@@ -22,14 +24,24 @@ export interface OutcomeSpec {
 /** What every graph's state says (`state/sql-state.ts`): execution-error fixes, whether the answer executes, calls that got no reply. */
 export function sharedOutcome(state: Record<string, unknown>): Outcome {
   const execution = state.execution as { ok?: boolean } | null | undefined;
-  const usage = state.usage as { failed?: number; fallbacks?: number } | undefined;
+  const usage = state.usage as { failed?: number; fallbacks?: number; reused?: number } | undefined;
   return {
     fixRounds: typeof state.fixRounds === "number" ? state.fixRounds : 0,
     finalSqlExecutes: execution ? execution.ok === true : null,
     failedCalls: usage?.failed ?? 0,
     // Only when it happened (--embedding-fallback lexical): ranked lexically after the embedding endpoint failed.
     ...(usage?.fallbacks ? { embeddingFallbacks: usage.fallbacks } : {}),
+    // Only when it happened: calls answered with the reply of an identical request this question sent at temperature 0.
+    ...(usage?.reused ? { reusedReplies: usage.reused } : {}),
+    // Only when it happened: loops that stopped because their next request was one already answered (an unchanged retry).
+    ...unchangedRetryStopsOf(state),
   };
+}
+
+function unchangedRetryStopsOf(state: Record<string, unknown>): Outcome {
+  const attempts = Array.isArray(state.attempts) ? (state.attempts as { note?: string }[]) : [];
+  const stops = attempts.filter((a) => a.note?.startsWith(UNCHANGED_RETRY)).length;
+  return stops ? { unchangedRetryStops: stops } : {};
 }
 
 /** A finished thread's outcome: the shared fields, then what its graph declares (`GraphSpec.outcome`). */

@@ -20,6 +20,8 @@ export const ModelCallRecordSchema = z.object({
   cached: z.boolean().optional(),
   savedInputTokens: z.number().int().nonnegative().optional(),
   savedOutputTokens: z.number().int().nonnegative().optional(),
+  /** Not sent: an identical request of this question was answered at temperature 0 before; its reply, no tokens spent. */
+  reused: z.boolean().optional(),
   /** The call failed and a weaker method the user allowed answered instead ("lexical": `--embedding-fallback lexical`). */
   fallback: z.string().optional(),
 });
@@ -38,6 +40,8 @@ export const UsageTotalsSchema = z.object({
   /** savedTokens split: what a method costs does not change when the cache serves it (cost at prices needs both). */
   savedInputTokens: z.number().int().nonnegative().optional(),
   savedOutputTokens: z.number().int().nonnegative().optional(),
+  /** Calls not sent because the question had answered the identical request at temperature 0 (records with `reused`). */
+  reused: z.number().int().nonnegative().optional(),
   /** Calls that failed and were answered by a fallback the user asked for (records with `fallback`). */
   fallbacks: z.number().int().nonnegative().optional(),
 });
@@ -50,6 +54,8 @@ export const UsageSchema = UsageTotalsSchema.extend({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
+export { UNCHANGED_RETRY, unchangedRetryNote } from "./unchanged-retry.ts";
+
 export const emptyUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0, byRole: {} });
 
 const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
@@ -59,6 +65,7 @@ const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
   const savedInputTokens = (a.savedInputTokens ?? 0) + (b.savedInputTokens ?? 0);
   const savedOutputTokens = (a.savedOutputTokens ?? 0) + (b.savedOutputTokens ?? 0);
   const fallbacks = (a.fallbacks ?? 0) + (b.fallbacks ?? 0);
+  const reused = (a.reused ?? 0) + (b.reused ?? 0);
   return {
     calls: a.calls + b.calls,
     inputTokens: a.inputTokens + b.inputTokens,
@@ -70,6 +77,7 @@ const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
     ...(savedInputTokens ? { savedInputTokens } : {}),
     ...(savedOutputTokens ? { savedOutputTokens } : {}),
     ...(fallbacks ? { fallbacks } : {}),
+    ...(reused ? { reused } : {}),
   };
 };
 
@@ -89,8 +97,8 @@ export function addUsage(a: Usage, b: Usage): Usage {
  */
 export function subtractUsage(total: Usage, part: Usage): Usage {
   const less = (a: UsageTotals, b: UsageTotals | undefined): UsageTotals => {
-    const diff = (key: "failed" | "cached" | "savedTokens" | "savedInputTokens" | "savedOutputTokens") => Math.max(0, (a[key] ?? 0) - (b?.[key] ?? 0));
-    const optional = { failed: diff("failed"), cached: diff("cached"), savedTokens: diff("savedTokens"), savedInputTokens: diff("savedInputTokens"), savedOutputTokens: diff("savedOutputTokens") };
+    const diff = (key: "failed" | "cached" | "savedTokens" | "savedInputTokens" | "savedOutputTokens" | "reused") => Math.max(0, (a[key] ?? 0) - (b?.[key] ?? 0));
+    const optional = { failed: diff("failed"), cached: diff("cached"), savedTokens: diff("savedTokens"), savedInputTokens: diff("savedInputTokens"), savedOutputTokens: diff("savedOutputTokens"), reused: diff("reused") };
     return {
       calls: Math.max(0, a.calls - (b?.calls ?? 0)),
       inputTokens: Math.max(0, a.inputTokens - (b?.inputTokens ?? 0)),
@@ -113,7 +121,7 @@ export function usageOfCalls(calls: ModelCallRecord[]): Usage {
     // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.
     const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
     const cached = call.cached ? { cached: 1, savedTokens: (call.savedInputTokens ?? 0) + (call.savedOutputTokens ?? 0), savedInputTokens: call.savedInputTokens ?? 0, savedOutputTokens: call.savedOutputTokens ?? 0 } : {};
-    const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached, ...(call.fallback ? { fallbacks: 1 } : {}) };
+    const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached, ...(call.fallback ? { fallbacks: 1 } : {}), ...(call.reused ? { reused: 1 } : {}) };
     return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
   }, emptyUsage());
 }

@@ -162,4 +162,14 @@ describe("self-debugging", () => {
     expect(state.sql).toBe(FAST);
     expect(outcomeOf(selfDebuggingSpec, state)).toMatchObject({ debugTurns: 2, stopReason: "turn limit", stoppedByTurnLimit: true });
   });
+
+  it("stops at an unchanged retry: a debugger turn that leaves the SQL as it was would only get the same explanation, reused, not asked", async () => {
+    const models = scriptedProvider({ explainer: "It is off somewhere.\nVerdict: wrong", debugger: "I cannot tell what is wrong without more rows." });
+    const graph = selfDebuggingSpec.build({ models, executor }, { checkpointer: new MemorySaver(), maxTurns: 3 });
+    const state = await graph.invoke(input(INITIAL), config("sd-unchanged"));
+    expect(models.shownTo("explainer")).toHaveLength(1);
+    expect(models.shownTo("debugger")).toHaveLength(1);
+    expect(state.sql).toBe(INITIAL);
+    expect(outcomeOf(selfDebuggingSpec, state)).toMatchObject({ debugTurns: 1, stopReason: "unchanged retry", stoppedByTurnLimit: false, reusedReplies: 1, unchangedRetryStops: 1 });
+  });
 });

@@ -329,8 +329,11 @@ describe("magic-feedback: what the correction agent is shown", () => {
 
 describe("magic-feedback: without the manager (Table 4's ablation)", () => {
   it("keeps fixed prompts and stops when the feedback agent judges the revision correct, whatever the scorer says", async () => {
+    // A feedback of its own each iteration (as its prompt, listing the incorrect SQL so far, differs): the corrector's
+    // prompt then differs too, so its second reply is a new one, not the first reused.
+    let feedbacks = 0;
     const feedback: Responder = ({ messages }) =>
-      messages.at(-1)!.content.includes('"correct"') ? (text({ messages }).includes("Revised SQL:\n```sql\nSELECT name FROM customers WHERE city = 'Arlington'") ? '{"correct": false, "reason": "wrong city"}' : '{"correct": true, "reason": "London now"}') : "Wrong city.";
+      messages.at(-1)!.content.includes('"correct"') ? (text({ messages }).includes("Revised SQL:\n```sql\nSELECT name FROM customers WHERE city = 'Arlington'") ? '{"correct": false, "reason": "wrong city"}' : '{"correct": true, "reason": "London now"}') : `Wrong city (${++feedbacks}).`;
     const models = scriptedProvider({ feedback, corrector: [sqlReply(WRONG), sqlReply(RIGHT)] });
     const { state } = await run(models, { noManager: true });
     expect([state.rounds, state.corrected, state.judgedCorrect]).toEqual([2, true, true]);
@@ -354,7 +357,8 @@ describe("magic-feedback: without the manager (Table 4's ablation)", () => {
 
   it("stops at exactly max-iter when the judge never accepts", async () => {
     const feedback: Responder = ({ messages }) => (messages.at(-1)!.content.includes('"correct"') ? '{"correct": false, "reason": "no"}' : "Wrong city.");
-    const models = scriptedProvider({ feedback, corrector: sqlReply(WRONG) });
+    // Sampling agents: at temperature 0 the same request would be answered once and reused (request-reuse.test.ts).
+    const models = scriptedProvider({ feedback, corrector: sqlReply(WRONG) }, { temperature: 0.7 });
     const { state } = await run(models, { noManager: true, maxIter: 3 });
     expect(state.rounds).toBe(3);
     expect(models.shownTo("corrector")).toHaveLength(3);

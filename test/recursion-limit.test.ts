@@ -51,7 +51,9 @@ describe("recursion limits from loop bounds", () => {
   }, 60_000);
 
   it("baseline --max-fix-rounds 120 with SQL that never executes uses all 120 fix rounds", async () => {
-    const models = scriptedProvider({ generator: fenced("SELECT nope FROM nowhere"), fixer: fenced("SELECT nope FROM nowhere") });
+    // Another failing SQL each round: a round that asked what an earlier one asked would end the loop (an unchanged retry).
+    let round = 0;
+    const models = scriptedProvider({ generator: fenced("SELECT nope FROM nowhere"), fixer: () => fenced(`SELECT nope${++round} FROM nowhere`) });
     const graph = baselineSpec.build({ models, executor }, { maxFixRounds: 120, checkpointer: new MemorySaver() });
     const state = await runThread(graph, { graph: "baseline", questionId: "1", question: "Who?", evidence: "", dbId: "shop", dbPath }, "fix-120");
     expect(state.fixRounds).toBe(120);

@@ -2,6 +2,7 @@ import { readOptions } from "../../core/options.ts";
 import type { Command } from "@langchain/langgraph";
 import type { Explanation, SelfDebuggingStateUpdate, SelfDebuggingStateValue } from "../../state/baselines.ts";
 import { callModel } from "../../tools/models/llm.ts";
+import { UNCHANGED_RETRY, unchangedRetryNote } from "../../state/usage.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import { withCalls, writeSqlStep } from "../common.ts";
 import type { NodeFactory } from "../types.ts";
@@ -22,7 +23,9 @@ type SelfDebuggingNodeFactory = NodeFactory<SelfDebuggingStateValue, SelfDebuggi
 /**
  * Slot `explain` (role `explainer`). In: question, evidence, schemaText, sql, execution, rounds. Out: explanations
  * (+1), verdict, stopReason — set when the loop ends here: `judged correct`, `turn limit` (wrong, no turns left),
- * `explainer got no reply`; "" when the debugger goes on. A reply with no verdict line counts as wrong (`unclear`).
+ * `explainer got no reply`, `unchanged retry` (the debugger's turn left the SQL and its execution as an earlier turn
+ * had, so the explainer's reply was that turn's, reused: no turn could change it); "" when the debugger goes on. A
+ * reply with no verdict line counts as wrong (`unclear`).
  */
 export const explainNode: SelfDebuggingNodeFactory = (deps, options) => async (state) => {
   const { maxTurns } = readOptions(SELF_DEBUGGING_OPTIONS, options);
@@ -30,10 +33,12 @@ export const explainNode: SelfDebuggingNodeFactory = (deps, options) => async (s
   const text = call.ok ? stripThinking(call.text).trim() : "";
   const verdict: Explanation["verdict"] = !call.ok ? "no reply" : verdictOf(text);
   if (verdict === "unclear") call.record.error = "the explanation ends with no 'Verdict: correct' or 'Verdict: wrong' line; taken as wrong";
-  const stopReason = verdict === "correct" ? "judged correct" : verdict === "no reply" ? "explainer got no reply" : state.rounds >= maxTurns ? "turn limit" : "";
+  const stopReason =
+    verdict === "correct" ? "judged correct" : verdict === "no reply" ? "explainer got no reply" : call.reused ? UNCHANGED_RETRY : state.rounds >= maxTurns ? "turn limit" : "";
   const explanation: Explanation = { turn: state.rounds, sql: state.sql, verdict, text: text.slice(0, MAX_EXPLANATION_CHARS) };
   const firstInit = state.rounds === 0 && !state.explanations.length ? { initialSql: state.sql } : {};
-  return withCalls({ ...firstInit, explanations: [explanation], verdict, stopReason }, [call.record]);
+  const unchanged = stopReason === UNCHANGED_RETRY ? { attempts: [{ node: "explain", sql: state.sql, ok: false, note: unchangedRetryNote("explainer", "the same SQL, the same execution") }] } : {};
+  return withCalls({ ...firstInit, explanations: [explanation], verdict, stopReason, ...unchanged }, [call.record]);
 };
 
 /**

@@ -60,6 +60,14 @@ function mergeReply(req: ChatRequestRecord): ScriptedReply {
 
 export function magicResponder(questions: Question[], plan: MagicPlan) {
   const correctorCalls = new Map<string, number>();
+  const feedbackCalls = new Map<string, number>();
+  const revisions = new Map<string, number>();
+  /** "" the first time, then " (revision k)". */
+  const again = (key: string) => {
+    const k = (revisions.get(key) ?? 0) + 1;
+    revisions.set(key, k);
+    return k > 1 ? ` (revision ${k})` : "";
+  };
   const byText = new Map(questions.map((q) => [q.question, q]));
   return (req: ChatRequestRecord): ScriptedReply => {
     const agent = agentOf(req);
@@ -67,10 +75,12 @@ export function magicResponder(questions: Question[], plan: MagicPlan) {
     switch (agent) {
       case "merge":
         return mergeReply(req);
+      // The manager's revisions differ each time (as revising from a new failure would): the next feedback and
+      // correction requests are new ones, not the last reused.
       case "reviseFeedback":
-        return text("Explain each wrong filter and each missing condition precisely.");
+        return text(`Explain each wrong filter and each missing condition precisely.${again(`reviseFeedback ${q?.id}`)}`);
       case "reviseCorrection":
-        return text("Check every filter and join against the feedback before writing the query.");
+        return text(`Check every filter and join against the feedback before writing the query.${again(`reviseCorrection ${q?.id}`)}`);
       case "judge": {
         // The feedback agent without the manager compares the two results it is shown.
         const prompt = req.messages.at(-1)?.content ?? "";
@@ -78,8 +88,14 @@ export function magicResponder(questions: Question[], plan: MagicPlan) {
         const revised = /Result of the revised SQL:\n([\s\S]*?)\n\nReply with/.exec(prompt)?.[1];
         return gold !== undefined && gold === revised ? text('{"correct": true, "reason": "same rows"}') : text('{"correct": false, "reason": "still different"}');
       }
-      case "feedback":
-        return text(plan.leakyFeedback && q?.goldSql ? `The query should be:\n\`\`\`sql\n${q.goldSql}\n\`\`\`\nThe filter is wrong.` : "The filter is wrong.");
+      case "feedback": {
+        // Feedback of its own each time (its prompt lists the incorrect SQL so far): the corrector is asked anew each
+        // iteration, as a temperature-0 model asked the very same request would only repeat itself (callModel reuses it).
+        const k = (feedbackCalls.get(q?.id ?? "") ?? 0) + 1;
+        feedbackCalls.set(q?.id ?? "", k);
+        const said = k > 1 ? `The filter is wrong (look ${k}).` : "The filter is wrong.";
+        return text(plan.leakyFeedback && q?.goldSql ? `The query should be:\n\`\`\`sql\n${q.goldSql}\n\`\`\`\n${said}` : said);
+      }
       case "corrector": {
         if (!q) return sqlReply("SELECT 1");
         const n = (correctorCalls.get(q.id) ?? 0) + 1;

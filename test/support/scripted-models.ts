@@ -53,10 +53,10 @@ export interface ScriptedProvider extends ModelProvider {
 }
 
 /** A ModelProvider whose roles answer from scripts. A role without a script fails loudly. */
-export function scriptedProvider(script: Record<string, Responder>, options: { delayMs?: number; maxConcurrency?: number } = {}): ScriptedProvider {
+export function scriptedProvider(script: Record<string, Responder>, options: { delayMs?: number; maxConcurrency?: number; temperature?: number } = {}): ScriptedProvider {
   const shown: Shown[] = [];
   const models = new Map<string, ScriptedChatModel>();
-  const settings = (role: string): ResolvedModelSettings => ({ ...DEFAULT_SETTINGS, model: `scripted-${role}`, structuredMethod: "text" });
+  const settings = (role: string): ResolvedModelSettings => ({ ...DEFAULT_SETTINGS, model: `scripted-${role}`, structuredMethod: "text", ...(options.temperature !== undefined ? { temperature: options.temperature } : {}) });
   return {
     shown,
     shownTo: (role) => shown.filter((s) => s.role === role),

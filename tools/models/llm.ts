@@ -1,14 +1,16 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type AIMessageChunk, type BaseMessage, getBufferString, HumanMessage, isBaseMessage, SystemMessage } from "@langchain/core/messages";
 import type { BaseCache } from "@langchain/core/caches";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { ChatGeneration, Generation } from "@langchain/core/outputs";
 import { z } from "zod";
 import { firstLineOf, UserError } from "../../core/errors.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
-import { type ModelOverrides, type ModelProvider, replyNotJson, type StructuredMethod } from "./models.ts";
+import { type ModelOverrides, type ModelProvider, replyNotJson, type ResolvedModelSettings, type StructuredMethod } from "./models.ts";
 import { extractJson, stripThinking } from "../reply.ts";
 import type { CacheHitNote } from "./response-cache.ts";
 import { STRUCTURED_MAX_ATTEMPTS } from "./structured-methods.ts";
+import { lazyCrypto } from "../hash.ts";
 
 export type ChatInput = BaseMessage | { role: "system" | "user" | "assistant"; content: string };
 
@@ -39,20 +41,105 @@ export interface CallResult {
   text: string;
   message?: AIMessage;
   record: ModelCallRecord;
+  /** The reply of an identical request answered earlier in this question at temperature 0: nothing was sent. */
+  reused?: boolean;
 }
+
+/** What a question keeps of a request it had answered at temperature 0, to give an identical one the same reply. */
+interface Answered {
+  text: string;
+  message: AIMessage;
+  model: string;
+}
+
+/** Threads (questions) whose answered requests are kept: more than any run has in flight; the oldest go first. */
+const ANSWERED_THREADS = 256;
+const answeredByProvider = new WeakMap<ModelProvider, Map<string, Map<string, Promise<Answered | undefined>>>>();
+
+/** The graph thread of the current call (one question's run), from LangChain's run config; undefined outside a graph. */
+function currentThread(): string | undefined {
+  const config = AsyncLocalStorageProviderSingleton.getRunnableConfig() as { configurable?: Record<string, unknown> } | undefined;
+  const thread = config?.configurable?.thread_id;
+  return typeof thread === "string" || typeof thread === "number" ? String(thread) : undefined;
+}
+
+/** This thread's answered requests (most recently used thread last, so the oldest are dropped first). */
+function answeredOf(models: ModelProvider, thread: string): Map<string, Promise<Answered | undefined>> {
+  let threads = answeredByProvider.get(models);
+  if (!threads) answeredByProvider.set(models, (threads = new Map()));
+  let answered = threads.get(thread);
+  if (answered) threads.delete(thread);
+  else answered = new Map();
+  threads.set(thread, answered);
+  for (const oldest of threads.keys()) {
+    if (threads.size <= ANSWERED_THREADS) break;
+    threads.delete(oldest);
+  }
+  return answered;
+}
+
+/** The exact request: every setting of the model, the call's options and tools, every message with its tool calls. */
+function requestKey(settings: ResolvedModelSettings, messages: BaseMessage[], options: { callOptions?: Record<string, unknown>; bindTools?: unknown[]; toolChoice?: unknown }): string {
+  const shown = messages.map((m) => [m.getType(), m.content, (m as AIMessage).tool_calls ?? null, m.name ?? null, (m as { tool_call_id?: string }).tool_call_id ?? null]);
+  const request = JSON.stringify([settings, options.callOptions ?? null, options.bindTools ?? null, options.toolChoice ?? null, shown]);
+  return lazyCrypto().createHash("sha256").update(request).digest("hex");
+}
+
+type CallOptions = { callOptions?: Record<string, unknown>; method?: string; bindTools?: unknown[]; toolChoice?: unknown; overrides?: ModelOverrides };
 
 /**
  * One model call for a role, under the provider's global request cap, with its record (prompt, reply, tokens, latency).
  * Transport failures (after the client's own retries) come back as ok: false; a missing model configuration throws.
+ *
+ * Within a question (its graph thread), a request identical to one already answered at temperature 0 (one sample) is
+ * not sent again: it gets that reply, recorded as `reused` (no tokens spent), also with the response cache off. An
+ * identical request still in flight is waited for. Sampling (temperature > 0, or n > 1) always sends.
  */
-export async function callModel(
-  models: ModelProvider,
-  role: string,
-  input: ChatInput[],
-  options: { callOptions?: Record<string, unknown>; method?: string; bindTools?: unknown[]; toolChoice?: unknown; overrides?: ModelOverrides } = {},
-): Promise<CallResult> {
+export async function callModel(models: ModelProvider, role: string, input: ChatInput[], options: CallOptions = {}): Promise<CallResult> {
   const { model, settings } = options.overrides && models.variant ? models.variant(role, options.overrides) : models.forRole(role);
   const messages = toMessages(input);
+  const thread = currentThread();
+  // What the call asks for, also from a provider that cannot make variants (it then answers at its own settings).
+  const asked: ResolvedModelSettings = { ...settings, ...Object.fromEntries(Object.entries(options.overrides ?? {}).filter(([, v]) => v !== undefined)) };
+  const samples = options.callOptions?.n;
+  if (thread === undefined || asked.temperature !== 0 || (typeof samples === "number" && samples > 1)) return sendCall(models, role, model, settings, messages, options);
+  const answered = answeredOf(models, thread);
+  const key = requestKey(asked, messages, options);
+  const earlier = answered.get(key);
+  if (earlier) {
+    const started = performance.now();
+    const reply = await earlier;
+    if (reply) {
+      const record: ModelCallRecord = {
+        role,
+        model: reply.model,
+        messages: messages.map((m) => ({ role: roleOf(m), content: messageText(m) })),
+        reply: reply.text,
+        inputTokens: 0,
+        outputTokens: 0,
+        latencyMs: performance.now() - started,
+        method: options.method,
+        reused: true,
+      };
+      return { ok: true, text: reply.text, message: reply.message, record, reused: true };
+    }
+  }
+  let settle!: (reply: Answered | undefined) => void;
+  answered.set(key, new Promise((resolve) => (settle = resolve)));
+  try {
+    const call = await sendCall(models, role, model, settings, messages, options);
+    // A call that got no reply is not an answer: an identical request later sends again.
+    if (!call.ok || !call.message) answered.delete(key);
+    settle(call.ok && call.message ? { text: call.text, message: call.message, model: call.record.model } : undefined);
+    return call;
+  } catch (error) {
+    answered.delete(key);
+    settle(undefined);
+    throw error;
+  }
+}
+
+async function sendCall(models: ModelProvider, role: string, model: BaseChatModel, settings: ResolvedModelSettings, messages: BaseMessage[], options: CallOptions): Promise<CallResult> {
   const shown = messages.map((m) => ({ role: roleOf(m), content: messageText(m) }));
   const started = performance.now();
   try {
