@@ -21,7 +21,7 @@ export interface OutcomeSpec {
 
 /** What every graph's state says (`state/sql-state.ts`): execution-error fixes, whether the answer executes, calls that got no reply. */
 export function sharedOutcome(state: Record<string, unknown>): Outcome {
-  const execution = state.execution as { ok?: boolean } | null | undefined;
+  const execution = state.execution as { ok?: boolean; cut?: string } | null | undefined;
   const usage = state.usage as { failed?: number; fallbacks?: number } | undefined;
   return {
     fixRounds: typeof state.fixRounds === "number" ? state.fixRounds : 0,
@@ -29,6 +29,8 @@ export function sharedOutcome(state: Record<string, unknown>): Outcome {
     failedCalls: usage?.failed ?? 0,
     // Only when it happened (--embedding-fallback lexical): ranked lexically after the embedding endpoint failed.
     ...(usage?.fallbacks ? { embeddingFallbacks: usage.fallbacks } : {}),
+    // Only when it happened: the final result's kept rows were cut by bytes (a huge cell, a wide result).
+    ...(execution?.cut ? { resultCutByBytes: true } : {}),
   };
 }
 

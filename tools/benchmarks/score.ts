@@ -345,7 +345,8 @@ export async function softF1Of(q: Question, predSql: string, opts: Pick<ScoreOpt
   const [p, g] = await Promise.all([opts.executor.run(q.dbPath, pred, limits), opts.executor.run(q.dbPath, gold, limits)]);
   if (!g.ok) return { f1: 0, error: `gold: ${g.kind}` };
   if (!p.ok) return { f1: 0, error: `prediction: ${p.kind}` };
-  if (g.truncated || p.truncated) return { f1: 0, error: `too large: Soft F1 reads at most ${SOFT_F1_MAX_ROWS} rows a side` };
+  // A cell shortened or rows left out by the executor's byte budget (tools/sqlite/keep.js): no exact F1 either.
+  if (g.truncated || p.truncated) return { f1: 0, error: `too large: Soft F1 reads at most ${SOFT_F1_MAX_ROWS} rows a side, 32 MiB of them, cells up to 1 MiB` };
   return { f1: softF1(p.rows, g.rows) };
 }
 

@@ -486,15 +486,17 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     const refusal = screenStatement(sql);
     if (refusal) return Promise.resolve(failure("rejected", refusal));
     if (!dbPath) return Promise.resolve(failure("database", "no database file given"));
-    let timeoutMs: number, maxRows: number | undefined, repeat: number;
+    let timeoutMs: number, maxRows: number | undefined, maxBytes: number | undefined, maxCellBytes: number | undefined, repeat: number;
     try {
       timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
       maxRows = nonNegativeInt(options.maxRows, "maxRows");
+      maxBytes = nonNegativeInt(options.maxBytes, "maxBytes");
+      maxCellBytes = nonNegativeInt(options.maxCellBytes, "maxCellBytes");
       repeat = Math.max(1, nonNegativeInt(options.repeat, "repeat") ?? 1);
     } catch (error) {
       return Promise.resolve(failure("internal", (error as Error).message));
     }
-    const message = { type: "run", path: absolute(dbPath), sql, maxRows: maxRows ?? null, repeat, fingerprint: options.fingerprint ?? false, timeoutMs };
+    const message = { type: "run", path: absolute(dbPath), sql, maxRows: maxRows ?? null, maxBytes: maxBytes ?? null, maxCellBytes: maxCellBytes ?? null, repeat, fingerprint: options.fingerprint ?? false, timeoutMs };
     return this.enqueue(message, timeoutMs) as Promise<ExecResult>;
   }
 

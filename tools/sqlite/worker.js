@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { writeSync } from "node:fs";
 import { ResultDigest, digestsMatch } from "./digest.js";
 import { MAX_DQS_FIXES, rewriteForHint } from "./dqs.js";
+import { KeptRows, MAX_CELL_BYTES, MAX_KEPT_BYTES } from "./keep.js";
 
 // Through require: the ESM loader would first scan the CommonJS module for its export names.
 const require = createRequire(import.meta.url);
@@ -230,7 +231,7 @@ function classify(error, path, started) {
   return { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs };
 }
 
-function execute({ id, path, sql, maxRows, repeat, fingerprint, timeoutMs }) {
+function execute({ id, path, sql, maxRows, maxBytes, maxCellBytes, repeat, fingerprint, timeoutMs }) {
   mark(id, 0, PHASE.run, timeoutMs);
   const started = performance.now();
   let entry;
@@ -247,8 +248,8 @@ function execute({ id, path, sql, maxRows, repeat, fingerprint, timeoutMs }) {
     stmt.safeIntegers(true);
     stmt.raw(true);
     const columns = stmt.columns().map((c) => c.name);
-    const rows = [];
-    const limit = maxRows ?? Infinity;
+    // Rows kept by count and by bytes (./keep.js): a huge cell or a wide result never crosses to the parent whole.
+    const kept = new KeptRows(maxRows ?? Infinity, maxBytes ?? MAX_KEPT_BYTES, maxCellBytes ?? MAX_CELL_BYTES);
     const runTimesMs = [];
     // The fingerprint of the whole result, folded row by row: the rows beyond maxRows are never held.
     let digest = fingerprint ? new ResultDigest(columns.length, { semantics: "bird", fingerprint: true }) : undefined;
@@ -258,7 +259,7 @@ function execute({ id, path, sql, maxRows, repeat, fingerprint, timeoutMs }) {
       let count = 0;
       if (run === 0) {
         for (const row of stmt.iterate()) {
-          if (count < limit) rows.push(row.map(cell));
+          kept.add(row);
           if (digest && !digest.add(row)) digest = undefined; // too large to fingerprint; rows still counted
           count++;
         }
@@ -269,7 +270,10 @@ function execute({ id, path, sql, maxRows, repeat, fingerprint, timeoutMs }) {
       runTimesMs.push(performance.now() - t0);
     }
     const elapsedMs = runTimesMs.reduce((a, b) => a + b, 0) / runTimesMs.length;
-    const result = { ok: true, columns, rows, rowCount, truncated: rowCount > rows.length, elapsedMs };
+    const rows = kept.rows;
+    const result = { ok: true, columns, rows, rowCount, truncated: rowCount > rows.length || kept.cellsShortened > 0, elapsedMs };
+    if (kept.cellsShortened) result.cellsShortened = kept.cellsShortened;
+    if (kept.bytesCut) result.bytesCut = true;
     if (repeat > 1) result.runTimesMs = runTimesMs;
     if (digest) result.fingerprint = digest.fingerprint();
     return result;
