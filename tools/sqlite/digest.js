@@ -13,6 +13,7 @@
  */
 import { createRequire } from "node:module";
 import { PERMUTATION_BUDGET, pySortKey } from "./compare.js";
+import { HUGE_VALUE, hugeValue } from "./keep.js";
 
 /** @typedef {import("./types.ts").Row} Row */
 
@@ -31,6 +32,7 @@ let H2 = 0;
 /** cyrb53's two lanes, both kept (64 bits); `seed` tells value types apart. */
 /** @param {string} s @param {number} [seed] */
 function hashString(s, seed = 0) {
+  if (s.length > HUGE_VALUE) hugeValue.seen = true;
   let h1 = 0xdeadbeef ^ s.length ^ seed;
   let h2 = 0x41c6ce57 ^ s.length ^ Math.imul(seed, 0x9e3779b1);
   for (let i = 0; i < s.length; i++) {
@@ -95,6 +97,7 @@ function hashValue(v) {
     case "string":
       return hashString(v, TAG.string);
     default: {
+      if (v.byteLength > HUGE_VALUE) hugeValue.seen = true;
       let h1 = 0x85ebca6b ^ v.byteLength;
       let h2 = 0xc2b2ae35 ^ v.byteLength;
       for (let i = 0; i < v.byteLength; i++) {

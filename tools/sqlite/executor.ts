@@ -45,8 +45,9 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * Node flags of a worker: a smaller young generation (4 MiB semi-spaces instead of 16): a comparison makes short-lived
  * garbage for every row, and a large young generation only adds to the resident size (bench/score-memory.ts).
+ * `gc()`: a worker collects at once after a huge cell (./keep.js), before the next row makes another.
  */
-const WORKER_FLAGS = ["--max-semi-space-size=4"];
+const WORKER_FLAGS = ["--max-semi-space-size=4", "--expose-gc"];
 /** A worker that does not report ready within this time is considered broken. */
 const STARTUP_MS = 15_000;
 /** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself (also in ./worker.js). */

@@ -10,6 +10,13 @@ export const MAX_CELL_BYTES = 1 << 20;
 /** The kept rows' size at most (32 MiB): past it, rows are counted, not kept. */
 export const MAX_KEPT_BYTES = 32 << 20;
 
+/**
+ * Past this size a value is "huge" (8 MiB): the worker then collects its garbage at once (it runs with --expose-gc), as
+ * V8 would keep a few 100 MB strings of past rows alive before collecting on its own. Set by whoever sees the value.
+ */
+export const HUGE_VALUE = 8 << 20;
+export const hugeValue = { seen: false };
+
 /** A plain copy of a cell, shortened to maxCell (a shortened string is copied flat: a slice would hold its whole source). */
 /** @param {import("./types.ts").SqlValue} value @param {number} maxCell */
 export function keptCell(value, maxCell) {
@@ -26,7 +33,30 @@ export function keptCell(value, maxCell) {
 }
 
 /** @param {import("./types.ts").SqlValue} value */
-export const cellBytes = (value) => (typeof value === "string" ? value.length : value instanceof Uint8Array ? value.byteLength : 8);
+export function cellBytes(value) {
+  const n = typeof value === "string" ? value.length : value instanceof Uint8Array ? value.byteLength : 8;
+  if (n > HUGE_VALUE) hugeValue.seen = true;
+  return n;
+}
+
+/** Collects now if a huge value was seen since the last call (call it once the rows holding it are dropped). */
+export function collectAfterHugeValues() {
+  if (!hugeValue.seen) return;
+  hugeValue.seen = false;
+  /** @type {any} */ (globalThis).gc?.();
+}
+
+/**
+ * The statement wrapped so that SQLite itself shortens text and blob cells to maxCell + 1 (the one more says it was
+ * longer): a huge cell never becomes a JavaScript value. Rows and their order are the statement's own.
+ */
+/** @param {string} sql @param {number} ncols @param {number} maxCell */
+export function cellCappedSql(sql, ncols, maxCell) {
+  const names = Array.from({ length: ncols }, (_, i) => `sqlmend_c${i}`);
+  const cells = names.map((c) => `CASE WHEN typeof(${c}) IN ('text', 'blob') THEN substr(${c}, 1, ${maxCell + 1}) ELSE ${c} END`);
+  // A newline before the parenthesis: the statement may end with a -- comment.
+  return `WITH sqlmend_q(${names.join(", ")}) AS (${sql.replace(/[\s;]+$/, "")}\n) SELECT ${cells.join(", ")} FROM sqlmend_q`;
+}
 
 /** Rows kept under a byte budget: keep(row) until it returns false (the row did not fit; no later row is kept). */
 export class KeptRows {

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { writeSync } from "node:fs";
 import { ResultDigest, digestsMatch } from "./digest.js";
 import { MAX_DQS_FIXES, rewriteForHint } from "./dqs.js";
-import { KeptRows, MAX_CELL_BYTES, MAX_KEPT_BYTES } from "./keep.js";
+import { KeptRows, MAX_CELL_BYTES, MAX_KEPT_BYTES, cellCappedSql, collectAfterHugeValues } from "./keep.js";
 
 // Through require: the ESM loader would first scan the CommonJS module for its export names.
 const require = createRequire(import.meta.url);
@@ -231,6 +231,20 @@ function classify(error, path, started) {
   return { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs };
 }
 
+/** The statement wrapped by cellCappedSql, prepared, or undefined if it does not prepare as the statement does. */
+function cellCapped(entry, sql, ncols, maxCell) {
+  if (ncols === 0) return undefined;
+  try {
+    const stmt = prepareCached(entry, cellCappedSql(sql, ncols, maxCell));
+    if (!stmt.readonly || !stmt.reader || stmt.columns().length !== ncols) return undefined;
+    stmt.safeIntegers(true);
+    stmt.raw(true);
+    return stmt;
+  } catch {
+    return undefined; // the original runs, its cells cut here instead
+  }
+}
+
 function execute({ id, path, sql, maxRows, maxBytes, maxCellBytes, repeat, fingerprint, timeoutMs }) {
   mark(id, 0, PHASE.run, timeoutMs);
   const started = performance.now();
@@ -250,6 +264,8 @@ function execute({ id, path, sql, maxRows, maxBytes, maxCellBytes, repeat, finge
     const columns = stmt.columns().map((c) => c.name);
     // Rows kept by count and by bytes (./keep.js): a huge cell or a wide result never crosses to the parent whole.
     const kept = new KeptRows(maxRows ?? Infinity, maxBytes ?? MAX_KEPT_BYTES, maxCellBytes ?? MAX_CELL_BYTES);
+    // Without a fingerprint nothing needs whole cells: SQLite shortens them (unless the wrapping fails to prepare).
+    const reader = fingerprint || repeat > 1 ? stmt : cellCapped(entry, sql, columns.length, kept.maxCellBytes) ?? stmt;
     const runTimesMs = [];
     // The fingerprint of the whole result, folded row by row: the rows beyond maxRows are never held.
     let digest = fingerprint ? new ResultDigest(columns.length, { semantics: "bird", fingerprint: true }) : undefined;
@@ -258,11 +274,13 @@ function execute({ id, path, sql, maxRows, maxBytes, maxCellBytes, repeat, finge
       const t0 = performance.now();
       let count = 0;
       if (run === 0) {
-        for (const row of stmt.iterate()) {
+        for (const row of reader.iterate()) {
+          collectAfterHugeValues(); // the previous row's
           kept.add(row);
           if (digest && !digest.add(row)) digest = undefined; // too large to fingerprint; rows still counted
           count++;
         }
+        collectAfterHugeValues();
         rowCount = count;
       } else {
         for (const _ of stmt.iterate()) count++;
@@ -485,8 +503,13 @@ function runOn(entry, path, sql, needs, at) {
     const columns = stmt.columns().map((c) => c.name);
     const t0 = performance.now();
     const digest = new ResultDigest(columns.length, needs);
-    // Past the digest's cap, stop reading: the side is too large to compare, whatever follows.
-    for (const row of stmt.iterate()) if (!digest.add(row)) break;
+    // Past the digest's cap, stop reading: the side is too large to compare, whatever follows. Cells are hashed whole
+    // (no verdict from a cut cell), and a huge one's garbage collected before the next row.
+    for (const row of stmt.iterate()) {
+      collectAfterHugeValues();
+      if (!digest.add(row)) break;
+    }
+    collectAfterHugeValues();
     digest.seal();
     const rowCount = digest.tooLarge ? digest.rows + 1 : digest.rows;
     return { outcome: { ok: true, columns, rowCount, truncated: Boolean(digest.tooLarge), elapsedMs: performance.now() - t0 }, digest };
