@@ -4,7 +4,8 @@
  * bench/score-memory.ts.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 const rssKb = (pid: number): number => {
   try {
@@ -78,6 +79,7 @@ export function runSampled(command: string, args: string[], options: { cwd?: str
 
 /** Builds a SQLite file in a child process (so building does not count toward anyone's peak): the statements in order. */
 export function buildDatabase(root: string, file: string, statements: string[]): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true });
   const code = `const Database = require("better-sqlite3"); const db = new Database(${JSON.stringify(file)});
     for (const sql of ${JSON.stringify(statements)}) db.exec(sql); db.close();`;
   return runSampled(process.execPath, ["-e", code], { cwd: root }).then((r) => {

@@ -310,7 +310,6 @@ function execute({ id, path, sql, maxRows, maxBytes, maxCellBytes, repeat, finge
           if (digest && !digest.add(row)) digest = undefined; // too large to fingerprint; rows still counted
           count++;
         }
-        collectAfterHugeValues();
         rowCount = count;
       } else {
         for (const _ of stmt.iterate()) count++;
@@ -514,6 +513,8 @@ function runSide(path, sql, needs, at) {
     current = rewritten;
     side = runOn(entry, path, current, needs, at);
   }
+  // Here, not in runOn: its frame may still hold its last row.
+  collectAfterHugeValues();
   if (current !== sql) remember(entry.rewrites, sql, current);
   if (current !== sql) side.outcome.sql = current; // the parent knows the text it sent
   return side;
@@ -539,7 +540,6 @@ function runOn(entry, path, sql, needs, at) {
       collectAfterHugeValues();
       if (!digest.add(row)) break;
     }
-    collectAfterHugeValues();
     digest.seal();
     const rowCount = digest.tooLarge ? digest.rows + 1 : digest.rows;
     return { outcome: { ok: true, columns, rowCount, truncated: Boolean(digest.tooLarge), elapsedMs: performance.now() - t0 }, digest };
@@ -686,6 +686,7 @@ process.on("message", (msg) => {
     if (msg.type === "batch") result = { results: compareBatch(msg) };
     else if (msg.type === "time") result = timeQueries(msg);
     else result = msg.type === "compare" ? compare(msg, msg.id) : execute(msg);
+    collectAfterHugeValues(); // a huge last row of execute()'s, once its frame is gone
   } catch (error) {
     result = { ok: false, kind: "internal", message: oneLine(error?.message ?? error), elapsedMs: 0 };
   }
