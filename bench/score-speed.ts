@@ -133,7 +133,7 @@ console.log(
   `gold vs gold, bird semantics, whole process (median of ${ruleRuns}, alternating): sqlmend score ${secs(median(cliRule))} s ` +
     `(correct ${cliCorrect}), minimal Python BIRD rule ${secs(median(pyRule))} s (correct ${pyCorrect})`,
 );
-console.log(`ratio sqlmend score / minimal Python rule: ${ruleRatio.toFixed(2)}x   (target <= 1.0x)`);
+console.log(`ratio sqlmend score / minimal Python rule: ${ruleRatio.toFixed(2)}x   (target <= 0.8x)`);
 console.log(`  sqlmend runs: ${cliRule.map(secs).join(", ")}   python runs: ${pyRule.map(secs).join(", ")}`);
 console.log(
   `  CPU of all processes (user + system, median): sqlmend ${secs(median(cliCpu))} s, Python rule ${secs(median(pyCpu))} s ` +

@@ -23,7 +23,7 @@ export interface OutcomeSpec {
 
 /** What every graph's state says (`state/sql-state.ts`): execution-error fixes, whether the answer executes, calls that got no reply. */
 export function sharedOutcome(state: Record<string, unknown>): Outcome {
-  const execution = state.execution as { ok?: boolean } | null | undefined;
+  const execution = state.execution as { ok?: boolean; cut?: string } | null | undefined;
   const usage = state.usage as { failed?: number; fallbacks?: number; reused?: number } | undefined;
   return {
     fixRounds: typeof state.fixRounds === "number" ? state.fixRounds : 0,
@@ -35,6 +35,8 @@ export function sharedOutcome(state: Record<string, unknown>): Outcome {
     ...(usage?.reused ? { reusedReplies: usage.reused } : {}),
     // Only when it happened: loops that stopped because their next request was one already answered (an unchanged retry).
     ...unchangedRetryStopsOf(state),
+    // Only when it happened: the final result's kept rows were cut by bytes (a huge cell, a wide result).
+    ...(execution?.cut ? { resultCutByBytes: true } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { previewResult } from "../tools/format.ts";
+import { describeCut, previewResult } from "../tools/format.ts";
 import { resultFingerprint } from "../tools/benchmarks/score.ts";
 import { MAX_COMPARE_ROWS } from "../tools/sqlite/digest.js";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
@@ -20,10 +20,13 @@ export async function executeSql(
   if (!result.ok) return { sql, ok: false, errorKind: result.kind, error: result.message, elapsedMs: result.elapsedMs };
   // An executor that ignores the options returns every row: fingerprint them here, as before.
   const fingerprint = result.fingerprint ?? (result.truncated ? undefined : resultFingerprint(result.rows));
+  // The fingerprint covers the whole result; only the rows kept for the preview were cut: said in the state.
+  const cut = describeCut(result);
   return {
     sql,
     ok: true,
     preview: previewResult(result, { maxRows: previewRows }),
+    ...(cut ? { cut } : {}),
     ...(fingerprint
       ? { fingerprint }
       : {

@@ -11,6 +11,8 @@ export const ExecutionSchema = z.object({
   preview: ResultPreviewSchema.optional(),
   /** Equal iff two full results are equal under BIRD's set semantics (for voting and consensus). */
   fingerprint: z.string().optional(),
+  /** What the worker's byte budget cut from the rows kept for the preview (tools/sqlite/keep.js); absent when nothing. */
+  cut: z.string().optional(),
   /** rejected | timeout | sql | database | internal */
   errorKind: z.string().optional(),
   error: z.string().optional(),

@@ -1,6 +1,7 @@
 /** Query results as JSON-safe previews (graph state, prompts) and as plain-text tables. */
 import type { PreviewCell, ResultPreview } from "../state/result.ts";
 import type { ExecSuccess, SqlValue } from "./sqlite/types.ts";
+import { MAX_CELL_BYTES, MAX_KEPT_BYTES } from "./sqlite/keep.js";
 
 export interface PreviewOptions {
   /** Rows kept. Default 20. */
@@ -18,12 +19,33 @@ export function previewCell(value: SqlValue, maxCellChars = 200): [PreviewCell, 
   }
   if (typeof value === "number") return [Number.isFinite(value) ? value : String(value), false];
   if (typeof value === "string") {
-    // Count code points, so a cut never splits a surrogate pair.
-    const chars = Array.from(value);
-    if (chars.length <= maxCellChars) return [value, false];
-    return [`${chars.slice(0, Math.max(0, maxCellChars - 1)).join("")}…`, true];
+    // Count code points, so a cut never splits a surrogate pair; walk only as far as the cut (a cell may be huge).
+    if (value.length <= maxCellChars) return [value, false];
+    const step = (at: number) => at + ((value.codePointAt(at) ?? 0) > 0xffff ? 2 : 1);
+    let keep = 0;
+    for (let p = 0; p < maxCellChars - 1 && keep < value.length; p++) keep = step(keep);
+    // One more code point ends the string: it fits whole.
+    if (keep >= value.length || step(keep) >= value.length) return [value, false];
+    return [`${value.slice(0, keep)}…`, true];
   }
   return [`<blob ${value.byteLength} bytes>`, false];
+}
+
+const mib = (bytes: number) => (bytes % (1 << 20) === 0 ? `${bytes / (1 << 20)} MiB` : `${count(bytes)} bytes`);
+
+/**
+ * What the worker's byte budget cut from a result (tools/sqlite/keep.js), as one line, or undefined when nothing was:
+ * "2 cells longer than 1 MiB shortened to 1 MiB; rows past 32 MiB not kept (320 of 10,000 kept)".
+ */
+export function describeCut(
+  result: Pick<ExecSuccess, "cellsShortened" | "bytesCut" | "rows" | "rowCount">,
+  limits: { maxBytes?: number; maxCellBytes?: number } = {},
+): string | undefined {
+  const parts: string[] = [];
+  const cell = mib(limits.maxCellBytes ?? MAX_CELL_BYTES);
+  if (result.cellsShortened) parts.push(`${count(result.cellsShortened)} ${result.cellsShortened === 1 ? "cell" : "cells"} longer than ${cell} shortened to ${cell}`);
+  if (result.bytesCut) parts.push(`rows past ${mib(limits.maxBytes ?? MAX_KEPT_BYTES)} not kept (${count(result.rows.length)} of ${count(result.rowCount)} kept)`);
+  return parts.length ? parts.join("; ") : undefined;
 }
 
 export function previewResult(result: ExecSuccess, opts: PreviewOptions = {}): ResultPreview {

@@ -344,9 +344,12 @@ async function describe(
       tables.flatMap((t) =>
         t.columns.map(async (c) => {
           const col = quoteIdent(c.name);
+          // Distinct over what a sample shows (text past SAMPLE_CHARS is cut; blobs are never shown): a column of huge
+          // cells costs SQLite one value at a time, not a DISTINCT index of them.
+          const shown = `CASE typeof(${col}) WHEN 'text' THEN substr(${col}, 1, ${SAMPLE_CHARS + 1}) WHEN 'blob' THEN NULL ELSE ${col} END`;
           const sql =
-            `SELECT DISTINCT ${col} FROM (SELECT ${col} FROM ${quoteIdent(t.name)} LIMIT ${SAMPLE_SCAN_ROWS}) ` +
-            `WHERE ${col} IS NOT NULL AND ${col} <> '' LIMIT ${sampleValues}`;
+            `SELECT DISTINCT v FROM (SELECT ${shown} AS v FROM ${quoteIdent(t.name)} LIMIT ${SAMPLE_SCAN_ROWS}) ` +
+            `WHERE v IS NOT NULL AND v <> '' LIMIT ${sampleValues}`;
           const result = await executor.run(file, sql, { timeoutMs: sampleTimeoutMs, maxRows: sampleValues });
           if (!result.ok) return; // a slow or odd column simply has no samples
           c.samples = result.rows.map((r) => sampleOf(r[0] ?? null)).filter((v): v is SampleValue => v !== undefined);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type Command, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { formatTable, previewResult } from "../../tools/format.ts";
+import { describeCut, formatTable, previewResult } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import type { SqlValue } from "../../tools/sqlite/types.ts";
 import { EXIT } from "../../core/exit.ts";
@@ -18,6 +18,8 @@ Options:
   --json            print one JSON object instead of a table
 
 JSON output: {"columns":[...],"rows":[[...]],"rowCount":N,"truncated":bool,"elapsedMs":x}
+(+ "cellsShortened":N and "bytesCut":true, "cut":"..." when the byte budget cut the result:
+each cell is kept up to 1 MiB and the rows up to 32 MiB; rowCount still counts every row)
 Cells keep SQLite's storage class:
   NULL     null
   INTEGER  a JSON integer (no decimal point), or {"int":"<decimal>"} beyond +-(2^53-1)
@@ -83,15 +85,20 @@ export const execCommand: Command = {
     }
     if (!result.ok) throw new UserError(`${result.kind}: ${result.message}`);
 
+    // What the worker's byte budget cut (tools/sqlite/keep.js) is said, never silent.
+    const cut = describeCut(result);
     if (values.json) {
       const rows = result.rows.map((row) => `[${row.map(encodeCell).join(",")}]`).join(",");
+      const cutFields = cut
+        ? `,"cellsShortened":${result.cellsShortened ?? 0},"bytesCut":${result.bytesCut ?? false},"cut":${JSON.stringify(cut)}`
+        : "";
       io.stdout(
         `{"columns":${JSON.stringify(result.columns)},"rows":[${rows}],"rowCount":${result.rowCount},` +
-          `"truncated":${result.truncated},"elapsedMs":${Math.round(result.elapsedMs * 1000) / 1000}}\n`,
+          `"truncated":${result.truncated}${cutFields},"elapsedMs":${Math.round(result.elapsedMs * 1000) / 1000}}\n`,
       );
     } else {
       const preview = previewResult(result, { maxRows: result.rows.length });
-      io.stdout(`${formatTable(preview)}\n`);
+      io.stdout(`${formatTable(preview)}\n${cut ? `note: ${cut}\n` : ""}`);
     }
     return EXIT.ok;
   },

@@ -16,6 +16,7 @@ import { readTextFile } from "./question-files.ts";
 import { tokenizeSql } from "../sql-tokens.ts";
 import path from "node:path";
 import { softF1, testSuiteVariants } from "./metrics.ts";
+import { describeCut } from "../format.ts";
 
 export type Semantics = "bird" | "spider";
 
@@ -345,6 +346,9 @@ export async function softF1Of(q: Question, predSql: string, opts: Pick<ScoreOpt
   const [p, g] = await Promise.all([opts.executor.run(q.dbPath, pred, limits), opts.executor.run(q.dbPath, gold, limits)]);
   if (!g.ok) return { f1: 0, error: `gold: ${g.kind}` };
   if (!p.ok) return { f1: 0, error: `prediction: ${p.kind}` };
+  // A cell shortened or rows left out by the executor's byte budget (tools/sqlite/keep.js): no exact F1 either.
+  const cut = [g, p].map((r) => describeCut(r)).find(Boolean);
+  if (cut) return { f1: 0, error: `too large: Soft F1 reads the rows here, and the executor's byte budget cut them (${cut})` };
   if (g.truncated || p.truncated) return { f1: 0, error: `too large: Soft F1 reads at most ${SOFT_F1_MAX_ROWS} rows a side` };
   return { f1: softF1(p.rows, g.rows) };
 }

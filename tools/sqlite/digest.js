@@ -1,7 +1,7 @@
 /**
  * Results compared without holding them (tools/sqlite/worker.js folds rows into a digest as SQLite produces them).
  * A digest keeps a 64-bit hash per row of the keys compare.js compares exactly (rowKey, unorderedRowKey, valueKey;
- * the first and last hashed from the values, without building the strings), 8 bytes a row instead of the row, and
+ * all three hashed from the values, without building the strings: a huge cell is never copied), 8 bytes a row instead of the row, and
  * decides what resultsMatch decides:
  * - bird: set(pred) == set(gold): the sorted, distinct row hashes are equal;
  * - spider, ordered: row by row (values sorted as unorder_row does), then the column vectors as a bag;
@@ -12,7 +12,8 @@
  * Plain JavaScript (typed by JSDoc) so workers run it under plain node.
  */
 import { createRequire } from "node:module";
-import { PERMUTATION_BUDGET, unorderedRowKey } from "./compare.js";
+import { PERMUTATION_BUDGET, pySortKey } from "./compare.js";
+import { HUGE_VALUE, hugeValue } from "./keep.js";
 
 /** @typedef {import("./types.ts").Row} Row */
 
@@ -31,6 +32,7 @@ let H2 = 0;
 /** cyrb53's two lanes, both kept (64 bits); `seed` tells value types apart. */
 /** @param {string} s @param {number} [seed] */
 function hashString(s, seed = 0) {
+  if (s.length > HUGE_VALUE) hugeValue.seen = true;
   let h1 = 0xdeadbeef ^ s.length ^ seed;
   let h2 = 0x41c6ce57 ^ s.length ^ Math.imul(seed, 0x9e3779b1);
   for (let i = 0; i < s.length; i++) {
@@ -95,6 +97,7 @@ function hashValue(v) {
     case "string":
       return hashString(v, TAG.string);
     default: {
+      if (v.byteLength > HUGE_VALUE) hugeValue.seen = true;
       let h1 = 0x85ebca6b ^ v.byteLength;
       let h2 = 0xc2b2ae35 ^ v.byteLength;
       for (let i = 0; i < v.byteLength; i++) {
@@ -122,6 +125,61 @@ function hashRow(row) {
     h1 = H1;
     h2 = H2;
   }
+}
+
+/**
+ * A value's unorder_row sort key (compare.js pySortKey: Python's str(x) + str(type(x))) as head + tail, so that a text
+ * cell is compared where it is, never copied into a key (a 100 MB cell stays one string).
+ */
+/** @param {import("./types.ts").SqlValue} v @returns {{ v: import("./types.ts").SqlValue, head: string, tail: string }} */
+const sortKeyOf = (v) => (typeof v === "string" ? { v, head: v, tail: "<class 'str'>" } : { v, head: pySortKey(v), tail: "" });
+/** @param {{ head: string, tail: string }} k @param {number} i */
+const unitAt = (k, i) => (i < k.head.length ? k.head.charCodeAt(i) : k.tail.charCodeAt(i - k.head.length));
+/** The code point at i, as String.prototype.codePointAt reads it. @param {{ head: string, tail: string }} k @param {number} i */
+function pointAt(k, i) {
+  const u = unitAt(k, i);
+  if (u >= 0xd800 && u <= 0xdbff && i + 1 < k.head.length + k.tail.length) {
+    const low = unitAt(k, i + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) return (u - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+  }
+  return u;
+}
+/** compare.js cmpCodePoints over two split keys. @param {{ head: string, tail: string }} a @param {{ head: string, tail: string }} b */
+function cmpSortKeys(a, b) {
+  const la = a.head.length + a.tail.length;
+  const lb = b.head.length + b.tail.length;
+  const n = Math.min(la, lb);
+  for (let i = 0; i < n; i++) {
+    const x = unitAt(a, i);
+    const y = unitAt(b, i);
+    if (x === y) continue;
+    if ((x >= 0xd800 && x <= 0xdfff) || (y >= 0xd800 && y <= 0xdfff)) {
+      const cx = pointAt(a, i);
+      const cy = pointAt(b, i);
+      if (cx !== cy) return cx - cy;
+      continue;
+    }
+    return x - y;
+  }
+  return la - lb;
+}
+
+/**
+ * The hash of unorderedRowKey(row) (compare.js): the row's length, then its values' hashes in unorder_row's order
+ * (stable, by Python's str + type). Equal keys give equal hashes; no key string is built.
+ */
+/** @param {import("./types.ts").Row} row */
+function hashUnorderedRow(row) {
+  let h1 = row.length ^ 0x5bd1e995;
+  let h2 = 0x1b873593;
+  const fold = (/** @type {import("./types.ts").SqlValue} */ v) => {
+    hashValue(v ?? null);
+    mix(h1, h2, H1, H2);
+    h1 = H1;
+    h2 = H2;
+  };
+  if (row.length === 1) fold(row[0] ?? null);
+  else for (const k of row.map((v) => sortKeyOf(v ?? null)).sort(cmpSortKeys)) fold(k.v);
 }
 
 /** Entries a list grows to by copying; past it, in place. */
@@ -300,7 +358,7 @@ export class ResultDigest {
       this.rowHashes.push(H1, H2);
     }
     if (this.unordered) {
-      hashString(unorderedRowKey(row));
+      hashUnorderedRow(row);
       this.unordered.push(H1, H2);
     }
     if (this.cells || this.vectors) {

@@ -45,8 +45,9 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * Node flags of a worker: a smaller young generation (4 MiB semi-spaces instead of 16): a comparison makes short-lived
  * garbage for every row, and a large young generation only adds to the resident size (bench/score-memory.ts).
+ * `gc()`: a worker collects at once after a huge cell (./keep.js), before the next row makes another.
  */
-const WORKER_FLAGS = ["--max-semi-space-size=4"];
+const WORKER_FLAGS = ["--max-semi-space-size=4", "--expose-gc"];
 /** A worker that does not report ready within this time is considered broken. */
 const STARTUP_MS = 15_000;
 /** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself (also in ./worker.js). */
@@ -486,15 +487,17 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     const refusal = screenStatement(sql);
     if (refusal) return Promise.resolve(failure("rejected", refusal));
     if (!dbPath) return Promise.resolve(failure("database", "no database file given"));
-    let timeoutMs: number, maxRows: number | undefined, repeat: number;
+    let timeoutMs: number, maxRows: number | undefined, maxBytes: number | undefined, maxCellBytes: number | undefined, repeat: number;
     try {
       timeoutMs = nonNegativeInt(options.timeoutMs, "timeoutMs") || this.defaultTimeoutMs;
       maxRows = nonNegativeInt(options.maxRows, "maxRows");
+      maxBytes = nonNegativeInt(options.maxBytes, "maxBytes");
+      maxCellBytes = nonNegativeInt(options.maxCellBytes, "maxCellBytes");
       repeat = Math.max(1, nonNegativeInt(options.repeat, "repeat") ?? 1);
     } catch (error) {
       return Promise.resolve(failure("internal", (error as Error).message));
     }
-    const message = { type: "run", path: absolute(dbPath), sql, maxRows: maxRows ?? null, repeat, fingerprint: options.fingerprint ?? false, timeoutMs };
+    const message = { type: "run", path: absolute(dbPath), sql, maxRows: maxRows ?? null, maxBytes: maxBytes ?? null, maxCellBytes: maxCellBytes ?? null, repeat, fingerprint: options.fingerprint ?? false, timeoutMs };
     return this.enqueue(message, timeoutMs) as Promise<ExecResult>;
   }
 

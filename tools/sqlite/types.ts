@@ -28,6 +28,13 @@ export interface ExecOptions {
   timeoutMs?: number;
   /** Keep at most this many rows in `rows` (rowCount still counts all). Default: all rows. */
   maxRows?: number;
+  /**
+   * Keep rows only up to this many bytes (text counts its UTF-16 units, a blob its bytes, other cells 8); rowCount
+   * still counts all. Default 32 MiB (./keep.js MAX_KEPT_BYTES).
+   */
+  maxBytes?: number;
+  /** Shorten each kept cell to this many bytes (text: UTF-16 units). Default 1 MiB (./keep.js MAX_CELL_BYTES). */
+  maxCellBytes?: number;
   /** Run the statement this many times and report each run's time (VES). Default 1. */
   repeat?: number;
   /**
@@ -43,8 +50,12 @@ export interface ExecSuccess {
   rows: Row[];
   /** Rows the statement produced, including any beyond maxRows. */
   rowCount: number;
-  /** True when maxRows cut rows off. */
+  /** True when rows were left out (maxRows, maxBytes) or a kept cell was shortened (maxCellBytes). */
   truncated: boolean;
+  /** Kept cells shortened to maxCellBytes (absent when none was). */
+  cellsShortened?: number;
+  /** Rows were left out because the kept rows reached maxBytes (absent otherwise). */
+  bytesCut?: boolean;
   /** Wall time of one run inside the worker, milliseconds. */
   elapsedMs: number;
   /** With repeat > 1: every run's time, milliseconds. */

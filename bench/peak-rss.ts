@@ -1,0 +1,102 @@
+/**
+ * Peak resident memory of a command and every process it starts (the launcher and its SQL workers): the sum of their
+ * VmRSS, sampled every 20 ms from /proc while it runs (Linux). Shared by bench/executor-memory.ts and
+ * bench/score-memory.ts.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+const rssKb = (pid: number): number => {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0; // gone
+  }
+};
+
+/** The pid and all its descendants now. */
+function tree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone
+    }
+  }
+  const out: number[] = [];
+  const visit = (pid: number) => {
+    out.push(pid);
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return out;
+}
+
+export interface SampledRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** MB (2^20 bytes) */
+  peakMb: number;
+  ms: number;
+  /** Each process's own peak (sampled), MB, largest first. */
+  processesMb: number[];
+}
+
+/** Runs the command and returns its output and the peak of its process tree's summed RSS. */
+export function runSampled(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<SampledRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout = (stdout + t).slice(-200_000)));
+    child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr = (stderr + t).slice(-20_000)));
+    let peakKb = 0;
+    const perPid = new Map<number, number>();
+    const timer = setInterval(() => {
+      if (child.pid === undefined) return;
+      let sum = 0;
+      for (const pid of tree(child.pid)) {
+        const kb = rssKb(pid);
+        sum += kb;
+        perPid.set(pid, Math.max(perPid.get(pid) ?? 0, kb));
+      }
+      peakKb = Math.max(peakKb, sum);
+    }, 20);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearInterval(timer);
+      const processes = [...perPid.values()].filter((kb) => kb > 0).map((kb) => Math.round(kb / 1024)).sort((a, b) => b - a);
+      resolve({ code, stdout, stderr, peakMb: peakKb / 1024, ms: performance.now() - started, processesMb: processes });
+    });
+  });
+}
+
+/** Builds a SQLite file in a child process (so building does not count toward anyone's peak): the statements in order. */
+export function buildDatabase(root: string, file: string, statements: string[]): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const code = `const Database = require("better-sqlite3"); const db = new Database(${JSON.stringify(file)});
+    for (const sql of ${JSON.stringify(statements)}) db.exec(sql); db.close();`;
+  return runSampled(process.execPath, ["-e", code], { cwd: root }).then((r) => {
+    if (r.code !== 0) throw new Error(`could not build ${file}: ${r.stderr}`);
+  });
+}
+
+/** The huge-cell fixtures of issue 32: one 100 MB text cell (and a second that differs in its last byte), and 10,000 rows of 100 KB. */
+export const HUGE_CELL_MB = 100;
+export const hugeCellStatements = (mb = HUGE_CELL_MB): string[] => [
+  "CREATE TABLE huge (id INTEGER PRIMARY KEY, t TEXT)",
+  // hex(zeroblob(n)) is 2n characters of '0'; the two cells differ only in the last one.
+  `INSERT INTO huge VALUES (1, substr(hex(zeroblob(${(mb * 1e6) / 2})), 2) || 'a')`,
+  `INSERT INTO huge VALUES (2, substr(hex(zeroblob(${(mb * 1e6) / 2})), 2) || 'b')`,
+  `INSERT INTO huge VALUES (3, substr(hex(zeroblob(${(mb * 1e6) / 2})), 2) || 'a')`,
+];
+export const wideRowsStatements = (rows = 10_000, kb = 100): string[] => [
+  "CREATE TABLE wide (id INTEGER PRIMARY KEY, t TEXT)",
+  `WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${rows}) INSERT INTO wide SELECT i, hex(randomblob(${(kb * 1024) / 2})) FROM c`,
+];
