@@ -148,8 +148,9 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
 
   /**
    * Test data as a data agent following its prompt writes it (nodes/ts-sql/prompts.ts `dataPrompt`): rows only for
-   * the tables the question needs among those the prompt shows (the gold's tables and the shown tables their foreign
-   * keys point to; never a table the prompt leaves out, as a model could not), `DATA_MIN_ROWS` to `DATA_MAX_ROWS` a
+   * the tables the question needs among those the prompt shows (the gold's tables, those listed under "What the
+   * question refers to", and the shown tables their foreign keys point to; never a table the prompt leaves out, as a
+   * model could not), `DATA_MIN_ROWS` to `DATA_MAX_ROWS` a
    * table (more only up to a count the question names, "at least 10"), copied from the real rows: first the rows that
    * hold a value the gold query filters on or returns, then the rows joined to them, then others that fail the
    * conditions; every row's parent rows included (a child whose parent does not fit is left out). The first such pick
@@ -164,7 +165,10 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
     const own = prompt.slice(prompt.lastIndexOf("(End of the example.)") + 1);
     const shown = names.filter((n) => new RegExp(`CREATE TABLE\\s+["\`]?${n}["\`]?\\s*\\(`, "i").test(own));
     const shownNamed = (name: string) => shown.find((n) => n.toLowerCase() === name.toLowerCase());
-    const needed = new Set(shown.filter((n) => new RegExp(`\\b${n}\\b`, "i").test(gold)));
+    // The prompt asks for rows in each table it lists under "What the question refers to" (the coverage check wants them).
+    const referred = /What the question refers to:\n([\s\S]*?)\n\n/.exec(own)?.[1] ?? "";
+    const referredTables = new Set([...referred.matchAll(/^- (?:column|value .* in) ([^.\s]+)\./gm)].map((m) => m[1]!.toLowerCase()));
+    const needed = new Set(shown.filter((n) => new RegExp(`\\b${n}\\b`, "i").test(gold) || referredTables.has(n.toLowerCase())));
     if (!needed.size) for (const n of shown) needed.add(n);
     for (const queue = [...needed]; queue.length; ) {
       for (const fk of fksOf(db, queue.pop()!)) {
@@ -181,7 +185,7 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
     const literals = [...filters.matchAll(/'((?:[^']|'')*)'|\b(\d+(?:\.\d+)?)\b/g)].map((m) => (m[1] !== undefined ? `s${m[1].replace(/''/g, "'").toLowerCase()}` : `n${Number(m[2])}`));
     const wantNull = new Set([...gold.matchAll(/(\w+)\s+IS\s+NULL/gi)].map((m) => m[1]!.toLowerCase()));
     const answer = db.prepare(gold).raw(true).all() as unknown[][];
-    const pick = (values: Set<string>, failing: number): TestTables => {
+    const pick = (values: Set<string>, failing: number, meeting: number): TestTables => {
       // How many of the values a row holds (a text starting with one, as '2023-05-01' with '2023', counts too).
       const prefixes = [...values].filter((v) => v.startsWith("s") && v.length > 4);
       const score = (row: Record<string, unknown>) =>
@@ -216,7 +220,7 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
         const rest = all[t]!.filter((r) => !first.includes(r));
         // Rows that fail the conditions besides those that meet them, when the table has them.
         const others = Math.min(failing, rest.length);
-        const wanted = Math.min(cap, Math.max(DATA_MIN_ROWS + 1, first.length + others));
+        const wanted = Math.min(cap, Math.max(DATA_MIN_ROWS + 1, Math.min(first.length, meeting) + others, pointedAt.size));
         sample[t] = [...first.slice(0, Math.max(wanted - others, Math.min(pointedAt.size, cap))), ...rest].slice(0, wanted);
       }
       // Every row's parents: added while the parent table has room, else the child is left out; until nothing changes.
@@ -244,8 +248,9 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
     };
     const tries = [new Set([...literals, ...answer.flat().map(key)]), ...answer.slice(0, 3).map((row) => new Set([...literals, ...row.map(key)])), new Set(literals)];
     let first: TestTables | undefined;
-    for (const [values, failing] of tries.flatMap((v) => [[v, 2], [v, 0]] as const)) {
-      const sample = pick(values, failing);
+    // Few rows first (3 that meet the conditions, 2 that fail them), more when those do not make the answer informative.
+    for (const [values, failing, meeting] of tries.flatMap((v) => [[v, 2, 3], [v, 2, cap], [v, 0, cap]] as const)) {
+      const sample = pick(values, failing, meeting);
       if (informative(goldRows(q, keptRows(q, sample)).rows)) return sample;
       first ??= sample;
     }
