@@ -168,14 +168,20 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
     // The prompt asks for rows in each table it lists under "What the question refers to" (the coverage check wants them).
     const referred = /What the question refers to:\n([\s\S]*?)\n\n/.exec(own)?.[1] ?? "";
     const referredTables = new Set([...referred.matchAll(/^- (?:column|value .* in) ([^.\s]+)\./gm)].map((m) => m[1]!.toLowerCase()));
-    const needed = new Set(shown.filter((n) => new RegExp(`\\b${n}\\b`, "i").test(gold) || referredTables.has(n.toLowerCase())));
-    if (!needed.size) for (const n of shown) needed.add(n);
-    for (const queue = [...needed]; queue.length; ) {
-      for (const fk of fksOf(db, queue.pop()!)) {
-        const parent = shownNamed(fk.table);
-        if (parent && !needed.has(parent)) needed.add(parent), queue.push(parent);
+    const withParents = (start: Iterable<string>) => {
+      const out = new Set(start);
+      for (const queue = [...out]; queue.length; ) {
+        for (const fk of fksOf(db, queue.pop()!)) {
+          const parent = shownNamed(fk.table);
+          if (parent && !out.has(parent)) out.add(parent), queue.push(parent);
+        }
       }
-    }
+      return out;
+    };
+    // The tables the answer comes from (the gold's and their parents) get the rows that matter first.
+    const goldTables = withParents(shown.filter((n) => new RegExp(`\\b${n}\\b`, "i").test(gold)));
+    const needed = withParents([...goldTables, ...shown.filter((n) => referredTables.has(n.toLowerCase()))]);
+    if (!needed.size) for (const n of shown) needed.add(n);
     const tables = shown.filter((n) => needed.has(n));
     const cap = Math.max(DATA_MAX_ROWS, ...[...q.question.matchAll(/\b(?:at least|more than|over)\s+(\d+)\b/gi)].map((m) => Number(m[1])).filter((k) => k <= 20));
     const all = Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]]));
@@ -209,13 +215,26 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
       // Children before their parents, so a parent keeps room for the rows its chosen children point to.
       const childrenOf = (t: string) => tables.filter((c) => c !== t && fksOf(db, c).some((fk) => shownNamed(fk.table) === t));
       const order: string[] = [];
-      while (order.length < tables.length) {
-        const left = tables.filter((t) => !order.includes(t));
-        order.push(left.find((t) => childrenOf(t).every((c) => order.includes(c))) ?? left[0]!);
+      for (const group of [tables.filter((t) => goldTables.has(t)), tables.filter((t) => !goldTables.has(t))]) {
+        while (group.some((t) => !order.includes(t))) {
+          const left = group.filter((t) => !order.includes(t));
+          order.push(left.find((t) => childrenOf(t).filter((c) => group.includes(c)).every((c) => order.includes(c))) ?? left[0]!);
+        }
       }
       const sample: TestTables = {};
       for (const t of order) {
-        const pointedAt = new Set(childrenOf(t).flatMap((c) => fksOf(db, c).filter((fk) => shownNamed(fk.table) === t && fk.to).flatMap((fk) => sample[c]!.map((row) => all[t]!.find((p) => p[fk.to!] === row[fk.from])).filter((p): p is Record<string, unknown> => !!p))));
+        if (!goldTables.has(t) && goldTables.size) {
+          // A table the prompt lists but the answer does not read: a few rows joined to those already there.
+          const fits = (row: Record<string, unknown>) =>
+            fksOf(db, t).every((fk) => {
+              const parent = shownNamed(fk.table);
+              return !parent || !sample[parent] || !fk.to || row[fk.from] === null || sample[parent]!.some((p) => p[fk.to!] === row[fk.from]);
+            });
+          const fitting = all[t]!.filter(fits);
+          sample[t] = (fitting.length ? fitting : all[t]!).slice(0, DATA_MIN_ROWS + 1);
+          continue;
+        }
+        const pointedAt = new Set(childrenOf(t).flatMap((c) => fksOf(db, c).filter((fk) => shownNamed(fk.table) === t && fk.to).flatMap((fk) => (sample[c] ?? []).map((row) => all[t]!.find((p) => p[fk.to!] === row[fk.from])).filter((p): p is Record<string, unknown> => !!p))));
         const first = [...new Set([...pointedAt, ...hits.get(t)!, ...joined.get(t)!])];
         const rest = all[t]!.filter((r) => !first.includes(r));
         // Rows that fail the conditions besides those that meet them, when the table has them.
