@@ -81,6 +81,10 @@ interface Row {
   checkpointBytes: number;
   /** Prompt and reply characters per question. */
   textChars: number;
+  /** Tokens of the calls the response cache answered, per question (the evals share one cache: a later graph may find
+   * an earlier one's prompts, as ts-sql's generator finds the baseline's). */
+  savedInputTokens: number;
+  savedOutputTokens: number;
 }
 const rows: Row[] = [];
 
@@ -112,6 +116,8 @@ async function evalGraph(graph: string, extra: string[] = [], label = graph): Pr
     seconds: seconds / n,
     checkpointBytes: stored / n,
     textChars: (promptAndReplyChars - textBefore) / n,
+    savedInputTokens: per((r) => r.savedInputTokens ?? 0),
+    savedOutputTokens: per((r) => r.savedOutputTokens ?? 0),
   });
 }
 
@@ -161,9 +167,12 @@ const PAPER_COST: Record<string, string> = {
 };
 const tok = (n: number) => Math.round(n).toLocaleString("en-US");
 console.log(`\n${"graph".padEnd(16)} ${"calls/q".padStart(8)} ${"tokens/q".padStart(9)} ${"out tok/q".padStart(9)}  paper's reported cost`);
-for (const r of rows) console.log(`${r.graph.padEnd(16)} ${r.calls.toFixed(1).padStart(8)} ${tok(r.inputTokens + r.outputTokens).padStart(9)} ${tok(r.outputTokens).padStart(9)}  ${PAPER_COST[r.graph] ?? "not reported"}`);
-console.log("(tokens/q: prompt + completion per question as the run records them, the server counting about 4 characters a token;");
-console.log("out tok/q: completion alone, the figure to set beside Memo-SQL's generated tokens)");
+for (const r of rows) {
+  const total = r.inputTokens + r.outputTokens + r.savedInputTokens + r.savedOutputTokens;
+  console.log(`${r.graph.padEnd(16)} ${r.calls.toFixed(1).padStart(8)} ${tok(total).padStart(9)} ${tok(r.outputTokens + r.savedOutputTokens).padStart(9)}  ${PAPER_COST[r.graph] ?? "not reported"}`);
+}
+console.log("(tokens/q: prompt + completion of every call per question, those the response cache answered included (the paper pays");
+console.log("them all), the server counting about 4 characters a token; out tok/q: completion alone, beside Memo-SQL's generated tokens)");
 if (wanted("r3-review") && wanted("memo-refine")) {
   console.log("\n$ sqlmend compare runs/r3-review runs/memo-refine");
   console.log(await sqlmend(["compare", path.join(dir, "runs", "r3-review"), path.join(dir, "runs", "memo-refine")]));

@@ -137,6 +137,9 @@ for (const bench of benches) {
   console.log(`whole pipeline per question (usage): median ${fmt(median(whole))}, min ${fmt(Math.min(...whole))}, max ${fmt(Math.max(...whole))}`);
   console.log(`paper (Table 6): ${fmt(PAPER_TOKENS)} per SQL; target <= 1.5x = ${fmt(TARGET)}; ours ${(mean(whole) / PAPER_TOKENS).toFixed(2)}x (usage), ${(o200kTotal / n / PAPER_TOKENS).toFixed(2)}x (o200k): ${mean(whole) <= TARGET && o200kTotal / n <= TARGET ? "within target" : "ABOVE target"}`);
   if (rowsPerTable.length) console.log(`test rows per table (the scripted data agent; the prompt asks 3 to 8): mean ${mean(rowsPerTable).toFixed(1)}, max ${Math.max(...rowsPerTable).toFixed(1)}`);
+  // Tokens of calls the response cache answered are not in usageByRole: say so if there were any (none in a fresh run).
+  const cached = records.reduce((k, r) => k + (r.cachedCalls ?? 0), 0);
+  if (cached) console.log(`NOTE: ${cached} calls were answered by the response cache (${fmt(records.reduce((k, r) => k + (r.savedTokens ?? 0), 0) / n)} tokens/q not counted above)`);
   const tested = records.filter((r) => r.outcome?.tested === true).length;
   console.log(`test case built for ${tested}/${n}; EX ${((records.filter((r) => r.correct).length / n) * 100).toFixed(0)}% (EX measures the scripted agents, not the method)`);
 }
