@@ -64,6 +64,9 @@ export interface MethodAgents {
   unrouted: ChatRequestRecord[];
 }
 
+/** Key values equal as SQLite's foreign keys see them: Spider stores some as text in the child, integers in the parent. */
+const sameKey = (a: unknown, b: unknown) => a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
+
 /** The rows a table the scripted data agent writes, as TS-SQL's data prompt asks (3 to 8). */
 export const DATA_MIN_ROWS = 3;
 export const DATA_MAX_ROWS = 8;
@@ -135,7 +138,7 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
           const parent = Object.keys(kept).find((n) => n.toLowerCase() === fk.table.toLowerCase());
           const to = fk.to ?? "rowid";
           const before = kept[t]!.length;
-          kept[t] = kept[t]!.filter((row) => row[fk.from] === null || row[fk.from] === undefined || (!!parent && kept[parent]!.some((p) => p[to] === row[fk.from])));
+          kept[t] = kept[t]!.filter((row) => row[fk.from] === null || row[fk.from] === undefined || (!!parent && kept[parent]!.some((p) => sameKey(p[to], row[fk.from]))));
           if (kept[t]!.length !== before) changed = true;
         }
       }
@@ -205,7 +208,7 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
           const parent = shownNamed(fk.table);
           if (!parent || !needed.has(parent) || !fk.to) continue;
           for (const row of all[t]!) {
-            const ref = all[parent]!.find((p) => p[fk.to!] === row[fk.from]);
+            const ref = all[parent]!.find((p) => sameKey(p[fk.to!], row[fk.from]));
             if (!ref) continue;
             if (hits.get(parent)!.has(ref)) joined.get(t)!.add(row);
             if (hits.get(t)!.has(row)) joined.get(parent)!.add(ref);
@@ -228,13 +231,13 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
           const fits = (row: Record<string, unknown>) =>
             fksOf(db, t).every((fk) => {
               const parent = shownNamed(fk.table);
-              return !parent || !sample[parent] || !fk.to || row[fk.from] === null || sample[parent]!.some((p) => p[fk.to!] === row[fk.from]);
+              return !parent || !sample[parent] || !fk.to || row[fk.from] === null || sample[parent]!.some((p) => sameKey(p[fk.to!], row[fk.from]));
             });
           const fitting = all[t]!.filter(fits);
           sample[t] = (fitting.length ? fitting : all[t]!).slice(0, DATA_MIN_ROWS + 1);
           continue;
         }
-        const pointedAt = new Set(childrenOf(t).flatMap((c) => fksOf(db, c).filter((fk) => shownNamed(fk.table) === t && fk.to).flatMap((fk) => (sample[c] ?? []).map((row) => all[t]!.find((p) => p[fk.to!] === row[fk.from])).filter((p): p is Record<string, unknown> => !!p))));
+        const pointedAt = new Set(childrenOf(t).flatMap((c) => fksOf(db, c).filter((fk) => shownNamed(fk.table) === t && fk.to).flatMap((fk) => (sample[c] ?? []).map((row) => all[t]!.find((p) => sameKey(p[fk.to!], row[fk.from]))).filter((p): p is Record<string, unknown> => !!p))));
         const first = [...new Set([...pointedAt, ...hits.get(t)!, ...joined.get(t)!])];
         const rest = all[t]!.filter((r) => !first.includes(r));
         // Rows that fail the conditions besides those that meet them, when the table has them.
@@ -252,8 +255,8 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
             if (!parent || !fk.to) continue;
             sample[t] = sample[t]!.filter((row) => {
               const ref = row[fk.from];
-              if (ref === null || ref === undefined || sample[parent]!.some((p) => p[fk.to!] === ref)) return true;
-              const found = all[parent]!.find((p) => p[fk.to!] === ref);
+              if (ref === null || ref === undefined || sample[parent]!.some((p) => sameKey(p[fk.to!], ref))) return true;
+              const found = all[parent]!.find((p) => sameKey(p[fk.to!], ref));
               if (found && !leftOut.has(found) && sample[parent]!.length < cap) return (sample[parent]!.push(found), (changed = true));
               // Left out for good, so a grandchild cannot bring it back (and its own parent trouble with it).
               leftOut.add(row);
