@@ -383,8 +383,6 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
       case "data":
         if (!q?.goldSql) return text('```json\n{"tables": {}}\n```');
         sentData.set(q.question, testData(req, q));
-        // Asked for a JSON schema's reply (structured output), it replies with the JSON alone, as such a model does.
-        if (req.body?.response_format?.type === "json_schema") return json({ tables: sentData.get(q.question) });
         return text(`Rows covering the conditions:\n\`\`\`json\n${JSON.stringify({ tables: sentData.get(q.question) })}\n\`\`\``);
       case "coder":
         return q?.goldSql ? coderReply(q) : text("```javascript\n// nothing known\nresult = [];\n```");
