@@ -81,6 +81,10 @@ interface Row {
   checkpointBytes: number;
   /** Prompt and reply characters per question. */
   textChars: number;
+  /** Tokens of the calls the response cache answered, per question (the evals share one cache: a later graph may find
+   * an earlier one's prompts, as ts-sql's generator finds the baseline's). */
+  savedInputTokens: number;
+  savedOutputTokens: number;
 }
 const rows: Row[] = [];
 
@@ -112,6 +116,8 @@ async function evalGraph(graph: string, extra: string[] = [], label = graph): Pr
     seconds: seconds / n,
     checkpointBytes: stored / n,
     textChars: (promptAndReplyChars - textBefore) / n,
+    savedInputTokens: per((r) => r.savedInputTokens ?? 0),
+    savedOutputTokens: per((r) => r.savedOutputTokens ?? 0),
   });
 }
 
@@ -145,6 +151,28 @@ for (const r of rows) {
 console.log(`\n(${rows[0]!.questions} questions each; total ${total.toFixed(0)} s. calls/q: the launcher's count (results.jsonl); requests/q: the`);
 console.log(`server's, chat and embeddings; wall s/q: the eval's wall time / questions, ${values.concurrency} in flight; ckpt: the checkpoint file with its WAL;`);
 console.log("text: the characters of the chat prompts and replies the server saw; ckpt/text: their ratio, target <= 2x)");
+// Each paper's reported cost per question, beside ours (tokens = prompt + completion, per question, as results.jsonl
+// counts them). Memo-SQL (Table 2, §5.1, A.7) reports generated tokens per query on CHESS-SDS with open models; TS-SQL
+// (Table 6) prompt + completion per SQL; R³ and MAGIC report no token or call figures.
+const PAPER_COST: Record<string, string> = {
+  "ts-sql": "2,369 tokens per SQL (Table 6: test-case generation + self-refinement)",
+  "ts-sql-refine": "2,369 tokens per SQL (Table 6, as a corrector in Table 5)",
+  "memo-sql": "7,925 (Qwen2.5-Coder-32B) / 16,563 (Llama-3.1-8B) generated tokens per query (Table 2)",
+  "memo-refine": "not reported (Table 2 is the whole pipeline: memo-sql)",
+  r3: "not reported",
+  "r3-review": "not reported",
+  magic: "not reported (a guideline in under 2 hours, §3)",
+  "self-consistency": "not reported (20 samples, MAGIC §4)",
+  "multiple-prompt": "not reported (up to 20 prompts, MAGIC §4)",
+};
+const tok = (n: number) => Math.round(n).toLocaleString("en-US");
+console.log(`\n${"graph".padEnd(16)} ${"calls/q".padStart(8)} ${"tokens/q".padStart(9)} ${"out tok/q".padStart(9)}  paper's reported cost`);
+for (const r of rows) {
+  const total = r.inputTokens + r.outputTokens + r.savedInputTokens + r.savedOutputTokens;
+  console.log(`${r.graph.padEnd(16)} ${r.calls.toFixed(1).padStart(8)} ${tok(total).padStart(9)} ${tok(r.outputTokens + r.savedOutputTokens).padStart(9)}  ${PAPER_COST[r.graph] ?? "not reported"}`);
+}
+console.log("(tokens/q: prompt + completion of every call per question, those the response cache answered included (the paper pays");
+console.log("them all), the server counting about 4 characters a token; out tok/q: completion alone, beside Memo-SQL's generated tokens)");
 if (wanted("r3-review") && wanted("memo-refine")) {
   console.log("\n$ sqlmend compare runs/r3-review runs/memo-refine");
   console.log(await sqlmend(["compare", path.join(dir, "runs", "r3-review"), path.join(dir, "runs", "memo-refine")]));

@@ -6,6 +6,7 @@ import { checkDataNode, dataNode, sampleDataNode } from "../nodes/ts-sql/data.ts
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
 import { reviseNode, testNode } from "../nodes/ts-sql/revise.ts";
 import { voteNode } from "../nodes/ts-sql/vote.ts";
+import { CODER_ROWS_SHOWN, REVISER_ROWS_SHOWN, rowsNotShown } from "../nodes/ts-sql/prompts.ts";
 import { readOptions } from "../core/options.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
 import { SHARED_FACTORIES } from "./slots.ts";
@@ -146,6 +147,10 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     unsampledTables: data?.source === "sampled" ? (data.firstRowsOf?.length ?? 0) : null,
     // Under --no-data-agent: tables sampled at the cap, less than their 1/10 (null when the data agent wrote the rows).
     cappedSampleTables: data?.source === "sampled" ? (data.cappedOf?.length ?? 0) : null,
+    // Test rows the coder's and the reviser's prompts left out (each shows a sample and says so; the code and the SQL
+    // run on every row).
+    coderRowsNotShown: data ? rowsNotShown(data.tables, CODER_ROWS_SHOWN) : 0,
+    reviserRowsNotShown: data && state.rounds > 0 ? rowsNotShown(data.tables, REVISER_ROWS_SHOWN) : 0,
     testCodeBuilt: Boolean(state.testCode),
     testCodeHow: state.testCode?.how ?? null,
     coderTurns: state.codeCandidates.reduce((n, c) => n + c.rounds, 0),

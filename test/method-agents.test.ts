@@ -10,7 +10,7 @@ import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { methodAgents } from "./support/method-agents.ts";
+import { DATA_MAX_ROWS, DATA_MIN_ROWS, methodAgents } from "./support/method-agents.ts";
 
 let dir: string;
 let dev: Question[];
@@ -86,6 +86,29 @@ describe("method-agents: TS-SQL's scripted data agent", () => {
     expect(problems).toEqual([]);
     // As few rows as make the answers informative: not the whole database.
     expect(rows / dev.length).toBeLessThan(120);
+  });
+
+  it("writes 3 to 8 rows a table, as the data prompt asks (more only up to a count the question names)", () => {
+    const agents = methodAgents({ questions: [dev] });
+    const outside: string[] = [];
+    const perTable: number[] = [];
+    for (const q of dev) {
+      const db = new Database(q.dbPath, { readonly: true });
+      const ddl = shownTables(db, q.goldSql!).map((t) => (db.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(t) as { sql: string }).sql).join("\n");
+      db.close();
+      const reply = agents.respond({ model: "agent/data", messages: [{ role: "user", content: `Tables:\n${ddl}\nQuestion: ${q.question}` }] } as never) as { content: string };
+      const tables = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply.content)![1]!) as { tables: Tables }).tables;
+      // "at least 10 reviews": ten rows of a table are what the question's own count needs.
+      const named = Math.max(0, ...[...q.question.matchAll(/\bat least (\d+)\b/g)].map((m) => Number(m[1])));
+      for (const [t, r] of Object.entries(tables)) {
+        perTable.push(r.length);
+        if (r.length > Math.max(DATA_MAX_ROWS, named)) outside.push(`${q.id} ${t}: ${r.length} rows`);
+      }
+    }
+    expect(outside).toEqual([]);
+    const mean = perTable.reduce((a, b) => a + b, 0) / perTable.length;
+    expect(mean).toBeGreaterThanOrEqual(DATA_MIN_ROWS);
+    expect(mean).toBeLessThanOrEqual(DATA_MAX_ROWS);
   });
 
   it("writes no rows for a parent table its prompt leaves out, so the schema refuses the children (as for a model)", () => {

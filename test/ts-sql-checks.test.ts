@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { comparisonOf, matchesExpected, relevantTables, sqlVariants } from "../nodes/ts-sql/common.ts";
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
-import { coderPrompt, dataPrompt, ONE_SHOT } from "../nodes/ts-sql/prompts.ts";
+import { CODER_ROWS_SHOWN, coderPrompt, dataPrompt, ONE_SHOT, REVISER_ROWS_SHOWN, revisePrompt } from "../nodes/ts-sql/prompts.ts";
+import { tsSqlOutcome } from "../graphs/ts-sql.ts";
 import { TestTablesSchema } from "../state/ts-sql.ts";
 import { runSandboxed } from "../tools/sandbox/sandbox.ts";
 import type { Linking } from "../state/linking.ts";
@@ -151,5 +152,42 @@ describe("sqlVariants: the candidate's one-change variants a test can see", () =
       { kind: "distinct", sql: "select  a from t order by a" },
       { kind: "order", sql: "select distinct a from t order by a DESC" },
     ]);
+  });
+});
+
+describe("what the coder and the reviser are shown (issue 32: tokens per SQL)", () => {
+  const many = { school: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `School ${i + 1}`, score: 500 + i })) };
+  const args = { schema: "CREATE TABLE school (id INTEGER PRIMARY KEY, name TEXT, score REAL)", foreignKeys: "", question: "Which school scores best?", evidence: "" };
+  const textOf = (messages: { content: unknown }[]) => messages.map((m) => String(m.content)).join("\n");
+  const rowLines = (prompt: string) => prompt.split("\n").filter((l) => /^ {2}\[\d+,"School \d+",\d+\]$/.test(l)).length;
+
+  it("the coder sees a bounded sample of each table's rows and is told it is one; the reviser fewer; both count what they left out", () => {
+    const coder = textOf(coderPrompt({ ...args, tables: many, dbId: "d" }));
+    expect(rowLines(coder)).toBe(CODER_ROWS_SHOWN);
+    expect(coder).toContain(`at most ${CODER_ROWS_SHOWN} rows of each table shown; the code runs on every row`);
+    expect(coder).toContain(`school (20 rows; columns id, name, score):`);
+    expect(coder).toContain(`... ${20 - CODER_ROWS_SHOWN} more rows not shown`);
+    const expected = { columns: ["name"], rows: Array.from({ length: 30 }, (_, i) => [`School ${i}`]) };
+    const reviser = textOf(revisePrompt({ ...args, tables: many, code: "result = [];", codeKind: "code", expected, sql: "SELECT name FROM school", sqlResult: expected }));
+    expect(rowLines(reviser)).toBe(REVISER_ROWS_SHOWN);
+    expect(reviser).toContain(`... ${20 - REVISER_ROWS_SHOWN} more rows not shown`);
+    // Results are bounded too (the expected one and the SQL's), and say how many rows they hold.
+    expect(reviser).toContain("30 row(s):");
+    expect(reviser).toContain("... 20 more rows not shown");
+    // The run records what the prompts left out (nothing silent).
+    const state = { testData: { tables: many, source: "generated", loaded: { school: 20 }, violations: [], gaps: [], sqlRan: true, sqlRows: 1 }, attempts: [], codeCandidates: [], rounds: 1, dataRounds: 1, testCode: null, testRun: null, dataStopReason: null, stopReason: null };
+    expect(tsSqlOutcome(state)).toMatchObject({ coderRowsNotShown: 20 - CODER_ROWS_SHOWN, reviserRowsNotShown: 20 - REVISER_ROWS_SHOWN });
+  });
+
+  it("one 1-shot example per prompt: the data agent's and the coder's first turn carry it once; an inspection round and the reviser none", () => {
+    const count = (text: string) => text.split(ONE_SHOT.question).length - 1;
+    expect(count(textOf(dataPrompt({ ...args, relevant: "" })))).toBe(1);
+    expect(count(textOf(coderPrompt({ ...args, tables: many, dbId: "d" })))).toBe(1);
+    // A.5's inspection prompt revises the model's own code: no example (B.4: the 1-shot is test-case generation's).
+    const retry = textOf(coderPrompt({ ...args, tables: many, dbId: "d", previous: { code: "result = [];", problem: "the result is empty" } }));
+    expect(count(retry)).toBe(0);
+    expect(retry).toContain("Inspection found a problem: the result is empty");
+    const expected = { columns: ["name"], rows: [["School 20"]] };
+    expect(count(textOf(revisePrompt({ ...args, tables: many, code: "result = [];", codeKind: "code", expected, sql: "SELECT 1", sqlResult: expected })))).toBe(0);
   });
 });

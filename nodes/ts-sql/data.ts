@@ -67,16 +67,29 @@ function lastReplyProblem(state: { attempts: { node: string; ok: boolean; note?:
 /** Linked columns and values as prompt lines: what the question's keywords point to. */
 function relevantLines(linking: { columns: { table: string; column: string; keyword?: string }[]; values: { keyword: string; table: string; column: string; value: string }[] } | null): string {
   if (!linking) return "";
-  const columns = linking.columns.map((c) => `- column ${c.table}.${c.column}${c.keyword ? ` (for "${c.keyword}")` : ""}`);
-  const values = linking.values.map((v) => `- value ${JSON.stringify(v.value)} in ${v.table}.${v.column} (for "${v.keyword}")`);
-  return [...columns, ...values].join("\n");
+  // One line per column and per value, however many keywords point to it (the keywords joined).
+  const lines = new Map<string, string[]>();
+  const add = (line: string, keyword?: string) => lines.set(line, [...(lines.get(line) ?? []), ...(keyword && !lines.get(line)?.includes(keyword) ? [keyword] : [])]);
+  for (const c of linking.columns) add(`- column ${c.table}.${c.column}`, c.keyword);
+  for (const v of linking.values) add(`- value ${JSON.stringify(v.value)} in ${v.table}.${v.column}`, v.keyword);
+  return [...lines].map(([line, keywords]) => (keywords.length ? `${line} (for ${keywords.map((k) => `"${k}"`).join(", ")})` : line)).join("\n");
 }
 
-/** A few stored values per column of the relevant tables, as the data agent's examples of formats (A.3's samples). */
+const EXAMPLE_CHARS = 40;
+
+/**
+ * A few stored values per column of the relevant tables, as the data agent's examples of formats (A.3's samples).
+ * Key columns (a primary key, a foreign key) are left out: their 1, 2, 3 show no format, and the rows' own keys are
+ * the agent's to choose; a long value is cut (its format shows in its first characters).
+ */
 function exampleLines(schema: Awaited<ReturnType<typeof schemaFacts>>["schema"], tables: string[]): string {
+  const cut = (v: unknown) => (typeof v === "string" && v.length > EXAMPLE_CHARS ? `${JSON.stringify(v.slice(0, EXAMPLE_CHARS))}…` : JSON.stringify(v));
   return schema.tables
     .filter((t) => tables.includes(t.name))
-    .flatMap((t) => t.columns.filter((c) => c.samples.length).map((c) => `- ${t.name}.${c.name}: ${c.samples.map((s) => JSON.stringify(s)).join(", ")}`))
+    .flatMap((t) => {
+      const keys = new Set(t.foreignKeys.flatMap((fk) => fk.columns));
+      return t.columns.filter((c) => c.samples.length && !c.primaryKey && !keys.has(c.name)).map((c) => `- ${t.name}.${c.name}: ${c.samples.map(cut).join(", ")}`);
+    })
     .join("\n");
 }
 

@@ -6,13 +6,23 @@ import type { TestResult, TestTablesValue } from "../../state/ts-sql.ts";
  * TS-SQL's prompts (Appendix A), in our own words. Who sees what:
  *   data agent (A.3)   — relevant tables' CREATE statements, foreign keys, linked columns and values, a few example
  *                        values of the real database, question, evidence; writes synthetic rows.
- *   coder (A.4, A.5)   — CREATE statements (no values), foreign keys, the synthetic rows, question, evidence.
+ *   coder (A.4, A.5)   — CREATE statements (no values), foreign keys, a sample of the synthetic rows (at most
+ *                        CODER_ROWS_SHOWN a table), question, evidence; the 1-shot example on its first turn only.
  *   selector (A.6)     — the same plus two candidate codes and their results on the synthetic rows.
- *   reviser (A.2)      — schema without values, the synthetic rows, test code, expected result, the SQL and its
- *                        result or error on the synthetic rows. Never a row of the real database.
+ *   reviser (A.2)      — schema without values, a few synthetic rows (REVISER_ROWS_SHOWN a table), test code,
+ *                        expected result, the SQL and its result or error on the synthetic rows. Never a row of the
+ *                        real database.
  */
 
-const MAX_ROWS_SHOWN = 50;
+/**
+ * Rows of each test table a prompt shows. The coder sees a sample (A.4's "DataFrames with data samples"; its code runs
+ * on every row), the reviser fewer (A.2 shows none: the test code and both results carry the feedback), and each
+ * prompt says how many it left out. The outcome counts them (`coderRowsNotShown`, `reviserRowsNotShown`).
+ */
+export const CODER_ROWS_SHOWN = 5;
+export const REVISER_ROWS_SHOWN = 3;
+/** Rows of a result (the expected one, the SQL's, a code's) a prompt shows. */
+export const RESULT_ROWS_SHOWN = 10;
 
 const MAX_CELL_CHARS = 200;
 
@@ -20,22 +30,29 @@ const MAX_CELL_CHARS = 200;
 export const showJson = (value: unknown): string =>
   JSON.stringify(value, (_, v: unknown) => (typeof v === "string" && v.length > MAX_CELL_CHARS ? `${v.slice(0, MAX_CELL_CHARS)}… (${v.length} characters)` : v), 0);
 
-/** The test tables as JSON, a line per row (rows beyond a cap are counted, not shown). */
-export function showTables(tables: TestTablesValue): string {
+/** Rows of `tables` a prompt showing at most `maxRows` a table leaves out. */
+export const rowsNotShown = (tables: TestTablesValue, maxRows: number): number => Object.values(tables).reduce((n, rows) => n + Math.max(0, rows.length - maxRows), 0);
+
+/**
+ * The test tables for a prompt: per table its columns once, then a JSON array per row (keys are not repeated on
+ * every row); at most `maxRows` rows a table, the rest counted ("... 4 more rows not shown").
+ */
+export function showTables(tables: TestTablesValue, maxRows = Number.POSITIVE_INFINITY): string {
   return Object.entries(tables)
     .map(([name, rows]) => {
-      const shown = rows.slice(0, MAX_ROWS_SHOWN).map((r) => `  ${showJson(r)}`);
-      const more = rows.length > MAX_ROWS_SHOWN ? [`  ... ${rows.length - MAX_ROWS_SHOWN} more rows`] : [];
-      return `${name} (${rows.length} rows):\n${[...shown, ...more].join("\n")}`;
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      const shown = rows.slice(0, maxRows).map((r) => `  ${showJson(columns.map((c) => r[c] ?? null))}`);
+      const more = rows.length > maxRows ? [`  ... ${rows.length - maxRows} more rows not shown`] : [];
+      return `${name} (${rows.length} rows; columns ${columns.join(", ")}):\n${[...shown, ...more].join("\n")}`;
     })
     .join("\n");
 }
 
-export function showResult(result: TestResult | undefined, limit = 20): string {
+export function showResult(result: TestResult | undefined, limit = RESULT_ROWS_SHOWN): string {
   if (!result) return "(none)";
   if (!result.rows.length) return `columns ${showJson(result.columns)}; no rows`;
   const rows = result.rows.slice(0, limit).map((r) => `  ${showJson(r)}`);
-  const more = result.rows.length > limit ? `\n  ... ${result.rows.length - limit} more rows` : "";
+  const more = result.rows.length > limit ? `\n  ... ${result.rows.length - limit} more rows not shown` : "";
   return `columns ${showJson(result.columns)}; ${result.rows.length} row(s):\n${rows.join("\n")}${more}`;
 }
 
@@ -126,7 +143,8 @@ export function dataPrompt(args: {
         `What the question refers to:\n${args.relevant || "(nothing linked)"}\n\n` +
         `${questionBlock(args.question, args.evidence)}\n\n` +
         "Write test data for this question:\n" +
-        "- 3 to 8 rows per table, only for the tables the question needs (and the tables their foreign keys point to);\n" +
+        "- 3 to 8 rows per table (more only where the question names a larger count, as in \"at least 10\"), only for the " +
+        "tables the question needs, each table under \"What the question refers to\", and the tables their foreign keys point to;\n" +
         "- rows that cover the question: some that satisfy every condition of the question and some that fail each one, " +
         "so that a wrong query gives a different answer than the right one;\n" +
         "- a single right answer: no ties at a maximum or minimum unless the question allows them;\n" +
@@ -166,14 +184,18 @@ export function coderPrompt(args: {
     ? `\n\nYour previous code:\n\`\`\`javascript\n${args.previous.code}\n\`\`\`\nIts result: ${showResult(args.previous.result)}\n` +
       `Inspection found a problem: ${args.previous.problem}\nRevise the code so it runs and answers the question.`
     : "";
+  const data = args.tables
+    ? `Test data (at most ${CODER_ROWS_SHOWN} rows of each table shown; the code runs on every row):\n${showTables(args.tables, CODER_ROWS_SHOWN)}`
+    : "Test data:\n(not shown: write the code from the tables' structure above; it runs on the database's rows, each table as tables.<name>)";
   return [
     { role: "system", content: CODE_SYSTEM },
     {
       role: "user",
       content:
-        `${ONE_SHOT_BLOCK("code")}\n\n` +
+        // The example opens the first turn only: an inspection round (A.5) revises the model's own code.
+        (args.previous ? "" : `${ONE_SHOT_BLOCK("code")}\n\n`) +
         `Database: ${args.dbId || "(unnamed)"}\nTables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
-        `Test data:\n${args.tables ? showTables(args.tables) : "(not shown: write the code from the tables' structure above; it runs on the database's rows, each table as tables.<name>)"}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
+        `${data}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
     },
   ];
 }
@@ -221,7 +243,8 @@ export function selectPrompt(args: {
     {
       role: "user",
       content:
-        `Tables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\nTest data:\n${showTables(args.tables)}\n\n` +
+        `Tables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
+        `Test data (at most ${CODER_ROWS_SHOWN} rows of each table shown; both programs ran on every row):\n${showTables(args.tables, CODER_ROWS_SHOWN)}\n\n` +
         `${questionBlock(args.question, args.evidence)}\n\n` +
         `Candidate A:\n\`\`\`javascript\n${args.a.code}\n\`\`\`\nResult: ${showResult(args.a.result)}\n\n` +
         `Candidate B:\n\`\`\`javascript\n${args.b.code}\n\`\`\`\nResult: ${showResult(args.b.result)}\n\n` +
@@ -258,7 +281,7 @@ export function revisePrompt(args: {
       role: "user",
       content:
         `Database schema:\n${args.schema}\n\n${questionBlock(args.question, args.evidence)}\n\n` +
-        `Test data:\n${showTables(args.tables)}\n\n${logic}` +
+        `Test data (at most ${REVISER_ROWS_SHOWN} rows of each table shown; the results below are on every row):\n${showTables(args.tables, REVISER_ROWS_SHOWN)}\n\n${logic}` +
         `Expected result on the test data: ${showResult(args.expected)}\n\n` +
         `Generated SQL:\n\`\`\`sql\n${args.sql}\n\`\`\`\n${outcome}\n\n` +
         "The SQL does not pass the test. Work out, step by step, where the SQL departs from the question" +

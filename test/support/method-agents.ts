@@ -12,8 +12,9 @@
  * - judges (reviewer, critic, reflector, feedback's judge, self-debugging's explainer) say "wrong" exactly when the query
  *   under review is not the gold;
  * - structured agents (linker, persona, decomposer, reflector, critic, labeler) reply with their JSON;
- * - TS-SQL's data agent writes real rows of the tables its prompt shows, and only those (as a model can: a parent table
- *   the prompt leaves out gets no rows), as few as make the gold query's answer informative; its coders a commented
+ * - TS-SQL's data agent writes real rows of the tables the question needs among those its prompt shows (as a model can:
+ *   a parent table the prompt leaves out gets no rows), 3 to 8 a table as the prompt asks, picked so the gold query's
+ *   answer is informative; its coders a commented
  *   JavaScript program whose result is the gold query's result on the rows the scratch database keeps.
  * Embeddings come from the server itself (hashed 3-grams) when an embedding model is configured.
  */
@@ -62,6 +63,13 @@ export interface MethodAgents {
   /** Requests whose model named no known role. */
   unrouted: ChatRequestRecord[];
 }
+
+/** Key values equal as SQLite's foreign keys see them: Spider stores some as text in the child, integers in the parent. */
+const sameKey = (a: unknown, b: unknown) => a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
+
+/** The rows a table the scripted data agent writes, as TS-SQL's data prompt asks (3 to 8). */
+export const DATA_MIN_ROWS = 3;
+export const DATA_MAX_ROWS = 8;
 
 export const defaultInitial = (q: Question): InitialPlan => (Number(q.id) % 4 === 0 ? "wrong-result" : Number(q.id) % 4 === 1 ? "fails" : "right");
 
@@ -130,7 +138,7 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
           const parent = Object.keys(kept).find((n) => n.toLowerCase() === fk.table.toLowerCase());
           const to = fk.to ?? "rowid";
           const before = kept[t]!.length;
-          kept[t] = kept[t]!.filter((row) => row[fk.from] === null || row[fk.from] === undefined || (!!parent && kept[parent]!.some((p) => p[to] === row[fk.from])));
+          kept[t] = kept[t]!.filter((row) => row[fk.from] === null || row[fk.from] === undefined || (!!parent && kept[parent]!.some((p) => sameKey(p[to], row[fk.from]))));
           if (kept[t]!.length !== before) changed = true;
         }
       }
@@ -142,47 +150,133 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
   const informative = (rows: unknown[][]) => rows.length > 0 && rows.some((r) => r.some((v) => v !== null && v !== 0));
 
   /**
-   * Test data as a data agent can write it: rows of the tables the prompt shows (after the 1-shot example), never of
-   * a table it does not show (a parent the prompt leaves out is missing, as it would be for a model). From the real
-   * rows: the first n of each table plus the rows of shown parent tables they reference, n doubling from 8 until the
-   * gold query's answer on the rows the scratch database would keep is informative (every row when only all of them
-   * are; the first sample when not even all are).
+   * Test data as a data agent following its prompt writes it (nodes/ts-sql/prompts.ts `dataPrompt`): rows only for
+   * the tables the question needs among those the prompt shows (the gold's tables, those listed under "What the
+   * question refers to", and the shown tables their foreign keys point to; never a table the prompt leaves out, as a
+   * model could not), `DATA_MIN_ROWS` to `DATA_MAX_ROWS` a
+   * table (more only up to a count the question names, "at least 10"), copied from the real rows: first the rows that
+   * hold a value the gold query filters on or returns, then the rows joined to them, then others that fail the
+   * conditions; every row's parent rows included (a child whose parent does not fit is left out). The first such pick
+   * on which the gold's answer is informative, trying the values of one answer row at a time when all of them at
+   * once are not; else the first pick (as a model may fail).
    */
   const testData = (req: ChatRequestRecord, q: Question): TestTables => {
     const db = dbOf(q);
+    const gold = q.goldSql!;
     const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
     const prompt = allText(req);
     const own = prompt.slice(prompt.lastIndexOf("(End of the example.)") + 1);
     const shown = names.filter((n) => new RegExp(`CREATE TABLE\\s+["\`]?${n}["\`]?\\s*\\(`, "i").test(own));
-    const parentOf = (fkTable: string) => shown.find((n) => n.toLowerCase() === fkTable.toLowerCase());
-    const all = Object.fromEntries(shown.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]]));
-    const largest = Math.max(0, ...Object.values(all).map((rows) => rows.length));
-    let first: TestTables | undefined;
-    for (let n = 8; n < largest; n *= 2) {
-      const sample: TestTables = Object.fromEntries(Object.entries(all).map(([t, rows]) => [t, rows.slice(0, n)]));
-      for (let changed = true; changed; ) {
-        changed = false;
-        for (const t of shown) {
-          for (const fk of fksOf(db, t)) {
-            const parent = parentOf(fk.table);
-            const to = fk.to;
-            if (!parent || !to) continue;
-            for (const row of sample[t]!) {
-              const key = row[fk.from];
-              if (key === null || key === undefined || sample[parent]!.some((p) => p[to] === key)) continue;
-              const found = all[parent]!.find((p) => p[to] === key);
-              if (found) {
-                sample[parent]!.push(found);
-                changed = true;
-              }
-            }
+    const shownNamed = (name: string) => shown.find((n) => n.toLowerCase() === name.toLowerCase());
+    // The prompt asks for rows in each table it lists under "What the question refers to" (the coverage check wants them).
+    const referred = /What the question refers to:\n([\s\S]*?)\n\n/.exec(own)?.[1] ?? "";
+    const referredTables = new Set([...referred.matchAll(/^- (?:column|value .* in) ([^.\s]+)\./gm)].map((m) => m[1]!.toLowerCase()));
+    const withParents = (start: Iterable<string>) => {
+      const out = new Set(start);
+      for (const queue = [...out]; queue.length; ) {
+        for (const fk of fksOf(db, queue.pop()!)) {
+          const parent = shownNamed(fk.table);
+          if (parent && !out.has(parent)) out.add(parent), queue.push(parent);
+        }
+      }
+      return out;
+    };
+    // The tables the answer comes from (the gold's and their parents) get the rows that matter first.
+    const goldTables = withParents(shown.filter((n) => new RegExp(`\\b${n}\\b`, "i").test(gold)));
+    const needed = withParents([...goldTables, ...shown.filter((n) => referredTables.has(n.toLowerCase()))]);
+    if (!needed.size) for (const n of shown) needed.add(n);
+    const tables = shown.filter((n) => needed.has(n));
+    const cap = Math.max(DATA_MAX_ROWS, ...[...q.question.matchAll(/\b(?:at least|more than|over)\s+(\d+)\b/gi)].map((m) => Number(m[1])).filter((k) => k <= 20));
+    const all = Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]]));
+    const key = (v: unknown) => (typeof v === "number" || typeof v === "bigint" ? `n${Number(v)}` : typeof v === "string" ? `s${v.toLowerCase()}` : "");
+    // The values the gold filters on (not a LIMIT's or a count's bound), and the columns it wants NULL.
+    const filters = gold.replace(/\bLIMIT\s+\d+/gi, "").replace(/COUNT\s*\([^)]*\)\s*[<>=]+\s*\d+/gi, "");
+    const literals = [...filters.matchAll(/'((?:[^']|'')*)'|\b(\d+(?:\.\d+)?)\b/g)].map((m) => (m[1] !== undefined ? `s${m[1].replace(/''/g, "'").toLowerCase()}` : `n${Number(m[2])}`));
+    const wantNull = new Set([...gold.matchAll(/(\w+)\s+IS\s+NULL/gi)].map((m) => m[1]!.toLowerCase()));
+    const answer = db.prepare(gold).raw(true).all() as unknown[][];
+    const pick = (values: Set<string>, failing: number, meeting: number): TestTables => {
+      // How many of the values a row holds (a text starting with one, as '2023-05-01' with '2023', counts too).
+      const prefixes = [...values].filter((v) => v.startsWith("s") && v.length > 4);
+      const score = (row: Record<string, unknown>) =>
+        Object.entries(row).filter(([c, v]) => (v === null ? wantNull.has(c.toLowerCase()) : values.has(key(v)) || (typeof v === "string" && prefixes.some((p) => key(v).startsWith(p))))).length;
+      const hit = (row: Record<string, unknown>) => score(row) > 0;
+      const hits = new Map(tables.map((t) => [t, new Set(all[t]!.filter(hit).sort((a, b) => score(b) - score(a)))]));
+      // Rows joined to a hit: a child pointing at a hit parent row, a parent a hit child points at.
+      const joined = new Map(tables.map((t) => [t, new Set<Record<string, unknown>>()]));
+      for (const t of tables) {
+        for (const fk of fksOf(db, t)) {
+          const parent = shownNamed(fk.table);
+          if (!parent || !needed.has(parent) || !fk.to) continue;
+          for (const row of all[t]!) {
+            const ref = all[parent]!.find((p) => sameKey(p[fk.to!], row[fk.from]));
+            if (!ref) continue;
+            if (hits.get(parent)!.has(ref)) joined.get(t)!.add(row);
+            if (hits.get(t)!.has(row)) joined.get(parent)!.add(ref);
           }
         }
       }
+      // Children before their parents, so a parent keeps room for the rows its chosen children point to.
+      const childrenOf = (t: string) => tables.filter((c) => c !== t && fksOf(db, c).some((fk) => shownNamed(fk.table) === t));
+      const order: string[] = [];
+      for (const group of [tables.filter((t) => goldTables.has(t)), tables.filter((t) => !goldTables.has(t))]) {
+        while (group.some((t) => !order.includes(t))) {
+          const left = group.filter((t) => !order.includes(t));
+          order.push(left.find((t) => childrenOf(t).filter((c) => group.includes(c)).every((c) => order.includes(c))) ?? left[0]!);
+        }
+      }
+      const sample: TestTables = {};
+      for (const t of order) {
+        if (!goldTables.has(t) && goldTables.size) {
+          // A table the prompt lists but the answer does not read: a few rows joined to those already there.
+          const fits = (row: Record<string, unknown>) =>
+            fksOf(db, t).every((fk) => {
+              const parent = shownNamed(fk.table);
+              return !parent || !sample[parent] || !fk.to || row[fk.from] === null || sample[parent]!.some((p) => sameKey(p[fk.to!], row[fk.from]));
+            });
+          const fitting = all[t]!.filter(fits);
+          sample[t] = (fitting.length ? fitting : all[t]!).slice(0, DATA_MIN_ROWS + 1);
+          continue;
+        }
+        const pointedAt = new Set(childrenOf(t).flatMap((c) => fksOf(db, c).filter((fk) => shownNamed(fk.table) === t && fk.to).flatMap((fk) => (sample[c] ?? []).map((row) => all[t]!.find((p) => sameKey(p[fk.to!], row[fk.from]))).filter((p): p is Record<string, unknown> => !!p))));
+        const first = [...new Set([...pointedAt, ...hits.get(t)!, ...joined.get(t)!])];
+        const rest = all[t]!.filter((r) => !first.includes(r));
+        // Rows that fail the conditions besides those that meet them, when the table has them.
+        const others = Math.min(failing, rest.length);
+        const wanted = Math.min(cap, Math.max(DATA_MIN_ROWS + 1, Math.min(first.length, meeting) + others, pointedAt.size));
+        sample[t] = [...first.slice(0, Math.max(wanted - others, Math.min(pointedAt.size, cap))), ...rest].slice(0, wanted);
+      }
+      // Every row's parents: added while the parent table has room, else the child is left out; until nothing changes.
+      const leftOut = new Set<Record<string, unknown>>();
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const t of tables) {
+          for (const fk of fksOf(db, t)) {
+            const parent = shownNamed(fk.table);
+            if (!parent || !fk.to) continue;
+            sample[t] = sample[t]!.filter((row) => {
+              const ref = row[fk.from];
+              if (ref === null || ref === undefined || sample[parent]!.some((p) => sameKey(p[fk.to!], ref))) return true;
+              const found = all[parent]!.find((p) => sameKey(p[fk.to!], ref));
+              if (found && !leftOut.has(found) && sample[parent]!.length < cap) return (sample[parent]!.push(found), (changed = true));
+              // Left out for good, so a grandchild cannot bring it back (and its own parent trouble with it).
+              leftOut.add(row);
+              changed = true;
+              return false;
+            });
+          }
+        }
+      }
+      return sample;
+    };
+    const tries = [new Set([...literals, ...answer.flat().map(key)]), ...answer.slice(0, 3).map((row) => new Set([...literals, ...row.map(key)])), new Set(literals)];
+    let first: TestTables | undefined;
+    // Few rows first (3 that meet the conditions, 2 that fail them), more when those do not make the answer informative.
+    for (const [values, failing, meeting] of tries.flatMap((v) => [[v, 2, 3], [v, 2, cap], [v, 0, cap]] as const)) {
+      const sample = pick(values, failing, meeting);
       if (informative(goldRows(q, keptRows(q, sample)).rows)) return sample;
       first ??= sample;
     }
-    return first && !informative(goldRows(q, keptRows(q, all)).rows) ? first : all;
+    return first!;
   };
 
   /** The gold query's result on the test tables, in a scratch in-memory copy of their schema. */
