@@ -14,7 +14,7 @@
  * process's (process.cpuUsage: SQL runs in worker processes, not counted); a warm-up run first, so module loading and
  * JIT stay out; each round runs both sides, and the medians of the rounds are printed (the machine is shared).
  *
- * Run: npx tsx bench/launcher-overhead.ts [--questions 400] [--warm 40] [--bench DIR|minibench (default: Spider
+ * Run: npx tsx bench/launcher-overhead.ts [--questions 400] [--warm 200] [--bench DIR|minibench (default: Spider
  *        dev when present; minibench's dev questions repeated under new ids as needed)] [--cache on|off] [--concurrency 4] [--rounds 3]
  *        [--profile FILE] [--profile-floor FILE] (V8 CPU profiles of the first round's eval run / chunked floor)
  */
@@ -29,7 +29,7 @@ const SPIDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 const { values } = parseArgs({
   options: {
     questions: { type: "string", default: "400" },
-    warm: { type: "string", default: "40" },
+    warm: { type: "string", default: "200" },
     bench: { type: "string" },
     cache: { type: "string", default: "on" },
     concurrency: { type: "string", default: "4" },
