@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
+import { copyCheckpoint, JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
 import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
@@ -119,6 +119,9 @@ function readVarint(bytes: Uint8Array, at: number): [value: number, next: number
 
 const damaged = (what: string) => new DamagedCheckpointError(`checkpoint data is damaged: ${what} (the checkpoint file was changed or truncated)`);
 
+/** A value on its way to a row: already its row (`done`), or JSON whose chunks `encodeIn` writes. */
+export type PreparedValue = { done: [string, Uint8Array]; value?: undefined } | { done?: undefined; value: Json };
+
 interface Frame {
   id: number;
   dict: Buffer;
@@ -166,13 +169,10 @@ export class ChunkSerializer implements SerializerProtocol {
   private readonly splits = new TextMemo<string>(8_000_000);
   /** What the current value's writes taught, kept once they commit (a rolled-back chunk must not be referred to). */
   private learnt: (() => void)[] = [];
-  /** Chunks of the current value. */
+  /** Chunks of the current transaction. */
   private readonly fresh = new Map<string, number>();
-  /** Whether this value's writes opened a transaction. */
-  private opened = false;
-  private readonly begin: Database.Statement;
-  private readonly commit: Database.Statement;
-  private readonly rollback: Database.Statement;
+  /** Runs a body in one transaction (a savepoint inside another). */
+  private readonly transaction: (body: () => unknown) => unknown;
   /** Frame texts by id, for reads (a history reads each chain once). */
   private readonly frames = new Bounded<number, Buffer>(512);
   /** The latest frame written per thread and namespace (the next one's dictionary). */
@@ -180,51 +180,53 @@ export class ChunkSerializer implements SerializerProtocol {
   private legacy: BlobSerializer | undefined;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
-  /**
-   * The thread (and namespace) whose checkpoint SqliteSaver.put is serializing: frames chain within it. Set around
-   * put's synchronous start, where it calls dumpsTyped; a call that finds it unset writes a plain row (no frame).
-   */
-  thread: string | undefined;
-
   constructor(db: Database.Database) {
     this.db = db;
     db.exec(CHUNKS_TABLE_SQL);
     this.insert = db.prepare("INSERT INTO chunks (hash, value) VALUES (?, ?)");
     this.byHash = db.prepare("SELECT id, value FROM chunks WHERE hash = ?");
     this.byId = db.prepare("SELECT value FROM chunks WHERE id = ?").pluck();
-    this.begin = db.prepare("BEGIN");
-    this.commit = db.prepare("COMMIT");
-    this.rollback = db.prepare("ROLLBACK");
+    this.transaction = db.transaction((body: () => unknown) => body());
   }
 
+  /** A value as a row of its own (no thread: a checkpoint is a plain row, not a frame); the saver calls the parts. */
   async dumpsTyped(data: unknown): Promise<[string, Uint8Array]> {
-    const thread = this.thread; // before any await: put sets it only for its synchronous start
+    const prepared = await this.prepare(data);
+    return prepared.done ?? this.inTransaction(() => this.encodeIn(prepared, undefined));
+  }
+
+  /** LangGraph's JSON of a value (its own types encoded), parsed for `encodeIn`; what needs no chunks, as it is. */
+  async prepare(data: unknown): Promise<PreparedValue> {
     const [type, bytes] = await this.inner.dumpsTyped(data);
-    if (type !== "json") return [type, bytes];
+    if (type !== "json") return { done: [type, bytes] };
     const text = this.decoder.decode(bytes);
     // Small values with nothing that looks like ours (metadata, most writes) stay as they are.
-    if (text.length < REF_MIN && !text.includes('"$')) return [CHUNK_TYPE, bytes];
-    const value = JSON.parse(text) as Json;
-    // The chunks of one value commit together; a value with nothing new writes nothing.
+    if (text.length < REF_MIN && !text.includes('"$')) return { done: [CHUNK_TYPE, bytes] };
+    return { value: JSON.parse(text) as Json };
+  }
+
+  /**
+   * Runs `body` (whose values `encodeIn` writes) in one transaction with the rows it adds itself: a checkpoint, its
+   * chunks and its frame commit together, once. What it taught (chunk ids, the thread's latest frame) is kept once it
+   * commits: a rolled-back chunk must not be referred to, and inside someone else's transaction nothing is sure.
+   */
+  inTransaction<T>(body: () => T): T {
     const owned = !this.db.inTransaction;
     this.learnt = [];
     this.fresh.clear();
-    this.opened = false;
-    let out: [string, Uint8Array];
     try {
-      out = this.encode(value, thread);
-      if (this.opened) this.commit.run();
-    } catch (error) {
-      if (this.opened && this.db.inTransaction) this.rollback.run();
-      throw error;
+      const out = this.transaction(body) as T;
+      if (owned) for (const keep of this.learnt) keep();
+      return out;
     } finally {
+      this.learnt = [];
       this.fresh.clear();
-      this.opened = false;
     }
-    // Only what is committed may be referred to later (inside someone else's transaction, nothing is sure).
-    if (owned) for (const keep of this.learnt) keep();
-    this.learnt = [];
-    return out;
+  }
+
+  /** A prepared value's row bytes, its chunks written (inside `inTransaction`). */
+  encodeIn(prepared: PreparedValue, thread: string | undefined): [string, Uint8Array] {
+    return prepared.done ?? this.encode(prepared.value, thread);
   }
 
   private encode(value: Json, thread: string | undefined): [string, Uint8Array] {
@@ -236,18 +238,14 @@ export class ChunkSerializer implements SerializerProtocol {
     const base = previous && previous.depth < FRAME_CHAIN - 1 ? previous : undefined;
     const payload = deflateRawSync(row, base ? { dictionary: base.dict } : {});
     // Frames are never shared: hash 0, no lookup.
-    const id = this.write(0, Buffer.concat([Buffer.from(varint(base?.id ?? 0)), payload]), true);
+    const id = this.write(0, Buffer.concat([Buffer.from(varint(base?.id ?? 0)), payload]));
     const depth = base ? base.depth + 1 : 0;
     this.learnt.push(() => this.latest.set(thread, { id, dict: Buffer.from(row), depth }));
     return [CHUNK_TYPE, Uint8Array.from([FRAME_ROW, ...varint(id)])];
   }
 
-  /** Adds a chunk row; the first of a value opens its transaction, unless it is also the last (then it commits alone). */
-  private write(hash: bigint | number, value: string | Buffer, last = false): number {
-    if (!this.opened && !last && !this.db.inTransaction) {
-      this.begin.run();
-      this.opened = true;
-    }
+  /** Adds a chunk row (inside `inTransaction`). */
+  private write(hash: bigint | number, value: string | Buffer): number {
     return Number(this.insert.run(hash, value).lastInsertRowid);
   }
 
@@ -416,28 +414,68 @@ export const PACKED_WRITES = "__sqlmend_writes__";
  */
 export class LightSqliteSaver extends SqliteSaver {
   private readonly chunks: ChunkSerializer;
+  /** SqliteSaver's inserts, prepared once (it prepares them again at every put and write). */
+  private readonly insertCheckpoint: Database.Statement;
+  private readonly replaceWrite: Database.Statement;
+  private readonly ignoreWrite: Database.Statement;
 
   constructor(db: Database.Database) {
     createTables(db);
     const serde = new ChunkSerializer(db);
     super(db, serde);
     this.chunks = serde;
+    this.insertCheckpoint = db.prepare(
+      "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    const insertWrite = (verb: string) => db.prepare(`INSERT ${verb} INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.replaceWrite = insertWrite("OR REPLACE");
+    this.ignoreWrite = insertWrite("OR IGNORE");
   }
 
+  /** SqliteSaver's put, with the checkpoint's chunks, its frame and its row in one transaction. */
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
-    // The serializer chains a thread's frames; it learns the thread here (SqliteSaver.put serializes before it awaits).
-    this.chunks.thread = `${String(config.configurable?.thread_id)}\u0000${String(config.configurable?.checkpoint_ns ?? "")}`;
+    this.setup();
+    if (!config.configurable) throw new Error("Empty configuration supplied.");
+    const threadId = config.configurable.thread_id as string | undefined;
+    const ns = (config.configurable.checkpoint_ns as string | undefined) ?? "";
+    if (!threadId) throw new Error(`Missing "thread_id" field in passed "config.configurable".`);
+    const [saved, meta] = await Promise.all([this.chunks.prepare(copyCheckpoint(checkpoint)), this.chunks.prepare(metadata)]);
+    // Frames chain within the thread and namespace.
+    const thread = `${String(threadId)}\u0000${String(ns)}`;
     try {
-      return super.put(config, checkpoint, metadata).catch(asDamage);
-    } finally {
-      this.chunks.thread = undefined;
+      this.chunks.inTransaction(() => {
+        const [type, row] = this.chunks.encodeIn(saved, thread);
+        const [metaType, metaRow] = this.chunks.encodeIn(meta, thread);
+        if (type !== metaType) throw new Error("Failed to serialized checkpoint and metadata to the same type.");
+        this.insertCheckpoint.run(threadId, ns, checkpoint.id, config.configurable!.checkpoint_id, type, row, metaRow);
+      });
+    } catch (error) {
+      asDamage(error);
     }
+    return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
+  /** SqliteSaver's putWrites, the task's ordinary writes packed in one row, all in one transaction. */
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    this.setup();
+    if (!config.configurable) throw new Error("Empty configuration supplied.");
+    if (!config.configurable.thread_id) throw new Error("Missing thread_id field in config.configurable.");
+    if (!config.configurable.checkpoint_id) throw new Error("Missing checkpoint_id field in config.configurable.");
     const own = writes.length < 2 || writes.some(([channel]) => channel in WRITES_IDX_MAP || channel === TASKS || channel === PACKED_WRITES);
-    if (own) return super.putWrites(config, writes, taskId).catch(asDamage);
-    return super.putWrites(config, [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]], taskId).catch(asDamage);
+    const rows: PendingWrite[] = own ? writes : [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]];
+    const insert = rows.every(([channel]) => channel in WRITES_IDX_MAP) ? this.replaceWrite : this.ignoreWrite;
+    const prepared = await Promise.all(rows.map(([, value]) => this.chunks.prepare(value)));
+    const { thread_id, checkpoint_ns, checkpoint_id } = config.configurable;
+    try {
+      this.chunks.inTransaction(() =>
+        rows.forEach(([channel], idx) => {
+          const [type, value] = this.chunks.encodeIn(prepared[idx]!, undefined);
+          insert.run(thread_id, checkpoint_ns, checkpoint_id, taskId, WRITES_IDX_MAP[channel] ?? idx, channel, type, value);
+        }),
+      );
+    } catch (error) {
+      asDamage(error);
+    }
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

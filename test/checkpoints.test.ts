@@ -212,6 +212,29 @@ describe("checkpoints in chunks", () => {
     }
   });
 
+  it("a checkpoint whose row cannot be written leaves none of its chunks behind, and the thread goes on from the last one", async () => {
+    const file = path.join(dir, "atomic.sqlite");
+    const store = openCheckpointer(file, {}, dir);
+    try {
+      const graph = buildGraph(store.saver as SqliteSaver);
+      await graph.invoke({}, { configurable: { thread_id: "a" } });
+      const chunks = () => store.db!.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
+      const before = chunks();
+      // The next checkpoint's row is refused (a disk full, say): its chunks and frame must not stay as orphans.
+      store.db!.exec("CREATE TEMP TRIGGER refuse BEFORE INSERT ON checkpoints BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+      await expect(graph.invoke({}, { configurable: { thread_id: "b" } })).rejects.toThrow(/disk full/);
+      expect(chunks()).toBe(before);
+      store.db!.exec("DROP TRIGGER refuse");
+      // The frames that follow chain to one that was committed: every checkpoint of the thread reads back.
+      const done = (await graph.invoke({}, { configurable: { thread_id: "b" } })) as typeof State.State;
+      expect(done.step).toBe(7);
+      for await (const tuple of store.saver.list({ configurable: { thread_id: "b" } })) expect(tuple.checkpoint.channel_values).toBeDefined();
+      expect((await graph.getState({ configurable: { thread_id: "b" } })).values).toMatchObject({ big: BIG, step: 7 });
+    } finally {
+      store.close();
+    }
+  });
+
   it("reads rows written in the previous format (json+blobs), and continues their threads in the new one", async () => {
     const file = path.join(dir, "previous.sqlite");
     const old = new Database(file);

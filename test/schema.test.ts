@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import {
@@ -251,6 +252,20 @@ describe("renderSchema", () => {
     // Descriptions of unrelated columns go before whole tables do.
     const lines = roomy.split("\n");
     expect(lines.some((l) => l.includes("attribute_3 TEXT") && l.includes("--"))).toBe(false);
+  });
+
+  it("every question of a database gets its schema text, and a database changed between runs shows its new column", async () => {
+    const file = makeDb(dir, "changing/shop.sqlite", "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item VALUES (1, 'pen');");
+    const schemaOf = async (question: string) => renderSchema(await readSchema(file, { executor }), { question, maxChars: 10_000 });
+    const first = await schemaOf("How many items?");
+    expect(first).toContain("CREATE TABLE item (");
+    expect(await schemaOf("Which item is named pen?")).toBe(first);
+    const db = new Database(file);
+    db.exec("ALTER TABLE item ADD COLUMN price REAL; UPDATE item SET price = 2.5;");
+    db.close();
+    const changed = await schemaOf("How many items?");
+    expect(changed).toContain("  price REAL");
+    expect(changed).toContain("2.5");
   });
 
   it("keeps at least one table however small the budget", () => {

@@ -3,8 +3,7 @@
  * through the safe executor (a hostile or corrupt file takes the same path as any query), and
  * rendered as CREATE TABLE text for prompts, within a size budget.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { getSharedExecutor } from "./sqlite/executor.ts";
 import type { ExecSuccess, Row, SqlExecutor, SqlValue } from "./sqlite/types.ts";
@@ -237,7 +236,8 @@ export async function readSchema(dbPath: string, opts: ReadSchemaOptions = {}): 
   const descriptionDir = opts.descriptionDir ?? path.join(path.dirname(file), "database_description");
   let info;
   try {
-    info = await stat(file);
+    // Synchronous: a stat per question, cheaper than the thread-pool round trip of the promise API.
+    info = statSync(file);
   } catch {
     throw new Error(`cannot read the schema: database file not found: ${file}`);
   }
@@ -474,6 +474,38 @@ const tableFrame = (t: TablePlan): number =>
  */
 export function renderSchema(schema: DbSchema, opts: RenderOptions = {}): string {
   const showSamples = opts.sampleValues ?? true;
+  // Without matched values the question only ranks what a budget leaves out: a schema that fits whole reads the same
+  // for every question of its database, so it is rendered once.
+  if (!opts.linking?.values?.length) {
+    const whole = wholeSchema(schema, showSamples);
+    if (opts.maxChars === undefined || whole.chars <= opts.maxChars) return whole.text;
+  }
+  return renderPlans(schema, opts, showSamples);
+}
+
+/** Each schema's whole rendering (with and without samples) and the size the budget compares. */
+const wholeRenderings = new WeakMap<DbSchema, Map<boolean, { text: string; chars: number }>>();
+
+function wholeSchema(schema: DbSchema, showSamples: boolean): { text: string; chars: number } {
+  let renderings = wholeRenderings.get(schema);
+  if (!renderings) wholeRenderings.set(schema, (renderings = new Map()));
+  let whole = renderings.get(showSamples);
+  if (!whole) {
+    const plans = planTables(schema, { sampleValues: showSamples }, showSamples);
+    const chars = plans.reduce((n, t) => n + tableFrame(t) + t.columns.reduce((m, c) => m + columnLength(c), 0), 0);
+    whole = { text: render(plans), chars };
+    renderings.set(showSamples, whole);
+  }
+  return whole;
+}
+
+function renderPlans(schema: DbSchema, opts: RenderOptions, showSamples: boolean): string {
+  const plans = planTables(schema, opts, showSamples);
+  if (opts.maxChars !== undefined) fitBudget(plans, opts.maxChars);
+  return render(plans);
+}
+
+function planTables(schema: DbSchema, opts: RenderOptions, showSamples: boolean): TablePlan[] {
   const asked = `${opts.question ?? ""} ${opts.evidence ?? ""}`;
   const wanted = new Set(tokens(asked).filter((t) => !STOPWORDS.has(t)));
   const askedLower = asked.toLowerCase();
@@ -526,9 +558,7 @@ export function renderSchema(schema: DbSchema, opts: RenderOptions = {}): string
     }
     return { table, score, keep: true, columns, keyLines };
   });
-
-  if (opts.maxChars !== undefined) fitBudget(plans, opts.maxChars);
-  return render(plans);
+  return plans;
 }
 
 function fitBudget(plans: TablePlan[], maxChars: number): void {
