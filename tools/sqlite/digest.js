@@ -76,6 +76,11 @@ function mix(a1, a2, b1, b2) {
 const F64 = new Float64Array(1);
 const F64_WORDS = new Uint32Array(F64.buffer);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/**
+ * Set when a double past 2^53 was hashed: read as a double (safeIntegers off), an INTEGER that large may have lost
+ * digits, so the worker reads that result again as BigInts.
+ */
+export const unsafeNumber = { seen: false };
 const TAG = { null: 0x6e, int: 0x69, float: 0x66, string: 0x73, bytes: 0x62 };
 
 /**
@@ -91,7 +96,11 @@ function hashValue(v) {
       if (v <= MAX_SAFE && v >= -MAX_SAFE) return hashInteger(Number(v));
       return hashString(v.toString(), TAG.int);
     case "number":
-      if (Number.isInteger(v)) return Math.abs(v) <= Number.MAX_SAFE_INTEGER ? hashInteger(v) : hashString(BigInt(v).toString(), TAG.int);
+      if (Number.isInteger(v)) {
+        if (Math.abs(v) <= Number.MAX_SAFE_INTEGER) return hashInteger(v);
+        unsafeNumber.seen = true;
+        return hashString(BigInt(v).toString(), TAG.int);
+      }
       F64[0] = v;
       return mix(TAG.float, 0, F64_WORDS[0], F64_WORDS[1]);
     case "string":
