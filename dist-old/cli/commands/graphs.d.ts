@@ -1,2 +1,0 @@
-import type { Command } from "../shared/command.ts";
-export declare const graphsCommand: Command;

@@ -1,2 +1,0 @@
-export declare function closeAtEnd(close: () => void): () => void;
-export declare function closeAll(): void;

@@ -1,3 +1,0 @@
-import { type OutcomeSpec } from "./outcome.ts";
-export declare const memoSqlOutcome: OutcomeSpec;
-export declare const memoRefineOutcome: OutcomeSpec;

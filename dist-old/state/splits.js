@@ -1,1 +1,0 @@
-export const SPLITS = ["dev", "train", "test", "minidev"];
