@@ -149,6 +149,8 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     cappedSampleTables: data?.source === "sampled" ? (data.cappedOf?.length ?? 0) : null,
     // Test rows the coder's and the reviser's prompts left out (each shows a sample and says so; the code and the SQL
     // run on every row).
+    // Columns of the shown tables the data agent's prompt left out as not needed (null when rows were sampled).
+    dataColumnsNotShown: data?.source === "generated" ? (data.columnsNotShown ?? 0) : null,
     coderRowsNotShown: data ? rowsNotShown(data.tables, CODER_ROWS_SHOWN) : 0,
     reviserRowsNotShown: data && state.rounds > 0 ? rowsNotShown(data.tables, REVISER_ROWS_SHOWN) : 0,
     testCodeBuilt: Boolean(state.testCode),

@@ -5,7 +5,7 @@ import { callModel } from "../../tools/models/llm.ts";
 import { extractJson, stripThinking } from "../../tools/reply.ts";
 import { runSandboxed } from "../../tools/sandbox/sandbox.ts";
 import { withCalls } from "../common.ts";
-import { coderLabel, ddlText, isEmptyAnswer, descriptionLines, foreignKeyLines, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { coderLabel, isEmptyAnswer, schemaFacts, testTablesText, type TsSqlNodeFactory } from "./common.ts";
 import { coverageGaps } from "./data.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { coderPrompt, expectedResultPrompt } from "./prompts.ts";
@@ -37,11 +37,8 @@ export const coderNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const data = state.testData;
   const previous = state.codeCandidates.find((c) => c.model === task.model);
   const facts = await schemaFacts(deps, state);
-  const tables = Object.keys(data?.tables ?? {});
-  const notes = descriptionLines(facts.schema, tables);
   const shared = {
-    schema: notes ? `${ddlText(facts, tables)}\n\nColumn descriptions:\n${notes}` : ddlText(facts, tables),
-    foreignKeys: foreignKeyLines(facts.schema, tables),
+    schema: testTablesText(facts, data?.tables ?? {}),
     tables: data?.tables ?? {},
     question: state.question,
     evidence: state.evidence,

@@ -178,12 +178,12 @@ export { codersOf } from "./options.ts";
 export const coderLabel = (model: string): string => model || "coder";
 
 /** BIRD's column descriptions of some tables (documentation, not rows), a line each. */
-export function descriptionLines(schema: DbSchema, tables: string[]): string {
+export function descriptionLines(schema: DbSchema, tables: string[], keep?: (table: string, column: string) => boolean): string {
   return schema.tables
     .filter((t) => tables.includes(t.name))
     .flatMap((t) =>
       t.columns
-        .filter((c) => c.description || c.valueDescription)
+        .filter((c) => (c.description || c.valueDescription) && (!keep || keep(t.name, c.name)))
         .map((c) => `- ${t.name}.${c.name}: ${[c.description, c.valueDescription].filter(Boolean).join("; ")}`),
     )
     .join("\n");
@@ -269,3 +269,66 @@ export const VARIANT_GAPS: Record<SqlVariant["kind"], string> = {
   order:
     "in the real database the answer's order depends on the sort direction, but in the test data it does not: give the qualifying rows different values in what the question ranks by",
 };
+
+/** A value as a prompt shows it: JSON, a long text cut to `max` characters (its format shows in its start). */
+const shortValue = (v: unknown, max: number) => (typeof v === "string" && v.length > max ? `${JSON.stringify(v.slice(0, max))}…` : JSON.stringify(v));
+
+/**
+ * Tables as short lines instead of CREATE statements (issue 32: A.3 and A.4 show "DataFrames, with name, column name
+ * and data value examples", not DDL): `name: col TYPE key|not null|-> parent.col[ e.g. v1, v2]; ...`, foreign keys
+ * inline. `keep` picks the columns shown (keys and NOT NULL columns are always kept: a row needs them); the line of a
+ * table with columns left out says how many, so the reader knows they exist. `hidden` counts them.
+ */
+export function compactSchema(
+  schema: DbSchema,
+  tables: string[],
+  opts: { keep?: (table: string, column: string) => boolean; samples?: boolean } = {},
+): { text: string; hidden: number } {
+  let hidden = 0;
+  const lines = schema.tables
+    .filter((t) => tables.includes(t.name))
+    .map((t) => {
+      const single = new Map(t.foreignKeys.filter((fk) => fk.columns.length === 1).map((fk) => [fk.columns[0]!, fk]));
+      const keys = new Set([...t.primaryKey, ...t.foreignKeys.flatMap((fk) => fk.columns)]);
+      const shown = t.columns.filter((c) => !opts.keep || keys.has(c.name) || c.primaryKey || c.notNull || opts.keep(t.name, c.name));
+      hidden += t.columns.length - shown.length;
+      const cols = shown.map((c) => {
+        const fk = single.get(c.name);
+        const marks = [c.primaryKey || (t.primaryKey.length === 1 && t.primaryKey[0] === c.name) ? "key" : "", c.notNull ? "not null" : "", fk ? `-> ${showIdent(fk.refTable)}.${showIdent(fk.refColumns[0] ?? "rowid")}` : ""];
+        const examples = opts.samples && !keys.has(c.name) && !c.primaryKey && c.samples.length ? ` e.g. ${c.samples.map((v) => shortValue(v, 40)).join(", ")}` : "";
+        return [showIdent(c.name), c.type, ...marks].filter(Boolean).join(" ") + examples;
+      });
+      const composite = [
+        ...(t.primaryKey.length > 1 ? [`key (${t.primaryKey.map(showIdent).join(", ")})`] : []),
+        ...t.foreignKeys.filter((fk) => fk.columns.length > 1).map((fk) => `(${fk.columns.map(showIdent).join(", ")}) -> ${showIdent(fk.refTable)}(${fk.refColumns.map(showIdent).join(", ")})`),
+      ];
+      const left = t.columns.length - shown.length;
+      return `${showIdent(t.name)}: ${[...cols, ...composite].join("; ")}${left ? ` (+${left} other columns not needed here)` : ""}`;
+    });
+  return { text: lines.join("\n"), hidden };
+}
+
+/**
+ * The columns a question's test data needs (§3.1.1's relevant selection): the linked ones (columns and values), those
+ * the candidate SQL or the evidence name; compactSchema adds keys and NOT NULL columns.
+ */
+export function neededColumns(schema: DbSchema, linking: Linking | null, sql: string, evidence: string): (table: string, column: string) => boolean {
+  const wanted = new Set<string>();
+  for (const c of linking?.columns ?? []) wanted.add(`${c.table}.${c.column}`.toLowerCase());
+  for (const v of linking?.values ?? []) wanted.add(`${v.table}.${v.column}`.toLowerCase());
+  const words = new Set([...(sql ? safeTokens(sql) : []), ...evidence.split(/[^A-Za-z0-9_]+/)].map((w) => w.replace(/^["`[]|["`\]]$/g, "").toLowerCase()));
+  return (table, column) => wanted.has(`${table}.${column}`.toLowerCase()) || words.has(column.toLowerCase());
+}
+
+/**
+ * The test tables' structure for the coder and the selector (A.4's DataFrames): `compactSchema` of the tables the
+ * rows fill, only the columns the rows hold (the data agent leaves the others out), BIRD's descriptions of those.
+ */
+export function testTablesText(facts: SchemaFacts, tables: Record<string, readonly Record<string, unknown>[]>): string {
+  const names = Object.keys(tables);
+  const held = new Set(Object.entries(tables).flatMap(([t, rows]) => rows.flatMap((r) => Object.keys(r).map((c) => `${t}.${c}`.toLowerCase()))));
+  const keep = (t: string, c: string) => held.has(`${t}.${c}`.toLowerCase());
+  const text = compactSchema(facts.schema, names, { keep }).text;
+  const notes = descriptionLines(facts.schema, names, keep);
+  return notes ? `${text}\n\nColumn descriptions:\n${notes}` : text;
+}

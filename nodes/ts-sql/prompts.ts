@@ -57,16 +57,18 @@ export function showResult(result: TestResult | undefined, limit = RESULT_ROWS_S
 }
 
 /**
- * The 1-shot example of the data agent (A.3) and the coder (A.4), written for this project: a small library schema,
- * a question with a condition, a join, a grouping and a "most", test rows that cover each condition both ways with
- * a single right answer, and the commented test code that answers it. `test/ts-sql-checks.test.ts` loads the rows
- * into the schema, runs the code in the sandbox and the SQL on the rows, and checks all three agree with `expected`.
+ * The 1-shot example of the data agent (A.3) and the coder (A.4), written for this project and kept small (issue 32:
+ * one example, ~200 tokens): two tables, a question with a condition, a join, a grouping and a "most", test rows
+ * that cover each condition both ways with a single right answer, and the commented test code that answers it.
+ * `test/ts-sql-checks.test.ts` loads the rows into the schema, runs the code in the sandbox and the SQL on the rows,
+ * and checks all three agree with `expected` and that dropping either condition changes the answer.
  */
 export const ONE_SHOT = {
   schema:
     "CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT);\n" +
-    "CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL, year INTEGER, pages INTEGER);",
-  foreignKeys: "book(author_id) -> author(id)",
+    "CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL REFERENCES author(id), year INTEGER);",
+  /** The same tables as the prompts show them (`compactSchema`). */
+  compact: "author: id INTEGER key; name TEXT not null; country TEXT\nbook: id INTEGER key; author_id INTEGER not null -> author.id; year INTEGER",
   question: "Which French author wrote the most books published after 2000?",
   evidence: "French refers to country = 'France'; after 2000 refers to year > 2000",
   tables: {
@@ -76,30 +78,25 @@ export const ONE_SHOT = {
       { id: 3, name: "Anna Weber", country: "Germany" },
     ],
     book: [
-      { id: 1, author_id: 1, title: "Rivages", year: 2004, pages: 210 },
-      { id: 2, author_id: 1, title: "Le Phare", year: 2011, pages: 180 },
-      { id: 3, author_id: 2, title: "Nuit Blanche", year: 2008, pages: 320 },
-      { id: 4, author_id: 2, title: "Anciens Jours", year: 1995, pages: 250 },
-      { id: 5, author_id: 2, title: "Avant", year: 2000, pages: 150 },
-      { id: 6, author_id: 3, title: "Wege", year: 2005, pages: 300 },
-      { id: 7, author_id: 3, title: "Licht", year: 2009, pages: 190 },
-      { id: 8, author_id: 3, title: "Stille", year: 2015, pages: 220 },
+      { id: 1, author_id: 1, year: 2004 },
+      { id: 2, author_id: 2, year: 1995 },
+      { id: 3, author_id: 2, year: 2000 },
+      { id: 4, author_id: 3, year: 2005 },
+      { id: 5, author_id: 3, year: 2009 },
     ],
   } as TestTablesValue,
   reasoning:
-    "The answer needs authors joined to their books, a filter on the country and one on the year, a count per author " +
-    "and the largest count. Claire Roux has two books after 2000; Paul Martin has three books but only one after 2000 " +
-    "(1995 fails the year filter, 2000 is not after 2000), so a query that forgets the year picks him; Anna Weber has " +
-    "the most books after 2000 but is German, so a query that forgets the country picks her. One right answer, no tie.",
+    "Claire Roux has one book after 2000; Paul Martin has more books but none after 2000 (2000 is not after 2000), so a " +
+    "query without the year filter picks him; Anna Weber has the most after 2000 but is German, so a query without the " +
+    "country filter picks her. One right answer, no tie.",
   code:
-    "// French authors only (evidence: country = 'France')\n" +
+    "// French authors (evidence: country = 'France')\n" +
     "const french = new Map(tables.author.filter((a) => a.country === \"France\").map((a) => [a.id, a.name]));\n" +
-    "// count each French author's books published after 2000 (strictly later than 2000)\n" +
+    "// count their books published strictly after 2000\n" +
     "const counts = new Map();\n" +
     "for (const b of tables.book) if (french.has(b.author_id) && b.year > 2000) counts.set(b.author_id, (counts.get(b.author_id) ?? 0) + 1);\n" +
-    "// the author with the most such books: sort by count, highest first, and keep the first\n" +
+    "// most books first; keep only the name the question asks for\n" +
     "const [best] = [...counts].sort((x, y) => y[1] - x[1]);\n" +
-    "// only the column the question asks for\n" +
     "result = best ? [{ name: french.get(best[0]) }] : [];",
   expected: { columns: ["name"], rows: [["Claire Roux"]] } as TestResult,
   /** A query that answers the question (the example's own check; never shown to an agent as a hint). */
@@ -108,12 +105,21 @@ export const ONE_SHOT = {
     "GROUP BY a.id ORDER BY COUNT(*) DESC LIMIT 1",
 };
 
+/** Test rows as the data agent replies with them: per table its columns once and each row an array. */
+export const columnarTables = (tables: Record<string, readonly Record<string, unknown>[]>) =>
+  Object.fromEntries(
+    Object.entries(tables).map(([name, rows]) => {
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      return [name, { columns, rows: rows.map((r) => columns.map((c) => r[c] ?? null)) }];
+    }),
+  );
+
 const ONE_SHOT_BLOCK = (part: "data" | "code") =>
-  "Example (another database, to show the kind of answer wanted):\n" +
-  `Tables:\n${ONE_SHOT.schema}\nForeign keys:\n${ONE_SHOT.foreignKeys}\n` +
+  "Example (another database):\n" +
+  `Tables:\n${ONE_SHOT.compact}\n` +
   `${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
   (part === "data"
-    ? `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: ONE_SHOT.tables })}\n\`\`\``
+    ? `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: columnarTables(ONE_SHOT.tables) })}\n\`\`\``
     : `Test data:\n${showTables(ONE_SHOT.tables)}\n\`\`\`javascript\n${ONE_SHOT.code}\n\`\`\``) +
   "\n(End of the example.)";
 
@@ -122,8 +128,8 @@ const DATA_SYSTEM =
   "respect every constraint of the schema and that make the question's answer unambiguous.";
 
 export function dataPrompt(args: {
+  /** The tables as `compactSchema` shows them (with example values), foreign keys inline. */
   schema: string;
-  foreignKeys: string;
   relevant: string;
   question: string;
   evidence: string;
@@ -138,19 +144,18 @@ export function dataPrompt(args: {
       role: "user",
       content:
         `${ONE_SHOT_BLOCK("data")}\n\n` +
-        `Tables (the real schema; rows you write are loaded into it with every constraint enforced and foreign keys on):\n${args.schema}\n\n` +
-        `Foreign keys:\n${args.foreignKeys || "(none)"}\n\n` +
+        "Tables (the real schema, only the tables and columns this question needs; rows are loaded into it with every " +
+        `constraint enforced and foreign keys on, a column not shown is left NULL):\n${args.schema}\n\n` +
         `What the question refers to:\n${args.relevant || "(nothing linked)"}\n\n` +
         `${questionBlock(args.question, args.evidence)}\n\n` +
         "Write test data for this question:\n" +
-        "- 3 to 8 rows per table (more only where the question names a larger count, as in \"at least 10\"), only for the " +
-        "tables the question needs, each table under \"What the question refers to\", and the tables their foreign keys point to;\n" +
-        "- rows that cover the question: some that satisfy every condition of the question and some that fail each one, " +
-        "so that a wrong query gives a different answer than the right one;\n" +
+        "- 3 to 8 rows per table (more only where the question names a larger count, as in \"at least 10\"), for each " +
+        "table under \"What the question refers to\" and the tables their foreign keys point to;\n" +
+        "- rows that satisfy every condition of the question and rows that fail each one, so a wrong query gives another answer;\n" +
         "- a single right answer: no ties at a maximum or minimum unless the question allows them;\n" +
-        "- values written the way the real database writes them (same codes, formats and spelling as the examples).\n" +
-        'Reply with one JSON object in a ```json block: {"tables": {"<table>": [{"<column>": value, ...}, ...]}}. ' +
-        "Values are numbers, strings or null." +
+        "- values written as the real database writes them (the examples' codes, formats and spelling).\n" +
+        'Reply with one JSON object in a ```json block: {"tables": {"<table>": {"columns": ["<column>", ...], "rows": [[value, ...], ...]}}}, ' +
+        "each row's values in its columns' order; values are numbers, strings or null." +
         retry,
     },
   ];
@@ -171,8 +176,8 @@ const CODE_RULES =
   "Reply with the code in one ```javascript block.";
 
 export function coderPrompt(args: {
+  /** The tables as `compactSchema` shows them, foreign keys inline. */
   schema: string;
-  foreignKeys: string;
   /** The test rows; null under `--no-data-agent schema` (Table 4: the code is written from the schema alone). */
   tables: TestTablesValue | null;
   dbId: string;
@@ -194,7 +199,7 @@ export function coderPrompt(args: {
       content:
         // The example opens the first turn only: an inspection round (A.5) revises the model's own code.
         (args.previous ? "" : `${ONE_SHOT_BLOCK("code")}\n\n`) +
-        `Database: ${args.dbId || "(unnamed)"}\nTables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
+        `Database: ${args.dbId || "(unnamed)"}\nTables:\n${args.schema}\n\n` +
         `${data}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
     },
   ];
@@ -203,7 +208,6 @@ export function coderPrompt(args: {
 /** The `noTestCode` ablation (Table 4, w/o CG): the expected result predicted directly from the data. */
 export function expectedResultPrompt(args: {
   schema: string;
-  foreignKeys: string;
   tables: TestTablesValue;
   question: string;
   evidence: string;
@@ -215,7 +219,7 @@ export function expectedResultPrompt(args: {
     {
       role: "user",
       content:
-        `Tables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\nTest data:\n${showTables(args.tables)}\n\n` +
+        `Tables:\n${args.schema}\n\nTest data:\n${showTables(args.tables)}\n\n` +
         `${questionBlock(args.question, args.evidence)}\n\n` +
         "What is the answer on exactly this data? Think it through, then reply with one JSON object in a ```json block: " +
         '{"columns": ["<column>", ...], "rows": [[value, ...], ...]} holding only the columns the question asks for.' +
@@ -226,7 +230,6 @@ export function expectedResultPrompt(args: {
 
 export function selectPrompt(args: {
   schema: string;
-  foreignKeys: string;
   tables: TestTablesValue;
   question: string;
   evidence: string;
@@ -243,7 +246,7 @@ export function selectPrompt(args: {
     {
       role: "user",
       content:
-        `Tables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
+        `Tables:\n${args.schema}\n\n` +
         `Test data (at most ${CODER_ROWS_SHOWN} rows of each table shown; both programs ran on every row):\n${showTables(args.tables, CODER_ROWS_SHOWN)}\n\n` +
         `${questionBlock(args.question, args.evidence)}\n\n` +
         `Candidate A:\n\`\`\`javascript\n${args.a.code}\n\`\`\`\nResult: ${showResult(args.a.result)}\n\n` +
