@@ -277,14 +277,16 @@ const shortValue = (v: unknown, max: number) => (typeof v === "string" && v.leng
  * Tables as short lines instead of CREATE statements (issue 32: A.3 and A.4 show "DataFrames, with name, column name
  * and data value examples", not DDL): `name: col TYPE key|not null|-> parent.col[ e.g. v1, v2]; ...`, foreign keys
  * inline. `keep` picks the columns shown (keys and NOT NULL columns are always kept: a row needs them); the line of a
- * table with columns left out says how many, so the reader knows they exist. `hidden` counts them.
+ * table with columns left out says how many, so the reader knows they exist. `hidden` counts them, `columns` names
+ * the shown ones by table.
  */
 export function compactSchema(
   schema: DbSchema,
   tables: string[],
   opts: { keep?: (table: string, column: string) => boolean; samples?: boolean } = {},
-): { text: string; hidden: number } {
+): { text: string; hidden: number; columns: Map<string, string[]> } {
   let hidden = 0;
+  const columns = new Map<string, string[]>();
   const lines = schema.tables
     .filter((t) => tables.includes(t.name))
     .map((t) => {
@@ -292,6 +294,7 @@ export function compactSchema(
       const keys = new Set([...t.primaryKey, ...t.foreignKeys.flatMap((fk) => fk.columns)]);
       const shown = t.columns.filter((c) => !opts.keep || keys.has(c.name) || c.primaryKey || c.notNull || opts.keep(t.name, c.name));
       hidden += t.columns.length - shown.length;
+      columns.set(t.name, shown.map((c) => c.name));
       const cols = shown.map((c) => {
         const fk = single.get(c.name);
         const marks = [c.primaryKey || (t.primaryKey.length === 1 && t.primaryKey[0] === c.name) ? "key" : "", c.notNull ? "not null" : "", fk ? `-> ${showIdent(fk.refTable)}.${showIdent(fk.refColumns[0] ?? "rowid")}` : ""];
@@ -305,7 +308,7 @@ export function compactSchema(
       const left = t.columns.length - shown.length;
       return `${showIdent(t.name)}: ${[...cols, ...composite].join("; ")}${left ? ` (+${left} other columns not needed here)` : ""}`;
     });
-  return { text: lines.join("\n"), hidden };
+  return { text: lines.join("\n"), hidden, columns };
 }
 
 /**

@@ -33,10 +33,11 @@ import { DATA_REPLY_ATTEMPTS } from "./options.ts";
  * schema-following model knows which tables and columns to fill and a strict `json_schema` server takes it as it
  * is. Parsing is looser than what is asked: a table left out has no rows, a column left out takes its default (as an
  * INSERT without it would), names match whatever their case, and a table given as row objects is read too; an unknown
- * table or column, or a row whose length is not its columns', is refused (one line naming it) and asked again.
+ * table or column, or a row whose length is not its columns', is refused (one line naming it) and asked again. The
+ * columns asked for are those the prompt shows (`shownColumns`); another column of the table is read as written.
  * `rowsOfReply` turns the parsed reply into row objects.
  */
-export function dataReplySchema(schema: DbSchema, tables: string[]) {
+export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>) {
   const picked = schema.tables.filter((t) => tables.includes(t.name));
   const byLower = <T extends { name: string }>(items: T[]) => new Map(items.map((x) => [x.name.toLowerCase(), x.name]));
   const renamed = (names: Map<string, string>) => (value: unknown) =>
@@ -50,7 +51,7 @@ export function dataReplySchema(schema: DbSchema, tables: string[]) {
         if (Array.isArray(value) && value.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
           const rows = value as Record<string, unknown>[];
           const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-          return { columns, rows: rows.map((r) => columns.map((c) => (r[c] === undefined ? null : r[c]))) };
+          return { columns: columns.map(realName), rows: rows.map((r) => columns.map((c) => (r[c] === undefined ? null : r[c]))) };
         }
         if (value && typeof value === "object" && Array.isArray((value as { columns?: unknown }).columns)) {
           const v = value as { columns: unknown[] };
@@ -58,10 +59,15 @@ export function dataReplySchema(schema: DbSchema, tables: string[]) {
         }
         return value;
       };
-      const columnNames = t.columns.map((c) => c.name) as [string, ...string[]];
+      // Asked for: the columns the prompt shows (`compactSchema`); read: any column of the table (one the prompt left
+      // out is loaded as written).
+      const asked = shownColumns?.get(t.name) ?? t.columns.map((c) => c.name);
+      const real = new Set(t.columns.map((c) => c.name));
       const table = z
-        .strictObject({ columns: z.array(z.enum(columnNames)), rows: z.array(z.array(JsonScalarSchema)) })
+        .strictObject({ columns: z.array(z.string().meta({ enum: asked })), rows: z.array(z.array(JsonScalarSchema)) })
         .superRefine((v, ctx) => {
+          const unknown = v.columns.find((c) => !real.has(c));
+          if (unknown) ctx.addIssue({ code: "custom", message: `${t.name} has no column ${unknown}`, path: ["columns"] });
           const twice = v.columns.find((c, i) => v.columns.indexOf(c) !== i);
           if (twice) ctx.addIssue({ code: "custom", message: `column ${twice} is named twice`, path: ["columns"] });
           const bad = v.rows.findIndex((r) => r.length !== v.columns.length);
@@ -145,7 +151,7 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const lastPrompts = { ...state.lastPrompts, data: hash };
   // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
   // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
-  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables), {
+  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables, shown.columns), {
     name: "test_data",
     maxAttempts: DATA_REPLY_ATTEMPTS,
     description: "Synthetic test rows by table name: {tables: {<table>: {columns: [<column>, ...], rows: [[value, ...], ...]}}}",
