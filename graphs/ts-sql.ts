@@ -6,6 +6,7 @@ import { checkDataNode, dataNode, sampleDataNode } from "../nodes/ts-sql/data.ts
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
 import { reviseNode, testNode } from "../nodes/ts-sql/revise.ts";
 import { voteNode } from "../nodes/ts-sql/vote.ts";
+import { lineSchemaNode } from "../nodes/schema.ts";
 import { CODER_ROWS_SHOWN, REVISER_ROWS_SHOWN, rowsNotShown } from "../nodes/ts-sql/prompts.ts";
 import { readOptions } from "../core/options.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
@@ -209,7 +210,8 @@ const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSq
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlSpec = defineSpec(tsSqlManifest, {
   state: TsSqlState,
-  factories: { ...TS_SQL_FACTORIES, schema: SHARED_FACTORIES.schema, generate: SHARED_FACTORIES.generate },
+  // The schema as a line per table (A.1; issue 32): the shared selection in fewer tokens, TS-SQL only.
+  factories: { ...TS_SQL_FACTORIES, schema: lineSchemaNode, generate: SHARED_FACTORIES.generate },
   steps: tsSqlSteps(true),
   outcome: TS_SQL_OUTCOME,
   build: (_deps, options, node) => buildTsSql(node, options, true),

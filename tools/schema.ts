@@ -388,6 +388,12 @@ export interface RenderOptions {
    * that matched the question are shown beside their columns.
    */
   linking?: Pick<Linking, "columns" | "values"> | null;
+  /**
+   * `create` (default): CREATE TABLE statements. `lines`: a line per table, `name: column TYPE key|not null|->
+   * parent.column (notes); ...` — the same facts in fewer tokens (TS-SQL, issue 32). The budget is counted as for
+   * `create` (an upper bound).
+   */
+  layout?: "create" | "lines";
 }
 
 const STOPWORDS = new Set(
@@ -528,7 +534,7 @@ export function renderSchema(schema: DbSchema, opts: RenderOptions = {}): string
   });
 
   if (opts.maxChars !== undefined) fitBudget(plans, opts.maxChars);
-  return render(plans);
+  return render(plans, opts.layout ?? "create");
 }
 
 function fitBudget(plans: TablePlan[], maxChars: number): void {
@@ -591,7 +597,7 @@ function fitBudget(plans: TablePlan[], maxChars: number): void {
   }
 }
 
-function render(plans: TablePlan[]): string {
+function render(plans: TablePlan[], layout: "create" | "lines"): string {
   const blocks: string[] = [];
   let tablesOmitted = 0;
   let columnsOmitted = 0;
@@ -610,6 +616,10 @@ function render(plans: TablePlan[]): string {
       if (!c.description && (c.column.description || c.column.valueDescription)) notesOmitted++;
       items.push({ line: c.base, note: comment(c) });
     }
+    if (layout === "lines") {
+      blocks.push(`${showIdent(t.table.name)}: ${[...linesItems(t), ...linesComposite(t)].join("; ")}`);
+      continue;
+    }
     for (const line of t.keyLines) items.push({ line, note: "" });
     const body = items.map((item, i) => `${item.line}${i < items.length - 1 ? "," : ""}${item.note}`).join("\n");
     blocks.push(`CREATE TABLE ${showIdent(t.table.name)} (\n${body}\n);`);
@@ -619,5 +629,29 @@ function render(plans: TablePlan[]): string {
   if (columnsOmitted > 0) omitted.push(`${columnsOmitted} more ${columnsOmitted === 1 ? "column" : "columns"} of the tables shown`);
   if (notesOmitted > 0) omitted.push(`descriptions of ${notesOmitted} ${notesOmitted === 1 ? "column" : "columns"}`);
   if (omitted.length > 0) blocks.push(`-- omitted to fit the size limit: ${omitted.join(", ")}`);
-  return blocks.join("\n\n");
+  return blocks.join(layout === "lines" ? "\n" : "\n\n");
+}
+
+/** The `lines` layout's columns: name, type, key / not null / single-column foreign key, then the comment's notes. */
+function linesItems(t: TablePlan): string[] {
+  const single = new Map(t.table.foreignKeys.filter((fk) => fk.columns.length === 1).map((fk) => [fk.columns[0]!, fk]));
+  const onlyKey = t.table.primaryKey.length === 1 ? t.table.primaryKey[0] : undefined;
+  return t.columns
+    .filter((c) => c.keep)
+    .map((c) => {
+      const fk = single.get(c.column.name);
+      const marks = [c.column.type, c.column.name === onlyKey ? "key" : "", c.column.notNull ? "not null" : "", fk ? `-> ${showIdent(fk.refTable)}.${showIdent(fk.refColumns[0] ?? "rowid")}` : ""];
+      const note = comment(c).replace(/^ -- /, "");
+      return `${[showIdent(c.column.name), ...marks].filter(Boolean).join(" ")}${note ? ` (${note})` : ""}`;
+    });
+}
+
+/** The `lines` layout's composite keys: a primary key or foreign key over several columns. */
+function linesComposite(t: TablePlan): string[] {
+  return [
+    ...(t.table.primaryKey.length > 1 ? [`key (${t.table.primaryKey.map(showIdent).join(", ")})`] : []),
+    ...t.table.foreignKeys
+      .filter((fk) => fk.columns.length > 1)
+      .map((fk) => `(${fk.columns.map(showIdent).join(", ")}) -> ${showIdent(fk.refTable)}(${fk.refColumns.map(showIdent).join(", ")})`),
+  ];
 }
