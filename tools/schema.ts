@@ -641,7 +641,8 @@ function linesItems(t: TablePlan): string[] {
     .map((c) => {
       const fk = single.get(c.column.name);
       const marks = [c.column.type, c.column.name === onlyKey ? "key" : "", c.column.notNull ? "not null" : "", fk ? `-> ${showIdent(fk.refTable)}.${showIdent(fk.refColumns[0] ?? "rowid")}` : ""];
-      const note = comment(c).replace(/^ -- /, "");
+      // A key's examples (1, 2, 3) show no format: left out of this layout.
+      const note = comment(c).replace(/^ -- /, "").replace(c.key ? /(?:^|; )examples: .*$/ : /$^/, "");
       return `${[showIdent(c.column.name), ...marks].filter(Boolean).join(" ")}${note ? ` (${note})` : ""}`;
     });
 }
