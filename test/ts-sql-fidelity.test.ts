@@ -236,6 +236,8 @@ describe("issue 32, second pass: the data agent sees only what the question need
     const coder = userTurn(calls(models, "coder")[0]!);
     const coderOwn = coder.slice(coder.indexOf("(End of the example.)"));
     expect(coderOwn).not.toMatch(/CREATE TABLE|motto|mayor/);
-    expect(coderOwn).toContain("school: id INTEGER key; district_id INTEGER not null -> district.id; name TEXT not null; status TEXT (+2 other columns not needed here)");
+    // Structure and rows in one listing: each table's columns described once, in the order of its rows' values.
+    expect(coderOwn).toContain('school (2 rows): id INTEGER key; district_id INTEGER not null -> district.id; name TEXT not null; status TEXT (+2 other columns not needed here):\n  [1,1,"Gamma","Active"]');
+    expect(coderOwn).not.toMatch(/columns id, district_id/);
   });
 });

@@ -5,7 +5,7 @@ import { callModel } from "../../tools/models/llm.ts";
 import { extractJson, stripThinking } from "../../tools/reply.ts";
 import { runSandboxed } from "../../tools/sandbox/sandbox.ts";
 import { withCalls } from "../common.ts";
-import { coderLabel, isEmptyAnswer, schemaFacts, testTablesText, type TsSqlNodeFactory } from "./common.ts";
+import { coderLabel, isEmptyAnswer, schemaFacts, testTableHeaders, testTablesText, type TsSqlNodeFactory } from "./common.ts";
 import { coverageGaps } from "./data.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { coderPrompt, expectedResultPrompt } from "./prompts.ts";
@@ -46,7 +46,7 @@ export const coderNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const retry = task.round > 0 && previous?.problem ? previous : undefined;
   const prompt = opts.noTestCode
     ? expectedResultPrompt({ ...shared, previous: retry ? { reply: retry.code, problem: retry.problem! } : undefined })
-    : coderPrompt({ ...shared, ...(opts.noDataAgent === "schema" ? { tables: null } : {}), dbId: state.dbId, previous: retry ? { code: retry.code, result: retry.result, problem: retry.problem! } : undefined });
+    : coderPrompt({ ...shared, ...(opts.noDataAgent === "schema" ? { tables: null } : testTableHeaders(facts, data?.tables ?? {})), dbId: state.dbId, previous: retry ? { code: retry.code, result: retry.result, problem: retry.problem! } : undefined });
   const base = deps.models.forRole("coder").settings.temperature;
   // Appendix B: the temperature rises by 0.01 with each inspection round.
   const temperature = Math.round((base + 0.01 * task.round) * 100) / 100;

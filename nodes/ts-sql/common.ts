@@ -283,7 +283,7 @@ const shortValue = (v: unknown, max: number) => (typeof v === "string" && v.leng
 export function compactSchema(
   schema: DbSchema,
   tables: string[],
-  opts: { keep?: (table: string, column: string) => boolean; samples?: boolean } = {},
+  opts: { keep?: (table: string, column: string) => boolean; samples?: boolean; order?: Map<string, string[]> } = {},
 ): { text: string; hidden: number; columns: Map<string, string[]> } {
   let hidden = 0;
   const columns = new Map<string, string[]>();
@@ -292,12 +292,14 @@ export function compactSchema(
     .map((t) => {
       const single = new Map(t.foreignKeys.filter((fk) => fk.columns.length === 1).map((fk) => [fk.columns[0]!, fk]));
       const keys = new Set([...t.primaryKey, ...t.foreignKeys.flatMap((fk) => fk.columns)]);
-      const shown = t.columns.filter((c) => !opts.keep || keys.has(c.name) || c.primaryKey || c.notNull || opts.keep(t.name, c.name));
+      // `order`: exactly these columns, in this order (a test table's rows); else `keep`'s, keys and NOT NULL ones.
+      const ordered = opts.order?.get(t.name)?.flatMap((n) => t.columns.filter((c) => c.name.toLowerCase() === n.toLowerCase()));
+      const shown = ordered ?? t.columns.filter((c) => !opts.keep || keys.has(c.name) || c.primaryKey || c.notNull || opts.keep(t.name, c.name));
       hidden += t.columns.length - shown.length;
       columns.set(t.name, shown.map((c) => c.name));
       const cols = shown.map((c) => {
         const fk = single.get(c.name);
-        const marks = [c.primaryKey || (t.primaryKey.length === 1 && t.primaryKey[0] === c.name) ? "key" : "", c.notNull ? "not null" : "", fk ? `-> ${showIdent(fk.refTable)}.${showIdent(fk.refColumns[0] ?? "rowid")}` : ""];
+        const marks = [t.primaryKey.length <= 1 && (c.primaryKey || t.primaryKey[0] === c.name) ? "key" : "", c.notNull ? "not null" : "", fk ? `-> ${showIdent(fk.refTable)}.${showIdent(fk.refColumns[0] ?? "rowid")}` : ""];
         const examples = opts.samples && !keys.has(c.name) && !c.primaryKey && c.samples.length ? ` e.g. ${c.samples.map((v) => shortValue(v, 40)).join(", ")}` : "";
         return [showIdent(c.name), c.type, ...marks].filter(Boolean).join(" ") + examples;
       });
@@ -321,6 +323,23 @@ export function neededColumns(schema: DbSchema, linking: Linking | null, sql: st
   for (const v of linking?.values ?? []) wanted.add(`${v.table}.${v.column}`.toLowerCase());
   const words = new Set([...(sql ? safeTokens(sql) : []), ...evidence.split(/[^A-Za-z0-9_]+/)].map((w) => w.replace(/^["`[]|["`\]]$/g, "").toLowerCase()));
   return (table, column) => wanted.has(`${table}.${column}`.toLowerCase()) || words.has(column.toLowerCase());
+}
+
+/**
+ * Each test table's columns as `compactSchema` describes them (type, key, foreign key), in the order of its rows'
+ * values, for a header over its rows (the coder: structure and rows in one listing, A.4's DataFrames with samples);
+ * BIRD's descriptions of those columns.
+ */
+export function testTableHeaders(facts: SchemaFacts, tables: Record<string, readonly Record<string, unknown>[]>): { headers: Record<string, string>; notes: string } {
+  const order = new Map(Object.entries(tables).map(([t, rows]) => [t, [...new Set(rows.flatMap((r) => Object.keys(r)))]]));
+  const lines = compactSchema(facts.schema, [...order.keys()], { order }).text.split("\n");
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const name = [...order.keys()].find((t) => line.startsWith(`${showIdent(t)}: `));
+    if (name) headers[name] = line.slice(showIdent(name).length + 2);
+  }
+  const held = new Set([...order].flatMap(([t, cs]) => cs.map((c) => `${t}.${c}`.toLowerCase())));
+  return { headers, notes: descriptionLines(facts.schema, [...order.keys()], (t, c) => held.has(`${t}.${c}`.toLowerCase())) };
 }
 
 /**

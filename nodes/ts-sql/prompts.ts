@@ -37,13 +37,15 @@ export const rowsNotShown = (tables: TestTablesValue, maxRows: number): number =
  * The test tables for a prompt: per table its columns once, then a JSON array per row (keys are not repeated on
  * every row); at most `maxRows` rows a table, the rest counted ("... 4 more rows not shown").
  */
-export function showTables(tables: TestTablesValue, maxRows = Number.POSITIVE_INFINITY): string {
+export function showTables(tables: TestTablesValue, maxRows = Number.POSITIVE_INFINITY, headers: Record<string, string> = {}): string {
   return Object.entries(tables)
     .map(([name, rows]) => {
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
       const shown = rows.slice(0, maxRows).map((r) => `  ${showJson(columns.map((c) => r[c] ?? null))}`);
       const more = rows.length > maxRows ? [`  ... ${rows.length - maxRows} more rows not shown`] : [];
-      return `${name} (${rows.length} rows; columns ${columns.join(", ")}):\n${[...shown, ...more].join("\n")}`;
+      // A header naming the columns with their types and keys (`testTableHeaders`, in the same order) replaces the list.
+      const head = headers[name] ? `${name} (${rows.length} rows): ${headers[name]}` : `${name} (${rows.length} rows; columns ${columns.join(", ")})`;
+      return `${head}:\n${[...shown, ...more].join("\n")}`;
     })
     .join("\n");
 }
@@ -67,8 +69,8 @@ export const ONE_SHOT = {
   schema:
     "CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT);\n" +
     "CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL REFERENCES author(id), year INTEGER);",
-  /** The same tables as the prompts show them (`compactSchema`). */
-  compact: "author: id INTEGER key; name TEXT not null; country TEXT\nbook: id INTEGER key; author_id INTEGER not null -> author.id; year INTEGER",
+  /** The same tables' columns as the prompts show them (`compactSchema`, `testTableHeaders`). */
+  headers: { author: "id INTEGER key; name TEXT not null; country TEXT", book: "id INTEGER key; author_id INTEGER not null -> author.id; year INTEGER" },
   question: "Which French author wrote the most books published after 2000?",
   evidence: "French refers to country = 'France'; after 2000 refers to year > 2000",
   tables: {
@@ -116,11 +118,11 @@ export const columnarTables = (tables: Record<string, readonly Record<string, un
 
 const ONE_SHOT_BLOCK = (part: "data" | "code") =>
   "Example (another database):\n" +
-  `Tables:\n${ONE_SHOT.compact}\n` +
-  `${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
   (part === "data"
-    ? `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: columnarTables(ONE_SHOT.tables) })}\n\`\`\``
-    : `Test data:\n${showTables(ONE_SHOT.tables)}\n\`\`\`javascript\n${ONE_SHOT.code}\n\`\`\``) +
+    ? `Tables:\n${Object.entries(ONE_SHOT.headers).map(([t, h]) => `${t}: ${h}`).join("\n")}\n${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
+      `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: columnarTables(ONE_SHOT.tables) })}\n\`\`\``
+    : `Tables and test data:\n${showTables(ONE_SHOT.tables, Number.POSITIVE_INFINITY, ONE_SHOT.headers)}\n${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
+      `\`\`\`javascript\n${ONE_SHOT.code}\n\`\`\``) +
   "\n(End of the example.)";
 
 const DATA_SYSTEM =
@@ -176,8 +178,14 @@ const CODE_RULES =
   "Reply with the code in one ```javascript block.";
 
 export function coderPrompt(args: {
-  /** The tables as `compactSchema` shows them, foreign keys inline. */
+  /** The tables as `compactSchema` shows them, foreign keys inline (shown when `headers` is not given). */
   schema: string;
+  /**
+   * Per test table its columns described (`testTableHeaders`), shown over its rows instead of a separate schema,
+   * with `notes` (column descriptions) after them.
+   */
+  headers?: Record<string, string>;
+  notes?: string;
   /** The test rows; null under `--no-data-agent schema` (Table 4: the code is written from the schema alone). */
   tables: TestTablesValue | null;
   dbId: string;
@@ -189,9 +197,14 @@ export function coderPrompt(args: {
     ? `\n\nYour previous code:\n\`\`\`javascript\n${args.previous.code}\n\`\`\`\nIts result: ${showResult(args.previous.result)}\n` +
       `Inspection found a problem: ${args.previous.problem}\nRevise the code so it runs and answers the question.`
     : "";
-  const data = args.tables
-    ? `Test data (at most ${CODER_ROWS_SHOWN} rows of each table shown; the code runs on every row):\n${showTables(args.tables, CODER_ROWS_SHOWN)}`
-    : "Test data:\n(not shown: write the code from the tables' structure above; it runs on the database's rows, each table as tables.<name>)";
+  const tablesBlock =
+    args.tables && args.headers
+      ? `Tables and test data (each table's columns, then its rows as arrays in that order; at most ${CODER_ROWS_SHOWN} rows of each table shown; the code runs on every row):\n` +
+        `${showTables(args.tables, CODER_ROWS_SHOWN, args.headers)}${args.notes ? `\n\nColumn descriptions:\n${args.notes}` : ""}`
+      : `Tables:\n${args.schema}\n\n` +
+        (args.tables
+          ? `Test data (at most ${CODER_ROWS_SHOWN} rows of each table shown; the code runs on every row):\n${showTables(args.tables, CODER_ROWS_SHOWN)}`
+          : "Test data:\n(not shown: write the code from the tables' structure above; it runs on the database's rows, each table as tables.<name>)");
   return [
     { role: "system", content: CODE_SYSTEM },
     {
@@ -199,8 +212,7 @@ export function coderPrompt(args: {
       content:
         // The example opens the first turn only: an inspection round (A.5) revises the model's own code.
         (args.previous ? "" : `${ONE_SHOT_BLOCK("code")}\n\n`) +
-        `Database: ${args.dbId || "(unnamed)"}\nTables:\n${args.schema}\n\n` +
-        `${data}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
+        `Database: ${args.dbId || "(unnamed)"}\n${tablesBlock}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
     },
   ];
 }
