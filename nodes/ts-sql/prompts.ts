@@ -168,13 +168,12 @@ const CODE_SYSTEM =
 
 const CODE_RULES =
   "Rules for the code:\n" +
-  "- `tables.<name>` is an array of row objects ({column: value}); each table is also a global of its name;\n" +
-  "- compute the answer with plain JavaScript (filter, map, reduce, sort, Set, Map); no SQL, no require or import;\n" +
-  "- assign the answer to a top-level `result`: an array of row objects whose keys are exactly the columns the " +
-  "question asks for, in that order (a single number or string for a single value);\n" +
-  "- when the question asks for the highest or lowest, sort and take the first rows rather than matching the maximum;\n" +
-  "- keep only the columns the question asks for (not the ones used to sort or filter);\n" +
-  "- comment each step: say in a comment what it computes and why.\n" +
+  "- `tables.<name>` (also the global `<name>`) is an array of row objects {column: value}; plain JavaScript only " +
+  "(filter, map, reduce, sort, Set, Map), no SQL, require or import;\n" +
+  "- assign the answer to a top-level `result`: row objects holding exactly the columns the question asks for, in " +
+  "its order (not those used only to sort or filter), or a single number or string;\n" +
+  "- for a highest or lowest, sort and take the first rows rather than matching the maximum;\n" +
+  "- comment each step: what it computes and why.\n" +
   "Reply with the code in one ```javascript block.";
 
 export function coderPrompt(args: {
