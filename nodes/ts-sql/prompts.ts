@@ -4,10 +4,13 @@ import type { TestResult, TestTablesValue } from "../../state/ts-sql.ts";
 
 /**
  * TS-SQL's prompts (Appendix A), in our own words. Who sees what:
- *   data agent (A.3)   — relevant tables' CREATE statements, foreign keys, linked columns and values, a few example
- *                        values of the real database, question, evidence; writes synthetic rows.
- *   coder (A.4, A.5)   — CREATE statements (no values), foreign keys, a sample of the synthetic rows (at most
- *                        CODER_ROWS_SHOWN a table), question, evidence; the 1-shot example on its first turn only.
+ *   data agent (A.3)   — relevant tables a line each (`compactSchema`), only the columns the question needs (the
+ *                        others counted and said to be left NULL), foreign keys inline, linked columns and values,
+ *                        a few example values of the real database, question, evidence; writes synthetic rows
+ *                        (each table's columns once, rows as arrays).
+ *   coder (A.4, A.5)   — each test table's columns (types and keys, no values) over a sample of its synthetic rows
+ *                        (at most CODER_ROWS_SHOWN a table), question, evidence; the 1-shot example on its first
+ *                        turn only.
  *   selector (A.6)     — the same plus two candidate codes and their results on the synthetic rows.
  *   reviser (A.2)      — schema without values, a few synthetic rows (REVISER_ROWS_SHOWN a table), test code,
  *                        expected result, the SQL and its result or error on the synthetic rows. Never a row of the
