@@ -69,20 +69,6 @@ function safeTokens(sql: string): string[] {
   }
 }
 
-export function foreignKeyLines(schema: DbSchema, tables: string[]): string {
-  return schema.tables
-    .filter((t) => tables.includes(t.name))
-    .flatMap((t) =>
-      t.foreignKeys.map((fk) => `${showIdent(t.name)}(${fk.columns.map(showIdent).join(", ")}) -> ${showIdent(fk.refTable)}(${fk.refColumns.map(showIdent).join(", ")})`),
-    )
-    .join("\n");
-}
-
-/** CREATE statements of some tables: structure only, never a value. */
-export function ddlText(facts: SchemaFacts, tables: string[]): string {
-  return tables.map((t) => facts.ddl.get(t) ?? `CREATE TABLE ${showIdent(t)} (...)`).join("\n\n");
-}
-
 /** A cell as a JSON scalar (64-bit integers beyond 2^53 as strings, blobs as hex). */
 export function jsonCell(value: SqlValue): JsonScalar {
   if (typeof value === "bigint") return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
