@@ -6,6 +6,7 @@ import { checkDataNode, dataNode, sampleDataNode } from "../nodes/ts-sql/data.ts
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
 import { reviseNode, testNode } from "../nodes/ts-sql/revise.ts";
 import { voteNode } from "../nodes/ts-sql/vote.ts";
+import { lineSchemaNode } from "../nodes/schema.ts";
 import { CODER_ROWS_SHOWN, REVISER_ROWS_SHOWN, rowsNotShown } from "../nodes/ts-sql/prompts.ts";
 import { readOptions } from "../core/options.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
@@ -149,6 +150,8 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     cappedSampleTables: data?.source === "sampled" ? (data.cappedOf?.length ?? 0) : null,
     // Test rows the coder's and the reviser's prompts left out (each shows a sample and says so; the code and the SQL
     // run on every row).
+    // Columns of the shown tables the data agent's prompt left out as not needed (null when rows were sampled).
+    dataColumnsNotShown: data?.source === "generated" ? (data.columnsNotShown ?? 0) : null,
     coderRowsNotShown: data ? rowsNotShown(data.tables, CODER_ROWS_SHOWN) : 0,
     reviserRowsNotShown: data && state.rounds > 0 ? rowsNotShown(data.tables, REVISER_ROWS_SHOWN) : 0,
     testCodeBuilt: Boolean(state.testCode),
@@ -207,7 +210,8 @@ const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSq
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlSpec = defineSpec(tsSqlManifest, {
   state: TsSqlState,
-  factories: { ...TS_SQL_FACTORIES, schema: SHARED_FACTORIES.schema, generate: SHARED_FACTORIES.generate },
+  // The schema as a line per table (A.1; issue 32): the shared selection in fewer tokens, TS-SQL only.
+  factories: { ...TS_SQL_FACTORIES, schema: lineSchemaNode, generate: SHARED_FACTORIES.generate },
   steps: tsSqlSteps(true),
   outcome: TS_SQL_OUTCOME,
   build: (_deps, options, node) => buildTsSql(node, options, true),

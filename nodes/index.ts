@@ -1,4 +1,4 @@
-export { loadSchemaNode } from "./schema.ts";
+export { lineSchemaNode, loadSchemaNode } from "./schema.ts";
 export { executeNode, executeSql } from "./execute.ts";
 export { generateSqlNode } from "./generate.ts";
 export { fixSqlNode } from "./fix.ts";

@@ -25,6 +25,8 @@ export const TestDataSchema = z.object({
   firstRowsOf: z.array(z.string()).optional(),
   /** Sampled only: tables whose 1/10 was more than the cap per table (they got the cap's worth). */
   cappedOf: z.array(z.string()).optional(),
+  /** Generated only: columns of the shown tables the data agent's prompt left out as not needed (said there; left NULL). */
+  columnsNotShown: z.number().int().nonnegative().optional(),
   /** Rows kept per table after the schema's constraints. */
   loaded: z.record(z.string(), z.number()).default({}),
   /** Schema violations of the last load (one line each). */

@@ -245,9 +245,9 @@ function adversary(opts: { dataRounds?: number } = {}) {
         if (turn < (opts.dataRounds ?? 1)) {
           // Rows short of the question's (none, then one more each turn): each turn's prompt shows other rows and
           // problems, so no turn repeats the last one's prompt (that would stop the turns).
-          const tables = (JSON.parse((full as { content: string }).content) as { tables: Record<string, unknown[]> }).tables;
+          const tables = (JSON.parse((full as { content: string }).content) as { tables: Record<string, { columns: string[]; rows: unknown[][] }> }).tables;
           const [first] = Object.entries(tables);
-          return json({ tables: first && turn > 1 ? { [first[0]]: first[1].slice(0, turn - 1) } : {} });
+          return json({ tables: first && turn > 1 ? { [first[0]]: { ...first[1], rows: first[1].rows.slice(0, turn - 1) } } : {} });
         }
         return full;
       }

@@ -11,6 +11,9 @@ import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { DATA_MAX_ROWS, DATA_MIN_ROWS, methodAgents } from "./support/method-agents.ts";
+import { readSchema } from "../tools/schema.ts";
+import { compactSchema } from "../nodes/ts-sql/common.ts";
+import { rowsOfReply } from "../nodes/ts-sql/data.ts";
 
 let dir: string;
 let dev: Question[];
@@ -22,6 +25,14 @@ beforeAll(async () => {
 afterAll(() => removeTempDir(dir));
 
 type Tables = Record<string, Record<string, unknown>[]>;
+
+/** The data prompt's tables as the data node shows them (`compactSchema`), optionally only some columns. */
+async function tablesText(dbPath: string, tables: string[], keep?: (t: string, c: string) => boolean): Promise<string> {
+  return compactSchema(await readSchema(dbPath), tables, { keep, samples: true }).text;
+}
+
+/** The scripted agent's reply (columns once, rows as arrays, as the prompt asks) as row objects. */
+const replyTables = (content: string): Tables => rowsOfReply((JSON.parse(/```json\n([\s\S]*?)\n```/.exec(content)![1]!) as { tables: Parameters<typeof rowsOfReply>[0] }).tables);
 
 /** The gold query's tables and their foreign-key ancestors, as `relevantTables` hands them to the data agent. */
 function shownTables(db: Database.Database, gold: string): string[] {
@@ -65,16 +76,16 @@ function load(db: Database.Database, tables: Tables, gold: string): { refused: s
 const informative = (rows: unknown[][]) => rows.length > 0 && rows.some((r) => r.some((v) => v !== null && v !== 0));
 
 describe("method-agents: TS-SQL's scripted data agent", () => {
-  it("writes valid rows for the shown tables on which every gold answer that can be informative is", () => {
+  it("writes valid rows for the shown tables on which every gold answer that can be informative is", async () => {
     const agents = methodAgents({ questions: [dev] });
     const problems: string[] = [];
     let rows = 0;
     for (const q of dev) {
       const db = new Database(q.dbPath, { readonly: true });
       const shown = shownTables(db, q.goldSql!);
-      const ddl = shown.map((t) => (db.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(t) as { sql: string }).sql).join("\n");
+      const ddl = await tablesText(q.dbPath, shown);
       const reply = agents.respond({ model: "agent/data", messages: [{ role: "user", content: `Tables:\n${ddl}\nQuestion: ${q.question}` }] } as never) as { content: string };
-      const tables = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply.content)![1]!) as { tables: Tables }).tables;
+      const tables = replyTables(reply.content);
       expect(Object.keys(tables).sort()).toEqual([...shown].sort());
       const { refused, rows: answer } = load(db, tables, q.goldSql!);
       const real = db.prepare(q.goldSql!).raw(true).all() as unknown[][];
@@ -88,16 +99,16 @@ describe("method-agents: TS-SQL's scripted data agent", () => {
     expect(rows / dev.length).toBeLessThan(120);
   });
 
-  it("writes 3 to 8 rows a table, as the data prompt asks (more only up to a count the question names)", () => {
+  it("writes 3 to 8 rows a table, as the data prompt asks (more only up to a count the question names)", async () => {
     const agents = methodAgents({ questions: [dev] });
     const outside: string[] = [];
     const perTable: number[] = [];
     for (const q of dev) {
       const db = new Database(q.dbPath, { readonly: true });
-      const ddl = shownTables(db, q.goldSql!).map((t) => (db.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(t) as { sql: string }).sql).join("\n");
+      const ddl = await tablesText(q.dbPath, shownTables(db, q.goldSql!));
       db.close();
       const reply = agents.respond({ model: "agent/data", messages: [{ role: "user", content: `Tables:\n${ddl}\nQuestion: ${q.question}` }] } as never) as { content: string };
-      const tables = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply.content)![1]!) as { tables: Tables }).tables;
+      const tables = replyTables(reply.content);
       // "at least 10 reviews": ten rows of a table are what the question's own count needs.
       const named = Math.max(0, ...[...q.question.matchAll(/\bat least (\d+)\b/g)].map((m) => Number(m[1])));
       for (const [t, r] of Object.entries(tables)) {
@@ -111,14 +122,25 @@ describe("method-agents: TS-SQL's scripted data agent", () => {
     expect(mean).toBeLessThanOrEqual(DATA_MAX_ROWS);
   });
 
-  it("writes no rows for a parent table its prompt leaves out, so the schema refuses the children (as for a model)", () => {
+  it("writes no rows for a parent table its prompt leaves out, so the schema refuses the children (as for a model)", async () => {
     const agents = methodAgents({ questions: [dev] });
     const q = dev.find((x) => /enrollments/i.test(x.goldSql ?? ""))!;
-    const db = new Database(q.dbPath, { readonly: true });
-    const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'enrollments'").get() as { sql: string }).sql;
+    const ddl = await tablesText(q.dbPath, ["enrollments"]);
     const reply = agents.respond({ model: "agent/data", messages: [{ role: "user", content: `Tables:\n${ddl}\nQuestion: ${q.question}` }] } as never) as { content: string };
-    const tables = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply.content)![1]!) as { tables: Tables }).tables;
-    expect(Object.keys(tables)).toEqual(["enrollments"]);
+    expect(Object.keys(replyTables(reply.content))).toEqual(["enrollments"]);
+  });
+
+  it("writes only the columns its prompt shows (issue 32: the others are left NULL), as columns once and rows as arrays", async () => {
+    const agents = methodAgents({ questions: [dev] });
+    const q = dev.find((x) => /FROM students/i.test(x.goldSql ?? "") && !/JOIN/i.test(x.goldSql ?? ""))!;
+    const db = new Database(q.dbPath, { readonly: true });
+    const all = (db.prepare(`PRAGMA table_info("students")`).all() as { name: string }[]).map((c) => c.name);
     db.close();
+    const ddl = await tablesText(q.dbPath, ["students"], (_t, c) => q.goldSql!.includes(c));
+    const reply = agents.respond({ model: "agent/data", messages: [{ role: "user", content: `Tables:\n${ddl}\nQuestion: ${q.question}` }] } as never) as { content: string };
+    const sent = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply.content)![1]!) as { tables: { students: { columns: string[]; rows: unknown[][] } } }).tables.students;
+    expect(sent.columns.length).toBeLessThan(all.length);
+    expect(sent.rows.every((r) => Array.isArray(r) && r.length === sent.columns.length)).toBe(true);
+    expect(ddl).toMatch(/other columns not needed here/);
   });
 });

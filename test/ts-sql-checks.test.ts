@@ -128,13 +128,19 @@ describe("the paper's settings: 1-shot prompts, revision limit", () => {
   });
 
   it("the data agent's and the coder's prompts carry the example; the revision limit is Appendix B.4's 5", () => {
-    const args = { schema: "CREATE TABLE t (x INTEGER)", foreignKeys: "", question: "How many?", evidence: "" };
+    const args = { schema: "t: x INTEGER", question: "How many?", evidence: "" };
     const data = dataPrompt({ ...args, relevant: "" }).map((m) => ("content" in m ? String(m.content) : "")).join("\n");
     const code = coderPrompt({ ...args, tables: { t: [{ x: 1 }] }, dbId: "d" }).map((m) => ("content" in m ? String(m.content) : "")).join("\n");
-    expect(data).toContain(JSON.stringify({ tables: ONE_SHOT.tables }));
+    // The example's reply in the form asked of the agent: each table's columns once, its rows as arrays.
+    expect(data).toContain(JSON.stringify({ tables: { author: { columns: ["id", "name", "country"], rows: [[1, "Claire Roux", "France"], [2, "Paul Martin", "France"], [3, "Anna Weber", "Germany"]] } } }).slice(0, -2));
     expect(data.indexOf(ONE_SHOT.question)).toBeLessThan(data.indexOf("Question: How many?"));
     expect(code).toContain(ONE_SHOT.code);
     expect(code).not.toContain(ONE_SHOT.sql);
+    // Issue 32: one small example (≈ 220 and 280 tokens; the first pass's took ≈ 420 and 390): its tables as the
+    // prompts show tables, one line each, not CREATE statements.
+    expect(data.indexOf("(End of the example.)")).toBeLessThan(1200); // the system line included
+    expect(code.indexOf("(End of the example.)")).toBeLessThan(1350);
+    expect(data.slice(0, data.indexOf("(End of the example.)"))).not.toMatch(/CREATE TABLE/);
     expect(TS_SQL_OPTIONS.maxRevisions.default).toBe(5);
     expect(TS_SQL_OPTIONS.maxCodeRefinements.default).toBe(5);
   });
@@ -157,7 +163,7 @@ describe("sqlVariants: the candidate's one-change variants a test can see", () =
 
 describe("what the coder and the reviser are shown (issue 32: tokens per SQL)", () => {
   const many = { school: Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `School ${i + 1}`, score: 500 + i })) };
-  const args = { schema: "CREATE TABLE school (id INTEGER PRIMARY KEY, name TEXT, score REAL)", foreignKeys: "", question: "Which school scores best?", evidence: "" };
+  const args = { schema: "school: id INTEGER key; name TEXT; score REAL", question: "Which school scores best?", evidence: "" };
   const textOf = (messages: { content: unknown }[]) => messages.map((m) => String(m.content)).join("\n");
   const rowLines = (prompt: string) => prompt.split("\n").filter((l) => /^ {2}\[\d+,"School \d+",\d+\]$/.test(l)).length;
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { z } from "zod";
 import { tsSqlOutcome, tsSqlRefineSpec } from "../graphs/ts-sql.ts";
-import { dataReplySchema } from "../nodes/ts-sql/data.ts";
+import { dataReplySchema, rowsOfReply } from "../nodes/ts-sql/data.ts";
 import { readSchema } from "../tools/schema.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -125,22 +125,31 @@ describe("point 15: the data agent's structured output names the question's tabl
 
   it("the JSON schema sent lists the relevant tables and their columns, strict-mode ready", async () => {
     const schema = await readSchema(dbPath, { executor });
-    const sent = z.toJSONSchema(dataReplySchema(schema, ["district", "school"]), { target: "draft-7" }) as unknown as { properties: { tables: { properties: Record<string, { items: { properties: object } }> } } };
+    type Sent = { properties: { tables: { properties: Record<string, { properties: { columns: { items: { enum: string[] } }; rows: { items: { type: string } } } }> } } };
+    const sent = z.toJSONSchema(dataReplySchema(schema, ["district", "school"]), { target: "draft-7" }) as unknown as Sent;
     expect(Object.keys(sent.properties.tables.properties)).toEqual(["district", "school"]);
-    expect(Object.keys(sent.properties.tables.properties.school!.items.properties)).toEqual(["id", "district_id", "name", "status", "score"]);
+    // Issue 32: a table's columns named once (the table's own), each row an array of values in their order.
+    expect(sent.properties.tables.properties.school!.properties.columns.items.enum).toEqual(["id", "district_id", "name", "status", "score"]);
+    expect(sent.properties.tables.properties.school!.properties.rows.items.type).toBe("array");
     expect(strictProblems(sent)).toEqual([]);
-    // Looser to read than to ask: a table or column left out is no rows or the column's default; names in any case.
-    const parsed = dataReplySchema(schema, ["district", "school"]).parse({ tables: { SCHOOL: [{ ID: 1, district_id: 1, name: "A" }] } });
-    expect(parsed.tables).toEqual({ school: [{ id: 1, district_id: 1, name: "A" }] });
-    expect(dataReplySchema(schema, ["district", "school"]).safeParse({ tables: { pupils: [] } }).success).toBe(false);
+    // Looser to read than to ask: a table or column left out is no rows or the column's default; names in any case;
+    // rows as objects (the older form) are read too.
+    const reply = dataReplySchema(schema, ["district", "school"]);
+    expect(rowsOfReply(reply.parse({ tables: { SCHOOL: { columns: ["ID", "district_id", "name"], rows: [[1, 1, "A"]] } } }).tables)).toEqual({ school: [{ id: 1, district_id: 1, name: "A" }] });
+    expect(rowsOfReply(reply.parse({ tables: { SCHOOL: [{ ID: 1, district_id: 1, name: "A" }] } }).tables)).toEqual({ school: [{ id: 1, district_id: 1, name: "A" }] });
+    expect(reply.safeParse({ tables: { pupils: { columns: [], rows: [] } } }).success).toBe(false);
+    // A row whose length is not its columns', an unknown column: refused with a line that names it.
+    const short = reply.safeParse({ tables: { school: { columns: ["id", "name"], rows: [[1, "A"], [2]] } } });
+    expect(short.success ? "" : short.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")).toBe("tables.school.rows.1: row 2 has 1 values for 2 columns");
+    expect(reply.safeParse({ tables: { school: { columns: ["id", "pupils"], rows: [[1, 2]] } } }).success).toBe(false);
   });
 
   it("a model that fills in the schema it is given returns usable test data", async () => {
     // A schema-following data agent: one row per table the schema names, each column it names set to 1.
     const fromSchema: Responder = ({ messages }) => {
       const schemaText = /matches this JSON schema:\n(.*)$/s.exec(messages.at(-1)!.content)![1]!;
-      const tables = (JSON.parse(schemaText) as { properties: { tables: { properties?: Record<string, { items: { properties: object } }> } } }).properties.tables.properties ?? {};
-      return JSON.stringify({ tables: Object.fromEntries(Object.entries(tables).map(([t, s]) => [t, [Object.fromEntries(Object.keys(s.items.properties).map((c) => [c, c === "status" ? "Active" : 1]))]])) });
+      const tables = (JSON.parse(schemaText) as { properties: { tables: { properties?: Record<string, { properties: { columns: { items: { enum: string[] } } } }> } } }).properties.tables.properties ?? {};
+      return JSON.stringify({ tables: Object.fromEntries(Object.entries(tables).map(([t, s]) => { const columns = s.properties.columns.items.enum; return [t, { columns, rows: [columns.map((c) => (c === "status" ? "Active" : 1))] }]; })) });
     };
     const models = provider({ data: fromSchema, coder: js("// the active schools\nresult = tables.school.filter((s) => s.status === 'Active').map((s) => ({ name: s.name }));"), reviser: sql(ACTIVE_SQL) });
     const state = await refine(models, ACTIVE, ACTIVE_SQL);
@@ -200,5 +209,35 @@ describe("point 17: diagnostics say what happened", () => {
     expect(calls(codeFault, "coder")).toHaveLength(2);
     expect(blamedOnCode.codeCandidates[0].problem).toMatch(/the test data has rows with what the question's conditions name; check the filters/);
     expect(tsSqlOutcome(blamedOnCode)).toMatchObject({ tested: false, skipped: "empty test result: the code's" });
+  });
+});
+
+describe("issue 32, second pass: the data agent sees only what the question needs, and replies in columns", () => {
+  it("columns the question does not need are left out of the data prompt (said there, counted in the outcome); the coder sees the columns the rows hold, not CREATE statements", async () => {
+    const wide = makeDb(dir, "wide-schools.sqlite", `
+      CREATE TABLE district (id INTEGER PRIMARY KEY, name TEXT NOT NULL, mayor TEXT);
+      CREATE TABLE school (id INTEGER PRIMARY KEY, district_id INTEGER NOT NULL REFERENCES district(id), name TEXT NOT NULL, status TEXT, motto TEXT, founded TEXT);
+      INSERT INTO district VALUES (1, 'North', 'Ann Lee');
+      INSERT INTO school VALUES (1, 1, 'Real One', 'Active', 'Learn well', '1901-01-01'), (2, 1, 'Real Two', 'Closed', 'Be kind', '1950-05-05');`);
+    const reply = { tables: { district: { columns: ["id", "name"], rows: [[1, "D1"]] }, school: { columns: ["id", "district_id", "name", "status"], rows: [[1, 1, "Gamma", "Active"], [2, 1, "Beta", "Closed"]] } } };
+    const code = js("// the active schools\nresult = tables.school.filter((s) => s.status === 'Active').map((s) => ({ name: s.name }));");
+    const models = provider({ data: json(reply), coder: code, reviser: sql(ACTIVE_SQL) });
+    const state = await refine(models, ACTIVE, ACTIVE_SQL, {}, wide);
+    const data = userTurn(calls(models, "data")[0]!);
+    const own = data.slice(data.indexOf("(End of the example.)"));
+    expect(own).not.toMatch(/CREATE TABLE/);
+    expect(own).not.toMatch(/motto|founded|mayor|Learn well/);
+    expect(own).toContain('school: id INTEGER key; district_id INTEGER not null -> district.id; name TEXT not null e.g. "Real One", "Real Two"; status TEXT e.g. "Active", "Closed" (+2 other columns not needed here)');
+    expect(own).toMatch(/a column not shown is left NULL/);
+    expect(tsSqlOutcome(state)).toMatchObject({ tested: true, dataColumnsNotShown: 3, testRows: 3 });
+    // The rows read back hold the columns written, not the NULL ones left out, so neither the coder nor the reviser
+    // is shown them.
+    expect(Object.keys(state.testData!.tables.school![0]!)).toEqual(["id", "district_id", "name", "status"]);
+    const coder = userTurn(calls(models, "coder")[0]!);
+    const coderOwn = coder.slice(coder.indexOf("(End of the example.)"));
+    expect(coderOwn).not.toMatch(/CREATE TABLE|motto|mayor/);
+    // Structure and rows in one listing: each table's columns described once, in the order of its rows' values.
+    expect(coderOwn).toContain('school (2 rows): id INTEGER key; district_id INTEGER not null -> district.id; name TEXT not null; status TEXT (+2 other columns not needed here):\n  [1,1,"Gamma","Active"]');
+    expect(coderOwn).not.toMatch(/columns id, district_id/);
   });
 });

@@ -131,6 +131,13 @@ describe("ts-sql graph", () => {
     expect(reviserSaw[0]).toMatch(/Expected result on the test data: columns \["name"\]; 1 row\(s\):\s+\["Gamma"\]/);
     expect(reviserSaw[0]).toMatch(/result on the test data: columns \["name"\]; 1 row\(s\):\s+\["Beta"\]/);
 
+    // Issue 32: the generator (A.1) and the reviser (A.2) see the schema as a line per table, foreign keys inline,
+    // not CREATE statements (the baseline keeps those: test/baseline-graph.test.ts).
+    expect(seen(models, "generator")[0]).toMatch(/^school: id INTEGER key; district_id INTEGER not null -> district\.id; name TEXT not null \(examples: '[^']+', 'Real Two'\)/m);
+    expect(seen(models, "generator")[0]).not.toMatch(/CREATE TABLE/);
+    expect(reviserSaw[0]).toMatch(/^school: id INTEGER key; district_id INTEGER not null -> district\.id/m);
+    expect(reviserSaw[0]).not.toMatch(/CREATE TABLE/);
+
     // No real row at the test-code or revision stage; the sentinel is visible where real data is allowed.
     expect(seen(models, "generator").join("\n")).toContain(SENTINEL);
     for (const role of ["coder", "reviser"]) for (const prompt of seen(models, role)) expect(prompt).not.toContain(SENTINEL);

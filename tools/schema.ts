@@ -388,6 +388,12 @@ export interface RenderOptions {
    * that matched the question are shown beside their columns.
    */
   linking?: Pick<Linking, "columns" | "values"> | null;
+  /**
+   * `create` (default): CREATE TABLE statements. `lines`: a line per table, `name: column TYPE key|not null|->
+   * parent.column (notes); ...` — the same facts in fewer tokens (TS-SQL, issue 32). The budget is counted as for
+   * `create` (an upper bound).
+   */
+  layout?: "create" | "lines";
 }
 
 const STOPWORDS = new Set(
@@ -477,24 +483,25 @@ export function renderSchema(schema: DbSchema, opts: RenderOptions = {}): string
   // Without matched values the question only ranks what a budget leaves out: a schema that fits whole reads the same
   // for every question of its database, so it is rendered once.
   if (!opts.linking?.values?.length) {
-    const whole = wholeSchema(schema, showSamples);
+    const whole = wholeSchema(schema, showSamples, opts.layout ?? "create");
     if (opts.maxChars === undefined || whole.chars <= opts.maxChars) return whole.text;
   }
   return renderPlans(schema, opts, showSamples);
 }
 
-/** Each schema's whole rendering (with and without samples) and the size the budget compares. */
-const wholeRenderings = new WeakMap<DbSchema, Map<boolean, { text: string; chars: number }>>();
+/** Each schema's whole rendering (by samples and layout) and the size the budget compares. */
+const wholeRenderings = new WeakMap<DbSchema, Map<string, { text: string; chars: number }>>();
 
-function wholeSchema(schema: DbSchema, showSamples: boolean): { text: string; chars: number } {
+function wholeSchema(schema: DbSchema, showSamples: boolean, layout: "create" | "lines"): { text: string; chars: number } {
   let renderings = wholeRenderings.get(schema);
   if (!renderings) wholeRenderings.set(schema, (renderings = new Map()));
-  let whole = renderings.get(showSamples);
+  const key = `${showSamples}:${layout}`;
+  let whole = renderings.get(key);
   if (!whole) {
     const plans = planTables(schema, { sampleValues: showSamples }, showSamples);
     const chars = plans.reduce((n, t) => n + tableFrame(t) + t.columns.reduce((m, c) => m + columnLength(c), 0), 0);
-    whole = { text: render(plans), chars };
-    renderings.set(showSamples, whole);
+    whole = { text: render(plans, layout), chars };
+    renderings.set(key, whole);
   }
   return whole;
 }
@@ -502,7 +509,7 @@ function wholeSchema(schema: DbSchema, showSamples: boolean): { text: string; ch
 function renderPlans(schema: DbSchema, opts: RenderOptions, showSamples: boolean): string {
   const plans = planTables(schema, opts, showSamples);
   if (opts.maxChars !== undefined) fitBudget(plans, opts.maxChars);
-  return render(plans);
+  return render(plans, opts.layout ?? "create");
 }
 
 function planTables(schema: DbSchema, opts: RenderOptions, showSamples: boolean): TablePlan[] {
@@ -621,7 +628,7 @@ function fitBudget(plans: TablePlan[], maxChars: number): void {
   }
 }
 
-function render(plans: TablePlan[]): string {
+function render(plans: TablePlan[], layout: "create" | "lines"): string {
   const blocks: string[] = [];
   let tablesOmitted = 0;
   let columnsOmitted = 0;
@@ -640,6 +647,10 @@ function render(plans: TablePlan[]): string {
       if (!c.description && (c.column.description || c.column.valueDescription)) notesOmitted++;
       items.push({ line: c.base, note: comment(c) });
     }
+    if (layout === "lines") {
+      blocks.push(`${showIdent(t.table.name)}: ${[...linesItems(t), ...linesComposite(t)].join("; ")}`);
+      continue;
+    }
     for (const line of t.keyLines) items.push({ line, note: "" });
     const body = items.map((item, i) => `${item.line}${i < items.length - 1 ? "," : ""}${item.note}`).join("\n");
     blocks.push(`CREATE TABLE ${showIdent(t.table.name)} (\n${body}\n);`);
@@ -649,5 +660,30 @@ function render(plans: TablePlan[]): string {
   if (columnsOmitted > 0) omitted.push(`${columnsOmitted} more ${columnsOmitted === 1 ? "column" : "columns"} of the tables shown`);
   if (notesOmitted > 0) omitted.push(`descriptions of ${notesOmitted} ${notesOmitted === 1 ? "column" : "columns"}`);
   if (omitted.length > 0) blocks.push(`-- omitted to fit the size limit: ${omitted.join(", ")}`);
-  return blocks.join("\n\n");
+  return blocks.join(layout === "lines" ? "\n" : "\n\n");
+}
+
+/** The `lines` layout's columns: name, type, key / not null / single-column foreign key, then the comment's notes. */
+function linesItems(t: TablePlan): string[] {
+  const single = new Map(t.table.foreignKeys.filter((fk) => fk.columns.length === 1).map((fk) => [fk.columns[0]!, fk]));
+  const onlyKey = t.table.primaryKey.length === 1 ? t.table.primaryKey[0] : undefined;
+  return t.columns
+    .filter((c) => c.keep)
+    .map((c) => {
+      const fk = single.get(c.column.name);
+      const marks = [c.column.type, c.column.name === onlyKey ? "key" : "", c.column.notNull ? "not null" : "", fk ? `-> ${showIdent(fk.refTable)}.${showIdent(fk.refColumns[0] ?? "rowid")}` : ""];
+      // A key's examples (1, 2, 3) show no format: left out of this layout.
+      const note = comment(c).replace(/^ -- /, "").replace(c.key ? /(?:^|; )examples: .*$/ : /$^/, "");
+      return `${[showIdent(c.column.name), ...marks].filter(Boolean).join(" ")}${note ? ` (${note})` : ""}`;
+    });
+}
+
+/** The `lines` layout's composite keys: a primary key or foreign key over several columns. */
+function linesComposite(t: TablePlan): string[] {
+  return [
+    ...(t.table.primaryKey.length > 1 ? [`key (${t.table.primaryKey.map(showIdent).join(", ")})`] : []),
+    ...t.table.foreignKeys
+      .filter((fk) => fk.columns.length > 1)
+      .map((fk) => `(${fk.columns.map(showIdent).join(", ")}) -> ${showIdent(fk.refTable)}(${fk.refColumns.map(showIdent).join(", ")})`),
+  ];
 }

@@ -5,7 +5,7 @@ import { callModel } from "../../tools/models/llm.ts";
 import { extractJson, stripThinking } from "../../tools/reply.ts";
 import { runSandboxed } from "../../tools/sandbox/sandbox.ts";
 import { withCalls } from "../common.ts";
-import { coderLabel, ddlText, isEmptyAnswer, descriptionLines, foreignKeyLines, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { coderLabel, isEmptyAnswer, schemaFacts, testTableHeaders, testTablesText, type TsSqlNodeFactory } from "./common.ts";
 import { coverageGaps } from "./data.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { coderPrompt, expectedResultPrompt } from "./prompts.ts";
@@ -37,11 +37,8 @@ export const coderNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const data = state.testData;
   const previous = state.codeCandidates.find((c) => c.model === task.model);
   const facts = await schemaFacts(deps, state);
-  const tables = Object.keys(data?.tables ?? {});
-  const notes = descriptionLines(facts.schema, tables);
   const shared = {
-    schema: notes ? `${ddlText(facts, tables)}\n\nColumn descriptions:\n${notes}` : ddlText(facts, tables),
-    foreignKeys: foreignKeyLines(facts.schema, tables),
+    schema: testTablesText(facts, data?.tables ?? {}),
     tables: data?.tables ?? {},
     question: state.question,
     evidence: state.evidence,
@@ -49,7 +46,7 @@ export const coderNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   const retry = task.round > 0 && previous?.problem ? previous : undefined;
   const prompt = opts.noTestCode
     ? expectedResultPrompt({ ...shared, previous: retry ? { reply: retry.code, problem: retry.problem! } : undefined })
-    : coderPrompt({ ...shared, ...(opts.noDataAgent === "schema" ? { tables: null } : {}), dbId: state.dbId, previous: retry ? { code: retry.code, result: retry.result, problem: retry.problem! } : undefined });
+    : coderPrompt({ ...shared, ...(opts.noDataAgent === "schema" ? { tables: null } : testTableHeaders(facts, data?.tables ?? {})), dbId: state.dbId, previous: retry ? { code: retry.code, result: retry.result, problem: retry.problem! } : undefined });
   const base = deps.models.forRole("coder").settings.temperature;
   // Appendix B: the temperature rises by 0.01 with each inspection round.
   const temperature = Math.round((base + 0.01 * task.round) * 100) / 100;

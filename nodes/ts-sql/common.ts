@@ -69,20 +69,6 @@ function safeTokens(sql: string): string[] {
   }
 }
 
-export function foreignKeyLines(schema: DbSchema, tables: string[]): string {
-  return schema.tables
-    .filter((t) => tables.includes(t.name))
-    .flatMap((t) =>
-      t.foreignKeys.map((fk) => `${showIdent(t.name)}(${fk.columns.map(showIdent).join(", ")}) -> ${showIdent(fk.refTable)}(${fk.refColumns.map(showIdent).join(", ")})`),
-    )
-    .join("\n");
-}
-
-/** CREATE statements of some tables: structure only, never a value. */
-export function ddlText(facts: SchemaFacts, tables: string[]): string {
-  return tables.map((t) => facts.ddl.get(t) ?? `CREATE TABLE ${showIdent(t)} (...)`).join("\n\n");
-}
-
 /** A cell as a JSON scalar (64-bit integers beyond 2^53 as strings, blobs as hex). */
 export function jsonCell(value: SqlValue): JsonScalar {
   if (typeof value === "bigint") return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
@@ -178,12 +164,12 @@ export { codersOf } from "./options.ts";
 export const coderLabel = (model: string): string => model || "coder";
 
 /** BIRD's column descriptions of some tables (documentation, not rows), a line each. */
-export function descriptionLines(schema: DbSchema, tables: string[]): string {
+export function descriptionLines(schema: DbSchema, tables: string[], keep?: (table: string, column: string) => boolean): string {
   return schema.tables
     .filter((t) => tables.includes(t.name))
     .flatMap((t) =>
       t.columns
-        .filter((c) => c.description || c.valueDescription)
+        .filter((c) => (c.description || c.valueDescription) && (!keep || keep(t.name, c.name)))
         .map((c) => `- ${t.name}.${c.name}: ${[c.description, c.valueDescription].filter(Boolean).join("; ")}`),
     )
     .join("\n");
@@ -269,3 +255,88 @@ export const VARIANT_GAPS: Record<SqlVariant["kind"], string> = {
   order:
     "in the real database the answer's order depends on the sort direction, but in the test data it does not: give the qualifying rows different values in what the question ranks by",
 };
+
+/** A value as a prompt shows it: JSON, a long text cut to `max` characters (its format shows in its start). */
+const shortValue = (v: unknown, max: number) => (typeof v === "string" && v.length > max ? `${JSON.stringify(v.slice(0, max))}…` : JSON.stringify(v));
+
+/**
+ * Tables as short lines instead of CREATE statements (issue 32: A.3 and A.4 show "DataFrames, with name, column name
+ * and data value examples", not DDL): `name: col TYPE key|not null|-> parent.col[ e.g. v1, v2]; ...`, foreign keys
+ * inline. `keep` picks the columns shown (keys and NOT NULL columns are always kept: a row needs them); the line of a
+ * table with columns left out says how many, so the reader knows they exist. `hidden` counts them, `columns` names
+ * the shown ones by table.
+ */
+export function compactSchema(
+  schema: DbSchema,
+  tables: string[],
+  opts: { keep?: (table: string, column: string) => boolean; samples?: boolean; order?: Map<string, string[]> } = {},
+): { text: string; hidden: number; columns: Map<string, string[]> } {
+  let hidden = 0;
+  const columns = new Map<string, string[]>();
+  const lines = schema.tables
+    .filter((t) => tables.includes(t.name))
+    .map((t) => {
+      const single = new Map(t.foreignKeys.filter((fk) => fk.columns.length === 1).map((fk) => [fk.columns[0]!, fk]));
+      const keys = new Set([...t.primaryKey, ...t.foreignKeys.flatMap((fk) => fk.columns)]);
+      // `order`: exactly these columns, in this order (a test table's rows); else `keep`'s, keys and NOT NULL ones.
+      const ordered = opts.order?.get(t.name)?.flatMap((n) => t.columns.filter((c) => c.name.toLowerCase() === n.toLowerCase()));
+      const shown = ordered ?? t.columns.filter((c) => !opts.keep || keys.has(c.name) || c.primaryKey || c.notNull || opts.keep(t.name, c.name));
+      hidden += t.columns.length - shown.length;
+      columns.set(t.name, shown.map((c) => c.name));
+      const cols = shown.map((c) => {
+        const fk = single.get(c.name);
+        const marks = [t.primaryKey.length <= 1 && (c.primaryKey || t.primaryKey[0] === c.name) ? "key" : "", c.notNull ? "not null" : "", fk ? `-> ${showIdent(fk.refTable)}.${showIdent(fk.refColumns[0] ?? "rowid")}` : ""];
+        const examples = opts.samples && !keys.has(c.name) && !c.primaryKey && c.samples.length ? ` e.g. ${c.samples.map((v) => shortValue(v, 40)).join(", ")}` : "";
+        return [showIdent(c.name), c.type, ...marks].filter(Boolean).join(" ") + examples;
+      });
+      const composite = [
+        ...(t.primaryKey.length > 1 ? [`key (${t.primaryKey.map(showIdent).join(", ")})`] : []),
+        ...t.foreignKeys.filter((fk) => fk.columns.length > 1).map((fk) => `(${fk.columns.map(showIdent).join(", ")}) -> ${showIdent(fk.refTable)}(${fk.refColumns.map(showIdent).join(", ")})`),
+      ];
+      const left = t.columns.length - shown.length;
+      return `${showIdent(t.name)}: ${[...cols, ...composite].join("; ")}${left ? ` (+${left} other columns not needed here)` : ""}`;
+    });
+  return { text: lines.join("\n"), hidden, columns };
+}
+
+/**
+ * The columns a question's test data needs (§3.1.1's relevant selection): the linked ones (columns and values), those
+ * the candidate SQL or the evidence name; compactSchema adds keys and NOT NULL columns.
+ */
+export function neededColumns(schema: DbSchema, linking: Linking | null, sql: string, evidence: string): (table: string, column: string) => boolean {
+  const wanted = new Set<string>();
+  for (const c of linking?.columns ?? []) wanted.add(`${c.table}.${c.column}`.toLowerCase());
+  for (const v of linking?.values ?? []) wanted.add(`${v.table}.${v.column}`.toLowerCase());
+  const words = new Set([...(sql ? safeTokens(sql) : []), ...evidence.split(/[^A-Za-z0-9_]+/)].map((w) => w.replace(/^["`[]|["`\]]$/g, "").toLowerCase()));
+  return (table, column) => wanted.has(`${table}.${column}`.toLowerCase()) || words.has(column.toLowerCase());
+}
+
+/**
+ * Each test table's columns as `compactSchema` describes them (type, key, foreign key), in the order of its rows'
+ * values, for a header over its rows (the coder: structure and rows in one listing, A.4's DataFrames with samples);
+ * BIRD's descriptions of those columns.
+ */
+export function testTableHeaders(facts: SchemaFacts, tables: Record<string, readonly Record<string, unknown>[]>): { headers: Record<string, string>; notes: string } {
+  const order = new Map(Object.entries(tables).map(([t, rows]) => [t, [...new Set(rows.flatMap((r) => Object.keys(r)))]]));
+  const lines = compactSchema(facts.schema, [...order.keys()], { order }).text.split("\n");
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const name = [...order.keys()].find((t) => line.startsWith(`${showIdent(t)}: `));
+    if (name) headers[name] = line.slice(showIdent(name).length + 2);
+  }
+  const held = new Set([...order].flatMap(([t, cs]) => cs.map((c) => `${t}.${c}`.toLowerCase())));
+  return { headers, notes: descriptionLines(facts.schema, [...order.keys()], (t, c) => held.has(`${t}.${c}`.toLowerCase())) };
+}
+
+/**
+ * The test tables' structure for the coder and the selector (A.4's DataFrames): `compactSchema` of the tables the
+ * rows fill, only the columns the rows hold (the data agent leaves the others out), BIRD's descriptions of those.
+ */
+export function testTablesText(facts: SchemaFacts, tables: Record<string, readonly Record<string, unknown>[]>): string {
+  const names = Object.keys(tables);
+  const held = new Set(Object.entries(tables).flatMap(([t, rows]) => rows.flatMap((r) => Object.keys(r).map((c) => `${t}.${c}`.toLowerCase()))));
+  const keep = (t: string, c: string) => held.has(`${t}.${c}`.toLowerCase());
+  const text = compactSchema(facts.schema, names, { keep }).text;
+  const notes = descriptionLines(facts.schema, names, keep);
+  return notes ? `${text}\n\nColumn descriptions:\n${notes}` : text;
+}

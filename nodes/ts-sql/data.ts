@@ -9,11 +9,11 @@ import { withCalls } from "../common.ts";
 import { resultsMatch } from "../../tools/benchmarks/score.ts";
 import type { Row } from "../../tools/sqlite/types.ts";
 import {
-  ddlText,
+  compactSchema,
   descriptionLines,
   isEmptyAnswer,
-  foreignKeyLines,
   jsonCell,
+  neededColumns,
   relevantTables,
   schemaFacts,
   promptHash,
@@ -27,26 +27,64 @@ import { dataPrompt, showTables } from "./prompts.ts";
 import { DATA_REPLY_ATTEMPTS } from "./options.ts";
 
 /**
- * The data agent's reply schema for one question: its tables by name, each a list of rows naming that table's
- * columns (a JSON scalar or null each). What is sent to the server is strict-mode JSON schema (every property listed
- * and required, no others), so a schema-following model knows which tables and columns to fill and a strict
- * `json_schema` server takes it as it is. Parsing is looser than what is asked: a table left out has no rows, a column
- * left out takes its default (as an INSERT without it would), names match whatever their case; an unknown table or
- * column is refused and asked again.
+ * The data agent's reply schema for one question: its tables by name, each `{columns, rows}` — the columns named once
+ * (the table's own), each row an array of JSON scalars in their order (issue 32: rows as objects repeated every column
+ * name). What is sent to the server is strict-mode JSON schema (every property listed and required, no others), so a
+ * schema-following model knows which tables and columns to fill and a strict `json_schema` server takes it as it
+ * is. Parsing is looser than what is asked: a table left out has no rows, a column left out takes its default (as an
+ * INSERT without it would), names match whatever their case, and a table given as row objects is read too; an unknown
+ * table or column, or a row whose length is not its columns', is refused (one line naming it) and asked again. The
+ * columns asked for are those the prompt shows (`shownColumns`); another column of the table is read as written.
+ * `rowsOfReply` turns the parsed reply into row objects.
  */
-export function dataReplySchema(schema: DbSchema, tables: string[]) {
+export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>) {
   const picked = schema.tables.filter((t) => tables.includes(t.name));
   const byLower = <T extends { name: string }>(items: T[]) => new Map(items.map((x) => [x.name.toLowerCase(), x.name]));
   const renamed = (names: Map<string, string>) => (value: unknown) =>
     value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [names.get(k.toLowerCase()) ?? k, v])) : value;
   const shape = Object.fromEntries(
     picked.map((t) => {
-      const row = z.strictObject(Object.fromEntries(t.columns.map((c) => [c.name, JsonScalarSchema.optional()]))).meta({ required: t.columns.map((c) => c.name) });
-      return [t.name, z.array(z.preprocess(renamed(byLower(t.columns)), row)).optional()];
+      const names = byLower(t.columns);
+      const realName = (c: unknown) => (typeof c === "string" ? (names.get(c.toLowerCase()) ?? c) : c);
+      // Rows as objects (the older reply form) are read as columns once and arrays.
+      const columnar = (value: unknown) => {
+        if (Array.isArray(value) && value.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
+          const rows = value as Record<string, unknown>[];
+          const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+          return { columns: columns.map(realName), rows: rows.map((r) => columns.map((c) => (r[c] === undefined ? null : r[c]))) };
+        }
+        if (value && typeof value === "object" && Array.isArray((value as { columns?: unknown }).columns)) {
+          const v = value as { columns: unknown[] };
+          return { ...v, columns: v.columns.map(realName) };
+        }
+        return value;
+      };
+      // Asked for: the columns the prompt shows (`compactSchema`); read: any column of the table (one the prompt left
+      // out is loaded as written).
+      const asked = shownColumns?.get(t.name) ?? t.columns.map((c) => c.name);
+      const real = new Set(t.columns.map((c) => c.name));
+      const table = z
+        .strictObject({ columns: z.array(z.string().meta({ enum: asked })), rows: z.array(z.array(JsonScalarSchema)) })
+        .superRefine((v, ctx) => {
+          const unknown = v.columns.find((c) => !real.has(c));
+          if (unknown) ctx.addIssue({ code: "custom", message: `${t.name} has no column ${unknown}`, path: ["columns"] });
+          const twice = v.columns.find((c, i) => v.columns.indexOf(c) !== i);
+          if (twice) ctx.addIssue({ code: "custom", message: `column ${twice} is named twice`, path: ["columns"] });
+          const bad = v.rows.findIndex((r) => r.length !== v.columns.length);
+          if (bad >= 0) ctx.addIssue({ code: "custom", message: `row ${bad + 1} has ${v.rows[bad]!.length} values for ${v.columns.length} columns`, path: ["rows", bad] });
+        });
+      return [t.name, z.preprocess(columnar, table).optional()];
     }),
   );
   const tablesSchema = z.preprocess(renamed(byLower(picked)), z.strictObject(shape).meta({ required: picked.map((t) => t.name) }));
   return z.strictObject({ tables: tablesSchema });
+}
+
+/** A parsed data reply as row objects by table (`TestTablesValue`). */
+export function rowsOfReply(tables: Record<string, { columns: string[]; rows: (string | number | boolean | null)[][] } | undefined>): TestTablesValue {
+  return Object.fromEntries(
+    Object.entries(tables).flatMap(([t, v]) => (v ? [[t, v.rows.map((row) => Object.fromEntries(v.columns.map((c, i) => [c, row[i] ?? null])))]] : [])),
+  ) as TestTablesValue;
 }
 
 /**
@@ -75,24 +113,6 @@ function relevantLines(linking: { columns: { table: string; column: string; keyw
   return [...lines].map(([line, keywords]) => (keywords.length ? `${line} (for ${keywords.map((k) => `"${k}"`).join(", ")})` : line)).join("\n");
 }
 
-const EXAMPLE_CHARS = 40;
-
-/**
- * A few stored values per column of the relevant tables, as the data agent's examples of formats (A.3's samples).
- * Key columns (a primary key, a foreign key) are left out: their 1, 2, 3 show no format, and the rows' own keys are
- * the agent's to choose; a long value is cut (its format shows in its first characters).
- */
-function exampleLines(schema: Awaited<ReturnType<typeof schemaFacts>>["schema"], tables: string[]): string {
-  const cut = (v: unknown) => (typeof v === "string" && v.length > EXAMPLE_CHARS ? `${JSON.stringify(v.slice(0, EXAMPLE_CHARS))}…` : JSON.stringify(v));
-  return schema.tables
-    .filter((t) => tables.includes(t.name))
-    .flatMap((t) => {
-      const keys = new Set(t.foreignKeys.flatMap((fk) => fk.columns));
-      return t.columns.filter((c) => c.samples.length && !c.primaryKey && !keys.has(c.name)).map((c) => `- ${t.name}.${c.name}: ${c.samples.map(cut).join(", ")}`);
-    })
-    .join("\n");
-}
-
 /**
  * Slot `data` (role "data", §3.1.1, A.3). In: question, evidence, linking, sql, testData (the previous attempt and
  * its problems). Out: testData (tables only; `checkData` loads them), dataRounds + 1. A bad reply keeps the previous
@@ -103,16 +123,14 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const tables = relevantTables(facts.schema, state.linking, state.sql);
   const problems = dataProblems(state.testData);
   const replyProblem = lastReplyProblem(state);
+  // Only the columns the question needs (§3.1.1's relevant selection: linked, named by the SQL or the evidence; keys
+  // and NOT NULL columns always); the prompt says the others exist and are left NULL, the outcome counts them.
+  const keep = neededColumns(facts.schema, state.linking, state.sql, state.evidence);
+  const shown = compactSchema(facts.schema, tables, { keep, samples: true });
+  const notes = descriptionLines(facts.schema, tables, keep);
   const prompt = dataPrompt({
-    schema: ddlText(facts, tables),
-    foreignKeys: foreignKeyLines(facts.schema, tables),
-    relevant: [
-      relevantLines(state.linking),
-      descriptionLines(facts.schema, tables) ? `Column descriptions:\n${descriptionLines(facts.schema, tables)}` : "",
-      exampleLines(facts.schema, tables) ? `Examples of stored values:\n${exampleLines(facts.schema, tables)}` : "",
-    ]
-      .filter(Boolean)
-      .join("\n"),
+    schema: shown.text,
+    relevant: [relevantLines(state.linking), notes ? `Column descriptions:\n${notes}` : ""].filter(Boolean).join("\n"),
     question: state.question,
     evidence: state.evidence,
     feedback:
@@ -133,10 +151,10 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const lastPrompts = { ...state.lastPrompts, data: hash };
   // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
   // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
-  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables), {
+  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables, shown.columns), {
     name: "test_data",
     maxAttempts: DATA_REPLY_ATTEMPTS,
-    description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value}, ...]}}",
+    description: "Synthetic test rows by table name: {tables: {<table>: {columns: [<column>, ...], rows: [[value, ...], ...]}}}",
   });
   const dataRounds = state.dataRounds + 1;
   if (!reply.ok) {
@@ -144,8 +162,8 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   }
   // The real database's verdict on the candidate's variants carries over (it does not depend on the rows).
   const variants = state.testData?.variants;
-  const given = Object.fromEntries(Object.entries(reply.value.tables).flatMap(([t, rows]) => (rows ? [[t, rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)))]] : [])));
-  const testData: TestData = { tables: given as TestTablesValue, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
+  const given = rowsOfReply(reply.value.tables);
+  const testData: TestData = { tables: given, columnsNotShown: shown.hidden, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
   const retries = reply.records.length - 1;
   return withCalls(
     { dataRounds, lastPrompts, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },
@@ -296,7 +314,12 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
   // schema refused would otherwise count for the expected result and not for the SQL).
   const given = state.testData.given ?? state.testData.tables;
   const names = Object.keys(given);
-  const readBack = names.map((name) => `SELECT * FROM ${quoteIdent(name)}`);
+  // Only the columns the rows were given (the data agent sees only the columns the question needs; the others are
+  // NULL and would fill the coder's and reviser's prompts with nothing).
+  const readBack = names.map((name) => {
+    const columns = [...new Set((given[name] ?? []).flatMap((r) => Object.keys(r)))];
+    return `SELECT ${columns.length ? columns.map(quoteIdent).join(", ") : "*"} FROM ${quoteIdent(name)}`;
+  });
   const out = await scratch.runScratch(state.dbPath, given, [...queries, ...readBack], { timeoutMs: options.timeoutMs ?? 30_000, maxRows: 10_000 });
   if (!out.ok) {
     return {

@@ -4,10 +4,13 @@ import type { TestResult, TestTablesValue } from "../../state/ts-sql.ts";
 
 /**
  * TS-SQL's prompts (Appendix A), in our own words. Who sees what:
- *   data agent (A.3)   — relevant tables' CREATE statements, foreign keys, linked columns and values, a few example
- *                        values of the real database, question, evidence; writes synthetic rows.
- *   coder (A.4, A.5)   — CREATE statements (no values), foreign keys, a sample of the synthetic rows (at most
- *                        CODER_ROWS_SHOWN a table), question, evidence; the 1-shot example on its first turn only.
+ *   data agent (A.3)   — relevant tables a line each (`compactSchema`), only the columns the question needs (the
+ *                        others counted and said to be left NULL), foreign keys inline, linked columns and values,
+ *                        a few example values of the real database, question, evidence; writes synthetic rows
+ *                        (each table's columns once, rows as arrays).
+ *   coder (A.4, A.5)   — each test table's columns (types and keys, no values) over a sample of its synthetic rows
+ *                        (at most CODER_ROWS_SHOWN a table), question, evidence; the 1-shot example on its first
+ *                        turn only.
  *   selector (A.6)     — the same plus two candidate codes and their results on the synthetic rows.
  *   reviser (A.2)      — schema without values, a few synthetic rows (REVISER_ROWS_SHOWN a table), test code,
  *                        expected result, the SQL and its result or error on the synthetic rows. Never a row of the
@@ -37,13 +40,15 @@ export const rowsNotShown = (tables: TestTablesValue, maxRows: number): number =
  * The test tables for a prompt: per table its columns once, then a JSON array per row (keys are not repeated on
  * every row); at most `maxRows` rows a table, the rest counted ("... 4 more rows not shown").
  */
-export function showTables(tables: TestTablesValue, maxRows = Number.POSITIVE_INFINITY): string {
+export function showTables(tables: TestTablesValue, maxRows = Number.POSITIVE_INFINITY, headers: Record<string, string> = {}): string {
   return Object.entries(tables)
     .map(([name, rows]) => {
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
       const shown = rows.slice(0, maxRows).map((r) => `  ${showJson(columns.map((c) => r[c] ?? null))}`);
       const more = rows.length > maxRows ? [`  ... ${rows.length - maxRows} more rows not shown`] : [];
-      return `${name} (${rows.length} rows; columns ${columns.join(", ")}):\n${[...shown, ...more].join("\n")}`;
+      // A header naming the columns with their types and keys (`testTableHeaders`, in the same order) replaces the list.
+      const head = headers[name] ? `${name} (${rows.length} rows): ${headers[name]}` : `${name} (${rows.length} rows; columns ${columns.join(", ")})`;
+      return `${head}:\n${[...shown, ...more].join("\n")}`;
     })
     .join("\n");
 }
@@ -57,16 +62,18 @@ export function showResult(result: TestResult | undefined, limit = RESULT_ROWS_S
 }
 
 /**
- * The 1-shot example of the data agent (A.3) and the coder (A.4), written for this project: a small library schema,
- * a question with a condition, a join, a grouping and a "most", test rows that cover each condition both ways with
- * a single right answer, and the commented test code that answers it. `test/ts-sql-checks.test.ts` loads the rows
- * into the schema, runs the code in the sandbox and the SQL on the rows, and checks all three agree with `expected`.
+ * The 1-shot example of the data agent (A.3) and the coder (A.4), written for this project and kept small (issue 32:
+ * one example, ~200 tokens): two tables, a question with a condition, a join, a grouping and a "most", test rows
+ * that cover each condition both ways with a single right answer, and the commented test code that answers it.
+ * `test/ts-sql-checks.test.ts` loads the rows into the schema, runs the code in the sandbox and the SQL on the rows,
+ * and checks all three agree with `expected` and that dropping either condition changes the answer.
  */
 export const ONE_SHOT = {
   schema:
     "CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT);\n" +
-    "CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL REFERENCES author(id), title TEXT NOT NULL, year INTEGER, pages INTEGER);",
-  foreignKeys: "book(author_id) -> author(id)",
+    "CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL REFERENCES author(id), year INTEGER);",
+  /** The same tables' columns as the prompts show them (`compactSchema`, `testTableHeaders`). */
+  headers: { author: "id INTEGER key; name TEXT not null; country TEXT", book: "id INTEGER key; author_id INTEGER not null -> author.id; year INTEGER" },
   question: "Which French author wrote the most books published after 2000?",
   evidence: "French refers to country = 'France'; after 2000 refers to year > 2000",
   tables: {
@@ -76,30 +83,25 @@ export const ONE_SHOT = {
       { id: 3, name: "Anna Weber", country: "Germany" },
     ],
     book: [
-      { id: 1, author_id: 1, title: "Rivages", year: 2004, pages: 210 },
-      { id: 2, author_id: 1, title: "Le Phare", year: 2011, pages: 180 },
-      { id: 3, author_id: 2, title: "Nuit Blanche", year: 2008, pages: 320 },
-      { id: 4, author_id: 2, title: "Anciens Jours", year: 1995, pages: 250 },
-      { id: 5, author_id: 2, title: "Avant", year: 2000, pages: 150 },
-      { id: 6, author_id: 3, title: "Wege", year: 2005, pages: 300 },
-      { id: 7, author_id: 3, title: "Licht", year: 2009, pages: 190 },
-      { id: 8, author_id: 3, title: "Stille", year: 2015, pages: 220 },
+      { id: 1, author_id: 1, year: 2004 },
+      { id: 2, author_id: 2, year: 1995 },
+      { id: 3, author_id: 2, year: 2000 },
+      { id: 4, author_id: 3, year: 2005 },
+      { id: 5, author_id: 3, year: 2009 },
     ],
   } as TestTablesValue,
   reasoning:
-    "The answer needs authors joined to their books, a filter on the country and one on the year, a count per author " +
-    "and the largest count. Claire Roux has two books after 2000; Paul Martin has three books but only one after 2000 " +
-    "(1995 fails the year filter, 2000 is not after 2000), so a query that forgets the year picks him; Anna Weber has " +
-    "the most books after 2000 but is German, so a query that forgets the country picks her. One right answer, no tie.",
+    "Claire Roux has one book after 2000; Paul Martin has more books but none after 2000 (2000 is not after 2000), so a " +
+    "query without the year filter picks him; Anna Weber has the most after 2000 but is German, so a query without the " +
+    "country filter picks her. One right answer, no tie.",
   code:
-    "// French authors only (evidence: country = 'France')\n" +
+    "// French authors (evidence: country = 'France')\n" +
     "const french = new Map(tables.author.filter((a) => a.country === \"France\").map((a) => [a.id, a.name]));\n" +
-    "// count each French author's books published after 2000 (strictly later than 2000)\n" +
+    "// count their books published strictly after 2000\n" +
     "const counts = new Map();\n" +
     "for (const b of tables.book) if (french.has(b.author_id) && b.year > 2000) counts.set(b.author_id, (counts.get(b.author_id) ?? 0) + 1);\n" +
-    "// the author with the most such books: sort by count, highest first, and keep the first\n" +
+    "// most books first; keep only the name the question asks for\n" +
     "const [best] = [...counts].sort((x, y) => y[1] - x[1]);\n" +
-    "// only the column the question asks for\n" +
     "result = best ? [{ name: french.get(best[0]) }] : [];",
   expected: { columns: ["name"], rows: [["Claire Roux"]] } as TestResult,
   /** A query that answers the question (the example's own check; never shown to an agent as a hint). */
@@ -108,13 +110,22 @@ export const ONE_SHOT = {
     "GROUP BY a.id ORDER BY COUNT(*) DESC LIMIT 1",
 };
 
+/** Test rows as the data agent replies with them: per table its columns once and each row an array. */
+export const columnarTables = (tables: Record<string, readonly Record<string, unknown>[]>) =>
+  Object.fromEntries(
+    Object.entries(tables).map(([name, rows]) => {
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+      return [name, { columns, rows: rows.map((r) => columns.map((c) => r[c] ?? null)) }];
+    }),
+  );
+
 const ONE_SHOT_BLOCK = (part: "data" | "code") =>
-  "Example (another database, to show the kind of answer wanted):\n" +
-  `Tables:\n${ONE_SHOT.schema}\nForeign keys:\n${ONE_SHOT.foreignKeys}\n` +
-  `${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
+  "Example (another database):\n" +
   (part === "data"
-    ? `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: ONE_SHOT.tables })}\n\`\`\``
-    : `Test data:\n${showTables(ONE_SHOT.tables)}\n\`\`\`javascript\n${ONE_SHOT.code}\n\`\`\``) +
+    ? `Tables:\n${Object.entries(ONE_SHOT.headers).map(([t, h]) => `${t}: ${h}`).join("\n")}\n${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
+      `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: columnarTables(ONE_SHOT.tables) })}\n\`\`\``
+    : `Tables and test data:\n${showTables(ONE_SHOT.tables, Number.POSITIVE_INFINITY, ONE_SHOT.headers)}\n${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
+      `\`\`\`javascript\n${ONE_SHOT.code}\n\`\`\``) +
   "\n(End of the example.)";
 
 const DATA_SYSTEM =
@@ -122,8 +133,8 @@ const DATA_SYSTEM =
   "respect every constraint of the schema and that make the question's answer unambiguous.";
 
 export function dataPrompt(args: {
+  /** The tables as `compactSchema` shows them (with example values), foreign keys inline. */
   schema: string;
-  foreignKeys: string;
   relevant: string;
   question: string;
   evidence: string;
@@ -138,19 +149,18 @@ export function dataPrompt(args: {
       role: "user",
       content:
         `${ONE_SHOT_BLOCK("data")}\n\n` +
-        `Tables (the real schema; rows you write are loaded into it with every constraint enforced and foreign keys on):\n${args.schema}\n\n` +
-        `Foreign keys:\n${args.foreignKeys || "(none)"}\n\n` +
+        "Tables (the real schema, only the tables and columns this question needs; rows are loaded into it with every " +
+        `constraint enforced and foreign keys on, a column not shown is left NULL):\n${args.schema}\n\n` +
         `What the question refers to:\n${args.relevant || "(nothing linked)"}\n\n` +
         `${questionBlock(args.question, args.evidence)}\n\n` +
         "Write test data for this question:\n" +
-        "- 3 to 8 rows per table (more only where the question names a larger count, as in \"at least 10\"), only for the " +
-        "tables the question needs, each table under \"What the question refers to\", and the tables their foreign keys point to;\n" +
-        "- rows that cover the question: some that satisfy every condition of the question and some that fail each one, " +
-        "so that a wrong query gives a different answer than the right one;\n" +
+        "- 3 to 8 rows per table (more only where the question names a larger count, as in \"at least 10\"), for each " +
+        "table under \"What the question refers to\" and the tables their foreign keys point to;\n" +
+        "- rows that satisfy every condition of the question and rows that fail each one, so a wrong query gives another answer;\n" +
         "- a single right answer: no ties at a maximum or minimum unless the question allows them;\n" +
-        "- values written the way the real database writes them (same codes, formats and spelling as the examples).\n" +
-        'Reply with one JSON object in a ```json block: {"tables": {"<table>": [{"<column>": value, ...}, ...]}}. ' +
-        "Values are numbers, strings or null." +
+        "- values written as the real database writes them (the examples' codes, formats and spelling).\n" +
+        'Reply with one JSON object in a ```json block: {"tables": {"<table>": {"columns": ["<column>", ...], "rows": [[value, ...], ...]}}}, ' +
+        "each row's values in its columns' order; values are numbers, strings or null." +
         retry,
     },
   ];
@@ -161,18 +171,23 @@ const CODE_SYSTEM =
 
 const CODE_RULES =
   "Rules for the code:\n" +
-  "- `tables.<name>` is an array of row objects ({column: value}); each table is also a global of its name;\n" +
-  "- compute the answer with plain JavaScript (filter, map, reduce, sort, Set, Map); no SQL, no require or import;\n" +
-  "- assign the answer to a top-level `result`: an array of row objects whose keys are exactly the columns the " +
-  "question asks for, in that order (a single number or string for a single value);\n" +
-  "- when the question asks for the highest or lowest, sort and take the first rows rather than matching the maximum;\n" +
-  "- keep only the columns the question asks for (not the ones used to sort or filter);\n" +
-  "- comment each step: say in a comment what it computes and why.\n" +
+  "- `tables.<name>` (also the global `<name>`) is an array of row objects {column: value}; plain JavaScript only " +
+  "(filter, map, reduce, sort, Set, Map), no SQL, require or import;\n" +
+  "- assign the answer to a top-level `result`: row objects holding exactly the columns the question asks for, in " +
+  "its order (not those used only to sort or filter), or a single number or string;\n" +
+  "- for a highest or lowest, sort and take the first rows rather than matching the maximum;\n" +
+  "- comment each step: what it computes and why.\n" +
   "Reply with the code in one ```javascript block.";
 
 export function coderPrompt(args: {
+  /** The tables as `compactSchema` shows them, foreign keys inline (shown when `headers` is not given). */
   schema: string;
-  foreignKeys: string;
+  /**
+   * Per test table its columns described (`testTableHeaders`), shown over its rows instead of a separate schema,
+   * with `notes` (column descriptions) after them.
+   */
+  headers?: Record<string, string>;
+  notes?: string;
   /** The test rows; null under `--no-data-agent schema` (Table 4: the code is written from the schema alone). */
   tables: TestTablesValue | null;
   dbId: string;
@@ -184,9 +199,14 @@ export function coderPrompt(args: {
     ? `\n\nYour previous code:\n\`\`\`javascript\n${args.previous.code}\n\`\`\`\nIts result: ${showResult(args.previous.result)}\n` +
       `Inspection found a problem: ${args.previous.problem}\nRevise the code so it runs and answers the question.`
     : "";
-  const data = args.tables
-    ? `Test data (at most ${CODER_ROWS_SHOWN} rows of each table shown; the code runs on every row):\n${showTables(args.tables, CODER_ROWS_SHOWN)}`
-    : "Test data:\n(not shown: write the code from the tables' structure above; it runs on the database's rows, each table as tables.<name>)";
+  const tablesBlock =
+    args.tables && args.headers
+      ? `Tables and test data (each table's columns, then its rows as arrays in that order; at most ${CODER_ROWS_SHOWN} rows of each table shown; the code runs on every row):\n` +
+        `${showTables(args.tables, CODER_ROWS_SHOWN, args.headers)}${args.notes ? `\n\nColumn descriptions:\n${args.notes}` : ""}`
+      : `Tables:\n${args.schema}\n\n` +
+        (args.tables
+          ? `Test data (at most ${CODER_ROWS_SHOWN} rows of each table shown; the code runs on every row):\n${showTables(args.tables, CODER_ROWS_SHOWN)}`
+          : "Test data:\n(not shown: write the code from the tables' structure above; it runs on the database's rows, each table as tables.<name>)");
   return [
     { role: "system", content: CODE_SYSTEM },
     {
@@ -194,8 +214,7 @@ export function coderPrompt(args: {
       content:
         // The example opens the first turn only: an inspection round (A.5) revises the model's own code.
         (args.previous ? "" : `${ONE_SHOT_BLOCK("code")}\n\n`) +
-        `Database: ${args.dbId || "(unnamed)"}\nTables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
-        `${data}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
+        `Database: ${args.dbId || "(unnamed)"}\n${tablesBlock}\n\n${questionBlock(args.question, args.evidence)}\n\n${CODE_RULES}${retry}`,
     },
   ];
 }
@@ -203,7 +222,6 @@ export function coderPrompt(args: {
 /** The `noTestCode` ablation (Table 4, w/o CG): the expected result predicted directly from the data. */
 export function expectedResultPrompt(args: {
   schema: string;
-  foreignKeys: string;
   tables: TestTablesValue;
   question: string;
   evidence: string;
@@ -215,7 +233,7 @@ export function expectedResultPrompt(args: {
     {
       role: "user",
       content:
-        `Tables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\nTest data:\n${showTables(args.tables)}\n\n` +
+        `Tables:\n${args.schema}\n\nTest data:\n${showTables(args.tables)}\n\n` +
         `${questionBlock(args.question, args.evidence)}\n\n` +
         "What is the answer on exactly this data? Think it through, then reply with one JSON object in a ```json block: " +
         '{"columns": ["<column>", ...], "rows": [[value, ...], ...]} holding only the columns the question asks for.' +
@@ -226,7 +244,6 @@ export function expectedResultPrompt(args: {
 
 export function selectPrompt(args: {
   schema: string;
-  foreignKeys: string;
   tables: TestTablesValue;
   question: string;
   evidence: string;
@@ -243,7 +260,7 @@ export function selectPrompt(args: {
     {
       role: "user",
       content:
-        `Tables:\n${args.schema}\n\nForeign keys:\n${args.foreignKeys || "(none)"}\n\n` +
+        `Tables:\n${args.schema}\n\n` +
         `Test data (at most ${CODER_ROWS_SHOWN} rows of each table shown; both programs ran on every row):\n${showTables(args.tables, CODER_ROWS_SHOWN)}\n\n` +
         `${questionBlock(args.question, args.evidence)}\n\n` +
         `Candidate A:\n\`\`\`javascript\n${args.a.code}\n\`\`\`\nResult: ${showResult(args.a.result)}\n\n` +

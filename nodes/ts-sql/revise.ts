@@ -64,6 +64,8 @@ export const reviseNode: TsSqlNodeFactory = (deps, options) => async (state) => 
     evidence: state.evidence,
     maxChars: options.schemaMaxChars ?? DEFAULTS.schemaMaxChars,
     sampleValues: false,
+    // A line per table, as the generator's schema (issue 32: the same facts in fewer tokens).
+    layout: "lines",
   });
   const run = state.testRun;
   const prompt = revisePrompt({

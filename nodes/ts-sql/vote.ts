@@ -5,7 +5,7 @@ import type { CodeCandidate, TestCode } from "../../state/ts-sql.ts";
 import { callModel } from "../../tools/models/llm.ts";
 import { stripThinking } from "../../tools/reply.ts";
 import { withCalls } from "../common.ts";
-import { codeOrders, comparisonOf, codersOf, coderLabel, ddlText, isEmptyAnswer, foreignKeyLines, matchesExpected, schemaFacts, type TsSqlNodeFactory } from "./common.ts";
+import { codeOrders, comparisonOf, codersOf, coderLabel, isEmptyAnswer, matchesExpected, schemaFacts, testTablesText, type TsSqlNodeFactory } from "./common.ts";
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { selectPrompt } from "./prompts.ts";
 
@@ -54,7 +54,6 @@ export const voteNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   } else if (opts.codeVote === "select" && groups.length > 1) {
     // A knockout of one representative per distinct result, in coder order.
     const facts = await schemaFacts(deps, state);
-    const tables = Object.keys(state.testData?.tables ?? {});
     let winner = groups[0]![0]!;
     for (const group of groups.slice(1)) {
       const challenger = group[0]!;
@@ -62,8 +61,7 @@ export const voteNode: TsSqlNodeFactory = (deps, options) => async (state) => {
         deps.models,
         "selector",
         selectPrompt({
-          schema: ddlText(facts, tables),
-          foreignKeys: foreignKeyLines(facts.schema, tables),
+          schema: testTablesText(facts, state.testData?.tables ?? {}),
           tables: state.testData?.tables ?? {},
           question: state.question,
           evidence: state.evidence,

@@ -21,6 +21,7 @@
 import Database from "better-sqlite3";
 import type { Question } from "../../state/question.ts";
 import type { ChatRequestRecord, ScriptedReply } from "./openai-server.ts";
+import { columnarTables } from "../../nodes/ts-sql/prompts.ts";
 
 export const AGENT_ROLES = [
   "generator", "fixer", "linker",
@@ -166,7 +167,10 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
     const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
     const prompt = allText(req);
     const own = prompt.slice(prompt.lastIndexOf("(End of the example.)") + 1);
-    const shown = names.filter((n) => new RegExp(`CREATE TABLE\\s+["\`]?${n}["\`]?\\s*\\(`, "i").test(own));
+    // The prompt's tables, a line each (`name: column TYPE ...; ...`), and the columns it shows of each.
+    const lineOf = (n: string) => new RegExp(`^["\`]?${n}["\`]?: (.*)$`, "im").exec(own.slice(0, own.indexOf("What the question refers to")))?.[1];
+    const shown = names.filter((n) => lineOf(n) !== undefined);
+    const shownColumns = new Map(shown.map((n) => [n, new Set(lineOf(n)!.split("; ").map((c) => /^["`]?([^"`\s]+)/.exec(c)?.[1]?.toLowerCase() ?? ""))]));
     const shownNamed = (name: string) => shown.find((n) => n.toLowerCase() === name.toLowerCase());
     // The prompt asks for rows in each table it lists under "What the question refers to" (the coverage check wants them).
     const referred = /What the question refers to:\n([\s\S]*?)\n\n/.exec(own)?.[1] ?? "";
@@ -187,7 +191,10 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
     if (!needed.size) for (const n of shown) needed.add(n);
     const tables = shown.filter((n) => needed.has(n));
     const cap = Math.max(DATA_MAX_ROWS, ...[...q.question.matchAll(/\b(?:at least|more than|over)\s+(\d+)\b/gi)].map((m) => Number(m[1])).filter((k) => k <= 20));
-    const all = Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]]));
+    // Only the columns the prompt shows (a column it leaves out is left NULL, as the prompt says).
+    const all = Object.fromEntries(
+      tables.map((t) => [t, (db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]).map((r) => Object.fromEntries(Object.entries(r).filter(([c]) => shownColumns.get(t)!.has(c.toLowerCase()))))]),
+    );
     const key = (v: unknown) => (typeof v === "number" || typeof v === "bigint" ? `n${Number(v)}` : typeof v === "string" ? `s${v.toLowerCase()}` : "");
     // The values the gold filters on (not a LIMIT's or a count's bound), and the columns it wants NULL.
     const filters = gold.replace(/\bLIMIT\s+\d+/gi, "").replace(/COUNT\s*\([^)]*\)\s*[<>=]+\s*\d+/gi, "");
@@ -383,7 +390,8 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
       case "data":
         if (!q?.goldSql) return text('```json\n{"tables": {}}\n```');
         sentData.set(q.question, testData(req, q));
-        return text(`Rows covering the conditions:\n\`\`\`json\n${JSON.stringify({ tables: sentData.get(q.question) })}\n\`\`\``);
+        // As the prompt asks: per table its columns once, each row an array.
+        return text(`Rows covering the conditions:\n\`\`\`json\n${JSON.stringify({ tables: columnarTables(sentData.get(q.question)!) })}\n\`\`\``);
       case "coder":
         return q?.goldSql ? coderReply(q) : text("```javascript\n// nothing known\nresult = [];\n```");
       case "selector":
