@@ -45,8 +45,12 @@ export async function runMetrics(spec: RecipeRun, dirs: string[], at: { benchDir
         if (m === "ts") {
           if (!report.testSuite?.count) out.ts = `not computed: no database of the run's questions has a test-suite variant in ${at.tsDir}`;
           else values.get(m)!.push(report.testSuite.accuracy);
-        } else if (m === "soft-f1") values.get(m)!.push(report.softF1 ?? 0);
-        else values.get(m)!.push(m === "ves" ? report.ves!.ves : report.ves!.rves);
+          continue;
+        }
+        // A figure the scorer did not give is said, never counted as 0.
+        const figure = m === "soft-f1" ? report.softF1 : m === "ves" ? report.ves?.ves : report.ves?.rves;
+        if (figure === undefined || figure === null) out[m] = `not computed: the scorer gave no ${m} for ${path.basename(dir)}`;
+        else values.get(m)!.push(figure);
       }
     } catch (error) {
       for (const m of scored) out[m] = `not computed: ${firstLineOf(error)}`;

@@ -7,12 +7,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
-import { agentsConfig, methodAgents } from "./support/method-agents.ts";
-import { minibenchFixture, resultsOf, runCli } from "./support/cli.ts";
+import type { OpenAIServer } from "./support/openai-server.ts";
+import { agentsFixture, resultsOf, runCli } from "./support/cli.ts";
 import { stratifiedSample } from "../runner/selection.ts";
 
 let dir: string;
@@ -30,10 +28,7 @@ const countBy = (ids: string[]) => ids.reduce<Record<string, number>>((a, id) =>
 
 beforeAll(async () => {
   dir = makeTempDir();
-  ({ benchDir, dev } = await minibenchFixture(dir));
-  const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
-  server = await startOpenAIServer({ respond: methodAgents({ questions: [dev, train] }).respond });
-  fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
+  ({ benchDir, dev, server } = await agentsFixture(dir));
 });
 afterAll(async () => {
   await server?.close();

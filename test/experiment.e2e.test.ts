@@ -7,12 +7,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
-import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
-import { agentsConfig, methodAgents } from "./support/method-agents.ts";
-import { runCli } from "./support/cli.ts";
+import type { OpenAIServer } from "./support/openai-server.ts";
+import { agentsFixture, runCli } from "./support/cli.ts";
 import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
 import { knownCallsOf, questionCostsIn } from "../runner/experiment-plan.ts";
 
@@ -24,12 +21,7 @@ const sqlmend = (...args: string[]) => runCli(args, dir, { OPENAI_API_KEY: "k", 
 
 beforeAll(async () => {
   dir = makeTempDir();
-  benchDir = path.join(dir, "minibench");
-  await buildMinibench(benchDir);
-  const dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
-  const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
-  server = await startOpenAIServer({ respond: methodAgents({ questions: [dev, train] }).respond });
-  fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
+  ({ benchDir, server } = await agentsFixture(dir));
 });
 afterAll(async () => {
   await server?.close();

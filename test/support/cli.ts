@@ -8,7 +8,9 @@ import type { CliIO } from "../../cli/shared/command.ts";
 import type { Question } from "../../state/question.ts";
 import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
 import { buildMinibench } from "../../tools/benchmarks/minibench/index.ts";
-import type { ChatRequestRecord, ScriptedReply } from "./openai-server.ts";
+import fs from "node:fs";
+import { type ChatRequestRecord, type OpenAIServer, type ScriptedReply, startOpenAIServer } from "./openai-server.ts";
+import { agentsConfig, methodAgents } from "./method-agents.ts";
 
 /** A CliIO that keeps what the command prints. */
 export function captureIO(cwd: string, env: NodeJS.ProcessEnv = {}) {
@@ -30,6 +32,18 @@ export async function minibenchFixture(dir: string): Promise<{ benchDir: string;
   const benchDir = path.join(dir, "minibench");
   await buildMinibench(benchDir);
   return { benchDir, dev: (await loadBenchmark(benchDir, { split: "dev" })).questions };
+}
+
+/**
+ * minibench under `dir` and the scripted method agents behind a local server, `dir/sqlmend.config.json` pointing every
+ * role at them: what an end-to-end test of a recipe or a method starts from.
+ */
+export async function agentsFixture(dir: string): Promise<{ benchDir: string; dev: Question[]; train: Question[]; server: OpenAIServer }> {
+  const { benchDir, dev } = await minibenchFixture(dir);
+  const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
+  const server = await startOpenAIServer({ respond: methodAgents({ questions: [dev, train] }).respond });
+  fs.writeFileSync(path.join(dir, "sqlmend.config.json"), JSON.stringify(agentsConfig({ baseURL: server.url })));
+  return { benchDir, dev, train, server };
 }
 
 /** The question a baseline prompt asks ("Question: …" in its last message). */
