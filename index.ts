@@ -17,6 +17,7 @@ export { score } from "./runner/score-run.ts";
 export { compare } from "./runner/compare-run.ts";
 export { loadBenchmark } from "./runner/benchmark-api.ts";
 export type { EvalFiles, EvalOptions, EvalResult } from "./runner/eval-run.ts";
+export type { RunApiOptions } from "./runner/run-values.ts";
 export { defaultIO, quietIO } from "./core/io.ts";
 export type { CliIO } from "./core/io.ts";
 export { defaultDeps } from "./graphs/deps.ts";

@@ -98,18 +98,21 @@ export function parseOption(key: string, def: OptionDef, raw: unknown): unknown 
   }
 }
 
+/** An option as its flag is written with its value (`--retrieval filtered|top4|random`, `--k-shot N`): `--help` and the docs' tables. */
+export function flagWithValue(key: string, def: OptionDef): string {
+  const flag = `--${flagOf(key)}`;
+  if (def.type === "boolean") return flag;
+  if (def.type === "choice") return `${flag} ${def.choices.join("|")}`;
+  if (def.type === "int") return `${flag} N`;
+  if (def.type === "number") return `${flag} X`;
+  return `${flag} ${def.metavar ?? (def.type === "list" ? "A,B,..." : "VALUE")}`;
+}
+
 /** The `--help` lines of a graph's options. */
 export function optionsUsage(title: string, defs: OptionDefs | undefined): string {
   const entries = Object.entries(defs ?? {});
   if (!entries.length) return "";
-  const lefts = entries.map(([key, def]) => {
-    const flag = `--${flagOf(key)}`;
-    if (def.type === "boolean") return flag;
-    if (def.type === "choice") return `${flag} ${def.choices.join("|")}`;
-    if (def.type === "int") return `${flag} N`;
-    if (def.type === "number") return `${flag} X`;
-    return `${flag} ${def.metavar ?? (def.type === "list" ? "A,B,..." : "VALUE")}`;
-  });
+  const lefts = entries.map(([key, def]) => flagWithValue(key, def));
   const width = Math.max(26, ...lefts.map((l) => l.length + 2));
   const lines = entries.map(([, def], i) => {
     const shown = def.type === "list" ? def.default.join(",") : def.default;

@@ -28,7 +28,7 @@ import { SAMPLE_USAGE, sampleFrom } from "./selection.ts";
 import { codeIdentity, describeCode } from "../tools/version.ts";
 import { runQuestions, unfinishedLines } from "./question-runner.ts";
 import { parseShard, shardName, shardOf } from "./shards.ts";
-import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
 
 /** What `sqlmend eval` prints for `--help` (the flags are `evalFlags`). */
 export const EVAL_USAGE = `Usage: sqlmend eval GRAPH|--graph FILE --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
@@ -120,13 +120,9 @@ const evalFiles = (outDir: string, split: string): EvalFiles => ({
  * `temperature`, `seed`, `cache`, `maxFixRounds`, `fewShot`, `node: { SLOT: FILE }`, `checkpoints`, `initial`,
  * `correct`, `shard`, `server`, ... — and `options`, the graph's own (camelCase, as it declares them).
  */
-export interface EvalOptions {
+export interface EvalOptions extends RunApiOptions {
   graph?: string;
   graphModule?: string;
-  bench?: string;
-  out: string;
-  options?: Record<string, unknown>;
-  [flag: string]: unknown;
 }
 
 /**

@@ -3,6 +3,7 @@ import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
 import { quietIO } from "../core/io.ts";
 import type { Recipe, RecipeRun } from "./experiment.ts";
+import type { EvalRecord } from "./report.ts";
 import { mean, METRIC_TITLES, type RunRow } from "./experiment-table.ts";
 
 /**
@@ -63,28 +64,18 @@ export async function runMetrics(spec: RecipeRun, dirs: string[], at: { benchDir
 
 /**
  * The model(s) a run ran with, from its run.json: the default model, and the model of each role its questions used
- * (results.jsonl's usage by role) where that role has another one ("gpt-4o; coder: claude-3-5-sonnet"); null for a
- * run that called no model.
+ * (`records`' usage by role, as the table read them) where that role has another one ("gpt-4o; coder:
+ * claude-3-5-sonnet"); null for a run that called no model.
  */
-export function runModel(dir: string): string | null {
+export function runModel(dir: string, records: EvalRecord[]): string | null {
   const file = path.join(dir, "run.json");
   if (!fs.existsSync(file)) return null;
   try {
     const models = (JSON.parse(fs.readFileSync(file, "utf8")) as { models?: { model?: string | null; roles?: Record<string, string | null> } }).models;
     if (!models) return null;
-    const results = path.join(dir, "results.jsonl");
-    const used = new Set<string>();
-    if (fs.existsSync(results)) {
-      for (const line of fs.readFileSync(results, "utf8").split("\n")) {
-        try {
-          for (const role of Object.keys((JSON.parse(line) as { usageByRole?: object }).usageByRole ?? {})) used.add(role);
-        } catch {
-          // a line half-written by a kill is not a question
-        }
-      }
-    }
+    const used = new Set(records.flatMap((r) => Object.keys(r.usageByRole ?? {})));
     // A run that called no model (another system's predictions scored as given) ran with none.
-    if (fs.existsSync(results) && !used.size) return null;
+    if (records.length && !used.size) return null;
     const others = Object.entries(models.roles ?? {}).filter(([role, m]) => m && m !== models.model && used.has(role));
     const roleModels = others.map(([role, m]) => `${role}: ${m}`);
     return models.model ? [models.model, ...roleModels].join("; ") : roleModels.join("; ") || null;
@@ -109,12 +100,12 @@ export function renderPaperPlan(recipe: Recipe, order: string[], tsDir: string |
 }
 
 /** Fills each row's metrics and model once its runs ran (`dirsOf`: the run's folder in every repeat that made it). */
-export async function addRowMetrics(rows: RunRow[], recipe: Recipe, at: { benchDir: string; tsDir: string | undefined; cwd: string; splitOf: (run: string) => string; dirsOf: (run: string) => string[] }): Promise<void> {
+export async function addRowMetrics(rows: RunRow[], recipe: Recipe, at: { benchDir: string; tsDir: string | undefined; cwd: string; splitOf: (run: string) => string; dirsOf: (run: string) => string[]; recordsIn: (dir: string) => EvalRecord[] }): Promise<void> {
   for (const row of rows) {
     const spec = recipe.runs[row.run];
     if (!spec || row.notRun) continue;
     const dirs = at.dirsOf(row.run);
-    row.model = dirs.length ? runModel(dirs[0]!) : null;
+    row.model = dirs.length ? runModel(dirs[0]!, at.recordsIn(dirs[0]!)) : null;
     if (spec.metrics) row.metrics = await runMetrics(spec, dirs, { benchDir: at.benchDir, split: at.splitOf(row.run), tsDir: at.tsDir, cwd: at.cwd });
   }
 }

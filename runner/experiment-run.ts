@@ -281,7 +281,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   for (const row of rows) if (held.has(row.run)) row.held = { seed: seeds[0]! };
   tab.plannedComparisons(recipe, rows, (run, k) => recordsIn(outOfRepeat(k, run)), { seeds, held });
   // The metrics each paper reports beyond EX (VES, test-suite accuracy), and the model each row ran with.
-  await (await import("./experiment-metrics.ts")).addRowMetrics(rows, recipe, { benchDir, tsDir, cwd: io.cwd, splitOf, dirsOf: (run) => repeatsOf(run).map((k) => outOfRepeat(k, run)) });
+  await (await import("./experiment-metrics.ts")).addRowMetrics(rows, recipe, { benchDir, tsDir, cwd: io.cwd, splitOf, dirsOf: (run) => repeatsOf(run).map((k) => outOfRepeat(k, run)), recordsIn });
   const table = tab.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats });
   fs.writeFileSync(path.join(outDir, "table.md"), table);
   fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sample: sample ?? null, ids: forwarded.ids ?? null, sets, repeats, held: [...held], seeds, prices: prices ?? null, intervals: tab.intervalLegend(rows), rows }, null, 2)}

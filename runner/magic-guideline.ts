@@ -18,7 +18,7 @@ import { fileOrder, sampleFrom } from "./selection.ts";
 import { runPlace } from "./run-file.ts";
 import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
 import { readJsonLines } from "./atomic-files.ts";
-import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
 import { findManifest, manifestOf } from "../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
@@ -75,12 +75,7 @@ export const MAGIC_GUIDELINE_FLAGS = {
  * `ids`, `concurrency`, `resume`, `semantics`, the model flags (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`,
  * `temperature`, `cache`, ...), `checkpoints`, `node: { SLOT: FILE }`, and `options`, the graphs' own (camelCase).
  */
-export interface GuidelineOptions {
-  bench?: string;
-  out: string;
-  options?: Record<string, unknown>;
-  [flag: string]: unknown;
-}
+export type GuidelineOptions = RunApiOptions;
 
 /** The files a guideline run writes in its output folder. */
 export interface GuidelineFiles {

@@ -17,7 +17,7 @@ import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
 import { runQuestionsOf } from "./run-skeleton.ts";
 import { fileOrder, sampleFrom } from "./selection.ts";
 import { lockOutDir } from "./out-dir-lock.ts";
-import { type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import { type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../state/usage.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../tools/retrieval/memory-store.ts";
 import { createOpenAIProvider, resolveModelConfig } from "../tools/models/models.ts";
@@ -114,19 +114,11 @@ async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Pr
  * ("sampling" or "pipeline"), `samples`, `sampleTemperature`, `semantics`, `queryTimeoutMs`, and the model's
  * (`model`, `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `temperature`, `seed`, `cache`, `embeddingModel`, ...).
  */
-export interface MemoryBuildOptions {
-  bench?: string;
-  out: string;
-  split?: string;
-  limit?: number;
-  ids?: string | string[];
-  concurrency?: number;
-  resume?: boolean;
+export interface MemoryBuildOptions extends RunApiOptions {
   elicit?: "sampling" | "pipeline";
   samples?: number;
   sampleTemperature?: number;
   semantics?: "bird" | "spider";
-  [flag: string]: unknown;
 }
 
 /** What a memory build did: the figures its summary prints. */

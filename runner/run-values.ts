@@ -5,6 +5,25 @@ import { commandLine } from "../core/secrets.ts";
 /** A command's options table: flag name → parseArgs kind (`multiple` for repeatable flags). */
 export type FlagTable = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
 
+/**
+ * What every run function takes (`runEval`, `learnGuideline`, `buildMemory`, `auditGold`), by the camelCase names of
+ * its command's flags: where the questions come from and which, where the run goes, and the graph's own `options`;
+ * any other flag of the command by its name too (`flagValuesOf` refuses one the command does not take).
+ */
+export interface RunApiOptions {
+  bench?: string;
+  out: string;
+  split?: string;
+  limit?: number;
+  ids?: string | string[];
+  sample?: number;
+  sampleSeed?: number;
+  concurrency?: number;
+  resume?: boolean;
+  options?: Record<string, unknown>;
+  [flag: string]: unknown;
+}
+
 /** Option values as a command's flags hold them: by flag name, strings, booleans and lists of strings. */
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 

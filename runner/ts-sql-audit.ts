@@ -10,7 +10,7 @@ import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "./que
 import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
 import { fileOrder } from "./selection.ts";
 import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
-import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
 import { tsSqlRefineManifest } from "../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../graphs/registry.ts";
 import { showResult, showTables } from "../nodes/ts-sql/prompts.ts";
@@ -167,17 +167,7 @@ export const auditFlags = () => ({ ...runFlags, ...graphFlags(), ...RUN_DIR_FLAG
  * `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `seed`, `cache`, ...), `checkpoints`, `node: { SLOT: FILE }`, and
  * `options`, TS-SQL's own (camelCase, as ts-sql-refine declares them).
  */
-export interface AuditOptions {
-  bench?: string;
-  out: string;
-  split?: string;
-  limit?: number;
-  ids?: string | string[];
-  concurrency?: number;
-  resume?: boolean;
-  options?: Record<string, unknown>;
-  [flag: string]: unknown;
-}
+export type AuditOptions = RunApiOptions;
 
 /** The files an audit writes in its output folder. */
 export interface AuditFiles {

@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { flagOf, type OptionDef } from "../core/options.ts";
+import { flagWithValue, type OptionDef } from "../core/options.ts";
 import { type GraphInfo, optionDefsOf } from "../graphs/manifests/manifest.ts";
 import { graphManifests } from "../graphs/registry.ts";
 import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
@@ -34,15 +34,6 @@ export function docFiles(root = DOCS_ROOT): string[] {
 }
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-
-function flagWithValue(key: string, def: OptionDef): string {
-  const flag = `--${flagOf(key)}`;
-  if (def.type === "boolean") return flag;
-  if (def.type === "choice") return `${flag} ${def.choices.join("|")}`;
-  if (def.type === "int") return `${flag} N`;
-  if (def.type === "number") return `${flag} X`;
-  return `${flag} ${def.metavar ?? (def.type === "list" ? "A,B,..." : "VALUE")}`;
-}
 
 function defaultOf(def: OptionDef): string {
   if (def.type === "string") return def.required ? "required" : def.default === undefined ? "–" : `\`${def.default}\``;

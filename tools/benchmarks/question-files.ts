@@ -128,7 +128,8 @@ export async function readTextFile(file: string): Promise<string> {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-export async function readJsonArray<T>(file: string, pick: (s: Awaited<ReturnType<typeof schemas>>) => z.ZodType<T>): Promise<T[]> {
+/** A question file's JSON array; a file that is not JSON, or not an array, is a one-line UserError. */
+async function readQuestionArray(file: string): Promise<unknown[]> {
   const text = await readTextFile(file);
   let data: unknown;
   try {
@@ -137,6 +138,11 @@ export async function readJsonArray<T>(file: string, pick: (s: Awaited<ReturnTyp
     throw new UserError(`${file}: ${describeJsonError(text)}`);
   }
   if (!Array.isArray(data)) throw new UserError(`${file}: expected a JSON array of questions (got ${typeName(data)})`);
+  return data;
+}
+
+export async function readJsonArray<T>(file: string, pick: (s: Awaited<ReturnType<typeof schemas>>) => z.ZodType<T>): Promise<T[]> {
+  const data = await readQuestionArray(file);
   const loaded = await schemas();
   const parsed = loaded.z.array(pick(loaded)).safeParse(data);
   if (!parsed.success) throw new UserError(`${file}: ${describeIssue(parsed.error.issues[0]!, data)}`);
@@ -193,15 +199,7 @@ export async function readAnyQuestions(file: string): Promise<AnyItem[]> {
         return { where: `line ${row.line}`, value };
       });
   } else {
-    const text = await readTextFile(file);
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new UserError(`${file}: ${describeJsonError(text)}`);
-    }
-    if (!Array.isArray(data)) throw new UserError(`${file}: expected a JSON array of questions (got ${typeName(data)})`);
-    records = data.map((value, i) => ({ where: `item ${i}`, value }));
+    records = (await readQuestionArray(file)).map((value, i) => ({ where: `item ${i}`, value }));
   }
   if (!records.length) throw new UserError(`${file}: no questions in the file`);
   return records.map(({ where, value }) => normalizeItem(file, where, value));
