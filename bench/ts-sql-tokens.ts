@@ -141,7 +141,10 @@ for (const bench of benches) {
   const cached = records.reduce((k, r) => k + (r.cachedCalls ?? 0), 0);
   if (cached) console.log(`NOTE: ${cached} calls were answered by the response cache (${fmt(records.reduce((k, r) => k + (r.savedTokens ?? 0), 0) / n)} tokens/q not counted above)`);
   const tested = records.filter((r) => r.outcome?.tested === true).length;
-  console.log(`test case built for ${tested}/${n}; EX ${((records.filter((r) => r.correct).length / n) * 100).toFixed(0)}% (EX measures the scripted agents, not the method)`);
+  const skipped = new Map<string, string[]>();
+  for (const r of records) if (r.outcome?.tested === false) skipped.set(String(r.outcome.skipped), [...(skipped.get(String(r.outcome.skipped)) ?? []), r.id]);
+  const why = [...skipped].map(([reason, ids]) => `${reason}: ${ids.join(", ")}`).join("; ");
+  console.log(`test case built for ${tested}/${n}${why ? ` (not built: ${why})` : ""}; EX ${((records.filter((r) => r.correct).length / n) * 100).toFixed(0)}% (EX measures the scripted agents, not the method)`);
 }
 await server.close();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -79,7 +79,7 @@ function buildTsSql(node: SlotNodeOf, options: BuildOptions, generator: boolean)
     graph
       .addNode("schema", node("schema"))
       .addNode("generate", node("generate"))
-      // Linking first, so the schema the generator sees carries the matched values beside their columns.
+      // Linking first: its columns rank what the schema keeps under a size budget (the data agent reads it too).
       .addEdge(START, "link")
       .addEdge("link", "schema")
       .addEdge("schema", "generate")
@@ -210,7 +210,7 @@ const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSq
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlSpec = defineSpec(tsSqlManifest, {
   state: TsSqlState,
-  // The schema as a line per table (A.1; issue 32): the shared selection in fewer tokens, TS-SQL only.
+  // The schema as a line per table, no stored value (A.1, §3.2; issue 32): the shared selection in fewer tokens.
   factories: { ...TS_SQL_FACTORIES, schema: lineSchemaNode, generate: SHARED_FACTORIES.generate },
   steps: tsSqlSteps(true),
   outcome: TS_SQL_OUTCOME,

@@ -46,7 +46,7 @@ describe("embedding configuration", () => {
     const first = await embedRecorded(embedder, ["JetBlue Airways", "Jetblu", "JetBlue Airways"]);
     expect(first.ok).toBe(true);
     if (!first.ok) return;
-    expect(first.vectors[0]!.length).toBe(64);
+    expect(first.vectors[0]!.length).toBe(1024);
     expect(cosine(first.vectors[0]!, hashedEmbedding("JetBlue Airways"))).toBeCloseTo(1, 5);
     expect(first.vectors[2]).toEqual(first.vectors[0]);
     expect(server.embeddingRequests.slice(before)).toEqual([expect.objectContaining({ model: "emb", input: ["JetBlue Airways", "Jetblu"] })]);

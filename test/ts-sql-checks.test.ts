@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { comparisonOf, matchesExpected, relevantTables, sqlVariants } from "../nodes/ts-sql/common.ts";
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
+import { coverageGaps } from "../nodes/ts-sql/data.ts";
 import { CODER_ROWS_SHOWN, coderPrompt, dataPrompt, ONE_SHOT, REVISER_ROWS_SHOWN, revisePrompt } from "../nodes/ts-sql/prompts.ts";
 import { tsSqlOutcome } from "../graphs/ts-sql.ts";
 import { TestTablesSchema } from "../state/ts-sql.ts";
@@ -44,6 +45,33 @@ describe("relevantTables", () => {
     expect(relevantTables(schema, linkingOf([{ table: "school", column: "score" }]), "")).toEqual(["region", "district", "school"]);
     // Also when the child comes from the SQL alone, and never the unrelated table.
     expect(relevantTables(schema, null, "SELECT name FROM school")).toEqual(["region", "district", "school"]);
+  });
+
+  it("a linked foreign-key column names the table it references: its own table is not asked for rows (nor its ancestors)", async () => {
+    const schema = await readSchema(dbPath, { executor });
+    // "district" linked school.district_id too (a real linker does): the question is about districts, not schools.
+    const linking = linkingOf([{ table: "district", column: "name" }, { table: "school", column: "district_id" }]);
+    expect(relevantTables(schema, linking, "")).toEqual(["region", "district"]);
+    // The coverage check agrees: no "school has no rows" gap for test data without schools.
+    expect(coverageGaps(linking, schema, { region: [{ id: 1, name: "North" }], district: [{ id: 1, region_id: 1, name: "A" }] })).toEqual([]);
+    // A table the question does refer to (a column of its own) still must have rows.
+    expect(coverageGaps(linkingOf([{ table: "school", column: "score" }]), schema, { district: [{ id: 1, region_id: 1, name: "A" }] })).toEqual([
+      "school has no rows, but the question refers to it (linked columns or values): add rows to it",
+    ]);
+    // The SQL still brings in the table it names.
+    expect(relevantTables(schema, linking, "SELECT count(*) FROM school")).toEqual(["region", "district", "school"]);
+  });
+
+  it("a join table whose keys relate two linked tables is kept: 'singers in each concert' needs it", async () => {
+    const joinDb = makeDb(dir, "join.sqlite", `
+      CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT);
+      CREATE TABLE concert (concert_id INTEGER PRIMARY KEY, theme TEXT);
+      CREATE TABLE singer_in_concert (concert_id INTEGER REFERENCES concert(concert_id), singer_id INTEGER REFERENCES singer(singer_id));`);
+    const schema = await readSchema(joinDb, { executor });
+    const both = linkingOf([{ table: "concert", column: "theme" }, { table: "singer", column: "name" }, { table: "singer_in_concert", column: "concert_id" }]);
+    expect(relevantTables(schema, both, "")).toEqual(["singer", "concert", "singer_in_concert"]);
+    // Only concerts linked: the join table's key names concerts, and singers stay out.
+    expect(relevantTables(schema, linkingOf([{ table: "concert", column: "theme" }, { table: "singer_in_concert", column: "concert_id" }]), "")).toEqual(["concert"]);
   });
 });
 

@@ -117,8 +117,9 @@ describe("ts-sql graph", () => {
     expect(dataSaw[1]).toContain('[3,9,"Gamma","Active",580]');
     // The shared linking feeds the data agent: the linked columns and the stored values the keywords matched.
     expect(state.linking?.values.length).toBeGreaterThan(0);
-    for (const v of state.linking!.values) expect(dataSaw[0]).toContain(`value ${JSON.stringify(v.value)} in ${v.table}.${v.column}`);
-    expect(dataSaw[0]).toMatch(/- column school\.\w+/);
+    // A line per linked column, with the stored values matched in it.
+    for (const v of state.linking!.values) expect(dataSaw[0]).toMatch(new RegExp(`^- ${v.table}\\.${v.column}, stored values? .*${JSON.stringify(v.value)}`, "m"));
+    expect(dataSaw[0]).toMatch(/^- school\.\w+ \(for "/m);
     // Inspection sent the uncommented code back, and the temperature rose by 0.01.
     const coderSaw = seen(models, "coder");
     expect(coderSaw).toHaveLength(2);
@@ -133,15 +134,18 @@ describe("ts-sql graph", () => {
 
     // Issue 32: the generator (A.1) and the reviser (A.2) see the schema as a line per table, foreign keys inline,
     // not CREATE statements (the baseline keeps those: test/baseline-graph.test.ts).
-    expect(seen(models, "generator")[0]).toMatch(/^school: id INTEGER key; district_id INTEGER not null -> district\.id; name TEXT not null \(examples: '[^']+', 'Real Two'\)/m);
+    expect(seen(models, "generator")[0]).toMatch(/^school: id INTEGER key; district_id INTEGER not null -> district\.id; name TEXT not null; status TEXT;/m);
     expect(seen(models, "generator")[0]).not.toMatch(/CREATE TABLE/);
     expect(reviserSaw[0]).toMatch(/^school: id INTEGER key; district_id INTEGER not null -> district\.id/m);
     expect(reviserSaw[0]).not.toMatch(/CREATE TABLE/);
 
-    // No real row at the test-code or revision stage; the sentinel is visible where real data is allowed.
-    expect(seen(models, "generator").join("\n")).toContain(SENTINEL);
-    for (const role of ["coder", "reviser"]) for (const prompt of seen(models, role)) expect(prompt).not.toContain(SENTINEL);
+    // No real row in SQL generation and revision (§3.2, A.1, A.2: schema and synthetic rows only), nor in the test
+    // code; the sentinel is visible where real data is allowed: the data agent's relevant linking (§3.1.1).
+    expect(seen(models, "data").join("\n")).toContain(SENTINEL);
+    for (const role of ["generator", "coder", "reviser"]) for (const prompt of seen(models, role)) expect(prompt).not.toContain(SENTINEL);
     for (const prompt of [...seen(models, "coder"), ...seen(models, "reviser")]) expect(prompt).not.toMatch(/Real Two|North|South/);
+    // (the generator not even a stored category: the test rows may copy those, as the data prompt asks)
+    for (const prompt of seen(models, "generator")) expect(prompt).not.toMatch(/Real Two|North|South|Active|Closed/);
     expect(sha256File(dbPath)).toBe(before);
     expect(state.usage.byRole).toMatchObject({ data: { calls: 2 }, coder: { calls: 2 }, reviser: { calls: 1 }, generator: { calls: 1 } });
   });

@@ -100,7 +100,7 @@ export const inspectNode: TsSqlNodeFactory = (deps, options) => async (state) =>
       // Whose fault: the data, when its rows lack what the question's linked conditions name (no code finds rows
       // there, so asking the coder again would only loosen its filters); else the code's filters and joins.
       const facts = await schemaFacts(deps, state);
-      const gaps = coverageGaps(state.linking, facts.schema.tables.map((t) => t.name), state.testData?.tables ?? {});
+      const gaps = coverageGaps(state.linking, facts.schema, state.testData?.tables ?? {});
       emptyBecause = gaps.length ? "data" : "code";
       problem = gaps.length
         ? `the result is empty (no rows, or only null): the test data lacks what the question's conditions name (${gaps.join("; ")})`

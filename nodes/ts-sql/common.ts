@@ -32,14 +32,45 @@ export async function schemaFacts(deps: NodeDeps, state: Pick<TsSqlStateValue, "
 }
 
 /**
- * The tables a test case needs: those the linking found, those the candidate SQL names, and the tables their
- * foreign keys point to (rows must have parents). All tables when nothing points anywhere.
+ * The tables the question refers to, by the linking (spelled as in the schema): a linked value's table, a linked
+ * column's table — except a foreign-key column, which names the table it references ("courses" linking
+ * enrollments.course_id means courses, not enrollments), unless its table relates two of the tables so found (a
+ * join table: "singers in each concert" needs singer_in_concert). Without this rule every table holding a key of a
+ * linked table came in, with its ancestors: on a small database, all of it.
+ */
+export function linkedTables(schema: DbSchema, linking: Linking | null): string[] {
+  if (!linking) return [];
+  const byLower = new Map(schema.tables.map((t) => [t.name.toLowerCase(), t]));
+  const picked = new Set<string>();
+  const throughKeys = new Set<string>();
+  for (const c of linking.columns) {
+    const table = byLower.get(c.table.toLowerCase());
+    if (!table) continue;
+    const fk = table.foreignKeys.find((f) => f.columns.length === 1 && f.columns[0]!.toLowerCase() === c.column.toLowerCase());
+    const referenced = fk && byLower.get(fk.refTable.toLowerCase());
+    if (referenced) {
+      picked.add(referenced.name);
+      throughKeys.add(table.name);
+    } else picked.add(table.name);
+  }
+  for (const v of linking.values) {
+    const table = byLower.get(v.table.toLowerCase());
+    if (table) picked.add(table.name);
+  }
+  for (const name of throughKeys) {
+    const related = new Set(byLower.get(name.toLowerCase())!.foreignKeys.map((f) => byLower.get(f.refTable.toLowerCase())?.name).filter((t) => t && picked.has(t)));
+    if (related.size >= 2) picked.add(name);
+  }
+  return schema.tables.map((t) => t.name).filter((n) => picked.has(n));
+}
+
+/**
+ * The tables a test case needs: those the linking refers to (`linkedTables`), those the candidate SQL names, and the
+ * tables their foreign keys point to (rows must have parents). All tables when nothing points anywhere.
  */
 export function relevantTables(schema: DbSchema, linking: Linking | null, sql: string): string[] {
   const byLower = new Map(schema.tables.map((t) => [t.name.toLowerCase(), t.name]));
-  const picked = new Set<string>();
-  for (const c of linking?.columns ?? []) if (byLower.has(c.table.toLowerCase())) picked.add(byLower.get(c.table.toLowerCase())!);
-  for (const v of linking?.values ?? []) if (byLower.has(v.table.toLowerCase())) picked.add(byLower.get(v.table.toLowerCase())!);
+  const picked = new Set<string>(linkedTables(schema, linking));
   for (const token of sql ? safeTokens(sql) : []) {
     const name = token.replace(/^["`[]|["`\]]$/g, "").toLowerCase();
     if (byLower.has(name)) picked.add(byLower.get(name)!);

@@ -14,6 +14,7 @@ import {
   isEmptyAnswer,
   jsonCell,
   neededColumns,
+  linkedTables,
   relevantTables,
   schemaFacts,
   promptHash,
@@ -102,15 +103,30 @@ function lastReplyProblem(state: { attempts: { node: string; ok: boolean; note?:
   return last && !last.ok ? last.note : undefined;
 }
 
-/** Linked columns and values as prompt lines: what the question's keywords point to. */
-function relevantLines(linking: { columns: { table: string; column: string; keyword?: string }[]; values: { keyword: string; table: string; column: string; value: string }[] } | null): string {
+/**
+ * Linked columns and values of the shown tables as prompt lines, what the question's keywords point to: a line per
+ * column, with the stored values matched in it and the keywords that led there.
+ */
+function relevantLines(linking: Linking | null, tables: string[]): string {
   if (!linking) return "";
-  // One line per column and per value, however many keywords point to it (the keywords joined).
-  const lines = new Map<string, string[]>();
-  const add = (line: string, keyword?: string) => lines.set(line, [...(lines.get(line) ?? []), ...(keyword && !lines.get(line)?.includes(keyword) ? [keyword] : [])]);
-  for (const c of linking.columns) add(`- column ${c.table}.${c.column}`, c.keyword);
-  for (const v of linking.values) add(`- value ${JSON.stringify(v.value)} in ${v.table}.${v.column}`, v.keyword);
-  return [...lines].map(([line, keywords]) => (keywords.length ? `${line} (for ${keywords.map((k) => `"${k}"`).join(", ")})` : line)).join("\n");
+  const shown = new Set(tables.map((t) => t.toLowerCase()));
+  const lines = new Map<string, { values: string[]; keywords: string[] }>();
+  const add = (table: string, column: string, keyword?: string, value?: string) => {
+    if (!shown.has(table.toLowerCase())) return;
+    const key = `${table}.${column}`;
+    const line = lines.get(key) ?? { values: [], keywords: [] };
+    lines.set(key, line);
+    if (keyword && !line.keywords.includes(keyword)) line.keywords.push(keyword);
+    if (value !== undefined && !line.values.includes(value)) line.values.push(value);
+  };
+  for (const c of linking.columns) add(c.table, c.column, c.keyword);
+  for (const v of linking.values) add(v.table, v.column, v.keyword, v.value);
+  return [...lines]
+    .map(([column, { values, keywords }]) => {
+      const stored = values.length ? `, stored ${values.length > 1 ? "values" : "value"} ${values.map((v) => JSON.stringify(v)).join(", ")}` : "";
+      return `- ${column}${stored}${keywords.length ? ` (for ${keywords.map((k) => `"${k}"`).join(", ")})` : ""}`;
+    })
+    .join("\n");
 }
 
 /**
@@ -130,7 +146,7 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const notes = descriptionLines(facts.schema, tables, keep);
   const prompt = dataPrompt({
     schema: shown.text,
-    relevant: [relevantLines(state.linking), notes ? `Column descriptions:\n${notes}` : ""].filter(Boolean).join("\n"),
+    relevant: [relevantLines(state.linking, tables), notes ? `Column descriptions:\n${notes}` : ""].filter(Boolean).join("\n"),
     question: state.question,
     evidence: state.evidence,
     feedback:
@@ -254,14 +270,13 @@ const sameValue = (a: unknown, b: string) => a !== null && a !== undefined && St
  * that has no row, and for each keyword that matched stored values, its best-scored value absent from that column.
  * These depend on the question alone, never on the candidate SQL being right.
  */
-export function coverageGaps(linking: Linking | null, tables: string[], kept: TestTablesValue): string[] {
+export function coverageGaps(linking: Linking | null, schema: DbSchema, kept: TestTablesValue): string[] {
   if (!linking) return [];
-  const real = byLowerName(tables);
+  const real = byLowerName(schema.tables.map((t) => t.name));
   const rows = new Map(Object.entries(kept).map(([t, r]) => [t.toLowerCase(), r]));
   const gaps: string[] = [];
-  const linkedTables = [...new Set([...linking.columns.map((c) => c.table), ...linking.values.map((v) => v.table)].map((t) => t.toLowerCase()))];
-  for (const t of linkedTables) {
-    if (real.has(t) && !rows.get(t)?.length) gaps.push(`${real.get(t)} has no rows, but the question refers to it (linked columns or values): add rows to it`);
+  for (const t of linkedTables(schema, linking)) {
+    if (!rows.get(t.toLowerCase())?.length) gaps.push(`${t} has no rows, but the question refers to it (linked columns or values): add rows to it`);
   }
   const best = new Map<string, Linking["values"][number]>();
   for (const v of linking.values) if (!best.has(v.keyword) || best.get(v.keyword)!.score < v.score) best.set(v.keyword, v);
@@ -336,7 +351,7 @@ export const checkDataNode: TsSqlNodeFactory = (deps, options) => async (state) 
     kept[real] = read.rows.map((row) => Object.fromEntries(read.columns.map((c, j) => [c, jsonCell(row[j] as never)])));
   });
   const facts = await schemaFacts(deps, state);
-  const gaps = coverageGaps(state.linking, facts.schema.tables.map((t) => t.name), kept);
+  const gaps = coverageGaps(state.linking, facts.schema, kept);
   differing.forEach((variant, i) => {
     const mine = out.results[1 + i];
     // Both must run on the test data for the comparison to mean anything (an SQL error is the revision loop's).

@@ -174,7 +174,7 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
     const shownNamed = (name: string) => shown.find((n) => n.toLowerCase() === name.toLowerCase());
     // The prompt asks for rows in each table it lists under "What the question refers to" (the coverage check wants them).
     const referred = /What the question refers to:\n([\s\S]*?)\n\n/.exec(own)?.[1] ?? "";
-    const referredTables = new Set([...referred.matchAll(/^- (?:column|value .* in) ([^.\s]+)\./gm)].map((m) => m[1]!.toLowerCase()));
+    const referredTables = new Set([...referred.matchAll(/^- ([^.\s]+)\./gm)].map((m) => m[1]!.toLowerCase()));
     const withParents = (start: Iterable<string>) => {
       const out = new Set(start);
       for (const queue = [...out]; queue.length; ) {

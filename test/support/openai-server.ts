@@ -50,7 +50,7 @@ export interface EmbeddingRequestRecord {
  * A deterministic embedding for tests: character 3-grams of the lower-cased text hashed into `dimensions` buckets,
  * L2-normalised. Texts sharing many 3-grams get a high cosine, like a real model on misspellings.
  */
-export function hashedEmbedding(text: string, dimensions = 64): number[] {
+export function hashedEmbedding(text: string, dimensions = 1024): number[] {
   const vector = new Array<number>(dimensions).fill(0);
   const t = ` ${text.toLowerCase()} `;
   for (let i = 0; i + 3 <= t.length; i++) {
