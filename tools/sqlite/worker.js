@@ -5,8 +5,6 @@
 // kills this whole process to stop a runaway query (better-sqlite3 has no interrupt).
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { Worker } from "node:worker_threads";
 import { createRequire } from "node:module";
 import { writeSync } from "node:fs";
 import { ResultDigest, digestsMatch, unsafeNumber } from "./digest.js";
@@ -46,6 +44,8 @@ const deadline = new BigInt64Array(new SharedArrayBuffer(8));
 if (process.env.SQLMEND_ORPHAN_GUARD === "pdeathsig") {
   if (String(process.ppid) !== process.env.SQLMEND_PARENT_PID) process.exit(1);
 } else {
+  // Loaded only here: under pdeathsig, node:worker_threads would be start-up time for nothing.
+  const { Worker } = require("node:worker_threads");
   const watchdog = new Worker(
     `const { workerData } = require("node:worker_threads");
      const deadline = new BigInt64Array(workerData.buffer);
