@@ -2,12 +2,7 @@
 // Runs the compiled launcher (dist/, built by `npm install` / `npm run build`) when it matches the sources, and the
 // TypeScript sources through tsx otherwise (no build yet, or sources edited since): never stale code.
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { distIsFresh } from "./freshness.js";
-
-// The young generation grows to its usual maximum in one step rather than four: a command's start keeps most of what
-// it allocates (modules, a benchmark's questions), which each smaller scavenge copies again (`score`: 9 scavenges -> 5).
-setFlagsFromString("--semi-space-growth-factor=16");
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 let entry = "../dist/cli/main.js";
