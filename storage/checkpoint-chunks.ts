@@ -106,6 +106,13 @@ export function splitPieces(text: string): string[] {
   return pieces;
 }
 
+/**
+ * The smallest deflate window that holds a frame, its dictionary and zlib's lookahead (262 bytes): zlib sets up
+ * tables the window's size, most of a small frame's cost at the default 32 KiB, and every match stays in reach, so
+ * frames are as small. Inflating needs no window size (its default, the largest, reads any).
+ */
+const windowFor = (bytes: number): number => Math.min(15, Math.max(9, Math.ceil(Math.log2(bytes + 262))));
+
 function varint(n: number): number[] {
   const out: number[] = [];
   while (n >= 0x80) {
@@ -247,7 +254,7 @@ export class ChunkSerializer implements SerializerProtocol {
     const row = Buffer.from(text);
     const previous = this.latest.get(thread);
     const base = previous && previous.depth < FRAME_CHAIN - 1 ? previous : undefined;
-    const payload = deflateRawSync(row, base ? { dictionary: base.dict } : {});
+    const payload = deflateRawSync(row, { windowBits: windowFor(row.length + (base?.dict.length ?? 0)), ...(base ? { dictionary: base.dict } : {}) });
     // Frames are never shared: hash 0, no lookup.
     const id = this.write(0, Buffer.concat([Buffer.from(varint(base?.id ?? 0)), payload]));
     const depth = base ? base.depth + 1 : 0;
