@@ -469,8 +469,6 @@ export class LightSqliteSaver extends SqliteSaver {
   private readonly insertCheckpoint: Database.Statement;
   private readonly replaceWrite: Database.Statement;
   private readonly ignoreWrite: Database.Statement;
-  private readonly hasThread: Database.Statement;
-  private readonly hasCheckpoint: Database.Statement;
 
   constructor(db: Database.Database) {
     createTables(db);
@@ -482,8 +480,6 @@ export class LightSqliteSaver extends SqliteSaver {
     );
     const insertWrite = (verb: string) => db.prepare(`INSERT ${verb} INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     this.replaceWrite = insertWrite("OR REPLACE");
-    this.hasThread = db.prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? LIMIT 1").pluck();
-    this.hasCheckpoint = db.prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?").pluck();
     this.ignoreWrite = insertWrite("OR IGNORE");
   }
 
@@ -543,16 +539,7 @@ export class LightSqliteSaver extends SqliteSaver {
     }
   }
 
-  /** SqliteSaver's getTuple, after a prepared look whether there is a checkpoint at all (it prepares its query at every call). */
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    this.setup();
-    const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
-    try {
-      const found = checkpoint_id ? this.hasCheckpoint.get(thread_id, checkpoint_ns, checkpoint_id) : this.hasThread.get(thread_id, checkpoint_ns);
-      if (found === undefined) return undefined;
-    } catch (error) {
-      asDamage(error);
-    }
     const tuple = await super.getTuple(config).catch(asDamage);
     return tuple && unpack(tuple);
   }
