@@ -238,6 +238,9 @@ async function measure(): Promise<void> {
   line("sqlmend eval, its saver on a file", sqlmend, "(the whole run: model calls, scoring, results, report)");
   console.log(`per round (CPU/question, ms): ${rounds.map((r) => `sqlmend ${r.sqlmend.cpu.toFixed(2)} / floor ${r.stock.cpu.toFixed(2)} / chunked ${r.chunked.cpu.toFixed(2)} / memory ${r.memory.cpu.toFixed(2)}`).join("; ")}`);
   console.log(`parts of sqlmend's figure, alone: a model call through ChatOpenAI ${modelCall.toFixed(2)} ms, scoring a question ${scoring.toFixed(2)} ms (CPU/question)`);
+  // What sqlmend adds to LangGraph with the same saver, and how much of that the two parts measured alone explain.
+  const beyond = sqlmend.cpu - chunked.cpu;
+  console.log(`sqlmend beyond the floor with its own saver: ${beyond.toFixed(2)} ms a question: the model call and scoring ${(modelCall + scoring).toFixed(2)} ms, the rest ${(beyond - modelCall - scoring).toFixed(2)} ms (its nodes, the response cache, the SQL workers' messages, results, progress, report)`);
   const size = rounds[0]!;
   console.log(`checkpoint file: ${(size.bytes / 1024 / total).toFixed(1)} KiB per question, ${(size.bytes / size.chars).toFixed(2)}x the text of the prompts and replies it records (target <= 2x)`);
   console.log(``);

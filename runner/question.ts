@@ -140,6 +140,8 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
 
 async function runThreadOnce(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig): Promise<SqlStateValue> {
   const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
+  // A new thread (every question of a new run) starts at once: no state snapshot to build (LangGraph computes its tasks).
+  if (await isNewThread(graph, threadId)) return (await graph.invoke(input, config)) as SqlStateValue;
   const snapshot = await graph.getState(config).catch((error: unknown) => {
     if (error instanceof DamagedCheckpointError) throw error;
     return undefined;
@@ -152,6 +154,18 @@ async function runThreadOnce(graph: RunnableGraph, input: SqlInput, threadId: st
     return continueFrom(graph, snapshot, config);
   }
   return (await graph.invoke(input, config)) as SqlStateValue;
+}
+
+/** Whether the graph's checkpointer holds no checkpoint of the thread; false when it cannot tell (a remote graph). */
+async function isNewThread(graph: RunnableGraph, threadId: string): Promise<boolean> {
+  const saver = graph.checkpointer as { getTuple?(config: { configurable: Record<string, unknown> }): Promise<unknown> } | undefined;
+  if (typeof saver?.getTuple !== "function") return false;
+  try {
+    return (await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } })) === undefined;
+  } catch (error) {
+    if (error instanceof DamagedCheckpointError) throw error;
+    return false;
+  }
 }
 
 /**

@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { copyCheckpoint, JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
+import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-checkpoint";
 import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
@@ -67,8 +67,18 @@ export const CHUNKS_TABLE_SQL =
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const isCheckpoint = (v: Json): v is { [key: string]: Json } =>
+const isCheckpoint = (v: unknown): v is { [key: string]: unknown } =>
   v !== null && typeof v === "object" && !Array.isArray(v) && "channel_values" in v && "channel_versions" in v;
+
+/**
+ * An object JSON.stringify writes as LangGraph's serializer does: its own prototype Object's (or none), no toJSON,
+ * not a Send (a class instance, a Set, a Date... are the serializer's to encode).
+ */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object") return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== "function" && (v as { lg_name?: unknown }).lg_name !== "Send";
+}
 
 /** FNV-1a of a line: whether a piece may end after it depends on the line alone. */
 function lineHash(text: string, start: number, end: number): number {
@@ -96,6 +106,13 @@ export function splitPieces(text: string): string[] {
   return pieces;
 }
 
+/**
+ * The smallest deflate window that holds a frame, its dictionary and zlib's lookahead (262 bytes): zlib sets up
+ * tables the window's size, most of a small frame's cost at the default 32 KiB, and every match stays in reach, so
+ * frames are as small. Inflating needs no window size (its default, the largest, reads any).
+ */
+const windowFor = (bytes: number): number => Math.min(15, Math.max(9, Math.ceil(Math.log2(bytes + 262))));
+
 function varint(n: number): number[] {
   const out: number[] = [];
   while (n >= 0x80) {
@@ -118,9 +135,6 @@ function readVarint(bytes: Uint8Array, at: number): [value: number, next: number
 }
 
 const damaged = (what: string) => new DamagedCheckpointError(`checkpoint data is damaged: ${what} (the checkpoint file was changed or truncated)`);
-
-/** A value on its way to a row: already its row (`done`), or JSON whose chunks `encodeIn` writes. */
-export type PreparedValue = { done: [string, Uint8Array]; value?: undefined } | { done?: undefined; value: Json };
 
 interface Frame {
   id: number;
@@ -157,8 +171,22 @@ class TextMemo<V> extends Map<string, V> {
   }
 }
 
+/** LangGraph's serializer, its synchronous half (dumpsTyped only wraps it in a promise). */
+class JsonPlus extends JsonPlusSerializer {
+  text(value: unknown): string {
+    return new TextDecoder().decode(this._dumps(value));
+  }
+}
+
+/** Thrown while walking a live value that plain JSON cannot say as LangGraph's serializer does (see `slim`). */
+const NOT_PLAIN = Symbol("not plain");
+/** Deeper than this, a live value is handed to LangGraph's serializer (which also cuts cycles). */
+const MAX_LIVE_DEPTH = 256;
+/** How LangGraph's serializer writes undefined (a key or an item left unset), so that it reads back as undefined. */
+const UNDEFINED_JSON = JSON.stringify({ lc: 2, type: "undefined" });
+
 export class ChunkSerializer implements SerializerProtocol {
-  private readonly inner = new JsonPlusSerializer();
+  private readonly inner = new JsonPlus();
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
   private readonly byHash: Database.Statement;
@@ -189,20 +217,10 @@ export class ChunkSerializer implements SerializerProtocol {
     this.transaction = db.transaction((body: () => unknown) => body());
   }
 
-  /** A value as a row of its own (no thread: a checkpoint is a plain row, not a frame); the saver calls the parts. */
+  /** A value as a row of its own (no thread: a checkpoint is a plain row, not a frame); the saver calls `encodeIn`. */
   async dumpsTyped(data: unknown): Promise<[string, Uint8Array]> {
-    const prepared = await this.prepare(data);
-    return prepared.done ?? this.inTransaction(() => this.encodeIn(prepared, undefined));
-  }
-
-  /** LangGraph's JSON of a value (its own types encoded), parsed for `encodeIn`; what needs no chunks, as it is. */
-  async prepare(data: unknown): Promise<PreparedValue> {
-    const [type, bytes] = await this.inner.dumpsTyped(data);
-    if (type !== "json") return { done: [type, bytes] };
-    const text = this.decoder.decode(bytes);
-    // Small values with nothing that looks like ours (metadata, most writes) stay as they are.
-    if (text.length < REF_MIN && !text.includes('"$')) return { done: [CHUNK_TYPE, bytes] };
-    return { value: JSON.parse(text) as Json };
+    if (data instanceof Uint8Array) return ["bytes", data];
+    return this.inTransaction(() => this.encodeIn(data, undefined));
   }
 
   /**
@@ -224,23 +242,23 @@ export class ChunkSerializer implements SerializerProtocol {
     }
   }
 
-  /** A prepared value's row bytes, its chunks written (inside `inTransaction`). */
-  encodeIn(prepared: PreparedValue, thread: string | undefined): [string, Uint8Array] {
-    return prepared.done ?? this.encode(prepared.value, thread);
-  }
-
-  private encode(value: Json, thread: string | undefined): [string, Uint8Array] {
+  /**
+   * A value's row bytes, its chunks written (inside `inTransaction`). The value is read as it is now, in this call:
+   * the saver encodes at once, so a later change to the state cannot reach a checkpoint already taken.
+   */
+  encodeIn(value: unknown, thread: string | undefined): [string, Uint8Array] {
     // Within put (a thread is set), what is not the checkpoint is its metadata: plain JSON, for SqliteSaver's filters.
-    if (!isCheckpoint(value)) return [CHUNK_TYPE, this.encoder.encode(this.slim(value, thread === undefined))];
-    const row = this.encoder.encode(this.slimCheckpoint(value));
-    if (thread === undefined) return [CHUNK_TYPE, row];
+    if (!isCheckpoint(value)) return [CHUNK_TYPE, this.encoder.encode(this.slimValue(value, thread === undefined))];
+    const text = this.slimCheckpoint(value);
+    if (thread === undefined) return [CHUNK_TYPE, this.encoder.encode(text)];
+    const row = Buffer.from(text);
     const previous = this.latest.get(thread);
     const base = previous && previous.depth < FRAME_CHAIN - 1 ? previous : undefined;
-    const payload = deflateRawSync(row, base ? { dictionary: base.dict } : {});
+    const payload = deflateRawSync(row, { windowBits: windowFor(row.length + (base?.dict.length ?? 0)), ...(base ? { dictionary: base.dict } : {}) });
     // Frames are never shared: hash 0, no lookup.
     const id = this.write(0, Buffer.concat([Buffer.from(varint(base?.id ?? 0)), payload]));
     const depth = base ? base.depth + 1 : 0;
-    this.learnt.push(() => this.latest.set(thread, { id, dict: Buffer.from(row), depth }));
+    this.learnt.push(() => this.latest.set(thread, { id, dict: row, depth }));
     return [CHUNK_TYPE, Uint8Array.from([FRAME_ROW, ...varint(id)])];
   }
 
@@ -267,28 +285,61 @@ export class ChunkSerializer implements SerializerProtocol {
   }
 
   /** A checkpoint's JSON with its channel values' large parts as references; the rest (versions) stays for the delta. */
-  private slimCheckpoint(value: { [key: string]: Json }): string {
+  private slimCheckpoint(value: { [key: string]: unknown }): string {
     const fields = Object.keys(value).map((k) => {
-      const v = value[k]!;
+      const v = value[k];
       const inner =
-        k === "channel_values" && v !== null && typeof v === "object" && !Array.isArray(v)
-          ? `{${Object.keys(v).map((c) => `${JSON.stringify(c)}:${this.slim(v[c]!)}`).join(",")}}`
-          : this.slim(v, false);
+        k === "channel_values" && isPlainObject(v)
+          ? `{${Object.keys(v).map((c) => `${JSON.stringify(c)}:${this.slimValue(v[c], true)}`).join(",")}}`
+          : this.slimValue(v, false);
       return `${JSON.stringify(k)}:${inner}`;
     });
     return `{${fields.join(",")}}`;
   }
 
-  /** JSON text of a value, its parts of at least REF_MIN characters (itself too, when `refs`) as references. */
-  private slim(value: Json, refs = true): string {
+  /**
+   * `slim` of a live value. Plain data (strings, numbers, booleans, null, arrays, plain objects) is walked as it is:
+   * JSON.stringify says it as LangGraph's serializer would (undefined as its record), without writing and parsing
+   * that text. A value with anything else in it (a message, a Set, a cycle) goes through LangGraph's serializer first.
+   */
+  private slimValue(value: unknown, refs: boolean): string {
+    try {
+      return this.slim(value, refs, 0);
+    } catch (error) {
+      if (error !== NOT_PLAIN) throw error;
+      return this.slim(JSON.parse(this.inner.text(value)) as Json, refs, -1);
+    }
+  }
+
+  /**
+   * JSON text of a value, its parts of at least REF_MIN characters (itself too, when `refs`) as references. `depth`
+   * counts the levels of a live value (-1: parsed JSON, plain by construction); one JSON alone cannot say as LangGraph's
+   * serializer does throws NOT_PLAIN.
+   */
+  private slim(value: unknown, refs: boolean, depth: number): string {
     let text: string;
     if (typeof value === "string") text = refs && value.length >= SPLIT_MIN ? this.split(value) : JSON.stringify(value);
-    else if (value === null || typeof value !== "object") return JSON.stringify(value);
-    else if (Array.isArray(value)) text = `[${value.map((v) => this.slim(v, refs)).join(",")}]`;
+    else if (value === null || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+    else if (value === undefined) return UNDEFINED_JSON;
+    else if (typeof value !== "object" || depth > MAX_LIVE_DEPTH) throw NOT_PLAIN;
     else {
-      const keys = Object.keys(value);
-      const body = `{${keys.map((k) => `${JSON.stringify(k)}:${this.slim(value[k]!, refs)}`).join(",")}}`;
-      text = keys.length === 1 && OURS.has(keys[0]!) ? `{"${ESC}":${body}}` : body;
+      const next = depth < 0 ? -1 : depth + 1;
+      if (Array.isArray(value)) {
+        let body = "";
+        for (let i = 0; i < value.length; i++) {
+          body += `${i ? "," : ""}${this.slim(value[i], refs, next)}`;
+        }
+        text = `[${body}]`;
+      } else {
+        if (depth >= 0 && !isPlainObject(value)) throw NOT_PLAIN;
+        const object = value as Record<string, unknown>;
+        const keys = Object.keys(object);
+        let body = "";
+        for (let i = 0; i < keys.length; i++) {
+          body += `${i ? "," : ""}${JSON.stringify(keys[i])}:${this.slim(object[keys[i]!], refs, next)}`;
+        }
+        text = keys.length === 1 && OURS.has(keys[0]!) ? `{"${ESC}":{${body}}}` : `{${body}}`;
+      }
     }
     if (!refs || text.length < REF_MIN) return text;
     return `{"${REF}":${this.chunk(text)}}`;
@@ -432,21 +483,31 @@ export class LightSqliteSaver extends SqliteSaver {
     this.ignoreWrite = insertWrite("OR IGNORE");
   }
 
-  /** SqliteSaver's put, with the checkpoint's chunks, its frame and its row in one transaction. */
+  /**
+   * SqliteSaver's put, with the checkpoint's chunks, its frame and its row in one transaction. Encoded at once, from
+   * the live values (no copy): LangGraph may go on to the next step before this promise settles.
+   */
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
     this.setup();
     if (!config.configurable) throw new Error("Empty configuration supplied.");
     const threadId = config.configurable.thread_id as string | undefined;
     const ns = (config.configurable.checkpoint_ns as string | undefined) ?? "";
     if (!threadId) throw new Error(`Missing "thread_id" field in passed "config.configurable".`);
-    const [saved, meta] = await Promise.all([this.chunks.prepare(copyCheckpoint(checkpoint)), this.chunks.prepare(metadata)]);
+    // copyCheckpoint's fields, in its order, without its copies.
+    const saved = {
+      v: checkpoint.v,
+      id: checkpoint.id,
+      ts: checkpoint.ts,
+      channel_values: checkpoint.channel_values ?? {},
+      channel_versions: checkpoint.channel_versions ?? {},
+      versions_seen: checkpoint.versions_seen ?? {},
+    };
     // Frames chain within the thread and namespace.
     const thread = `${String(threadId)}\u0000${String(ns)}`;
     try {
       this.chunks.inTransaction(() => {
         const [type, row] = this.chunks.encodeIn(saved, thread);
-        const [metaType, metaRow] = this.chunks.encodeIn(meta, thread);
-        if (type !== metaType) throw new Error("Failed to serialized checkpoint and metadata to the same type.");
+        const [, metaRow] = this.chunks.encodeIn(metadata, thread);
         this.insertCheckpoint.run(threadId, ns, checkpoint.id, config.configurable!.checkpoint_id, type, row, metaRow);
       });
     } catch (error) {
@@ -455,7 +516,7 @@ export class LightSqliteSaver extends SqliteSaver {
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
-  /** SqliteSaver's putWrites, the task's ordinary writes packed in one row, all in one transaction. */
+  /** SqliteSaver's putWrites, the task's ordinary writes packed in one row, all in one transaction (encoded at once). */
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
     this.setup();
     if (!config.configurable) throw new Error("Empty configuration supplied.");
@@ -464,13 +525,13 @@ export class LightSqliteSaver extends SqliteSaver {
     const own = writes.length < 2 || writes.some(([channel]) => channel in WRITES_IDX_MAP || channel === TASKS || channel === PACKED_WRITES);
     const rows: PendingWrite[] = own ? writes : [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]];
     const insert = rows.every(([channel]) => channel in WRITES_IDX_MAP) ? this.replaceWrite : this.ignoreWrite;
-    const prepared = await Promise.all(rows.map(([, value]) => this.chunks.prepare(value)));
     const { thread_id, checkpoint_ns, checkpoint_id } = config.configurable;
     try {
       this.chunks.inTransaction(() =>
-        rows.forEach(([channel], idx) => {
-          const [type, value] = this.chunks.encodeIn(prepared[idx]!, undefined);
-          insert.run(thread_id, checkpoint_ns, checkpoint_id, taskId, WRITES_IDX_MAP[channel] ?? idx, channel, type, value);
+        rows.forEach(([channel, value], idx) => {
+          // LangGraph's serializer keeps bytes as bytes.
+          const [type, encoded] = value instanceof Uint8Array ? ["bytes", value] : this.chunks.encodeIn(value, undefined);
+          insert.run(thread_id, checkpoint_ns, checkpoint_id, taskId, WRITES_IDX_MAP[channel] ?? idx, channel, type, encoded);
         }),
       );
     } catch (error) {

@@ -6,7 +6,8 @@ import { pathToFileURL } from "node:url";
 import { deflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { HumanMessage } from "@langchain/core/messages";
-import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { Annotation, END, Send, START, StateGraph } from "@langchain/langgraph";
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../cli/shared/command.ts";
@@ -185,6 +186,40 @@ describe("checkpoints in chunks", () => {
     }
   });
 
+  it("reads every value back as LangGraph's own serializer would, the state's objects encoded as they are (not via text)", async () => {
+    const db = new Database(":memory:");
+    try {
+      const serde = new ChunkSerializer(db);
+      const long = "z".repeat(300);
+      const cycle: Record<string, unknown> = { name: long };
+      cycle.self = cycle;
+      let deep: unknown = { leaf: long };
+      for (let i = 0; i < 400; i++) deep = { [`level${i % 3}`]: deep };
+      const values: unknown[] = [
+        { call: { role: "generator", method: undefined, reply: long }, attempts: [{ sql: long, note: undefined }], list: [1, undefined, 2] },
+        // eslint-disable-next-line no-sparse-arrays
+        [long, , long],
+        undefined,
+        { when: new Date(0), inside: { when: new Date(86_400_000), text: long } },
+        { custom: { toJSON: () => ({ shown: long }) } },
+        Object.assign(Object.create(null) as object, { bare: long }),
+        { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, zero: -0 },
+        cycle,
+        deep,
+        { task: new Send("node", { question: long }), bytes: new Uint8Array([1, 2, 3]), map: new Map([["k", [long]]]) },
+        { v: 4, id: "c1", ts: "t", channel_values: { call: { model: long, method: undefined }, when: new Date(0), message: new HumanMessage(long) }, channel_versions: { call: 2 }, versions_seen: {} },
+      ];
+      const langGraphs = new JsonPlusSerializer();
+      for (const value of values) {
+        const [type, bytes] = await serde.dumpsTyped(value);
+        const expected = await langGraphs.loadsTyped(...(await langGraphs.dumpsTyped(value)));
+        expect(await serde.loadsTyped(type, bytes)).toEqual(expected);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it("stores a schema text once, whether in the state or inside prompts that quote it", async () => {
     const db = new Database(":memory:");
     try {
@@ -296,7 +331,8 @@ describe("checkpoints in chunks", () => {
     // ends a step is committed after the next step's nodes have started. So the stuck node says so only once the
     // checkpoint it started from (step 5) is committed; thread 'a' is not waited for and is killed wherever it is.
     const script = `import { openCheckpointer } from ${JSON.stringify(pathToFileURL(path.resolve("storage/checkpoints.ts")).href)};
-      import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+      import { Annotation, END, Send, START, StateGraph } from "@langchain/langgraph";
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
       const State = Annotation.Root({
         big: Annotation({ reducer: (_a, b) => b, default: () => "" }),
         step: Annotation({ reducer: (_a, b) => b, default: () => 0 }),
