@@ -531,7 +531,6 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     });
   }
 
-
   private pumpScheduled = false;
   /**
    * Dispatches on the next turn of the event loop rather than at once: callers that enqueue while handling one reply
