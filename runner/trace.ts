@@ -410,7 +410,11 @@ export async function readThread(threadId: string, options: ReadThreadOptions & 
     // Which graph: --graph (a name or a module file), the run's module, or the name the state holds.
     const givenModule = options.graph && /[\\/]|\.[cm]?[jt]s$/.test(options.graph) ? { path: path.resolve(cwd, options.graph) } : undefined;
     const graphName = givenModule ? stateGraph : (options.graph ?? stateGraph ?? facts.graph);
-    const { spec, note } = await graphFor(graphName, givenModule ?? (options.graph ? undefined : facts.module));
+    // A graph named for a thread whose state names another: its slots would be the wrong ones, so none is used.
+    const mismatch = !givenModule && options.graph && stateGraph && options.graph !== stateGraph;
+    const { spec, note } = mismatch
+      ? { spec: undefined, note: `the thread was run by graph '${stateGraph}', not '${options.graph}': steps read from the checkpoints alone` }
+      : await graphFor(graphName, givenModule ?? (options.graph ? undefined : facts.module));
     const fields = spec ? new Set(Object.keys(spec.state.fields)) : undefined;
 
     const { uuid5 } = await import("@langchain/langgraph-checkpoint");

@@ -139,6 +139,23 @@ describe("a node that throws keeps its slot, class, stack and spend", () => {
     expect(shown.out).toMatch(/Error in slot 'check': TypeError: Cannot read properties of undefined \(reading 'sql'\)\n\s+at \S*boom-graph\.mts:8:\d+/);
     expect(shown.out).toMatch(/^\s+2\s+generate\s+sql=.*\[1 model call: generator 100\/10 tok\]/m);
 
+    // A built-in's name given for it: its own slots still show (not "(no change)" for every step).
+    const asBaseline = await runCli(["inspect", results.get(dev[2]!.id)!.thread as string, "--graph", "baseline"], dir, env());
+    expect(asBaseline.code, asBaseline.err).toBe(0);
+    expect(asBaseline.out).toMatch(/^Note: the thread was run by graph 'checked-baseline', not 'baseline'/m);
+    expect(asBaseline.out).toMatch(/^\s+3\s+check\s+checked=1$/m);
+
+    // ask --graph FILE prints an inspect hint that works.
+    const db = dev[2]!.dbPath;
+    const asked = await runCli(["ask", "--graph", "boom-graph.mts", "--db", db, "--thread", "asked-1", ...model(), dev[2]!.question], dir, env());
+    expect(asked.code, asked.err).toBe(0);
+    const hint = /\(sqlmend (inspect [^)]*)\)/.exec(asked.out)![1]!.split(" ");
+    expect(hint).toEqual(["inspect", "asked-1", "--graph", "boom-graph.mts"]);
+    const hinted = await runCli(hint, dir, env());
+    expect(hinted.code, hinted.err).toBe(0);
+    expect(hinted.out).toMatch(/^Thread asked-1 \(graph checked-baseline\) — finished/m);
+    expect(hinted.out).toMatch(/^\s+3\s+check\s+checked=1$/m);
+
     // The module gone: the thread still opens, read from its checkpoints alone, its steps and error as before.
     fs.renameSync(path.join(dir, "boom-graph.mts"), path.join(dir, "boom-graph.mts.gone"));
     try {
