@@ -229,7 +229,7 @@ export function renderThreadLines(lines: ThreadLine[], location: string): string
     .map((t) => {
       const question = (t.question ?? "").replace(/\s+/g, " ");
       const short = question.length > 70 ? `${question.slice(0, 67)}...` : question;
-      if (t.verdict) return `${t.threadId}  ${t.verdict}${t.failure && t.verdict === "failed" ? ` (${t.failure.slice(0, 80)})` : ""}  ${short}\n`;
+      if (t.verdict) return `${t.threadId || `${t.id} (no thread)`}  ${t.verdict}${t.failure && t.verdict === "failed" ? ` (${t.failure.slice(0, 80)})` : ""}  ${short}\n`;
       return `${t.threadId}  ${t.graph ?? "?"}  ${t.checkpoints} checkpoints  ${t.updatedAt ?? ""}  ${short}\n`;
     })
     .join("");
