@@ -384,7 +384,12 @@ async function graphFor(name: string | undefined, module: { path: string; sha256
       const { importModule } = await import("../tools/import-module.ts");
       const loaded = (await importModule(module.path)).default as GraphSpec | undefined;
       if (!loaded || typeof loaded.build !== "function" || !loaded.slots) return { note: `${module.path} exports no graph: steps read from the checkpoints alone` };
-      if (name && loaded.name !== name) return { note: `${module.path} is graph '${loaded.name}', not '${name}': steps read from the checkpoints alone` };
+      if (name && loaded.name !== name) {
+        // Another graph's thread of the run (a corrector's initial generator, say): a built-in by the state's name.
+        const builtIn = findManifest(name);
+        if (builtIn) return { spec: await builtIn.load() };
+        return { note: `${module.path} is graph '${loaded.name}', not '${name}': steps read from the checkpoints alone` };
+      }
       let note: string | undefined;
       if (module.sha256) {
         const { sha256OfFile } = await import("../tools/hash.ts");
