@@ -31,7 +31,7 @@ import type { Question } from "../state/question.ts";
 import type { Usage } from "../state/usage.ts";
 import type { Embedder } from "../tools/models/embeddings.ts";
 import { inputOf } from "./question.ts";
-import { type CodeIdentity, codeIdentity, describeCode } from "../tools/version.ts";
+import { type CodeIdentity, codeChange, codeIdentity, sameCode } from "../tools/version.ts";
 
 /** A subcommand's flag values (the launcher's parse, or the API's options turned into flags by `flagValuesOf`). */
 export interface MemoInput {
@@ -216,8 +216,9 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
       if (before && before !== source) throw new UserError(`--resume: ${values.out} was built from ${before}, not ${source}`);
       // Entries made by other code (an edited prompt) would mix two methods in one memory.
       const codeBefore = store.getMeta("code");
-      if (codeBefore !== JSON.stringify(code)) {
-        throw new UserError(`--resume: ${values.out}: sqlmend's code changed since the memory's build started (${describeCode(codeBefore ? (JSON.parse(codeBefore) as CodeIdentity) : undefined)}; now ${describeCode(code)}): finish it with the code it started with, or build a new memory with another --out`);
+      const recorded = codeBefore ? (JSON.parse(codeBefore) as CodeIdentity) : undefined;
+      if (!sameCode(recorded, code)) {
+        throw new UserError(`--resume: ${values.out}: sqlmend's code changed since the memory's build started (${codeChange(recorded, code)}): finish it with the code it started with, or build a new memory with another --out`);
       }
     }
     store.setMeta("build", source);

@@ -175,7 +175,7 @@ describe("sqlmend magic guideline", () => {
     expect(server.requests.length).toBe(before);
     const changed = captureIO({ OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home") });
     expect(await main([...args.slice(0, -1), "5", "--resume"], changed.io)).toBe(1);
-    expect(changed.err()).toMatch(/--resume: .* holds a run with settings/);
+    expect(changed.err()).toMatch(/--resume: .*: option --\S+ was "?3"?, now "?5"?/);
   });
 });
 
