@@ -213,7 +213,7 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
     if (existed && (store.done().size || store.size)) {
       if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
       const before = store.getMeta("build");
-      if (before && before !== source) throw new UserError(`--resume: ${values.out} was built from ${before}, not ${source}`);
+      if (before && before !== source) throw new UserError(`--resume: ${values.out}: ${sourceChange(before, source)}: resume with the same, or build a new memory with another --out`);
       // Entries made by other code (an edited prompt) would mix two methods in one memory.
       const codeBefore = store.getMeta("code");
       const recorded = codeBefore ? (JSON.parse(codeBefore) as CodeIdentity) : undefined;
@@ -530,4 +530,19 @@ export async function memoCandidates(input: MemoInput, io: CliIO): Promise<Candi
   } finally {
     store.close();
   }
+}
+
+/** How a refused memory resume names what differs in its source: "--split was \"train\", now \"dev\"" (one field). */
+function sourceChange(before: string, now: string): string {
+  let a: Record<string, unknown>;
+  let b: Record<string, unknown>;
+  try {
+    a = JSON.parse(before) as Record<string, unknown>;
+    b = JSON.parse(now) as Record<string, unknown>;
+  } catch {
+    return `it was built from ${before}, not ${now}`;
+  }
+  const key = [...new Set([...Object.keys(a), ...Object.keys(b)])].find((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  const show = (v: unknown) => (v === undefined ? "(not set)" : JSON.stringify(v));
+  return key ? `it was built with --${key === "bench" ? "bench" : key} ${show(a[key])}, now ${show(b[key])}` : `it was built from ${before}, not ${now}`;
 }
