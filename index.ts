@@ -16,6 +16,8 @@ export type { ExperimentResult } from "./runner/experiment-run.ts";
 export { score } from "./runner/score-run.ts";
 export { compare } from "./runner/compare-run.ts";
 export { loadBenchmark } from "./runner/benchmark-api.ts";
+export { listGraphs } from "./runner/graph-catalog.ts";
+export type { GraphDescription } from "./runner/graph-catalog.ts";
 export type { EvalFiles, EvalOptions, EvalResult } from "./runner/eval-run.ts";
 export type { RunApiOptions } from "./runner/run-values.ts";
 export { defaultIO, quietIO } from "./core/io.ts";

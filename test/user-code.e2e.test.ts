@@ -164,3 +164,13 @@ describe("diagnostics that point at the cause", () => {
     );
   });
 });
+
+describe("a graph of one's own goes where built-ins go", () => {
+  it("graphs --slots --options --graph FILE lists the module's graph, its slots and its options", async () => {
+    fs.writeFileSync(path.join(dir, "laps-graph.mts"), LOOPING_GRAPH);
+    const run = await runCli(["graphs", "--slots", "--options", "--graph", "laps-graph.mts"], dir, env());
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/^laps\s+generator\s+a loop of 100 laps whose steps\(\) counts one\s+\(laps-graph\.mts\)\n\s+slot lap: one lap\n/);
+    expect(run.out).not.toMatch(/^baseline/m);
+  }, 30_000);
+});
