@@ -8,6 +8,7 @@ import type { Recipe, RecipeRun } from "./experiment.ts";
 import { BASELINE_INITIAL, BUILT_IN_RECIPES } from "./experiment-recipes.ts";
 import { graphFlags, isGraphModule, loadRunModules, moduleArgsOf, type RunModules, runFlags } from "./run-options.ts";
 import { optionDefsOf } from "../graphs/manifests/manifest.ts";
+import type { GraphInfo } from "../graphs/spec.ts";
 import { RUN_DIR_FLAGS } from "./run-dir-flags.ts";
 import { findManifest } from "../graphs/registry.ts";
 import { flagOf } from "../core/options.ts";
@@ -243,7 +244,12 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
       if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
     }
     const plan = await import("./experiment-plan.ts");
-    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded) })}${(await import("./experiment-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
+    // Graph modules named by runs, loaded as the runs load them, so their declared calls are estimated too.
+    const graphModules = new Map<string, GraphInfo>();
+    for (const run of order.map((r) => recipe.runs[r]!)) {
+      if (run.graph && isGraphModule(run.graph) && !graphModules.has(run.graph)) graphModules.set(run.graph, (await loadRunModules(["--graph", run.graph], io.cwd)).graph!.spec);
+    }
+    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded, graphModules) })}${(await import("./experiment-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
     return { exitCode: EXIT.ok };
   }
 

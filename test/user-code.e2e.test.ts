@@ -44,6 +44,7 @@ export default defineGraph({
   state: LoopState,
   slots: { lap: { summary: "one lap", reads: ["laps"], writes: ["laps"], factory: lap } },
   steps: () => 1,
+  calls: () => ({ min: 0, max: 0 }),
   wire: ({ node }) =>
     new StateGraph(LoopState, { input: SqlInputState })
       .addNode("lap", node("lap"))
@@ -172,5 +173,15 @@ describe("a graph of one's own goes where built-ins go", () => {
     expect(run.code, run.err).toBe(0);
     expect(run.out).toMatch(/^laps\s+generator\s+a loop of 100 laps whose steps\(\) counts one\s+\(laps-graph\.mts\)\n\s+slot lap: one lap\n/);
     expect(run.out).not.toMatch(/^baseline/m);
+  }, 30_000);
+
+  it("experiment --dry-run estimates a run naming a graph file by the module's declared calls", async () => {
+    fs.writeFileSync(path.join(dir, "laps-graph.mts"), LOOPING_GRAPH);
+    fs.writeFileSync(path.join(dir, "laps-recipe.json"), JSON.stringify({ name: "laps-recipe", runs: { base: { graph: "baseline" }, laps: { graph: "./laps-graph.mts" } } }));
+    const run = await runCli(["experiment", "laps-recipe.json", "--bench", benchDir, "--out", "laps-exp", "--dry-run", ...model()], dir, env());
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/laps/);
+    expect(run.err).not.toMatch(/registry/);
+    expect(fs.existsSync(path.join(dir, "laps-exp", "laps"))).toBe(false);
   }, 30_000);
 });
