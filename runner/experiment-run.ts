@@ -12,7 +12,7 @@ import type { GraphInfo } from "../graphs/spec.ts";
 import { RUN_DIR_FLAGS } from "./run-dir-flags.ts";
 import { findManifest } from "../graphs/registry.ts";
 import { flagOf } from "../core/options.ts";
-import { commandLineOf, type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
 
 /** `sqlmend experiment`'s own flags; every other flag goes to every run (`experimentForwardFlags`). */
 export const EXPERIMENT_FLAGS = {
@@ -112,7 +112,25 @@ export interface ExperimentResult {
  * `limit`, `repeats`, `hold`, `pilot`, `priceIn`, `priceOut`, `dryRun`, `resume`, `tsDir`, `set: { NAME: VALUE }`; every other
  * name is a flag forwarded to every run (`model`, `baseUrl`, `concurrency`, `cache`, ...).
  */
-export async function runExperiment(options: { recipe: string; [name: string]: unknown }, io: CliIO = defaultIO()): Promise<ExperimentResult> {
+export type ExperimentOptions = Omit<ApiOptionsOf<typeof EXPERIMENT_FLAGS>, "set"> &
+  Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS>, keyof ApiOptionsOf<typeof EXPERIMENT_FLAGS> | "node" | "graph" | "initial" | "correct"> & {
+    recipe: string;
+    /** `--set NAME=VALUE`: a recipe's values (`initial: FILE`, `bird-memory: FILE`, ...). */
+    set?: Readonly<Record<string, string>>;
+    node?: Readonly<Record<string, string>>;
+    semantics?: "bird" | "spider";
+    keepDistinct?: boolean;
+    batch?: number | string;
+    samples?: number | string;
+    elicit?: "sampling" | "pipeline";
+    sampleTemperature?: number | string;
+  };
+
+export async function runExperiment(options: ExperimentOptions, io: CliIO = defaultIO()): Promise<ExperimentResult> {
+  return asApiErrors("runExperiment", () => experimentOf(options as unknown as { recipe: string; [name: string]: unknown }, io));
+}
+
+async function experimentOf(options: { recipe: string; [name: string]: unknown }, io: CliIO): Promise<ExperimentResult> {
   const { recipe, set, ...rest } = options;
   const own: Record<string, unknown> = {};
   const forward: Record<string, unknown> = {};

@@ -17,7 +17,7 @@ import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
 import { runQuestionsOf } from "./run-skeleton.ts";
 import { fileOrder, sampleFrom } from "./selection.ts";
 import { lockOutDir } from "./out-dir-lock.ts";
-import { type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../state/usage.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../tools/retrieval/memory-store.ts";
 import { createOpenAIProvider, resolveModelConfig } from "../tools/models/models.ts";
@@ -114,12 +114,11 @@ async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Pr
  * ("sampling" or "pipeline"), `samples`, `sampleTemperature`, `semantics`, `queryTimeoutMs`, and the model's
  * (`model`, `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `temperature`, `seed`, `cache`, `embeddingModel`, ...).
  */
-export interface MemoryBuildOptions extends RunApiOptions {
+export type MemoryBuildOptions = Omit<ApiOptionsOf<typeof memoBuildFlags>, "out" | "elicit" | "semantics"> & {
+  out: string;
   elicit?: "sampling" | "pipeline";
-  samples?: number;
-  sampleTemperature?: number;
   semantics?: "bird" | "spider";
-}
+};
 
 /** What a memory build did: the figures its summary prints. */
 export interface MemoryBuildResult {
@@ -158,7 +157,7 @@ export interface MemoryBuildResult {
  * `sqlmend memo build` does: the same memory file and lock, and the figures its summary prints.
  */
 export async function buildMemory(options: MemoryBuildOptions, io: CliIO = defaultIO()): Promise<MemoryBuildResult> {
-  return memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags as FlagTable), positionals: [] }, io);
+  return asApiErrors("buildMemory", () => memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags as FlagTable), positionals: [] }, io));
 }
 
 /** Every check `memo build` makes of its flag values before it loads anything slow; `sqlmend experiment` calls it before the first run. */

@@ -478,6 +478,7 @@ describe("learnGuideline, the run API of sqlmend magic guideline", () => {
 
   it("names an option the command does not take", async () => {
     const api = captureIO({ SQLMEND_HOME: path.join(dir, "home-api") });
+    // @ts-expect-error maxIters is no option of magic guideline (it does not compile; from JavaScript it is refused)
     await expect(learnGuideline({ bench: benchDir, out: path.join(dir, "api-typo"), maxIters: 3 }, api.io)).rejects.toThrow("learnGuideline: unknown option 'maxIters'");
     expect(fs.existsSync(path.join(dir, "api-typo"))).toBe(false);
   });
