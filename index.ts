@@ -13,6 +13,7 @@ export { replay } from "./runner/replay-run.ts";
 export type { ReplayResult } from "./runner/replay.ts";
 export { runExperiment } from "./runner/experiment-run.ts";
 export type { ExperimentResult } from "./runner/experiment-run.ts";
+export type { RunRow } from "./runner/experiment-table.ts";
 export { score } from "./runner/score-run.ts";
 export type { ScoreOptions } from "./runner/score-run.ts";
 export type { ScoreReport } from "./tools/benchmarks/score.ts";

@@ -9,6 +9,7 @@ import { BASELINE_INITIAL, BUILT_IN_RECIPES } from "./experiment-recipes.ts";
 import { graphFlags, isGraphModule, loadRunModules, moduleArgsOf, type RunModules, runFlags } from "./run-options.ts";
 import { optionDefsOf } from "../graphs/manifests/manifest.ts";
 import type { GraphInfo } from "../graphs/spec.ts";
+import type { RunRow } from "./experiment-table.ts";
 import { RUN_DIR_FLAGS } from "./run-dir-flags.ts";
 import { findManifest } from "../graphs/registry.ts";
 import { flagOf } from "../core/options.ts";
@@ -104,6 +105,11 @@ export interface ExperimentResult {
   exitCode: number;
   outDir?: string;
   table?: string;
+  /**
+   * The table's rows as table.json holds them: each run's EX with its interval, per difficulty and database, its
+   * planned comparisons, tokens and cost (absent for `--dry-run`, `--list`, `--print`).
+   */
+  rows?: RunRow[];
 }
 
 /**
@@ -326,7 +332,9 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   }
   io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
   // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).
-  return { exitCode: rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok, outDir, table: path.join(outDir, "table.md") };
+  // The rows as table.json holds them (a copy through JSON: what a script reads equals the file).
+  const figures = (JSON.parse(fs.readFileSync(path.join(outDir, "table.json"), "utf8")) as { rows: RunRow[] }).rows;
+  return { exitCode: rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok, outDir, table: path.join(outDir, "table.md"), rows: figures };
 }
 
 interface RunContext {

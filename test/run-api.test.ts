@@ -55,6 +55,9 @@ describe("the run API", () => {
     expect(result).toMatchObject({ exitCode: 0, table: path.join(dir, "exp", "table.md") });
     const table = JSON.parse(fs.readFileSync(path.join(dir, "exp", "table.json"), "utf8")) as { rows: { run: string; questions: number }[] };
     expect(table.rows.map((r) => [r.run, r.questions])).toEqual([["base", 3], ["fixed", 3]]);
+    // Its figures are table.json's: EX with its interval, the planned comparison, cost.
+    expect(result.rows).toEqual(table.rows);
+    expect(result.rows![0]).toMatchObject({ run: "base", ex: expect.any(Number), exInterval: { low: expect.any(Number), high: expect.any(Number) } });
   }, 60_000);
 
   it("a name its command does not take is refused, naming it, before anything runs", async () => {
