@@ -64,16 +64,27 @@ export function distIsFresh(root) {
  * in dist/.sources.json for an installed package, which ships no sources.
  */
 export function sourceDigest(root, roots = SOURCE_ROOTS) {
+  return sourceDigests(root, roots)?.sha256;
+}
+
+/**
+ * `sourceDigest` and, in the same pass, each file's own sha256 (its first 16 hex digits, by relative path): what a
+ * refused `--resume` names as the files that changed.
+ */
+export function sourceDigests(root, roots = SOURCE_ROOTS) {
   // node:crypto loaded here, not at start-up: every launch imports this file.
-  const hash = createRequire(import.meta.url)("node:crypto").createHash("sha256");
-  let files = 0;
+  const crypto = createRequire(import.meta.url)("node:crypto");
+  const hash = crypto.createHash("sha256");
+  const files = {};
   walkSources(root, roots, (rel, stat, full) => {
     if (stat.isDirectory()) return;
     // Forward slashes: the same sources give the same digest on every system.
-    hash.update(`${rel.split(path.sep).join("/")}\0`);
-    hash.update(fs.readFileSync(full));
+    const name = rel.split(path.sep).join("/");
+    const bytes = fs.readFileSync(full);
+    hash.update(`${name}\0`);
+    hash.update(bytes);
     hash.update("\0");
-    files++;
+    files[name] = crypto.createHash("sha256").update(bytes).digest("hex").slice(0, 16);
   });
-  return files ? hash.digest("hex") : undefined;
+  return Object.keys(files).length ? { sha256: hash.digest("hex"), files } : undefined;
 }

@@ -69,7 +69,7 @@ export function defineGraph<const S extends Record<string, SlotDef>>(def: {
     ...(def.calls ? { calls: def.calls } : {}),
     ...(def.needsExamples ? { needsExamples: def.needsExamples } : {}),
   };
-  return defineSpec(manifest as GraphInfo & { slots: Record<keyof F, SlotContract & { summary: string }> }, {
+  const spec = defineSpec(manifest as GraphInfo & { slots: Record<keyof F, SlotContract & { summary: string }> }, {
     state: def.state,
     factories: factories as F,
     steps: def.steps,
@@ -81,4 +81,7 @@ export function defineGraph<const S extends Record<string, SlotDef>>(def: {
       return typeof wired?.compile === "function" ? wired.compile({ checkpointer: options.checkpointer }) : wired;
     },
   }) as unknown as GraphSpec<F>;
+  // What a graph passed as an object (`runEval({ graphModule: spec })`) is known by: its wiring, bounds and outcome.
+  Object.defineProperty(spec, "sourceText", { value: [def.wire, def.steps, def.calls, def.outcome?.of].map((f) => (typeof f === "function" ? f.toString() : "")).join("\n"), enumerable: false });
+  return spec;
 }

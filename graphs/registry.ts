@@ -44,3 +44,50 @@ export function manifestOf(name: string): GraphManifest {
   if (!found) throw new Error(`no graph '${name}' in the registry`);
   return found;
 }
+
+/** The built-in manifests by name, with their declared types: what the run API's `graph` names and `options` are typed by. */
+interface BuiltInManifests {
+  baseline: typeof baselineManifest;
+  repair: typeof repairManifest;
+  "as-given": typeof asGivenManifest;
+  magic: typeof magicManifest;
+  "magic-feedback": typeof magicFeedbackManifest;
+  "magic-guideline": typeof magicGuidelineManifest;
+  r3: typeof r3Manifest;
+  "r3-review": typeof r3ReviewManifest;
+  "memo-sql": typeof memoSqlManifest;
+  "memo-refine": typeof memoRefineManifest;
+  "ts-sql": typeof tsSqlManifest;
+  "ts-sql-refine": typeof tsSqlRefineManifest;
+  "self-debugging": typeof selfDebuggingManifest;
+  "self-consistency": typeof selfConsistencyManifest;
+  "multiple-prompt": typeof multiplePromptManifest;
+}
+// Each key is its manifest's name (a renamed graph fails to compile here).
+const _namesMatch: { [K in keyof BuiltInManifests]: BuiltInManifests[K]["name"] extends K ? true : never } = {
+  baseline: true, repair: true, "as-given": true, magic: true, "magic-feedback": true, "magic-guideline": true, r3: true, "r3-review": true,
+  "memo-sql": true, "memo-refine": true, "ts-sql": true, "ts-sql-refine": true, "self-debugging": true, "self-consistency": true, "multiple-prompt": true,
+};
+void _namesMatch;
+
+/** A built-in graph's name (`runEval({ graph: "basline" })` does not compile). */
+export type BuiltInGraphName = keyof BuiltInManifests;
+type SlotOptionDefs<S> = { [K in keyof S]: S[K] extends { options: infer O } ? O : never }[keyof S];
+type KeysOfUnion<U> = U extends unknown ? keyof U : never;
+type DefOf<U, K extends PropertyKey> = U extends unknown ? (K extends keyof U ? U[K] : never) : never;
+type GraphDefs<M> = M extends { options: infer O } ? O : never;
+type AllDefs<G extends BuiltInGraphName> = GraphDefs<BuiltInManifests[G]> | SlotOptionDefs<BuiltInManifests[G]["slots"]>;
+
+/** An option's value through the run API, by its declaration (a list also as comma-separated text). */
+type ApiOptionValue<D> = D extends { type: "int" | "number" }
+  ? number
+  : D extends { type: "boolean" }
+    ? boolean
+    : D extends { type: "choice"; choices: readonly (infer C)[] }
+      ? C
+      : D extends { type: "list" }
+        ? readonly string[] | string
+        : string;
+
+/** A built-in graph's own options (its graph-wide knobs and its slots' defaults'), camelCase, each optional and typed. */
+export type GraphOptionsOf<G extends BuiltInGraphName> = { [K in KeysOfUnion<AllDefs<G>> & string]?: ApiOptionValue<DefOf<AllDefs<G>, K>> };

@@ -2,6 +2,7 @@ import { type BaseCheckpointSaver, Command, Send } from "@langchain/langgraph";
 import type { AnyNodeFactory, GraphOptions, NodeDeps } from "../nodes/types.ts";
 import { markSlot, SlotContractError } from "../core/errors.ts";
 import type { GraphInfo, SlotContract, SlotReturn } from "./manifests/manifest.ts";
+import { noteSlotRun } from "./slot-runs.ts";
 import type { OutcomeSpec } from "./outcome.ts";
 import { EMBEDDER_ROLE } from "../tools/models/embedder-role.ts";
 
@@ -146,11 +147,17 @@ export function defineSpec<M extends GraphInfo, F extends { [K in keyof M["slots
   return spec;
 }
 
-/** Every slot's declared writes are fields of the graph's state; LangGraph would drop any other key in silence. */
+/**
+ * Every slot's declared writes and reads are fields of the graph's state: LangGraph would drop any other written key in
+ * silence, and a misspelt read would document (and check) a field nobody has.
+ */
 export function checkDeclaredWrites(graph: string, slots: Record<string, SlotContract>, state: GraphState): void {
   for (const [slot, contract] of Object.entries(slots)) {
     const missing = [...(contract.writes ?? []), ...(contract.requires ?? [])].filter((field) => !(field in state.fields));
     if (missing.length) throw new Error(`graph '${graph}': slot '${slot}' declares it writes ${missing.join(", ")}, which the graph's state lacks (add the field to the state, or fix the declaration)`);
+    // A slot run on the state reads state fields (a Send's payload has fields of its own, which no state lists).
+    const unread = contract.payload ? [] : (contract.reads ?? []).filter((field) => !(field in state.fields));
+    if (unread.length) throw new Error(`graph '${graph}': slot '${slot}' declares it reads ${unread.join(", ")}, which the graph's state lacks (its fields: ${Object.keys(state.fields).join(", ")})`);
   }
 }
 
@@ -166,7 +173,13 @@ export function nodeForSlot(spec: Pick<GraphSpec, "name" | "slots" | "state">, s
   // and the declarations (which the slot reference prints) stay honest.
   const factory = replacement ?? known.factory;
   const fields = new Set(Object.keys(spec.state.fields));
-  return checkedNode(spec.name, slot, { ...known, ...(replacement ? { writes: undefined, role: undefined } : {}) }, factory(deps, options) as AnyNode, options, fields);
+  const node = checkedNode(spec.name, slot, { ...known, ...(replacement ? { writes: undefined, role: undefined } : {}) }, factory(deps, options) as AnyNode, options, fields);
+  if (!replacement) return node;
+  // A replacement's runs are counted per question (report.md says when one never ran).
+  return (state: unknown, config?: unknown) => {
+    noteSlotRun((config as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id, slot);
+    return node(state, config);
+  };
 }
 
 type AnyNode = (state: unknown, config?: unknown) => Promise<unknown>;

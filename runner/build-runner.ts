@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { findManifest } from "../graphs/registry.ts";
-import { lazyCrypto, sha256OfFile } from "../tools/hash.ts";
+import { lazyCrypto } from "../tools/hash.ts";
+import { moduleIdentity } from "../tools/version.ts";
 import type { GraphInfo, GraphManifest, GraphSpec } from "../graphs/spec.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 import { createExampleStore, type ExampleStore } from "../tools/retrieval/examples.ts";
@@ -253,7 +254,7 @@ export async function replayRunner(args: {
   const recordedModule = original.settings.graph as { path?: string; sha256?: string } | string | undefined;
   const recordedGraph = typeof recordedModule === "string" ? recordedModule : recordedModule?.path ? path.resolve(original.dir, recordedModule.path) : undefined;
   const graphFile = args.graph ?? recordedGraph;
-  if (graphFile && typeof recordedModule === "object" && recordedModule.sha256 && sha256OfFile(path.resolve(args.cwd, graphFile)) !== recordedModule.sha256) {
+  if (graphFile && typeof recordedModule === "object" && recordedModule.sha256 && moduleIdentity(path.resolve(args.cwd, graphFile)).sha256 !== recordedModule.sha256) {
     throw new UserError(`--graph ${graphFile} is not the module ${original.dir} ran (its sha256 differs): the replay would not continue under what its prefix ran under`);
   }
   if (!graphFile && !findManifest(original.graph)) throw new UserError(`${original.dir} was run by graph '${original.graph}', which this version does not have (a graph of your own: --graph FILE)`);

@@ -18,6 +18,7 @@ import {
   runFlags,
   runGraph,
   scenarioFrom,
+  withObjectModules,
 } from "./run-options.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
@@ -28,7 +29,10 @@ import { SAMPLE_USAGE, sampleFrom } from "./selection.ts";
 import { codeIdentity, describeCode } from "../tools/version.ts";
 import { runQuestions, unfinishedLines } from "./question-runner.ts";
 import { parseShard, shardName, shardOf } from "./shards.ts";
-import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import type { BuiltInGraphName, GraphOptionsOf } from "../graphs/registry.ts";
+import type { GraphSpec } from "../graphs/spec.ts";
+import type { AnyNodeFactory } from "../nodes/types.ts";
 
 /** What `sqlmend eval` prints for `--help` (the flags are `evalFlags`). */
 export const EVAL_USAGE = `Usage: sqlmend eval GRAPH|--graph FILE --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
@@ -58,16 +62,21 @@ ${RUN_FLAGS_USAGE}
   finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C, 143 SIGTERM,
   129 SIGHUP (stopped: questions in flight finish, outputs are written, --resume continues); 1 user error; 2 usage.`;
 
+/** eval's own flags, beside the run's and the selection's. */
+const EVAL_OWN_FLAGS = {
+  semantics: { type: "string" },
+  "keep-distinct": { type: "boolean" },
+  shard: { type: "string" },
+  server: { type: "string" },
+} as const;
+
 /** eval's flags: the run's (model, graph knobs, node swaps, correction), every graph's own options, the selection's, eval's own. */
 export const evalFlags = (modules?: RunModules) =>
   ({
     ...runFlags,
     ...graphFlags(modules),
     ...RUN_DIR_FLAGS,
-    semantics: { type: "string" },
-    "keep-distinct": { type: "boolean" },
-    shard: { type: "string" },
-    server: { type: "string" },
+    ...EVAL_OWN_FLAGS,
   }) as const;
 
 /** The files an eval run writes in its output folder. */
@@ -120,21 +129,28 @@ const evalFiles = (outDir: string, split: string): EvalFiles => ({
  * `temperature`, `seed`, `cache`, `maxFixRounds`, `fewShot`, `node: { SLOT: FILE }`, `checkpoints`, `initial`,
  * `correct`, `shard`, `server`, ... — and `options`, the graph's own (camelCase, as it declares them).
  */
-export interface EvalOptions extends RunApiOptions {
-  graph?: string;
-  graphModule?: string;
-}
+type EvalCommon = Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS & typeof EVAL_OWN_FLAGS>, "graph" | "node" | "out" | "semantics"> & {
+  out: string;
+  semantics?: "bird" | "spider";
+  /** Slot swaps: by slot, a module file or the node factory itself (known by its source text's sha256). */
+  node?: Readonly<Record<string, string | AnyNodeFactory>>;
+};
+export type EvalOptions<G extends BuiltInGraphName = BuiltInGraphName> =
+  | (EvalCommon & { graph: G; graphModule?: undefined; options?: GraphOptionsOf<G> })
+  | (EvalCommon & { graph?: undefined; graphModule: string | GraphSpec; options?: Record<string, unknown> });
 
 /**
  * Runs a graph over a benchmark's questions, scores them and writes the run folder `sqlmend eval` writes
  * (results.jsonl, predictions, report.md, report.html, run.json): the launcher's eval is this, given its flags.
  */
-export async function runEval(options: EvalOptions, io: CliIO = defaultIO()): Promise<EvalResult> {
-  const { graph, graphModule, options: graphOptions, ...rest } = options;
-  const withGraph = { ...rest, ...(graphModule ? { graph: graphModule } : {}) };
-  const modules = await loadRunModules(moduleArgsOf(withGraph), io.cwd);
-  const values = flagValuesOf("runEval", withGraph, evalFlags(modules) as FlagTable, graphOptions);
-  return evaluate({ values, positionals: graph ? [graph] : [], modules }, io);
+export async function runEval<G extends BuiltInGraphName>(options: EvalOptions<G>, io: CliIO = defaultIO()): Promise<EvalResult> {
+  const { graph, graphModule, options: graphOptions, ...rest } = options as EvalOptions<G> & { node?: Record<string, unknown> };
+  const withGraph = { ...rest, ...withObjectModules(rest.node, graphModule) };
+  return asApiErrors("runEval", async () => {
+    const modules = await loadRunModules(moduleArgsOf(withGraph), io.cwd);
+    const values = flagValuesOf("runEval", withGraph, evalFlags(modules) as FlagTable, graphOptions as Record<string, unknown> | undefined);
+    return evaluate({ values, positionals: graph ? [graph] : [], modules }, io);
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import { type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
 import { databaseErrorOf, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
+import { takeSlotRuns } from "../graphs/slot-runs.ts";
 import { isEndpointFailure } from "../state/usage.ts";
 import { answerQuestion, type GraphRunner, type QuestionRun } from "./question.ts";
 import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
@@ -63,6 +64,7 @@ export async function evaluateQuestion(runner: GraphRunner, q: Question, threadI
 /** A question's run, scored against the gold (its oracle outcome and trace feedback too): its line of results.jsonl. */
 export async function recordOfRun(runner: GraphRunner, q: Question, run: QuestionRun, threadId: string, semantics: Semantics, keepDistinct: boolean): Promise<EvalRecord> {
   const failure = failureOfRun(run);
+  const swappedRan = takeSlotRuns(threadId);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   // A failed question is not scored: it has no answer of the method's (nor an oracle outcome, nor trace feedback).
   const verdict: { correct: boolean; predError?: string; goldError?: string } = failure
@@ -114,6 +116,7 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
     ...(run.checkpointNotes?.length ? { checkpointRestart: run.checkpointNotes.join("; ") } : {}),
     ...(outcome ? { outcome } : {}),
     ...(traceFeedback ? { trace: { runId: run.traceRunId!, feedback: traceFeedback } } : {}),
+    ...(swappedRan.length ? { swappedRan } : {}),
     thread: threadId,
   };
 }

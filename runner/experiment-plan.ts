@@ -3,6 +3,7 @@ import path from "node:path";
 import { expectedCalls } from "../graphs/calls.ts";
 import { findManifest } from "../graphs/registry.ts";
 import { STRUCTURED_CALLS } from "../graphs/manifests/shared.ts";
+import type { GraphInfo } from "../graphs/spec.ts";
 import { parseMagicRecords } from "../state/magic-record.ts";
 import { type EvalRecord, methodCalls, methodTokens } from "./report.ts";
 import type { Recipe, RecipeRun, RepeatLayout } from "./experiment.ts";
@@ -31,11 +32,12 @@ export interface KnownCalls {
  * under `--correct errors|incorrect` may not run at all. A guideline or memory build adds up its steps' counts per
  * training question; undefined for a step that calls no model (memo candidates) or a graph that declares no count.
  */
-export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>): KnownCalls | undefined {
+export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>, modules: ReadonlyMap<string, GraphInfo> = new Map()): KnownCalls | undefined {
   if (spec.kind === "magic-guideline") return guidelineCalls({ ...spec.options, ...forwarded });
   if (spec.kind === "memo-build") return memoBuildCalls({ ...spec.options, ...forwarded });
   if (spec.kind !== "eval" || !spec.graph) return undefined;
-  const bounds = expectedCalls(spec.graph, { ...spec.options, ...forwarded }, spec.initial ? { correct: spec.correct ?? "all" } : undefined);
+  // A graph module of the user's (`graph: ./mine.ts`) declares its calls as a built-in does.
+  const bounds = expectedCalls(modules.get(spec.graph) ?? spec.graph, { ...spec.options, ...forwarded }, spec.initial ? { correct: spec.correct ?? "all" } : undefined);
   // Under errors|incorrect only some questions are corrected: how many is not known before the initial run.
   if (bounds && (spec.correct === "errors" || spec.correct === "incorrect")) {
     const { typical: _typical, ...rest } = bounds;

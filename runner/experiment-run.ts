@@ -8,10 +8,12 @@ import type { Recipe, RecipeRun } from "./experiment.ts";
 import { BASELINE_INITIAL, BUILT_IN_RECIPES } from "./experiment-recipes.ts";
 import { graphFlags, isGraphModule, loadRunModules, moduleArgsOf, type RunModules, runFlags } from "./run-options.ts";
 import { optionDefsOf } from "../graphs/manifests/manifest.ts";
+import type { GraphInfo } from "../graphs/spec.ts";
+import type { RunRow } from "./experiment-table.ts";
 import { RUN_DIR_FLAGS } from "./run-dir-flags.ts";
 import { findManifest } from "../graphs/registry.ts";
 import { flagOf } from "../core/options.ts";
-import { commandLineOf, type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
 
 /** `sqlmend experiment`'s own flags; every other flag goes to every run (`experimentForwardFlags`). */
 export const EXPERIMENT_FLAGS = {
@@ -103,6 +105,11 @@ export interface ExperimentResult {
   exitCode: number;
   outDir?: string;
   table?: string;
+  /**
+   * The table's rows as table.json holds them: each run's EX with its interval, per difficulty and database, its
+   * planned comparisons, tokens and cost (absent for `--dry-run`, `--list`, `--print`).
+   */
+  rows?: RunRow[];
 }
 
 /**
@@ -111,7 +118,25 @@ export interface ExperimentResult {
  * `limit`, `repeats`, `hold`, `pilot`, `priceIn`, `priceOut`, `dryRun`, `resume`, `tsDir`, `set: { NAME: VALUE }`; every other
  * name is a flag forwarded to every run (`model`, `baseUrl`, `concurrency`, `cache`, ...).
  */
-export async function runExperiment(options: { recipe: string; [name: string]: unknown }, io: CliIO = defaultIO()): Promise<ExperimentResult> {
+export type ExperimentOptions = Omit<ApiOptionsOf<typeof EXPERIMENT_FLAGS>, "set"> &
+  Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS>, keyof ApiOptionsOf<typeof EXPERIMENT_FLAGS> | "node" | "graph" | "initial" | "correct"> & {
+    recipe: string;
+    /** `--set NAME=VALUE`: a recipe's values (`initial: FILE`, `bird-memory: FILE`, ...). */
+    set?: Readonly<Record<string, string>>;
+    node?: Readonly<Record<string, string>>;
+    semantics?: "bird" | "spider";
+    keepDistinct?: boolean;
+    batch?: number | string;
+    samples?: number | string;
+    elicit?: "sampling" | "pipeline";
+    sampleTemperature?: number | string;
+  };
+
+export async function runExperiment(options: ExperimentOptions, io: CliIO = defaultIO()): Promise<ExperimentResult> {
+  return asApiErrors("runExperiment", () => experimentOf(options as unknown as { recipe: string; [name: string]: unknown }, io));
+}
+
+async function experimentOf(options: { recipe: string; [name: string]: unknown }, io: CliIO): Promise<ExperimentResult> {
   const { recipe, set, ...rest } = options;
   const own: Record<string, unknown> = {};
   const forward: Record<string, unknown> = {};
@@ -243,7 +268,12 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
       if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
     }
     const plan = await import("./experiment-plan.ts");
-    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded) })}${(await import("./experiment-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
+    // Graph modules named by runs, loaded as the runs load them, so their declared calls are estimated too.
+    const graphModules = new Map<string, GraphInfo>();
+    for (const run of order.map((r) => recipe.runs[r]!)) {
+      if (run.graph && isGraphModule(run.graph) && !graphModules.has(run.graph)) graphModules.set(run.graph, (await loadRunModules(["--graph", run.graph], io.cwd)).graph!.spec);
+    }
+    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded, graphModules) })}${(await import("./experiment-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
     return { exitCode: EXIT.ok };
   }
 
@@ -302,7 +332,9 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   }
   io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
   // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).
-  return { exitCode: rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok, outDir, table: path.join(outDir, "table.md") };
+  // The rows as table.json holds them (a copy through JSON: what a script reads equals the file).
+  const figures = (JSON.parse(fs.readFileSync(path.join(outDir, "table.json"), "utf8")) as { rows: RunRow[] }).rows;
+  return { exitCode: rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok, outDir, table: path.join(outDir, "table.md"), rows: figures };
 }
 
 interface RunContext {

@@ -18,7 +18,8 @@ import { fileOrder, sampleFrom } from "./selection.ts";
 import { runPlace } from "./run-file.ts";
 import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
 import { readJsonLines } from "./atomic-files.ts";
-import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import type { GraphOptionsOf } from "../graphs/registry.ts";
 import { findManifest, manifestOf } from "../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../nodes/magic/options.ts";
@@ -61,12 +62,12 @@ async function trainSplitOf(benchDir: string | undefined) {
 }
 
 /** `sqlmend magic guideline`'s flags: the run's (model, graph knobs, node swaps), the graphs' own options, the selection's, its own. */
+const GUIDELINE_OWN_FLAGS = { batch: { type: "string" }, semantics: { type: "string" } } as const;
 export const MAGIC_GUIDELINE_FLAGS = {
   ...runFlags,
   ...graphFlags(),
   ...RUN_DIR_FLAGS,
-  batch: { type: "string" },
-  semantics: { type: "string" },
+  ...GUIDELINE_OWN_FLAGS,
 } as const;
 
 /**
@@ -75,7 +76,15 @@ export const MAGIC_GUIDELINE_FLAGS = {
  * `ids`, `concurrency`, `resume`, `semantics`, the model flags (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`,
  * `temperature`, `cache`, ...), `checkpoints`, `node: { SLOT: FILE }`, and `options`, the graphs' own (camelCase).
  */
-export type GuidelineOptions = RunApiOptions;
+export type GuidelineOptions = Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS & typeof GUIDELINE_OWN_FLAGS>, "out" | "node" | "graph"> &
+  // The feedback cycle's and the merge's knobs are flags of the command: by name here too (`maxIter: 3`).
+  GraphOptionsOf<"magic-feedback"> &
+  GraphOptionsOf<"magic-guideline"> & {
+  out: string;
+  node?: Readonly<Record<string, string>>;
+  /** The graphs' own options (magic-feedback's and magic-guideline's, the initial generator's), camelCase. */
+  options?: GraphOptionsOf<"magic-feedback"> & GraphOptionsOf<"magic-guideline"> & Record<string, unknown>;
+};
 
 /** The files a guideline run writes in its output folder. */
 export interface GuidelineFiles {
@@ -125,8 +134,7 @@ export interface GuidelineResult {
  */
 export async function learnGuideline(options: GuidelineOptions, io: CliIO = defaultIO()): Promise<GuidelineResult> {
   const { options: graphOptions, ...rest } = options;
-  const values = flagValuesOf("learnGuideline", rest, MAGIC_GUIDELINE_FLAGS as FlagTable, graphOptions);
-  return learnFrom({ values, positionals: [] }, io);
+  return asApiErrors("learnGuideline", () => learnFrom({ values: flagValuesOf("learnGuideline", rest, MAGIC_GUIDELINE_FLAGS as FlagTable, graphOptions), positionals: [] }, io));
 }
 
 /** magic guideline from its flag values (the launcher's parse, or `learnGuideline`'s): the one body both run. */

@@ -17,7 +17,7 @@ import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
 import { runQuestionsOf } from "./run-skeleton.ts";
 import { fileOrder, sampleFrom } from "./selection.ts";
 import { lockOutDir } from "./out-dir-lock.ts";
-import { type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../state/usage.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../tools/retrieval/memory-store.ts";
 import { createOpenAIProvider, resolveModelConfig } from "../tools/models/models.ts";
@@ -31,7 +31,7 @@ import type { Question } from "../state/question.ts";
 import type { Usage } from "../state/usage.ts";
 import type { Embedder } from "../tools/models/embeddings.ts";
 import { inputOf } from "./question.ts";
-import { type CodeIdentity, codeIdentity, describeCode } from "../tools/version.ts";
+import { type CodeIdentity, codeChange, codeIdentity, sameCode } from "../tools/version.ts";
 
 /** A subcommand's flag values (the launcher's parse, or the API's options turned into flags by `flagValuesOf`). */
 export interface MemoInput {
@@ -114,12 +114,11 @@ async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Pr
  * ("sampling" or "pipeline"), `samples`, `sampleTemperature`, `semantics`, `queryTimeoutMs`, and the model's
  * (`model`, `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `temperature`, `seed`, `cache`, `embeddingModel`, ...).
  */
-export interface MemoryBuildOptions extends RunApiOptions {
+export type MemoryBuildOptions = Omit<ApiOptionsOf<typeof memoBuildFlags>, "out" | "elicit" | "semantics"> & {
+  out: string;
   elicit?: "sampling" | "pipeline";
-  samples?: number;
-  sampleTemperature?: number;
   semantics?: "bird" | "spider";
-}
+};
 
 /** What a memory build did: the figures its summary prints. */
 export interface MemoryBuildResult {
@@ -158,7 +157,7 @@ export interface MemoryBuildResult {
  * `sqlmend memo build` does: the same memory file and lock, and the figures its summary prints.
  */
 export async function buildMemory(options: MemoryBuildOptions, io: CliIO = defaultIO()): Promise<MemoryBuildResult> {
-  return memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags as FlagTable), positionals: [] }, io);
+  return asApiErrors("buildMemory", () => memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags as FlagTable), positionals: [] }, io));
 }
 
 /** Every check `memo build` makes of its flag values before it loads anything slow; `sqlmend experiment` calls it before the first run. */
@@ -213,11 +212,12 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
     if (existed && (store.done().size || store.size)) {
       if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
       const before = store.getMeta("build");
-      if (before && before !== source) throw new UserError(`--resume: ${values.out} was built from ${before}, not ${source}`);
+      if (before && before !== source) throw new UserError(`--resume: ${values.out}: ${sourceChange(before, source)}: resume with the same, or build a new memory with another --out`);
       // Entries made by other code (an edited prompt) would mix two methods in one memory.
       const codeBefore = store.getMeta("code");
-      if (codeBefore !== JSON.stringify(code)) {
-        throw new UserError(`--resume: ${values.out}: sqlmend's code changed since the memory's build started (${describeCode(codeBefore ? (JSON.parse(codeBefore) as CodeIdentity) : undefined)}; now ${describeCode(code)}): finish it with the code it started with, or build a new memory with another --out`);
+      const recorded = codeBefore ? (JSON.parse(codeBefore) as CodeIdentity) : undefined;
+      if (!sameCode(recorded, code)) {
+        throw new UserError(`--resume: ${values.out}: sqlmend's code changed since the memory's build started (${codeChange(recorded, code)}): finish it with the code it started with, or build a new memory with another --out`);
       }
     }
     store.setMeta("build", source);
@@ -529,4 +529,19 @@ export async function memoCandidates(input: MemoInput, io: CliIO): Promise<Candi
   } finally {
     store.close();
   }
+}
+
+/** How a refused memory resume names what differs in its source: "--split was \"train\", now \"dev\"" (one field). */
+function sourceChange(before: string, now: string): string {
+  let a: Record<string, unknown>;
+  let b: Record<string, unknown>;
+  try {
+    a = JSON.parse(before) as Record<string, unknown>;
+    b = JSON.parse(now) as Record<string, unknown>;
+  } catch {
+    return `it was built from ${before}, not ${now}`;
+  }
+  const key = [...new Set([...Object.keys(a), ...Object.keys(b)])].find((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  const show = (v: unknown) => (v === undefined ? "(not set)" : JSON.stringify(v));
+  return key ? `it was built with --${key === "bench" ? "bench" : key} ${show(a[key])}, now ${show(b[key])}` : `it was built from ${before}, not ${now}`;
 }

@@ -142,6 +142,36 @@ export async function runThread(graph: RunnableGraph, input: SqlInput, threadId:
 }
 
 async function runThreadOnce(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig): Promise<SqlStateValue> {
+  try {
+    return await runThreadFrom(graph, input, threadId, trace);
+  } catch (error) {
+    throw await pastStepBound(graph, threadId, error);
+  }
+}
+
+/**
+ * LangGraph's "Recursion limit of N reached … set the recursionLimit config key" said as what it means here: the graph
+ * ran more supersteps than its spec's `steps(options)` allows, so `steps()` undercounts a loop; the nodes that ran
+ * most in the thread name the loop. Other errors are returned as they are.
+ */
+export async function pastStepBound(graph: RunnableGraph, threadId: string, error: unknown): Promise<unknown> {
+  if ((error as { name?: unknown } | null)?.name !== "GraphRecursionError") return error;
+  const name = (graph as { name?: unknown }).name;
+  const runs = new Map<string, number>();
+  const history = (graph as { getStateHistory?(config: Record<string, unknown>): AsyncIterable<{ tasks?: { name: string }[] }> }).getStateHistory;
+  try {
+    if (history) for await (const snapshot of history.call(graph, { configurable: { thread_id: threadId } })) for (const task of snapshot.tasks ?? []) if (!task.name.startsWith("__")) runs.set(task.name, (runs.get(task.name) ?? 0) + 1);
+  } catch {
+    // the history does not read: the message goes without the counts
+  }
+  const most = [...runs].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([node, n]) => `'${node}' ${n} times`);
+  const limit = graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT;
+  return new Error(
+    `graph${typeof name === "string" ? ` '${name}'` : ""} ran past its step bound (recursion limit ${limit}: the spec's steps(options) plus a margin)${most.length ? `; in thread '${threadId}' ${most.join(", ")}` : ""}: its steps() undercounts a loop — count that loop at its bound in the spec's steps(options)`,
+  );
+}
+
+async function runThreadFrom(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig): Promise<SqlStateValue> {
   const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
   // A new thread (every question of a new run) starts at once: no state snapshot to build (LangGraph computes its tasks).
   if (await isNewThread(graph, threadId)) return (await graph.invoke(input, config)) as SqlStateValue;
@@ -180,7 +210,11 @@ export async function continueThread(graph: RunnableGraph, threadId: string, tra
   const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
   const snapshot = await graph.getState(config);
   if (!Object.keys((snapshot.values ?? {}) as object).length) throw new Error(`thread '${threadId}' holds no state to continue`);
-  return continueFrom(graph, snapshot, config);
+  try {
+    return await continueFrom(graph, snapshot, config);
+  } catch (error) {
+    throw await pastStepBound(graph, threadId, error);
+  }
 }
 
 async function continueFrom(graph: RunnableGraph, snapshot: { values: unknown; next: string[]; tasks: unknown[] }, config: Record<string, unknown>): Promise<SqlStateValue> {

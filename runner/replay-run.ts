@@ -1,9 +1,10 @@
 import { UsageError } from "../core/errors.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import { commandLine } from "../core/secrets.ts";
-import { cacheModeFrom, intFlag, modelFlagsFrom, pairs, runFlags } from "./run-options.ts";
+import { cacheModeFrom, intFlag, modelFlagsFrom, pairs, runFlags, withObjectModules } from "./run-options.ts";
+import type { AnyNodeFactory } from "../nodes/types.ts";
 import type { ReplayResult } from "./replay.ts";
-import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 
 // The model flags of eval (the suffix's models; the graph's options come from the run's run.json).
 const { node: _node, checkpoints: _checkpoints, initial: _initial, correct: _correct, "max-fix-rounds": _f, "few-shot": _s, "schema-max-chars": _c, "query-timeout-ms": _q, ...modelFlags } = runFlags;
@@ -52,9 +53,18 @@ prefix stays as recorded and only the rest runs, with the swapped nodes. The gra
  * `node: { SLOT: FILE }`, `graph`, `only`, `ids`, `concurrency`, `resume`, `checkpoints`, the model options. Writes a
  * run folder `compare` takes and returns what the replay reused and cost.
  */
-export async function replay(options: { run: string; from: string; out: string; [name: string]: unknown }, io: CliIO = defaultIO()): Promise<ReplayResult> {
-  const { run, ...rest } = options;
-  return replayFrom({ values: flagValuesOf("replay", rest, REPLAY_FLAGS as FlagTable), positionals: [run] }, io);
+export type ReplayOptions = Omit<ApiOptionsOf<typeof REPLAY_FLAGS>, "from" | "out" | "node" | "only"> & {
+  run: string;
+  from: string;
+  out: string;
+  /** Slot swaps for the suffix: by slot, a module file or the node factory itself (known by its source text's sha256). */
+  node?: Readonly<Record<string, string | AnyNodeFactory>>;
+  only?: "all" | "wrong" | "right" | "failed";
+};
+
+export async function replay(options: ReplayOptions, io: CliIO = defaultIO()): Promise<ReplayResult> {
+  const { run, node, ...rest } = options;
+  return asApiErrors("replay", () => replayFrom({ values: flagValuesOf("replay", { ...rest, ...withObjectModules(node, undefined) }, REPLAY_FLAGS as FlagTable), positionals: [run] }, io));
 }
 
 /** replay from its flag values and the run folder (the launcher's parse, or `replay`'s): the one body both run. */

@@ -17,7 +17,9 @@ import { continueThread, type GraphRunner, iterationsOf, keptOfFailure, type Que
 import { nextThread, type QuestionRunResult, runQuestions, unfinishedLines } from "./question-runner.ts";
 import { type EvalRecord, exLine, failureOf, isFailed, parseResults, summarize } from "./report.ts";
 import { fileOrder } from "./selection.ts";
-import { prepareOutDir } from "./run-file.ts";
+import { prepareOutDir, questionHashes } from "./run-file.ts";
+import { nodeIdentities } from "./run-options.ts";
+import { codeIdentity, moduleIdentity } from "../tools/version.ts";
 
 /**
  * `sqlmend replay`: counterfactual runs on recorded states. Each question of an eval run is forked from its recorded
@@ -170,13 +172,14 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
   });
   const selected = selectRecords(original, only, args.ids);
 
+  const swaps = nodeSwapsOf(original, args.nodes, args.cwd);
   const location = checkpointLocation(args.checkpoints, original);
   const { notes, warn } = fallbackNotes(args.io, "replay");
   // A damaged file is an error here, never set aside: it holds the threads to replay.
   const store = await openReadyCheckpointer(location, args.env, args.cwd, { mustExist: true });
   let release = () => {};
   try {
-    const runner = await args.runnerFor(original, { bench, benchDir: original.bench ?? undefined, checkpointer: store.saver, nodes: nodeSwapsOf(original.settings, args.nodes), warn });
+    const runner = await args.runnerFor(original, { bench, benchDir: original.bench ?? undefined, checkpointer: store.saver, nodes: swaps, warn });
     if (!runner.spec.slots[args.from]) throw new UserError(`graph '${runner.spec.name}' has no slot '${args.from}' (slots: ${Object.keys(runner.spec.slots).join(", ")})`);
     const graph = runner.graph as unknown as HistoryGraph;
 
@@ -213,7 +216,7 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
         dbDir: original.dbDir,
         semantics: original.semantics,
         models: modelsNow,
-        settings: settingsOfReplay(original.settings, args.nodes),
+        settings: settingsOfReplay(original.settings, swaps, { cwd: args.cwd, runDir: outDir }),
         shard: null,
         selection: { ids: questions.map((q) => q.id), limit: null },
         preflight: original.preflight,
@@ -222,7 +225,8 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
       },
       args.resume ?? false,
       ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "replay"],
-      { command: "replay", io: args.io },
+      // Like eval: sqlmend's code and the questions' content, so a resume never mixes two versions in one folder.
+      { command: "replay", io: args.io, identity: { code: await codeIdentity(), questions: questionHashes(questions) } },
     );
     release = runFile.release;
     const keepDistinct = original.settings["keep-distinct"] === true;
@@ -286,7 +290,7 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
         concurrency: args.concurrency ?? 4,
         checkpoints: store.location,
         ...args.reportSettings,
-        ...settingsOfReplay(original.settings, args.nodes),
+        ...settingsOfReplay(original.settings, swaps, { cwd: args.cwd, runDir: outDir }),
         ...original.preflight,
         replay: replayInfo,
       },
@@ -334,16 +338,41 @@ function checkpointLocation(given: string | undefined, original: RecordedRun): s
 }
 
 /** The original's settings, with the node swaps the suffix ran with (the original's, then the replay's per slot). */
-function settingsOfReplay(settings: Record<string, unknown>, nodes: string[] | undefined): Record<string, unknown> {
-  const merged = nodeSwapsOf(settings, nodes);
+function settingsOfReplay(settings: Record<string, unknown>, swaps: string[], where?: { cwd: string; runDir: string }): Record<string, unknown> {
   const { node: _node, ...rest } = settings;
-  return merged.length ? { ...rest, node: merged } : rest;
+  if (!swaps.length) return rest;
+  // A replay's own run.json records each module by content, as eval does, so its --resume refuses an edited one.
+  return { ...rest, node: where ? nodeIdentities(swaps, where) : swaps };
 }
 
-/** Every `SLOT=FILE` swap the suffix runs with: the original run's, the replay's winning per slot. */
-function nodeSwapsOf(settings: Record<string, unknown>, given: string[] | undefined): string[] {
+/**
+ * Every `SLOT=FILE` swap the suffix runs with: the original run's (as run.json recorded them: by slot, `{ path,
+ * sha256 }`, the path from the run folder when inside it), the replay's winning per slot. An original module not
+ * swapped again must be the bytes the prefix ran (its import closure's sha256), or the replay is refused: the suffix
+ * would run another node than the prefix did.
+ */
+function nodeSwapsOf(original: { dir: string; settings: Record<string, unknown> }, given: string[] | undefined, cwd: string): string[] {
   const bySlot = new Map<string, string>();
-  for (const item of [...(Array.isArray(settings.node) ? settings.node.map(String) : []), ...(given ?? [])]) bySlot.set(item.slice(0, Math.max(0, item.indexOf("="))), item);
+  const recorded = original.settings.node;
+  const givenSlots = new Set((given ?? []).map((item) => item.slice(0, Math.max(0, item.indexOf("=")))));
+  if (Array.isArray(recorded)) for (const item of recorded.map(String)) bySlot.set(item.slice(0, Math.max(0, item.indexOf("="))), item);
+  else if (recorded && typeof recorded === "object") {
+    for (const [slot, value] of Object.entries(recorded as Record<string, { path?: unknown; sha256?: unknown }>)) {
+      if (typeof value?.path !== "string") continue;
+      const file = path.resolve(original.dir, value.path);
+      if (!givenSlots.has(slot) && typeof value.sha256 === "string") {
+        let now: string | undefined;
+        try {
+          now = moduleIdentity(file).sha256;
+        } catch {
+          now = undefined;
+        }
+        if (now !== value.sha256) throw new UserError(`the --node ${slot} module ${file} ${now ? "changed" : "is gone"} since ${original.dir} ran: the replay would not continue under what its prefix ran under (swap it with --node ${slot}=FILE)`);
+      }
+      bySlot.set(slot, `${slot}=${file}`);
+    }
+  }
+  for (const item of given ?? []) bySlot.set(item.slice(0, Math.max(0, item.indexOf("="))), item.includes("=") ? `${item.slice(0, item.indexOf("="))}=${path.resolve(cwd, item.slice(item.indexOf("=") + 1))}` : item);
   return [...bySlot.values()];
 }
 

@@ -54,6 +54,8 @@ export const EvalRecordSchema = z.object({
   replay: z
     .object({ from: z.string(), originalThread: z.string(), checkpointId: z.string(), prefixSteps: z.number(), prefixCalls: z.number(), prefixInputTokens: z.number(), prefixOutputTokens: z.number(), originalCorrect: z.boolean().optional() })
     .optional(),
+  /** `--node SLOT=FILE` runs: the swapped slots that ran for this question (in this process; graphs/slot-runs.ts). */
+  swappedRan: z.array(z.string()).optional(),
   /** LangSmith: the question's root run, and whether the verdict reached it as feedback ("sent", or why not). */
   trace: z.object({ runId: z.string(), feedback: z.string() }).optional(),
   thread: z.string(),
@@ -208,6 +210,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
     lines.push(`- Corrected (wrong → right): ${fixed}; broken (right → wrong): ${broken}`);
     lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`, "");
   }
+  lines.push(...swappedSlotLines(records, ctx.settings));
   const extracted = records.filter((r) => r.initialExtraction === "extracted").length;
   const noSql = records.filter((r) => r.initialExtraction === "none").length;
   if (extracted || noSql) {
@@ -306,4 +309,21 @@ export function callFailures(records: EvalRecord[]): string {
 export function failedRuns(records: EvalRecord[], rerun = "--resume runs them again"): string {
   const failed = records.filter(isFailed);
   return failed.length ? `Failed questions (not scored; ${rerun}): ${failed.length} (first: ${failed[0]!.id}: ${failureOf(failed[0]!)})` : "";
+}
+
+/**
+ * "## Swapped nodes": for each `--node SLOT=FILE` of the run, in how many of its questions the replacement ran. One
+ * that ran in none is said loudly: the run's figures then say nothing about the new node.
+ */
+export function swappedSlotLines(records: EvalRecord[], settings: Record<string, unknown>): string[] {
+  const node = settings.node;
+  const slots = Array.isArray(node) ? node.map((item) => String(item).split("=")[0]!) : node && typeof node === "object" ? Object.keys(node) : [];
+  if (!slots.length || !records.length) return [];
+  const lines = ["## Swapped nodes", ""];
+  for (const slot of slots) {
+    const ran = records.filter((r) => r.swappedRan?.includes(slot)).length;
+    const warning = ran === 0 ? " — **it never ran**: these figures are the graph's without it (does the graph reach the slot?)" : ran < records.length ? ` — not in ${records.length - ran}` : "";
+    lines.push(`- \`--node ${slot}\`: ran in ${ran} of ${records.length} questions${warning}`);
+  }
+  return [...lines, ""];
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { lazyCrypto } from "../tools/hash.ts";
 import type { RunIO } from "./progress.ts";
 import { firstLineOf, UserError } from "../core/errors.ts";
-import { type CodeIdentity, describeCode } from "../tools/version.ts";
+import { type CodeIdentity, codeChange, sameCode } from "../tools/version.ts";
 import { writeAtomically } from "./atomic-files.ts";
 import { lockOutDir } from "./out-dir-lock.ts";
 
@@ -62,30 +62,54 @@ export function runPlace(file: string, runDir: string): { path: string; fromRun:
   return { path: file, fromRun: path.relative(runDir, file).split(path.sep).join("/") };
 }
 
-type FileIdentity = { path?: string; sha256: string };
+type FileIdentity = { path?: string; sha256: string; files?: Record<string, string> };
 const isFileIdentity = (v: unknown): v is FileIdentity => typeof v === "object" && v !== null && typeof (v as FileIdentity).sha256 === "string";
 type Place = { path: string; fromRun: string };
 const isPlace = (v: unknown): v is Place => typeof v === "object" && v !== null && typeof (v as Place).fromRun === "string" && typeof (v as Place).path === "string";
 
+/** The first value that differs: where (the keys down to it) and its recorded and current values. */
+type Difference = { trail: string[]; before: unknown; now: unknown };
+type Recorded = { same: boolean; changed?: { trail: string[]; before: FileIdentity; now: FileIdentity }; differs?: Difference };
+
 /**
  * Whether a recorded value and this run's are the same for `--resume`: files by content (their sha256, wherever they
- * are now), places by either path, the rest as JSON. The first file whose content differs is returned in `changed`.
+ * are now), places by either path, the rest as JSON. The first file whose content differs is returned in `changed`;
+ * otherwise the first plain value that differs, in `differs`, so a refusal names it.
  */
-function sameRecorded(before: unknown, now: unknown, trail: string[] = []): { same: boolean; changed?: { trail: string[]; before: FileIdentity; now: FileIdentity } } {
+function sameRecorded(before: unknown, now: unknown, trail: string[] = []): Recorded {
   if (isFileIdentity(before) && isFileIdentity(now)) return before.sha256 === now.sha256 ? { same: true } : { same: false, changed: { trail, before, now } };
-  if (isPlace(before) && isPlace(now)) return { same: before.fromRun === now.fromRun || before.path === now.path };
+  if (isPlace(before) && isPlace(now)) return before.fromRun === now.fromRun || before.path === now.path ? { same: true } : { same: false, differs: { trail, before: before.path, now: now.path } };
   const bothObjects = typeof before === "object" && before !== null && typeof now === "object" && now !== null && Array.isArray(before) === Array.isArray(now);
-  if (!bothObjects) return { same: JSON.stringify(before ?? null) === JSON.stringify(now ?? null) };
+  if (!bothObjects) return JSON.stringify(before ?? null) === JSON.stringify(now ?? null) ? { same: true } : { same: false, differs: { trail, before, now } };
   const a = before as Record<string, unknown>;
   const b = now as Record<string, unknown>;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => a[k] !== undefined || b[k] !== undefined));
-  let result: ReturnType<typeof sameRecorded> = { same: true };
+  let result: Recorded = { same: true };
   for (const key of keys) {
     const inner = sameRecorded(a[key], b[key], [...trail, key]);
     if (inner.changed) return inner;
-    if (!inner.same) result = { same: false };
+    if (!inner.same && result.same) result = inner;
   }
   return result;
+}
+
+/** A recorded value in a refusal: short JSON (a long one cut, saying so). */
+function shortValue(value: unknown): string {
+  const text = value === undefined ? "(not set)" : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+/** How a refusal names a value by where run.json keeps it: `settings.min-rows` → "option min-rows". */
+function valueLabel(trail: string[]): string {
+  if (trail[0] === "settings" && trail.length >= 2) return `option --${trail.slice(1).join(".")}`;
+  return trail.join(".") || "value";
+}
+
+/** Which files of a module's import closure changed (added, removed or edited), by their path from the module. */
+function changedFiles(before: FileIdentity, now: FileIdentity): string[] {
+  if (!before.files || !now.files) return [];
+  const names = new Set([...Object.keys(before.files), ...Object.keys(now.files)]);
+  return [...names].filter((name) => before.files![name] !== now.files![name]).map((name) => (!(name in before.files!) ? `${name} (added)` : !(name in now.files!) ? `${name} (no longer imported)` : name));
 }
 
 /** Whether two runs recorded the same value (`sameRecorded`): what `--resume` and `sqlmend merge` compare. */
@@ -149,20 +173,22 @@ function readOrCreateRun<T extends Record<string, unknown>>(
     const newRun = "start a new run with another --out";
     if (ctx.identity) {
       const code = ctx.identity.code;
-      if (previous.code?.sha256 !== code.sha256 || previous.code?.version !== code.version) {
-        throw new UserError(`--resume: ${outDir}: sqlmend's code changed since the run started (${describeCode(previous.code)}; now ${describeCode(code)}): finish it with the code it started with, or ${newRun}`);
+      if (!sameCode(previous.code, code)) {
+        throw new UserError(`--resume: ${outDir}: sqlmend's code changed since the run started (${codeChange(previous.code, code)}): finish it with the code it started with, or ${newRun}`);
       }
     }
     for (const key of keys) {
-      const { same, changed } = sameRecorded(previous[key], expected[key], [key]);
+      const { same, changed, differs } = sameRecorded(previous[key], expected[key], [key]);
       if (changed) {
         const where = changed.now.path ?? changed.before.path;
+        const files = changedFiles(changed.before, changed.now);
         throw new UserError(
-          `--resume: ${outDir}: ${fileLabel(changed.trail)}${where ? ` ${where}` : ""} changed since the run started (sha256 ${changed.before.sha256.slice(0, 12)}…, now ${changed.now.sha256.slice(0, 12)}…): resume with it as it was, or ${newRun}`,
+          `--resume: ${outDir}: ${fileLabel(changed.trail)}${where ? ` ${where}` : ""} changed since the run started${files.length ? ` (${files.slice(0, 3).join(", ")}${files.length > 3 ? `, … ${files.length} files` : ""})` : ""} (sha256 ${changed.before.sha256.slice(0, 12)}…, now ${changed.now.sha256.slice(0, 12)}…): resume with it as it was, or ${newRun}`,
         );
       }
       if (!same) {
-        throw new UserError(`--resume: ${outDir} holds a run with ${key} ${JSON.stringify(previous[key] ?? null)}, not ${JSON.stringify(expected[key])}; resume with the same, or choose another --out`);
+        const what = differs ? `${valueLabel(differs.trail)} was ${shortValue(differs.before)}, now ${shortValue(differs.now)}` : `${key} differs`;
+        throw new UserError(`--resume: ${outDir}: ${what}: resume with the same, or choose another --out`);
       }
     }
     const before = previous.questionHashes;

@@ -1,4 +1,4 @@
-import { sha256OfFile } from "../tools/hash.ts";
+import { lazyCrypto, sha256OfFile } from "../tools/hash.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig } from "node:util";
@@ -12,7 +12,7 @@ import type { CliIO } from "../core/io.ts";
 import type { CorrectScenario } from "./question.ts";
 export type { CorrectScenario };
 import { importModule } from "../tools/import-module.ts";
-import { moduleIdentity } from "../tools/version.ts";
+import { type ModuleIdentity, moduleIdentity } from "../tools/version.ts";
 import { runPath, runPlace } from "./run-file.ts";
 import type { ModelFlags } from "../tools/models/models.ts";
 import { STRUCTURED_METHODS } from "../tools/models/structured-methods.ts";
@@ -245,7 +245,40 @@ export async function loadRunModules(argv: string[], cwd: string): Promise<RunMo
   return modules;
 }
 
+/**
+ * Nodes and graphs a script passes as objects (`runEval({ node: { generate: factory } })`, `graphModule: spec`): each
+ * under an id that flag values carry (`object:node:<sha256>`), the sha256 of its source text its identity, which
+ * run.json records and `--resume` checks as it checks a file's.
+ */
+const objectModules = new Map<string, { value: unknown; sha256: string }>();
+const OBJECT_ID = /^object:(node|graph):([0-9a-f]{64})$/;
+
+/** The text a node factory or graph spec is known by: its functions' source (a graph from `defineGraph`: its wiring and slots). */
+function sourceTextOf(value: unknown): string {
+  if (typeof value === "function") return value.toString();
+  const spec = value as { name?: unknown; sourceText?: unknown; build?: unknown; slots?: Record<string, { factory?: unknown }> };
+  const slots = Object.entries(spec.slots ?? {}).map(([slot, s]) => `${slot}:${typeof s.factory === "function" ? s.factory.toString() : ""}`);
+  return [String(spec.name), typeof spec.sourceText === "string" ? spec.sourceText : String(spec.build), ...slots].join("\n");
+}
+
+/** A node factory or graph spec given as an object: the id a run's flag values name it by. */
+export function objectModuleId(kind: "node" | "graph", value: unknown): string {
+  const sha256 = lazyCrypto().createHash("sha256").update(sourceTextOf(value)).digest("hex");
+  const id = `object:${kind}:${sha256}`;
+  objectModules.set(id, { value, sha256 });
+  return id;
+}
+
+/** A module's identity as run.json records it: a file's import closure, an object's source text. */
+export function userModuleIdentity(file: string): ModuleIdentity {
+  const id = OBJECT_ID.exec(path.basename(file));
+  return id ? { path: `${id[1]} object`, sha256: id[2]! } : moduleIdentity(file);
+}
+
 async function importUserModule(file: string, given: string, what: string): Promise<{ default?: unknown; options?: unknown }> {
+  const object = objectModules.get(given);
+  if (object) return { default: object.value, options: (object.value as { options?: unknown }).options };
+  if (OBJECT_ID.test(given)) throw new UserError(`cannot load ${what}: an object passed to an earlier call of this process, not to this one`);
   if (!fs.existsSync(file)) throw new UserError(`cannot load ${what} ${given}: no such file`);
   try {
     return await importModule(file);
@@ -367,8 +400,8 @@ export function answerSettings(values: Record<string, unknown>, except: readonly
   if (out.node !== undefined) out.node = nodeIdentities(out.node as string[], where);
   // A graph of the user's own, like a --node module: by its content, so an edited graph never joins the run.
   if (typeof out.graph === "string") {
-    const identity = moduleIdentity(path.resolve(where.cwd, out.graph));
-    out.graph = { ...identity, path: runPath(identity.path, where.runDir) };
+    const identity = userModuleIdentity(OBJECT_ID.test(out.graph) ? out.graph : path.resolve(where.cwd, out.graph));
+    out.graph = { ...identity, path: OBJECT_ID.test(out.graph) ? identity.path : runPath(identity.path, where.runDir) };
   }
   if (typeof out.initial === "string" && !findManifest(out.initial)) out.initial = runPlace(path.resolve(where.cwd, out.initial), where.runDir);
   return out;
@@ -378,10 +411,10 @@ export function answerSettings(values: Record<string, unknown>, except: readonly
 export function nodeIdentities(list: string[], where: { cwd: string; runDir: string }): Record<string, { path: string; sha256: string }> {
   return Object.fromEntries(
     Object.entries(pairs(list, "node")).map(([slot, modulePath]) => {
-      const file = path.resolve(where.cwd, modulePath);
+      const file = OBJECT_ID.test(modulePath) ? modulePath : path.resolve(where.cwd, modulePath);
       try {
-        const identity = moduleIdentity(file);
-        return [slot, { ...identity, path: runPath(identity.path, where.runDir) }];
+        const identity = userModuleIdentity(file);
+        return [slot, { ...identity, path: OBJECT_ID.test(modulePath) ? identity.path : runPath(identity.path, where.runDir) }];
       } catch (error) {
         throw new UserError(`cannot read node module ${modulePath}: ${firstLineOf(error)}`);
       }
@@ -452,4 +485,14 @@ export function scenarioFrom(value: string | undefined, allowOracle: boolean): C
   if (!["all", "errors", "incorrect"].includes(scenario)) throw new UsageError(`--correct takes all, errors or incorrect, not '${value}'`);
   if (scenario === "incorrect" && !allowOracle) throw new UsageError("--correct incorrect needs gold SQL as an oracle: use it with 'eval'");
   return scenario;
+}
+
+/**
+ * A script's module options with objects in them (`node: { generate: factory }`, `graphModule: spec`) as flag values
+ * carry them: each object by its id (`objectModuleId`), files as they are.
+ */
+export function withObjectModules(node: Readonly<Record<string, unknown>> | undefined, graphModule: unknown): { node?: Record<string, string>; graph?: string } {
+  const nodes = node === undefined ? undefined : Object.fromEntries(Object.entries(node).map(([slot, value]) => [slot, typeof value === "function" ? objectModuleId("node", value) : (value as string)]));
+  const graph = graphModule === undefined ? undefined : typeof graphModule === "string" ? graphModule : objectModuleId("graph", graphModule);
+  return { ...(nodes ? { node: nodes } : {}), ...(graph !== undefined ? { graph } : {}) };
 }

@@ -15,14 +15,26 @@ export interface RunApiOptions {
   out: string;
   split?: string;
   limit?: number;
-  ids?: string | string[];
+  ids?: string | readonly string[];
   sample?: number;
   sampleSeed?: number;
   concurrency?: number;
   resume?: boolean;
   options?: Record<string, unknown>;
-  [flag: string]: unknown;
 }
+
+/** `max-fix-rounds` → `maxFixRounds`, as a type. */
+export type CamelOf<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelOf<Tail>>}` : S;
+
+type Scalar = string | number;
+/** A flag's value through the API: a switch is a boolean; a value text or a number (a list for comma lists); a repeatable flag a list or a record of NAME=VALUE items. */
+type ApiValueOf<F> = F extends { type: "boolean" } ? boolean : F extends { multiple: true } ? Scalar | readonly Scalar[] | Readonly<Record<string, Scalar>> : Scalar | readonly Scalar[];
+
+/**
+ * A command's flags as the run API takes them: camelCase names, typed values, closed — a misspelt option does not
+ * compile (`limt`), a record where one value goes does not either (`model: { name: "x" }`).
+ */
+export type ApiOptionsOf<T> = { [K in keyof T & string as CamelOf<K>]?: ApiValueOf<T[K]> };
 
 /** Option values as a command's flags hold them: by flag name, strings, booleans and lists of strings. */
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
@@ -47,6 +59,8 @@ export function flagValuesOf(api: string, given: Record<string, unknown>, table:
       values[flag] = value;
       return;
     }
+    // A record is NAME=VALUE items of a repeatable flag; where one value goes it would run with "name=x" as the value.
+    if (isRecord(value) && !known.multiple) throw new UsageError(`${api}: ${key} takes one value (text or a number), not a record ${JSON.stringify(value)}`);
     const items = isRecord(value) ? Object.entries(value).map(([k, v]) => `${k}=${scalar(key, v)}`) : Array.isArray(value) ? value.map((v) => scalar(key, v)) : [scalar(key, value)];
     values[flag] = known.multiple ? items : Array.isArray(value) ? items.join(",") : items[0]!;
   };
@@ -82,3 +96,23 @@ export function commandLineOf(command: string, positionals: string[], values: Fl
   }
   return commandLine(command, argv);
 }
+
+/**
+ * Runs a run-API function's body with its errors said in the API's words: a flag named in a message (`--bench DIR is
+ * required`) becomes the option's name (`bench`), since a script never typed the flag.
+ */
+export async function asApiErrors<T>(api: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof Error && error.name === "UserError")) {
+      const message = error.message.replace(/(^|[\s(,'"`])--([a-z][a-z0-9-]*)/g, (_, before: string, flag: string) => `${before}${camelOf(flag)}`);
+      if (message !== error.message) {
+        error.message = message.startsWith(`${api}:`) ? message : `${api}: ${message}`;
+      }
+    }
+    throw error;
+  }
+}
+
+const camelOf = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -4,7 +4,7 @@ import path from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { EXIT } from "../core/exit.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
-import { type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
 import { benchmarkFromFlags, SELECTION_USAGE } from "./run-dir-flags.ts";
 import { fileOrder } from "./selection.ts";
 import {
@@ -188,8 +188,10 @@ function progress(io: CliIO) {
  * Options by name: bench ("minibench" too), pred, split, questions, dbDir, metrics, tsDir, semantics, keepDistinct,
  * ves, vesIterations, concurrency, timeoutMs, onlyPredicted, json.
  */
-export async function score(options: { pred: string; bench?: string; [flag: string]: unknown }, io: CliIO = defaultIO()): Promise<{ exitCode: number; report: ScoreReport }> {
-  return scoreFrom({ values: flagValuesOf("score", options, SCORE_FLAGS as FlagTable), positionals: [] }, io);
+export type ScoreOptions = Omit<ApiOptionsOf<typeof SCORE_FLAGS>, "pred" | "semantics"> & { pred: string; semantics?: "bird" | "spider" };
+
+export async function score(options: ScoreOptions, io: CliIO = defaultIO()): Promise<{ exitCode: number; report: ScoreReport }> {
+  return asApiErrors("score", () => scoreFrom({ values: flagValuesOf("score", options, SCORE_FLAGS as FlagTable), positionals: [] }, io));
 }
 
 /** score from its flag values (the launcher's parse, or `score`'s). */

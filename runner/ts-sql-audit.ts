@@ -10,7 +10,8 @@ import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "./que
 import { RUN_DIR_FLAGS, splitFrom } from "./run-dir-flags.ts";
 import { fileOrder } from "./selection.ts";
 import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
-import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, type RunApiOptions } from "./run-values.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
+import type { GraphOptionsOf } from "../graphs/registry.ts";
 import { tsSqlRefineManifest } from "../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../graphs/registry.ts";
 import { showResult, showTables } from "../nodes/ts-sql/prompts.ts";
@@ -167,7 +168,12 @@ export const auditFlags = () => ({ ...runFlags, ...graphFlags(), ...RUN_DIR_FLAG
  * `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `seed`, `cache`, ...), `checkpoints`, `node: { SLOT: FILE }`, and
  * `options`, TS-SQL's own (camelCase, as ts-sql-refine declares them).
  */
-export type AuditOptions = RunApiOptions;
+export type AuditOptions = Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS>, "out" | "node" | "graph" | "initial" | "correct"> & {
+  out: string;
+  node?: Readonly<Record<string, string>>;
+  /** TS-SQL's own options (as ts-sql-refine declares them), camelCase. */
+  options?: GraphOptionsOf<"ts-sql-refine">;
+};
 
 /** The files an audit writes in its output folder. */
 export interface AuditFiles {
@@ -207,7 +213,7 @@ export interface AuditResult {
  */
 export async function auditGold(options: AuditOptions, io: CliIO = defaultIO()): Promise<AuditResult> {
   const { options: graphOptions, ...rest } = options;
-  return audit({ values: flagValuesOf("auditGold", rest, auditFlags() as FlagTable, graphOptions), positionals: [] }, io);
+  return asApiErrors("auditGold", () => audit({ values: flagValuesOf("auditGold", rest, auditFlags() as FlagTable, graphOptions as Record<string, unknown> | undefined), positionals: [] }, io));
 }
 
 /** The audit from its flag values (the launcher's parse after `audit`, or `auditGold`'s): the one body both run. */

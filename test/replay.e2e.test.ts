@@ -126,7 +126,9 @@ async function expectReplayed(original: string, out: string, sent: { run: { code
   expect(run.out).toContain("1 not replayed (never reached 'review')");
   for (const file of ["results.jsonl", "run.json", "report.md", "predict_dev.json", "pred_dev.sql"]) expect(fs.existsSync(path.join(out, file)), file).toBe(true);
   const runFile = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8"));
-  expect(runFile).toMatchObject({ graph: "r3", replay: { from: "review", nodes: ["review=strict-review.mjs"] }, settings: { reviewers: 2, node: ["review=strict-review.mjs"] } });
+  // Each swapped module by its content, as eval records it: a --resume refuses an edited one.
+  expect(runFile).toMatchObject({ graph: "r3", replay: { from: "review", nodes: ["review=strict-review.mjs"] }, settings: { reviewers: 2, node: { review: { path: expect.stringContaining("strict-review.mjs"), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } } } });
+  expect(runFile.code).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
   // compare takes the folder: the three replayed questions flipped from right to wrong.
   const compared = await sqlmend("compare", original, out, "--json");

@@ -326,7 +326,7 @@ describe("endpoints are not identities", () => {
       // Named apart: a different identity (resume refused) and its own cache entries.
       const apart = await sqlmend(...on(b, "run", "3"), "--resume", "--endpoint-alias", "node-b");
       expect(apart.code).toBe(1);
-      expect(apart.err).toMatch(/--resume: .* holds a run with models .*, not .*"endpointAlias":"node-b"/);
+      expect(apart.err).toMatch(/--resume: .*: models\S*endpointAlias was \(not set\), now "node-b"/);
       expect((await sqlmend(...on(b, "apart", "2"), "--endpoint-alias", "node-b")).code).toBe(0);
       expect(b.requests.length).toBe(3);
     } finally {

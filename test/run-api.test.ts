@@ -55,12 +55,43 @@ describe("the run API", () => {
     expect(result).toMatchObject({ exitCode: 0, table: path.join(dir, "exp", "table.md") });
     const table = JSON.parse(fs.readFileSync(path.join(dir, "exp", "table.json"), "utf8")) as { rows: { run: string; questions: number }[] };
     expect(table.rows.map((r) => [r.run, r.questions])).toEqual([["base", 3], ["fixed", 3]]);
+    // Its figures are table.json's: EX with its interval, the planned comparison, cost.
+    expect(result.rows).toEqual(table.rows);
+    expect(result.rows![0]).toMatchObject({ run: "base", ex: expect.any(Number), exInterval: { low: expect.any(Number), high: expect.any(Number) } });
   }, 60_000);
 
   it("a name its command does not take is refused, naming it, before anything runs", async () => {
+    // Misspelt names do not compile (the @ts-expect-error lines fail `tsc` once they would); from plain JavaScript,
+    // they are refused at run time.
+    // @ts-expect-error maxFixRoundz is no option of eval
     await expect(runEval({ graph: "baseline", bench: benchDir, out: path.join(dir, "x"), maxFixRoundz: 1 }, io())).rejects.toThrow("runEval: unknown option 'maxFixRoundz'");
+    // @ts-expect-error reviewrs is no option of r3
     await expect(runEval({ graph: "r3", bench: benchDir, out: path.join(dir, "y"), options: { reviewrs: 2 } }, io())).rejects.toThrow("runEval: unknown option 'options.reviewrs'");
+    // @ts-expect-error concurency is no option of experiment
     await expect(runExperiment({ recipe: "api.yaml", bench: benchDir, out: path.join(dir, "z"), concurency: 2 }, io())).rejects.toThrow("runExperiment: unknown option 'concurency'");
     expect(fs.existsSync(path.join(dir, "x"))).toBe(false);
+  });
+
+  it("nodes and graphs are taken as objects, known by their source text: a changed function is refused on --resume", async () => {
+    const out = path.join(dir, "object-node");
+    const generate = () => async () => ({ sql: "SELECT 1", attempts: [{ node: "generate", sql: "SELECT 1", ok: true }] });
+    const first = await runEval({ graph: "baseline", bench: benchDir, out, limit: 2, node: { generate }, ...model() }, io());
+    expect(first).toMatchObject({ exitCode: 0, questions: 2 });
+    const recorded = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings.node.generate;
+    expect(recorded).toEqual({ path: "node object", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    // The same function (another copy of it) resumes; another body is refused in one line naming the slot.
+    const same = () => async () => ({ sql: "SELECT 1", attempts: [{ node: "generate", sql: "SELECT 1", ok: true }] });
+    expect((await runEval({ graph: "baseline", bench: benchDir, out, limit: 2, resume: true, node: { generate: same }, ...model() }, io())).exitCode).toBe(0);
+    const other = () => async () => ({ sql: "SELECT 2", attempts: [{ node: "generate", sql: "SELECT 2", ok: true }] });
+    await expect(runEval({ graph: "baseline", bench: benchDir, out, limit: 2, resume: true, node: { generate: other }, ...model() }, io())).rejects.toThrow(/^runEval: resume: .*object-node: the node generate module node object changed since the run started/);
+  }, 60_000);
+
+  it("refuses a value of the wrong kind by the option's name, and says errors in the API's words", async () => {
+    // @ts-expect-error a model is one name, not a record
+    await expect(runEval({ graph: "baseline", bench: benchDir, out: path.join(dir, "rec"), model: { name: "x" } }, io())).rejects.toThrow(`runEval: model takes one value (text or a number), not a record {"name":"x"}`);
+    // @ts-expect-error graph names a built-in graph
+    await expect(runEval({ graph: "basline", bench: benchDir, out: path.join(dir, "typo") }, io())).rejects.toThrow(/unknown graph 'basline'/);
+    await expect(runEval({ graph: "baseline", out: path.join(dir, "nobench") }, io())).rejects.toThrow(/^runEval: bench DIR is required \(or questions FILE dbDir DIR\)$/);
+    expect(fs.existsSync(path.join(dir, "rec"))).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Question } from "../state/question.ts";
-import { codeIdentity } from "../tools/version.ts";
+import { changedSourceFiles, codeIdentity } from "../tools/version.ts";
 import { MemoryStore } from "../tools/retrieval/memory-store.ts";
 import { SOURCE_ROOTS } from "../bin/freshness.js";
 import { goldResponder, minibenchFixture, runCli } from "./support/cli.ts";
@@ -101,12 +101,14 @@ describe("sqlmend's own code identity", () => {
   it("is the version and a digest of every source file: an edit of nodes/r3/prompts.ts changes it; a package without sources uses its build's", async () => {
     const copy = packageCopy("pkg-digest");
     const before = await codeIdentity(copy);
-    expect(before).toEqual({ version: JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), of: "sources" });
+    expect(before).toEqual({ version: JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), of: "sources", files: expect.objectContaining({ "nodes/r3/prompts.ts": expect.stringMatching(/^[0-9a-f]{16}$/) }) });
     expect(before).toEqual(await codeIdentity(ROOT));
     fs.appendFileSync(path.join(copy, "nodes", "r3", "prompts.ts"), "\n// an edit\n");
     const edited = path.join(dir, "pkg-edited");
     fs.renameSync(copy, edited); // codeIdentity caches per root: the edited copy under another root
-    expect((await codeIdentity(edited)).sha256).not.toBe(before.sha256);
+    const after = await codeIdentity(edited);
+    expect(after.sha256).not.toBe(before.sha256);
+    expect(changedSourceFiles(before, after)).toEqual(["nodes/r3/prompts.ts"]);
 
     // An installed package ships dist/ without sources: the digest its build recorded.
     const installed = path.join(dir, "pkg-installed");
@@ -114,7 +116,7 @@ describe("sqlmend's own code identity", () => {
     fs.cpSync(path.join(ROOT, "bin"), path.join(installed, "bin"), { recursive: true });
     fs.copyFileSync(path.join(ROOT, "package.json"), path.join(installed, "package.json"));
     fs.writeFileSync(path.join(installed, "dist", ".sources.json"), JSON.stringify({ roots: SOURCE_ROOTS, entries: {}, sha256: before.sha256 }));
-    expect(await codeIdentity(installed)).toEqual({ ...before, of: "build" });
+    expect(await codeIdentity(installed)).toEqual({ version: before.version, sha256: before.sha256, of: "build" });
   }, 60_000);
 
   it("a resume after sqlmend's sources changed is refused in one line, the folder untouched", async () => {
@@ -131,7 +133,7 @@ describe("sqlmend's own code identity", () => {
     const resumed = await launch(copy, [...args, "--resume"]);
     expect(resumed.code).toBe(1);
     expect(resumed.err.trim().split("\n")).toHaveLength(1);
-    expect(resumed.err).toMatch(/^sqlmend eval: --resume: .*code-run: sqlmend's code changed since the run started \(.+, sources sha256 [0-9a-f]{16}; now .+, sources sha256 [0-9a-f]{16}\): finish it with the code it started with, or start a new run with another --out\n$/);
+    expect(resumed.err).toMatch(/^sqlmend eval: --resume: .*code-run: sqlmend's code changed since the run started \(nodes\/r3\/prompts\.ts; .+, sources sha256 [0-9a-f]{16}; now .+, sources sha256 [0-9a-f]{16}\): finish it with the code it started with, or start a new run with another --out\n$/);
     expect(snapshot(out)).toEqual(before);
   }, 120_000);
 });

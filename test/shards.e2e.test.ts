@@ -135,6 +135,6 @@ describe("eval --shard I/N and sqlmend merge", () => {
     // --resume keeps the shard: resuming a folder as another shard is refused.
     const other = captureIO(env);
     expect(await main([...common, "--out", a, "--shard", "2/2", "--max-fix-rounds", "0", "--resume"], other.io)).toBe(1);
-    expect(other.err()).toMatch(/holds a run with shard "1\/2", not "2\/2"/);
+    expect(other.err()).toMatch(/: shard was "1\/2", now "2\/2"/);
   }, 60_000);
 });

@@ -1,21 +1,25 @@
 import type { Command } from "../shared/command.ts";
-import { graphManifests } from "../../graphs/registry.ts";
+import { parseFlags } from "../shared/flags.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { EXIT } from "../../core/exit.ts";
+import { listGraphs } from "../../runner/graph-catalog.ts";
 
 export const graphsCommand: Command = {
   name: "graphs",
-  usage: "Usage: sqlmend graphs [--slots] [--options]\n\n  --slots    each graph's node slots (what --node SLOT=MODULE can replace)\n  --options  each graph's own options (flags of ask and eval)",
+  usage:
+    "Usage: sqlmend graphs [--slots] [--options] [--graph FILE] [--json]\n\n  --slots       each graph's node slots (what --node SLOT=MODULE can replace)\n  --options     each graph's own options (flags of ask and eval)\n  --graph FILE  a graph module of your own instead of the built-in graphs\n  --json        the same as JSON",
   async run(argv, io) {
-    const width = Math.max(...graphManifests.map((g) => g.name.length));
-    for (const spec of graphManifests) {
-      io.stdout(`${spec.name.padEnd(width)}  ${spec.kind.padEnd(9)}  ${spec.summary}\n`);
-      if (argv.includes("--slots")) {
-        for (const [slot, info] of Object.entries(spec.slots)) io.stdout(`${"".padEnd(width)}    slot ${slot}: ${info.summary}${info.role ? ` (role: ${info.role})` : ""}\n`);
-      }
-      if (argv.includes("--options") && spec.options) {
-        io.stdout(`${optionsUsage("  options", spec.options).replace(/^/gm, "".padEnd(width + 2))}\n`);
-      }
+    const { values } = parseFlags(argv, { slots: { type: "boolean" }, options: { type: "boolean" }, graph: { type: "string" }, json: { type: "boolean" } });
+    const graphs = await listGraphs({ ...(values.graph !== undefined ? { graph: values.graph } : {}), cwd: io.cwd });
+    if (values.json) {
+      io.stdout(`${JSON.stringify(graphs, null, 2)}\n`);
+      return EXIT.ok;
+    }
+    const width = Math.max(...graphs.map((g) => g.name.length));
+    for (const graph of graphs) {
+      io.stdout(`${graph.name.padEnd(width)}  ${graph.kind.padEnd(9)}  ${graph.summary}${graph.module ? `  (${graph.module})` : ""}\n`);
+      if (values.slots) for (const s of graph.slots) io.stdout(`${"".padEnd(width)}    slot ${s.slot}: ${s.summary}${s.role ? ` (role: ${s.role})` : ""}\n`);
+      if (values.options && Object.keys(graph.options).length) io.stdout(`${optionsUsage("  options", graph.options).replace(/^/gm, "".padEnd(width + 2))}\n`);
     }
     return EXIT.ok;
   },
