@@ -72,7 +72,8 @@ interface Mark {
   value: number | null;
   x: number | null;
   y: number | null;
-  height: number;
+  /** A bar's drawn length (bars are horizontal). */
+  length: number;
 }
 
 /** Opens a page, fails on any console error, page error or request other than the file itself. */
@@ -88,9 +89,9 @@ async function open(file: string) {
   await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
   const marks = await page.$$eval(".mark", (els) =>
     els.map((el) => {
-      const box = (el as unknown as { getBBox(): { height: number } }).getBBox();
+      const box = (el as unknown as { getBBox(): { width: number } }).getBBox();
       const n = (a: string) => (el.getAttribute(a) === null ? null : Number(el.getAttribute(a)));
-      return { chart: el.getAttribute("data-chart")!, series: el.getAttribute("data-series")!, group: el.getAttribute("data-group"), value: n("data-value"), x: n("data-x"), y: n("data-y"), height: box.height };
+      return { chart: el.getAttribute("data-chart")!, series: el.getAttribute("data-series")!, group: el.getAttribute("data-group"), value: n("data-value"), x: n("data-x"), y: n("data-y"), length: box.width };
     }),
   );
   const data = JSON.parse((await page.textContent("#sqlmend-data"))!);
@@ -130,10 +131,10 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
       expect(cell("ex")).toBe(run.ex.toFixed(2));
       expect(cell("tokensPerQuestion")).toBe(run.tokensPerQuestion.toFixed(0));
     }
-    // A bar's drawn height follows its value (EX 0 draws nothing, EX 100 the full plot).
-    const heights = bars.map((m) => m.height / (m.value ?? 1));
-    const scale = heights.find((h) => Number.isFinite(h) && h > 0)!;
-    for (const m of bars) expect(m.height).toBeCloseTo((m.value ?? 0) * scale, 0);
+    // A bar's drawn length follows its value (EX 0 draws nothing, EX 100 the full plot).
+    const lengths = bars.map((m) => m.length / (m.value ?? 1));
+    const scale = lengths.find((h) => Number.isFinite(h) && h > 0)!;
+    for (const m of bars) expect(m.length).toBeCloseTo((m.value ?? 0) * scale, 0);
     // Flips of the two correctors, from their initial verdicts: B fixes 1, 3, 5 and breaks 8; C fixes 1, 5, 7 and breaks 0, 6.
     const flips = page.marks.filter((m) => m.chart === "flips");
     const flip = (series: string, run: string) => flips.find((m) => m.series === series && m.group === run)?.value;
@@ -147,7 +148,7 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
   it("an eval's report.html: EX by difficulty and, for a corrector, its flips", async () => {
     const records = [record("1", true, "simple", 10, false), record("2", false, "simple", 20, true), record("3", true, "moderate", 30, true), record("4", false, "moderate", 40, false)];
     const file = path.join(dir, "report.html");
-    fs.writeFileSync(file, renderEvalHtml(records, { graph: "repair <x>", dataset: "/b", split: "dev", command: "sqlmend eval repair" }));
+    fs.writeFileSync(file, await renderEvalHtml(records, { graph: "repair <x>", dataset: "/b", split: "dev", command: "sqlmend eval repair" }));
     const page = await open(file);
     expect(page.errors).toEqual([]);
     expect(page.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "flips"]);
@@ -213,11 +214,11 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
     const row = (run: string, ex: (number | null)[]) => ({ run, graph: "g", questions: 2, ex: 50, sd: 10, repeats: { seeds: [4, 5, 6], ex }, tokensPerQuestion: 1, callsPerQuestion: 1, costPerQuestion: null, failed: 0, interval: null, versus: null });
     const experiment = [row("gen", [50, 0, 100]), row("fix", [100, null, 50]), { ...row("held", []), repeats: null, sd: null }];
     const file = path.join(dir, "repeats.html");
-    fs.writeFileSync(file, renderCompareHtml(comparison, { command: "sqlmend experiment t --repeats 3", experiment }));
+    fs.writeFileSync(file, await renderCompareHtml(comparison, { command: "sqlmend experiment t --repeats 3", experiment }));
     const page = await open(file);
     expect(page.errors).toEqual([]);
     expect(page.figures.map((f) => f.id)).toContain("ex-per-repeat");
-    const bars = page.marks.filter((m) => m.chart === "ex-per-repeat").map((m) => [m.group, m.series, m.value, m.height > 0 || m.value === 0]);
+    const bars = page.marks.filter((m) => m.chart === "ex-per-repeat").map((m) => [m.group, m.series, m.value, m.length > 0 || m.value === 0]);
     // Every repeat of every repeated run, in seed order; fix's empty repeat 2 and the held run draw nothing.
     expect(bars).toEqual([
       ["gen", "repeat 1 (seed 4)", 50, true],
@@ -246,7 +247,7 @@ async function layout(file: string) {
         caption: f.querySelector("figcaption")!.textContent!,
         svg: box(svg),
         texts: [...svg.querySelectorAll("text")].map((t) => ({ text: t.textContent!, ...box(t) })),
-        ticks: [...svg.querySelectorAll("text.axis[text-anchor='end']")].filter((t) => !t.getAttribute("transform")).map((t) => t.textContent!),
+        ticks: [...svg.querySelectorAll("[data-axis='value'] .role-axis-label text")].map((t) => t.textContent!),
         fills: [...svg.querySelectorAll(".mark")].map((m) => ({ series: m.getAttribute("data-series")!, fill: style(m).fill })),
         keys: [...f.querySelectorAll(".key i")].map((i) => style(i).backgroundColor),
       };
@@ -276,7 +277,7 @@ function manyRuns() {
 describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
   it("14 runs: a distinct colour per series, in the bars, the points and the legend", async () => {
     const file = path.join(dir, "many.html");
-    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend compare ..." }));
+    fs.writeFileSync(file, await renderCompareHtml(manyRuns(), { command: "sqlmend compare ..." }));
     const { figures } = await layout(file);
     for (const id of ["ex-by-difficulty", "ex-vs-tokens", "ex-by-database"]) {
       const f = figures.find((x) => x.id === id)!;
@@ -296,7 +297,7 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
   it("no label overlaps another or leaves its drawing: bar values, long run names, point names, ticks", async () => {
     const file = path.join(dir, "labels.html");
     const guidelines = [{ run: "guideline.m2-nm (repeat 1)", maxIter: 2, failures: 40, correctedWithin: [12, 20] }, { run: "guideline", maxIter: 5, failures: 38, correctedWithin: [10, 18, 22, 25, 26] }];
-    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend experiment ...", guidelines }));
+    fs.writeFileSync(file, await renderCompareHtml(manyRuns(), { command: "sqlmend experiment ...", guidelines }));
     const { figures } = await layout(file);
     expect(figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "ex-vs-tokens", "flips", "ex-by-database", "corrected-within"]);
     for (const f of figures) {
@@ -319,7 +320,7 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
     const guidelines = [{ run: "guideline.m2", maxIter: 2, failures: 4, correctedWithin: [1, 2] }, { run: "guideline", maxIter: 5, failures: 4, correctedWithin: [1, 2, 3, 3, 3] }];
     const records = [record("1", true, "simple", 10, false), record("2", false, "simple", 20, true), record("3", true, "simple", 20, false), record("4", true, "simple", 20, false)];
     const c = compareRuns([{ key: "A", label: "fix", dir: "", records: new Map(records.map((r) => [r.id, r])), run: {} }]);
-    fs.writeFileSync(file, renderCompareHtml(c, { command: "sqlmend experiment ...", guidelines }));
+    fs.writeFileSync(file, await renderCompareHtml(c, { command: "sqlmend experiment ...", guidelines }));
     const { figures, marks } = await layout(file);
     for (const id of ["flips", "corrected-within"]) {
       const ticks = figures.find((f) => f.id === id)!.ticks;
@@ -338,7 +339,7 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
   it("a repeated experiment's charts say which repeat they draw", async () => {
     const file = path.join(dir, "repeat.html");
     const row = { run: "gen", graph: "baseline", questions: 12, ex: 50, sd: 5, repeats: { seeds: [4, 5], ex: [45, 55] }, tokensPerQuestion: 1, callsPerQuestion: 1, costPerQuestion: null, failed: 0, interval: { low: 5, high: 95, over: "repeats", n: 2 }, versus: null };
-    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend experiment t --repeats 2", experiment: [row], repeat: { k: 1, seed: 4, of: 2 } }));
+    fs.writeFileSync(file, await renderCompareHtml(manyRuns(), { command: "sqlmend experiment t --repeats 2", experiment: [row], repeat: { k: 1, seed: 4, of: 2 } }));
     const { figures } = await layout(file);
     for (const f of figures.filter((x) => x.id !== "ex-per-repeat")) expect(f.caption, f.id).toMatch(/repeat 1 of 2 \(seed 4\)$/);
     expect(figures.find((f) => f.id === "ex-per-repeat")!.caption).toMatch(/EX per repeat/);
