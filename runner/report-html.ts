@@ -18,10 +18,12 @@ import { escapeHtml, groupedBarChart, scatterChart } from "../tools/charts.ts";
 const esc = escapeHtml;
 const num = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 
-// Charts style themselves (tools/charts.ts) and scale to the column; wide tables scroll inside their own box.
+// Charts style themselves (tools/charts.ts) and scale to the column; a wide table scrolls inside its own box on
+// screen and wraps its cells in print.
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:960px}
 @media (max-width:600px){body{margin:12px}}
-.table-box{overflow-x:auto;max-width:100%}@media print{.table-box{overflow:visible}}
+.table-box{overflow-x:auto;max-width:100%}
+@media print{body{margin:0;max-width:none}.table-box{overflow:visible}table{font-size:10px}td,th{padding:2px 3px;overflow-wrap:anywhere}}
 table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th:first-child,td:first-child{text-align:left}
 code{background:#f4f4f4;padding:1px 4px;overflow-wrap:anywhere}`;
 
@@ -124,9 +126,11 @@ async function page(data: HtmlData, header: string, extras: PageExtras = {}): Pr
   // With --repeats the comparison's charts are of one repeat: each says which.
   const of = extras.repeat ? ` — repeat ${extras.repeat.k} of ${extras.repeat.of} (seed ${extras.repeat.seed})` : "";
   // A level or database a run has no question of draws no bar (a dash), not EX 0.
+  // With several runs each bar is labelled with its run's key (as the summary table and the points are).
+  const key = (r: HtmlData["runs"][number]) => (data.runs.length > 1 ? { label: r.key } : {});
   const exAt = (r: HtmlData["runs"][number], level: string) => r.byDifficulty.find((d) => d.difficulty === level)?.ex ?? null;
   const charts: Promise<string>[] = [
-    groupedBarChart({ id: "ex-by-difficulty", title: `EX by difficulty (%)${of}`, groups: [...levels, "all"], series: data.runs.map((r) => ({ name: name(r), values: [...levels.map((l) => exAt(r, l)), r.ex] })), max: 100, unit: "%", axisTitle: "EX %" }),
+    groupedBarChart({ id: "ex-by-difficulty", title: `EX by difficulty (%)${of}`, groups: [...levels, "all"], series: data.runs.map((r) => ({ name: name(r), ...key(r), values: [...levels.map((l) => exAt(r, l)), r.ex] })), max: 100, unit: "%", axisTitle: "EX %" }),
   ];
   if (data.runs.length > 1) {
     // Points are labelled with run keys (short, so labels rarely collide); the legend and tooltips give full names.
@@ -143,7 +147,7 @@ async function page(data: HtmlData, header: string, extras: PageExtras = {}): Pr
   }
   const databases = [...new Set(data.runs.flatMap((r) => r.byDatabase.map((d) => d.db)))].sort();
   if (databases.length > 1) {
-    const series = data.runs.map((r) => ({ name: name(r), values: databases.map((db) => r.byDatabase.find((d) => d.db === db)?.ex ?? null) }));
+    const series = data.runs.map((r) => ({ name: name(r), ...key(r), values: databases.map((db) => r.byDatabase.find((d) => d.db === db)?.ex ?? null) }));
     charts.push(groupedBarChart({ id: "ex-by-database", title: `EX per database (%)${of}`, groups: databases, series, max: 100, unit: "%", axisTitle: "EX %" }));
   }
   if (data.guidelines?.length) {

@@ -363,3 +363,157 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
     expect(cost[0]).toContain(`A $${(json.runs[0].costPerQuestion * 3).toFixed(4)}`);
   }, 60_000);
 });
+
+const HOSTILE = "<img src=x onerror=alert(1)>";
+const HOSTILE_DB = "</script><script>window.__hacked=1</script>";
+
+/**
+ * `count` correctors on 12 questions of 4 difficulties and 3 databases (one named like a script), run 3 named like an
+ * image tag; runs whose index differs by 6 have the same EX and tokens (their points coincide).
+ */
+function runsFixture(count: number) {
+  const ids = Array.from({ length: 12 }, (_, i) => String(i));
+  const levels = ["simple", "moderate", "challenging", "extra"];
+  const runs = Array.from({ length: count }, (_, n) => {
+    const records = ids.map((id) => ({ ...record(id, (Number(id) + (n % 6)) % 4 !== 0, levels[Number(id) % 4]!, 100 * (n % 6) + 50, Number(id) % 3 !== 0), dbId: ["concert_singer", HOSTILE_DB, "world_1"][Number(id) % 3]! }));
+    return { key: `R${n + 1}`, label: n === 2 ? HOSTILE : `self-consistency.incorrect-${n + 1}`, dir: path.join(dir, `run${n}`), records: new Map(records.map((r) => [r.id, r])), run: {} };
+  });
+  return compareRuns(runs);
+}
+
+/** An experiment's page (renderCompareHtml, as `experiment` writes it) with every chart: MAGIC's figures and EX per repeat. */
+async function experimentPage(file: string, count: number) {
+  const comparison = runsFixture(count);
+  const experiment = comparison.runs.map((r, i) => ({ run: r.label, graph: "repair", questions: 12, ex: r.ex, sd: 4, repeats: { seeds: [1, 2, 3], ex: [r.ex, Math.max(0, r.ex - i), i === 1 ? null : r.ex] }, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: 2, costPerQuestion: null, failed: 0, interval: null, versus: null }));
+  const guidelines = [{ run: `guideline ${HOSTILE}`, maxIter: 3, failures: 9, correctedWithin: [3, 5, 6] }, { run: "guideline.m2", maxIter: 2, failures: 9, correctedWithin: [2, 4] }];
+  fs.writeFileSync(file, await renderCompareHtml(comparison, { command: "sqlmend experiment e.yaml", title: `sqlmend experiment: ${HOSTILE}`, experiment, guidelines, repeat: { k: 1, seed: 1, of: 3 } }));
+}
+
+/**
+ * Opens a page at a viewport width (or as printed) and reads, per chart: its svg's box against the body's (the
+ * column), the "all" group's label and bars, each mark's tooltip, and whether each scatter point is the element
+ * at its own centre; with what the page ran or fetched (a hostile name must stay text).
+ */
+async function fit(file: string, width: number, media: "screen" | "print" = "screen") {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.emulateMedia({ media });
+  await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+  const result = await page.evaluate(() => {
+    // The DOM as far as this test reads it (the project compiles without DOM types).
+    interface El {
+      id: string;
+      textContent: string | null;
+      parentElement: El | null;
+      getBoundingClientRect(): { left: number; right: number; top: number; width: number; height: number };
+      getAttribute(name: string): string | null;
+      querySelector(selector: string): El | null;
+      querySelectorAll(selector: string): ArrayLike<El>;
+      scrollIntoView(options: { block: string }): void;
+    }
+    const doc = (globalThis as unknown as { document: El & { body: El; documentElement: { scrollWidth: number; clientWidth: number }; elementFromPoint(x: number, y: number): El | null } }).document;
+    const win = globalThis as unknown as { __hacked?: unknown; innerWidth: number };
+    const all = (root: El, selector: string) => Array.from(root.querySelectorAll(selector));
+    const box = (el: El) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right, width: r.width };
+    };
+    const figures = all(doc, "figure").map((f) => {
+      const svg = f.querySelector("svg")!;
+      const marks = all(svg, ".mark");
+      const allLabel = all(svg, ".role-title-text text").find((t) => t.textContent === "all");
+      return {
+        id: f.id,
+        svgs: all(f, "svg").length,
+        svg: box(svg),
+        allLabel: allLabel ? box(allLabel) : null,
+        allBars: marks.filter((m) => m.getAttribute("data-group") === "all").map(box),
+        marks: marks.map((m) => ({ series: m.getAttribute("data-series")!, title: m.querySelector("title")?.textContent ?? "" })),
+        // Each point is the element found at its own centre: visible and hoverable, none hidden under another.
+        pointsOnTop:
+          f.getAttribute("data-kind") !== "scatter"
+            ? []
+            : marks.map((m) => {
+                m.scrollIntoView({ block: "center" });
+                const r = m.getBoundingClientRect();
+                const hit = doc.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return hit === m || hit?.parentElement === m;
+              }),
+        legend: all(f, ".legend .key").map((k) => k.textContent!),
+      };
+    });
+    return { column: box(doc.body), viewport: win.innerWidth, scrollWidth: doc.documentElement.scrollWidth, clientWidth: doc.documentElement.clientWidth, figures, hacked: win.__hacked ?? null, images: all(doc, "img").length };
+  });
+  await page.close();
+  return { ...result, requests, dialogs };
+}
+
+describe.skipIf(!!skip)("charts fit their column (Chromium)", () => {
+  const check = (r: Awaited<ReturnType<typeof fit>>, where: string, runs: number) => {
+    expect(r.figures.length, where).toBeGreaterThan(0);
+    for (const f of r.figures) {
+      const at = `${where} ${f.id}`;
+      expect(f.svgs, at).toBe(1);
+      // The drawing fits its column: no wider, not starting left of it nor ending right of it (nor off-screen).
+      expect(f.svg.width, at).toBeGreaterThan(100);
+      expect(f.svg.width, at).toBeLessThanOrEqual(r.column.width + 0.5);
+      expect(f.svg.left, at).toBeGreaterThanOrEqual(r.column.left - 0.5);
+      expect(f.svg.right, at).toBeLessThanOrEqual(Math.min(r.column.right, r.viewport) + 0.5);
+      // Every mark has a tooltip naming its series.
+      expect(f.marks.length, at).toBeGreaterThan(0);
+      for (const m of f.marks) expect(m.title, at).toContain(m.series);
+      for (const [i, onTop] of f.pointsOnTop.entries()) expect(onTop, `${at}: point ${f.marks[i]!.series} is hidden`).toBe(true);
+    }
+    // The "all" group is on the page: its label and one bar per run inside the drawing and the viewport.
+    const difficulty = r.figures.find((f) => f.id === "ex-by-difficulty")!;
+    expect(difficulty.allLabel, where).not.toBeNull();
+    expect(difficulty.allBars, where).toHaveLength(runs);
+    for (const b of [difficulty.allLabel!, ...difficulty.allBars]) {
+      expect(b.left, where).toBeGreaterThanOrEqual(Math.max(0, difficulty.svg.left) - 0.5);
+      expect(b.right, where).toBeLessThanOrEqual(Math.min(difficulty.svg.right, r.viewport) + 0.5);
+    }
+    // Nothing makes the page itself scroll sideways.
+    expect(r.scrollWidth, where).toBeLessThanOrEqual(r.clientWidth);
+  };
+
+  it("an eval's report.html at 400 and 1,400 px and printed: each chart within its column, every mark with a tooltip", async () => {
+    const levels = ["simple", "moderate", "challenging", "extra"];
+    const records = Array.from({ length: 12 }, (_, i) => ({ ...record(String(i), i % 3 !== 0, levels[i % 4]!, 100 + i, i % 2 === 0), dbId: ["concert_singer", HOSTILE_DB, "world_1"][i % 3]! }));
+    const file = path.join(dir, "fit-eval.html");
+    fs.writeFileSync(file, await renderEvalHtml(records, { graph: HOSTILE, dataset: "/b", split: "dev", command: "sqlmend eval repair" }));
+    for (const [width, media] of [[400, "screen"], [1400, "screen"], [720, "print"]] as const) {
+      const r = await fit(file, width, media);
+      check(r, `eval at ${width} (${media})`, 1);
+      expect(r.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "flips", "ex-by-database"]);
+      // The hostile graph and database names are text: no image, no script ran, no request, no dialog.
+      expect([r.images, r.hacked, r.dialogs, r.requests]).toEqual([0, null, [], [pathToFileURL(file).href]]);
+      expect(r.figures[0]!.legend).toEqual([HOSTILE]);
+      expect(r.figures.find((f) => f.id === "ex-by-database")!.marks.map((m) => m.title).filter((t) => t.includes(HOSTILE_DB))).toHaveLength(1);
+    }
+  }, 120_000);
+
+  for (const runs of [4, 13]) {
+    it(`an experiment's report.html with ${runs} runs at 400 and 1,400 px and printed: each chart within its column, the "all" group shown, coincident points each visible`, async () => {
+      const file = path.join(dir, `fit-${runs}.html`);
+      await experimentPage(file, runs);
+      for (const [width, media] of [[400, "screen"], [1400, "screen"], [720, "print"]] as const) {
+        const r = await fit(file, width, media);
+        check(r, `${runs} runs at ${width} (${media})`, runs);
+        expect(r.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "ex-vs-tokens", "flips", "ex-by-database", "corrected-within", "ex-per-repeat"]);
+        expect([r.images, r.hacked, r.dialogs, r.requests]).toEqual([0, null, [], [pathToFileURL(file).href]]);
+        const scatter = r.figures.find((f) => f.id === "ex-vs-tokens")!;
+        expect(scatter.marks).toHaveLength(runs);
+        expect(scatter.legend).toContain(`R3 ${HOSTILE}`);
+        // Runs 1 and 7 (and 2 and 8 …) coincide: each point's tooltip names both.
+        if (runs > 6) expect(scatter.marks[0]!.title).toMatch(runs > 12 ? /^R1 [^,]+, R7 [^,]+, R13 [^,]+: each / : /^R1 [^,]+, R7 [^,]+: each /);
+        expect(r.figures.find((f) => f.id === "corrected-within")!.legend).toContain(`guideline ${HOSTILE}`);
+      }
+    }, 120_000);
+  }
+});

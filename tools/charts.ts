@@ -208,6 +208,8 @@ const BASE_CONFIG = {
 /** One series of a grouped bar chart: its value in each group. */
 export interface BarSeries {
   name: string;
+  /** A short name (a run's key) written left of each of its bars; default none (the legend and tooltips name it). */
+  label?: string;
   /** Per group, in the order of `groups`: a number (a bar); null, no figure (no bar, a dash); undefined, not applicable (nothing drawn). */
   values: (number | null | undefined)[];
 }
@@ -234,9 +236,9 @@ export interface GroupedBarChartOptions {
 }
 
 /**
- * Grouped horizontal bars: a row per group, a bar per series within it, its value written after it. Horizontal, so
- * its width is fixed whatever the number of groups and series (the chart grows downwards) and no name is turned
- * upright; the legend below it names the series.
+ * Grouped horizontal bars: a row per group headed by its name, a bar per series within it, its value written after
+ * it. Horizontal, so its width is fixed whatever the number of groups and series (the chart grows downwards) and no
+ * name is turned upright or cut short; the legend below it names the series, each bar's tooltip both names.
  */
 export async function groupedBarChart(o: GroupedBarChartOptions): Promise<string> {
   return (await groupedBarChartParts(o)).html;
@@ -249,7 +251,9 @@ export async function groupedBarChartParts(o: GroupedBarChartOptions): Promise<{
   const names = o.series.map((s) => s.name);
   const marks = new Map<string, MarkInfo>();
   const groups = distinct(o.groups);
-  const seriesNames = distinct(names);
+  const labelled = o.series.some((s) => s.label !== undefined);
+  // The value a bar's row is keyed by: its short name when bars are labelled (the axis writes it), else its name.
+  const seriesNames = distinct(o.series.map((s) => (labelled ? (s.label ?? s.name) : s.name)));
   const rows: Record<string, unknown>[] = [];
   // Group by group, top to bottom: the document's order is the drawing's.
   groups.forEach((group, g) =>
@@ -267,52 +271,63 @@ export async function groupedBarChartParts(o: GroupedBarChartOptions): Promise<{
   );
   const drawn = rows.filter((r) => !r.missing).map((r) => r.value as number);
   const max = o.max ?? Math.max(o.integer ? 1 : 0, ...drawn, Number.MIN_VALUE);
-  // A bar's step holds its 10-px value label; a group's band holds its bars exactly (the band scale's padding
-  // is added around it, not taken from it), so labels of neighbouring bars never touch.
+  // A bar's step holds its 10-px value label, so labels of neighbouring bars never touch.
   const step = 14;
-  const [paddingInner, paddingOuter] = [0.2, 0.1];
-  const band = (o.series.length * step) / (1 - paddingInner);
+  const width = o.width ?? DEFAULT_WIDTH;
   const spec = {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    width: o.width ?? DEFAULT_WIDTH,
-    // A fixed height keeps "fit-x" (Vega-Lite drops it for a step height).
-    height: Math.ceil(band * (groups.length - paddingInner + 2 * paddingOuter)),
-    autosize: { type: "fit-x", contains: "padding" },
-    padding: { left: 4, right: 4, top: 4, bottom: 4 },
-    config: BASE_CONFIG,
+    autosize: { type: "pad" },
+    padding: 4,
+    config: { ...BASE_CONFIG, header: { labelFont: FONT, labelColor: "#222" } },
     data: { values: rows },
-    encoding: {
-      y: {
+    // A row per group, its name above its bars across the whole width (long run or database names are not cut).
+    facet: {
+      row: {
         field: "group",
         type: "nominal",
         sort: groups,
         title: null,
-        scale: { paddingInner, paddingOuter },
-        axis: { description: axisKey("group"), labelLimit: 200, ticks: false, domain: false, labelPadding: 6, labelFontWeight: 600 },
-      },
-      yOffset: { field: "series", type: "nominal", sort: seriesNames, scale: { paddingInner: 0.15, paddingOuter: 0 } },
-      x: {
-        field: "value",
-        type: "quantitative",
-        scale: { domain: [0, max], nice: o.max === undefined, zero: true },
-        title: o.axisTitle ?? null,
-        axis: { description: axisKey("value"), ...(o.integer ? { tickMinStep: 1, format: "d" } : {}), grid: true, labelFlush: true },
+        header: { labelAngle: 0, labelOrient: "top", labelAnchor: "start", labelAlign: "left", labelFontSize: 12, labelFontWeight: 600, labelLimit: width - 8, labelPadding: 3, labelBaseline: "top" },
       },
     },
-    layer: [
-      {
-        mark: { type: "bar" },
-        transform: [{ filter: "!datum.missing" }],
-        encoding: {
-          color: { field: "series", type: "nominal", sort: seriesNames, scale: { domain: seriesNames, range: colors }, legend: null },
-          description: { field: MARK_FIELD },
+    spacing: 8,
+    spec: {
+      // Room on the right for the longest value label ("100.00"), on the left for the series' short names.
+      width: width - 8 - Math.ceil(textWidth("100.00", 10)) - 6 - (labelled ? Math.ceil(Math.max(...seriesNames.map((n) => textWidth(n, 10)))) + 6 : 0),
+      height: o.series.length * step,
+      encoding: {
+        y: {
+          field: "series",
+          type: "nominal",
+          sort: seriesNames,
+          title: null,
+          axis: labelled ? { description: axisKey("series"), ticks: false, domain: false, labelFontSize: 10, labelPadding: 4, labelLimit: 0 } : null,
+          scale: { paddingInner: 0.15, paddingOuter: 0.05 },
+        },
+        x: {
+          field: "value",
+          type: "quantitative",
+          scale: { domain: [0, max], nice: o.max === undefined, zero: true },
+          title: o.axisTitle ?? null,
+          axis: { description: axisKey("value"), ...(o.integer ? { tickMinStep: 1, format: "d" } : {}), grid: true, labelFlush: true },
         },
       },
-      {
-        mark: { type: "text", align: "left", baseline: "middle", dx: 3, fontSize: 10, color: "#333", aria: false },
-        encoding: { text: { field: "label" } },
-      },
-    ],
+      layer: [
+        {
+          mark: { type: "bar" },
+          transform: [{ filter: "!datum.missing" }],
+          encoding: {
+            color: { field: "series", type: "nominal", sort: seriesNames, scale: { domain: seriesNames, range: colors }, legend: null },
+            description: { field: MARK_FIELD },
+          },
+        },
+        {
+          mark: { type: "text", align: "left", baseline: "middle", dx: 3, fontSize: 10, color: "#333", aria: false },
+          encoding: { text: { field: "label" } },
+        },
+      ],
+    },
+    resolve: { scale: { x: "shared", y: "shared" } },
   } as unknown as TopLevelSpec;
   const rendered = await renderVegaLite(spec, { id: o.id, title: o.title, marks });
   return { html: figure(o.id, "bar", o.title, rendered.svg, names.map((name, i) => ({ name, color: colors[i]! }))), rendered };
