@@ -365,7 +365,8 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
 });
 
 const HOSTILE = "<img src=x onerror=alert(1)>";
-const HOSTILE_DB = "</script><script>window.__hacked=1</script>";
+// A line separator too: Vega-Lite's generated expressions cannot hold one (it stopped the page).
+const HOSTILE_DB = "</script><script>window.__hacked=1</script>\u2028x";
 
 /**
  * `count` correctors on 12 questions of 4 difficulties and 3 databases (one named like a script), run 3 named like an
