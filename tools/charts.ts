@@ -104,7 +104,7 @@ export interface RenderedSvg {
 
 /** A datum field whose value names a mark: `markKey(n)` in a spec's data, `description: { field: MARK_FIELD }` on the mark. */
 export const MARK_FIELD = "sqlmendMark";
-const markKey = (n: number) => `sqlmend-mark-${n}`;
+export const markKey = (n: number) => `sqlmend-mark-${n}`;
 /** An axis' `description`: its group gets `data-axis="NAME"` ("value", "x", "y", …). */
 export const axisKey = (name: string) => `sqlmend-axis-${name.replace(/\W/g, "")}`;
 
@@ -207,7 +207,7 @@ const BASE_CONFIG = {
   font: FONT,
   view: { stroke: null },
   axis: { labelFontSize: 11, titleFontSize: 11, labelColor: "#333", titleColor: "#333", gridColor: "#e6e6e6", domainColor: "#444", tickColor: "#444" },
-  // Our own marks are described (tooltips); Vega's generated descriptions of axes would only repeat them.
+  // ARIA on: a mark's `description` becomes its aria-label, which carries our mark keys (see renderVegaLite).
   aria: true,
 } as const;
 
