@@ -28,6 +28,8 @@ export type { ApiOptionsOf } from "./runner/run-values.ts";
 export { compare } from "./runner/compare-run.ts";
 export { loadBenchmark } from "./runner/benchmark-api.ts";
 export { listGraphs } from "./runner/graph-catalog.ts";
+export { checkModule, newGraph, newNode } from "./runner/scaffold.ts";
+export type { CheckResult, NewFileResult } from "./runner/scaffold.ts";
 export type { GraphDescription } from "./runner/graph-catalog.ts";
 export type { EvalFiles, EvalOptions, EvalResult } from "./runner/eval-run.ts";
 export type { RunApiOptions } from "./runner/run-values.ts";
@@ -81,6 +83,7 @@ export type { SqlStateValue, SqlStateUpdate, SqlInput, Execution, Attempt, Candi
 export { QuestionSchema } from "./state/question.ts";
 export type { Question, Benchmark } from "./state/question.ts";
 export { callModel, callStructured } from "./tools/models/llm.ts";
+export type { ModelCallRecord, Usage } from "./state/usage.ts";
 export { createOpenAIProvider, resolveModelConfig } from "./tools/models/models.ts";
 export type { ModelProvider } from "./tools/models/models.ts";
 export { extractSql, extractJson, stripThinking } from "./tools/reply.ts";

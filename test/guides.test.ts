@@ -100,6 +100,17 @@ describe("the guides' examples run as the guides say", () => {
     expect(help.out).toMatch(/--plan-steps N\s+steps the generator plans before it writes SQL \(default 3\)/);
   }, 60_000);
 
+  it("new-node: the helpers' example — three samples at a per-call temperature, each run, kept as candidates", async () => {
+    const out = path.join(dir, "helpers");
+    generatorPrompts.length = 0;
+    const run = await runCli(["eval", "baseline", "--node", "generate=./node-helpers.ts", "--bench", benchDir, "--out", out, "--checkpoints", path.join(dir, "helpers.sqlite"), ...model()], dir, env());
+    expect(run.code, run.err).toBe(0);
+    expect(generatorPrompts.length).toBe(12);
+    const records = [...(await resultsOf(out)).values()];
+    expect(records.filter((r) => r.correct === true)).toHaveLength(3);
+    expect(records.every((r) => r.calls === 3)).toBe(true);
+  }, 60_000);
+
   it("new-node: the same swap in a script, in a Node process of its own", async () => {
     const db = dev[1]!;
     const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");

@@ -40,6 +40,8 @@ export const commands: CommandEntry[] = [
     summary: "MAGIC: write a self-correction guideline from a method's training failures (magic guideline)",
     load: async () => (await import("./magic.ts")).magicCommand,
   },
+  { name: "new", summary: "write a typed start for a node of your own (new node --graph G --slot S FILE) or a method (new graph FILE)", load: async () => (await import("./scaffold.ts")).newCommand },
+  { name: "check", summary: "type-check a node module against its slot, or a graph module, as tsc --strict would", load: async () => (await import("./scaffold.ts")).checkCommand },
   { name: "threads", summary: "list checkpointed threads, newest first", load: async () => (await import("./threads.ts")).threadsCommand },
   {
     name: "inspect",
