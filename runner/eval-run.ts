@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError } from "../core/errors.ts";
+import { EXIT } from "../core/exit.ts";
 import { commandLine } from "../core/secrets.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import {
@@ -33,7 +34,7 @@ import { commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flag
 /** What `sqlmend eval` prints for `--help` (the flags are `evalFlags`). */
 export const EVAL_USAGE = `Usage: sqlmend eval GRAPH|--graph FILE --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
                     [--limit N] [--ids ID,...] [--concurrency K] [--resume] [--semantics bird|spider]
-                    [--keep-distinct] [--shard I/N]
+                    [--keep-distinct] [--shard I/N] [--strict]
        sqlmend eval GRAPH --questions FILE.jsonl|.csv --db-dir DIR --out DIR [...]
 
 ${SELECTION_USAGE}
@@ -52,6 +53,9 @@ ${SAMPLE_USAGE}
                             http://127.0.0.1:2024 from 'npx @langchain/langgraph-cli dev'
   --shard I/N               run the I-th of N shares of the selection (positions I-1, I-1+N, ... in file
                             order), e.g. one per machine; 'sqlmend merge' joins the N --out folders
+  --strict                  exit 4 when the run is degenerate: the method's defining step (TS-SQL: a test case;
+                            Memo-SQL: a memory hit; R3: a review round; MAGIC: a guideline revision kept)
+                            happened in none of the questions (the summary and report.md say so either way)
 ${RUN_FLAGS_USAGE}
 
   Exit status: 0 every question answered; 3 questions failed (a model call got no reply, the graph could not
@@ -68,6 +72,7 @@ export const evalFlags = (modules?: RunModules) =>
     "keep-distinct": { type: "boolean" },
     shard: { type: "string" },
     server: { type: "string" },
+    strict: { type: "boolean" },
   }) as const;
 
 /** The files an eval run writes in its output folder. */
@@ -169,7 +174,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
   const values = input.values as FlagValuesOf<ReturnType<typeof evalFlags>>;
   const { positionals, modules } = input;
   const { spec, concurrency, limit } = checkEvalFlags(input);
-  const [{ buildRunner, examplesFor }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+  const [{ buildRunner, examplesFor }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { degenerateOf, evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
     import("./build-runner.ts"),
     import("./report.ts"),
     import("./eval.ts"),
@@ -278,17 +283,20 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
       command: input.argv ? commandLine("eval", input.argv) : commandLineOf("eval", positionals, values),
       notes: runNotes,
     });
+    const degenerate = degenerateOf(runner.spec.outcome, records).degenerate;
     io.stdout(
       `${exLine(summarize(records), `, ${semantics} semantics`)}; ${skipped.length} skipped\n` +
         unfinishedLines(run, failureOf) +
         (callFailures(records) ? `${callFailures(records)}\n` : "") +
         (cacheModeFrom(values, io.env) !== "off" ? `${cacheSummary(records.filter((r) => ranNow.has(r.id)))} in this run\n` : "") +
         (stopping ? `Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n` : "") +
+        (degenerate ? `${degenerate}${values.strict ? " (--strict: exit 4)" : "; --strict makes this exit non-zero"}\n` : "") +
         `Report: ${path.join(outDir, "report.md")}\n`,
     );
     const summary = summarize(records);
     return {
-      exitCode: run.exitCode,
+      // A degenerate run under --strict is not what was asked (a failed or stopped run keeps its own status).
+      exitCode: run.exitCode === EXIT.ok && degenerate && values.strict ? EXIT.degenerate : run.exitCode,
       outDir,
       ex: summary.total ? summary.ex : null,
       correct: summary.correct,
