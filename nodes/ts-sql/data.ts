@@ -37,8 +37,9 @@ import { DATA_MIN_ROWS, DATA_REPLY_ATTEMPTS } from "./options.ts";
  * others), so a server decoding under it (OpenAI structured outputs, vLLM, llama.cpp) can only produce replies that
  * are read. A column's description carries its example values and the stored values the question was linked to. Parsing is
  * looser than what is asked: a table left out has no rows, names match whatever their case, a column a row leaves
- * out is NULL, and the older form (`{columns, rows}`) is read too; an unknown column, one not asked for, one named
- * twice, or a row whose length is not its columns', is refused (one line naming it) and asked again.
+ * out is NULL, a real column not asked for is read as written, a number written as text in a numeric column is read
+ * as SQLite stores it, and the older form (`{columns, rows}`) is read too; an unknown column, one named twice, or a
+ * row whose length is not its columns', is refused (one line naming it) and asked again.
  */
 export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>, linked: Linking | null = null) {
   const picked = schema.tables.filter((t) => tables.includes(t.name));
@@ -50,7 +51,8 @@ export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns
       // Asked for: the columns the prompt shows (`compactSchema`), in its order.
       const asked = askedColumns(t, shownColumns);
       const columns = asked.map((name) => t.columns.find((c) => c.name === name)!).filter(Boolean);
-      const row = z.strictObject(Object.fromEntries(columns.map((c) => [c.name, columnValue(t, c, linked)])));
+      // Asked: exactly these columns (additionalProperties false); read: another real column too, as written.
+      const row = z.looseObject(Object.fromEntries(columns.map((c) => [c.name, columnValue(t, c, linked)]))).meta({ additionalProperties: false });
       // The prompt's "3 to 8 rows per table" asked by the schema too (minItems; more where the question names a larger
       // count), not required to parse: a table left with fewer rows keeps them.
       const rows = z.array(row).meta({ description: `${t.name}'s test rows`, minItems: DATA_MIN_ROWS });
@@ -87,9 +89,21 @@ function columnValue(table: Table, column: Column, linking: Linking | null) {
   const required = column.notNull || column.primaryKey || table.primaryKey.includes(column.name);
   const stored = (linking?.values ?? []).filter((v) => v.table.toLowerCase() === table.name.toLowerCase() && v.column.toLowerCase() === column.name.toLowerCase()).map((v) => v.value);
   const examples = [...new Set([...stored, ...column.samples.slice(0, 3)].map((v) => JSON.stringify(typeof v === "string" && v.length > 40 ? v.slice(0, 40) : v)))];
-  const value = required ? base : z.union([base, z.null()]);
+  // Read as the scratch database would store it: a number written as text in a numeric column, a number in a text one.
+  const value = z.preprocess(asAffinity(type), required ? base : z.union([base, z.null()]));
   return examples.length ? value.meta({ description: `e.g. ${examples.join(", ")}` }) : value;
 }
+
+/** A value as SQLite's column affinity stores it (`type` upper-cased): numeric text as a number, a number as text. */
+const asAffinity = (type: string) => (value: unknown) => {
+  if (typeof value === "boolean" && !/CHAR|CLOB|TEXT/.test(type)) return value ? 1 : 0;
+  if (/CHAR|CLOB|TEXT/.test(type)) return typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+  if (typeof value === "string" && /INT|REAL|FLOA|DOUB/.test(type) && value.trim() !== "" && Number.isFinite(Number(value))) {
+    const n = Number(value);
+    return /INT/.test(type) && !Number.isInteger(n) ? value : n;
+  }
+  return value;
+};
 
 /**
  * The older reply form `{columns, rows}` as row objects, and row objects' keys matched to the asked columns whatever
@@ -113,8 +127,7 @@ function olderForms(table: Table, asked: string[]) {
     const lower = names.map((c) => c.toLowerCase());
     const problem =
       names.find((c) => !real.has(c.toLowerCase()))?.replace(/^/, `${table.name} has no column `) ??
-      names.find((_, i) => lower.indexOf(lower[i]!) !== i)?.replace(/^(.*)$/, "column $1 is named twice") ??
-      names.find((c) => !isAsked.has(c.toLowerCase()))?.replace(/^(.*)$/, `column $1 was not asked for (${asked.join(", ")})`);
+      names.find((_, i) => lower.indexOf(lower[i]!) !== i)?.replace(/^(.*)$/, "column $1 is named twice");
     if (problem) {
       ctx.addIssue({ code: "custom", message: problem, input: value });
       return value;
@@ -125,7 +138,14 @@ function olderForms(table: Table, asked: string[]) {
       ctx.addIssue({ code: "custom", message: `row ${bad + 1} has ${Array.isArray(r) ? r.length : "no"} values for ${names.length} columns`, path: [bad], input: value });
       return value;
     }
-    return rows.map((r) => Object.fromEntries(asked.map((c) => [c, null as unknown]).map(([c]) => [c, r[lower.indexOf((c as string).toLowerCase())] ?? null])));
+    // The asked columns (NULL where left out), then any other real column as written.
+    const others = names.filter((c) => !isAsked.has(c.toLowerCase()));
+    return rows.map((r) =>
+      Object.fromEntries([
+        ...asked.map((c) => [c, r[lower.indexOf(c.toLowerCase())] ?? null]),
+        ...others.map((c) => [real.get(c.toLowerCase())!, r[names.indexOf(c)] ?? null]),
+      ]),
+    );
   };
 }
 

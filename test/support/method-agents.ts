@@ -98,7 +98,9 @@ function sqlAfter(text: string, label: string): string | undefined {
 export function promptTables(req: ChatRequestRecord): Map<string, string[]> {
   const prompt = allText(req);
   const own = prompt.slice(prompt.lastIndexOf("(End of the example.)") + 1);
-  const block = own.slice(own.indexOf("Tables ("), own.indexOf("What the question refers to"));
+  const start = Math.max(0, own.search(/^Tables\b/m));
+  const ends = ["What the question refers to", "\nQuestion: "].map((m) => own.indexOf(m, start)).filter((i) => i >= 0);
+  const block = own.slice(start, ends.length ? Math.min(...ends) : undefined);
   const out = new Map<string, string[]>();
   for (const m of block.matchAll(/^["`]?([^"`\s:]+)["`]?: (.*)$/gm)) {
     const columns = m[2]!.replace(/ \(\+\d+ other columns? not needed here\)$/, "").split("; ").filter((c) => !/^(key \(|\()/.test(c));
