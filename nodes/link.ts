@@ -8,7 +8,7 @@ import type { Linking } from "../state/linking.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
 
 // No string lengths (strict structured-output modes take none): `cleanKeywords` drops empty and over-long keywords.
-const KeywordsSchema = z.object({ keywords: z.array(z.string()).max(MAX_KEYWORDS) });
+export const KeywordsSchema = z.object({ keywords: z.array(z.string()).max(MAX_KEYWORDS) });
 
 /** The linker's prompt: what to pick out of the question, and the JSON to reply with. */
 export function keywordPrompt(question: string, evidence: string) {

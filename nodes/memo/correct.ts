@@ -49,7 +49,7 @@ export function memoryStoreFor(file: string, embedder: Embedder | undefined, opt
   return store;
 }
 
-const CriticSchema = z.object({
+export const CriticSchema = z.object({
   wrong: z.boolean(),
   errorTypes: z.array(ErrorTypeSchema).default([]),
   suggestions: z.string().default(""),

@@ -53,7 +53,7 @@ export type MemoNodeFactory<P> = NodeFactory<P, Command>;
 
 export { MAX_SUB_QUESTIONS };
 
-const DecompositionSchema = z.object({
+export const DecompositionSchema = z.object({
   simple: z.boolean().default(false),
   fits: z.boolean().default(true),
   // At most what a path solves: the schema says so, nothing is cut after parsing.
@@ -149,7 +149,7 @@ export const actNode: MemoNodeFactory<PathPayload> = (deps, options) => async (p
   return new Command({ update: withCalls({ memoSteps: [step] }, [call.record]), goto });
 };
 
-const ReflectionSchema = z.object({ problem: z.boolean(), issue: z.string().default("") });
+export const ReflectionSchema = z.object({ problem: z.boolean(), issue: z.string().default("") });
 
 /** Slot `reflect` (role `reflector`): shown the current step and every earlier one; a problem sends the step to revise (once). */
 export const reflectNode: MemoNodeFactory<PathPayload> = (deps, options) => async (payload) => {
