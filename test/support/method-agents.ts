@@ -359,7 +359,8 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
   };
 
   const respond = (req: ChatRequestRecord): ScriptedReply => {
-    const role = req.model.startsWith(MODEL_PREFIX) ? req.model.slice(MODEL_PREFIX.length) : "";
+    // `--coder-models agent/coder-1,agent/coder-2,...`: each a coder (TS-SQL's voting coders).
+    const role = req.model.startsWith(MODEL_PREFIX) ? req.model.slice(MODEL_PREFIX.length).replace(/^coder-.*$/, "coder") : "";
     calls.set(role || req.model, (calls.get(role || req.model) ?? 0) + 1);
     const q = questionOf(req);
     const prompt = allText(req);
