@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JsonScalarSchema, type TestData, type TestTablesValue } from "../../state/ts-sql.ts";
+import { type TestData, type TestTablesValue } from "../../state/ts-sql.ts";
 import type { DbSchema } from "../../tools/schema.ts";
 import type { Linking } from "../../state/linking.ts";
 import { callStructured } from "../../tools/models/llm.ts";
