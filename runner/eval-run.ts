@@ -60,7 +60,8 @@ ${RUN_FLAGS_USAGE}
 
   Exit status: 0 every question answered; 3 questions failed (a model call got no reply, the graph could not
   finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C, 143 SIGTERM,
-  129 SIGHUP (stopped: questions in flight finish, outputs are written, --resume continues); 1 user error; 2 usage.`;
+  129 SIGHUP (stopped: questions in flight finish, outputs are written, --resume continues); 4 a degenerate run
+  under --strict; 1 user error; 2 usage.`;
 
 /** eval's flags: the run's (model, graph knobs, node swaps, correction), every graph's own options, the selection's, eval's own. */
 export const evalFlags = (modules?: RunModules) =>
@@ -87,7 +88,7 @@ export interface EvalFiles {
 
 /** What an eval run did: the figures its report prints, and where its files are. */
 export interface EvalResult {
-  /** The launcher's exit status (`core/exit.ts`): 0 every question answered, 3 some failed or not run, 130/143/129 stopped. */
+  /** The launcher's exit status (`core/exit.ts`): 0 every question answered, 3 some failed or not run, 4 degenerate under `strict`, 130/143/129 stopped. */
   exitCode: number;
   outDir: string;
   /** Execution accuracy in percent over the answered questions with gold SQL; null when none was scored. */
