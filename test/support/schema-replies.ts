@@ -172,7 +172,7 @@ function sampleObject(s: Schema, options: SampleOptions, root: unknown): { [key:
   return out;
 }
 
-/** Quoted values, example values and numbers of a request's messages: what a model filling the schema would copy. */
+/** Quoted values, the question's words and the numbers of a request's messages: what a model filling the schema would copy. */
 export function promptVocabulary(req: ChatRequestRecord): { words: string[]; numbers: number[] } {
   const text = req.messages.map((m) => m.content).join("\n");
   const words = new Set<string>();
@@ -180,6 +180,9 @@ export function promptVocabulary(req: ChatRequestRecord): { words: string[]; num
     const w = (m[1] ?? m[2] ?? "").replace(/''/g, "'").trim();
     if (w && w.length <= 60) words.add(w);
   }
+  // The question's own words, as a model picking keywords or values out of it would copy them.
+  const question = [...text.matchAll(/^Question: (.*)$/gm)].at(-1)?.[1] ?? "";
+  for (const w of question.split(/[^\p{L}\p{N}_'-]+/u)) if (w.length >= 3) words.add(w);
   const numbers = new Set<number>();
   for (const m of text.matchAll(/(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])/g)) {
     const n = Number(m[1]);
