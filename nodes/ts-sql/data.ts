@@ -32,11 +32,11 @@ import { DATA_MIN_ROWS, DATA_REPLY_ATTEMPTS } from "./options.ts";
  * exactly the columns asked for (those the prompt shows, `shownColumns`), each a JSON scalar of the column's type
  * (SQLite's affinity: integer, number or string), null allowed unless the column is NOT NULL or a key. Issue 40: a
  * `columns` list the model wrote allowed a repeated or unknown column and rows of any length, which the validator then
- * refused; here the JSON schema sent says all the validator checks — every table required with at least DATA_MIN_ROWS rows (the prompt asks 3 to 8),
- * every column required, no other property — and is strict-mode ready (every property listed and required, no
- * others), so a server decoding under it (OpenAI structured outputs, vLLM, llama.cpp) can only produce replies that
- * are read. A column's description carries its example values and the stored values the question was linked to. Parsing is
- * looser than what is asked: a table left out has no rows, names match whatever their case, a column a row leaves
+ * refused; here the JSON schema sent says all the validator checks — every table required (DATA_MIN_ROWS rows asked,
+ * as the prompt asks 3 to 8), every column required, no other property — and is strict-mode ready (every property
+ * listed and required, no others), so a server decoding under it (OpenAI structured outputs, vLLM, llama.cpp) can
+ * only produce replies that are read. A column's description carries the stored values the question was linked to,
+ * then its example values. Parsing is looser than what is asked: a table left out has no rows, names match whatever their case, a column a row leaves
  * out is NULL, a real column not asked for is read as written, a number written as text in a numeric column is read
  * as SQLite stores it, and the older form (`{columns, rows}`) is read too; an unknown column, one named twice, or a
  * row whose length is not its columns', is refused (one line naming it) and asked again.
