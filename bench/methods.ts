@@ -157,7 +157,7 @@ console.log("text: the characters of the chat prompts and replies the server saw
 const PAPER_COST: Record<string, string> = {
   "ts-sql": "2,369 tokens per SQL (Table 6: test-case generation + self-refinement)",
   "ts-sql-refine": "2,369 tokens per SQL (Table 6, as a corrector in Table 5)",
-  "memo-sql": "7,925 (Qwen2.5-Coder-32B) / 16,563 (Llama-3.1-8B) generated tokens per query (Table 2)",
+  "memo-sql": "output: 7,925 (Qwen2.5-Coder-32B) / 16,563 (Llama-3.1-8B) generated tokens per query (Table 2): beside out tok/q",
   "memo-refine": "not reported (Table 2 is the whole pipeline: memo-sql)",
   r3: "not reported",
   "r3-review": "not reported",

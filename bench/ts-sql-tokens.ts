@@ -12,7 +12,7 @@
  *   o200k_base, offline). The paper does not say which tokenizer it used (its models are Gemini 1.5 Pro, GPT-4o and
  *   Claude 3.5 Sonnet).
  *
- * Run: npx tsx bench/ts-sql-tokens.ts [--limit N] [--spider DIR] [--spider-limit N] [--graph ts-sql|ts-sql-refine] [--dump DIR]
+ * Run: npx tsx bench/ts-sql-tokens.ts [--limit N] [--spider DIR] [--spider-limit N] [--graph ts-sql|ts-sql-refine] [--coders N] [--dump DIR]
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     spider: { type: "string" },
     "spider-limit": { type: "string", default: "20" },
     graph: { type: "string", default: "ts-sql" },
+    /** Coders that vote (§3.1.3: three), as --coder-models agent/coder-1,... (the scripted coders all write the same code). */
+    coders: { type: "string", default: "1" },
     /** Writes every prompt and reply the server saw to this folder, a file per request (to see where tokens go). */
     dump: { type: "string" },
   },
@@ -102,6 +104,8 @@ for (const bench of benches) {
     await sqlmend(["eval", "baseline", "--bench", bench.dir, "--split", "dev", "--out", `${out}-baseline`, "--limit", bench.limit, "--checkpoints", "memory"]);
     extra.push("--initial", path.join(`${out}-baseline`, "predict_dev.json"));
   }
+  const coders = Number(values.coders);
+  if (coders > 1) extra.push("--coder-models", Array.from({ length: coders }, (_, i) => `agent/coder-${i + 1}`).join(","));
   await sqlmend(["eval", graph, "--bench", bench.dir, "--split", "dev", "--out", out, "--limit", bench.limit, "--checkpoints", "memory", ...extra]);
   const records = fs
     .readFileSync(path.join(out, "results.jsonl"), "utf8")

@@ -11,6 +11,8 @@ export const EXIT = {
   usage: 2,
   /** Finished, but some work failed or was not run (questions, a merge): `--resume` runs it again. */
   incomplete: 3,
+  /** `eval --strict`: finished, but the method's defining step happened in no question (a degenerate run). */
+  degenerate: 4,
 } as const;
 
 /**

@@ -24,6 +24,8 @@ export const magicSpec = defineSpec(magicManifest, {
       guidelineHash: typeof state.guidelineHash === "string" && state.guidelineHash ? state.guidelineHash : null,
       revision: typeof state.revision === "string" && state.revision ? state.revision : null,
     }),
+    // The guideline changed an answer (a revision kept): else the run only re-scored its initial SQL.
+    defining: { step: "a guideline-driven revision kept", happened: (o) => o.revision === "revised" },
   },
   steps: () => 3,
   build(_deps, options, node) {

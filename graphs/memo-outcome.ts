@@ -8,7 +8,7 @@ import { type Outcome, type OutcomeSpec, summarizeOutcomes } from "./outcome.ts"
  * and — in eval only, from the gold — whether any candidate was right (an oracle figure).
  */
 
-type Verdict = { reusedFrom?: string; shown?: number; error?: string };
+type Verdict = { reusedFrom?: string; shown?: number; sameDatabase?: number; error?: string };
 const metaOf = (c: Candidate) => (c.meta ?? {}) as { rounds?: number; reverted?: unknown; verdicts?: Verdict[] };
 
 function candidateOutcome(state: Record<string, unknown>): Outcome {
@@ -32,7 +32,15 @@ function candidateOutcome(state: Record<string, unknown>): Outcome {
     criticReused: verdicts.length - asked.length,
     // Memory entries shown to the critic, per critic call (0 without memory or under --retrieval none).
     memoryShownPerCall: asked.length ? asked.reduce((a, v) => a + (v.shown ?? 0), 0) / asked.length : null,
+    // Only when it happened: memory entries of the question's own database shown to its critics (a memory kept under
+    // --allow-memory-overlap, or built from another split of a benchmark whose splits share databases).
+    ...sameDatabaseShown(asked),
   };
+}
+
+function sameDatabaseShown(asked: Verdict[]): Outcome {
+  const n = asked.reduce((a, v) => a + (v.sameDatabase ?? 0), 0);
+  return n ? { memoryShownSameDatabase: n } : {};
 }
 
 function decompositionOutcome(state: Record<string, unknown>): Outcome {
@@ -67,13 +75,18 @@ function summarize(outcomes: Outcome[]): string[] {
   return summarizeOutcomes(shown).map((line) => (line.startsWith("oracleGoldInCandidates:") ? `${line} — oracle: scored against the gold, not known to the method` : line));
 }
 
+/** The memory shown to a critic (a memory hit): else the critics worked without the error-correction memory. */
+const MEMORY_HIT = { step: "a memory entry shown to a critic", happened: (o: Outcome) => typeof o.memoryShownPerCall === "number" && o.memoryShownPerCall > 0 };
+
 export const memoSqlOutcome: OutcomeSpec = {
+  defining: MEMORY_HIT,
   of: (state) => ({ ...decompositionOutcome(state), ...candidateOutcome(state) }),
   summarize,
   oracle: goldInCandidates,
 };
 
 export const memoRefineOutcome: OutcomeSpec = {
+  defining: MEMORY_HIT,
   of: (state) => ({ ...candidateOutcome(state), candidatesFrom: candidateSource(state) }),
   summarize,
   oracle: goldInCandidates,

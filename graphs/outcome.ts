@@ -19,6 +19,22 @@ export interface OutcomeSpec {
    * `oracle…` so nobody reads them as something the method could know.
    */
   oracle?(state: Record<string, unknown>, isGold: (sql: string) => Promise<boolean>): Promise<Outcome>;
+  /**
+   * The step that makes the method what it is, read off one question's outcome (TS-SQL: a test case built). A run
+   * where it happened for no question is degenerate (`degenerateLine`): the method ran as its fallback throughout.
+   */
+  defining?: { step: string; happened(outcome: Outcome): boolean };
+}
+
+/**
+ * The line a degenerate run gets on its summary and in report.md (and `--strict` turns into a non-zero exit): the
+ * graph's defining step happened in none of the questions with an outcome; undefined otherwise, or with no outcome.
+ */
+export function degenerateLine(spec: { defining?: OutcomeSpec["defining"] } | undefined, outcomes: (Outcome | undefined)[]): string | undefined {
+  const defining = spec?.defining;
+  const present = outcomes.filter((o): o is Outcome => !!o);
+  if (!defining || !present.length || present.some((o) => defining.happened(o))) return undefined;
+  return `DEGENERATE RUN: ${defining.step} in none of the ${present.length} questions; the method ran as its fallback throughout (see "What the questions went through")`;
 }
 
 /** What every graph's state says (`state/sql-state.ts`): execution-error fixes, whether the answer executes, calls that got no reply. */

@@ -98,6 +98,8 @@ const rankingKind = (ranking: string): string => (ranking.startsWith("bm25 (embe
  * ranked, from what pool). Values that do not apply (no panel, no shots asked) are null and left out of the sums.
  */
 export const r3Outcome: OutcomeSpec = {
+  // A review round the writer answered: else the run was its writer (and debug loop) alone.
+  defining: { step: "a review round", happened: (o) => typeof o.rounds === "number" && o.rounds > 0 },
   of(raw) {
     const state = raw as unknown as R3StateValue;
     const panel = state.personas.length > 0;

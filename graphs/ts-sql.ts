@@ -205,7 +205,7 @@ async function tsSqlOracle(raw: Record<string, unknown>, isGold: (sql: string) =
   return { oracleFirstSqlCorrect: correct, oracleTestAgreesWithGold: first.ok === correct };
 }
 
-const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSql, oracle: tsSqlOracle };
+const TS_SQL_OUTCOME: OutcomeSpec = { of: tsSqlOutcome, summarize: summarizeTsSql, oracle: tsSqlOracle, defining: { step: "a test case built", happened: (o) => o.tested === true } };
 
 /** TS-SQL as a generator: its own initial SQL (A.1), then the test case and Algorithm 1's revision loop. */
 export const tsSqlSpec = defineSpec(tsSqlManifest, {

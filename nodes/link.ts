@@ -7,7 +7,8 @@ import type { NodeDeps, NodeFactory } from "./types.ts";
 import type { Linking } from "../state/linking.ts";
 import type { ModelCallRecord } from "../state/usage.ts";
 
-const KeywordsSchema = z.object({ keywords: z.array(z.string().min(1).max(200)).max(MAX_KEYWORDS) });
+// No string lengths (strict structured-output modes take none): `cleanKeywords` drops empty and over-long keywords.
+export const KeywordsSchema = z.object({ keywords: z.array(z.string()).max(MAX_KEYWORDS) });
 
 /** The linker's prompt: what to pick out of the question, and the JSON to reply with. */
 export function keywordPrompt(question: string, evidence: string) {

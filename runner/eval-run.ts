@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError } from "../core/errors.ts";
+import { EXIT } from "../core/exit.ts";
 import { commandLine } from "../core/secrets.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import {
@@ -37,7 +38,7 @@ import type { AnyNodeFactory } from "../nodes/types.ts";
 /** What `sqlmend eval` prints for `--help` (the flags are `evalFlags`). */
 export const EVAL_USAGE = `Usage: sqlmend eval GRAPH|--graph FILE --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
                     [--limit N] [--ids ID,...] [--concurrency K] [--resume] [--semantics bird|spider]
-                    [--keep-distinct] [--shard I/N]
+                    [--keep-distinct] [--shard I/N] [--strict]
        sqlmend eval GRAPH --questions FILE.jsonl|.csv --db-dir DIR --out DIR [...]
 
 ${SELECTION_USAGE}
@@ -56,11 +57,15 @@ ${SAMPLE_USAGE}
                             http://127.0.0.1:2024 from 'npx @langchain/langgraph-cli dev'
   --shard I/N               run the I-th of N shares of the selection (positions I-1, I-1+N, ... in file
                             order), e.g. one per machine; 'sqlmend merge' joins the N --out folders
+  --strict                  exit 4 when the run is degenerate: the method's defining step (TS-SQL: a test case;
+                            Memo-SQL: a memory hit; R3: a review round; MAGIC: a guideline revision kept)
+                            happened in none of the questions (the summary and report.md say so either way)
 ${RUN_FLAGS_USAGE}
 
   Exit status: 0 every question answered; 3 questions failed (a model call got no reply, the graph could not
   finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C, 143 SIGTERM,
-  129 SIGHUP (stopped: questions in flight finish, outputs are written, --resume continues); 1 user error; 2 usage.`;
+  129 SIGHUP (stopped: questions in flight finish, outputs are written, --resume continues); 4 a degenerate run
+  under --strict; 1 user error; 2 usage.`;
 
 /** eval's own flags, beside the run's and the selection's. */
 const EVAL_OWN_FLAGS = {
@@ -68,6 +73,7 @@ const EVAL_OWN_FLAGS = {
   "keep-distinct": { type: "boolean" },
   shard: { type: "string" },
   server: { type: "string" },
+  strict: { type: "boolean" },
 } as const;
 
 /** eval's flags: the run's (model, graph knobs, node swaps, correction), every graph's own options, the selection's, eval's own. */
@@ -91,7 +97,7 @@ export interface EvalFiles {
 
 /** What an eval run did: the figures its report prints, and where its files are. */
 export interface EvalResult {
-  /** The launcher's exit status (`core/exit.ts`): 0 every question answered, 3 some failed or not run, 130/143/129 stopped. */
+  /** The launcher's exit status (`core/exit.ts`): 0 every question answered, 3 some failed or not run, 4 degenerate under `strict`, 130/143/129 stopped. */
   exitCode: number;
   outDir: string;
   /** Execution accuracy in percent over the answered questions with gold SQL; null when none was scored. */
@@ -185,7 +191,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
   const values = input.values as FlagValuesOf<ReturnType<typeof evalFlags>>;
   const { positionals, modules } = input;
   const { spec, concurrency, limit } = checkEvalFlags(input);
-  const [{ buildRunner, examplesFor }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+  const [{ buildRunner, examplesFor }, { cacheSummary, callFailures, exLine, failureOf, summarize }, { degenerateOf, evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
     import("./build-runner.ts"),
     import("./report.ts"),
     import("./eval.ts"),
@@ -294,17 +300,20 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
       command: input.argv ? commandLine("eval", input.argv) : commandLineOf("eval", positionals, values),
       notes: runNotes,
     });
+    const degenerate = degenerateOf(runner.spec.outcome, records).degenerate;
     io.stdout(
       `${exLine(summarize(records), `, ${semantics} semantics`)}; ${skipped.length} skipped\n` +
         unfinishedLines(run, failureOf) +
         (callFailures(records) ? `${callFailures(records)}\n` : "") +
         (cacheModeFrom(values, io.env) !== "off" ? `${cacheSummary(records.filter((r) => ranNow.has(r.id)))} in this run\n` : "") +
         (stopping ? `Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n` : "") +
+        (degenerate ? `${degenerate}${values.strict ? " (--strict: exit 4)" : "; --strict makes this exit non-zero"}\n` : "") +
         `Report: ${path.join(outDir, "report.md")}\n`,
     );
     const summary = summarize(records);
     return {
-      exitCode: run.exitCode,
+      // A degenerate run under --strict is not what was asked (a failed or stopped run keeps its own status).
+      exitCode: run.exitCode === EXIT.ok && degenerate && values.strict ? EXIT.degenerate : run.exitCode,
       outDir,
       ex: summary.total ? summary.ex : null,
       correct: summary.correct,

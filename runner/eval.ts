@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
-import { type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
+import { degenerateLine, type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
 import { databaseErrorOf, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
@@ -121,6 +121,12 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
   };
 }
 
+/** A degenerate run's line (`degenerateLine`) over the answered questions' outcomes, as report.md's `degenerate`. */
+export function degenerateOf(spec: OutcomeSpec | undefined, records: EvalRecord[]): { degenerate?: string } {
+  const line = degenerateLine(spec, records.filter((r) => !isFailed(r)).map((r) => r.outcome));
+  return line ? { degenerate: line } : {};
+}
+
 /** Predictions in both official formats (every selected question, in file order; "" where none) and `report.md`. */
 export async function writeEvalOutputs(
   outDir: string,
@@ -174,6 +180,7 @@ export async function writeEvalOutputs(
     ...(ctx.sections?.length ? { sections: ctx.sections } : {}),
     ...(ctx.rerun ? { rerun: ctx.rerun } : {}),
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
+    ...degenerateOf(ctx.outcome, records),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);
   fs.writeFileSync(path.join(outDir, "report.html"), await renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command }));

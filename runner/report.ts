@@ -130,6 +130,8 @@ export interface ReportContext {
   command: string;
   /** The graph's summary of its questions' outcomes (`GraphSpec.outcome`), a line each. */
   outcomes?: string[];
+  /** The run's defining step never happened (`degenerateLine`): said under the headline figures. */
+  degenerate?: string;
   /** The folder the questions' databases came from, and the question file, for the metrics line. */
   databases?: string;
   questionsFile?: string;
@@ -190,6 +192,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`# sqlmend ${ctx.kind ?? "eval"}: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
   if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)${s.failed ? `; **${s.failed} failed**` : ""}`);
   else lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""})${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
+  if (ctx.degenerate) lines.push(`- **${ctx.degenerate}**`);
   lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
   lines.push(`- Metrics computed: ${s.total ? "EX" : "none (no gold SQL)"}, on the databases in \`${ctx.databases ?? ctx.dataset}\`${ctx.questionsFile ? `; questions from \`${ctx.questionsFile}\`` : ""}`);
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);

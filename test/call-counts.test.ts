@@ -17,6 +17,7 @@ import type { Question } from "../state/question.ts";
 import { expectedCalls } from "../graphs/calls.ts";
 import { graphManifests } from "../graphs/registry.ts";
 import { MAX_SQL_REASKS } from "../nodes/r3/options.ts";
+import { MAX_SUB_QUESTIONS } from "../nodes/memo/options.ts";
 import { reaskTurn } from "../nodes/r3/prompts.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type ChatRequestRecord, type OpenAIServer, type ScriptedReply, startOpenAIServer } from "./support/openai-server.ts";
@@ -225,8 +226,9 @@ function adversary(opts: { dataRounds?: number } = {}) {
       case "decomposer":
         return lastAttempt(req, 3, () =>
           allText(req).includes("Random seed ")
-            ? // Each path its own plan (its seed in every sub-question): identical plans would be solved once.
-              json({ simple: false, fits: true, subQuestions: ["a", "b", "c", "d", "e", "f", "g"].map((x) => `${x} (${/Random seed (\w+)/.exec(allText(req))![1]})?`) })
+            ? // Each path its own plan (its seed in every sub-question): identical plans would be solved once. As many
+              // sub-questions as the schema allows (maxItems): one more would be a reply outside it, re-asked.
+              json({ simple: false, fits: true, subQuestions: ["a", "b", "c", "d", "e", "f", "g"].slice(0, MAX_SUB_QUESTIONS).map((x) => `${x} (${/Random seed (\w+)/.exec(allText(req))![1]})?`) })
             : json({ simple: false, fits: false, subQuestions: [] }),
         );
       case "solver":
@@ -245,9 +247,9 @@ function adversary(opts: { dataRounds?: number } = {}) {
         if (turn < (opts.dataRounds ?? 1)) {
           // Rows short of the question's (none, then one more each turn): each turn's prompt shows other rows and
           // problems, so no turn repeats the last one's prompt (that would stop the turns).
-          const tables = (JSON.parse((full as { content: string }).content) as { tables: Record<string, { columns: string[]; rows: unknown[][] }> }).tables;
-          const [first] = Object.entries(tables);
-          return json({ tables: first && turn > 1 ? { [first[0]]: { ...first[1], rows: first[1].rows.slice(0, turn - 1) } } : {} });
+          const tables = (JSON.parse((full as { content: string }).content) as { tables: Record<string, Record<string, unknown>[]> }).tables;
+          const [first] = Object.entries(tables).filter(([, rows]) => rows.length);
+          return json({ tables: first && turn > 1 ? { [first[0]]: first[1].slice(0, turn - 1) } : {} });
         }
         return full;
       }

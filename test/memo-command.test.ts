@@ -323,7 +323,7 @@ describe("eval memo-sql through the launcher", () => {
     const before = server.requests.length;
     const run = io();
     const code = await main(
-      ["eval", "memo-sql", "--bench", benchDir, "--out", out, "--ids", dev[0]!.id, "--memory", path.join(dir, "memory.sqlite"), "--styles", "1", "--refine-rounds", "1", "--vote-empty", "discard", "--checkpoints", "memory"],
+      ["eval", "memo-sql", "--bench", benchDir, "--out", out, "--ids", dev[0]!.id, "--memory", path.join(dir, "memory.sqlite"), "--allow-memory-overlap", "--styles", "1", "--refine-rounds", "1", "--vote-empty", "discard", "--checkpoints", "memory"],
       run.io,
     );
     expect(run.err()).not.toMatch(/error/i);
@@ -337,6 +337,8 @@ describe("eval memo-sql through the launcher", () => {
     expect(writer.messages.at(-1)!.content).toContain("Examples of questions"); // the train split was loaded for ICL
     const settings = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8")).settings;
     expect(settings).toMatchObject({ styles: 1, "vote-empty": "discard", retrieval: "filtered", "refine-rounds": 1 });
+    // The memory holds `memo add` entries of the evaluated database (issue 40): kept only with the flag, and counted.
+    expect(fs.readFileSync(path.join(out, "run.json"), "utf8")).toMatch(/"overlappingEntries": \{[^}]*"database": 1/);
 
     const bad = io();
     expect(await main(["eval", "baseline", "--bench", benchDir, "--out", path.join(dir, "x"), "--styles", "2"], bad.io)).toBe(2);

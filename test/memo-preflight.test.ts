@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoSqlSpec } from "../graphs/memo-sql.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
-import { MemoryStore, type NewMemoryEntry } from "../tools/retrieval/memory-store.ts";
+import { MemoryStore, type NewMemoryEntry, normQuestion } from "../tools/retrieval/memory-store.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 let dir: string;
@@ -65,5 +65,53 @@ describe("the memory never holds the questions being evaluated", () => {
     const b = memoSqlSpec.preflight!(run([], "train")).memory as { sha256: string };
     expect(a.sha256).toBe(b.sha256);
     expect(memoSqlSpec.preflight!(run([], "dev", { retrieval: "none" })).memory).toMatch(/not read/);
+  });
+});
+
+describe("issue 40: memory from the evaluated databases, and punctuation spacing", () => {
+  /** A memory built from a paraphrase file (as `memo build --questions syn.json --db-dir ...`) over the dev databases. */
+  function paraphraseMemory(name: string): string {
+    const memory = path.join(dir, name);
+    const store = MemoryStore.open(memory, { create: true });
+    store.setMeta("build", JSON.stringify({ bench: path.join(dir, "syn"), split: "dev", questions: path.join(dir, "syn6.json") }));
+    // Dev 119's paraphrase with its gold rewritten (same answer, other SQL): neither the text nor the gold guard sees it.
+    store.add({ ...entry("pets/0", "Which pet weighs the least?"), dbId: "pets", goldSql: "SELECT PetID FROM Pets ORDER BY weight ASC LIMIT 1" }, { id: "0", outcome: "entry" });
+    store.add({ ...entry("zoo/1", "How many lions?"), dbId: "zoo" }, { id: "1", outcome: "entry" });
+    store.close();
+    return memory;
+  }
+  const evaluated = () => ({
+    questions: [
+      { id: "119", dbId: "pets", question: "Find the id of the pet with the smallest weight.", goldSql: "SELECT petid FROM pets ORDER BY weight LIMIT 1" },
+      { id: "120", dbId: "pets", question: "What is the id of the lightest pet?", goldSql: "SELECT petid FROM pets ORDER BY weight LIMIT 1" },
+      { id: "3", dbId: "shop", question: "How many orders?", goldSql: "SELECT count(*) FROM orders" },
+    ],
+    bench: path.join(dir, "spider"),
+    split: "dev",
+    cwd: dir,
+  });
+
+  it("refuses a memory holding entries of an evaluated question's database, whatever their text and gold", () => {
+    paraphraseMemory("syn.sqlite");
+    for (const spec of [memoSqlSpec, memoRefineSpec]) {
+      expect(() => spec.preflight!({ ...evaluated(), options: { memory: "syn.sqlite" } })).toThrow(/holds 1 entry .*1 from an evaluated question's database \(pets\) \(evaluated questions hit: 2, first: 119, 120\).*--allow-memory-overlap/);
+    }
+  });
+
+  it("with --allow-memory-overlap it is kept, and the questions it could answer are counted", () => {
+    const allowed = memoSqlSpec.preflight!({ ...evaluated(), options: { memory: "syn.sqlite", allowMemoryOverlap: true } });
+    expect(allowed.memory).toMatchObject({ evaluatedQuestionsInMemory: 2, overlappingEntries: { split: 0, question: 0, gold: 0, database: 1 } });
+  });
+
+  it('"pet ." and "pet." are the same question text', () => {
+    expect(normQuestion("Find the average age of students who do not have any pet .")).toBe(normQuestion("Find the average age of students who do not have any pet."));
+    expect(normQuestion("What is ( the name ) ?")).toBe(normQuestion("What is (the name)?"));
+    const memory = path.join(dir, "added.sqlite");
+    const store = MemoryStore.open(memory, { create: true });
+    store.add({ ...entry("added:1", "Find the average age of students who do not have any pet."), dbId: "pets_1", goldSql: "SELECT avg(age) FROM student WHERE stuid NOT IN (SELECT stuid FROM has_pet)" }, { id: "added:1", outcome: "entry" });
+    store.close();
+    const asked = { ...evaluated(), questions: [{ id: "86", dbId: "pets_1", question: "Find the average age of students who do not have any pet .", goldSql: "SELECT avg(age) FROM student WHERE stuid NOT IN (SELECT T1.stuid FROM student AS T1 JOIN has_pet AS T2 ON T1.stuid = T2.stuid)" }] };
+    const allowed = memoSqlSpec.preflight!({ ...asked, options: { memory: "added.sqlite", allowMemoryOverlap: true } });
+    expect(allowed.memory).toMatchObject({ evaluatedQuestionsInMemory: 1, overlappingEntries: { question: 1, database: 0 } });
   });
 });

@@ -31,8 +31,9 @@ async function tablesText(dbPath: string, tables: string[], keep?: (t: string, c
   return compactSchema(await readSchema(dbPath), tables, { keep, samples: true }).text;
 }
 
-/** The scripted agent's reply (columns once, rows as arrays, as the prompt asks) as row objects. */
-const replyTables = (content: string): Tables => rowsOfReply((JSON.parse(/```json\n([\s\S]*?)\n```/.exec(content)![1]!) as { tables: Parameters<typeof rowsOfReply>[0] }).tables);
+/** The scripted agent's reply (every listed table, rows as objects of its shown columns) as row objects, tables without rows left out. */
+const replyTables = (content: string): Tables =>
+  Object.fromEntries(Object.entries(rowsOfReply((JSON.parse(/```json\n([\s\S]*?)\n```/.exec(content)![1]!) as { tables: Parameters<typeof rowsOfReply>[0] }).tables)).filter(([, rows]) => rows.length));
 
 /** The gold query's tables and their foreign-key ancestors, as `relevantTables` hands them to the data agent. */
 function shownTables(db: Database.Database, gold: string): string[] {
@@ -130,7 +131,7 @@ describe("method-agents: TS-SQL's scripted data agent", () => {
     expect(Object.keys(replyTables(reply.content))).toEqual(["enrollments"]);
   });
 
-  it("writes only the columns its prompt shows (issue 32: the others are left NULL), as columns once and rows as arrays", async () => {
+  it("writes only the columns its prompt shows (issue 32: the others are left NULL), every one of them in each row (issue 40)", async () => {
     const agents = methodAgents({ questions: [dev] });
     const q = dev.find((x) => /FROM students/i.test(x.goldSql ?? "") && !/JOIN/i.test(x.goldSql ?? ""))!;
     const db = new Database(q.dbPath, { readonly: true });
@@ -138,9 +139,10 @@ describe("method-agents: TS-SQL's scripted data agent", () => {
     db.close();
     const ddl = await tablesText(q.dbPath, ["students"], (_t, c) => q.goldSql!.includes(c));
     const reply = agents.respond({ model: "agent/data", messages: [{ role: "user", content: `Tables:\n${ddl}\nQuestion: ${q.question}` }] } as never) as { content: string };
-    const sent = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply.content)![1]!) as { tables: { students: { columns: string[]; rows: unknown[][] } } }).tables.students;
-    expect(sent.columns.length).toBeLessThan(all.length);
-    expect(sent.rows.every((r) => Array.isArray(r) && r.length === sent.columns.length)).toBe(true);
+    const sent = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply.content)![1]!) as { tables: { students: Record<string, unknown>[] } }).tables.students;
+    const columns = Object.keys(sent[0]!);
+    expect(columns.length).toBeLessThan(all.length);
+    expect(sent.every((r) => JSON.stringify(Object.keys(r)) === JSON.stringify(columns))).toBe(true);
     expect(ddl).toMatch(/other columns not needed here/);
   });
 });

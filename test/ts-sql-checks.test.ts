@@ -160,7 +160,7 @@ describe("the paper's settings: 1-shot prompts, revision limit", () => {
     const data = dataPrompt({ ...args, relevant: "" }).map((m) => ("content" in m ? String(m.content) : "")).join("\n");
     const code = coderPrompt({ ...args, tables: { t: [{ x: 1 }] }, dbId: "d" }).map((m) => ("content" in m ? String(m.content) : "")).join("\n");
     // The example's reply in the form asked of the agent: each table's columns once, its rows as arrays.
-    expect(data).toContain(JSON.stringify({ tables: { author: { columns: ["id", "name", "country"], rows: [[1, "Claire Roux", "France"], [2, "Paul Martin", "France"], [3, "Anna Weber", "Germany"]] } } }).slice(0, -2));
+    expect(data).toContain(JSON.stringify({ tables: { author: [{ id: 1, name: "Claire Roux", country: "France" }, { id: 2, name: "Paul Martin", country: "France" }, { id: 3, name: "Anna Weber", country: "Germany" }] } }).slice(0, -2));
     expect(data.indexOf(ONE_SHOT.question)).toBeLessThan(data.indexOf("Question: How many?"));
     expect(code).toContain(ONE_SHOT.code);
     expect(code).not.toContain(ONE_SHOT.sql);

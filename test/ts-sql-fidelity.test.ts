@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
-import { z } from "zod";
 import { tsSqlOutcome, tsSqlRefineSpec } from "../graphs/ts-sql.ts";
 import { dataReplySchema, rowsOfReply } from "../nodes/ts-sql/data.ts";
 import { readSchema } from "../tools/schema.ts";
+import { sentJsonSchema } from "../tools/models/llm.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type Responder, type ScriptedProvider, scriptedProvider } from "./support/scripted-models.ts";
@@ -125,31 +125,38 @@ describe("point 15: the data agent's structured output names the question's tabl
 
   it("the JSON schema sent lists the relevant tables and their columns, strict-mode ready", async () => {
     const schema = await readSchema(dbPath, { executor });
-    type Sent = { properties: { tables: { properties: Record<string, { properties: { columns: { items: { enum: string[] } }; rows: { items: { type: string } } } }> } } };
-    const sent = z.toJSONSchema(dataReplySchema(schema, ["district", "school"]), { target: "draft-7" }) as unknown as Sent;
+    type Column = { type?: string | string[]; description?: string };
+    type Sent = { properties: { tables: { properties: Record<string, { minItems: number; items: { properties: Record<string, Column>; required: string[] } }> } } };
+    const sent = sentJsonSchema(dataReplySchema(schema, ["district", "school"])) as unknown as Sent;
     expect(Object.keys(sent.properties.tables.properties)).toEqual(["district", "school"]);
-    // Issue 32: a table's columns named once (the table's own), each row an array of values in their order.
-    expect(sent.properties.tables.properties.school!.properties.columns.items.enum).toEqual(["id", "district_id", "name", "status", "score"]);
-    expect(sent.properties.tables.properties.school!.properties.rows.items.type).toBe("array");
+    // Issue 40: each row an object of exactly the table's columns, each typed as the scratch database stores it
+    // (NOT NULL and key columns never null), at least 3 rows a table as the prompt asks.
+    const school = sent.properties.tables.properties.school!;
+    expect(school.minItems).toBe(3);
+    expect(school.items.required).toEqual(["id", "district_id", "name", "status", "score"]);
+    expect(school.items.properties.id).toMatchObject({ type: "integer" });
+    expect(school.items.properties.name).toMatchObject({ type: "string", description: 'e.g. "Real One", "Real Two", "Real Three"' });
+    expect(school.items.properties.score).toMatchObject({ type: ["number", "null"] });
     expect(strictProblems(sent)).toEqual([]);
-    // Looser to read than to ask: a table or column left out is no rows or the column's default; names in any case;
-    // rows as objects (the older form) are read too.
+    // Looser to read than to ask: a table left out has no rows, a column left out is NULL, names in any case, numbers
+    // written as text in a numeric column as SQLite stores them; the older {columns, rows} form is read too.
     const reply = dataReplySchema(schema, ["district", "school"]);
-    expect(rowsOfReply(reply.parse({ tables: { SCHOOL: { columns: ["ID", "district_id", "name"], rows: [[1, 1, "A"]] } } }).tables)).toEqual({ school: [{ id: 1, district_id: 1, name: "A" }] });
-    expect(rowsOfReply(reply.parse({ tables: { SCHOOL: [{ ID: 1, district_id: 1, name: "A" }] } }).tables)).toEqual({ school: [{ id: 1, district_id: 1, name: "A" }] });
-    expect(reply.safeParse({ tables: { pupils: { columns: [], rows: [] } } }).success).toBe(false);
-    // A row whose length is not its columns', an unknown column: refused with a line that names it.
+    expect(rowsOfReply(reply.parse({ tables: { SCHOOL: { columns: ["ID", "district_id", "name"], rows: [[1, 1, "A"]] } } }).tables)).toEqual({ school: [{ id: 1, district_id: 1, name: "A", status: null, score: null }] });
+    expect(rowsOfReply(reply.parse({ tables: { SCHOOL: [{ ID: "1", district_id: 1, name: "A" }] } }).tables)).toEqual({ school: [{ id: 1, district_id: 1, name: "A", status: null, score: null }] });
+    expect(reply.safeParse({ tables: { pupils: [] } }).success).toBe(false);
+    // A row whose length is not its columns', an unknown column, a column named twice: refused with a line naming it.
     const short = reply.safeParse({ tables: { school: { columns: ["id", "name"], rows: [[1, "A"], [2]] } } });
-    expect(short.success ? "" : short.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")).toBe("tables.school.rows.1: row 2 has 1 values for 2 columns");
+    expect(short.success ? "" : short.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")).toBe("tables.school.1: row 2 has 1 values for 2 columns");
     expect(reply.safeParse({ tables: { school: { columns: ["id", "pupils"], rows: [[1, 2]] } } }).success).toBe(false);
+    expect(reply.safeParse({ tables: { school: { columns: ["id", "ID"], rows: [[1, 2]] } } }).success).toBe(false);
   });
 
   it("a model that fills in the schema it is given returns usable test data", async () => {
-    // A schema-following data agent: one row per table the schema names, each column it names set to 1.
+    // A schema-following data agent: one row per table the schema names, each column it names set from its type.
     const fromSchema: Responder = ({ messages }) => {
       const schemaText = /matches this JSON schema:\n(.*)$/s.exec(messages.at(-1)!.content)![1]!;
-      const tables = (JSON.parse(schemaText) as { properties: { tables: { properties?: Record<string, { properties: { columns: { items: { enum: string[] } } } }> } } }).properties.tables.properties ?? {};
-      return JSON.stringify({ tables: Object.fromEntries(Object.entries(tables).map(([t, s]) => { const columns = s.properties.columns.items.enum; return [t, { columns, rows: [columns.map((c) => (c === "status" ? "Active" : 1))] }]; })) });
+      const tables = (JSON.parse(schemaText) as { properties: { tables: { properties?: Record<string, { items: { properties: Record<string, { type?: string }> } }> } } }).properties.tables.properties ?? {};
+      return JSON.stringify({ tables: Object.fromEntries(Object.entries(tables).map(([t, s]) => [t, [Object.fromEntries(Object.keys(s.items.properties).map((c) => [c, c === "status" ? "Active" : c === "name" ? "N" : 1]))]])) });
     };
     const models = provider({ data: fromSchema, coder: js("// the active schools\nresult = tables.school.filter((s) => s.status === 'Active').map((s) => ({ name: s.name }));"), reviser: sql(ACTIVE_SQL) });
     const state = await refine(models, ACTIVE, ACTIVE_SQL);

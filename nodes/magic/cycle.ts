@@ -305,7 +305,7 @@ export const checkNode: CycleNode = (deps, options) => async (state) => {
   return { ...scored, execution, judgedCorrect: null };
 };
 
-const VerdictSchema = z.object({ correct: z.boolean(), reason: z.string().default("") });
+export const VerdictSchema = z.object({ correct: z.boolean(), reason: z.string().default("") });
 
 const resultText = (execution: { ok: boolean; preview?: Parameters<typeof formatTable>[0]; error?: string } | null | undefined) =>
   execution?.ok && execution.preview ? formatTable(execution.preview) : `error: ${execution?.error ?? "not executed"}`;

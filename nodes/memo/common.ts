@@ -53,7 +53,8 @@ export function observe(execution: Execution): string {
 
 export const LabelSchema = z.object({
   errorTypes: z.array(ErrorTypeSchema).min(1).max(9),
-  suggestions: z.string().min(1),
+  // No string length (strict structured-output modes take none): an empty suggestion is kept as such.
+  suggestions: z.string(),
 });
 
 /**

@@ -49,7 +49,7 @@ export function memoryStoreFor(file: string, embedder: Embedder | undefined, opt
   return store;
 }
 
-const CriticSchema = z.object({
+export const CriticSchema = z.object({
   wrong: z.boolean(),
   errorTypes: z.array(ErrorTypeSchema).default([]),
   suggestions: z.string().default(""),
@@ -150,9 +150,12 @@ async function runCritic(deps: NodeDeps, options: GraphOptions, ctx: MemoContext
   }
   const observation = candidate.execution ? observe(candidate.execution) : "not executed";
   const reply = await callStructured(deps.models, "critic", criticPrompt(ctx, candidate.sql, observation, cases), CriticSchema, { name: "verdict" });
+  // Entries of the question's own database (kept only under --allow-memory-overlap, which the preflight asks for then).
+  const own = cases.filter((e) => e.dbId === ctx.dbId).length;
+  const sameDatabase = own ? { sameDatabase: own } : {};
   const verdict = reply.ok
-    ? { wrong: reply.value.wrong, errorTypes: reply.value.errorTypes as string[], suggestions: reply.value.suggestions, shown: cases.length }
-    : { wrong: false, errorTypes: [], suggestions: "", shown: cases.length, error: reply.error };
+    ? { wrong: reply.value.wrong, errorTypes: reply.value.errorTypes as string[], suggestions: reply.value.suggestions, shown: cases.length, ...sameDatabase }
+    : { wrong: false, errorTypes: [], suggestions: "", shown: cases.length, ...sameDatabase, error: reply.error };
   return { verdict, memoryNote, records: [...embedCalls, ...reply.records] };
 }
 

@@ -24,7 +24,7 @@ export const MEMO_CORRECTION_OPTIONS = defineOptions({
   allowMemoryOverlap: {
     type: "boolean",
     default: false,
-    help: "run even when the memory holds entries made from the evaluated questions (their gold SQL can reach the critic); the report says so",
+    help: "run even when the memory holds entries made from the evaluated questions or their databases (their answers can reach the critic); the report and each question's outcome say so",
   },
 });
 

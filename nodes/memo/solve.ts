@@ -53,10 +53,11 @@ export type MemoNodeFactory<P> = NodeFactory<P, Command>;
 
 export { MAX_SUB_QUESTIONS };
 
-const DecompositionSchema = z.object({
+export const DecompositionSchema = z.object({
   simple: z.boolean().default(false),
   fits: z.boolean().default(true),
-  subQuestions: z.array(z.string()).default([]),
+  // At most what a path solves: the schema says so, nothing is cut after parsing.
+  subQuestions: z.array(z.string()).max(MAX_SUB_QUESTIONS).default([]),
 });
 
 /** The first step of every path, or the next sub-question, or — once all are solved — the writers, one per style. */
@@ -148,14 +149,15 @@ export const actNode: MemoNodeFactory<PathPayload> = (deps, options) => async (p
   return new Command({ update: withCalls({ memoSteps: [step] }, [call.record]), goto });
 };
 
-const ReflectionSchema = z.object({ problem: z.boolean(), issue: z.string().default("") });
+export const ReflectionSchema = z.object({ problem: z.boolean(), issue: z.string().default("") });
 
 /** Slot `reflect` (role `reflector`): shown the current step and every earlier one; a problem sends the step to revise (once). */
 export const reflectNode: MemoNodeFactory<PathPayload> = (deps, options) => async (payload) => {
   const current = payload.steps.at(-1)!;
   const reply = await callStructured(deps.models, "reflector", reflectPrompt(payload.ctx, payload.plan, current, payload.steps.slice(0, -1)), ReflectionSchema, { name: "reflection" });
   const problem = reply.ok && reply.value.problem && reply.value.issue.trim() !== "";
-  const observation = reply.ok ? (problem ? reply.value.issue.trim() : "no problem found") : `reflection failed (${reply.error}); step kept`;
+  // A problem flagged without an issue gives the solver nothing to revise by: the step is kept, and says why.
+  const observation = reply.ok ? (problem ? reply.value.issue.trim() : reply.value.problem ? "a problem flagged without saying what; step kept" : "no problem found") : `reflection failed (${reply.error}); step kept`;
   const step: MemoStep = { strategy: payload.strategy, index: payload.index, kind: "reflect", subQuestion: current.subQuestion, sql: current.sql, ok: current.ok, observation, problem };
   const next = [...payload.steps, step];
   return new Command({

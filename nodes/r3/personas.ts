@@ -9,7 +9,7 @@ import type { R3NodeFactory } from "./types.ts";
 
 // The shape only: each entry is judged on its own (`sortProposals`), so one repeated or over-long profession costs that
 // entry, not the whole panel. No length keywords in the JSON schema either: strict structured-output modes refuse them.
-const PersonasReply = z.object({
+export const PersonasReply = z.object({
   reviewers: z.array(z.object({ profession: z.string(), focus: z.string() })).min(1),
 });
 

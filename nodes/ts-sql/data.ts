@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JsonScalarSchema, type TestData, type TestTablesValue } from "../../state/ts-sql.ts";
+import { type TestData, type TestTablesValue } from "../../state/ts-sql.ts";
 import type { DbSchema } from "../../tools/schema.ts";
 import type { Linking } from "../../state/linking.ts";
 import { callStructured } from "../../tools/models/llm.ts";
@@ -25,67 +25,133 @@ import {
   VARIANT_GAPS,
 } from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
-import { DATA_REPLY_ATTEMPTS } from "./options.ts";
+import { DATA_MIN_ROWS, DATA_REPLY_ATTEMPTS } from "./options.ts";
 
 /**
- * The data agent's reply schema for one question: its tables by name, each `{columns, rows}` — the columns named once
- * (the table's own), each row an array of JSON scalars in their order (issue 32: rows as objects repeated every column
- * name). What is sent to the server is strict-mode JSON schema (every property listed and required, no others), so a
- * schema-following model knows which tables and columns to fill and a strict `json_schema` server takes it as it
- * is. Parsing is looser than what is asked: a table left out has no rows, a column left out takes its default (as an
- * INSERT without it would), names match whatever their case, and a table given as row objects is read too; an unknown
- * table or column, or a row whose length is not its columns', is refused (one line naming it) and asked again. The
- * columns asked for are those the prompt shows (`shownColumns`); another column of the table is read as written.
- * `rowsOfReply` turns the parsed reply into row objects.
+ * The data agent's reply schema for one question: its tables by name, each an array of rows, each row an object of
+ * exactly the columns asked for (those the prompt shows, `shownColumns`), each a JSON scalar of the column's type
+ * (SQLite's affinity: integer, number or string), null allowed unless the column is NOT NULL or a key. Issue 40: a
+ * `columns` list the model wrote allowed a repeated or unknown column and rows of any length, which the validator then
+ * refused; here the JSON schema sent says all the validator checks — every table required (DATA_MIN_ROWS rows asked,
+ * as the prompt asks 3 to 8), every column required, no other property — and is strict-mode ready (every property
+ * listed and required, no others), so a server decoding under it (OpenAI structured outputs, vLLM, llama.cpp) can
+ * only produce replies that are read. A column's description carries the stored values the question was linked to,
+ * then its example values. Parsing is looser than what is asked: a table left out has no rows, names match whatever their case, a column a row leaves
+ * out is NULL, a real column not asked for is read as written, a number written as text in a numeric column is read
+ * as SQLite stores it, and the older form (`{columns, rows}`) is read too; an unknown column, one named twice, or a
+ * row whose length is not its columns', is refused (one line naming it) and asked again.
  */
-export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>) {
+export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>, linked: Linking | null = null) {
   const picked = schema.tables.filter((t) => tables.includes(t.name));
   const byLower = <T extends { name: string }>(items: T[]) => new Map(items.map((x) => [x.name.toLowerCase(), x.name]));
   const renamed = (names: Map<string, string>) => (value: unknown) =>
     value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [names.get(k.toLowerCase()) ?? k, v])) : value;
   const shape = Object.fromEntries(
     picked.map((t) => {
-      const names = byLower(t.columns);
-      const realName = (c: unknown) => (typeof c === "string" ? (names.get(c.toLowerCase()) ?? c) : c);
-      // Rows as objects (the older reply form) are read as columns once and arrays.
-      const columnar = (value: unknown) => {
-        if (Array.isArray(value) && value.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
-          const rows = value as Record<string, unknown>[];
-          const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-          return { columns: columns.map(realName), rows: rows.map((r) => columns.map((c) => (r[c] === undefined ? null : r[c]))) };
-        }
-        if (value && typeof value === "object" && Array.isArray((value as { columns?: unknown }).columns)) {
-          const v = value as { columns: unknown[] };
-          return { ...v, columns: v.columns.map(realName) };
-        }
-        return value;
-      };
-      // Asked for: the columns the prompt shows (`compactSchema`); read: any column of the table (one the prompt left
-      // out is loaded as written).
-      const asked = shownColumns?.get(t.name) ?? t.columns.map((c) => c.name);
-      const real = new Set(t.columns.map((c) => c.name));
-      const table = z
-        .strictObject({ columns: z.array(z.string().meta({ enum: asked })), rows: z.array(z.array(JsonScalarSchema)) })
-        .superRefine((v, ctx) => {
-          const unknown = v.columns.find((c) => !real.has(c));
-          if (unknown) ctx.addIssue({ code: "custom", message: `${t.name} has no column ${unknown}`, path: ["columns"] });
-          const twice = v.columns.find((c, i) => v.columns.indexOf(c) !== i);
-          if (twice) ctx.addIssue({ code: "custom", message: `column ${twice} is named twice`, path: ["columns"] });
-          const bad = v.rows.findIndex((r) => r.length !== v.columns.length);
-          if (bad >= 0) ctx.addIssue({ code: "custom", message: `row ${bad + 1} has ${v.rows[bad]!.length} values for ${v.columns.length} columns`, path: ["rows", bad] });
-        });
-      return [t.name, z.preprocess(columnar, table).optional()];
+      // Asked for: the columns the prompt shows (`compactSchema`), in its order.
+      const asked = askedColumns(t, shownColumns);
+      const columns = asked.map((name) => t.columns.find((c) => c.name === name)!).filter(Boolean);
+      // Asked: exactly these columns (additionalProperties false); read: another real column too, as written.
+      const row = z.looseObject(Object.fromEntries(columns.map((c) => [c.name, columnValue(t, c, linked)]))).meta({ additionalProperties: false });
+      // The prompt's "3 to 8 rows per table" asked by the schema too (minItems; more where the question names a larger
+      // count), not required to parse: a table left with fewer rows keeps them.
+      const rows = z.array(row).meta({ description: `${t.name}'s test rows`, minItems: DATA_MIN_ROWS });
+      return [t.name, z.preprocess(olderForms(t, asked), rows).optional()];
     }),
   );
   const tablesSchema = z.preprocess(renamed(byLower(picked)), z.strictObject(shape).meta({ required: picked.map((t) => t.name) }));
   return z.strictObject({ tables: tablesSchema });
 }
 
+/** The columns a table's rows are asked in: the prompt's (`shownColumns`), else all of the table's. */
+export const askedColumns = (table: DbSchema["tables"][number], shownColumns?: Map<string, string[]>): string[] =>
+  shownColumns?.get(table.name) ?? table.columns.map((c) => c.name);
+
+type Table = DbSchema["tables"][number];
+type Column = Table["columns"][number];
+
+/**
+ * A column's values as the scratch database takes them: its type by SQLite's affinity rules (INT: integer; CHAR,
+ * CLOB, TEXT: string; REAL, FLOA, DOUB: number; other declared types: number or string; none or BLOB: any scalar),
+ * null unless NOT NULL or part of the primary key; described by its example values and linked stored values.
+ */
+function columnValue(table: Table, column: Column, linking: Linking | null) {
+  const type = column.type.toUpperCase();
+  const base = /INT/.test(type)
+    ? z.number().int()
+    : /CHAR|CLOB|TEXT/.test(type)
+      ? z.string()
+      : /REAL|FLOA|DOUB/.test(type)
+        ? z.number()
+        : !type || /BLOB/.test(type)
+          ? z.union([z.number(), z.string(), z.boolean()])
+          : z.union([z.number(), z.string()]);
+  const required = column.notNull || column.primaryKey || table.primaryKey.includes(column.name);
+  const stored = (linking?.values ?? []).filter((v) => v.table.toLowerCase() === table.name.toLowerCase() && v.column.toLowerCase() === column.name.toLowerCase()).map((v) => v.value);
+  const examples = [...new Set([...stored, ...column.samples.slice(0, 3)].map((v) => JSON.stringify(typeof v === "string" && v.length > 40 ? v.slice(0, 40) : v)))];
+  // Read as the scratch database would store it: a number written as text in a numeric column, a number in a text one.
+  const value = z.preprocess(asAffinity(type), required ? base : z.union([base, z.null()]));
+  return examples.length ? value.meta({ description: `e.g. ${examples.join(", ")}` }) : value;
+}
+
+/** A value as SQLite's column affinity stores it (`type` upper-cased): numeric text as a number, a number as text. */
+const asAffinity = (type: string) => (value: unknown) => {
+  if (typeof value === "boolean" && !/CHAR|CLOB|TEXT/.test(type)) return value ? 1 : 0;
+  if (/CHAR|CLOB|TEXT/.test(type)) return typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+  if (typeof value === "string" && /INT|REAL|FLOA|DOUB/.test(type) && value.trim() !== "" && Number.isFinite(Number(value))) {
+    const n = Number(value);
+    return /INT/.test(type) && !Number.isInteger(n) ? value : n;
+  }
+  return value;
+};
+
+/**
+ * The older reply form `{columns, rows}` as row objects, and row objects' keys matched to the asked columns whatever
+ * their case, a column left out as NULL. What does not fit the asked columns is a validation issue naming it; anything
+ * else passes through unchanged.
+ */
+function olderForms(table: Table, asked: string[]) {
+  const real = new Map(table.columns.map((c) => [c.name.toLowerCase(), c.name]));
+  const isAsked = new Map(asked.map((c) => [c.toLowerCase(), c]));
+  return (value: unknown, ctx: z.RefinementCtx) => {
+    let columns: unknown[];
+    let rows: unknown[][];
+    if (Array.isArray(value) && value.every((r) => r && typeof r === "object" && !Array.isArray(r))) {
+      const objects = value as Record<string, unknown>[];
+      columns = [...new Set(objects.flatMap((r) => Object.keys(r)))];
+      rows = objects.map((r) => columns.map((c) => r[c as string] ?? null));
+    } else if (value && typeof value === "object" && !Array.isArray(value) && Array.isArray((value as { columns?: unknown }).columns) && Array.isArray((value as { rows?: unknown }).rows)) {
+      ({ columns, rows } = value as { columns: unknown[]; rows: unknown[][] });
+    } else return value;
+    const names = columns.map((c) => String(c));
+    const lower = names.map((c) => c.toLowerCase());
+    const problem =
+      names.find((c) => !real.has(c.toLowerCase()))?.replace(/^/, `${table.name} has no column `) ??
+      names.find((_, i) => lower.indexOf(lower[i]!) !== i)?.replace(/^(.*)$/, "column $1 is named twice");
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem, input: value });
+      return value;
+    }
+    const bad = rows.findIndex((r) => !Array.isArray(r) || r.length !== names.length);
+    if (bad >= 0) {
+      const r = rows[bad];
+      ctx.addIssue({ code: "custom", message: `row ${bad + 1} has ${Array.isArray(r) ? r.length : "no"} values for ${names.length} columns`, path: [bad], input: value });
+      return value;
+    }
+    // The asked columns (NULL where left out), then any other real column as written.
+    const others = names.filter((c) => !isAsked.has(c.toLowerCase()));
+    return rows.map((r) =>
+      Object.fromEntries([
+        ...asked.map((c) => [c, r[lower.indexOf(c.toLowerCase())] ?? null]),
+        ...others.map((c) => [real.get(c.toLowerCase())!, r[names.indexOf(c)] ?? null]),
+      ]),
+    );
+  };
+}
+
 /** A parsed data reply as row objects by table (`TestTablesValue`). */
-export function rowsOfReply(tables: Record<string, { columns: string[]; rows: (string | number | boolean | null)[][] } | undefined>): TestTablesValue {
-  return Object.fromEntries(
-    Object.entries(tables).flatMap(([t, v]) => (v ? [[t, v.rows.map((row) => Object.fromEntries(v.columns.map((c, i) => [c, row[i] ?? null])))]] : [])),
-  ) as TestTablesValue;
+export function rowsOfReply(tables: Record<string, Record<string, unknown>[] | undefined>): TestTablesValue {
+  return Object.fromEntries(Object.entries(tables).flatMap(([t, rows]) => (rows ? [[t, rows]] : []))) as TestTablesValue;
 }
 
 /**
@@ -167,10 +233,10 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const lastPrompts = { ...state.lastPrompts, data: hash };
   // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
   // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
-  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables, shown.columns), {
+  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables, shown.columns, state.linking), {
     name: "test_data",
     maxAttempts: DATA_REPLY_ATTEMPTS,
-    description: "Synthetic test rows by table name: {tables: {<table>: {columns: [<column>, ...], rows: [[value, ...], ...]}}}",
+    description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value, ...}, ...]}}, every column listed",
   });
   const dataRounds = state.dataRounds + 1;
   if (!reply.ok) {

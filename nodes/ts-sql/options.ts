@@ -3,6 +3,9 @@ import { defineOptions } from "../../core/options.ts";
 /** Replies one data turn gets at most: the first, and one re-ask with what was wrong (callStructured's maxAttempts). */
 export const DATA_REPLY_ATTEMPTS = 2;
 
+/** Rows a table the data agent is asked for at least (the prompt's "3 to 8 rows per table"; the reply schema's minItems). */
+export const DATA_MIN_ROWS = 3;
+
 /** TS-SQL's knobs (Appendix B, Table 4's ablations), declared once; flags, help and report settings come from here. */
 export const TS_SQL_OPTIONS = defineOptions({
   maxRevisions: {

@@ -7,7 +7,7 @@ import type { TestResult, TestTablesValue } from "../../state/ts-sql.ts";
  *   data agent (A.3)   — relevant tables a line each (`compactSchema`), only the columns the question needs (the
  *                        others counted and said to be left NULL), foreign keys inline, linked columns and values,
  *                        a few example values of the real database, question, evidence; writes synthetic rows
- *                        (each table's columns once, rows as arrays).
+ *                        (rows as objects of the shown columns, typed by the reply's JSON schema).
  *   coder (A.4, A.5)   — each test table's columns (types and keys, no values) over a sample of its synthetic rows
  *                        (at most CODER_ROWS_SHOWN a table), question, evidence; the 1-shot example on its first
  *                        turn only.
@@ -110,20 +110,11 @@ export const ONE_SHOT = {
     "GROUP BY a.id ORDER BY COUNT(*) DESC LIMIT 1",
 };
 
-/** Test rows as the data agent replies with them: per table its columns once and each row an array. */
-export const columnarTables = (tables: Record<string, readonly Record<string, unknown>[]>) =>
-  Object.fromEntries(
-    Object.entries(tables).map(([name, rows]) => {
-      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      return [name, { columns, rows: rows.map((r) => columns.map((c) => r[c] ?? null)) }];
-    }),
-  );
-
 const ONE_SHOT_BLOCK = (part: "data" | "code") =>
   "Example (another database):\n" +
   (part === "data"
     ? `Tables:\n${Object.entries(ONE_SHOT.headers).map(([t, h]) => `${t}: ${h}`).join("\n")}\n${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
-      `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: columnarTables(ONE_SHOT.tables) })}\n\`\`\``
+      `Reasoning: ${ONE_SHOT.reasoning}\n\`\`\`json\n${JSON.stringify({ tables: ONE_SHOT.tables })}\n\`\`\``
     : `Tables and test data:\n${showTables(ONE_SHOT.tables, Number.POSITIVE_INFINITY, ONE_SHOT.headers)}\n${questionBlock(ONE_SHOT.question, ONE_SHOT.evidence)}\n` +
       `\`\`\`javascript\n${ONE_SHOT.code}\n\`\`\``) +
   "\n(End of the example.)";
@@ -159,8 +150,8 @@ export function dataPrompt(args: {
         "- rows that satisfy every condition of the question and rows that fail each one, so a wrong query gives another answer;\n" +
         "- a single right answer: no ties at a maximum or minimum unless the question allows them;\n" +
         "- values written as the real database writes them (the examples' codes, formats and spelling).\n" +
-        'Reply with one JSON object in a ```json block: {"tables": {"<table>": {"columns": ["<column>", ...], "rows": [[value, ...], ...]}}}, ' +
-        "each row's values in its columns' order; values are numbers, strings or null." +
+        'Reply with one JSON object in a ```json block: {"tables": {"<table>": [{"<column>": value, ...}, ...]}}, every table ' +
+        "listed above, each row with every column the table lists (null for a value not needed); values are numbers, strings or null." +
         retry,
     },
   ];

@@ -21,7 +21,6 @@
 import Database from "better-sqlite3";
 import type { Question } from "../../state/question.ts";
 import type { ChatRequestRecord, ScriptedReply } from "./openai-server.ts";
-import { columnarTables } from "../../nodes/ts-sql/prompts.ts";
 
 export const AGENT_ROLES = [
   "generator", "fixer", "linker",
@@ -63,6 +62,11 @@ export interface MethodAgents {
   calls: Map<string, number>;
   /** Requests whose model named no known role. */
   unrouted: ChatRequestRecord[];
+  /**
+   * Told of a structured reply the schema-only stand-in made in their stead (`schemaOnly.onReply`): the data agent's
+   * rows are kept for its coder, whose code then answers on them as on its own.
+   */
+  onSchemaReply: (req: ChatRequestRecord, value: unknown) => void;
 }
 
 /** Key values equal as SQLite's foreign keys see them: Spider stores some as text in the child, integers in the parent. */
@@ -88,6 +92,21 @@ function sqlAfter(text: string, label: string): string | undefined {
   const fenced = /^\s*```sql\n([\s\S]*?)```/.exec(rest);
   if (fenced) return fenced[1]!.trim();
   return /^\s*(.+)$/m.exec(rest)?.[1]?.trim();
+}
+
+/** The tables a TS-SQL data prompt lists (`name: column TYPE ...; ...`, before "What the question refers to") and their columns in order. */
+export function promptTables(req: ChatRequestRecord): Map<string, string[]> {
+  const prompt = allText(req);
+  const own = prompt.slice(prompt.lastIndexOf("(End of the example.)") + 1);
+  const start = Math.max(0, own.search(/^Tables\b/m));
+  const ends = ["What the question refers to", "\nQuestion: "].map((m) => own.indexOf(m, start)).filter((i) => i >= 0);
+  const block = own.slice(start, ends.length ? Math.min(...ends) : undefined);
+  const out = new Map<string, string[]>();
+  for (const m of block.matchAll(/^["`]?([^"`\s:]+)["`]?: (.*)$/gm)) {
+    const columns = m[2]!.replace(/ \(\+\d+ other columns? not needed here\)$/, "").split("; ").filter((c) => !/^(key \(|\()/.test(c));
+    out.set(m[1]!, columns.map((c) => /^["`]?([^"`\s]+)/.exec(c)?.[1] ?? c));
+  }
+  return out;
 }
 
 export function wrongResult(gold: string): string {
@@ -296,7 +315,12 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
         scratch.exec(sql);
         for (const row of rows) {
           const cols = Object.keys(row);
-          scratch.prepare(`INSERT INTO "${t}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => row[c]));
+          // A row the schema refuses (a repeated key, a NULL where none may be) is left out, as the scratch database does.
+          try {
+            scratch.prepare(`INSERT INTO "${t}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => (typeof row[c] === "boolean" ? Number(row[c]) : row[c])));
+          } catch {
+            // left out
+          }
         }
       }
       const stmt = scratch.prepare(q.goldSql!);
@@ -326,8 +350,17 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
     );
   };
 
+  /** Test tables as the data prompt asks for them: every table it lists (those without rows empty), every listed column in each row. */
+  const dataReply = (req: ChatRequestRecord, tables: TestTables) => {
+    const listed = promptTables(req);
+    const rowsOf = (t: string) => Object.entries(tables).find(([n]) => n.toLowerCase() === t.toLowerCase())?.[1] ?? [];
+    const value = (row: Record<string, unknown>, c: string) => row[c] ?? Object.entries(row).find(([k]) => k.toLowerCase() === c.toLowerCase())?.[1] ?? null;
+    return Object.fromEntries([...listed].map(([t, columns]) => [t, rowsOf(t).map((r) => Object.fromEntries(columns.map((c) => [c, value(r, c)])))]));
+  };
+
   const respond = (req: ChatRequestRecord): ScriptedReply => {
-    const role = req.model.startsWith(MODEL_PREFIX) ? req.model.slice(MODEL_PREFIX.length) : "";
+    // `--coder-models agent/coder-1,agent/coder-2,...`: each a coder (TS-SQL's voting coders).
+    const role = req.model.startsWith(MODEL_PREFIX) ? req.model.slice(MODEL_PREFIX.length).replace(/^coder-.*$/, "coder") : "";
     calls.set(role || req.model, (calls.get(role || req.model) ?? 0) + 1);
     const q = questionOf(req);
     const prompt = allText(req);
@@ -390,8 +423,8 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
       case "data":
         if (!q?.goldSql) return text('```json\n{"tables": {}}\n```');
         sentData.set(q.question, testData(req, q));
-        // As the prompt asks: per table its columns once, each row an array.
-        return text(`Rows covering the conditions:\n\`\`\`json\n${JSON.stringify({ tables: columnarTables(sentData.get(q.question)!) })}\n\`\`\``);
+        // As the prompt asks: every table it lists, each row an array of its listed columns' values in their order.
+        return text(`Rows covering the conditions:\n\`\`\`json\n${JSON.stringify({ tables: dataReply(req, sentData.get(q.question)!) })}\n\`\`\``);
       case "coder":
         return q?.goldSql ? coderReply(q) : text("```javascript\n// nothing known\nresult = [];\n```");
       case "selector":
@@ -406,6 +439,13 @@ export function methodAgents(options: MethodAgentsOptions): MethodAgents {
         return sqlBlock(gold(q), "");
     }
   };
-  return { respond, calls, unrouted };
+  const onSchemaReply = (req: ChatRequestRecord, value: unknown) => {
+    const role = req.model.startsWith(MODEL_PREFIX) ? req.model.slice(MODEL_PREFIX.length) : "";
+    const q = questionOf(req);
+    const tables = (value as { tables?: Record<string, unknown> } | null)?.tables;
+    if (role !== "data" || !q || !tables) return;
+    sentData.set(q.question, Object.fromEntries(Object.entries(tables).map(([t, rows]) => [t, Array.isArray(rows) ? (rows as Record<string, unknown>[]) : []])));
+  };
+  return { respond, calls, unrouted, onSchemaReply };
 }
 

@@ -2,6 +2,7 @@
 // ChatOpenAI client over HTTP on 127.0.0.1 with scripted replies.
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { type SchemaOnlyOptions, schemaOnlyResponder } from "./schema-replies.ts";
 
 export interface ChatRequestRecord {
   /** Parsed JSON request body, as sent by the client. */
@@ -12,6 +13,8 @@ export interface ChatRequestRecord {
   stream: boolean;
   headers: Record<string, string | string[] | undefined>;
   receivedAt: number;
+  /** Answered from its JSON schema alone (`schemaOnly`), not by `respond`. */
+  fromSchema?: boolean;
 }
 
 export interface ScriptedUsage {
@@ -38,6 +41,12 @@ export interface OpenAIServerOptions {
   rejectJsonSchema?: boolean;
   /** `/v1/embeddings`: vectors of hashed character 3-grams (`hashedEmbedding`), or this HTTP status as a failure. */
   embeddingStatus?: number;
+  /**
+   * The schema-only stand-in (test/support/schema-replies.ts): a structured request (response_format json_schema, or
+   * a forced tool) is answered with a seeded value its JSON schema allows, as constrained decoding would; `respond`
+   * answers the rest.
+   */
+  schemaOnly?: SchemaOnlyOptions;
 }
 
 export interface EmbeddingRequestRecord {
@@ -153,6 +162,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
   const sockets = new Set<Socket>();
   let isClosing = false;
   let idCounter = 0;
+  const fromSchemaOf = options.schemaOnly ? schemaOnlyResponder(options.schemaOnly) : undefined;
 
   // Pending sleeps, woken on close() so pending replies don't hold it open.
   const sleepers = new Map<NodeJS.Timeout, () => void>();
@@ -225,7 +235,11 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
 
     let reply: ScriptedReply;
     try {
-      reply = await options.respond(record, index);
+      // Under "fit", what the scripted model would say is the content constrained decoding keeps where it can.
+      const intent = options.schemaOnly?.content === "fit" && fromSchemaOf?.(record) ? await options.respond(record, index) : undefined;
+      const fromSchema = fromSchemaOf?.(record, intent);
+      if (fromSchema) record.fromSchema = true;
+      reply = fromSchema ?? (await options.respond(record, index));
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       return sendJson(res, 500, errorBody(500, `test respond() threw: ${msg}`));

@@ -286,7 +286,7 @@ export async function callStructured<T>(
   options: { name: string; description?: string; maxAttempts?: number } = { name: "reply" },
 ): Promise<StructuredResult<T>> {
   const { settings } = models.forRole(role);
-  const jsonSchema = z.toJSONSchema(schema, { target: "draft-7" }) as Record<string, unknown>;
+  const jsonSchema = sentJsonSchema(schema);
   const cacheKey = `${role}:${settings.model}`;
   const configured = settings.structuredMethod;
   // Under "auto", the first call of a role finds out which method the server takes; calls made meanwhile (the other
@@ -306,6 +306,28 @@ export async function callStructured<T>(
   } finally {
     probeDone?.();
   }
+}
+
+/**
+ * The JSON schema a structured ask sends for a zod schema: draft-7, every object's properties required and no others
+ * (zod's output form), without `default` annotations (strict structured-output modes refuse them; the zod schema
+ * still fills a field a looser reply leaves out) nor zod's safe-integer bounds.
+ */
+export function sentJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  return withoutDefaults(z.toJSONSchema(schema, { target: "draft-7" })) as Record<string, unknown>;
+}
+
+function withoutDefaults(node: unknown, names = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutDefaults(n));
+  if (!node || typeof node !== "object") return node;
+  // Under `properties` (and definitions) the keys are names, not keywords: a property may be called "default".
+  // zod's integer bounds (±2^53 - 1) say nothing a JSON integer does not: left out too.
+  const safeBounds = !names && (node as { minimum?: unknown }).minimum === Number.MIN_SAFE_INTEGER && (node as { maximum?: unknown }).maximum === Number.MAX_SAFE_INTEGER;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => names || (k !== "default" && !(safeBounds && (k === "minimum" || k === "maximum"))))
+      .map(([k, v]) => [k, withoutDefaults(v, !names && (k === "properties" || k === "definitions" || k === "$defs"))]),
+  );
 }
 
 const probes = new WeakMap<Map<string, StructuredMethod>, Map<string, Promise<void>>>();

@@ -138,7 +138,14 @@ export interface RetrieveRequest {
 
 export const MEMORY_KIND = "sqlmend-memo-memory";
 const SCHEMA_VERSION = "1";
-const normQuestion = (q: string) => q.toLowerCase().replace(/\s+/g, " ").trim();
+/** A question's text for comparison: case, spacing and the space before punctuation ("pet ." as "pet.") ignored. */
+export const normQuestion = (q: string) =>
+  q
+    .toLowerCase()
+    .replace(/\s+([.,;:?!'")\]])/g, "$1")
+    .replace(/([(\["])\s+/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** SQL in canonical spelling (as R³'s consensus compares it); text that does not tokenize, by white space and case. */
 function canonicalSql(sql: string): string {
@@ -331,13 +338,16 @@ export class MemoryStore {
    *   evaluated or not: Spider's dev is largely paraphrase pairs sharing their gold SQL;
    * - `question`: (any source, `memo add` included) the same database and question text as an evaluated question;
    * - `gold`: the same database and, in canonical spelling (`normaliseSql`), the same gold SQL as an evaluated
-   *   question — a paraphrase from another split or file is the same answer.
+   *   question — a paraphrase from another split or file is the same answer;
+   * - `database`: an evaluated question's database: a paraphrase whose gold was rewritten still teaches that
+   *   database's answers (Spider's and BIRD's train and dev use different databases). Not for a build from another
+   *   split of the same benchmark folder (minibench's splits share databases by design; the split guard holds there).
    * `question` names the evaluated question's id (for `split`, the one of the same `<db>/<id>` when evaluated).
    */
   entriesFrom(
     questions: { id: string; dbId: string; question: string; goldSql?: string | undefined }[],
     where: { bench: string; split: string; questions?: string | undefined },
-  ): { entry: MemoryEntry; question: string | null; how: "split" | "question" | "gold" }[] {
+  ): { entry: MemoryEntry; question: string | null; how: "split" | "question" | "gold" | "database" }[] {
     this.refresh();
     const build = this.identity().build as { bench: string; split: string; questions?: string } | null;
     // Ids mean the same only for the same question file (a --questions file numbers its own questions).
@@ -346,7 +356,10 @@ export class MemoryStore {
     const byId = new Map(questions.map((q) => [`${q.dbId}/${q.id}`, q.id]));
     const byText = new Map(questions.map((q) => [`${q.dbId}\0${normQuestion(q.question)}`, q.id]));
     const byGold = new Map(questions.flatMap((q) => (q.goldSql ? [[`${q.dbId}\0${canonicalSql(q.goldSql)}`, q.id] as const] : [])));
-    const out: { entry: MemoryEntry; question: string | null; how: "split" | "question" | "gold" }[] = [];
+    const otherSplitHere =
+      build !== null && typeof build.bench === "string" && path.resolve(build.bench) === path.resolve(where.bench) && build.split !== where.split && !build.questions && !where.questions;
+    const databases = new Set(questions.map((q) => q.dbId));
+    const out: { entry: MemoryEntry; question: string | null; how: "split" | "question" | "gold" | "database" }[] = [];
     for (const entry of this.rows) {
       const text = byText.get(`${entry.dbId}\0${normQuestion(entry.question)}`);
       const gold = byGold.get(`${entry.dbId}\0${canonicalSql(entry.goldSql)}`);
@@ -354,6 +367,7 @@ export class MemoryStore {
       if (sameSplit && !entry.sourceId.startsWith("added:")) out.push({ entry, question: byId.get(entry.sourceId) ?? text ?? gold ?? null, how: "split" });
       else if (text !== undefined) out.push({ entry, question: text, how: "question" });
       else if (gold !== undefined) out.push({ entry, question: gold, how: "gold" });
+      else if (databases.has(entry.dbId) && !(otherSplitHere && !entry.sourceId.startsWith("added:"))) out.push({ entry, question: null, how: "database" });
     }
     return out;
   }
