@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { ModelFlags } from "../tools/models/models.ts";
 import { manifestOf } from "./registry.ts";
+import type { GraphSpec } from "./spec.ts";
 
 /**
  * How a LangGraph server gets a registered graph: `servedGraph(name)` is the factory the server calls when it needs
@@ -38,5 +39,25 @@ export const servedGraph = (name: string) => {
     const settings = (config.configurable?.sqlmend ?? {}) as ServedSettings;
     const own = manifest.options?.guideline ? guidelineOf(config) : {};
     return spec.build(defaultDeps(process.env, { ...settings.models, configFile: undefined }), { ...own, ...settings.options, ...(settings.cwd ? { cwd: settings.cwd } : {}) });
+  };
+};
+
+/**
+ * The server's factory for a graph module of the user's (`sqlmend serve --graph FILE`, or a hand-written
+ * langgraph.json: `export const mine = servedModule("/abs/mine-graph.ts")`): the module is loaded on first use as
+ * `eval --graph` loads it (from any folder, importing sqlmend's own copies) and built like a registered graph.
+ */
+export const servedModule = (file: string) => {
+  let loaded: Promise<GraphSpec> | undefined;
+  return async (config: ServedConfig = {}) => {
+    loaded ??= (async () => {
+      const { importModule } = await import("../tools/import-module.ts");
+      const spec = (await importModule(file)).default as GraphSpec | undefined;
+      if (!spec || typeof spec.build !== "function" || typeof spec.name !== "string") throw new Error(`${file} must default-export a graph made with defineGraph`);
+      return spec;
+    })();
+    const [spec, { defaultDeps }] = await Promise.all([loaded, import("./deps.ts")]);
+    const settings = (config.configurable?.sqlmend ?? {}) as ServedSettings;
+    return spec.build(defaultDeps(process.env, { ...settings.models, configFile: undefined }), { ...settings.options, ...(settings.cwd ? { cwd: settings.cwd } : {}) });
   };
 };

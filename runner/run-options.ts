@@ -224,7 +224,7 @@ export async function loadRunModules(argv: string[], cwd: string): Promise<RunMo
   const nodeList = (values.node as (string | boolean)[] | undefined)?.map(String);
   // Said before any module loads: a server builds its graphs from its own langgraph.json.
   if (values.server !== undefined && nodeList?.length) throw new UsageError("--node swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json");
-  if (values.server !== undefined && values.graph !== undefined) throw new UsageError("--graph runs a graph module in this process; a LangGraph server serves the graphs of its langgraph.json");
+  // --graph with --server: the module describes the run here (options, outcome); the server runs the graph it serves under the module's name ('sqlmend serve --graph FILE').
   for (const [slot, module] of Object.entries(pairs(nodeList, "node"))) {
     const file = path.resolve(cwd, module);
     const loaded = await importUserModule(file, module, "node module");

@@ -3,7 +3,6 @@
  * the project's langgraph.json and the scripted model endpoint; a short eval through it gives the verdicts and SQL of
  * the same eval in process.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -13,13 +12,52 @@ import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 import { captureIO as capture, minibenchFixture, questionOf } from "./support/cli.ts";
+import { type ServeHandle, startServe } from "../runner/serve.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+/** A graph of the user's (baseline with a tidy step), served beside the built-ins. */
+const TIDY_GRAPH = `
+import { END, START, StateGraph, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import { defineGraph, routeAfterExecute, SHARED_SLOTS, SqlInputState, sqlStateFields } from ${JSON.stringify(path.resolve(import.meta.dirname, "..", "index.ts"))};
+
+const TidyState = new StateSchema({ ...sqlStateFields, tidied: z.boolean().default(false) });
+const tidy = () => async (state) => ({ sql: state.sql.trim().replace(/;+$/, ""), tidied: true });
+
+export default defineGraph({
+  name: "tidy-baseline",
+  summary: "baseline with a tidy step after generation",
+  kind: "generator",
+  state: TidyState,
+  slots: {
+    schema: SHARED_SLOTS.schema,
+    generate: SHARED_SLOTS.generate,
+    tidy: { summary: "strip trailing semicolons", reads: ["sql"], writes: ["sql", "tidied"], factory: tidy },
+    execute: SHARED_SLOTS.execute,
+    fix: SHARED_SLOTS.fix,
+  },
+  steps: (o) => 4 + 2 * (o.maxFixRounds ?? 3),
+  outcome: { of: (state) => ({ tidied: state.tidied }) },
+  wire: ({ node, options: o }) =>
+    new StateGraph(TidyState, { input: SqlInputState })
+      .addNode("schema", node("schema"))
+      .addNode("generate", node("generate"))
+      .addNode("tidy", node("tidy"))
+      .addNode("execute", node("execute"))
+      .addNode("fix", node("fix"))
+      .addEdge(START, "schema")
+      .addEdge("schema", "generate")
+      .addEdge("generate", "tidy")
+      .addEdge("tidy", "execute")
+      .addConditionalEdges("execute", routeAfterExecute(o.maxFixRounds), ["fix", END])
+      .addEdge("fix", "execute"),
+});
+`;
+
 let dir: string;
 let benchDir: string;
 let dev: Question[];
 let models: OpenAIServer;
-let langgraph: ChildProcess;
+let serve: ServeHandle;
 let serverUrl: string;
 let serverLog = "";
 
@@ -46,24 +84,20 @@ beforeAll(async () => {
     },
   });
   const port = await freePort();
-  serverUrl = `http://127.0.0.1:${port}`;
-  langgraph = spawn(process.execPath, [path.join(ROOT, "node_modules", "@langchain", "langgraph-cli", "dist", "cli", "cli.mjs"), "dev", "--port", String(port), "--host", "127.0.0.1", "--no-browser", "--no-reload", "--config", path.join(ROOT, "langgraph.json")], {
-    cwd: ROOT,
+  // Served as `sqlmend serve --graph FILE` serves: the built-in graphs and a graph module of the user's.
+  fs.writeFileSync(path.join(dir, "tidy-graph.mts"), TIDY_GRAPH);
+  serve = await startServe({
+    graphs: [path.join(dir, "tidy-graph.mts")],
+    port,
+    cwd: dir,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENAI_BASE_URL: models.url, OPENAI_API_KEY: "k", SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "server-home") },
-    stdio: ["ignore", "pipe", "pipe"],
+    log: (text) => (serverLog = (serverLog + text).slice(-4000)),
+    readyTimeoutMs: 90_000,
   });
-  langgraph.stdout!.on("data", (d) => (serverLog += d));
-  langgraph.stderr!.on("data", (d) => (serverLog += d));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ok = await fetch(`${serverUrl}/ok`).then((r) => r.ok).catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline || langgraph.exitCode !== null) throw new Error(`the LangGraph dev server did not start:\n${serverLog.slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  serverUrl = serve.url;
 }, 120_000);
 afterAll(async () => {
-  langgraph?.kill("SIGTERM");
+  await serve?.close();
   await models?.close();
   removeTempDir(dir);
 });
@@ -94,6 +128,21 @@ describe("eval --server (a LangGraph server runs the graphs)", () => {
     const asked = models.requests.length;
     expect(await main([...common, "--out", remote, "--server", serverUrl, "--resume"], captureIO(env).io)).toBe(0);
     expect(models.requests.length).toBe(asked);
+  }, 120_000);
+
+  it("sqlmend serve --graph FILE serves a graph of the user's: eval --server --graph FILE gives the in-process verdicts and outcome", async () => {
+    expect(serve.graphs).toContain("tidy-baseline");
+    const env = { OPENAI_BASE_URL: models.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-tidy") };
+    const common = ["eval", "--graph", path.join(dir, "tidy-graph.mts"), "--bench", benchDir, "--limit", "4", "--max-fix-rounds", "1", "--checkpoints", "memory"];
+    const local = path.join(dir, "tidy-local");
+    expect(await main([...common, "--out", local], captureIO(env).io)).toBe(0);
+    const remote = path.join(dir, "tidy-remote");
+    const run = captureIO(env);
+    expect(await main([...common, "--out", remote, "--server", serverUrl], run.io), `${run.err()}\n${serverLog.slice(-1500)}`).toBe(0);
+    const [a, b] = [results(local), results(remote)];
+    expect(b.size).toBe(4);
+    for (const [id, r] of a) expect({ id, correct: b.get(id)?.correct, sql: b.get(id)?.sql, outcome: b.get(id)?.outcome }).toEqual({ id, correct: r.correct, sql: r.sql, outcome: r.outcome });
+    expect([...b.values()].every((r) => (r.outcome as { tidied?: boolean }).tidied === true)).toBe(true);
   }, 120_000);
 
   it("serves each graph with a narrow input (question, database, evidence, SQL to correct), not its whole state", async () => {

@@ -42,6 +42,7 @@ export const commands: CommandEntry[] = [
   },
   { name: "new", summary: "write a typed start for a node of your own (new node --graph G --slot S FILE) or a method (new graph FILE)", load: async () => (await import("./scaffold.ts")).newCommand },
   { name: "check", summary: "type-check a node module against its slot, or a graph module, as tsc --strict would", load: async () => (await import("./scaffold.ts")).checkCommand },
+  { name: "serve", summary: "a LangGraph server serving the built-in graphs and your --graph modules (eval --server runs on it)", load: async () => (await import("./serve.ts")).serveCommand },
   { name: "threads", summary: "list checkpointed threads, newest first", load: async () => (await import("./threads.ts")).threadsCommand },
   {
     name: "inspect",

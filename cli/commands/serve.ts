@@ -1,0 +1,29 @@
+import type { Command } from "../shared/command.ts";
+import { UsageError } from "../shared/command.ts";
+import { parseFlags } from "../shared/flags.ts";
+import { EXIT } from "../../core/exit.ts";
+
+export const serveCommand: Command = {
+  name: "serve",
+  usage: `Usage: sqlmend serve [--graph FILE ...] [--host 127.0.0.1] [--port 2024]
+
+  A LangGraph server (the LangGraph CLI's dev server) serving every built-in graph and each --graph module of yours
+  under its own name: 'sqlmend eval GRAPH --server URL' (or '--graph FILE --server URL') runs on it, scoring here;
+  LangGraph Studio can open it. Its langgraph.json is written in the data directory (printed): a start for a
+  hand-written one ('servedModule(FILE)' from sqlmend/graphs/serve serves a module). Models come from this
+  environment (OPENAI_BASE_URL, SQLMEND_MODEL, ...). Runs until Ctrl-C.`,
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(argv, { graph: { type: "string", multiple: true }, host: { type: "string" }, port: { type: "string" } });
+    if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const port = values.port === undefined ? 2024 : Number(values.port);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port takes a port number, not '${values.port}'`);
+    const { startServe } = await import("../../runner/serve.ts");
+    const server = await startServe({ ...(values.graph ? { graphs: values.graph } : {}), host: values.host ?? "127.0.0.1", port, cwd: io.cwd, env: io.env });
+    io.stdout(`serving ${server.graphs.length} graphs at ${server.url} (${server.graphs.join(", ")})\nconfig: ${server.config}\nCtrl-C stops it\n`);
+    const stop = () => void server.close();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    const code = await server.exited;
+    return code === 0 || code === null ? EXIT.ok : EXIT.error;
+  },
+};
