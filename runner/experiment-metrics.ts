@@ -84,6 +84,19 @@ export function runModel(dir: string, records: EvalRecord[]): string | null {
   }
 }
 
+/**
+ * The questions a run was given, from its run.json (`questionHashes`, skipped ones left out): what its EX is over,
+ * a question it never ran counted wrong. Undefined without a run.json that records them.
+ */
+export function selectedQuestionsIn(dir: string): number | undefined {
+  try {
+    const hashes = (JSON.parse(fs.readFileSync(path.join(dir, "run.json"), "utf8")) as { questionHashes?: Record<string, string> }).questionHashes;
+    return hashes ? Object.values(hashes).filter((h) => !h.startsWith("skipped:")).length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `--dry-run`: each row's paper figures, the metrics it will report and how its set-up differs from the paper's. */
 export function renderPaperPlan(recipe: Recipe, order: string[], tsDir: string | undefined): string {
   const rows = order.filter((run) => recipe.runs[run]!.paper);

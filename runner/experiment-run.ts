@@ -261,6 +261,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   }
 
   const tab = await import("./experiment-table.ts");
+  const { selectedQuestionsIn } = await import("./experiment-metrics.ts");
   const rows = order.flatMap((run) => {
     const spec = recipe.runs[run]!;
     if (blocked.has(run)) return [tab.otherRowOf(run, spec, { notRun: blocked.get(run)! })];
@@ -276,7 +277,8 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
       });
     }
     if (spec.kind !== "eval") return [];
-    return [tab.repeatedRowOf(run, spec, repeatsOf(run).map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices)];
+    const ks = repeatsOf(run);
+    return [tab.repeatedRowOf(run, spec, ks.map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices, ks.map((k) => Math.max(recordsIn(outOfRepeat(k, run)).length, selectedQuestionsIn(outOfRepeat(k, run)) ?? 0)))];
   });
   for (const row of rows) if (held.has(row.run)) row.held = { seed: seeds[0]! };
   tab.plannedComparisons(recipe, rows, (run, k) => recordsIn(outOfRepeat(k, run)), { seeds, held });
@@ -302,7 +304,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   }
   io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
   // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).
-  return { exitCode: rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok, outDir, table: path.join(outDir, "table.md") };
+  return { exitCode: rows.some((r) => r.failed || r.unrun || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok, outDir, table: path.join(outDir, "table.md") };
 }
 
 interface RunContext {

@@ -17,7 +17,7 @@ export interface Prices {
 /** A run's figures over its repeats (`--repeats N`): each repeat a full replication with its own seed. */
 export interface RepeatFigures {
   seeds: number[];
-  /** EX of each repeat, in seed order; null for a repeat that answered no question (all failed): left out of the mean. */
+  /** EX of each repeat (over all its selected questions), in seed order; null only in tables from before failures counted. */
   ex: (number | null)[];
   mean: number;
   /** Sample standard deviation (n − 1); 0 for one repeat. */
@@ -64,12 +64,21 @@ export interface RunRow {
   initial: string | null;
   scenario: string | null;
   questions: number;
+  /** Selected questions that never ran (no record: the run stopped, or was killed): wrong in EX, as a missing prediction. */
+  unrun: number;
   correct: number;
-  /** EX % over the answered questions (a failed question has no answer; counted in `failed`). Mean over repeats. */
+  /**
+   * EX % over every selected question: a failed or missing prediction is wrong, as the official scorers count it.
+   * Mean over repeats.
+   */
   ex: number;
-  /** EX's 95 % interval; null without answered questions. */
+  /** EX % over the answered questions only (null when none was answered); beside `ex` when they differ. */
+  answeredEx: number | null;
+  /** Questions failed or never run: the row's EX is a floor, not the method's figure (`--resume` completes it). */
+  partial: boolean;
+  /** EX's 95 % interval; null without questions. */
   exInterval: ExInterval | null;
-  /** EX per difficulty over the answered questions (mean over repeats), with its 95 % interval as EX's. */
+  /** EX per difficulty over the questions that ran, a failed one wrong (mean over repeats), with its 95 % interval as EX's. */
   byDifficulty: { difficulty: string; count: number; ex: number; interval: ExInterval | null }[];
   /** EX per database over the answered questions (MAGIC Figure 4; mean over repeats). */
   byDatabase: { db: string; count: number; ex: number }[];
@@ -135,10 +144,18 @@ export function otherRowOf(run: string, spec: RecipeRun, what: { notRun?: string
 export const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const sampleSd = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
 
-export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], prices?: Prices): RunRow {
+/**
+ * A run's row over its records; `selected`: the questions the run was given (its run.json's, default the records'),
+ * those without a record counted wrong as never run.
+ */
+export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], prices?: Prices, selected = records.length): RunRow {
   const answered = records.filter((r) => !isFailed(r));
   const n = records.length;
   const correct = answered.filter((r) => r.correct).length;
+  const unrun = Math.max(0, selected - n);
+  const all = n + unrun;
+  // A failed question's record may still carry a verdict on partial SQL: it is wrong here, whatever it says.
+  const scored = records.map((r) => (isFailed(r) ? { ...r, correct: false } : r));
   // The initial SQL's verdicts on the questions the corrector answered: the EX beside it is over the same ones.
   const known = answered.filter((r) => r.initialCorrect !== undefined);
   const corrector = spec.initial !== undefined;
@@ -151,11 +168,14 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
     initial: spec.initial ?? null,
     scenario: spec.correct ?? (corrector ? "all" : null),
     questions: n,
+    unrun,
     correct,
-    ex: answered.length ? (correct / answered.length) * 100 : 0,
-    exInterval: overQuestions(correct, answered.length),
-    byDifficulty: exByDifficulty(answered).map(({ difficulty, count, correct, ex }) => ({ difficulty, count, ex, interval: overQuestions(correct, count) })),
-    byDatabase: exByDatabase(answered).map(({ db, count, ex }) => ({ db, count, ex })),
+    ex: all ? (correct / all) * 100 : 0,
+    answeredEx: answered.length ? (correct / answered.length) * 100 : null,
+    partial: unrun > 0 || answered.length < n,
+    exInterval: overQuestions(correct, all),
+    byDifficulty: exByDifficulty(scored).map(({ difficulty, count, correct, ex }) => ({ difficulty, count, ex, interval: overQuestions(correct, count) })),
+    byDatabase: exByDatabase(scored).map(({ db, count, ex }) => ({ db, count, ex })),
     initialEx: corrector && known.length ? (known.filter((r) => r.initialCorrect).length / known.length) * 100 : null,
     wrongToRight: corrector ? known.filter((r) => !r.initialCorrect && r.correct).length : null,
     rightToWrong: corrector ? known.filter((r) => r.initialCorrect && !r.correct).length : null,
@@ -196,24 +216,27 @@ const overRepeats = (exs: number[], one: ExInterval | null): ExInterval | null =
  * One row over a run's repeats (records per repeat, seed order): EX and costs are means; EX's sample sd and the
  * questions whose verdict changes between repeats (among those every repeat answered) say how stable the figure is.
  */
-export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecord[][], seeds: number[], prices?: Prices): RunRow {
-  const all = perRepeat.map((records) => rowOf(run, spec, records, prices));
+export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecord[][], seeds: number[], prices?: Prices, selected?: number[]): RunRow {
+  const all = perRepeat.map((records, k) => rowOf(run, spec, records, prices, selected?.[k] ?? records.length));
   if (all.length < 2) return all[0]!;
-  // A repeat with no answered question has no EX (its failures are counted); the means are over the others.
+  // Every repeat counts, one whose questions all failed too (its EX is 0: a failed prediction is wrong).
+  const rows = all;
   const answered = (r: RunRow) => r.questions - r.failed > 0;
-  const rows = all.some(answered) ? all.filter(answered) : all;
   const first = rows[0]!;
   const avg = (f: (r: RunRow) => number) => mean(rows.map(f));
   const avgOrNull = (f: (r: RunRow) => number | null) => (rows.every((r) => f(r) !== null) ? avg((r) => f(r)!) : null);
   // Flips among the repeats that answered: a question answered by each of them, right in some and wrong in others.
-  const verdicts = perRepeat.filter((_, i) => rows.includes(all[i]!)).map((records) => new Map(records.filter((r) => !isFailed(r)).map((r) => [r.id, r.correct])));
-  const ids = [...verdicts[0]!.keys()].filter((id) => verdicts.every((v) => v.has(id)));
+  const verdicts = perRepeat.filter((_, i) => answered(all[i]!)).map((records) => new Map(records.filter((r) => !isFailed(r)).map((r) => [r.id, r.correct])));
+  const ids = verdicts.length ? [...verdicts[0]!.keys()].filter((id) => verdicts.every((v) => v.has(id))) : [];
   const flips = ids.filter((id) => new Set(verdicts.map((v) => v.get(id))).size > 1).length;
   const difficulties = [...new Set(rows.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))];
   return {
     ...first,
     correct: avg((r) => r.correct),
+    unrun: all.reduce((a, r) => a + r.unrun, 0),
     ex: avg((r) => r.ex),
+    answeredEx: avgOrNull((r) => r.answeredEx),
+    partial: all.some((r) => r.partial),
     exInterval: overRepeats(rows.map((r) => r.ex), first.exInterval),
     byDifficulty: difficulties.map((difficulty) => {
       const at = rows.map((r) => r.byDifficulty.find((d) => d.difficulty === difficulty)).filter((d) => d !== undefined);
@@ -237,7 +260,7 @@ export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecor
     calls: all.reduce((a, r) => a + r.calls, 0),
     failed: all.reduce((a, r) => a + r.failed, 0),
     outcomes: summarizeOutcomes(perRepeat.flat().map((r) => r.outcome)),
-    repeats: { seeds, ex: all.map((r) => (answered(r) ? r.ex : null)), mean: avg((r) => r.ex), sd: sampleSd(rows.map((r) => r.ex)), compared: ids.length, flips },
+    repeats: { seeds, ex: all.map((r) => r.ex), mean: avg((r) => r.ex), sd: sampleSd(rows.map((r) => r.ex)), compared: ids.length, flips },
   };
 }
 
@@ -250,7 +273,15 @@ const figuresText = (p: Paper) => Object.entries(p.figures).map(([k, v]) => `${k
 const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
 const intervalText = (i: Interval | null) => (i ? ` [${f2(i.low)}, ${f2(i.high)}]` : "");
 /** EX as printed with its 95 % interval: "58.33 [48.10, 67.90]", or "58.33 ± 2.41 [52.30, 64.36]" over repeats. */
-const exText = (r: RunRow) => `${r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : r.held ? `${f2(r.ex)} (held)` : f2(r.ex)}${intervalText(r.exInterval)}`;
+const exText = (r: RunRow) => `${r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : r.held ? `${f2(r.ex)} (held)` : f2(r.ex)}${intervalText(r.exInterval)}${partialText(r)}`;
+/** A row with failed or never-run questions: its EX counts them wrong; the answered-only EX beside it. */
+export const partialText = (r: RunRow) => {
+  if (!r.partial) return "";
+  const failed = r.failed ? `${countText(r.failed)} failed` : "";
+  const unrun = r.unrun ? `${countText(r.unrun)} not run` : "";
+  const answered = r.repeats ? f2(r.answeredEx) : `${f2(r.answeredEx)} (${r.correct} of ${r.questions - r.failed})`;
+  return ` partial (${[failed, unrun].filter(Boolean).join(", ")}; answered only: ${answered})`;
+};
 const countText = (n: number | null) => (n === null ? "" : Number.isInteger(n) ? String(n) : n.toFixed(1));
 const usd = (n: number | null) => (n === null ? "-" : `$${n < 0.01 ? n.toFixed(5) : n.toFixed(4)}`);
 
@@ -266,8 +297,8 @@ function besidePaper(rows: RunRow[]): string[] {
       : r.guideline
         ? `EX ${f2(r.guideline.exAfter)} after the cycle; AVG_i ${r.guideline.avgIterations.toFixed(2)}; corrected within k=1..${r.guideline.maxIter}: ${r.guideline.correctedWithin.join(", ")} of ${r.guideline.failures}`
         : r.repeats
-          ? `EX ${exText(r)} over ${r.repeats.ex.filter((x) => x !== null).length} repeats${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`
-          : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${difficulties}${r.failed ? `, ${r.failed} failed` : ""}${r.held ? ", held: one run every repeat read" : ""}`;
+          ? `EX ${exText(r)} over ${r.repeats.ex.filter((x) => x !== null).length} repeats${difficulties}`
+          : `EX ${f2(r.ex)} (${r.correct}/${r.questions + r.unrun})${partialText(r)}${difficulties}${r.held ? ", held: one run every repeat read" : ""}`;
     const more = r.notRun ? "" : `${metricsText(r)}${r.model ? `; with ${r.model}` : ""}`;
     lines.push(`| ${r.run} | ${r.paper!.row} | ${ours}${more} | ${figuresText(r.paper!)} | ${r.paper!.source}; ${r.paper!.model}${r.paper!.note ? ` (${r.paper!.note})` : ""} | ${r.paper!.differs ?? "–"} |`);
   }
@@ -441,7 +472,7 @@ export function intervalLegend(rows: RunRow[]): string {
   const over = new Set(rows.flatMap((r) => (r.exInterval ? [r.exInterval.over] : [])));
   const parts: string[] = [];
   if (over.has("repeats")) parts.push("over repeats: Student's t-interval of the mean of the repeats' EX (mean ± t(0.975, N−1) · sd / √N)");
-  if (over.has("questions")) parts.push(`${over.has("repeats") ? "for a held run or one with a single answered repeat: " : ""}the Wilson score interval over the answered questions`);
+  if (over.has("questions")) parts.push(`${over.has("repeats") ? "for a held run or one with a single answered repeat: " : ""}the Wilson score interval over every selected question (a failed or missing prediction is wrong)`);
   return `EX [low, high]: a 95 % interval, ${parts.join("; ") || "none (no question answered)"}.`;
 }
 
@@ -492,8 +523,10 @@ export function plannedComparisons(recipe: Recipe, rows: RunRow[], recordsOf: (r
         onlyReference = pair.onlyBCorrect.length;
         compared = c.common - c.noGold;
       }
-      tests.push({ row, k, test: { seed: repeats > 1 ? opts.seeds[k - 1]! : null, compared, onlyRow, onlyReference, p: mcnemarP(onlyRow, onlyReference) } });
+      // No pair: nothing was tested, and an untested comparison is no member of the Holm family.
+      if (compared) tests.push({ row, k, test: { seed: repeats > 1 ? opts.seeds[k - 1]! : null, compared, onlyRow, onlyReference, p: mcnemarP(onlyRow, onlyReference) } });
     }
+    if (!tests.some((t) => t.row === row)) row.versus.notTested = "no question both answered with gold: nothing to pair";
   }
   for (let k = 1; k <= repeats; k++) {
     const family = tests.filter((t) => t.k === k);

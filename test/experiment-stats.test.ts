@@ -82,6 +82,32 @@ describe("planned comparisons", () => {
     expect(ref("magic-table1", "magic.errors")).toBeUndefined();
   });
 
+  it("every selected question counts: failed and never-run questions are wrong, the row is partial, and a comparison with no pairs is not tested and outside the family", () => {
+    const recipe = validateRecipe({ name: "r3", runs: { cot: { graph: "baseline" }, "1r-pot": { graph: "baseline", reference: "cot" }, "3r-pot": { graph: "baseline", reference: "1r-pot" } } }, "r3");
+    const twelve = ids.slice(0, 12);
+    const records: Record<string, EvalRecord[]> = {
+      // cot: 5 of 8 answered right, 4 failed.
+      cot: twelve.map((id) => (Number(id) >= 8 ? rec(id, false, undefined, "model call failed") : rec(id, Number(id) < 5))),
+      // 1r-pot answered only questions 8..11, where cot failed: no pair with cot.
+      "1r-pot": twelve.map((id) => (Number(id) < 8 ? rec(id, false, undefined, "model call failed") : rec(id, true))),
+      // 3r-pot: 1 of 1 answered, 8 failed, 3 never ran.
+      "3r-pot": twelve.slice(0, 9).map((id) => (id === "8" ? rec(id, true) : rec(id, true, undefined, "model call failed"))),
+    };
+    const rows = Object.keys(records).map((run) => rowOf(run, recipe.runs[run]!, records[run]!, undefined, 12));
+    const [cot, one, three] = rows as [RunRow, RunRow, RunRow];
+    expect([cot.ex, cot.answeredEx, cot.partial]).toEqual([(5 / 12) * 100, 62.5, true]);
+    // A failed question's partial SQL that happened to be right is no answer: 1 right, not 9.
+    expect([three.correct, three.ex, three.answeredEx, three.failed, three.unrun, three.partial]).toEqual([1, (1 / 12) * 100, 100, 8, 3, true]);
+    expect(three.exInterval!.n).toBe(12);
+    plannedComparisons(recipe, rows, (run) => records[run]!, { seeds: [], held: new Set() });
+    expect(one.versus).toEqual({ reference: "cot", tests: [], notTested: "no question both answered with gold: nothing to pair" });
+    expect(three.versus!.tests.map((t) => [t.compared, t.family])).toEqual([[1, 1]]);
+    const table = renderTable(recipe, rows);
+    expect(table).toMatch(/^\| 3r-pot \| baseline \|  \|  \| 9 \| 8\.33 \[[\d.]+, [\d.]+\] partial \(8 failed, 3 not run; answered only: 100\.00 \(1 of 1\)\) \|/m);
+    expect(table).toMatch(/^\| 1r-pot \| cot \| not tested: no question both answered with gold/m);
+    expect(table).toContain("Holm-adjusted over the 1 planned comparisons");
+  });
+
   it("with --repeats, a test per repeat, each Holm-adjusted within its repeat", () => {
     const recipe = validateRecipe({ name: "r", runs: { gen: { graph: "baseline" }, fix: { graph: "repair", initial: "gen" } } }, "r");
     const perRepeat = [ids.map((id) => rec(id, initiallyRight(id) || id === "30", initiallyRight(id))), ids.map((id) => rec(id, initiallyRight(id) && id !== "0", initiallyRight(id)))];
@@ -93,10 +119,10 @@ describe("planned comparisons", () => {
 });
 
 describe("EX intervals", () => {
-  it("one run: the Wilson score interval over the answered questions, per EX cell, in table.json's row and table.md", () => {
+  it("one run: the Wilson score interval over the questions, per EX cell, in table.json's row and table.md", () => {
     const recipe = validateRecipe({ name: "w", runs: { gen: { graph: "baseline" } } }, "w");
     const records = ids.slice(0, 10).map((id) => rec(id, Number(id) < 7));
-    const row = rowOf("gen", recipe.runs.gen!, [...records, rec("99", false, undefined, "model call failed")]);
+    const row = rowOf("gen", recipe.runs.gen!, records);
     expect(row.exInterval!.over).toBe("questions");
     expect(row.exInterval!.n).toBe(10);
     // 7 of 10: Wilson 95 % is 39.68..89.22.
@@ -104,8 +130,8 @@ describe("EX intervals", () => {
     expect(row.exInterval!.high).toBeCloseTo(89.22, 2);
     expect(row.byDifficulty[0]!.interval).toEqual(row.exInterval);
     const table = renderTable(recipe, [row]);
-    expect(table).toMatch(/^EX \[low, high\]: a 95 % interval, the Wilson score interval over the answered questions\.$/m);
-    expect(table).toMatch(/^\| gen \| baseline \|  \|  \| 11 \| 70\.00 \[39\.68, 89\.22\] \|/m);
+    expect(table).toMatch(/^EX \[low, high\]: a 95 % interval, the Wilson score interval over every selected question/m);
+    expect(table).toMatch(/^\| gen \| baseline \|  \|  \| 10 \| 70\.00 \[39\.68, 89\.22\] \|/m);
     expect(table).toMatch(/^\| gen \| 70\.00 \[39\.68, 89\.22\] \(10\) \| 70\.00 \[39\.68, 89\.22\] \|$/m);
   });
 
