@@ -70,11 +70,19 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
     prices = { input: input!, output: output! };
   }
   // The results' schema (zod) loads for a comparison, not for --help.
-  const [{ parseResults }, { compareRuns, renderComparison }] = await Promise.all([import("./report.ts"), import("./compare.ts")]);
+  const [{ parseResults }, { checkSameQuestions, compareRuns, renderComparison }] = await Promise.all([import("./report.ts"), import("./compare.ts")]);
+  const seen = new Map<string, string>();
+  for (const dir of positionals) {
+    const abs = path.resolve(io.cwd, dir);
+    const real = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
+    if (seen.has(real)) throw new UsageError(`${dir} is given twice (as ${seen.get(real)} too): a run compared with itself pairs nothing`);
+    seen.set(real, dir);
+  }
   const runs = await Promise.all(positionals.map(async (dir, i) => {
     const run = readRun(dir, io.cwd, parseResults);
     return { key: runKey(i), ...run, summarizeOutcomes: await outcomeSummaryOf(run.run.graph) };
   }));
+  checkSameQuestions(runs);
   const comparison = compareRuns(runs, prices);
   const them = runs.length === 2 ? "two" : `${runs.length}`;
   if (!comparison.inAll) throw new UserError(`the ${them} runs have no question in common`);

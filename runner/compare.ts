@@ -1,6 +1,7 @@
 import { exByDifficulty, type DifficultyScore, NO_GOLD } from "../tools/benchmarks/score.ts";
 import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
 import { type Outcome, summarizeOutcomes } from "../graphs/outcome.ts";
+import { UserError } from "../core/errors.ts";
 
 /**
  * N eval runs side by side on the questions all of them answered (a failed question has no answer to compare: it is
@@ -91,6 +92,8 @@ export interface RunSummary {
   dir: string;
   /** Over the common questions with gold SQL. */
   correct: number;
+  /** False for a run whose records hold no gold SQL (own data without it): no EX of its own, the others keep theirs. */
+  scored: boolean;
   /** Common questions whose prediction failed to run (any, gold or not). */
   predErrors: number;
   ex: number;
@@ -128,8 +131,10 @@ export interface PairComparison {
   /** Common questions (gold or not) where both runs gave the same SQL (whitespace aside). */
   sameSql: number;
   mcnemarP: number;
-  /** Holm-adjusted over all pairs of the comparison. */
+  /** Holm-adjusted over the pairs tested. */
   holmP: number;
+  /** Why the pair has no test (a run without gold SQL): it is left out of the Holm family. */
+  notTested?: string;
 }
 
 export interface Comparison {
@@ -155,8 +160,11 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
   const [first, ...rest] = inputs;
   const inAll = first ? [...first.records.keys()].filter((id) => rest.every((r) => r.records.has(id))) : [];
   const answered = inAll.filter((id) => inputs.every((r) => !isFailed(r.records.get(id)!)));
-  // A question without gold has no verdict: EX, flips and McNemar are over the others.
-  const ids = answered.filter((id) => inputs.every((r) => r.records.get(id)!.goldError !== NO_GOLD));
+  // A question without gold has no verdict: EX, flips and McNemar are over the others. A run that holds no gold at all
+  // (own data without it) gets no EX, and does not take the others' away.
+  const hasGold = (r: CompareInput, id: string) => r.records.get(id)!.goldError !== NO_GOLD;
+  const graded = inputs.filter((r) => answered.some((id) => hasGold(r, id)));
+  const ids = graded.length ? answered.filter((id) => graded.every((r) => hasGold(r, id))) : [];
   const runs = inputs.map((r): RunSummary => {
     const records = ids.map((id) => r.records.get(id)!);
     const all = answered.map((id) => r.records.get(id)!);
@@ -170,6 +178,7 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       label: r.label,
       dir: r.dir,
       correct,
+      scored: graded.includes(r),
       ex: records.length ? (correct / records.length) * 100 : 0,
       predErrors: all.filter((x) => x.predError !== undefined).length,
       byDifficulty: exByDifficulty(records),
@@ -203,11 +212,44 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       const onlyB = ids.filter((id) => !a.records.get(id)!.correct && b.records.get(id)!.correct);
       const both = ids.filter((id) => a.records.get(id)!.correct && b.records.get(id)!.correct).length;
       const sameSql = answered.filter((id) => sameQuery(a.records.get(id)!.sql, b.records.get(id)!.sql)).length;
+      const ungraded = [a, b].filter((r) => !graded.includes(r));
+      if (ungraded.length) {
+        raw.push({ a: a.key, b: b.key, bothCorrect: 0, neitherCorrect: 0, onlyACorrect: [], onlyBCorrect: [], sameSql, mcnemarP: 1, notTested: `${ungraded.map((r) => r.key).join(" and ")} ${ungraded.length > 1 ? "hold" : "holds"} no gold SQL` });
+        continue;
+      }
       raw.push({ a: a.key, b: b.key, bothCorrect: both, neitherCorrect: ids.length - both - onlyA.length - onlyB.length, onlyACorrect: onlyA, onlyBCorrect: onlyB, sameSql, mcnemarP: mcnemarP(onlyA.length, onlyB.length) });
     }
   }
-  const adjusted = holm(raw.map((p) => p.mcnemarP));
-  return { common: answered.length, inAll: inAll.length, noGold: answered.length - ids.length, runs, pairs: raw.map((p, i) => ({ ...p, holmP: adjusted[i]! })), warnings };
+  // Holm over the pairs tested; an untested pair is no member of the family.
+  const tested = raw.filter((p) => !p.notTested);
+  const adjusted = holm(tested.map((p) => p.mcnemarP));
+  return { common: answered.length, inAll: inAll.length, noGold: answered.length - ids.length, runs, pairs: raw.map((p) => ({ ...p, holmP: p.notTested ? 1 : adjusted[tested.indexOf(p)]! })), warnings };
+}
+
+/**
+ * Refuses runs that hold different questions under the same id (another benchmark, split or version): their records'
+ * question and database differ, or their run.json's question hashes do (evidence or gold SQL changed) where both runs
+ * hold gold. Pairing them would test nothing; said in one line before any result.
+ */
+export function checkSameQuestions(runs: { key: string; dir: string; records: Map<string, EvalRecord>; run: Record<string, unknown> }[]): void {
+  const hashesOf = (r: { run: Record<string, unknown> }) => (r.run.questionHashes && typeof r.run.questionHashes === "object" ? (r.run.questionHashes as Record<string, string>) : undefined);
+  const [first, ...rest] = runs;
+  for (const other of rest) {
+    const shared = [...first!.records.keys()].filter((id) => other.records.has(id));
+    const differ = shared.filter((id) => {
+      const a = first!.records.get(id)!;
+      const b = other.records.get(id)!;
+      if (a.question !== b.question || a.dbId !== b.dbId) return true;
+      const [ha, hb] = [hashesOf(first!)?.[id], hashesOf(other)?.[id]];
+      return ha !== undefined && hb !== undefined && ha !== hb && a.goldError !== NO_GOLD && b.goldError !== NO_GOLD;
+    });
+    if (differ.length) {
+      const id = differ[0]!;
+      throw new UserError(
+        `${first!.key} (${first!.dir}) and ${other.key} (${other.dir}) hold different questions under the same ids (${differ.length} of ${shared.length} shared ids, first: ${id}, on ${first!.records.get(id)!.dbId} vs ${other.records.get(id)!.dbId}): runs of different benchmarks, splits or question versions are not compared`,
+      );
+    }
+  }
 }
 
 const sameQuery = (a: string | undefined, b: string | undefined) => (a ?? "").replace(/\s+/g, " ").trim() === (b ?? "").replace(/\s+/g, " ").trim();
@@ -229,10 +271,10 @@ export function renderComparison(c: Comparison, show: number): string {
     `${"".padEnd(width)}  ${scored ? `${"EX %".padStart(7)}  ` : ""}${levels.map((l) => `${l.padStart(11)}  `).join("")}${"errors".padStart(6)}  ${"tokens/q".padStart(9)}  ${"calls/q".padStart(7)}  ${"s/q".padStart(6)}${withCost ? `  ${"$/q".padStart(9)}` : ""}`,
   );
   for (const r of c.runs) {
-    const perLevel = levels.map((l) => `${(r.byDifficulty.find((d) => d.difficulty === l)?.ex.toFixed(2) ?? "-").padStart(11)}  `);
+    const perLevel = levels.map((l) => `${((r.scored && r.byDifficulty.find((d) => d.difficulty === l)?.ex.toFixed(2)) || "-").padStart(11)}  `);
     const label = `${r.key} ${r.label}`;
     lines.push(
-      `${label.padEnd(width).slice(0, width)}  ${scored ? `${r.ex.toFixed(2).padStart(7)}  ` : ""}${perLevel.join("")}${String(r.predErrors).padStart(6)}  ${Math.round(r.tokensPerQuestion).toString().padStart(9)}  ${r.callsPerQuestion.toFixed(2).padStart(7)}  ${(r.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}${withCost ? `  ${(r.costPerQuestion ?? 0).toFixed(5).padStart(9)}` : ""}`,
+      `${label.padEnd(width).slice(0, width)}  ${scored ? `${(r.scored ? r.ex.toFixed(2) : "-").padStart(7)}  ` : ""}${perLevel.join("")}${String(r.predErrors).padStart(6)}  ${Math.round(r.tokensPerQuestion).toString().padStart(9)}  ${r.callsPerQuestion.toFixed(2).padStart(7)}  ${(r.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}${withCost ? `  ${(r.costPerQuestion ?? 0).toFixed(5).padStart(9)}` : ""}`,
     );
   }
   if (c.runs.some((r) => r.outcomes.length)) {
@@ -243,11 +285,12 @@ export function renderComparison(c: Comparison, show: number): string {
     }
   }
   const list = (xs: string[]) => (xs.length ? `: ${xs.slice(0, show).join(", ")}${xs.length > show ? ", ..." : ""}` : "");
+  const family = c.pairs.filter((p) => !p.notTested).length;
   for (const p of c.pairs) {
     const header = c.pairs.length > 1 ? [`${p.a} vs ${p.b}`] : [];
     const same = `same SQL on ${p.sameSql} of ${c.common}`;
-    if (!scored) {
-      lines.push("", ...header, same);
+    if (!scored || p.notTested) {
+      lines.push("", ...header, ...(p.notTested && scored ? [`not tested: ${p.notTested}`] : []), same);
       continue;
     }
     lines.push(
@@ -256,7 +299,7 @@ export function renderComparison(c: Comparison, show: number): string {
       `both right ${p.bothCorrect}, both wrong ${p.neitherCorrect}`,
       `only ${p.a} right ${p.onlyACorrect.length}${list(p.onlyACorrect)}`,
       `only ${p.b} right ${p.onlyBCorrect.length}${list(p.onlyBCorrect)}`,
-      `McNemar exact p = ${p.mcnemarP.toPrecision(3)}${c.pairs.length > 1 ? `, Holm-adjusted over ${c.pairs.length} pairs p = ${p.holmP.toPrecision(3)}` : ""}${p.holmP < 0.05 ? " (the EX difference is significant at 0.05)" : ""}`,
+      `McNemar exact p = ${p.mcnemarP.toPrecision(3)}${family > 1 ? `, Holm-adjusted over ${family} pairs p = ${p.holmP.toPrecision(3)}` : ""}${p.holmP < 0.05 ? " (the EX difference is significant at 0.05)" : ""}`,
       same,
     );
   }
