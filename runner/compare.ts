@@ -75,6 +75,75 @@ export function tInterval(values: number[]): Interval | null {
   return { low: Math.max(0, m - half), high: Math.min(100, m + half) };
 }
 
+/**
+ * The paired difference of two proportions (first − second, in percentage points) with Newcombe's hybrid score 95 %
+ * interval for paired data (Newcombe 1998, method 10): from the 2×2 table of the same questions — both right, only the
+ * first, only the second, neither (counts, or means over repeats). Never zero width on a small sample. Null for none.
+ */
+export function pairedDifference(both: number, onlyFirst: number, onlySecond: number, neither: number): { difference: number; low: number; high: number } | null {
+  const n = both + onlyFirst + onlySecond + neither;
+  if (n <= 0) return null;
+  const p1 = (both + onlyFirst) / n;
+  const p2 = (both + onlySecond) / n;
+  const w1 = wilsonFraction(p1, n);
+  const w2 = wilsonFraction(p2, n);
+  const denominator = (both + onlyFirst) * (onlySecond + neither) * (both + onlySecond) * (onlyFirst + neither);
+  // Newcombe's correlation estimate, shrunk by n/2 when positive (without it all-concordant pairs give zero width).
+  const ad = both * neither;
+  const bc = onlyFirst * onlySecond;
+  const phi = denominator > 0 ? (ad > bc ? Math.max(ad - bc - n / 2, 0) : ad - bc) / Math.sqrt(denominator) : 0;
+  const d = p1 - p2;
+  const down = (p1 - w1.low) ** 2 - 2 * phi * (p1 - w1.low) * (w2.high - p2) + (w2.high - p2) ** 2;
+  const up = (w1.high - p1) ** 2 - 2 * phi * (w1.high - p1) * (p2 - w2.low) + (p2 - w2.low) ** 2;
+  return { difference: d * 100, low: Math.max(-1, d - Math.sqrt(Math.max(0, down))) * 100, high: Math.min(1, d + Math.sqrt(Math.max(0, up))) * 100 };
+}
+
+/** Wilson's 95 % interval of a proportion p observed over n (n may stand for a mean over repeats), as fractions. */
+function wilsonFraction(p: number, n: number): { low: number; high: number } {
+  const z2 = Z95 * Z95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+/** A seeded generator (mulberry32): the same bootstrap every time for the same figures. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * EX's 95 % interval over questions × repeats: a seeded percentile bootstrap that draws questions with replacement and,
+ * for each, one of its repeats — so both which questions were drawn and how a repeat answered them count — widened to
+ * at least the Wilson interval of the mean EX over the questions (a small sample never gets a zero-width interval).
+ * `verdicts[q][k]`: question q right in repeat k. Null without questions.
+ */
+export function bootstrapInterval(verdicts: boolean[][], draws = 2000, seed = 1): Interval | null {
+  const questions = verdicts.filter((v) => v.length);
+  const n = questions.length;
+  if (!n) return null;
+  const random = seededRandom(seed);
+  const means: number[] = [];
+  for (let b = 0; b < draws; b++) {
+    let right = 0;
+    for (let i = 0; i < n; i++) {
+      const q = questions[Math.floor(random() * n)]!;
+      if (q[Math.floor(random() * q.length)]) right++;
+    }
+    means.push((right / n) * 100);
+  }
+  means.sort((x, y) => x - y);
+  const mean = (questions.reduce((a, q) => a + q.filter(Boolean).length / q.length, 0) / n);
+  const w = wilsonFraction(mean, n);
+  return { low: Math.min(means[Math.floor(0.025 * (draws - 1))]!, w.low * 100), high: Math.max(means[Math.ceil(0.975 * (draws - 1))]!, w.high * 100) };
+}
+
 export interface CompareInput {
   /** A, B, C, ... */
   key: string;

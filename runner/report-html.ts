@@ -193,8 +193,10 @@ export interface ExperimentHtmlRow {
   failed: number;
   /** EX's 95 % interval (over questions, or over repeats) and the planned comparison, as table.json has them. */
   interval: (Interval & { over: string; n: number }) | null;
-  versus: { reference: string; tests: { seed: number | null; compared: number; onlyRow: number; onlyReference: number; p: number; holmP: number; family: number }[]; notTested: string | null } | null;
+  versus: { reference: string; tests: PlannedHtmlTest[]; pooled?: PlannedHtmlTest | null; notTested: string | null } | null;
 }
+
+type PlannedHtmlTest = { seed: number | null; compared: number; onlyRow: number; onlyReference: number; p: number; holmP: number; family: number; difference?: number; differenceInterval?: Interval };
 
 /** The data a page drew, per run: what the test checks the marks against. */
 export interface HtmlData {
@@ -309,15 +311,17 @@ function page(data: HtmlData, header: string, extras: PageExtras = {}): string {
       ? ""
       : r.versus.notTested
         ? `${esc(r.versus.reference)}: not tested (${esc(r.versus.notTested)})`
-        : `${esc(r.versus.reference)}: ${r.versus.tests.map((t) => `${t.seed === null ? "" : `seed ${t.seed}: `}+${t.onlyRow} / −${t.onlyReference}, p ${t.p.toPrecision(3)}, Holm p ${t.holmP.toPrecision(3)} (of ${t.family})`).join("; ")}`;
+        : `${esc(r.versus.reference)}: ${[...(r.versus.pooled ? [{ ...r.versus.pooled, label: "pooled over repeats: " }] : []), ...r.versus.tests.map((t) => ({ ...t, label: t.seed === null ? "" : `seed ${t.seed}: ` }))].map((t) => `${t.label}+${t.onlyRow} / −${t.onlyReference}${t.difference === undefined ? "" : `, EX ${t.difference >= 0 ? "+" : ""}${num(t.difference)} [${num(t.differenceInterval!.low)}, ${num(t.differenceInterval!.high)}]`}, p ${t.p.toPrecision(3)}, Holm p ${t.holmP.toPrecision(3)} (of ${t.family})`).join("; ")}`;
   const overRepeats = data.experiment?.some((r) => r.interval?.over === "repeats");
   const experiment = data.experiment?.length
     ? `<h2>Experiment</h2><table id="experiment"><tr><th>run</th><th>graph</th><th>questions</th><th>EX %</th><th>95 % interval</th><th>± sd</th><th>tokens/q</th><th>calls/q</th><th>cost/q</th><th>failed</th><th>against its reference (exact McNemar)</th></tr>${data.experiment
         .map((r) => `<tr data-run="${esc(r.run)}"><td>${esc(r.run)}</td><td>${esc(r.graph)}</td><td data-field="questions">${r.questions}</td><td data-field="ex">${num(r.ex)}</td><td data-field="interval">${ci(r)}</td><td data-field="sd">${r.sd === null ? "" : num(r.sd)}</td><td data-field="tokensPerQuestion">${num(r.tokensPerQuestion, 0)}</td><td data-field="callsPerQuestion">${num(r.callsPerQuestion)}</td><td data-field="costPerQuestion">${r.costPerQuestion === null ? "" : num(r.costPerQuestion, 5)}</td><td data-field="failed">${r.failed}</td><td data-field="versus">${versus(r)}</td></tr>`)
-        .join("")}</table><p class="legend-note">95 % interval: ${overRepeats ? "Student's t over the repeats' EX (a held run: Wilson over its questions)" : "Wilson score interval over the answered questions"}. Against its reference: questions only this run got right (+) and only the reference got right (−), exact McNemar p, Holm-adjusted over the experiment's planned comparisons (of N), not over every pair.</p>`
+        .join("")}</table><p class="legend-note">95 % interval: ${overRepeats ? "a seeded bootstrap over questions × repeats, never narrower than Wilson's (a held run: Wilson over its questions)" : "Wilson score interval over every selected question (a failed one is wrong)"}. Against its reference — the planned comparisons, the one family that counts: questions only this run got right (+) and only the reference got right (−), the EX difference in points with its paired 95 % interval, exact McNemar p, Holm-adjusted over the experiment's planned comparisons (of N; with repeats, the pooled tests), not over every pair.</p>`
     : "";
+  // An experiment's family is its planned comparisons; every pair, if shown, is exploratory and says so.
+  const pairsTitle = data.experiment ? `<h2>Exploratory: every pair (not the planned family)</h2><p class="legend-note">Holm here is over all ${data.pairs.length} pairs, for exploring; the significance that counts is the Experiment table's planned comparisons.</p>` : "<h2>Pairs</h2>";
   const pairs = data.pairs.length
-    ? `<h2>Pairs</h2><table id="pairs"><tr><th>pair</th><th>only first right</th><th>only second right</th><th>McNemar p</th><th>Holm p</th></tr>${data.pairs
+    ? `${pairsTitle}<table id="pairs"><tr><th>pair</th><th>only first right</th><th>only second right</th><th>McNemar p</th><th>Holm p</th></tr>${data.pairs
         .map((p) => `<tr data-pair="${esc(p.a)}-${esc(p.b)}"><td>${esc(p.a)} vs ${esc(p.b)}</td><td data-field="onlyA">${p.onlyA}</td><td data-field="onlyB">${p.onlyB}</td><td data-field="mcnemarP">${p.mcnemarP.toPrecision(3)}</td><td data-field="holmP">${p.holmP.toPrecision(3)}</td></tr>`)
         .join("")}</table>`
     : "";
