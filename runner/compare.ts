@@ -1,5 +1,5 @@
 import { exByDifficulty, type DifficultyScore, NO_GOLD } from "../tools/benchmarks/score.ts";
-import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
+import { type EvalRecord, isFailed, methodCalls, methodTokens, wilsonInterval } from "./report.ts";
 import { type Outcome, summarizeOutcomes } from "../graphs/outcome.ts";
 import { UserError } from "../core/errors.ts";
 
@@ -37,23 +37,8 @@ export function holm(ps: number[]): number[] {
   return adjusted;
 }
 
-/** A 95 % interval of a percentage (0..100). */
-export interface Interval {
-  low: number;
-  high: number;
-}
-
-const Z95 = 1.959963984540054;
-
-/** Wilson score 95 % interval of k successes in n trials, in percent; null for n = 0. */
-export function wilsonInterval(k: number, n: number): Interval | null {
-  if (n <= 0) return null;
-  const p = k / n;
-  const z2 = Z95 * Z95;
-  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
-  return { low: Math.max(0, centre - half) * 100, high: Math.min(1, centre + half) * 100 };
-}
+export { type Interval, wilsonInterval } from "./report.ts";
+import { type Interval, Z95 } from "./report.ts";
 
 // Student's t 0.975 quantiles for 1..30 degrees of freedom.
 const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
@@ -161,6 +146,8 @@ export interface RunSummary {
   dir: string;
   /** Over the common questions with gold SQL. */
   correct: number;
+  /** EX's 95 % interval (Wilson over the questions compared); null without them or without gold. */
+  exInterval: Interval | null;
   /** False for a run whose records hold no gold SQL (own data without it): no EX of its own, the others keep theirs. */
   scored: boolean;
   /** Common questions whose prediction failed to run (any, gold or not). */
@@ -248,6 +235,7 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       dir: r.dir,
       correct,
       scored: graded.includes(r),
+      exInterval: graded.includes(r) ? wilsonInterval(correct, records.length) : null,
       ex: records.length ? (correct / records.length) * 100 : 0,
       predErrors: all.filter((x) => x.predError !== undefined).length,
       byDifficulty: exByDifficulty(records),
@@ -337,15 +325,16 @@ export function renderComparison(c: Comparison, show: number): string {
   const levels = scored ? [...new Set(c.runs.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))] : [];
   const withCost = c.runs.some((r) => r.costPerQuestion !== null);
   lines.push(
-    `${"".padEnd(width)}  ${scored ? `${"EX %".padStart(7)}  ` : ""}${levels.map((l) => `${l.padStart(11)}  `).join("")}${"errors".padStart(6)}  ${"tokens/q".padStart(9)}  ${"calls/q".padStart(7)}  ${"s/q".padStart(6)}${withCost ? `  ${"$/q".padStart(9)}` : ""}`,
+    `${"".padEnd(width)}  ${scored ? `${"EX %".padStart(7)}  ${"95 % interval".padStart(16)}  ` : ""}${levels.map((l) => `${l.padStart(11)}  `).join("")}${"errors".padStart(6)}  ${"tokens/q".padStart(9)}  ${"calls/q".padStart(7)}  ${"s/q".padStart(6)}${withCost ? `  ${"$/q".padStart(9)}` : ""}`,
   );
   for (const r of c.runs) {
     const perLevel = levels.map((l) => `${((r.scored && r.byDifficulty.find((d) => d.difficulty === l)?.ex.toFixed(2)) || "-").padStart(11)}  `);
     const label = `${r.key} ${r.label}`;
     lines.push(
-      `${label.padEnd(width).slice(0, width)}  ${scored ? `${(r.scored ? r.ex.toFixed(2) : "-").padStart(7)}  ` : ""}${perLevel.join("")}${String(r.predErrors).padStart(6)}  ${Math.round(r.tokensPerQuestion).toString().padStart(9)}  ${r.callsPerQuestion.toFixed(2).padStart(7)}  ${(r.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}${withCost ? `  ${(r.costPerQuestion ?? 0).toFixed(5).padStart(9)}` : ""}`,
+      `${label.padEnd(width).slice(0, width)}  ${scored ? `${(r.scored ? r.ex.toFixed(2) : "-").padStart(7)}  ${(r.exInterval ? `[${r.exInterval.low.toFixed(2)}, ${r.exInterval.high.toFixed(2)}]` : "-").padStart(16)}  ` : ""}${perLevel.join("")}${String(r.predErrors).padStart(6)}  ${Math.round(r.tokensPerQuestion).toString().padStart(9)}  ${r.callsPerQuestion.toFixed(2).padStart(7)}  ${(r.latencyMsPerQuestion / 1000).toFixed(2).padStart(6)}${withCost ? `  ${(r.costPerQuestion ?? 0).toFixed(5).padStart(9)}` : ""}`,
     );
   }
+  if (scored) lines.push(`95 % interval: Wilson score interval over the ${scored} questions scored.`);
   if (c.runs.some((r) => r.outcomes.length)) {
     lines.push("", `What the questions went through (of the ${c.common} in common):`);
     for (const r of c.runs) {

@@ -28,10 +28,10 @@ export interface RepeatFigures {
   flips: number;
 }
 
-/** EX's 95 % interval: Wilson over the answered questions, or Student's t over the repeats' EX (`--repeats`). */
+/** EX's 95 % interval: Wilson over the selected questions, or a bootstrap over questions × repeats (`--repeats`). */
 export interface ExInterval extends Interval {
   over: "questions" | "repeats";
-  /** Questions, or repeats, it is over. */
+  /** Questions it is over (with repeats: the questions, each drawn with its repeats). */
   n: number;
 }
 

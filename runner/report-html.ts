@@ -208,6 +208,8 @@ export interface HtmlData {
     questions: number;
     correct: number;
     ex: number;
+    /** EX's 95 % interval (Wilson over the questions compared), null without gold. */
+    interval: Interval | null;
     tokensPerQuestion: number;
     callsPerQuestion: number;
     latencyMsPerQuestion: number;
@@ -239,6 +241,7 @@ function dataOf(c: Comparison, kind: HtmlData["kind"], title: string): HtmlData 
         questions: r.perQuestion.length,
         correct: r.correct,
         ex: r.ex,
+        interval: r.exInterval ?? null,
         tokensPerQuestion: r.tokensPerQuestion,
         callsPerQuestion: r.callsPerQuestion,
         latencyMsPerQuestion: r.latencyMsPerQuestion,
@@ -270,12 +273,12 @@ function page(data: HtmlData, header: string, extras: PageExtras = {}): string {
   const rows = data.runs
     .map(
       (r) =>
-        `<tr data-run="${esc(r.key)}"><td>${esc(name(r))}</td><td data-field="ex">${num(r.ex)}</td><td data-field="correct">${r.correct}</td><td data-field="questions">${r.questions}</td>${levels
+        `<tr data-run="${esc(r.key)}"><td>${esc(name(r))}</td><td data-field="ex">${num(r.ex)}</td><td data-field="interval">${r.interval ? `${num(r.interval.low)}–${num(r.interval.high)}` : ""}</td><td data-field="correct">${r.correct}</td><td data-field="questions">${r.questions}</td>${levels
           .map((l) => `<td data-field="ex:${esc(l)}">${num(r.byDifficulty.find((d) => d.difficulty === l)?.ex ?? NaN)}</td>`)
           .join("")}<td data-field="tokensPerQuestion">${num(r.tokensPerQuestion, 0)}</td><td data-field="callsPerQuestion">${num(r.callsPerQuestion)}</td><td data-field="latency">${num(r.latencyMsPerQuestion / 1000)}</td>${priced ? `<td data-field="costPerQuestion">${r.costPerQuestion === null ? "" : num(r.costPerQuestion, 5)}</td>` : ""}</tr>`,
     )
     .join("");
-  const table = `<table id="summary"><tr><th>run</th><th>EX %</th><th>correct</th><th>questions</th>${levels.map((l) => `<th>EX ${esc(l)}</th>`).join("")}<th>tokens/q</th><th>calls/q</th><th>s/q</th>${priced ? "<th>USD/q</th>" : ""}</tr>${rows}</table>`;
+  const table = `<table id="summary"><tr><th>run</th><th>EX %</th><th>95 % interval (Wilson)</th><th>correct</th><th>questions</th>${levels.map((l) => `<th>EX ${esc(l)}</th>`).join("")}<th>tokens/q</th><th>calls/q</th><th>s/q</th>${priced ? "<th>USD/q</th>" : ""}</tr>${rows}</table>`;
   // With --repeats the comparison's charts are of one repeat: each says which.
   const of = extras.repeat ? ` — repeat ${extras.repeat.k} of ${extras.repeat.of} (seed ${extras.repeat.seed})` : "";
   const charts = [

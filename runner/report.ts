@@ -137,6 +137,27 @@ export interface ReportContext {
   rerun?: string;
 }
 
+/** A 95 % interval of a percentage (0..100). */
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+export const Z95 = 1.959963984540054;
+
+/** Wilson score 95 % interval of k successes in n trials, in percent; null for n = 0. */
+export function wilsonInterval(k: number, n: number): Interval | null {
+  if (n <= 0) return null;
+  const p = k / n;
+  const z2 = Z95 * Z95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { low: Math.max(0, centre - half) * 100, high: Math.min(1, centre + half) * 100 };
+}
+
+/** " [52.10, 70.30]": a 95 % interval as the tables print it; "" for none. */
+export const intervalText = (i: Interval | null) => (i ? ` [${i.low.toFixed(2)}, ${i.high.toFixed(2)}]` : "");
+
 export interface Summary {
   /** Answered questions with gold SQL: EX is over these. */
   total: number;
@@ -185,7 +206,12 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const lines: string[] = [];
   lines.push(`# sqlmend ${ctx.kind ?? "eval"}: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
   if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)${s.failed ? `; **${s.failed} failed**` : ""}`);
-  else lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""})${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
+  else {
+    lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""}), 95 % interval${intervalText(wilsonInterval(s.correct, s.total))} (Wilson)${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
+    // As the official scorers count: every selected question, a failed or missing prediction wrong.
+    const all = ctx.selected - ctx.skipped.length - s.noGold;
+    if (all > s.total) lines.push(`- EX over all ${all} selected questions (failed and unrun ones wrong, as the official scorers count them): **${pct(s.correct, all)}%**${intervalText(wilsonInterval(s.correct, all))} — partial`);
+  }
   lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
   lines.push(`- Metrics computed: ${s.total ? "EX" : "none (no gold SQL)"}, on the databases in \`${ctx.databases ?? ctx.dataset}\`${ctx.questionsFile ? `; questions from \`${ctx.questionsFile}\`` : ""}`);
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
@@ -193,9 +219,9 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- Command: \`${maskSecrets(ctx.command)}\``);
   lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`, "");
   for (const section of ctx.sections ?? []) lines.push(`## ${section.title}`, "", ...section.lines, "");
-  lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
-  for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |`);
-  lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |`, "");
+  lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % | 95 % interval |", "|---|---:|---:|---:|---:|");
+  for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |${intervalText(wilsonInterval(d.correct, d.count))} |`);
+  lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |${intervalText(wilsonInterval(s.correct, s.total))} |`, "", "95 % intervals: Wilson score intervals over the questions scored.", "");
   const corrected = records.filter((r) => r.initialCorrect !== undefined && !isFailed(r));
   if (corrected.length) {
     const fixed = corrected.filter((r) => !r.initialCorrect && r.correct).length;

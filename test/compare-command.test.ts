@@ -197,7 +197,10 @@ describe("sqlmend compare", () => {
     expect(r.pairs.map((p: { notTested?: string }) => p.notTested ?? "tested")).toEqual(["tested", "C holds no gold SQL", "C holds no gold SQL"]);
     out.length = 0;
     expect(await main(["compare", mini, fix, noGold], io)).toBe(0);
-    expect(out.join("")).toMatch(/^A q-mini \(baseline\)\s+75\.00/m);
+    // EX with its 95 % interval (Wilson, 3 of 4), in the text and on the --html page.
+    expect(out.join("")).toMatch(/^A q-mini \(baseline\)\s+75\.00\s+\[30\.06, 95\.44\]/m);
+    expect(await main(["compare", mini, fix, noGold, "--html", path.join(dir, "q.html")], io)).toBe(0);
+    expect(fs.readFileSync(path.join(dir, "q.html"), "utf8")).toContain('<td data-field="interval">30.06–95.44</td>');
     expect(out.join("")).toMatch(/^C q-nogold \(baseline\)\s+-/m);
     expect(out.join("")).toMatch(/^McNemar exact p = 1\.00$/m);
   });

@@ -175,7 +175,8 @@ describe("sqlmend eval", () => {
       expect(await main(["score", "--bench", benchDir, "--pred", path.join(out, "predict_dev.json"), "--only-predicted", "--json"], rescored.io)).toBe(0);
       expect(JSON.parse(rescored.out())).toMatchObject({ count: 6, correct: 4, semantics: "bird" });
       const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
-      expect(report).toContain("Execution accuracy (EX): **66.67%** (4/6)");
+      expect(report).toContain("Execution accuracy (EX): **66.67%** (4/6), 95 % interval [30.00, 90.32] (Wilson)");
+      expect(fs.readFileSync(path.join(out, "report.html"), "utf8")).toContain('<td data-field="interval">30.00–90.32</td>');
       expect(report).toContain("Scoring semantics: `bird`");
       expect(report).toMatch(/\| simple \|/);
       expect(report).toContain(`| ${dev[2]!.id} | ${dev[2]!.dbId} | ${dev[2]!.difficulty} | ✓ | 100 | 10 | 1 |`);
