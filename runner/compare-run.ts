@@ -14,7 +14,8 @@ export const COMPARE_FLAGS = { json: { type: "boolean" }, show: { type: "string"
 
 export const COMPARE_USAGE = `Usage: sqlmend compare OUT_A OUT_B [OUT_C ...] [--json] [--html FILE] [--show N] [--price IN,OUT]
 
-Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart): one table of EX (overall and per
+Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart; runs
+holding other questions under the same ids are refused): one table of EX with its 95 % interval (overall and per
 difficulty), tokens, calls, latency and cost per question (tokens and cost are the method's: those the response cache
 served count too, so a rerun from the cache compares the same); what the questions went through (each run's outcomes,
 summed as its report.md sums them); per pair the questions only one got right, an exact
