@@ -1,5 +1,5 @@
 import { exByDifficulty, type DifficultyScore, NO_GOLD } from "../tools/benchmarks/score.ts";
-import { type EvalRecord, isFailed, methodCalls, methodTokens, wilsonInterval } from "./report.ts";
+import { type EvalRecord, isFailed, methodCalls, methodTokens, servedSummary, wilsonInterval } from "./report.ts";
 import { type Outcome, summarizeOutcomes } from "../graphs/outcome.ts";
 import { UserError } from "../core/errors.ts";
 
@@ -146,6 +146,8 @@ export interface RunSummary {
   dir: string;
   /** Over the common questions with gold SQL. */
   correct: number;
+  /** The model the run asked for (run.json's) and the served versions that answered it; null when neither is known. */
+  model: string | null;
   /** EX's 95 % interval (Wilson over the questions compared); null without them or without gold. */
   exInterval: Interval | null;
   /** False for a run whose records hold no gold SQL (own data without it): no EX of its own, the others keep theirs. */
@@ -235,6 +237,7 @@ export function compareRuns(inputs: CompareInput[], prices?: { input: number; ou
       dir: r.dir,
       correct,
       scored: graded.includes(r),
+      model: modelOf(r),
       exInterval: graded.includes(r) ? wilsonInterval(correct, records.length) : null,
       ex: records.length ? (correct / records.length) * 100 : 0,
       predErrors: all.filter((x) => x.predError !== undefined).length,
@@ -309,6 +312,15 @@ export function checkSameQuestions(runs: { key: string; dir: string; records: Ma
   }
 }
 
+/** "gpt-4o (served: gpt-4o-2024-08-06 fp_x)": the run's model and the versions that answered (more than one said). */
+function modelOf(r: CompareInput): string | null {
+  const models = r.run.models as { model?: unknown } | undefined;
+  const asked = typeof models?.model === "string" ? models.model : null;
+  const served = servedSummary([...r.records.values()]);
+  if (!served) return asked;
+  return `${asked ?? "?"} (served: ${served.versions.join(", ")}${served.versions.length > 1 ? ` — ${served.versions.length} served versions` : ""})`;
+}
+
 const sameQuery = (a: string | undefined, b: string | undefined) => (a ?? "").replace(/\s+/g, " ").trim() === (b ?? "").replace(/\s+/g, " ").trim();
 
 /** The comparison as plain text: one table of the runs, then per pair the flips and the test. */
@@ -335,6 +347,7 @@ export function renderComparison(c: Comparison, show: number): string {
     );
   }
   if (scored) lines.push(`95 % interval: Wilson score interval over the ${scored} questions scored.`);
+  if (c.runs.some((r) => r.model)) lines.push(`Models: ${c.runs.map((r) => `${r.key} ${r.model ?? "unknown"}`).join("; ")}`);
   if (c.runs.some((r) => r.outcomes.length)) {
     lines.push("", `What the questions went through (of the ${c.common} in common):`);
     for (const r of c.runs) {

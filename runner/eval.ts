@@ -9,7 +9,8 @@ import { isEndpointFailure } from "../state/usage.ts";
 import { answerQuestion, type GraphRunner, type QuestionRun } from "./question.ts";
 import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
 import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
-import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
+import { type EvalRecord, isFailed, parseResults, renderReport, servedSummary } from "./report.ts";
+import { writeAtomically } from "./atomic-files.ts";
 import { fileOrder } from "./selection.ts";
 import { renderEvalHtml } from "./report-html.ts";
 import { cacheLine } from "../tools/models/cache-modes.ts";
@@ -106,6 +107,8 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
     iterations: run.iterations,
     usageByRole: run.usage.byRole,
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
+    ...(run.usage.served ? { served: run.usage.served } : {}),
+    ...(run.usage.servedCached ? { servedCached: run.usage.servedCached } : {}),
     ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0, savedInputTokens: run.usage.savedInputTokens ?? 0, savedOutputTokens: run.usage.savedOutputTokens ?? 0 } : {}),
     error: run.error,
     ...(failure ? { failure } : unreadable ? { failure: `not scored: the ${unreadable}` } : {}),
@@ -115,6 +118,23 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
     ...(traceFeedback ? { trace: { runId: run.traceRunId!, feedback: traceFeedback } } : {}),
     thread: threadId,
   };
+}
+
+/**
+ * run.json's `served`: every model version that answered (the server's `model` and fingerprint), live and from the
+ * response cache, and whether more than one did. Not part of what --resume compares (it is what happened, not asked).
+ */
+function recordServed(outDir: string, records: EvalRecord[]): void {
+  const file = path.join(outDir, "run.json");
+  if (!fs.existsSync(file)) return;
+  try {
+    const run = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    const served = servedSummary(records);
+    const next = { ...run, served: served ? { versions: served.versions, live: served.live, cached: served.cached, moreThanOne: served.versions.length > 1 } : null };
+    writeAtomically(file, `${JSON.stringify(next, null, 2)}\n`);
+  } catch {
+    // run.json is the run's own: one it cannot read is left as it is (the report still names the versions).
+  }
 }
 
 /** Predictions in both official formats (every selected question, in file order; "" where none) and `report.md`. */
@@ -172,5 +192,6 @@ export async function writeEvalOutputs(
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);
-  fs.writeFileSync(path.join(outDir, "report.html"), renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command }));
+  recordServed(outDir, records);
+  fs.writeFileSync(path.join(outDir, "report.html"), renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command, models: ctx.models }));
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
 import { quietIO } from "../core/io.ts";
 import type { Recipe, RecipeRun } from "./experiment.ts";
-import type { EvalRecord } from "./report.ts";
+import { type EvalRecord, servedSummary } from "./report.ts";
 import { mean, METRIC_TITLES, type RunRow } from "./experiment-table.ts";
 
 /**
@@ -78,7 +78,10 @@ export function runModel(dir: string, records: EvalRecord[]): string | null {
     if (records.length && !used.size) return null;
     const others = Object.entries(models.roles ?? {}).filter(([role, m]) => m && m !== models.model && used.has(role));
     const roleModels = others.map(([role, m]) => `${role}: ${m}`);
-    return models.model ? [models.model, ...roleModels].join("; ") : roleModels.join("; ") || null;
+    const named = models.model ? [models.model, ...roleModels].join("; ") : roleModels.join("; ") || null;
+    // The versions that answered, as the server named them (more than one is said).
+    const served = servedSummary(records);
+    return served ? `${named ?? "?"} (served: ${served.versions.join(", ")}${served.versions.length > 1 ? ` — ${served.versions.length} served versions` : ""})` : named;
   } catch {
     return null;
   }

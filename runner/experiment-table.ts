@@ -622,5 +622,6 @@ export function experimentHtmlRows(rows: RunRow[]): ExperimentHtmlRow[] {
       costPerQuestion: r.costPerQuestion,
       failed: r.failed,
       versus: r.versus,
+      model: r.model,
     }));
 }

@@ -28,6 +28,9 @@ export const EvalRecordSchema = z.object({
   callFailure: z.string().optional(),
   /** Calls the response cache answered (their tokens are not in inputTokens/outputTokens), and the tokens they saved. */
   cachedCalls: z.number().optional(),
+  /** Calls answered live by served version (the model the server named, with its fingerprint), and cached ones by the version that made them. */
+  served: z.record(z.string(), z.number()).optional(),
+  servedCached: z.record(z.string(), z.number()).optional(),
   savedTokens: z.number().optional(),
   savedInputTokens: z.number().optional(),
   savedOutputTokens: z.number().optional(),
@@ -155,6 +158,32 @@ export function wilsonInterval(k: number, n: number): Interval | null {
   return { low: Math.max(0, centre - half) * 100, high: Math.min(1, centre + half) * 100 };
 }
 
+/**
+ * Which model versions answered, from the records: the served versions of the live calls, and of the replies the
+ * response cache served (made when they were stored). Says when more than one version answered, and counts cached
+ * replies made by a version no live call of the run gave. Null when no call named a served version.
+ */
+export function servedSummary(records: Pick<EvalRecord, "served" | "servedCached">[]): { line: string; live: Record<string, number>; cached: Record<string, number>; versions: string[] } | null {
+  const sum = (pick: (r: Pick<EvalRecord, "served" | "servedCached">) => Record<string, number> | undefined) => {
+    const out: Record<string, number> = {};
+    for (const r of records) for (const [k, n] of Object.entries(pick(r) ?? {})) out[k] = (out[k] ?? 0) + n;
+    return out;
+  };
+  const live = sum((r) => r.served);
+  const cached = sum((r) => r.servedCached);
+  const versions = [...new Set([...Object.keys(live), ...Object.keys(cached)])].sort();
+  if (!versions.length) return null;
+  const list = (m: Record<string, number>) => Object.entries(m).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} (${n} call${n === 1 ? "" : "s"})`).join(", ");
+  const parts: string[] = [];
+  if (Object.keys(live).length) parts.push(`answered by ${list(live)}`);
+  if (Object.keys(cached).length) parts.push(`from the response cache: made by ${list(cached)}`);
+  const otherCached = Object.entries(cached).filter(([k]) => Object.keys(live).length && !(k in live));
+  const notes: string[] = [];
+  if (versions.length > 1) notes.push(`**more than one served version (${versions.length})** answered this run`);
+  if (otherCached.length) notes.push(`${otherCached.reduce((a, [, n]) => a + n, 0)} cached replies were made by a served version no live call of this run gave (${otherCached.map(([k]) => k).join(", ")})`);
+  return { line: `Served model: ${parts.join("; ")}${notes.length ? ` — ${notes.join("; ")}` : ""}`, live, cached, versions };
+}
+
 /** " [52.10, 70.30]": a 95 % interval as the tables print it; "" for none. */
 export const intervalText = (i: Interval | null) => (i ? ` [${i.low.toFixed(2)}, ${i.high.toFixed(2)}]` : "");
 
@@ -196,6 +225,9 @@ export function exLine(s: Summary, extra = "", rerun = "--resume retries them"):
   return `${ex}${s.noGold ? `; ${s.noGold} without gold SQL not scored` : ""}${failed}`;
 }
 
+/** The requested model of a run's `models` (run.json's): the default one. */
+const modelNameOf = (models: Record<string, unknown>): string | undefined => (typeof models.model === "string" ? models.model : undefined);
+
 /** report.md: EX overall and per difficulty, cost per question, skipped questions, and every setting that shaped the run. */
 export function renderReport(records: EvalRecord[], ctx: ReportContext): string {
   const s = summarize(records);
@@ -217,7 +249,9 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${maskSecrets(ctx.command)}\``);
-  lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`, "");
+  lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`);
+  const served = servedSummary(records);
+  lines.push(`- Model: ${modelNameOf(ctx.models) ?? "none configured"}; ${served ? served.line.replace(/^Served model: /, "served: ") : "the server named no served version"}`, "");
   for (const section of ctx.sections ?? []) lines.push(`## ${section.title}`, "", ...section.lines, "");
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % | 95 % interval |", "|---|---:|---:|---:|---:|");
   for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |${intervalText(wilsonInterval(d.correct, d.count))} |`);
