@@ -275,7 +275,9 @@ export async function scoreFrom(input: { values: FlagValues; positionals: string
     }
     // Not every question was scored as asked: the figures leave those out, and say so; the exit status too.
     if (report.databaseErrors.length) {
-      io.stderr(`sqlmend score: ${report.databaseErrors.length} questions not scored: their database could not be read (first: ${report.databaseErrors[0]!.error}); score again once nothing else holds or damages it\n`);
+      const locked = report.databaseErrors.filter((d) => /database is locked/.test(d.error)).length;
+      const what = locked === report.databaseErrors.length ? "not scored: database locked (another process held it through the retries)" : locked ? `not scored: database locked (${locked}) or unreadable` : "not scored: their database could not be read";
+      io.stderr(`sqlmend score: ${report.databaseErrors.length} questions ${what} (first: ${report.databaseErrors[0]!.error}); score again once nothing else holds or damages it\n`);
       return { exitCode: EXIT.error, report };
     }
     return { exitCode: EXIT.ok, report };

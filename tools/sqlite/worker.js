@@ -193,8 +193,27 @@ function fileKey(path) {
   return key;
 }
 
-/** The cached handle of a file: {db, key, statements (SQL text → prepared statement, LRU), rewrites}. */
-function openEntry(path) {
+/**
+ * How long SQLite waits for another process's lock: at most half the query's time limit, so a held lock ends as
+ * "database is locked" (which the scorer retries, then reports as not scored), never as a time-limit stop that names
+ * no query and reads as a wrong answer.
+ */
+const busyWithin = (timeoutMs) => Math.max(0, Math.min(BUSY_TIMEOUT_MS, Math.floor((timeoutMs ?? 30_000) / 2)));
+
+/** The cached handle of a file: {db, key, statements (SQL text → prepared statement, LRU), rewrites}; `timeoutMs`: the query's limit. */
+function openEntry(path, timeoutMs, at) {
+  // Opening a file reads its schema, which waits for a lock: on the clock of the side that opens it.
+  if (at && handles.get(path)?.key !== fileKey(path)) mark(at.id, at.item, at.phase, at.timeoutMs);
+  const entry = openEntryOnce(path, busyWithin(timeoutMs));
+  const busy = busyWithin(timeoutMs);
+  if (entry.busy !== busy) {
+    entry.db.pragma(`busy_timeout = ${busy}`);
+    entry.busy = busy;
+  }
+  return entry;
+}
+
+function openEntryOnce(path, busy) {
   const key = fileKey(path);
   const cached = handles.get(path);
   if (cached) {
@@ -206,7 +225,7 @@ function openEntry(path) {
     cached.golds.clear();
     cached.db.close();
   }
-  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...ADDON });
+  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busy, ...ADDON });
   try {
     db.pragma("query_only = ON");
     db.pragma("trusted_schema = OFF");
@@ -216,7 +235,7 @@ function openEntry(path) {
     db.close();
     throw error;
   }
-  const entry = { db, key, statements: new Map(), rewrites: new Map(), golds: new Map() };
+  const entry = { db, key, busy, statements: new Map(), rewrites: new Map(), golds: new Map() };
   handles.set(path, entry);
   while (handles.size > CACHE_SIZE) {
     const [oldest, old] = handles.entries().next().value;
@@ -287,7 +306,7 @@ function execute({ id, path, sql, maxRows, maxBytes, maxCellBytes, repeat, finge
   const started = performance.now();
   let entry;
   try {
-    entry = openEntry(path);
+    entry = openEntry(path, timeoutMs);
   } catch (error) {
     return { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: performance.now() - started };
   }
@@ -507,7 +526,7 @@ process.on("message", (msg) => {
 function runSide(path, sql, needs, at) {
   let entry;
   try {
-    entry = openEntry(path);
+    entry = openEntry(path, at.timeoutMs, at);
   } catch (error) {
     return { outcome: { ok: false, kind: "database", message: databaseMessage(path, error), elapsedMs: 0 } };
   }
@@ -585,7 +604,7 @@ let goldBytes = 0;
 function goldSide(path, sql, needs, at) {
   let entry;
   try {
-    entry = openEntry(path);
+    entry = openEntry(path, at.timeoutMs, at);
   } catch {
     return runSide(path, sql, needs, at);
   }
@@ -647,7 +666,7 @@ function timeQueries({ id, path, queries, iterations, timeoutMs }) {
       const started = performance.now();
       let db;
       try {
-        db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS, ...ADDON });
+        db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyWithin(timeoutMs), ...ADDON });
         db.pragma("query_only = ON");
         const stmt = db.prepare(queries[q]);
         if (!stmt.readonly) return classify({ code: "SQLITE_READONLY" }, path, started);

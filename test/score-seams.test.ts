@@ -1,0 +1,53 @@
+/**
+ * The scorer's seams, each against what the official scripts (Python's sqlite3) do: a database another process holds
+ * locked, double-quoted literals holding whitespace, `;;` under BIRD semantics, empty predictions when the gold returns
+ * no rows, and the tab rule of text predictions.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Question } from "../state/question.ts";
+import { scoreAll } from "../tools/benchmarks/score.ts";
+import { createExecutor } from "../tools/sqlite/executor.ts";
+import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+
+let dir: string;
+const executor = createExecutor({ size: 2 });
+beforeAll(() => {
+  dir = makeTempDir();
+});
+afterAll(async () => {
+  await executor.close();
+  removeTempDir(dir);
+});
+
+const question = (id: string, dbPath: string, goldSql: string): Question => ({ id, dbId: path.basename(dbPath, ".sqlite"), dbPath, question: `q${id}`, goldSql }) as Question;
+
+/** Another process holding `file` under BEGIN EXCLUSIVE until it is killed. */
+async function holdExclusive(file: string) {
+  const child = spawn(process.execPath, ["-e", `const D = require(${JSON.stringify(require.resolve("better-sqlite3"))}); const db = new D(${JSON.stringify(file)}); db.exec("BEGIN EXCLUSIVE"); console.log("held"); setInterval(() => {}, 1000);`], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("held") && resolve());
+    child.on("exit", (code) => reject(new Error(`lock holder exited ${code}`)));
+  });
+  return child;
+}
+
+describe("a database another process holds locked", () => {
+  it("is retried, then its questions are not scored (database locked), never scored wrong — also when SQLite's lock wait is longer than the query's time limit", async () => {
+    const free = makeDb(dir, "free.sqlite", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2);");
+    const held = makeDb(dir, "held.sqlite", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (3);");
+    const questions = [question("1", free, "SELECT x FROM t"), question("2", held, "SELECT x FROM t"), question("3", free, "SELECT count(*) FROM t"), question("4", held, "SELECT max(x) FROM t")];
+    const holder = await holdExclusive(held);
+    try {
+      // SQLite waits 5 s for a lock by default; the time limit here is 1 s: the wait must not end as a time-limit stop.
+      const r = await scoreAll(questions, new Map(questions.map((q) => [q.id, q.goldSql!])), { executor, semantics: "bird", timeoutMs: 1000, lockRetryDelaysMs: [50] });
+      expect([r.count, r.correct]).toEqual([2, 2]);
+      expect(r.databaseErrors.map((d) => d.id).sort()).toEqual(["2", "4"]);
+      expect(r.databaseErrors.every((d) => /database is locked/.test(d.error))).toBe(true);
+      expect(r.verdicts.filter((v) => v.lockRetries).map((v) => v.id).sort()).toEqual(["2", "4"]);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  }, 60_000);
+});
