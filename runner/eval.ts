@@ -3,7 +3,7 @@ import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
 import { type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
-import { databaseErrorOf, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
+import { databaseErrorOf, noAnswerSql, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
 import { isEndpointFailure } from "../state/usage.ts";
 import { answerQuestion, type GraphRunner, type QuestionRun } from "./question.ts";
@@ -167,7 +167,15 @@ export async function writeEvalOutputs(
   // In file order; mini-dev's keys are places in its file, as its official pipeline writes and pairs them.
   const ordered = fileOrder([...ctx.questions, ...ctx.skipped]);
   const positional = predictionPairing(ctx.bench) === "position";
-  const predictions = ordered.map((q, i) => ({ id: positional ? String(q.position ?? i) : q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
+  // A failed question's partial SQL is no answer, nor is a question that did not run: both are marked (noAnswerSql),
+  // so the official scorers count them wrong and `score` and `--initial` read them as unanswered wherever the file goes.
+  const skippedIds = new Set(ctx.skipped.map((q) => q.id));
+  const sqlOf = (id: string) => {
+    const r = byId.get(id);
+    if (r && !isFailed(r)) return r.sql;
+    return skippedIds.has(id) ? "" : noAnswerSql(r ? "failed" : "not run");
+  };
+  const predictions = ordered.map((q, i) => ({ id: positional ? String(q.position ?? i) : q.id, dbId: q.dbId, sql: sqlOf(q.id) }));
   await writeBirdPredictions(path.join(outDir, `predict_${ctx.split}.json`), predictions);
   await writeSpiderPredictions(path.join(outDir, `pred_${ctx.split}.sql`), predictions);
   const report = renderReport(records, {

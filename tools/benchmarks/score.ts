@@ -123,6 +123,17 @@ export function writingStatement(sql: string): string | undefined {
 /** The executor refused it as a writer (e.g. `WITH ... DELETE`, whose first keyword reads). */
 const refusedAsWriter = (predError: string | undefined) => predError !== undefined && /writes to the database/.test(predError);
 
+/**
+ * What eval writes in its prediction files for a question that has no answer (failed, or not run): SQL that fails in
+ * any SQLite (RAISE outside a trigger), so the official scorers count it wrong — never "" (which they credit when the
+ * gold returns no rows) nor a failed run's partial SQL. `score` and `--initial` read it as no answer, whatever is
+ * beside the file.
+ */
+export const NO_ANSWER = "no answer";
+export const noAnswerSql = (why: "failed" | "not run") => `SELECT RAISE(FAIL, 'sqlmend: no answer (${why})')`;
+/** Why a prediction is eval's no-answer mark ("failed", "not run"), or undefined. */
+export const noAnswerOf = (sql: string | undefined): string | undefined => (sql === undefined ? undefined : /^\s*SELECT RAISE\(FAIL, 'sqlmend: no answer \(([^)]*)\)'\)\s*;?\s*$/.exec(sql)?.[1]);
+
 /** A question with no gold SQL (own data): run, never scored. */
 export const NO_GOLD = "no gold SQL";
 
@@ -421,6 +432,8 @@ export interface ScoreReport {
   databaseErrors: Array<{ id: string; error: string }>;
   /** Questions with no prediction (scored wrong). */
   missingPredictions: number;
+  /** Questions whose prediction is eval's no-answer mark (a failed or unrun question; scored wrong). */
+  noAnswers: number;
   /** Questions scored wrong because a result was past the scorer's row cap (Verdict.tooLarge). */
   tooLarge: number;
   /** Questions whose prediction (or gold query) was stopped at the time limit (an error kind "timeout"). */
@@ -515,6 +528,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
       // Without gold there is nothing to score, prediction or not (never "wrong").
       if (!q.goldSql) verdict = { ...base, goldError: NO_GOLD };
       else if (pred === undefined) verdict = { ...base, predError: "no prediction", ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+      else if (noAnswerOf(pred)) verdict = { ...base, predError: `${NO_ANSWER}: the run that wrote it has no answer (${noAnswerOf(pred)})`, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
       else {
         const score = async (): Promise<Verdict> => {
           try {
@@ -613,6 +627,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
         }
       : {}),
     missingPredictions: verdicts.filter((v) => v.predError === "no prediction").length,
+    noAnswers: verdicts.filter((v) => v.predError?.startsWith(NO_ANSWER)).length,
     tooLarge: verdicts.filter((v) => v.tooLarge).length,
     timeouts: verdicts.filter((v) => v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:")).length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
