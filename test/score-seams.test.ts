@@ -51,3 +51,16 @@ describe("a database another process holds locked", () => {
     }
   }, 60_000);
 });
+
+describe("double-quoted literals holding whitespace (Spider train 2880, 2881, 5635)", () => {
+  it("a tab, a newline or two spaces inside \"...\" are literals, as Python's sqlite3 reads them: gold against gold is right", async () => {
+    const db = makeDb(dir, "lever.sqlite", "CREATE TABLE parts (name TEXT, n INTEGER); INSERT INTO parts VALUES ('little  lever', 1), ('big\tlever', 2), ('two\nlines', 3), ('little lever', 4);");
+    const golds = ['SELECT n FROM parts WHERE name = "little  lever"', 'SELECT n FROM parts WHERE name = "big\tlever"', 'SELECT n FROM parts WHERE name = "two\nlines"'];
+    const questions = golds.map((sql, i) => question(String(i), db, sql));
+    const r = await scoreAll(questions, new Map(questions.map((q) => [q.id, q.goldSql!])), { executor, semantics: "spider" });
+    expect(r.verdicts.map((v) => [v.id, v.correct, v.predError ?? null])).toEqual([["0", true, null], ["1", true, null], ["2", true, null]]);
+    // Each found its own row, not the one-space "little lever".
+    const one = await executor.run(db, golds[0]!);
+    expect(one.ok && one.rows).toEqual([[1n]]);
+  });
+});
