@@ -196,7 +196,8 @@ export async function resolveInitialSource(
     if (how !== "as written") extraction.set(id, how);
   }
   const beside = unansweredBy(file, predictions);
-  const unanswered = marked.size || beside ? new Map([...(beside ?? []), ...marked]) : undefined;
+  // The run's own record, when it is beside the file, says more than the mark.
+  const unanswered = marked.size || beside ? new Map([...marked, ...(beside ?? [])]) : undefined;
   return { kind: "predictions", file, predictions, extraction, unanswered };
 }
 
