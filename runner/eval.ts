@@ -66,7 +66,7 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
   const failure = failureOfRun(run);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   // A failed question is not scored: it has no answer of the method's (nor an oracle outcome, nor trace feedback).
-  const verdict: { correct: boolean; predError?: string; goldError?: string } = failure
+  const verdict: { correct: boolean; predError?: string; goldError?: string; note?: string } = failure
     ? { correct: false }
     : await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
   // A database that could not be read (locked by another process, damaged) gives no verdict: failed, not wrong.
@@ -100,6 +100,7 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
     initialCorrect,
     predError: verdict.predError,
     goldError: verdict.goldError,
+    ...(verdict.note ? { scoreNote: verdict.note } : {}),
     inputTokens: run.usage.inputTokens,
     outputTokens: run.usage.outputTokens,
     calls: run.usage.calls,

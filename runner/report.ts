@@ -1,6 +1,6 @@
 import { maskSecrets } from "../core/secrets.ts";
 import { z } from "zod";
-import { type DifficultyScore, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
+import { type DifficultyScore, EMPTY_PREDICTION, exByDifficulty, NO_GOLD, SEVERAL_STATEMENTS } from "../tools/benchmarks/score.ts";
 import { EMBEDDER_ROLE } from "../tools/models/embedder-role.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
@@ -17,6 +17,8 @@ export const EvalRecordSchema = z.object({
   initialCorrect: z.boolean().optional(),
   predError: z.string().optional(),
   goldError: z.string().optional(),
+  /** What the scorer changed or ruled as the official scorer would (an empty prediction, statements dropped). */
+  scoreNote: z.string().optional(),
   inputTokens: z.number(),
   outputTokens: z.number(),
   calls: z.number(),
@@ -250,6 +252,9 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${maskSecrets(ctx.command)}\``);
   lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`);
+  const empty = records.filter((r) => r.scoreNote === EMPTY_PREDICTION);
+  const several = records.filter((r) => r.predError === SEVERAL_STATEMENTS).length;
+  if (empty.length || several) lines.push(`- Scored by the official scorers' Python rules: ${[empty.length ? `${empty.length} predictions with no statement (empty or comments only), ${empty.filter((r) => r.correct).length} right because their gold returns no rows` : "", several ? `${several} with anything after the first statement's ';' (';;' too), wrong` : ""].filter(Boolean).join("; ")}`);
   const served = servedSummary(records);
   lines.push(`- Model: ${modelNameOf(ctx.models) ?? "none configured"}; ${served ? served.line.replace(/^Served model: /, "served: ") : "the server named no served version"}`, "");
   for (const section of ctx.sections ?? []) lines.push(`## ${section.title}`, "", ...section.lines, "");

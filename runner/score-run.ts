@@ -154,6 +154,8 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   if (errors.length) out.push(`prediction failed to run: ${errors.length} (${listed(errors.map((v) => `${v.id}: ${v.predError}`), 3)})`);
   if (goldErrors.length) out.push(`gold SQL failed to run: ${goldErrors.length} (${listed(goldErrors.map((v) => `${v.id}: ${v.goldError}`), 3)})`);
   if (report.writingPredictions.length) out.push(`predictions that write (scored as errors, never run): ${report.writingPredictions.length} (ids ${listed(report.writingPredictions)})`);
+  if (report.emptyPredictions.count) out.push(`no statement (empty or comments only): ${report.emptyPredictions.count} predictions, ${report.emptyPredictions.credited} right because their gold returns no rows (as the official BIRD scorers, through Python's sqlite3)`);
+  if (report.severalStatements) out.push(`several statements (anything but comments after the first ';', ';;' too): ${report.severalStatements} predictions scored wrong, as Python's sqlite3 refuses them`);
   if (report.droppedStatements.length) out.push(`several statements: ${report.droppedStatements.length} predictions scored on their first statement only, as test-suite-sql-eval does (ids ${listed(report.droppedStatements)})`);
   if (report.missingPredictions) out.push(`no prediction: ${report.missingPredictions} questions, scored wrong`);
   if (report.noAnswers) out.push(`no answer (marked failed or not run by the run that wrote the file): ${report.noAnswers} questions, scored wrong`);

@@ -64,3 +64,25 @@ describe("double-quoted literals holding whitespace (Spider train 2880, 2881, 56
     expect(one.ok && one.rows).toEqual([[1n]]);
   });
 });
+
+describe("BIRD semantics: the statements Python's sqlite3 takes", () => {
+  it("`;;` and `; ;` after a statement are wrong, as Python's sqlite3 refuses them; one `;` and a trailing comment are fine", async () => {
+    const db = makeDb(dir, "semi.sqlite", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);");
+    const gold = "SELECT x FROM t";
+    const preds = ["SELECT x FROM t ;;", "SELECT x FROM t ; ;", "SELECT x FROM t -- x\n;  ;", "SELECT x FROM t;", "SELECT x FROM t; -- done", "SELECT x FROM t; /* c */ "];
+    const questions = preds.map((_, i) => question(String(i), db, gold));
+    const r = await scoreAll(questions, new Map(preds.map((p, i) => [String(i), p])), { executor, semantics: "bird" });
+    expect(r.verdicts.map((v) => v.correct)).toEqual([false, false, false, true, true, true]);
+    expect(r.verdicts[0]!.predError).toMatch(/You can only execute one statement at a time/);
+    expect(r.severalStatements).toBe(3);
+  });
+
+  it("an empty or comment-only prediction returns no rows: right when the gold returns none (as the official BIRD scorers), wrong otherwise; counted", async () => {
+    const db = makeDb(dir, "empty.sqlite", "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);");
+    const questions = [question("none", db, "SELECT x FROM t WHERE x > 5"), question("some", db, "SELECT x FROM t"), question("c", db, "SELECT x FROM t WHERE x < 0"), question("semi", db, "SELECT x FROM t WHERE x = 2")];
+    const preds = new Map([["none", ""], ["some", ""], ["c", "-- no idea\n/* really */"], ["semi", " ; "]]);
+    const r = await scoreAll(questions, preds, { executor, semantics: "bird" });
+    expect(r.verdicts.map((v) => [v.id, v.correct])).toEqual([["none", true], ["some", false], ["c", true], ["semi", true]]);
+    expect(r.emptyPredictions).toEqual({ count: 4, credited: 3 });
+  });
+});

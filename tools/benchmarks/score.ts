@@ -60,6 +60,22 @@ export function removeDistinct(sql: string): string {
     .join("");
 }
 
+/**
+ * How Python's sqlite3 (the official BIRD scorers' `cursor.execute`) takes a text: "empty" when it holds no statement
+ * (whitespace, comments, semicolons: it runs and returns no rows), "several" when anything but whitespace and comments
+ * follows the first statement's `;` (`;;` and `; ;` too: "You can only execute one statement at a time."), else "one".
+ */
+export function pythonStatements(sql: string): "empty" | "one" | "several" {
+  const tokens = tokenizeSql(sql).filter((t) => t.type !== "ws" && t.type !== "comment");
+  if (tokens.every((t) => t.type === "punct" && t.text === ";")) return "empty";
+  const end = tokens.findIndex((t) => t.type === "punct" && t.text === ";");
+  return end >= 0 && end < tokens.length - 1 ? "several" : "one";
+}
+
+/** Verdict notes of the official BIRD scorers' Python rules (counted in the reports). */
+export const EMPTY_PREDICTION = "no statement (empty or comments only): it returns no rows, as in Python's sqlite3, so it is right when the gold returns none (the official BIRD scorers credit it)";
+export const SEVERAL_STATEMENTS = "sql: You can only execute one statement at a time. (Python's sqlite3, as the official BIRD scorers run it: anything but comments after the first ';')";
+
 /** The verdict's note when test-suite-sql-eval's DISTINCT removal kept only the first statement of a prediction. */
 export const DROPPED_STATEMENTS = "statements after the first dropped, as test-suite-sql-eval's DISTINCT removal (its default) keeps only the first";
 
@@ -321,6 +337,17 @@ export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOpt
   const writes = writingStatement(predSql);
   if (writes) return { ...verdict, writes: true, predError: `rejected: the prediction writes (a ${writes} statement): scored as an error, never run`, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  if (opts.semantics === "bird") {
+    // The official BIRD scorers run the text through Python's sqlite3: its rules on statements, not SQLite's.
+    const statements = pythonStatements(predSql);
+    if (statements === "several") return { ...verdict, predError: SEVERAL_STATEMENTS, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+    if (statements === "empty") {
+      const g = await opts.executor.run(q.dbPath, q.goldSql, { timeoutMs, maxRows: 0 });
+      if (!g.ok) return { ...verdict, goldError: failureText(g), note: EMPTY_PREDICTION, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+      // Its VES is not measured (nothing to time): 0, as for a wrong one.
+      return { ...verdict, correct: g.rowCount === 0, predRows: 0, goldRows: g.rowCount, note: EMPTY_PREDICTION, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+    }
+  }
   const { pred, gold, orderMatters } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
   if (opts.semantics === "spider" && !opts.keepDistinct && firstStatement(spiderRewrite(predSql)).dropped) verdict.note = DROPPED_STATEMENTS;
   if (opts.executor.compare) return withVes(verdict, await opts.executor.compare(q.dbPath, pred, gold, { semantics: opts.semantics, orderMatters, timeoutMs }), q, opts);
@@ -444,6 +471,10 @@ export interface ScoreReport {
   writingPredictions: string[];
   /** Questions whose prediction had statements after the first, dropped as the official scorer drops them. */
   droppedStatements: string[];
+  /** BIRD semantics: predictions with no statement (empty, comments only), and those right because the gold returns no rows. */
+  emptyPredictions: { count: number; credited: number };
+  /** BIRD semantics: predictions with anything after the first statement's `;` (`;;` too), wrong as in Python's sqlite3. */
+  severalStatements: number;
   verdicts: Verdict[];
   elapsedMs: number;
 }
@@ -633,6 +664,8 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
     writingPredictions: verdicts.filter((v) => v.writes).map((v) => v.id),
     droppedStatements: verdicts.filter((v) => v.note === DROPPED_STATEMENTS).map((v) => v.id),
+    emptyPredictions: { count: verdicts.filter((v) => v.note === EMPTY_PREDICTION).length, credited: verdicts.filter((v) => v.note === EMPTY_PREDICTION && v.correct).length },
+    severalStatements: verdicts.filter((v) => v.predError === SEVERAL_STATEMENTS).length,
     verdicts,
     elapsedMs: performance.now() - started,
   };
