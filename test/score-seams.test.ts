@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Question } from "../state/question.ts";
-import { scoreAll } from "../tools/benchmarks/score.ts";
+import { scoreAll, textLineSql } from "../tools/benchmarks/score.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
@@ -84,5 +84,16 @@ describe("BIRD semantics: the statements Python's sqlite3 takes", () => {
     const r = await scoreAll(questions, preds, { executor, semantics: "bird" });
     expect(r.verdicts.map((v) => [v.id, v.correct])).toEqual([["none", true], ["some", false], ["c", true], ["semi", true]]);
     expect(r.emptyPredictions).toEqual({ count: 4, credited: 3 });
+  });
+});
+
+describe("text predictions' tab rule", () => {
+  it("a tab-separated query whose last word names a database keeps it as its table; a db_id after a whole query is dropped", () => {
+    const dbIds = new Set(["poker_player", "concert_singer"]);
+    expect(textLineSql("SELECT\tcount(*)\tFROM\tpoker_player", dbIds)).toBe("SELECT\tcount(*)\tFROM\tpoker_player");
+    expect(textLineSql("SELECT name FROM people JOIN\tpoker_player", dbIds)).toBe("SELECT name FROM people JOIN\tpoker_player");
+    expect(textLineSql("SELECT count(*) FROM poker_player\tpoker_player", dbIds)).toBe("SELECT count(*) FROM poker_player");
+    expect(textLineSql("SELECT count(*) FROM singer\tconcert_singer", dbIds)).toBe("SELECT count(*) FROM singer");
+    expect(textLineSql("SELECT\tname\tFROM\tsinger", dbIds)).toBe("SELECT\tname\tFROM\tsinger");
   });
 });

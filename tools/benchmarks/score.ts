@@ -74,7 +74,7 @@ export function pythonStatements(sql: string): "empty" | "one" | "several" {
 
 /** Verdict notes of the official BIRD scorers' Python rules (counted in the reports). */
 export const EMPTY_PREDICTION = "no statement (empty or comments only): it returns no rows, as in Python's sqlite3, so it is right when the gold returns none (the official BIRD scorers credit it)";
-export const SEVERAL_STATEMENTS = "sql: You can only execute one statement at a time. (Python's sqlite3, as the official BIRD scorers run it: anything but comments after the first ';')";
+export const SEVERAL_STATEMENTS = "sql: several statements: You can only execute one statement at a time. (Python's sqlite3, as the official BIRD scorers run it: anything but comments after the first ';')";
 
 /** The verdict's note when test-suite-sql-eval's DISTINCT removal kept only the first statement of a prediction. */
 export const DROPPED_STATEMENTS = "statements after the first dropped, as test-suite-sql-eval's DISTINCT removal (its default) keeps only the first";
@@ -782,13 +782,20 @@ export async function readPredictionFile(file: string): Promise<PredictionRead> 
 }
 
 /**
- * A text line's SQL: a trailing "\tdb_id" is dropped when it names one of the benchmark's databases; any other tab is
- * whitespace of the query, kept whole (a tab before a query's last word is not a db_id).
+ * A text line's SQL: a trailing "\tdb_id" is dropped when it names one of the benchmark's databases and the query
+ * before it is not waiting for a name (`FROM\tpoker_player` is the table, where a database shares its name); any other
+ * tab is whitespace of the query, kept whole.
  */
 export function textLineSql(line: string, dbIds: ReadonlySet<string>): string {
   const tab = line.lastIndexOf("\t");
-  return (tab >= 0 && dbIds.has(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line).trim();
+  if (tab < 0 || !dbIds.has(line.slice(tab + 1).trim())) return line.trim();
+  const before = tokenizeSql(line.slice(0, tab)).filter((t) => t.type !== "ws" && t.type !== "comment").at(-1);
+  const wantsName = !before || (before.type === "word" && NAME_BEFORE.has(before.lower)) || (before.type === "punct" && (before.text === "," || before.text === "." || before.text === "("));
+  return (wantsName ? line : line.slice(0, tab)).trim();
 }
+
+/** Words a table (or column) name follows: a last tab token after them is the query's, not a db_id. */
+const NAME_BEFORE = new Set(["from", "join", "into", "table", "update", "as", "on", "by", "select", "where", "and", "or", "not", "distinct", "=", "in"]);
 
 /** How a predictions file is paired with the questions: "position" (the n-th entry is the n-th question's) or "key". */
 export type Pairing = "position" | "key";
