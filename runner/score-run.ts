@@ -54,7 +54,7 @@ ${SELECTION_USAGE}
   --ts-dir DIR            test-suite databases: DIR/<db_id>/*.sqlite or DIR/database/<db_id>/*.sqlite
                           (implies ts)
   --ves                   the same as --metrics ex,ves,r-ves
-  --ves-iterations N      timed runs per query for VES (default ${DEFAULT_VES_ITERATIONS}; BIRD uses 100)
+  --ves-iterations N      timed rounds per question for VES (default ${DEFAULT_VES_ITERATIONS}, as BIRD; fewer past 2 s)
   --concurrency N         worker processes running queries (default: CPUs)
   --timeout-ms N          per-query time limit (default 30000)
   --only-predicted        score only the questions that have a prediction (a subset run, e.g. eval --limit;
