@@ -114,3 +114,30 @@ describe("VES of gold-equal predictions", () => {
     }
   }, 120_000);
 });
+
+describe("results past the scorer's cap", () => {
+  it("identical results past the cap are compared whole (streamed) and right; different ones stay too large", async () => {
+    // A cap of 1,000 rows per side stands for 5 million rows (and Spider's 4 million cells): the same path, small.
+    const capped = createExecutor({ size: 1, maxCompareRows: 1000 });
+    try {
+      const db = makeDb(dir, "big.sqlite", "CREATE TABLE t (a INTEGER, b TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500) INSERT INTO t SELECT i, 'x' || (i % 7) FROM n;");
+      const q = question("big", db, "SELECT a, b FROM t");
+      for (const semantics of ["spider", "bird"] as const) {
+        const same = await scoreAll([q], new Map([["big", "SELECT a, b FROM t ORDER BY a DESC"]]), { executor: capped, semantics });
+        expect([semantics, same.verdicts[0]!.correct, same.verdicts[0]!.tooLarge]).toEqual([semantics, true, undefined]);
+        expect(same.verdicts[0]!.streamed).toMatch(/compared whole by a streamed digest/);
+        expect(same.streamed).toBe(1);
+        const other = await scoreAll([q], new Map([["big", "SELECT a, b FROM t WHERE a <> 1200"]]), { executor: capped, semantics });
+        expect([other.verdicts[0]!.correct, Boolean(other.verdicts[0]!.tooLarge)]).toEqual([false, true]);
+      }
+      // Under Spider's ORDER BY rule the order counts: the same rows in another order are not identical.
+      const ordered = question("ord", db, "SELECT a, b FROM t ORDER BY a");
+      const reversed = await scoreAll([ordered], new Map([["ord", "SELECT a, b FROM t ORDER BY a DESC"]]), { executor: capped, semantics: "spider" });
+      expect(reversed.verdicts[0]!.correct).toBe(false);
+      const same = await scoreAll([ordered], new Map([["ord", "SELECT a, b FROM t ORDER BY a"]]), { executor: capped, semantics: "spider" });
+      expect(same.verdicts[0]!.correct).toBe(true);
+    } finally {
+      await capped.close();
+    }
+  });
+});

@@ -124,6 +124,8 @@ export interface Verdict {
    * MAX_COMPARE_ROWS, or MAX_PERMUTATION_CELLS for Spider's column permutations): which side, and the cap.
    */
   tooLarge?: string;
+  /** Right past the row or cell cap: both results read whole and identical by their streamed digests (which cap). */
+  streamed?: string;
 }
 
 /** First keywords of statements that change a database or the connection. */
@@ -324,6 +326,7 @@ async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, o
   if (!g.ok || !p.ok) return opts.ves ? { ...verdict, timeRatio: 0, reward: 0 } : verdict;
   verdict.correct = outcome.correct;
   if (outcome.tooLarge) verdict.tooLarge = outcome.tooLarge;
+  if (outcome.streamed) verdict.streamed = outcome.streamed;
   if (opts.ves) {
     const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
     verdict.timeRatio = verdict.correct
@@ -470,6 +473,8 @@ export interface ScoreReport {
   noAnswers: number;
   /** Questions scored wrong because a result was past the scorer's row cap (Verdict.tooLarge). */
   tooLarge: number;
+  /** Questions past the cap whose results were identical by their streamed digests: right (Verdict.streamed). */
+  streamed: number;
   /** Questions whose prediction (or gold query) was stopped at the time limit (an error kind "timeout"). */
   timeouts: number;
   /** Prediction ids that match no question. */
@@ -667,6 +672,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     missingPredictions: verdicts.filter((v) => v.predError === "no prediction").length,
     noAnswers: verdicts.filter((v) => v.predError?.startsWith(NO_ANSWER)).length,
     tooLarge: verdicts.filter((v) => v.tooLarge).length,
+    streamed: verdicts.filter((v) => v.streamed).length,
     timeouts: verdicts.filter((v) => v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:")).length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
     writingPredictions: verdicts.filter((v) => v.writes).map((v) => v.id),

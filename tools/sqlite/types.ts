@@ -101,6 +101,8 @@ export interface CompareOutcome {
    * MAX_PERMUTATION_CELLS): the worker stopped reading it, `correct` is false, and this says which side and why.
    */
   tooLarge?: string;
+  /** Right past the cap: the sides were read whole and their streamed digests are identical (which cap, said). */
+  streamed?: string;
   /** With `fingerprint`: the predicted result's fingerprint when it ran. */
   fingerprint?: string;
 }
