@@ -161,6 +161,7 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   if (report.noAnswers) out.push(`no answer (marked failed or not run by the run that wrote the file): ${report.noAnswers} questions, scored wrong`);
   const large = report.verdicts.filter((v) => v.tooLarge);
   if (large.length) out.push(`too large to compare: ${large.length}, scored wrong (${listed(large.map((v) => `${v.id}: ${v.tooLarge}`), 3)})`);
+  if (report.rescoredAlone) out.push(`stopped at the time limit beside other questions: ${report.rescoredAlone} scored again alone (their verdicts do not depend on --concurrency)`);
   if (report.streamed) out.push(`past the cap, compared whole by streamed digests: ${report.streamed} identical results scored right`);
   const softLarge = report.verdicts.filter((v) => v.softF1Note);
   if (softLarge.length) out.push(`Soft F1 scored 0 as too large: ${softLarge.length} (${listed(softLarge.map((v) => `${v.id}: ${v.softF1Note}`), 3)})`);

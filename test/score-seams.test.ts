@@ -141,3 +141,33 @@ describe("results past the scorer's cap", () => {
     }
   });
 });
+
+describe("verdicts on slow comparisons", () => {
+  it("do not depend on concurrency: a comparison stopped at the time limit while others ran beside it is scored again alone", async () => {
+    // An executor whose comparisons only finish in time when alone (a huge result read on a shared CPU).
+    let inFlight = 0;
+    const slow = {
+      async run() {
+        return { ok: true as const, columns: ["x"], rows: [], rowCount: 3_000_000, truncated: true, elapsedMs: 1 };
+      },
+      async compare(_db: string, pred: string, gold: string) {
+        inFlight++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const crowded = inFlight > 1;
+        inFlight--;
+        const side = { ok: true as const, columns: ["x"], rowCount: 3_000_000, truncated: false, elapsedMs: 1 };
+        if (crowded) return { pred: { ok: false as const, kind: "timeout" as const, message: "the query was stopped after 30000 ms (time limit)", elapsedMs: 30_000, sql: pred }, gold: { ...side, sql: gold }, correct: false };
+        return { pred: { ...side, sql: pred }, gold: { ...side, sql: gold }, correct: true };
+      },
+      async close() {},
+    };
+    const questions = ["1", "2", "3", "4"].map((id) => question(id, path.join(dir, "huge.sqlite"), "SELECT x FROM huge"));
+    const preds = new Map(questions.map((q) => [q.id, "SELECT x FROM huge"]));
+    const alone = await scoreAll(questions, preds, { executor: slow, semantics: "bird", concurrency: 1 });
+    const shared = await scoreAll(questions, preds, { executor: slow, semantics: "bird", concurrency: 4 });
+    expect(alone.verdicts.map((v) => v.correct)).toEqual([true, true, true, true]);
+    expect(shared.verdicts.map((v) => v.correct)).toEqual([true, true, true, true]);
+    expect(shared.verdicts.every((v) => v.predError === undefined)).toBe(true);
+    expect(shared.rescoredAlone).toBeGreaterThan(0);
+  });
+});

@@ -126,6 +126,8 @@ export interface Verdict {
   tooLarge?: string;
   /** Right past the row or cell cap: both results read whole and identical by their streamed digests (which cap). */
   streamed?: string;
+  /** Stopped at the time limit while other questions ran beside it, then scored again alone: this is that verdict. */
+  rescoredAlone?: boolean;
 }
 
 /** First keywords of statements that change a database or the connection. */
@@ -475,6 +477,8 @@ export interface ScoreReport {
   tooLarge: number;
   /** Questions past the cap whose results were identical by their streamed digests: right (Verdict.streamed). */
   streamed: number;
+  /** Questions stopped at the time limit among others, scored again alone (Verdict.rescoredAlone). */
+  rescoredAlone: number;
   /** Questions whose prediction (or gold query) was stopped at the time limit (an error kind "timeout"). */
   timeouts: number;
   /** Prediction ids that match no question. */
@@ -623,6 +627,25 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, questions.length)) }, worker));
+  // A query stopped at the time limit while others ran beside it may only have been slowed by them (a huge result
+  // read on a shared CPU): such questions are scored again alone, one at a time, so the verdict does not depend on
+  // --concurrency. The second verdict stands, and says so.
+  const timedOut = (v: Verdict | undefined) => v !== undefined && (v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:"));
+  if (concurrency > 1) {
+    for (let i = 0; i < questions.length; i++) {
+      if (!timedOut(verdicts[i])) continue;
+      const q = questions[i]!;
+      const pred = predictions.get(q.id)!;
+      try {
+        const again = await scoreQuestion(q, pred, { executor: opts.executor, semantics: opts.semantics, goldCache, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}), ...(opts.ves !== undefined ? { ves: opts.ves } : {}) });
+        verdicts[i] = { ...verdicts[i]!, ...again, rescoredAlone: true };
+        if (!again.predError) delete verdicts[i]!.predError;
+        if (!again.goldError) delete verdicts[i]!.goldError;
+      } catch {
+        // The first verdict stands.
+      }
+    }
+  }
 
   const ids = new Set(questions.map((q) => q.id));
   // Questions without gold (own data) were run but cannot be scored, nor those whose database could not be read:
@@ -673,6 +696,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     noAnswers: verdicts.filter((v) => v.predError?.startsWith(NO_ANSWER)).length,
     tooLarge: verdicts.filter((v) => v.tooLarge).length,
     streamed: verdicts.filter((v) => v.streamed).length,
+    rescoredAlone: verdicts.filter((v) => v.rescoredAlone).length,
     timeouts: verdicts.filter((v) => v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:")).length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
     writingPredictions: verdicts.filter((v) => v.writes).map((v) => v.id),
