@@ -1,5 +1,5 @@
 import path from "node:path";
-import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
+import { emptyInitial, type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
 import { exByDatabase, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
 import { summarizeOutcomes } from "../graphs/outcome.ts";
 import { bootstrapInterval, holm, type Interval, mcnemarP, pairedDifference, wilsonInterval } from "./compare.ts";
@@ -163,7 +163,8 @@ export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], price
   // A failed question's record may still carry a verdict on partial SQL: it is wrong here, whatever it says.
   const scored = records.map((r) => (isFailed(r) ? { ...r, correct: false } : r));
   // The initial SQL's verdicts on the questions the corrector answered: the EX beside it is over the same ones.
-  const known = answered.filter((r) => r.initialCorrect !== undefined);
+  // A question written from an empty initial SQL corrected nothing: no flip of its is credited.
+  const known = answered.filter((r) => r.initialCorrect !== undefined && !emptyInitial(r));
   // An as-given row scores its file: the file is what it reports, not SQL it corrects.
   const scoresFile = spec.graph === "as-given";
   const corrector = spec.initial !== undefined && !scoresFile;
@@ -532,7 +533,7 @@ export function plannedComparisons(recipe: Recipe, rows: RunRow[], recordsOf: (r
       const records = recordsOf(row.run, k);
       const pairs = new Map<string, [boolean, boolean]>();
       if ("initial" in ref) {
-        for (const r of records) if (!isFailed(r) && r.initialCorrect !== undefined && r.goldError !== NO_GOLD) pairs.set(r.id, [r.correct, r.initialCorrect]);
+        for (const r of records) if (!isFailed(r) && r.initialCorrect !== undefined && r.goldError !== NO_GOLD && !emptyInitial(r)) pairs.set(r.id, [r.correct, r.initialCorrect]);
       } else {
         const mine = scoredOf(records);
         const theirs = scoredOf(recordsOf(ref.run, k));

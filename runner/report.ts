@@ -227,6 +227,9 @@ export function exLine(s: Summary, extra = "", rerun = "--resume retries them"):
   return `${ex}${s.noGold ? `; ${s.noGold} without gold SQL not scored` : ""}${failed}`;
 }
 
+/** A corrector's question whose initial SQL was empty (a file holding none for it): nothing was corrected. */
+export const emptyInitial = (r: Pick<EvalRecord, "initialSql">) => r.initialSql !== undefined && r.initialSql.trim() === "";
+
 /** The requested model of a run's `models` (run.json's): the default one. */
 const modelNameOf = (models: Record<string, unknown>): string | undefined => (typeof models.model === "string" ? models.model : undefined);
 
@@ -261,15 +264,19 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % | 95 % interval |", "|---|---:|---:|---:|---:|");
   for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |${intervalText(wilsonInterval(d.correct, d.count))} |`);
   lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |${intervalText(wilsonInterval(s.correct, s.total))} |`, "", "95 % intervals: Wilson score intervals over the questions scored.", "");
-  const corrected = records.filter((r) => r.initialCorrect !== undefined && !isFailed(r));
-  if (corrected.length) {
+  // A correction needs an initial SQL: a question written from an empty one is a generation, never credited as a correction.
+  const corrected = records.filter((r) => r.initialCorrect !== undefined && !isFailed(r) && !emptyInitial(r));
+  const fromEmpty = records.filter((r) => r.initialCorrect !== undefined && !isFailed(r) && emptyInitial(r)).length;
+  if (corrected.length || fromEmpty) {
     const fixed = corrected.filter((r) => !r.initialCorrect && r.correct).length;
     const broken = corrected.filter((r) => r.initialCorrect && !r.correct).length;
     const initialEx = corrected.filter((r) => r.initialCorrect).length;
     lines.push("## Correction", "");
     lines.push(`- Initial EX: ${pct(initialEx, corrected.length)}% → final EX: ${pct(corrected.filter((r) => r.correct).length, corrected.length)}%`);
     lines.push(`- Corrected (wrong → right): ${fixed}; broken (right → wrong): ${broken}`);
-    lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`, "");
+    lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`);
+    if (fromEmpty) lines.push(`- Written from an empty initial SQL (not counted as corrections, nor in the EX above): ${fromEmpty}`);
+    lines.push("");
   }
   const extracted = records.filter((r) => r.initialExtraction === "extracted").length;
   const noSql = records.filter((r) => r.initialExtraction === "none").length;

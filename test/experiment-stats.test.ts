@@ -122,6 +122,16 @@ describe("planned comparisons", () => {
     expect(table).toContain("Holm-adjusted over the 1 planned comparisons");
   });
 
+  it("a question written from an empty initial SQL is never credited as a correction", () => {
+    const recipe = validateRecipe({ name: "e", runs: { gen: { graph: "baseline" }, fix: { graph: "repair", initial: "gen" } } }, "e");
+    const withInitial = (id: string, initialSql: string) => ({ ...rec(id, true, false), initialSql }) as EvalRecord;
+    const records = [withInitial("1", "SELECT 1"), withInitial("2", ""), withInitial("3", "  ")];
+    const row = rowOf("fix", recipe.runs.fix!, records);
+    expect([row.wrongToRight, row.initialEx]).toEqual([1, 0]);
+    plannedComparisons(recipe, [rowOf("gen", recipe.runs.gen!, []), row], () => records, { seeds: [], held: new Set() });
+    expect(row.versus!.tests[0]).toMatchObject({ compared: 1, onlyRow: 1 });
+  });
+
   it("with --repeats, a test per repeat, each Holm-adjusted within its repeat", () => {
     const recipe = validateRecipe({ name: "r", runs: { gen: { graph: "baseline" }, fix: { graph: "repair", initial: "gen" } } }, "r");
     const perRepeat = [ids.map((id) => rec(id, initiallyRight(id) || id === "30", initiallyRight(id))), ids.map((id) => rec(id, initiallyRight(id) && id !== "0", initiallyRight(id)))];
