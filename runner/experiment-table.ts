@@ -395,6 +395,9 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
     lines.push(`Every figure of ours is the mean over ${opts.repeats} repeats (each a replication with its own seed); ± is the sample standard deviation.${heldText}`, "");
   }
   lines.push(intervalLegend(rows), "");
+  // Which model answered each row, and every served version seen (more than one is said in the row's entry).
+  const modelled = rows.filter((r) => r.model);
+  if (modelled.length) lines.push(`Models: ${modelled.map((r) => `${r.run} ${r.model}`).join("; ")}.`, "");
   if (recipe.table) lines.push(...recipeTable(recipe.table, rows));
   lines.push(...besidePaper(rows));
   const notRun = rows.filter((r) => r.notRun);
