@@ -244,7 +244,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`# sqlmend ${ctx.kind ?? "eval"}: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
   if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)${s.failed ? `; **${s.failed} failed**` : ""}`);
   else {
-    lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""}), 95 % interval${intervalText(wilsonInterval(s.correct, s.total))} (Wilson)${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
+    lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""})${s.total ? `, 95 % interval${intervalText(wilsonInterval(s.correct, s.total))} (Wilson)` : ""}${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
     // As the official scorers count: every selected question, a failed or missing prediction wrong.
     const all = ctx.selected - ctx.skipped.length - s.noGold;
     if (all > s.total) lines.push(`- EX over all ${all} selected questions (failed and unrun ones wrong, as the official scorers count them): **${pct(s.correct, all)}%**${intervalText(wilsonInterval(s.correct, all))} — partial`);
