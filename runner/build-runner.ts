@@ -9,7 +9,7 @@ import type { NodeDeps } from "../nodes/types.ts";
 import { createExampleStore, type ExampleStore } from "../tools/retrieval/examples.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { Benchmark } from "../state/question.ts";
-import { pairPredictions, predictionPairing, readPredictionFile, type Semantics } from "../tools/benchmarks/score.ts";
+import { noAnswerOf, pairPredictions, predictionPairing, readPredictionFile, type Semantics } from "../tools/benchmarks/score.ts";
 import { fileOrder } from "./selection.ts";
 import { extractSql } from "../tools/reply.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
@@ -183,12 +183,23 @@ export async function resolveInitialSource(
     : read.predictions;
   const predictions = new Map<string, string>();
   const extraction = new Map<string, "extracted" | "none">();
+  // Eval's no-answer marks: questions the run that wrote the file failed or did not run, with or without its results.
+  const marked = new Map<string, string>();
   for (const [id, text] of paired) {
+    const mark = noAnswerOf(text);
+    if (mark) {
+      marked.set(id, `the initial run ${mark === "not run" ? "did not run it" : "failed"} (marked in ${path.basename(file)})`);
+      predictions.set(id, "");
+      continue;
+    }
     const { sql, how } = initialSqlOf(text);
     predictions.set(id, sql);
     if (how !== "as written") extraction.set(id, how);
   }
-  return { kind: "predictions", file, predictions, extraction, unanswered: unansweredBy(file, predictions) };
+  const beside = unansweredBy(file, predictions);
+  // The run's own record, when it is beside the file, says more than the mark.
+  const unanswered = marked.size || beside ? new Map([...marked, ...(beside ?? [])]) : undefined;
+  return { kind: "predictions", file, predictions, extraction, unanswered };
 }
 
 /**

@@ -14,7 +14,8 @@ export const COMPARE_FLAGS = { json: { type: "boolean" }, show: { type: "string"
 
 export const COMPARE_USAGE = `Usage: sqlmend compare OUT_A OUT_B [OUT_C ...] [--json] [--html FILE] [--show N] [--price IN,OUT]
 
-Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart): one table of EX (overall and per
+Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart; runs
+holding other questions under the same ids are refused): one table of EX with its 95 % interval (overall and per
 difficulty), tokens, calls, latency and cost per question (tokens and cost are the method's: those the response cache
 served count too, so a rerun from the cache compares the same); what the questions went through (each run's outcomes,
 summed as its report.md sums them); per pair the questions only one got right, an exact
@@ -70,11 +71,19 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
     prices = { input: input!, output: output! };
   }
   // The results' schema (zod) loads for a comparison, not for --help.
-  const [{ parseResults }, { compareRuns, renderComparison }] = await Promise.all([import("./report.ts"), import("./compare.ts")]);
+  const [{ parseResults }, { checkSameQuestions, compareRuns, renderComparison }] = await Promise.all([import("./report.ts"), import("./compare.ts")]);
+  const seen = new Map<string, string>();
+  for (const dir of positionals) {
+    const abs = path.resolve(io.cwd, dir);
+    const real = fs.existsSync(abs) ? fs.realpathSync(abs) : abs;
+    if (seen.has(real)) throw new UsageError(`${dir} is given twice (as ${seen.get(real)} too): a run compared with itself pairs nothing`);
+    seen.set(real, dir);
+  }
   const runs = await Promise.all(positionals.map(async (dir, i) => {
     const run = readRun(dir, io.cwd, parseResults);
     return { key: runKey(i), ...run, summarizeOutcomes: await outcomeSummaryOf(run.run.graph) };
   }));
+  checkSameQuestions(runs);
   const comparison = compareRuns(runs, prices);
   const them = runs.length === 2 ? "two" : `${runs.length}`;
   if (!comparison.inAll) throw new UserError(`the ${them} runs have no question in common`);

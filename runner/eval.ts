@@ -3,14 +3,15 @@ import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
 import { degenerateLine, type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
-import { databaseErrorOf, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
+import { databaseErrorOf, noAnswerSql, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
 import { projectVersion } from "../tools/version.ts";
 import { takeSlotRuns } from "../graphs/slot-runs.ts";
 import { isEndpointFailure } from "../state/usage.ts";
 import { answerQuestion, type GraphRunner, type QuestionRun } from "./question.ts";
 import { sendVerdictFeedback, tracingEnabled } from "./tracing.ts";
 import { type QuestionRunConfig, jsonLinesStore, nextThread } from "./question-runner.ts";
-import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.ts";
+import { type EvalRecord, isFailed, parseResults, renderReport, servedSummary } from "./report.ts";
+import { writeAtomically } from "./atomic-files.ts";
 import { fileOrder } from "./selection.ts";
 import { renderEvalHtml } from "./report-html.ts";
 import { cacheLine } from "../tools/models/cache-modes.ts";
@@ -67,7 +68,7 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
   const swappedRan = takeSlotRuns(threadId);
   const scoreOpts = { executor: runner.deps.executor, semantics, timeoutMs: runner.queryTimeoutMs, keepDistinct };
   // A failed question is not scored: it has no answer of the method's (nor an oracle outcome, nor trace feedback).
-  const verdict: { correct: boolean; predError?: string; goldError?: string } = failure
+  const verdict: { correct: boolean; predError?: string; goldError?: string; note?: string } = failure
     ? { correct: false }
     : await scoreQuestion(q, run.sql, scoreOpts).catch((error) => ({ correct: false, predError: `scoring failed: ${firstLineOf(error)}`, goldError: undefined }));
   // A database that could not be read (locked by another process, damaged) gives no verdict: failed, not wrong.
@@ -101,6 +102,7 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
     initialCorrect,
     predError: verdict.predError,
     goldError: verdict.goldError,
+    ...(verdict.note ? { scoreNote: verdict.note } : {}),
     inputTokens: run.usage.inputTokens,
     outputTokens: run.usage.outputTokens,
     calls: run.usage.calls,
@@ -108,6 +110,8 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
     iterations: run.iterations,
     usageByRole: run.usage.byRole,
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
+    ...(run.usage.served ? { served: run.usage.served } : {}),
+    ...(run.usage.servedCached ? { servedCached: run.usage.servedCached } : {}),
     ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0, savedInputTokens: run.usage.savedInputTokens ?? 0, savedOutputTokens: run.usage.savedOutputTokens ?? 0 } : {}),
     error: run.error,
     ...(run.errorDetail ? { errorDetail: run.errorDetail } : {}),
@@ -125,6 +129,23 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
 export function degenerateOf(spec: OutcomeSpec | undefined, records: EvalRecord[]): { degenerate?: string } {
   const line = degenerateLine(spec, records.filter((r) => !isFailed(r)).map((r) => r.outcome));
   return line ? { degenerate: line } : {};
+}
+
+/**
+ * run.json's `served`: every model version that answered (the server's `model` and fingerprint), live and from the
+ * response cache, and whether more than one did. Not part of what --resume compares (it is what happened, not asked).
+ */
+function recordServed(outDir: string, records: EvalRecord[]): void {
+  const file = path.join(outDir, "run.json");
+  if (!fs.existsSync(file)) return;
+  try {
+    const run = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    const served = servedSummary(records);
+    const next = { ...run, served: served ? { versions: served.versions, live: served.live, cached: served.cached, moreThanOne: served.versions.length > 1 } : null };
+    writeAtomically(file, `${JSON.stringify(next, null, 2)}\n`);
+  } catch {
+    // run.json is the run's own: one it cannot read is left as it is (the report still names the versions).
+  }
 }
 
 /** Predictions in both official formats (every selected question, in file order; "" where none) and `report.md`. */
@@ -157,7 +178,15 @@ export async function writeEvalOutputs(
   // In file order; mini-dev's keys are places in its file, as its official pipeline writes and pairs them.
   const ordered = fileOrder([...ctx.questions, ...ctx.skipped]);
   const positional = predictionPairing(ctx.bench) === "position";
-  const predictions = ordered.map((q, i) => ({ id: positional ? String(q.position ?? i) : q.id, dbId: q.dbId, sql: byId.get(q.id)?.sql ?? "" }));
+  // A failed question's partial SQL is no answer, nor is a question that did not run: both are marked (noAnswerSql),
+  // so the official scorers count them wrong and `score` and `--initial` read them as unanswered wherever the file goes.
+  const skippedIds = new Set(ctx.skipped.map((q) => q.id));
+  const sqlOf = (id: string) => {
+    const r = byId.get(id);
+    if (r && !isFailed(r)) return r.sql;
+    return skippedIds.has(id) ? "" : noAnswerSql(r ? "failed" : "not run");
+  };
+  const predictions = ordered.map((q, i) => ({ id: positional ? String(q.position ?? i) : q.id, dbId: q.dbId, sql: sqlOf(q.id) }));
   await writeBirdPredictions(path.join(outDir, `predict_${ctx.split}.json`), predictions);
   await writeSpiderPredictions(path.join(outDir, `pred_${ctx.split}.sql`), predictions);
   const report = renderReport(records, {
@@ -183,5 +212,6 @@ export async function writeEvalOutputs(
     ...degenerateOf(ctx.outcome, records),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);
-  fs.writeFileSync(path.join(outDir, "report.html"), await renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command }));
+  recordServed(outDir, records);
+  fs.writeFileSync(path.join(outDir, "report.html"), await renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command, models: ctx.models }));
 }

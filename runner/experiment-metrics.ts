@@ -3,7 +3,7 @@ import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
 import { quietIO } from "../core/io.ts";
 import type { Recipe, RecipeRun } from "./experiment.ts";
-import type { EvalRecord } from "./report.ts";
+import { type EvalRecord, servedSummary } from "./report.ts";
 import { mean, METRIC_TITLES, type RunRow } from "./experiment-table.ts";
 
 /**
@@ -78,9 +78,25 @@ export function runModel(dir: string, records: EvalRecord[]): string | null {
     if (records.length && !used.size) return null;
     const others = Object.entries(models.roles ?? {}).filter(([role, m]) => m && m !== models.model && used.has(role));
     const roleModels = others.map(([role, m]) => `${role}: ${m}`);
-    return models.model ? [models.model, ...roleModels].join("; ") : roleModels.join("; ") || null;
+    const named = models.model ? [models.model, ...roleModels].join("; ") : roleModels.join("; ") || null;
+    // The versions that answered, as the server named them (more than one is said).
+    const served = servedSummary(records);
+    return served ? `${named ?? "?"} (served: ${served.versions.join(", ")}${served.versions.length > 1 ? ` — ${served.versions.length} served versions` : ""})` : named;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The questions a run was given, from its run.json (`questionHashes`, skipped ones left out): what its EX is over,
+ * a question it never ran counted wrong. Undefined without a run.json that records them.
+ */
+export function selectedQuestionsIn(dir: string): number | undefined {
+  try {
+    const hashes = (JSON.parse(fs.readFileSync(path.join(dir, "run.json"), "utf8")) as { questionHashes?: Record<string, string> }).questionHashes;
+    return hashes ? Object.values(hashes).filter((h) => !h.startsWith("skipped:")).length : undefined;
+  } catch {
+    return undefined;
   }
 }
 

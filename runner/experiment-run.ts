@@ -291,6 +291,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   }
 
   const tab = await import("./experiment-table.ts");
+  const { selectedQuestionsIn } = await import("./experiment-metrics.ts");
   const rows = order.flatMap((run) => {
     const spec = recipe.runs[run]!;
     if (blocked.has(run)) return [tab.otherRowOf(run, spec, { notRun: blocked.get(run)! })];
@@ -306,7 +307,8 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
       });
     }
     if (spec.kind !== "eval") return [];
-    return [tab.repeatedRowOf(run, spec, repeatsOf(run).map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices)];
+    const ks = repeatsOf(run);
+    return [tab.repeatedRowOf(run, spec, ks.map((k) => recordsIn(outOfRepeat(k, run))), seeds, prices, ks.map((k) => Math.max(recordsIn(outOfRepeat(k, run)).length, selectedQuestionsIn(outOfRepeat(k, run)) ?? 0)))];
   });
   for (const row of rows) if (held.has(row.run)) row.held = { seed: seeds[0]! };
   tab.plannedComparisons(recipe, rows, (run, k) => recordsIn(outOfRepeat(k, run)), { seeds, held });
@@ -334,7 +336,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).
   // The rows as table.json holds them (a copy through JSON: what a script reads equals the file).
   const figures = (JSON.parse(fs.readFileSync(path.join(outDir, "table.json"), "utf8")) as { rows: RunRow[] }).rows;
-  return { exitCode: rows.some((r) => r.failed || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok, outDir, table: path.join(outDir, "table.md"), rows: figures };
+  return { exitCode: rows.some((r) => r.failed || r.unrun || r.notRun?.includes("--resume retries it")) ? EXIT.incomplete : EXIT.ok, outDir, table: path.join(outDir, "table.md"), rows: figures };
 }
 
 interface RunContext {
@@ -525,7 +527,7 @@ async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: number 
  * correctors correct, is replaced by FILE scored as given (as-given) — the paper's own initial SQL, e.g. DIN-SQL's —
  * and the correctors read FILE. The table's description says so.
  */
-function withInitialFile(recipe: Recipe, sets: Record<string, string>, cwd: string, setsOf: (run: RecipeRun) => string[]): { recipe: Recipe; initialFile?: string } {
+export function withInitialFile(recipe: Recipe, sets: Record<string, string>, cwd: string, setsOf: (run: RecipeRun) => string[]): { recipe: Recipe; initialFile?: string } {
   const value = sets.initial;
   if (value === undefined || Object.values(recipe.runs).some((r) => setsOf(r).includes("initial"))) return { recipe };
   const run = recipe.runs.initial;
@@ -533,10 +535,11 @@ function withInitialFile(recipe: Recipe, sets: Record<string, string>, cwd: stri
   if (!run || run.kind !== "eval" || run.needs || !readers.length) throw new UsageError(`--set initial=FILE: recipe ${recipe.name} has no run 'initial' whose SQL its correctors read (nor a {set:initial})`);
   const file = path.resolve(cwd, value);
   const said = `The initial SQL is ${value} (--set initial), scored as given: run initial did not run ${run.graph}, and ${readers.length} correctors read the file.`;
-  const replaced: RecipeRun = { kind: "eval", graph: "as-given", options: {}, initial: file, correct: "all", ...(run.paper ? { paper: run.paper } : {}) };
-  // A row that said its initial SQL was the baseline's now names the file instead.
+  // The file scored as given: no corrector, and no reference (it would be tested against itself).
+  const replaced: RecipeRun = { kind: "eval", graph: "as-given", options: {}, initial: file, correct: "all", reference: false, ...(run.paper ? { paper: run.paper } : {}) };
+  // A row that said its initial SQL was the baseline's now names the file instead (the initial row too).
   const named = (r: RecipeRun): RecipeRun => (r.paper?.differs?.includes(BASELINE_INITIAL) ? { ...r, paper: { ...r.paper, differs: r.paper.differs.replace(BASELINE_INITIAL, `${value} (--set initial)`) } } : r);
-  const runs = Object.fromEntries(Object.entries(recipe.runs).map(([name, r]) => [name, name === "initial" ? replaced : named(r)]));
+  const runs = Object.fromEntries(Object.entries(recipe.runs).map(([name, r]) => [name, named(name === "initial" ? replaced : r)]));
   return { recipe: { ...recipe, description: recipe.description ? `${recipe.description} ${said}` : said, runs }, initialFile: file };
 }
 

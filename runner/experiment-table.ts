@@ -1,7 +1,8 @@
-import { type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
+import path from "node:path";
+import { emptyInitial, type EvalRecord, isFailed, methodCalls, methodTokens } from "./report.ts";
 import { exByDatabase, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
 import { summarizeOutcomes } from "../graphs/outcome.ts";
-import { compareRuns, holm, type Interval, mcnemarP, tInterval, wilsonInterval } from "./compare.ts";
+import { bootstrapInterval, holm, type Interval, mcnemarP, pairedDifference, wilsonInterval } from "./compare.ts";
 import { type Paper, type Recipe, type RecipeRun, referenceOf, type TableSpec } from "./experiment.ts";
 import type { ExperimentHtmlRow } from "./report-html.ts";
 
@@ -17,7 +18,7 @@ export interface Prices {
 /** A run's figures over its repeats (`--repeats N`): each repeat a full replication with its own seed. */
 export interface RepeatFigures {
   seeds: number[];
-  /** EX of each repeat, in seed order; null for a repeat that answered no question (all failed): left out of the mean. */
+  /** EX of each repeat (over all its selected questions), in seed order; null only in tables from before failures counted. */
   ex: (number | null)[];
   mean: number;
   /** Sample standard deviation (n − 1); 0 for one repeat. */
@@ -27,10 +28,10 @@ export interface RepeatFigures {
   flips: number;
 }
 
-/** EX's 95 % interval: Wilson over the answered questions, or Student's t over the repeats' EX (`--repeats`). */
+/** EX's 95 % interval: Wilson over the selected questions, or a bootstrap over questions × repeats (`--repeats`). */
 export interface ExInterval extends Interval {
   over: "questions" | "repeats";
-  /** Questions, or repeats, it is over. */
+  /** Questions it is over (with repeats: the questions, each drawn with its repeats). */
   n: number;
 }
 
@@ -44,6 +45,9 @@ export interface PlannedTest {
   onlyRow: number;
   onlyReference: number;
   p: number;
+  /** The row's EX minus the reference's on the pairs, in percentage points, and its paired 95 % interval (Newcombe). */
+  difference: number;
+  differenceInterval: Interval;
   /** Holm-adjusted over the experiment's planned comparisons (in this repeat): `family` tests. */
   holmP: number;
   family: number;
@@ -54,7 +58,9 @@ export interface PlannedComparison {
   /** The reference run's name, or "initial SQL (NAME)" for a corrector's own initial SQL. */
   reference: string;
   tests: PlannedTest[];
-  /** Why there is no test (the reference did not run). */
+  /** With repeats: the test pooled over them (per question, its share of right answers), Holm over the pooled tests. */
+  pooled: PlannedTest | null;
+  /** Why there is no test (the reference did not run, no pair). */
   notTested: string | null;
 }
 
@@ -64,12 +70,21 @@ export interface RunRow {
   initial: string | null;
   scenario: string | null;
   questions: number;
+  /** Selected questions that never ran (no record: the run stopped, or was killed): wrong in EX, as a missing prediction. */
+  unrun: number;
   correct: number;
-  /** EX % over the answered questions (a failed question has no answer; counted in `failed`). Mean over repeats. */
+  /**
+   * EX % over every selected question: a failed or missing prediction is wrong, as the official scorers count it.
+   * Mean over repeats.
+   */
   ex: number;
-  /** EX's 95 % interval; null without answered questions. */
+  /** EX % over the answered questions only (null when none was answered); beside `ex` when they differ. */
+  answeredEx: number | null;
+  /** Questions failed or never run: the row's EX is a floor, not the method's figure (`--resume` completes it). */
+  partial: boolean;
+  /** EX's 95 % interval; null without questions. */
   exInterval: ExInterval | null;
-  /** EX per difficulty over the answered questions (mean over repeats), with its 95 % interval as EX's. */
+  /** EX per difficulty over the questions that ran, a failed one wrong (mean over repeats), with its 95 % interval as EX's. */
   byDifficulty: { difficulty: string; count: number; ex: number; interval: ExInterval | null }[];
   /** EX per database over the answered questions (MAGIC Figure 4; mean over repeats). */
   byDatabase: { db: string; count: number; ex: number }[];
@@ -135,27 +150,41 @@ export function otherRowOf(run: string, spec: RecipeRun, what: { notRun?: string
 export const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const sampleSd = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
 
-export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], prices?: Prices): RunRow {
+/**
+ * A run's row over its records; `selected`: the questions the run was given (its run.json's, default the records'),
+ * those without a record counted wrong as never run.
+ */
+export function rowOf(run: string, spec: RecipeRun, records: EvalRecord[], prices?: Prices, selected = records.length): RunRow {
   const answered = records.filter((r) => !isFailed(r));
   const n = records.length;
   const correct = answered.filter((r) => r.correct).length;
+  const unrun = Math.max(0, selected - n);
+  const all = n + unrun;
+  // A failed question's record may still carry a verdict on partial SQL: it is wrong here, whatever it says.
+  const scored = records.map((r) => (isFailed(r) ? { ...r, correct: false } : r));
   // The initial SQL's verdicts on the questions the corrector answered: the EX beside it is over the same ones.
-  const known = answered.filter((r) => r.initialCorrect !== undefined);
-  const corrector = spec.initial !== undefined;
+  // A question written from an empty initial SQL corrected nothing: no flip of its is credited.
+  const known = answered.filter((r) => r.initialCorrect !== undefined && !emptyInitial(r));
+  // An as-given row scores its file: the file is what it reports, not SQL it corrects.
+  const scoresFile = spec.graph === "as-given";
+  const corrector = spec.initial !== undefined && !scoresFile;
   const sum = (f: (r: EvalRecord) => number) => records.reduce((a, r) => a + f(r), 0);
   const inTok = n ? sum((r) => methodTokens(r).input) / n : 0;
   const outTok = n ? sum((r) => methodTokens(r).output) / n : 0;
   return {
     run,
     graph: spec.graph ?? spec.kind,
-    initial: spec.initial ?? null,
-    scenario: spec.correct ?? (corrector ? "all" : null),
+    initial: scoresFile && spec.initial ? `file ${path.basename(spec.initial)}` : (spec.initial ?? null),
+    scenario: corrector ? (spec.correct ?? "all") : null,
     questions: n,
+    unrun,
     correct,
-    ex: answered.length ? (correct / answered.length) * 100 : 0,
-    exInterval: overQuestions(correct, answered.length),
-    byDifficulty: exByDifficulty(answered).map(({ difficulty, count, correct, ex }) => ({ difficulty, count, ex, interval: overQuestions(correct, count) })),
-    byDatabase: exByDatabase(answered).map(({ db, count, ex }) => ({ db, count, ex })),
+    ex: all ? (correct / all) * 100 : 0,
+    answeredEx: answered.length ? (correct / answered.length) * 100 : null,
+    partial: unrun > 0 || answered.length < n,
+    exInterval: overQuestions(correct, all),
+    byDifficulty: exByDifficulty(scored).map(({ difficulty, count, correct, ex }) => ({ difficulty, count, ex, interval: overQuestions(correct, count) })),
+    byDatabase: exByDatabase(scored).map(({ db, count, ex }) => ({ db, count, ex })),
     initialEx: corrector && known.length ? (known.filter((r) => r.initialCorrect).length / known.length) * 100 : null,
     wrongToRight: corrector ? known.filter((r) => !r.initialCorrect && r.correct).length : null,
     rightToWrong: corrector ? known.filter((r) => r.initialCorrect && !r.correct).length : null,
@@ -186,38 +215,48 @@ const overQuestions = (correct: number, n: number): ExInterval | null => {
   const w = wilsonInterval(correct, n);
   return w && { ...w, over: "questions", n };
 };
-/** Over repeats' EX (two or more), else the one repeat's own interval over its questions. */
-const overRepeats = (exs: number[], one: ExInterval | null): ExInterval | null => {
-  const t = tInterval(exs);
-  return t ? { ...t, over: "repeats", n: exs.length } : one;
+/**
+ * Over questions × repeats: each question's verdict in every repeat (failed or missing: wrong), `extra` questions
+ * selected but never run in any repeat counted wrong; a seeded bootstrap (`bootstrapInterval`).
+ */
+const overRepeats = (perRepeat: EvalRecord[][], keep: (r: EvalRecord) => boolean, extra: number): ExInterval | null => {
+  const ids = [...new Set(perRepeat.flatMap((records) => records.filter(keep).map((r) => r.id)))];
+  const byId = perRepeat.map((records) => new Map(records.map((r) => [r.id, r])));
+  const verdicts = ids.map((id) => byId.map((m) => { const r = m.get(id); return r !== undefined && !isFailed(r) && r.correct; }));
+  for (let i = 0; i < extra; i++) verdicts.push(perRepeat.map(() => false));
+  const b = bootstrapInterval(verdicts);
+  return b && { ...b, over: "repeats", n: verdicts.length };
 };
 
 /**
  * One row over a run's repeats (records per repeat, seed order): EX and costs are means; EX's sample sd and the
  * questions whose verdict changes between repeats (among those every repeat answered) say how stable the figure is.
  */
-export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecord[][], seeds: number[], prices?: Prices): RunRow {
-  const all = perRepeat.map((records) => rowOf(run, spec, records, prices));
+export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecord[][], seeds: number[], prices?: Prices, selected?: number[]): RunRow {
+  const all = perRepeat.map((records, k) => rowOf(run, spec, records, prices, selected?.[k] ?? records.length));
   if (all.length < 2) return all[0]!;
-  // A repeat with no answered question has no EX (its failures are counted); the means are over the others.
+  // Every repeat counts, one whose questions all failed too (its EX is 0: a failed prediction is wrong).
+  const rows = all;
   const answered = (r: RunRow) => r.questions - r.failed > 0;
-  const rows = all.some(answered) ? all.filter(answered) : all;
   const first = rows[0]!;
   const avg = (f: (r: RunRow) => number) => mean(rows.map(f));
   const avgOrNull = (f: (r: RunRow) => number | null) => (rows.every((r) => f(r) !== null) ? avg((r) => f(r)!) : null);
   // Flips among the repeats that answered: a question answered by each of them, right in some and wrong in others.
-  const verdicts = perRepeat.filter((_, i) => rows.includes(all[i]!)).map((records) => new Map(records.filter((r) => !isFailed(r)).map((r) => [r.id, r.correct])));
-  const ids = [...verdicts[0]!.keys()].filter((id) => verdicts.every((v) => v.has(id)));
+  const verdicts = perRepeat.filter((_, i) => answered(all[i]!)).map((records) => new Map(records.filter((r) => !isFailed(r)).map((r) => [r.id, r.correct])));
+  const ids = verdicts.length ? [...verdicts[0]!.keys()].filter((id) => verdicts.every((v) => v.has(id))) : [];
   const flips = ids.filter((id) => new Set(verdicts.map((v) => v.get(id))).size > 1).length;
   const difficulties = [...new Set(rows.flatMap((r) => r.byDifficulty.map((d) => d.difficulty)))];
   return {
     ...first,
     correct: avg((r) => r.correct),
+    unrun: all.reduce((a, r) => a + r.unrun, 0),
     ex: avg((r) => r.ex),
-    exInterval: overRepeats(rows.map((r) => r.ex), first.exInterval),
+    answeredEx: avgOrNull((r) => r.answeredEx),
+    partial: all.some((r) => r.partial),
+    exInterval: overRepeats(perRepeat, () => true, Math.max(0, ...all.map((r) => r.questions + r.unrun)) - new Set(perRepeat.flat().map((r) => r.id)).size),
     byDifficulty: difficulties.map((difficulty) => {
       const at = rows.map((r) => r.byDifficulty.find((d) => d.difficulty === difficulty)).filter((d) => d !== undefined);
-      return { difficulty, count: at[0]!.count, ex: mean(at.map((d) => d.ex)), interval: overRepeats(at.map((d) => d.ex), at[0]!.interval) };
+      return { difficulty, count: at[0]!.count, ex: mean(at.map((d) => d.ex)), interval: overRepeats(perRepeat, (r) => (r.difficulty ?? "unknown") === difficulty, 0) };
     }),
     byDatabase: [...new Set(rows.flatMap((r) => r.byDatabase.map((d) => d.db)))].sort().map((db) => {
       const at = rows.map((r) => r.byDatabase.find((d) => d.db === db)).filter((d) => d !== undefined);
@@ -237,7 +276,7 @@ export function repeatedRowOf(run: string, spec: RecipeRun, perRepeat: EvalRecor
     calls: all.reduce((a, r) => a + r.calls, 0),
     failed: all.reduce((a, r) => a + r.failed, 0),
     outcomes: summarizeOutcomes(perRepeat.flat().map((r) => r.outcome)),
-    repeats: { seeds, ex: all.map((r) => (answered(r) ? r.ex : null)), mean: avg((r) => r.ex), sd: sampleSd(rows.map((r) => r.ex)), compared: ids.length, flips },
+    repeats: { seeds, ex: all.map((r) => r.ex), mean: avg((r) => r.ex), sd: sampleSd(rows.map((r) => r.ex)), compared: ids.length, flips },
   };
 }
 
@@ -250,7 +289,15 @@ const figuresText = (p: Paper) => Object.entries(p.figures).map(([k, v]) => `${k
 const f2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
 const intervalText = (i: Interval | null) => (i ? ` [${f2(i.low)}, ${f2(i.high)}]` : "");
 /** EX as printed with its 95 % interval: "58.33 [48.10, 67.90]", or "58.33 ± 2.41 [52.30, 64.36]" over repeats. */
-const exText = (r: RunRow) => `${r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : r.held ? `${f2(r.ex)} (held)` : f2(r.ex)}${intervalText(r.exInterval)}`;
+const exText = (r: RunRow) => `${r.repeats ? `${f2(r.ex)} ± ${f2(r.repeats.sd)}` : r.held ? `${f2(r.ex)} (held)` : f2(r.ex)}${intervalText(r.exInterval)}${partialText(r)}`;
+/** A row with failed or never-run questions: its EX counts them wrong; the answered-only EX beside it. */
+export const partialText = (r: RunRow) => {
+  if (!r.partial) return "";
+  const failed = r.failed ? `${countText(r.failed)} failed` : "";
+  const unrun = r.unrun ? `${countText(r.unrun)} not run` : "";
+  const answered = r.repeats ? f2(r.answeredEx) : `${f2(r.answeredEx)} (${r.correct} of ${r.questions - r.failed})`;
+  return ` partial (${[failed, unrun].filter(Boolean).join(", ")}; answered only: ${answered})`;
+};
 const countText = (n: number | null) => (n === null ? "" : Number.isInteger(n) ? String(n) : n.toFixed(1));
 const usd = (n: number | null) => (n === null ? "-" : `$${n < 0.01 ? n.toFixed(5) : n.toFixed(4)}`);
 
@@ -266,8 +313,8 @@ function besidePaper(rows: RunRow[]): string[] {
       : r.guideline
         ? `EX ${f2(r.guideline.exAfter)} after the cycle; AVG_i ${r.guideline.avgIterations.toFixed(2)}; corrected within k=1..${r.guideline.maxIter}: ${r.guideline.correctedWithin.join(", ")} of ${r.guideline.failures}`
         : r.repeats
-          ? `EX ${exText(r)} over ${r.repeats.ex.filter((x) => x !== null).length} repeats${difficulties}${r.failed ? `, ${r.failed} failed` : ""}`
-          : `EX ${f2(r.ex)} (${r.correct}/${r.questions - r.failed})${difficulties}${r.failed ? `, ${r.failed} failed` : ""}${r.held ? ", held: one run every repeat read" : ""}`;
+          ? `EX ${exText(r)} over ${r.repeats.ex.filter((x) => x !== null).length} repeats${difficulties}`
+          : `EX ${f2(r.ex)} (${r.correct}/${r.questions + r.unrun})${partialText(r)}${difficulties}${r.held ? ", held: one run every repeat read" : ""}`;
     const more = r.notRun ? "" : `${metricsText(r)}${r.model ? `; with ${r.model}` : ""}`;
     lines.push(`| ${r.run} | ${r.paper!.row} | ${ours}${more} | ${figuresText(r.paper!)} | ${r.paper!.source}; ${r.paper!.model}${r.paper!.note ? ` (${r.paper!.note})` : ""} | ${r.paper!.differs ?? "–"} |`);
   }
@@ -348,6 +395,9 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
     lines.push(`Every figure of ours is the mean over ${opts.repeats} repeats (each a replication with its own seed); ± is the sample standard deviation.${heldText}`, "");
   }
   lines.push(intervalLegend(rows), "");
+  // Which model answered each row, and every served version seen (more than one is said in the row's entry).
+  const modelled = rows.filter((r) => r.model);
+  if (modelled.length) lines.push(`Models: ${modelled.map((r) => `${r.run} ${r.model}`).join("; ")}.`, "");
   if (recipe.table) lines.push(...recipeTable(recipe.table, rows));
   lines.push(...besidePaper(rows));
   const notRun = rows.filter((r) => r.notRun);
@@ -364,7 +414,7 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
     }
     lines.push("");
   }
-  const correctors = rows.filter((r) => r.initial !== null);
+  const correctors = rows.filter((r) => r.scenario !== null);
   if (correctors.length) {
     // A grid row per method: the run's name without its scenario suffix (magic.errors → magic, human-wang.all → human-wang).
     const methodOf = (r: RunRow) => (r.run.endsWith(`.${r.scenario}`) ? r.run.slice(0, -r.scenario!.length - 1) : r.run);
@@ -440,8 +490,8 @@ export function renderTable(recipe: Recipe, rows: RunRow[], opts: { prices?: Pri
 export function intervalLegend(rows: RunRow[]): string {
   const over = new Set(rows.flatMap((r) => (r.exInterval ? [r.exInterval.over] : [])));
   const parts: string[] = [];
-  if (over.has("repeats")) parts.push("over repeats: Student's t-interval of the mean of the repeats' EX (mean ± t(0.975, N−1) · sd / √N)");
-  if (over.has("questions")) parts.push(`${over.has("repeats") ? "for a held run or one with a single answered repeat: " : ""}the Wilson score interval over the answered questions`);
+  if (over.has("repeats")) parts.push("over repeats: a seeded bootstrap over questions × repeats (questions drawn with replacement, each with one of its repeats; 2,000 draws), never narrower than the Wilson interval of the mean EX over the questions");
+  if (over.has("questions")) parts.push(`${over.has("repeats") ? "for a held run or one with a single answered repeat: " : ""}the Wilson score interval over every selected question (a failed or missing prediction is wrong)`);
   return `EX [low, high]: a 95 % interval, ${parts.join("; ") || "none (no question answered)"}.`;
 }
 
@@ -455,13 +505,19 @@ export function costSummary(rows: RunRow[], prices: Prices): string {
 
 /**
  * Planned comparisons: each row with a reference (its `reference` run; by default a corrector's own initial SQL,
- * from its records' initial verdicts) gets an exact McNemar test on the questions both answered with gold, per
- * repeat, Holm-adjusted over the experiment's planned comparisons (those of the same repeat) — the family is the
- * comparisons the recipe declares, not every pair of rows. Sets each row's `versus`.
+ * from its records' initial verdicts) gets an exact McNemar test on the questions both answered with gold and the EX
+ * difference with its paired 95 % interval, per repeat, Holm-adjusted over the experiment's planned comparisons (those
+ * of the same repeat) — the family is the comparisons the recipe declares, not every pair of rows. With repeats, a
+ * pooled test over them: per question the row's share of right answers across repeats against the reference's, an
+ * exact sign test on the questions where they differ, Holm-adjusted over the pooled tests (the family that counts).
+ * A comparison with no pair is not tested and no member of any family. Sets each row's `versus`.
  */
 export function plannedComparisons(recipe: Recipe, rows: RunRow[], recordsOf: (run: string, repeat: number) => EvalRecord[], opts: { seeds: number[]; held: Set<string> }): void {
   const repeats = Math.max(1, opts.seeds.length);
-  const tests: { row: RunRow; k: number; test: Omit<PlannedTest, "holmP" | "family"> }[] = [];
+  type Raw = Omit<PlannedTest, "holmP" | "family">;
+  const tests: { row: RunRow; k: number; test: Raw }[] = [];
+  const pooled: { row: RunRow; test: Raw }[] = [];
+  const scoredOf = (records: EvalRecord[]) => new Map(records.filter((r) => !isFailed(r) && r.goldError !== NO_GOLD).map((r) => [r.id, r.correct]));
   for (const row of rows) {
     const spec = recipe.runs[row.run];
     const ref = spec && !row.notRun && !row.guideline ? referenceOf(spec) : null;
@@ -469,30 +525,33 @@ export function plannedComparisons(recipe: Recipe, rows: RunRow[], recordsOf: (r
     const reference = "run" in ref ? ref.run : `initial SQL (${ref.initial})`;
     const refRow = "run" in ref ? rows.find((r) => r.run === ref.run) : undefined;
     if ("run" in ref && (!refRow || refRow.notRun)) {
-      row.versus = { reference, tests: [], notTested: `run ${ref.run} did not run${refRow?.notRun ? `: ${refRow.notRun}` : ""}` };
+      row.versus = { reference, tests: [], pooled: null, notTested: `run ${ref.run} did not run${refRow?.notRun ? `: ${refRow.notRun}` : ""}` };
       continue;
     }
-    row.versus = { reference, tests: [], notTested: null };
+    row.versus = { reference, tests: [], pooled: null, notTested: null };
     const once = opts.held.has(row.run) && ("initial" in ref || opts.held.has(ref.run));
+    // Per repeat, the pairs: question → [row right, reference right], on the questions both answered with gold.
+    const perRepeat: Map<string, [boolean, boolean]>[] = [];
     for (let k = 1; k <= (once ? 1 : repeats); k++) {
       const records = recordsOf(row.run, k);
-      let onlyRow: number;
-      let onlyReference: number;
-      let compared: number;
+      const pairs = new Map<string, [boolean, boolean]>();
       if ("initial" in ref) {
-        const known = records.filter((r) => !isFailed(r) && r.initialCorrect !== undefined && r.goldError !== NO_GOLD);
-        onlyRow = known.filter((r) => r.correct && !r.initialCorrect).length;
-        onlyReference = known.filter((r) => !r.correct && r.initialCorrect).length;
-        compared = known.length;
+        for (const r of records) if (!isFailed(r) && r.initialCorrect !== undefined && r.goldError !== NO_GOLD && !emptyInitial(r)) pairs.set(r.id, [r.correct, r.initialCorrect]);
       } else {
-        const asInput = (key: string, run: string, rs: EvalRecord[]) => ({ key, label: run, dir: "", records: new Map(rs.map((r) => [r.id, r])), run: {} });
-        const c = compareRuns([asInput("A", row.run, records), asInput("B", ref.run, recordsOf(ref.run, k))]);
-        const pair = c.pairs[0]!;
-        onlyRow = pair.onlyACorrect.length;
-        onlyReference = pair.onlyBCorrect.length;
-        compared = c.common - c.noGold;
+        const mine = scoredOf(records);
+        const theirs = scoredOf(recordsOf(ref.run, k));
+        for (const [id, right] of mine) if (theirs.has(id)) pairs.set(id, [right, theirs.get(id)!]);
       }
-      tests.push({ row, k, test: { seed: repeats > 1 ? opts.seeds[k - 1]! : null, compared, onlyRow, onlyReference, p: mcnemarP(onlyRow, onlyReference) } });
+      perRepeat.push(pairs);
+      // No pair: nothing was tested, and an untested comparison is no member of the Holm family.
+      if (pairs.size) tests.push({ row, k, test: testOf([...pairs.values()].map(([a, b]) => [Number(a), Number(b)]), repeats > 1 ? opts.seeds[k - 1]! : null) });
+    }
+    if (!tests.some((t) => t.row === row)) row.versus.notTested = "no question both answered with gold: nothing to pair";
+    else if (perRepeat.length > 1) {
+      // Pooled: the questions paired in every repeat, each its share of right answers over the repeats.
+      const ids = [...perRepeat[0]!.keys()].filter((id) => perRepeat.every((p) => p.has(id)));
+      const shares = ids.map((id): [number, number] => [mean(perRepeat.map((p) => Number(p.get(id)![0]))), mean(perRepeat.map((p) => Number(p.get(id)![1])))]);
+      if (shares.length) pooled.push({ row, test: testOf(shares, null) });
     }
   }
   for (let k = 1; k <= repeats; k++) {
@@ -500,28 +559,51 @@ export function plannedComparisons(recipe: Recipe, rows: RunRow[], recordsOf: (r
     const adjusted = holm(family.map((t) => t.test.p));
     family.forEach((t, i) => t.row.versus!.tests.push({ ...t.test, holmP: adjusted[i]!, family: family.length }));
   }
+  const adjusted = holm(pooled.map((t) => t.test.p));
+  pooled.forEach((t, i) => (t.row.versus!.pooled = { ...t.test, holmP: adjusted[i]!, family: pooled.length }));
 }
 
-/** table.md's planned comparisons: a line per row (per repeat) against its reference. */
+/**
+ * One planned test over paired verdicts ([row, reference] per question: 0/1, or shares of right answers over
+ * repeats): the exact sign test on the questions where they differ (McNemar's, for one repeat), and the EX difference
+ * with Newcombe's paired 95 % interval (for shares, on the table of mean counts).
+ */
+function testOf(pairs: [number, number][], seed: number | null): Omit<PlannedTest, "holmP" | "family"> {
+  const onlyRow = pairs.filter(([a, b]) => a > b).length;
+  const onlyReference = pairs.filter(([a, b]) => a < b).length;
+  // The 2×2 table's cells as mean counts: a share 2/3 vs 1/3 is right in both 1/3 of the time, only in the row 1/3...
+  const both = pairs.reduce((x, [a, b]) => x + Math.min(a, b), 0);
+  const rowOnly = pairs.reduce((x, [a, b]) => x + Math.max(0, a - b), 0);
+  const refOnly = pairs.reduce((x, [a, b]) => x + Math.max(0, b - a), 0);
+  const d = pairedDifference(both, rowOnly, refOnly, pairs.length - both - rowOnly - refOnly)!;
+  return { seed, compared: pairs.length, onlyRow, onlyReference, p: mcnemarP(onlyRow, onlyReference), difference: d.difference, differenceInterval: { low: d.low, high: d.high } };
+}
+
+/** "+12.50 [-3.10, 27.40]": a planned difference in percentage points with its paired 95 % interval. */
+export const differenceText = (t: { difference: number; differenceInterval: Interval }) => `${t.difference >= 0 ? "+" : ""}${f2(t.difference)}${intervalText(t.differenceInterval)}`;
+
+/** table.md's planned comparisons: a line per row (per repeat, and pooled over repeats) against its reference. */
 function plannedSection(rows: RunRow[]): string[] {
   const planned = rows.filter((r) => r.versus);
   if (!planned.length) return [];
   const repeated = planned.some((r) => r.versus!.tests.some((t) => t.seed !== null));
-  const family = Math.max(0, ...planned.flatMap((r) => r.versus!.tests.map((t) => t.family)));
+  const pooledFamily = Math.max(0, ...planned.map((r) => r.versus!.pooled?.family ?? 0));
+  const family = repeated ? pooledFamily : Math.max(0, ...planned.flatMap((r) => r.versus!.tests.map((t) => t.family)));
   const lines = [
     "## Planned comparisons",
     "",
-    `Each row against its reference — a corrector against its own initial SQL on the same questions, a row with \`reference\` against that run — by an exact McNemar test on the questions only one of them got right; p is Holm-adjusted over the ${family} planned comparisons of this experiment${repeated ? " (in each repeat)" : ""}, not over every pair of rows.`,
+    `Each row against its reference — a corrector against its own initial SQL on the same questions, a row with \`reference\` against that run — by an exact McNemar test on the questions only one of them got right, with the EX difference (row − reference, percentage points) and its paired 95 % interval (Newcombe's hybrid score); p is Holm-adjusted over the ${family} planned comparisons of this experiment${repeated ? " pooled over the repeats (per question its share of right answers over the repeats, an exact sign test: the family that counts; each repeat's own row is Holm-adjusted within its repeat and shows the spread)" : ""}, not over every pair of rows. A comparison with no pair is not tested and outside the family.`,
     "",
-    `| run | reference |${repeated ? " seed |" : ""} questions | only run right | only reference right | McNemar p | Holm p | at 0.05 |`,
-    `|---|---|${repeated ? "---:|" : ""}---:|---:|---:|---:|---:|---|`,
+    `| run | reference |${repeated ? " seed |" : ""} questions | only run right | only reference right | EX difference [95 %] | McNemar p | Holm p | at 0.05 |`,
+    `|---|---|${repeated ? "---:|" : ""}---:|---:|---:|---:|---:|---:|---|`,
   ];
+  const line = (r: RunRow, t: PlannedTest, seed: string) =>
+    `| ${r.run} | ${r.versus!.reference} |${repeated ? ` ${seed} |` : ""} ${t.compared} | ${t.onlyRow} | ${t.onlyReference} | ${differenceText(t)} | ${t.p.toPrecision(3)} | ${t.holmP.toPrecision(3)} | ${t.holmP < 0.05 ? "significant" : "not significant"} |`;
   for (const r of planned) {
     const v = r.versus!;
-    if (v.notTested) lines.push(`| ${r.run} | ${v.reference} |${repeated ? " |" : ""} not tested: ${v.notTested} | | | | | |`);
-    for (const t of v.tests) {
-      lines.push(`| ${r.run} | ${v.reference} |${repeated ? ` ${t.seed ?? ""} |` : ""} ${t.compared} | ${t.onlyRow} | ${t.onlyReference} | ${t.p.toPrecision(3)} | ${t.holmP.toPrecision(3)} | ${t.holmP < 0.05 ? "significant" : "not significant"} |`);
-    }
+    if (v.notTested) lines.push(`| ${r.run} | ${v.reference} |${repeated ? " |" : ""} not tested: ${v.notTested} | | | | | | |`);
+    for (const t of v.tests) lines.push(line(r, t, String(t.seed ?? "")));
+    if (v.pooled) lines.push(line(r, v.pooled, "pooled"));
   }
   lines.push("");
   return lines;
@@ -544,5 +626,6 @@ export function experimentHtmlRows(rows: RunRow[]): ExperimentHtmlRow[] {
       costPerQuestion: r.costPerQuestion,
       failed: r.failed,
       versus: r.versus,
+      model: r.model,
     }));
 }

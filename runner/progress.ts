@@ -34,6 +34,8 @@ export class Progress {
   private correct = 0;
   private failed = 0;
   private tokens = 0;
+  /** What the questions done before this invocation (a resume) counted: the line is over the whole run. */
+  private prior = { correct: 0, answered: 0, tokens: 0 };
   private readonly started = performance.now();
   private lastPrintedDecile = -1;
   constructor(
@@ -44,6 +46,13 @@ export class Progress {
     /** More to show before the ETA ("cache 97% (185/190), saved 41k tokens"), or "". */
     private readonly extra?: () => string,
   ) {}
+
+  /** A question done before this invocation (kept by a resume): counted in the share and tokens, not in the pace. */
+  before(outcome: { correct: boolean; tokens: number }) {
+    this.prior.answered++;
+    if (outcome.correct) this.prior.correct++;
+    this.prior.tokens += outcome.tokens;
+  }
 
   record(outcome: { correct: boolean; tokens: number; failed?: boolean }) {
     this.done++;
@@ -57,14 +66,15 @@ export class Progress {
     const finished = this.alreadyDone + this.done;
     const width = 24;
     const filled = this.total ? Math.round((finished / this.total) * width) : width;
-    // A failed question is no answer: the share is over the questions that were answered.
-    const answered = this.done - this.failed;
-    const shown = this.metric.as === "count" ? `+${this.correct}` : answered ? `${((this.correct / answered) * 100).toFixed(1)}%` : "--";
+    // A failed question is no answer: the share is over the questions that were answered, in the whole run.
+    const answered = this.done - this.failed + this.prior.answered;
+    const correct = this.correct + this.prior.correct;
+    const shown = this.metric.as === "count" ? `+${this.correct}` : answered ? `${((correct / answered) * 100).toFixed(1)}%` : "--";
     const failed = this.failed ? `  failed ${this.failed}` : "";
     const perQuestion = this.done ? (performance.now() - this.started) / this.done : NaN;
     const eta = clock(perQuestion * (this.total - finished));
     const extra = this.extra?.() ? `  ${this.extra()}` : "";
-    return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${finished}/${this.total}  ${this.metric.label} ${shown}${failed}  tokens ${compactNumber(this.tokens)}${extra}  ETA ${eta}`;
+    return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${finished}/${this.total}  ${this.metric.label} ${shown}${failed}  tokens ${compactNumber(this.tokens + this.prior.tokens)}${extra}  ETA ${eta}`;
   }
 
   private draw() {

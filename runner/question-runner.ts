@@ -137,6 +137,14 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
   const counts: StartCounts = { questions: questions.length, done: doneBefore, retried: retry.length, line };
   io.stderr(`sqlmend ${config.describe?.(counts) ?? `${config.command}: ${line}`}, concurrency ${config.concurrency}\n`);
   const progress = new Progress(questions.length, io, doneBefore, config.progress.metric, config.progress.extra);
+  // After a resume the line counts the whole run: the questions kept from before too.
+  const again = new Set(todo.map((q) => q.id));
+  for (const q of questions) {
+    const record = done.get(q.id);
+    if (record === undefined || again.has(q.id)) continue;
+    const { hit, tokens } = config.progress.of(record);
+    progress.before({ correct: hit, tokens });
+  }
   let fatal: unknown;
   let ranNow = 0;
   let downInARow = 0;

@@ -1,6 +1,6 @@
 import { maskSecrets } from "../core/secrets.ts";
 import { z } from "zod";
-import { type DifficultyScore, exByDifficulty, NO_GOLD } from "../tools/benchmarks/score.ts";
+import { type DifficultyScore, EMPTY_PREDICTION, exByDifficulty, NO_GOLD, SEVERAL_STATEMENTS } from "../tools/benchmarks/score.ts";
 import { EMBEDDER_ROLE } from "../tools/models/embedder-role.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
@@ -17,6 +17,8 @@ export const EvalRecordSchema = z.object({
   initialCorrect: z.boolean().optional(),
   predError: z.string().optional(),
   goldError: z.string().optional(),
+  /** What the scorer changed or ruled as the official scorer would (an empty prediction, statements dropped). */
+  scoreNote: z.string().optional(),
   inputTokens: z.number(),
   outputTokens: z.number(),
   calls: z.number(),
@@ -28,6 +30,9 @@ export const EvalRecordSchema = z.object({
   callFailure: z.string().optional(),
   /** Calls the response cache answered (their tokens are not in inputTokens/outputTokens), and the tokens they saved. */
   cachedCalls: z.number().optional(),
+  /** Calls answered live by served version (the model the server named, with its fingerprint), and cached ones by the version that made them. */
+  served: z.record(z.string(), z.number()).optional(),
+  servedCached: z.record(z.string(), z.number()).optional(),
   savedTokens: z.number().optional(),
   savedInputTokens: z.number().optional(),
   savedOutputTokens: z.number().optional(),
@@ -143,6 +148,53 @@ export interface ReportContext {
   rerun?: string;
 }
 
+/** A 95 % interval of a percentage (0..100). */
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+export const Z95 = 1.959963984540054;
+
+/** Wilson score 95 % interval of k successes in n trials, in percent; null for n = 0. */
+export function wilsonInterval(k: number, n: number): Interval | null {
+  if (n <= 0) return null;
+  const p = k / n;
+  const z2 = Z95 * Z95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { low: Math.max(0, centre - half) * 100, high: Math.min(1, centre + half) * 100 };
+}
+
+/**
+ * Which model versions answered, from the records: the served versions of the live calls, and of the replies the
+ * response cache served (made when they were stored). Says when more than one version answered, and counts cached
+ * replies made by a version no live call of the run gave. Null when no call named a served version.
+ */
+export function servedSummary(records: Pick<EvalRecord, "served" | "servedCached">[]): { line: string; live: Record<string, number>; cached: Record<string, number>; versions: string[] } | null {
+  const sum = (pick: (r: Pick<EvalRecord, "served" | "servedCached">) => Record<string, number> | undefined) => {
+    const out: Record<string, number> = {};
+    for (const r of records) for (const [k, n] of Object.entries(pick(r) ?? {})) out[k] = (out[k] ?? 0) + n;
+    return out;
+  };
+  const live = sum((r) => r.served);
+  const cached = sum((r) => r.servedCached);
+  const versions = [...new Set([...Object.keys(live), ...Object.keys(cached)])].sort();
+  if (!versions.length) return null;
+  const list = (m: Record<string, number>) => Object.entries(m).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} (${n} call${n === 1 ? "" : "s"})`).join(", ");
+  const parts: string[] = [];
+  if (Object.keys(live).length) parts.push(`answered by ${list(live)}`);
+  if (Object.keys(cached).length) parts.push(`from the response cache: made by ${list(cached)}`);
+  const otherCached = Object.entries(cached).filter(([k]) => Object.keys(live).length && !(k in live));
+  const notes: string[] = [];
+  if (versions.length > 1) notes.push(`**more than one served version (${versions.length})** answered this run`);
+  if (otherCached.length) notes.push(`${otherCached.reduce((a, [, n]) => a + n, 0)} cached replies were made by a served version no live call of this run gave (${otherCached.map(([k]) => k).join(", ")})`);
+  return { line: `Served model: ${parts.join("; ")}${notes.length ? ` — ${notes.join("; ")}` : ""}`, live, cached, versions };
+}
+
+/** " [52.10, 70.30]": a 95 % interval as the tables print it; "" for none. */
+export const intervalText = (i: Interval | null) => (i ? ` [${i.low.toFixed(2)}, ${i.high.toFixed(2)}]` : "");
+
 export interface Summary {
   /** Answered questions with gold SQL: EX is over these. */
   total: number;
@@ -181,6 +233,12 @@ export function exLine(s: Summary, extra = "", rerun = "--resume retries them"):
   return `${ex}${s.noGold ? `; ${s.noGold} without gold SQL not scored` : ""}${failed}`;
 }
 
+/** A corrector's question whose initial SQL was empty (a file holding none for it): nothing was corrected. */
+export const emptyInitial = (r: Pick<EvalRecord, "initialSql">) => r.initialSql !== undefined && r.initialSql.trim() === "";
+
+/** The requested model of a run's `models` (run.json's): the default one. */
+const modelNameOf = (models: Record<string, unknown>): string | undefined => (typeof models.model === "string" ? models.model : undefined);
+
 /** report.md: EX overall and per difficulty, cost per question, skipped questions, and every setting that shaped the run. */
 export function renderReport(records: EvalRecord[], ctx: ReportContext): string {
   const s = summarize(records);
@@ -191,27 +249,41 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const lines: string[] = [];
   lines.push(`# sqlmend ${ctx.kind ?? "eval"}: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
   if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)${s.failed ? `; **${s.failed} failed**` : ""}`);
-  else lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""})${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
+  else {
+    lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""})${s.total ? `, 95 % interval${intervalText(wilsonInterval(s.correct, s.total))} (Wilson)` : ""}${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
+    // As the official scorers count: every selected question, a failed or missing prediction wrong.
+    const all = ctx.selected - ctx.skipped.length - s.noGold;
+    if (all > s.total) lines.push(`- EX over all ${all} selected questions (failed and unrun ones wrong, as the official scorers count them): **${pct(s.correct, all)}%**${intervalText(wilsonInterval(s.correct, all))} — partial`);
+  }
   if (ctx.degenerate) lines.push(`- **${ctx.degenerate}**`);
   lines.push(`- Scoring semantics: \`${ctx.semantics}\``);
   lines.push(`- Metrics computed: ${s.total ? "EX" : "none (no gold SQL)"}, on the databases in \`${ctx.databases ?? ctx.dataset}\`${ctx.questionsFile ? `; questions from \`${ctx.questionsFile}\`` : ""}`);
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${maskSecrets(ctx.command)}\``);
-  lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`, "");
+  lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`);
+  const empty = records.filter((r) => r.scoreNote === EMPTY_PREDICTION);
+  const several = records.filter((r) => r.predError === SEVERAL_STATEMENTS).length;
+  if (empty.length || several) lines.push(`- Scored by the official scorers' Python rules: ${[empty.length ? `${empty.length} predictions with no statement (empty or comments only), ${empty.filter((r) => r.correct).length} right because their gold returns no rows` : "", several ? `${several} with anything after the first statement's ';' (';;' too), wrong` : ""].filter(Boolean).join("; ")}`);
+  const served = servedSummary(records);
+  lines.push(`- Model: ${modelNameOf(ctx.models) ?? "none configured"}; ${served ? served.line.replace(/^Served model: /, "served: ") : "the server named no served version"}`, "");
   for (const section of ctx.sections ?? []) lines.push(`## ${section.title}`, "", ...section.lines, "");
-  lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % |", "|---|---:|---:|---:|");
-  for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |`);
-  lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |`, "");
-  const corrected = records.filter((r) => r.initialCorrect !== undefined && !isFailed(r));
-  if (corrected.length) {
+  lines.push("## EX by difficulty", "", "| difficulty | questions | correct | EX % | 95 % interval |", "|---|---:|---:|---:|---:|");
+  for (const d of s.byDifficulty) lines.push(`| ${d.difficulty} | ${d.count} | ${d.correct} | ${d.ex.toFixed(2)} |${intervalText(wilsonInterval(d.correct, d.count))} |`);
+  lines.push(`| **all** | ${s.total} | ${s.correct} | ${pct(s.correct, s.total)} |${intervalText(wilsonInterval(s.correct, s.total))} |`, "", "95 % intervals: Wilson score intervals over the questions scored.", "");
+  // A correction needs an initial SQL: a question written from an empty one is a generation, never credited as a correction.
+  const corrected = records.filter((r) => r.initialCorrect !== undefined && !isFailed(r) && !emptyInitial(r));
+  const fromEmpty = records.filter((r) => r.initialCorrect !== undefined && !isFailed(r) && emptyInitial(r)).length;
+  if (corrected.length || fromEmpty) {
     const fixed = corrected.filter((r) => !r.initialCorrect && r.correct).length;
     const broken = corrected.filter((r) => r.initialCorrect && !r.correct).length;
     const initialEx = corrected.filter((r) => r.initialCorrect).length;
     lines.push("## Correction", "");
     lines.push(`- Initial EX: ${pct(initialEx, corrected.length)}% → final EX: ${pct(corrected.filter((r) => r.correct).length, corrected.length)}%`);
     lines.push(`- Corrected (wrong → right): ${fixed}; broken (right → wrong): ${broken}`);
-    lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`, "");
+    lines.push(`- Correction applied to ${records.filter((r) => r.correction === "applied").length} questions, skipped for ${records.filter((r) => r.correction?.startsWith("skipped")).length}`);
+    if (fromEmpty) lines.push(`- Written from an empty initial SQL (not counted as corrections, nor in the EX above): ${fromEmpty}`);
+    lines.push("");
   }
   lines.push(...swappedSlotLines(records, ctx.settings));
   const extracted = records.filter((r) => r.initialExtraction === "extracted").length;

@@ -54,7 +54,7 @@ ${SELECTION_USAGE}
   --ts-dir DIR            test-suite databases: DIR/<db_id>/*.sqlite or DIR/database/<db_id>/*.sqlite
                           (implies ts)
   --ves                   the same as --metrics ex,ves,r-ves
-  --ves-iterations N      timed runs per query for VES (default ${DEFAULT_VES_ITERATIONS}; BIRD uses 100)
+  --ves-iterations N      timed rounds per question for VES (default ${DEFAULT_VES_ITERATIONS}, as BIRD; fewer past 2 s)
   --concurrency N         worker processes running queries (default: CPUs)
   --timeout-ms N          per-query time limit (default 30000)
   --only-predicted        score only the questions that have a prediction (a subset run, e.g. eval --limit;
@@ -154,10 +154,15 @@ function renderText(report: ScoreReport, bench: Benchmark, predLabel: string, ex
   if (errors.length) out.push(`prediction failed to run: ${errors.length} (${listed(errors.map((v) => `${v.id}: ${v.predError}`), 3)})`);
   if (goldErrors.length) out.push(`gold SQL failed to run: ${goldErrors.length} (${listed(goldErrors.map((v) => `${v.id}: ${v.goldError}`), 3)})`);
   if (report.writingPredictions.length) out.push(`predictions that write (scored as errors, never run): ${report.writingPredictions.length} (ids ${listed(report.writingPredictions)})`);
+  if (report.emptyPredictions.count) out.push(`no statement (empty or comments only): ${report.emptyPredictions.count} predictions, ${report.emptyPredictions.credited} right because their gold returns no rows (as the official BIRD scorers, through Python's sqlite3)`);
+  if (report.severalStatements) out.push(`several statements (anything but comments after the first ';', ';;' too): ${report.severalStatements} predictions scored wrong, as Python's sqlite3 refuses them`);
   if (report.droppedStatements.length) out.push(`several statements: ${report.droppedStatements.length} predictions scored on their first statement only, as test-suite-sql-eval does (ids ${listed(report.droppedStatements)})`);
   if (report.missingPredictions) out.push(`no prediction: ${report.missingPredictions} questions, scored wrong`);
+  if (report.noAnswers) out.push(`no answer (marked failed or not run by the run that wrote the file): ${report.noAnswers} questions, scored wrong`);
   const large = report.verdicts.filter((v) => v.tooLarge);
   if (large.length) out.push(`too large to compare: ${large.length}, scored wrong (${listed(large.map((v) => `${v.id}: ${v.tooLarge}`), 3)})`);
+  if (report.rescoredAlone) out.push(`stopped at the time limit beside other questions: ${report.rescoredAlone} scored again alone (their verdicts do not depend on --concurrency)`);
+  if (report.streamed) out.push(`past the cap, compared whole by streamed digests: ${report.streamed} identical results scored right`);
   const softLarge = report.verdicts.filter((v) => v.softF1Note);
   if (softLarge.length) out.push(`Soft F1 scored 0 as too large: ${softLarge.length} (${listed(softLarge.map((v) => `${v.id}: ${v.softF1Note}`), 3)})`);
   if (report.timeouts) out.push(`stopped at the time limit: ${report.timeouts} (counted in the failures above)`);
@@ -277,7 +282,9 @@ export async function scoreFrom(input: { values: FlagValues; positionals: string
     }
     // Not every question was scored as asked: the figures leave those out, and say so; the exit status too.
     if (report.databaseErrors.length) {
-      io.stderr(`sqlmend score: ${report.databaseErrors.length} questions not scored: their database could not be read (first: ${report.databaseErrors[0]!.error}); score again once nothing else holds or damages it\n`);
+      const locked = report.databaseErrors.filter((d) => /database is locked/.test(d.error)).length;
+      const what = locked === report.databaseErrors.length ? "not scored: database locked (another process held it through the retries)" : locked ? `not scored: database locked (${locked}) or unreadable` : "not scored: their database could not be read";
+      io.stderr(`sqlmend score: ${report.databaseErrors.length} questions ${what} (first: ${report.databaseErrors[0]!.error}); score again once nothing else holds or damages it\n`);
       return { exitCode: EXIT.error, report };
     }
     return { exitCode: EXIT.ok, report };

@@ -22,6 +22,11 @@ export const ModelCallRecordSchema = z.object({
   savedOutputTokens: z.number().int().nonnegative().optional(),
   /** Not sent: an identical request of this question was answered at temperature 0 before; its reply, no tokens spent. */
   reused: z.boolean().optional(),
+  /**
+   * The model the server said answered (`response.model`) and its `system_fingerprint`: "gpt-4o-2024-08-06 fp_x".
+   * For a cached reply, the version that made it when it was stored. Absent when the server names none.
+   */
+  served: z.string().optional(),
   /** The call failed and a weaker method the user allowed answered instead ("lexical": `--embedding-fallback lexical`). */
   fallback: z.string().optional(),
 });
@@ -51,6 +56,10 @@ export const UsageSchema = UsageTotalsSchema.extend({
   byRole: z.record(z.string(), UsageTotalsSchema).default({}),
   /** The first failed call's error, one line. */
   failure: z.string().optional(),
+  /** Calls answered live, by served version (`ModelCallRecord.served`). */
+  served: z.record(z.string(), z.number()).optional(),
+  /** Calls the response cache answered, by the served version that made the stored reply. */
+  servedCached: z.record(z.string(), z.number()).optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -81,6 +90,14 @@ const addTotals = (a: UsageTotals, b: UsageTotals): UsageTotals => {
   };
 };
 
+/** Counts by key, summed (undefined when both are). */
+export function addCounts(a: Record<string, number> | undefined, b: Record<string, number> | undefined): Record<string, number> | undefined {
+  if (!a || !b) return a ?? b;
+  const sum = { ...a };
+  for (const [k, n] of Object.entries(b)) sum[k] = (sum[k] ?? 0) + n;
+  return sum;
+}
+
 /** Sums two usage reports, role by role. Associative, so it serves as a state reducer. */
 export function addUsage(a: Usage, b: Usage): Usage {
   const byRole: Record<string, UsageTotals> = { ...a.byRole };
@@ -88,7 +105,9 @@ export function addUsage(a: Usage, b: Usage): Usage {
     byRole[role] = addTotals(byRole[role] ?? { calls: 0, inputTokens: 0, outputTokens: 0, latencyMs: 0 }, totals);
   }
   const failure = a.failure ?? b.failure;
-  return { ...addTotals(a, b), byRole, ...(failure ? { failure } : {}) };
+  const served = addCounts(a.served, b.served);
+  const servedCached = addCounts(a.servedCached, b.servedCached);
+  return { ...addTotals(a, b), byRole, ...(failure ? { failure } : {}), ...(served ? { served } : {}), ...(servedCached ? { servedCached } : {}) };
 }
 
 /**
@@ -122,7 +141,9 @@ export function usageOfCalls(calls: ModelCallRecord[]): Usage {
     const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
     const cached = call.cached ? { cached: 1, savedTokens: (call.savedInputTokens ?? 0) + (call.savedOutputTokens ?? 0), savedInputTokens: call.savedInputTokens ?? 0, savedOutputTokens: call.savedOutputTokens ?? 0 } : {};
     const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached, ...(call.fallback ? { fallbacks: 1 } : {}), ...(call.reused ? { reused: 1 } : {}) };
-    return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}) });
+    // A reused reply was counted when it was answered; a cached one by the version that made it.
+    const served = call.served && !call.reused ? { [call.cached ? "servedCached" : "served"]: { [call.served]: 1 } } : {};
+    return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}), ...served });
   }, emptyUsage());
 }
 

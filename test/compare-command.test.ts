@@ -165,10 +165,52 @@ describe("sqlmend compare", () => {
     expect(data.runs[0].outcomes).toEqual(json.runs[0].outcomes);
   });
 
+  it("checks what it pairs: other questions under the same ids refused in one line before any result, a folder given twice refused, a run without gold keeps the others' EX", async () => {
+    const ids = ["1", "2", "3", "4"];
+    const mini = writeRun("q-mini", "baseline", ids.map((id) => record(id, id !== "4", "simple")));
+    // Another benchmark's dev split: the same ids, other questions on another database.
+    const spider = writeRun("q-spider", "baseline", ids.map((id) => ({ ...record(id, true, "simple"), question: `other ${id}`, dbId: "concert_singer" })));
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), env: {}, cwd: dir };
+    expect(await main(["compare", mini, spider], io)).not.toBe(0);
+    expect(out.join("")).toBe("");
+    expect(err.join("").trim().split("\n")).toHaveLength(1);
+    expect(err.join("")).toMatch(/hold different questions under the same ids \(4 of 4 shared ids, first: 1, on db vs concert_singer\)/);
+    // The same question with other gold SQL (run.json's hashes differ): refused too.
+    const regold = writeRun("q-regold", "baseline", ids.map((id) => record(id, true, "simple")));
+    fs.writeFileSync(path.join(mini, "run.json"), JSON.stringify({ graph: "baseline", questionHashes: Object.fromEntries(ids.map((id) => [id, `h${id}`])) }));
+    fs.writeFileSync(path.join(regold, "run.json"), JSON.stringify({ graph: "baseline", questionHashes: Object.fromEntries(ids.map((id) => [id, id === "3" ? "changed" : `h${id}`])) }));
+    err.length = 0;
+    expect(await main(["compare", mini, regold], io)).not.toBe(0);
+    expect(err.join("")).toMatch(/1 of 4 shared ids, first: 3/);
+    err.length = 0;
+    expect(await main(["compare", mini, path.join(mini, ".")], io)).not.toBe(0);
+    expect(err.join("")).toMatch(/is given twice/);
+    // A run on the same questions without gold SQL: no EX of its own; the others keep theirs and their test.
+    const fix = writeRun("q-fix", "repair", ids.map((id) => record(id, true, "simple")));
+    const noGold = writeRun("q-nogold", "baseline", ids.map((id) => ({ ...record(id, false, "simple"), goldError: "no gold SQL" })));
+    out.length = 0;
+    expect(await main(["compare", mini, fix, noGold, "--json"], io)).toBe(0);
+    const r = JSON.parse(out.join(""));
+    expect(r.runs.map((x: { ex: number; scored: boolean }) => [x.ex, x.scored])).toEqual([[75, true], [100, true], [0, false]]);
+    expect(r.pairs.map((p: { notTested?: string }) => p.notTested ?? "tested")).toEqual(["tested", "C holds no gold SQL", "C holds no gold SQL"]);
+    out.length = 0;
+    expect(await main(["compare", mini, fix, noGold], io)).toBe(0);
+    // EX with its 95 % interval (Wilson, 3 of 4), in the text and on the --html page.
+    expect(out.join("")).toMatch(/^A q-mini \(baseline\)\s+75\.00\s+\[30\.06, 95\.44\]/m);
+    expect(await main(["compare", mini, fix, noGold, "--html", path.join(dir, "q.html")], io)).toBe(0);
+    expect(fs.readFileSync(path.join(dir, "q.html"), "utf8")).toContain('<td data-field="interval">30.06–95.44</td>');
+    expect(out.join("")).toMatch(/^C q-nogold \(baseline\)\s+-/m);
+    expect(out.join("")).toMatch(/^McNemar exact p = 1\.00$/m);
+  });
+
   it("says so when a folder is not an eval output", async () => {
     const err: string[] = [];
     const io = { stdout: () => {}, stderr: (t: string) => void err.push(t), env: {}, cwd: dir };
-    expect(await main(["compare", dir, dir], io)).toBe(1);
+    const other = path.join(dir, "not-a-run");
+    fs.mkdirSync(other, { recursive: true });
+    expect(await main(["compare", dir, other], io)).toBe(1);
     expect(err.join("")).toMatch(/no results\.jsonl/);
   });
 });

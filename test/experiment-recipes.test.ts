@@ -120,21 +120,21 @@ describe("experiment built-in recipes", () => {
       ({ id, dbId: "db", correct, initialCorrect, correction: failure ? undefined : "applied", calls: 1, inputTokens: 10, outputTokens: 5, usageByRole: {}, ...(failure ? { failure } : {}) }) as unknown as EvalRecord;
     // Question 3's initial run failed: a record from before issue 30 still carries the verdict on its "" SQL.
     const row = rowOf("repair.all", spec, [rec("1", true, true), rec("2", true, false), rec("3", false, false, "no initial SQL: the initial run failed (1 model call got no reply)")]);
-    expect([row.ex, row.initialEx, row.wrongToRight, row.rightToWrong, row.failed]).toEqual([100, 50, 1, 0, 1]);
+    expect([row.ex, row.answeredEx, row.initialEx, row.wrongToRight, row.rightToWrong, row.failed]).toEqual([(2 / 3) * 100, 100, 50, 1, 0, 1]);
   });
 
-  it("--repeats: a repeat whose questions all failed has no EX, is left out of the mean, and its failures are counted", () => {
+  it("--repeats: a repeat whose questions all failed scores 0 (a failed prediction is wrong) and its failures are counted", () => {
     const spec = BUILT_IN_RECIPES.correctors!.runs.initial!;
     const rec = (id: string, correct: boolean, failure?: string) => ({ id, dbId: "db", correct, calls: 1, inputTokens: 10, outputTokens: 5, usageByRole: {}, ...(failure ? { failure } : {}) }) as unknown as EvalRecord;
     const one = [rec("1", true), rec("2", false), rec("3", true), rec("4", true)];
     const down = one.map((r) => rec(r.id, false, "model call failed: connection refused"));
     const three = [rec("1", true), rec("2", true), rec("3", true), rec("4", false)];
     const row = repeatedRowOf("initial", spec, [one, down, three], [1, 2, 3]);
-    expect(row.repeats!.ex).toEqual([75, null, 75]);
-    expect([row.ex, row.repeats!.sd, row.failed]).toEqual([75, 0, 4]);
+    expect(row.repeats!.ex).toEqual([75, 0, 75]);
+    expect([row.ex, row.answeredEx, row.partial, row.failed]).toEqual([50, null, true, 4]);
     // Questions 2 and 4 flip between repeats 1 and 3 (repeat 2, which answered none, is not compared).
     expect([row.repeats!.flips, row.repeats!.compared]).toEqual([2, 4]);
-    expect(renderTable({ name: "t", runs: { initial: spec } }, [row], { repeats: 3 })).toMatch(/^\| initial \| 1, 2, 3 \| 75\.00, -, 75\.00 \| 75\.00 ± 0\.00 \| 2 of 4 \|$/m);
+    expect(renderTable({ name: "t", runs: { initial: spec } }, [row], { repeats: 3 })).toMatch(/^\| initial \| 1, 2, 3 \| 75\.00, 0\.00, 75\.00 \| 50\.00 ± 43\.30 \| 2 of 4 \|$/m);
   });
 
   it("--dry-run's cost of a guideline run counts each training question once, with what the cache served", () => {

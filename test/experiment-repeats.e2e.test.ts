@@ -87,10 +87,13 @@ describe("sqlmend experiment --repeats, YAML recipes", () => {
     const html = fs.readFileSync(path.join(dir, "r1", "report.html"), "utf8");
     expect(html).toMatch(/<path class="mark" data-chart="ex-per-repeat" data-series="repeat 2 \(seed 2\)" data-group="gen" data-value="0"/);
     expect(html).toContain(`data-chart="ex-per-repeat" data-series="repeat 1 (seed 1)" data-group="gen" data-value="${ex1}"`);
-    // The comparison's charts are repeat 1's, and say so; EX's interval is over the repeats, each corrector tested per repeat.
+    // The comparison's charts are repeat 1's, and say so; EX's interval is over the 8 questions × the repeats, each
+    // corrector tested per repeat and pooled over them.
     expect(html).toMatch(/<figcaption[^>]*>EX by difficulty \(%\) — repeat 1 of 2 \(seed 1\)<\/figcaption>/);
-    expect([gen.exInterval.over, gen.exInterval.n]).toEqual(["repeats", 2]);
-    expect(table.rows.find((r: { run: string }) => r.run === "fix").versus.tests.map((t: { seed: number }) => t.seed)).toEqual([1, 2]);
+    expect([gen.exInterval.over, gen.exInterval.n]).toEqual(["repeats", 8]);
+    const fix = table.rows.find((r: { run: string }) => r.run === "fix");
+    expect(fix.versus.tests.map((t: { seed: number }) => t.seed)).toEqual([1, 2]);
+    expect(fix.versus.pooled).toMatchObject({ seed: null, compared: 8 });
 
     // The same experiment again: every call served from the cache, the same figures.
     const before = server.requests.length;

@@ -100,6 +100,21 @@ describe("failed questions", () => {
     expect(run.out).toMatch(/^EX 100\.00% \(3\/3 answered, bird semantics\); 1 failed — --resume retries them; 0 skipped$/m);
     expect(run.out).toMatch(new RegExp(`^1 question failed \\(e\\.g\\. ${unlucky.id}: 1 model call got no reply`, "m"));
     expect(run.out).not.toMatch(/Stopped: the model endpoint/);
+    // What eval writes marks the failed question (never its partial SQL, never ""): the official scorers count it
+    // wrong, and a copy of the file, without results.jsonl beside it, still says so to score and --initial.
+    const written = JSON.parse(fs.readFileSync(path.join(partial, "predict_dev.json"), "utf8")) as Record<string, string>;
+    expect(written[unlucky.id]).toBe(`SELECT RAISE(FAIL, 'sqlmend: no answer (failed)')\t----- bird -----\t${unlucky.dbId}`);
+    expect(fs.readFileSync(path.join(partial, "pred_dev.sql"), "utf8").split("\n")[2]).toMatch(/^SELECT RAISE\(FAIL, 'sqlmend: no answer \(failed\)'\)/);
+    const copy = path.join(dir, "copy");
+    fs.mkdirSync(copy);
+    fs.copyFileSync(path.join(partial, "predict_dev.json"), path.join(copy, "predict_dev.json"));
+    const scored = await sqlmend("score", "--bench", benchDir, "--pred", path.join(copy, "predict_dev.json"), "--only-predicted");
+    expect(scored.out).toMatch(/^all\s+4\s+3\s+75\.00$/m);
+    expect(scored.out).toMatch(/^no answer \(marked failed or not run by the run that wrote the file\): 1 questions, scored wrong$/m);
+    const corrected = await sqlmend("eval", "repair", "--initial", path.join(copy, "predict_dev.json"), "--correct", "all", ...evalArgs(path.join(dir, "from-copy"), "--limit", "4").slice(2));
+    expect(corrected.code).toBe(3);
+    const fromCopy = recordsOf(path.join(dir, "from-copy"));
+    expect(fromCopy.find((r) => r.id === unlucky.id)!.failure).toMatch(/no initial SQL: the initial run failed \(marked in predict_dev\.json\)/);
 
     behaviour = goldFor;
     const whole = path.join(dir, "whole");

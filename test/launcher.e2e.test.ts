@@ -175,7 +175,8 @@ describe("sqlmend eval", () => {
       expect(await main(["score", "--bench", benchDir, "--pred", path.join(out, "predict_dev.json"), "--only-predicted", "--json"], rescored.io)).toBe(0);
       expect(JSON.parse(rescored.out())).toMatchObject({ count: 6, correct: 4, semantics: "bird" });
       const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
-      expect(report).toContain("Execution accuracy (EX): **66.67%** (4/6)");
+      expect(report).toContain("Execution accuracy (EX): **66.67%** (4/6), 95 % interval [30.00, 90.32] (Wilson)");
+      expect(fs.readFileSync(path.join(out, "report.html"), "utf8")).toContain('<td data-field="interval">30.00–90.32</td>');
       expect(report).toContain("Scoring semantics: `bird`");
       expect(report).toMatch(/\| simple \|/);
       expect(report).toContain(`| ${dev[2]!.id} | ${dev[2]!.dbId} | ${dev[2]!.difficulty} | ✓ | 100 | 10 | 1 |`);
@@ -199,6 +200,36 @@ describe("sqlmend eval", () => {
       expect(await main(["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "6", "--max-fix-rounds", "2", "--resume"], fixRounds.io)).toBe(1);
       // One line naming the option and both values, not the two settings objects.
       expect(fixRounds.err()).toMatch(/--resume: .*: option --max-fix-rounds was "0", now "2": resume with the same, or choose another --out\n$/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("records the served model and fingerprint of every call: a version change mid-run is said, and cached replies made by another version are counted", async () => {
+    // The alias moves to another version after the first two replies (one call per question at concurrency 1).
+    let replies = 0;
+    let later = false;
+    const served = () => (later ? { model: "test-model-2025-01-01", fingerprint: "fp_three" } : ++replies <= 2 ? { model: "test-model-2024-01-01", fingerprint: "fp_one" } : { model: "test-model-2024-06-01", fingerprint: "fp_two" });
+    const server = await startOpenAIServer({ respond: benchResponder(new Set(), new Set()), served });
+    const env = { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID, SQLMEND_HOME: path.join(dir, "home-served") };
+    try {
+      const out = path.join(dir, "eval-served");
+      const run = captureIO(dir, env);
+      const args = ["eval", "baseline", "--bench", benchDir, "--checkpoints", "memory", "--max-fix-rounds", "0", "--concurrency", "1"];
+      expect(await main([...args, "--out", out, "--limit", "4"], run.io)).toBe(0);
+      const lines = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(lines.map((l) => Object.keys(l.served ?? {})).flat().sort()).toEqual(["test-model-2024-01-01 fp_one", "test-model-2024-01-01 fp_one", "test-model-2024-06-01 fp_two", "test-model-2024-06-01 fp_two"]);
+      const runJson = JSON.parse(fs.readFileSync(path.join(out, "run.json"), "utf8"));
+      expect(runJson.served).toMatchObject({ versions: ["test-model-2024-01-01 fp_one", "test-model-2024-06-01 fp_two"], moreThanOne: true });
+      const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
+      expect(report).toMatch(/^- Model: test-model; served: answered by test-model-2024-01-01 fp_one \(2 calls\), test-model-2024-06-01 fp_two \(2 calls\) — \*\*more than one served version \(2\)\*\* answered this run$/m);
+      expect(fs.readFileSync(path.join(out, "report.html"), "utf8")).toMatch(/<p id="models">Model: test-model \(served: test-model-2024-01-01 fp_one, test-model-2024-06-01 fp_two — 2 served versions\)<\/p>/);
+      // A rerun on a third version: the 4 cached replies were made by versions no live call gave, and it says so.
+      later = true;
+      const again = captureIO(dir, env);
+      expect(await main([...args, "--out", path.join(dir, "eval-served-2"), "--limit", "5"], again.io)).toBe(0);
+      const report2 = fs.readFileSync(path.join(dir, "eval-served-2", "report.md"), "utf8");
+      expect(report2).toMatch(/served: answered by test-model-2025-01-01 fp_three \(1 call\); from the response cache: made by test-model-2024-01-01 fp_one \(2 calls\), test-model-2024-06-01 fp_two \(2 calls\) — \*\*more than one served version \(3\)\*\* answered this run; 4 cached replies were made by a served version no live call of this run gave/);
     } finally {
       await server.close();
     }

@@ -56,8 +56,9 @@ describe("runQuestions", () => {
     expect(result).toMatchObject({ ranNow: 5, retried: 1, notRun: 0, stopped: false });
     expect(result.failed.map((r) => r.id)).toEqual(["6"]);
     expect(out.err()).toMatch(/^sqlmend test: 6 questions \(1 already done, 1 failed before and run again\), concurrency 2\n/);
-    // The progress share is over the questions answered: 3 right of 4 answered this run, the failure counted apart.
-    expect(out.err()).toMatch(/6\/6 {2}EX 75\.0% {2}failed 1 {2}tokens 40/);
+    // The progress share is over the questions answered in the whole run (question 2 kept from before), the failure
+    // counted apart.
+    expect(out.err()).toMatch(/6\/6 {2}EX 80\.0% {2}failed 1 {2}tokens 41/);
     expect(failedLine(result.failed, (r) => r.error)).toBe("1 question failed (e.g. 6: endpoint down); --resume runs it again");
   });
 
@@ -179,5 +180,24 @@ describe("runQuestions: failed questions and a down endpoint", () => {
     const store = memoryStore([fail("1"), { id: "2", ok: true, tokens: 1 }]);
     await runQuestions<Rec>({ ...config(async (q, previous?: Rec) => (seen.push(previous?.error), { id: q.id, ok: true, tokens: 1 })), store, questions: ["1", "2", "3"].map(question) });
     expect(seen).toEqual([fail("1").error, undefined]);
+  });
+});
+
+describe("the progress line after a resume", () => {
+  it("counts the whole run: the questions kept from before are in its EX and tokens, not only those run now", async () => {
+    // 4 of 6 done before, all right; the 2 run now are wrong: the run's EX at 6/6 is 66.7 %, not 0 %.
+    const before = ["1", "2", "3", "4"].map((id) => ({ id, ok: true, tokens: 10 }));
+    const out = captured();
+    await runQuestions<Rec>({
+      command: "eval",
+      io: out.io,
+      questions,
+      store: memoryStore(before),
+      concurrency: 1,
+      run: async (q) => ({ id: q.id, ok: false, tokens: 10 }),
+      failed: () => false,
+      progress: { of: (r) => ({ hit: r.ok, tokens: r.tokens }) },
+    });
+    expect(out.err()).toMatch(/\] 6\/6 {2}EX 66\.7% {2}tokens 60 /);
   });
 });

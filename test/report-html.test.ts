@@ -209,13 +209,13 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
     expect(page.marks.filter((m) => m.chart === "corrected-within").map((m) => [m.group, m.value])).toEqual(guideline.correctedWithin.map((v: number, i: number) => [`k=${i + 1}`, v]));
     // Each EX with its 95 % interval, and the corrector tested against its initial SQL (gen's), in table.json and on the page.
     const fix = table.rows.find((r: { run: string }) => r.run === "fix");
-    expect(table.intervals).toMatch(/Wilson score interval over the answered questions/);
+    expect(table.intervals).toMatch(/Wilson score interval over every selected question/);
     expect(fix.exInterval.low).toBeLessThan(fix.ex);
     expect(fix.exInterval.high).toBeGreaterThanOrEqual(fix.ex);
     expect(fix.versus.reference).toBe("initial SQL (gen)");
     expect(fix.versus.tests[0]).toMatchObject({ onlyRow: fix.wrongToRight, onlyReference: fix.rightToWrong, family: 1 });
     expect(cells.find((c) => c.run === "fix" && c.field === "interval")?.text).toBe(`${fix.exInterval.low.toFixed(2)}–${fix.exInterval.high.toFixed(2)}`);
-    expect(cells.find((c) => c.run === "fix" && c.field === "versus")?.text).toBe(`initial SQL (gen): +${fix.wrongToRight} / −${fix.rightToWrong}, p ${fix.versus.tests[0].p.toPrecision(3)}, Holm p ${fix.versus.tests[0].holmP.toPrecision(3)} (of 1)`);
+    expect(cells.find((c) => c.run === "fix" && c.field === "versus")?.text).toBe(`initial SQL (gen): +${fix.wrongToRight} / −${fix.rightToWrong}, EX +${fix.versus.tests[0].difference.toFixed(2)} [${fix.versus.tests[0].differenceInterval.low.toFixed(2)}, ${fix.versus.tests[0].differenceInterval.high.toFixed(2)}], p ${fix.versus.tests[0].p.toPrecision(3)}, Holm p ${fix.versus.tests[0].holmP.toPrecision(3)} (of 1)`);
     // The cost summary of table.md, on the page.
     const { cost } = await layout(file);
     expect(cost).toEqual([fs.readFileSync(path.join(dir, "exp", "table.md"), "utf8").match(/^Cost at .*$/m)![0]]);

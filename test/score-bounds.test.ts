@@ -137,25 +137,29 @@ describe("results compared without holding them", () => {
     expect(matches).toBeGreaterThan(1000); // both verdicts well represented
   });
 
-  it("past the row cap a comparison stops reading and says too large; the report counts it; under it verdicts are unchanged", async () => {
+  it("past the row cap a comparison keeps no more hashes: identical sides compare by their streams, others are too large; the report counts both; under it verdicts are unchanged", async () => {
     const capped = createExecutor({ size: 1, maxCompareRows: 1000 });
     try {
       const big = await capped.compare!(dbPath, series(1500), series(1500), { semantics: "bird" });
-      expect(big).toMatchObject({ correct: false, tooLarge: "gold: more than 1000 rows (the scorer's cap); prediction: more than 1000 rows (the scorer's cap)" });
-      expect(big.pred).toMatchObject({ ok: true, rowCount: 1001, truncated: true });
+      expect(big).toMatchObject({ correct: true, streamed: "gold: more than 1000 rows (the scorer's cap); prediction: more than 1000 rows (the scorer's cap): compared whole by a streamed digest (identical)" });
+      expect(big.tooLarge).toBeUndefined();
+      expect(big.pred).toMatchObject({ ok: true, rowCount: 1500, truncated: true });
+      const other = await capped.compare!(dbPath, series(1501), series(1500), { semantics: "bird" });
+      expect(other).toMatchObject({ correct: false, tooLarge: "gold: more than 1000 rows (the scorer's cap); prediction: more than 1000 rows (the scorer's cap)" });
       const small = await capped.compare!(dbPath, series(1000), series(1000), { semantics: "bird" });
       expect(small).toMatchObject({ correct: true, pred: { rowCount: 1000, truncated: false } });
       expect(small.tooLarge).toBeUndefined();
       const report = await scoreAll(
-        [q(series(1500), { id: "big" }), q(series(10), { id: "small" })],
-        new Map([["big", series(1500)], ["small", series(10)]]),
+        [q(series(1500), { id: "big" }), q(series(1500), { id: "other" }), q(series(10), { id: "small" })],
+        new Map([["big", series(1500)], ["other", series(1501)], ["small", series(10)]]),
         { executor: capped, semantics: "spider" },
       );
       expect(report.verdicts.map((v) => [v.id, v.correct, v.tooLarge])).toEqual([
-        ["big", false, "gold: more than 1000 rows (the scorer's cap); prediction: more than 1000 rows (the scorer's cap)"],
+        ["big", true, undefined],
+        ["other", false, "gold: more than 1000 rows (the scorer's cap); prediction: more than 1000 rows (the scorer's cap)"],
         ["small", true, undefined],
       ]);
-      expect(report.tooLarge).toBe(1);
+      expect([report.tooLarge, report.streamed]).toEqual([1, 1]);
     } finally {
       await capped.close();
     }
@@ -173,7 +177,9 @@ describe("results compared without holding them", () => {
     expect(d.maxRows).toBe(MAX_PERMUTATION_CELLS / 400);
     for (let i = 0; i < 100; i++) expect(d.add(row)).toBe(true);
     d.rows = d.maxRows; // as if the rest had been added (4 million cells take seconds)
-    expect(d.add(row)).toBe(false);
+    // Past it no hash is kept, and reading goes on into the stream.
+    expect(d.add(row)).toBe(true);
+    expect(d.rows).toBe(d.maxRows);
     expect(d.tooLarge).toMatch(/more than 10000 rows of 400 columns: Spider's column-permutation rule/);
     // Ordered, or BIRD: no per-cell hashes, only the row cap.
     expect(new ResultDigest(400, { semantics: "spider", orderMatters: true }).maxRows).toBe(MAX_COMPARE_ROWS);

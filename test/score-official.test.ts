@@ -293,7 +293,7 @@ describe("a text prediction with a tab before its last token", () => {
 // R-VES timing (point 7)
 
 describe("VES timing, as BIRD's evaluation_ves.py times", () => {
-  it("runs prediction then gold in every round and averages the rounds' gold/pred ratios", async () => {
+  it("alternates prediction and gold (ABBA) round by round and averages the rounds' gold/pred ratios", async () => {
     const { scoreQuestion } = await import("../tools/benchmarks/score.ts");
     const order: string[] = [];
     const times: Record<string, number[]> = { pred: [1, 2, 4, 1], gold: [2, 2, 2, 1] };
@@ -310,7 +310,7 @@ describe("VES timing, as BIRD's evaluation_ves.py times", () => {
     const q = question(0, { goldSql: "SELECT 1 AS x, 'g'" });
     const v = await scoreQuestion(q, "SELECT 1 AS x, 'p'", { executor, semantics: "bird", ves: { iterations: 4 } });
     expect(v.correct).toBe(true);
-    expect(order).toEqual(["pred", "gold", "pred", "gold", "pred", "gold", "pred", "gold"]);
+    expect(order).toEqual(["pred", "gold", "gold", "pred", "pred", "gold", "gold", "pred"]);
     expect(v.timeRatio).toBeCloseTo((2 + 1 + 0.5 + 1) / 4, 12);
     expect(v.reward).toBe(1);
   });

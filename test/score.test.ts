@@ -323,7 +323,7 @@ describe("scoring against a database", () => {
       ["moderate", 1, 1, 100],
       ["challenging", 1, 0, 0],
     ]);
-    expect(r.ves).toMatchObject({ iterations: 10, officialIterations: 100 });
+    expect(r.ves).toMatchObject({ iterations: 100, officialIterations: 100 });
     expect(r.ves!.ves).toBeGreaterThan(0);
 
     const broken: SqlExecutor = {

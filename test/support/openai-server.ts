@@ -47,6 +47,11 @@ export interface OpenAIServerOptions {
    * answers the rest.
    */
   schemaOnly?: SchemaOnlyOptions;
+  /**
+   * The model a chat reply says served it (`model`, default the requested one) and its `system_fingerprint` (default
+   * none), asked per request: a test changes what it returns to move an alias to another version mid-run.
+   */
+  served?: () => { model?: string; fingerprint?: string };
 }
 
 export interface EmbeddingRequestRecord {
@@ -261,7 +266,9 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
 
     const id = `chatcmpl-test${++idCounter}`;
     const created = Math.floor(Date.now() / 1000);
-    const model = record.model || TEST_MODEL_ID;
+    const served = options.served?.() ?? {};
+    const model = served.model ?? (record.model || TEST_MODEL_ID);
+    const fingerprint = served.fingerprint ? { system_fingerprint: served.fingerprint } : {};
     const promptChars = record.messages.reduce((n, m) => n + m.content.length, 0);
 
     if ("malformed" in reply) return sendMalformed(res, reply.malformed, record, { id, created, model });
@@ -282,6 +289,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
         object: "chat.completion",
         created,
         model,
+        ...fingerprint,
         choices: [
           {
             index: 0,
@@ -301,6 +309,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
       object: "chat.completion.chunk",
       created,
       model,
+      ...fingerprint,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       // OpenAI sends usage: null on every chunk but the last when usage is requested.
       ...(includeUsage ? { usage: null } : {}),

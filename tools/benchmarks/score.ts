@@ -60,6 +60,22 @@ export function removeDistinct(sql: string): string {
     .join("");
 }
 
+/**
+ * How Python's sqlite3 (the official BIRD scorers' `cursor.execute`) takes a text: "empty" when it holds no statement
+ * (whitespace, comments, semicolons: it runs and returns no rows), "several" when anything but whitespace and comments
+ * follows the first statement's `;` (`;;` and `; ;` too: "You can only execute one statement at a time."), else "one".
+ */
+export function pythonStatements(sql: string): "empty" | "one" | "several" {
+  const tokens = tokenizeSql(sql).filter((t) => t.type !== "ws" && t.type !== "comment");
+  if (tokens.every((t) => t.type === "punct" && t.text === ";")) return "empty";
+  const end = tokens.findIndex((t) => t.type === "punct" && t.text === ";");
+  return end >= 0 && end < tokens.length - 1 ? "several" : "one";
+}
+
+/** Verdict notes of the official BIRD scorers' Python rules (counted in the reports). */
+export const EMPTY_PREDICTION = "no statement (empty or comments only): it returns no rows, as in Python's sqlite3, so it is right when the gold returns none (the official BIRD scorers credit it)";
+export const SEVERAL_STATEMENTS = "sql: several statements: You can only execute one statement at a time. (Python's sqlite3, as the official BIRD scorers run it: anything but comments after the first ';')";
+
 /** The verdict's note when test-suite-sql-eval's DISTINCT removal kept only the first statement of a prediction. */
 export const DROPPED_STATEMENTS = "statements after the first dropped, as test-suite-sql-eval's DISTINCT removal (its default) keeps only the first";
 
@@ -108,6 +124,10 @@ export interface Verdict {
    * MAX_COMPARE_ROWS, or MAX_PERMUTATION_CELLS for Spider's column permutations): which side, and the cap.
    */
   tooLarge?: string;
+  /** Right past the row or cell cap: both results read whole and identical by their streamed digests (which cap). */
+  streamed?: string;
+  /** Stopped at the time limit while other questions ran beside it, then scored again alone: this is that verdict. */
+  rescoredAlone?: boolean;
 }
 
 /** First keywords of statements that change a database or the connection. */
@@ -122,6 +142,17 @@ export function writingStatement(sql: string): string | undefined {
 
 /** The executor refused it as a writer (e.g. `WITH ... DELETE`, whose first keyword reads). */
 const refusedAsWriter = (predError: string | undefined) => predError !== undefined && /writes to the database/.test(predError);
+
+/**
+ * What eval writes in its prediction files for a question that has no answer (failed, or not run): SQL that fails in
+ * any SQLite (RAISE outside a trigger), so the official scorers count it wrong — never "" (which they credit when the
+ * gold returns no rows) nor a failed run's partial SQL. `score` and `--initial` read it as no answer, whatever is
+ * beside the file.
+ */
+export const NO_ANSWER = "no answer";
+export const noAnswerSql = (why: "failed" | "not run") => `SELECT RAISE(FAIL, 'sqlmend: no answer (${why})')`;
+/** Why a prediction is eval's no-answer mark ("failed", "not run"), or undefined. */
+export const noAnswerOf = (sql: string | undefined): string | undefined => (sql === undefined ? undefined : /^\s*SELECT RAISE\(FAIL, 'sqlmend: no answer \(([^)]*)\)'\)\s*;?\s*$/.exec(sql)?.[1]);
 
 /** A question with no gold SQL (own data): run, never scored. */
 export const NO_GOLD = "no gold SQL";
@@ -150,7 +181,10 @@ export interface ScoreOptions {
   goldCache?: GoldCache;
 }
 
-export const DEFAULT_VES_ITERATIONS = 10;
+/** Rounds per question (the official 100), fewer for slow queries past VES_BUDGET_MS (at least 10). */
+export const DEFAULT_VES_ITERATIONS = 100;
+/** Timing time per question after which no more rounds start (the executor's `budgetMs`). */
+export const VES_BUDGET_MS = 2_000;
 export const OFFICIAL_VES_ITERATIONS = 100;
 
 /** A query as actually run (the executor may rewrite double-quoted literals), and its result. */
@@ -221,10 +255,10 @@ export function vesReward(timeRatio: number): number {
 }
 
 /**
- * gold/pred time ratio as BIRD's evaluation_ves.py measures it: per round the prediction runs, then the gold (each on
- * a fresh connection, every row read), the round's ratio gold/pred; clean_abnormal over the rounds, then the mean.
- * Timing every prediction run before every gold run instead would let drift between the two blocks decide the side of
- * ratio 1, where R-VES has a bucket edge.
+ * gold/pred time ratio as BIRD's evaluation_ves.py computes it: per round the ratio of the gold's time to the
+ * prediction's, clean_abnormal over the rounds (mean ± 3 sd), then the mean. The times are taken so that load on the
+ * machine weighs on both sides alike (`SqlExecutor.time`: alternating order, the fastest of a few runs on fresh
+ * connections per timed run): with gold-equal predictions VES stays about 100 with CPU-bound processes beside it.
  */
 export async function measureTimeRatio(
   executor: SqlExecutor,
@@ -237,19 +271,23 @@ export async function measureTimeRatio(
   let pt: number[];
   let gt: number[];
   if (executor.time) {
-    const timed = await executor.time(dbPath, [predSql, goldSql], { iterations, timeoutMs });
+    const timed = await executor.time(dbPath, [predSql, goldSql], { iterations, timeoutMs, budgetMs: VES_BUDGET_MS });
     if (!timed.ok) return 0;
     [pt, gt] = timed.timesMs as [number[], number[]];
   } else {
     pt = [];
     gt = [];
     for (let round = 0; round < iterations; round++) {
-      const pred = await executor.run(dbPath, predSql, { timeoutMs, maxRows: 0 });
-      if (!pred.ok) return 0;
-      const gold = await executor.run(dbPath, goldSql, { timeoutMs, maxRows: 0 });
-      if (!gold.ok) return 0;
-      pt.push(pred.elapsedMs);
-      gt.push(gold.elapsedMs);
+      // Alternating order, as the executor's timing does.
+      const sides = round % 2 ? [goldSql, predSql] : [predSql, goldSql];
+      const times: number[] = [];
+      for (const sql of sides) {
+        const r = await executor.run(dbPath, sql, { timeoutMs, maxRows: 0 });
+        if (!r.ok) return 0;
+        times.push(r.elapsedMs);
+      }
+      pt.push(round % 2 ? times[1]! : times[0]!);
+      gt.push(round % 2 ? times[0]! : times[1]!);
     }
   }
   const n = Math.min(pt.length, gt.length);
@@ -290,6 +328,7 @@ async function withVes(verdict: Verdict, outcome: CompareOutcome, q: Question, o
   if (!g.ok || !p.ok) return opts.ves ? { ...verdict, timeRatio: 0, reward: 0 } : verdict;
   verdict.correct = outcome.correct;
   if (outcome.tooLarge) verdict.tooLarge = outcome.tooLarge;
+  if (outcome.streamed) verdict.streamed = outcome.streamed;
   if (opts.ves) {
     const iterations = typeof opts.ves === "object" && opts.ves.iterations ? opts.ves.iterations : DEFAULT_VES_ITERATIONS;
     verdict.timeRatio = verdict.correct
@@ -310,6 +349,17 @@ export async function scoreQuestion(q: Question, predSql: string, opts: ScoreOpt
   const writes = writingStatement(predSql);
   if (writes) return { ...verdict, writes: true, predError: `rejected: the prediction writes (a ${writes} statement): scored as an error, never run`, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  if (opts.semantics === "bird") {
+    // The official BIRD scorers run the text through Python's sqlite3: its rules on statements, not SQLite's.
+    const statements = pythonStatements(predSql);
+    if (statements === "several") return { ...verdict, predError: SEVERAL_STATEMENTS, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+    if (statements === "empty") {
+      const g = await opts.executor.run(q.dbPath, q.goldSql, { timeoutMs, maxRows: 0 });
+      if (!g.ok) return { ...verdict, goldError: failureText(g), note: EMPTY_PREDICTION, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+      // Its VES is not measured (nothing to time): 0, as for a wrong one.
+      return { ...verdict, correct: g.rowCount === 0, predRows: 0, goldRows: g.rowCount, note: EMPTY_PREDICTION, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+    }
+  }
   const { pred, gold, orderMatters } = prepareQueries(predSql, q.goldSql, opts.semantics, opts.keepDistinct);
   if (opts.semantics === "spider" && !opts.keepDistinct && firstStatement(spiderRewrite(predSql)).dropped) verdict.note = DROPPED_STATEMENTS;
   if (opts.executor.compare) return withVes(verdict, await opts.executor.compare(q.dbPath, pred, gold, { semantics: opts.semantics, orderMatters, timeoutMs }), q, opts);
@@ -421,8 +471,14 @@ export interface ScoreReport {
   databaseErrors: Array<{ id: string; error: string }>;
   /** Questions with no prediction (scored wrong). */
   missingPredictions: number;
+  /** Questions whose prediction is eval's no-answer mark (a failed or unrun question; scored wrong). */
+  noAnswers: number;
   /** Questions scored wrong because a result was past the scorer's row cap (Verdict.tooLarge). */
   tooLarge: number;
+  /** Questions past the cap whose results were identical by their streamed digests: right (Verdict.streamed). */
+  streamed: number;
+  /** Questions stopped at the time limit among others, scored again alone (Verdict.rescoredAlone). */
+  rescoredAlone: number;
   /** Questions whose prediction (or gold query) was stopped at the time limit (an error kind "timeout"). */
   timeouts: number;
   /** Prediction ids that match no question. */
@@ -431,6 +487,10 @@ export interface ScoreReport {
   writingPredictions: string[];
   /** Questions whose prediction had statements after the first, dropped as the official scorer drops them. */
   droppedStatements: string[];
+  /** BIRD semantics: predictions with no statement (empty, comments only), and those right because the gold returns no rows. */
+  emptyPredictions: { count: number; credited: number };
+  /** BIRD semantics: predictions with anything after the first statement's `;` (`;;` too), wrong as in Python's sqlite3. */
+  severalStatements: number;
   verdicts: Verdict[];
   elapsedMs: number;
 }
@@ -515,6 +575,7 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
       // Without gold there is nothing to score, prediction or not (never "wrong").
       if (!q.goldSql) verdict = { ...base, goldError: NO_GOLD };
       else if (pred === undefined) verdict = { ...base, predError: "no prediction", ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
+      else if (noAnswerOf(pred)) verdict = { ...base, predError: `${NO_ANSWER}: the run that wrote it has no answer (${noAnswerOf(pred)})`, ...(opts.ves ? { timeRatio: 0, reward: 0 } : {}) };
       else {
         const score = async (): Promise<Verdict> => {
           try {
@@ -566,6 +627,25 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, questions.length)) }, worker));
+  // A query stopped at the time limit while others ran beside it may only have been slowed by them (a huge result
+  // read on a shared CPU): such questions are scored again alone, one at a time, so the verdict does not depend on
+  // --concurrency. The second verdict stands, and says so.
+  const timedOut = (v: Verdict | undefined) => v !== undefined && (v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:"));
+  if (concurrency > 1) {
+    for (let i = 0; i < questions.length; i++) {
+      if (!timedOut(verdicts[i])) continue;
+      const q = questions[i]!;
+      const pred = predictions.get(q.id)!;
+      try {
+        const again = await scoreQuestion(q, pred, { executor: opts.executor, semantics: opts.semantics, goldCache, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.keepDistinct !== undefined ? { keepDistinct: opts.keepDistinct } : {}), ...(opts.ves !== undefined ? { ves: opts.ves } : {}) });
+        verdicts[i] = { ...verdicts[i]!, ...again, rescoredAlone: true };
+        if (!again.predError) delete verdicts[i]!.predError;
+        if (!again.goldError) delete verdicts[i]!.goldError;
+      } catch {
+        // The first verdict stands.
+      }
+    }
+  }
 
   const ids = new Set(questions.map((q) => q.id));
   // Questions without gold (own data) were run but cannot be scored, nor those whose database could not be read:
@@ -613,11 +693,16 @@ export async function scoreAll(questions: Question[], predictions: Map<string, s
         }
       : {}),
     missingPredictions: verdicts.filter((v) => v.predError === "no prediction").length,
+    noAnswers: verdicts.filter((v) => v.predError?.startsWith(NO_ANSWER)).length,
     tooLarge: verdicts.filter((v) => v.tooLarge).length,
+    streamed: verdicts.filter((v) => v.streamed).length,
+    rescoredAlone: verdicts.filter((v) => v.rescoredAlone).length,
     timeouts: verdicts.filter((v) => v.predError?.startsWith("timeout:") || v.goldError?.startsWith("timeout:")).length,
     unmatchedPredictions: [...predictions.keys()].filter((id) => !ids.has(id)),
     writingPredictions: verdicts.filter((v) => v.writes).map((v) => v.id),
     droppedStatements: verdicts.filter((v) => v.note === DROPPED_STATEMENTS).map((v) => v.id),
+    emptyPredictions: { count: verdicts.filter((v) => v.note === EMPTY_PREDICTION).length, credited: verdicts.filter((v) => v.note === EMPTY_PREDICTION && v.correct).length },
+    severalStatements: verdicts.filter((v) => v.predError === SEVERAL_STATEMENTS).length,
     verdicts,
     elapsedMs: performance.now() - started,
   };
@@ -734,13 +819,20 @@ export async function readPredictionFile(file: string): Promise<PredictionRead> 
 }
 
 /**
- * A text line's SQL: a trailing "\tdb_id" is dropped when it names one of the benchmark's databases; any other tab is
- * whitespace of the query, kept whole (a tab before a query's last word is not a db_id).
+ * A text line's SQL: a trailing "\tdb_id" is dropped when it names one of the benchmark's databases and the query
+ * before it is not waiting for a name (`FROM\tpoker_player` is the table, where a database shares its name); any other
+ * tab is whitespace of the query, kept whole.
  */
 export function textLineSql(line: string, dbIds: ReadonlySet<string>): string {
   const tab = line.lastIndexOf("\t");
-  return (tab >= 0 && dbIds.has(line.slice(tab + 1).trim()) ? line.slice(0, tab) : line).trim();
+  if (tab < 0 || !dbIds.has(line.slice(tab + 1).trim())) return line.trim();
+  const before = tokenizeSql(line.slice(0, tab)).filter((t) => t.type !== "ws" && t.type !== "comment").at(-1);
+  const wantsName = !before || (before.type === "word" && NAME_BEFORE.has(before.lower)) || (before.type === "punct" && (before.text === "," || before.text === "." || before.text === "("));
+  return (wantsName ? line : line.slice(0, tab)).trim();
 }
+
+/** Words a table (or column) name follows: a last tab token after them is the query's, not a db_id. */
+const NAME_BEFORE = new Set(["from", "join", "into", "table", "update", "as", "on", "by", "select", "where", "and", "or", "not", "distinct", "=", "in"]);
 
 /** How a predictions file is paired with the questions: "position" (the n-th entry is the n-th question's) or "key". */
 export type Pairing = "position" | "key";

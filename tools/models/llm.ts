@@ -157,6 +157,7 @@ async function sendCall(models: ModelProvider, role: string, model: BaseChatMode
     const usage = hit ? undefined : reply.usage_metadata;
     const toolArgs = reply.tool_calls?.[0]?.args;
     const text = toolArgs !== undefined ? JSON.stringify(toolArgs) : messageText(reply);
+    const served = servedOf(reply.response_metadata);
     return {
       ok: true,
       text,
@@ -170,6 +171,7 @@ async function sendCall(models: ModelProvider, role: string, model: BaseChatMode
         outputTokens: usage?.output_tokens ?? 0,
         latencyMs,
         method: options.method,
+        ...(served ? { served } : {}),
         ...(hit ? { cached: true, savedInputTokens: hit.inputTokens, savedOutputTokens: hit.outputTokens } : {}),
       },
     };
@@ -195,6 +197,17 @@ async function sendCall(models: ModelProvider, role: string, model: BaseChatMode
       },
     };
   }
+}
+
+/**
+ * The served model as the reply names it: ChatOpenAI's `response_metadata.model_name` (the response's `model`) and
+ * `system_fingerprint` — "gpt-4o-2024-08-06 fp_50cad350e4"; undefined when the server names neither. A cached reply
+ * keeps the metadata it was stored with: the version that made it.
+ */
+export function servedOf(metadata: Record<string, unknown> | undefined): string | undefined {
+  const model = typeof metadata?.model_name === "string" && metadata.model_name ? metadata.model_name : undefined;
+  const fingerprint = typeof metadata?.system_fingerprint === "string" && metadata.system_fingerprint ? metadata.system_fingerprint : undefined;
+  return model || fingerprint ? [model ?? "?", fingerprint].filter(Boolean).join(" ") : undefined;
 }
 
 /**

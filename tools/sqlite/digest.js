@@ -327,7 +327,13 @@ function bagHash(words, n) {
  * @property {boolean} [unbounded] no cap (rows already held in memory: resultFingerprint)
  */
 
-/** One side's result folded row by row: add() each row (false: past the cap, stop reading). */
+/**
+ * Rows a side is read at most past the cap, for the streamed comparison (a few words of state, whatever the count;
+ * the time limit bounds the reading too).
+ */
+export const MAX_STREAMED_ROWS = 200_000_000;
+
+/** One side's result folded row by row: add() each row (false: past what can be read, stop reading). */
 export class ResultDigest {
   /** @param {number} ncols @param {DigestNeeds} needs */
   constructor(ncols, needs) {
@@ -349,6 +355,15 @@ export class ResultDigest {
     this.cells = permutations ? Array.from({ length: ncols }, list) : null;
     /** Per-column sequence hashes: identical column vectors (two words per column). */
     this.vectors = spider && ncols > 1 ? new Uint32Array(2 * ncols) : null;
+    /**
+     * Every row read, past the cap too, folded into a few words: the bag of rows (four lanes modulo P, as bagHash) and
+     * their sequence, with the columns in their order. Two sides past the cap compare by these: equal means equal
+     * under every rule here (the identity column order is one Spider permutation; an equal bag is an equal set).
+     */
+    this.seen = 0;
+    this.stream = new Uint32Array(6);
+    /** More than MAX_STREAMED_ROWS: the stream is not the whole result. */
+    this.streamCut = false;
     this.capReason =
       cellCap < rowCap
         ? `more than ${this.maxRows} rows of ${ncols} columns: Spider's column-permutation rule keeps a hash of every cell, ${MAX_PERMUTATION_CELLS} cells at most`
@@ -357,18 +372,36 @@ export class ResultDigest {
 
   /** @param {Row} row @returns {boolean} */
   add(row) {
-    if (this.rows >= this.maxRows) {
-      this.tooLarge = this.capReason;
-      return false;
-    }
-    this.rows++;
+    const stored = this.rows < this.maxRows;
+    if (!stored) {
+      // Past the cap: no more hashes kept, but the stream goes on (identical results past the cap still compare).
+      this.tooLarge ??= this.capReason;
+      if (this.seen >= MAX_STREAMED_ROWS) {
+        this.streamCut = true;
+        return false;
+      }
+    } else this.rows++;
+    this.seen++;
+    // The row's hash with its columns in order, for the stream.
+    let r1 = 0x9e3779b9;
+    let r2 = this.ncols;
+    let folded = false;
     if (this.rowHashes) {
       hashRow(row);
-      this.rowHashes.push(H1, H2);
+      if (stored) this.rowHashes.push(H1, H2);
+      r1 = H1;
+      r2 = H2;
+      folded = true;
     }
     if (this.unordered) {
       hashUnorderedRow(row);
-      this.unordered.push(H1, H2);
+      if (stored) this.unordered.push(H1, H2);
+      // One column: its unordered key is the row's.
+      if (!folded && row.length <= 1) {
+        r1 = H1;
+        r2 = H2;
+        folded = true;
+      }
     }
     if (this.cells || this.vectors) {
       const vectors = this.vectors;
@@ -376,14 +409,29 @@ export class ResultDigest {
         hashValue(row[c] ?? null);
         const h1 = H1;
         const h2 = H2;
-        this.cells?.[c]?.push(h1, h2);
+        if (stored) this.cells?.[c]?.push(h1, h2);
         if (vectors) {
           mix(vectors[2 * c], vectors[2 * c + 1], h1, h2);
           vectors[2 * c] = H1;
           vectors[2 * c + 1] = H2;
         }
+        if (!folded) {
+          mix(r1, r2, h1, h2);
+          r1 = H1;
+          r2 = H2;
+        }
       }
     }
+    const st = this.stream;
+    mix(r1, r2, 0x243f6a88, 0x85a308d3);
+    st[0] = (st[0] + (H1 % P)) % P;
+    st[1] = (st[1] + (H2 % P)) % P;
+    mix(r2, r1, 0x13198a2e, 0x03707344);
+    st[2] = (st[2] + (H1 % P)) % P;
+    st[3] = (st[3] + (H2 % P)) % P;
+    mix(st[4], st[5], r1, r2);
+    st[4] = H1;
+    st[5] = H2;
     return true;
   }
 
@@ -495,6 +543,24 @@ export function digestsMatch(pred, gold, semantics, opts = {}) {
     return false;
   };
   return search(0, null);
+}
+
+/**
+ * Two sides of which one or both went past the cap, by their streams: true when both were read to their end and hold
+ * the same rows (the same bag, or under Spider's ORDER BY rule the same sequence) — equal under any rule here, so
+ * right; undefined when that cannot be told (they differ, or a side was cut): the verdict stays "too large".
+ */
+/**
+ * @param {ResultDigest} pred @param {ResultDigest} gold @param {"bird" | "spider"} semantics
+ * @param {{ orderMatters?: boolean }} [opts]
+ * @returns {true | undefined}
+ */
+export function streamsMatch(pred, gold, semantics, opts = {}) {
+  if (pred.streamCut || gold.streamCut || pred.seen !== gold.seen || pred.ncols !== gold.ncols) return undefined;
+  const [a, b] = [pred.stream, gold.stream];
+  const ordered = semantics === "spider" && opts.orderMatters;
+  const same = ordered ? a[4] === b[4] && a[5] === b[5] : a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+  return same ? true : undefined;
 }
 
 /** @param {string[]} a @param {string[]} b */

@@ -9,17 +9,22 @@ import { tokenizeSql } from "./sql-tokens.js";
 export const DQS_HINT = /no such column: "([\s\S]*)" - should this be a string literal in single-quotes\?/;
 export const MAX_DQS_FIXES = 16;
 
+/** Whitespace runs as one space: error messages reach here on one line (a tab, a newline or two spaces collapsed). */
+const collapsed = (text) => text.replace(/\s+/g, " ").trim();
+
 /**
- * Rewrites each "value" token (a double-quoted identifier SQLite could not resolve) as 'value'.
+ * Rewrites each "value" token (a double-quoted identifier SQLite could not resolve) as 'value', with the token's own
+ * text (its tabs, newlines and runs of spaces kept): `value` may come from a message whose whitespace was collapsed.
  * @param {string} sql @param {string} value @returns {string}
  */
 export function singleQuoteLiteral(sql, value) {
+  const wanted = collapsed(value);
   return tokenizeSql(sql)
-    .map((t) =>
-      t.type === "qident" && t.text.startsWith('"') && t.text.slice(1, -1).replaceAll('""', '"') === value
-        ? `'${value.replaceAll("'", "''")}'`
-        : t.text,
-    )
+    .map((t) => {
+      if (t.type !== "qident" || !t.text.startsWith('"')) return t.text;
+      const own = t.text.slice(1, -1).replaceAll('""', '"');
+      return own === value || collapsed(own) === wanted ? `'${own.replaceAll("'", "''")}'` : t.text;
+    })
     .join("");
 }
 

@@ -497,7 +497,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     } catch (error) {
       return failure("internal", (error as Error).message);
     }
-    const reply = await this.enqueue({ type: "time", path: absolute(dbPath), queries, iterations, timeoutMs }, timeoutMs);
+    const reply = await this.enqueue({ type: "time", path: absolute(dbPath), queries, iterations, timeoutMs, budgetMs: options.budgetMs ?? null }, timeoutMs);
     return reply as unknown as TimedRuns;
   }
 

@@ -101,13 +101,17 @@ export interface CompareOutcome {
    * MAX_PERMUTATION_CELLS): the worker stopped reading it, `correct` is false, and this says which side and why.
    */
   tooLarge?: string;
+  /** Right past the cap: the sides were read whole and their streamed digests are identical (which cap, said). */
+  streamed?: string;
   /** With `fingerprint`: the predicted result's fingerprint when it ran. */
   fingerprint?: string;
 }
 
 export interface TimeOptions {
-  /** Timed rounds; each round runs every query once, in the order given (BIRD's evaluation_ves.py loop). */
+  /** Timed rounds at most; each round runs every query, the order reversed every other round (ABBA). */
   iterations: number;
+  /** Stop adding rounds once this much time went by (after at least 10 rounds); none: every round. */
+  budgetMs?: number;
   /** Milliseconds per run of a query. Default: the executor's. */
   timeoutMs?: number;
 }
@@ -124,9 +128,10 @@ export interface SqlExecutor {
    */
   compare?(dbPath: string, predSql: string, goldSql: string, options: CompareOptions): Promise<CompareOutcome>;
   /**
-   * Times the queries as BIRD's evaluation_ves.py does: one untimed round, then `iterations` rounds, each running every
-   * query in turn on a fresh connection, the connect, the run, reading every row and the close timed. Optional: the
-   * scorer falls back to run() in the same order.
+   * Times the queries as BIRD's evaluation_ves.py does — each run on a fresh connection, `cursor.execute` timed (the
+   * statement prepared and stepped to its first row) — alternating them (ABBA) and keeping the fastest of a few runs
+   * per timed run, so a busy machine weighs on both alike: one untimed round, then `iterations` rounds (fewer past
+   * `budgetMs`). Optional: the scorer falls back to run() in the same order.
    */
   time?(dbPath: string, queries: string[], options: TimeOptions): Promise<TimedRuns>;
   /** Kills the worker processes. Pending queries fail with kind "internal". */
