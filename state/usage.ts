@@ -6,6 +6,8 @@ export const ModelCallRecordSchema = z.object({
   model: z.string(),
   messages: z.array(z.object({ role: z.string(), content: z.string() })),
   reply: z.string(),
+  /** Every choice's reply, when the request asked for several (`n`); `reply` is the first. */
+  replies: z.array(z.string()).optional(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   latencyMs: z.number().nonnegative(),

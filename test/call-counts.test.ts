@@ -19,7 +19,7 @@ import { graphManifests } from "../graphs/registry.ts";
 import { MAX_SQL_REASKS } from "../nodes/r3/options.ts";
 import { reaskTurn } from "../nodes/r3/prompts.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type ChatRequestRecord, type OpenAIServer, type ScriptedReply, startOpenAIServer } from "./support/openai-server.ts";
+import { type ChatRequestRecord, type NMode, type OpenAIServer, type ScriptedReply, startOpenAIServer } from "./support/openai-server.ts";
 import { agentsConfig, failing, type MethodAgents, methodAgents, wrongResult } from "./support/method-agents.ts";
 import { minibenchFixture, runCli } from "./support/cli.ts";
 
@@ -149,8 +149,9 @@ describe("declared calls per question hold what eval measures", () => {
         expect(m.calls, `${graph} question ${m.id}: ${m.calls} calls (${m.roles.join(", ")}), declared ${JSON.stringify(bounds)}`).toBeGreaterThanOrEqual(bounds.min);
         expect(m.calls, `${graph} question ${m.id}: ${m.calls} calls, declared ${JSON.stringify(bounds)}`).toBeLessThanOrEqual(bounds.max);
       }
-      // The shortest path is reached where the agents take it: baseline's right question, magic always.
+      // The shortest path is reached where the agents take it: baseline's right question, magic always, every sample in one request.
       if (graph === "baseline" && !flags.link) expect(measured.find((m) => m.id === dev[2]!.id)!.calls).toBe(bounds.min);
+      if (graph === "self-consistency") expect(measured.map((m) => m.calls)).toEqual(measured.map(() => 1));
       if (graph === "magic") expect(measured.map((m) => m.calls)).toEqual([bounds.min, bounds.min]);
     });
   }
@@ -266,10 +267,11 @@ function adversary(opts: { dataRounds?: number } = {}) {
 }
 
 /** Graph, flags, extra launcher flags, questions, adversary options. */
-const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: number }][] = [
+const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: number; n?: NMode }][] = [
   ["baseline", { link: true, maxFixRounds: "2" }, () => [], 2, {}],
   ["self-debugging", { maxTurns: "3" }, () => initial("failing.json"), 2, {}],
-  ["self-consistency", { samples: "5" }, () => initial("failing.json"), 1, {}],
+  // A server that refuses n: the refused request, then one per sample.
+  ["self-consistency", { samples: "5" }, () => initial("failing.json"), 1, { n: "refuse" }],
   ["repair", { maxFixRounds: "3" }, () => initial("failing.json"), 2, {}],
   ["r3", { reviewers: "1", maxDebugTurns: "1", maxReviewTurns: "2", kShot: "0" }, () => [], 1, {}],
   ["r3", { reviewers: "3", maxDebugTurns: "2", maxReviewTurns: "1", kShot: "0" }, () => [], 1, {}],
@@ -291,7 +293,8 @@ describe("with every loop at its bound, a question costs exactly the declared ma
     it(`${graph} ${JSON.stringify(flags)}`, async () => {
       dataTurns.clear();
       respond = adversary(opts);
-      const { measured, options } = await measure(graph, flags, extra(), limit);
+      server.n = opts.n ?? "honour";
+      const { measured, options } = await measure(graph, flags, extra(), limit).finally(() => (server.n = "honour"));
       const { max } = expectedCalls(graph, options)!;
       for (const m of measured) expect(m.calls, `${graph} question ${m.id} (${m.roles.join(", ")})`).toBe(max);
     });
