@@ -304,7 +304,8 @@ describe("with every loop at its bound, a question costs exactly the declared ma
 // ---- MAGIC's training cycle: run by 'sqlmend magic guideline', not eval ----
 
 interface MagicMeasured {
-  perQuestion: { id: string; calls: number; roles: string }[];
+  /** calls: requests sent; reused: replies the question's identical earlier request gave (not sent). */
+  perQuestion: { id: string; calls: number; reused: number; roles: string }[];
   merges: number;
   mergeCalls: number;
 }
@@ -317,13 +318,13 @@ async function measureMagic(flags: Flags, limit: number): Promise<MagicMeasured 
   const run = await sqlmend("magic", "guideline", "--bench", benchDir, "--split", "dev", "--limit", String(limit), "--initial", path.join(dir, "magic-initial.json"), "--out", out, "--checkpoints", "memory", ...args);
   // Only a merge may fail (the last case makes it): every cycle must finish.
   expect(run.err.replace(/^.*merge.*$/gim, "")).not.toMatch(/failed|error/i);
-  const records = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; initialCorrect: boolean; usageByRole: Record<string, { calls: number }> });
+  const records = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; initialCorrect: boolean; usageByRole: Record<string, { calls: number; reused?: number }> });
   const cycled = records.filter((r) => !r.initialCorrect);
   expect(cycled).toHaveLength(limit);
   const mergeRequests = server.requests.slice(before).filter((r) => roleOf(r) === "manager" && allText(r).includes("You maintain a self-correction guideline"));
   const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8")) as { batchesMerged: number };
   return {
-    perQuestion: cycled.map((r) => ({ id: r.id, calls: Object.values(r.usageByRole).reduce((n, u) => n + u.calls, 0), roles: JSON.stringify(r.usageByRole) })),
+    perQuestion: cycled.map((r) => ({ id: r.id, calls: Object.values(r.usageByRole).reduce((n, u) => n + u.calls, 0), reused: Object.values(r.usageByRole).reduce((n, u) => n + (u.reused ?? 0), 0), roles: JSON.stringify(r.usageByRole) })),
     merges: stats.batchesMerged,
     mergeCalls: mergeRequests.length,
     options,
@@ -378,14 +379,16 @@ describe("magic-feedback and magic-guideline through 'sqlmend magic guideline'",
     const m = await measureMagic({ maxIter: "3" }, 2);
     expect(m.code).toBe(0);
     const { max } = expectedCalls("magic-feedback", m.options)!;
-    for (const q of m.perQuestion) expect(q.calls, q.roles).toBe(max);
+    // The adversary repeats itself word for word: a repeated request gets the question's earlier reply, not sent
+    // (model calls count requests sent). Asked in all: exactly max.
+    for (const q of m.perQuestion) expect(q.calls + q.reused, q.roles).toBe(max), expect(q.calls).toBeLessThan(max);
   });
 
   it("without the manager, the judge never satisfied: exactly max", async () => {
     respond = (req) => (roleOf(req) === "feedback" && allText(req).includes('"correct"') ? lastAttempt(req, 3, () => json({ correct: false, reason: "no" })) : magicAdversary(req));
     const m = await measureMagic({ maxIter: "3", noManager: true }, 1);
     const { max } = expectedCalls("magic-feedback", m.options)!;
-    for (const q of m.perQuestion) expect(q.calls, q.roles).toBe(max);
+    for (const q of m.perQuestion) expect(q.calls + q.reused, q.roles).toBe(max), expect(q.calls).toBeLessThan(max);
   });
 
   it("a merge whose guideline is never usable costs exactly magic-guideline's max", async () => {

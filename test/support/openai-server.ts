@@ -97,6 +97,13 @@ export function scriptedReplies(list: ScriptedReply[]): OpenAIServerOptions["res
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/** Characters of a request's JSON schema (`response_format`) and tool definitions, billed as prompt by real servers. */
+export function billedExtrasChars(body: { response_format?: { type?: string; json_schema?: unknown }; tools?: unknown[] }): number {
+  const schema = body.response_format?.type === "json_schema" && body.response_format.json_schema ? JSON.stringify(body.response_format.json_schema).length : 0;
+  const tools = Array.isArray(body.tools) && body.tools.length ? JSON.stringify(body.tools).length : 0;
+  return schema + tools;
+}
+
 function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
@@ -268,7 +275,9 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
     const id = `chatcmpl-test${++idCounter}`;
     const created = Math.floor(Date.now() / 1000);
     const model = record.model || TEST_MODEL_ID;
-    const promptChars = record.messages.reduce((n, m) => n + m.content.length, 0);
+    // What a real server bills as the prompt: the messages, and the structured-output schema and tool definitions
+    // it is sent with (OpenAI and vLLM count both in prompt_tokens).
+    const promptChars = record.messages.reduce((n, m) => n + m.content.length, 0) + billedExtrasChars(body);
 
     if ("malformed" in reply) return sendMalformed(res, reply.malformed, record, { id, created, model });
 
