@@ -54,7 +54,12 @@ interface Answered {
 
 /** Threads (questions) whose answered requests are kept: more than any run has in flight; the oldest go first. */
 const ANSWERED_THREADS = 256;
-const answeredByProvider = new WeakMap<ModelProvider, Map<string, Map<string, Promise<Answered | undefined>>>>();
+/**
+ * A request in flight is its promise; once answered, the reply itself: a promise made inside a graph run keeps that
+ * run's context (LangChain's config, LangGraph's loop) alive for as long as it is kept.
+ */
+type AnsweredEntry = Promise<Answered | undefined> | Answered;
+const answeredByProvider = new WeakMap<ModelProvider, Map<string, Map<string, AnsweredEntry>>>();
 
 /** The graph thread of the current call (one question's run), from LangChain's run config; undefined outside a graph. */
 function currentThread(): string | undefined {
@@ -64,7 +69,7 @@ function currentThread(): string | undefined {
 }
 
 /** This thread's answered requests (most recently used thread last, so the oldest are dropped first). */
-function answeredOf(models: ModelProvider, thread: string): Map<string, Promise<Answered | undefined>> {
+function answeredOf(models: ModelProvider, thread: string): Map<string, AnsweredEntry> {
   let threads = answeredByProvider.get(models);
   if (!threads) answeredByProvider.set(models, (threads = new Map()));
   let answered = threads.get(thread);
@@ -108,7 +113,7 @@ export async function callModel(models: ModelProvider, role: string, input: Chat
   const earlier = answered.get(key);
   if (earlier) {
     const started = performance.now();
-    const reply = await earlier;
+    const reply = earlier instanceof Promise ? await earlier : earlier;
     if (reply) {
       const record: ModelCallRecord = {
         role,
@@ -129,8 +134,10 @@ export async function callModel(models: ModelProvider, role: string, input: Chat
   try {
     const call = await sendCall(models, role, model, settings, messages, options);
     // A call that got no reply is not an answer: an identical request later sends again.
-    if (!call.ok || !call.message) answered.delete(key);
-    settle(call.ok && call.message ? { text: call.text, message: call.message, model: call.record.model } : undefined);
+    const reply = call.ok && call.message ? { text: call.text, message: call.message, model: call.record.model } : undefined;
+    if (reply) answered.set(key, reply);
+    else answered.delete(key);
+    settle(reply);
     return call;
   } catch (error) {
     answered.delete(key);
