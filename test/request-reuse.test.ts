@@ -108,7 +108,8 @@ describe("an unchanged retry", () => {
       // "model calls" is what the server received; the reused reply apart.
       expect(record.calls).toBe(fixer.requests.length);
       const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
-      expect(report).toContain(`| model calls | ${record.calls.toFixed(2)} | | | ${record.calls} |`);
+      const calls = record.calls as number;
+      expect(report).toContain(`| model calls | ${calls.toFixed(2)} | | | ${calls} |`);
       expect(report).toContain("| replies reused (not sent, not in model calls) | 1.00 | | | 1 |");
       expect(report).toMatch(/unchangedRetryStops: mean 1\.00, max 1/);
       expect(report).toMatch(/reusedReplies: mean 1\.00, max 1/);

@@ -270,7 +270,8 @@ export async function callModelChoices(
     if (error instanceof UserError) throw error;
     const why = firstLineOf(error);
     const record: ModelCallRecord = { role, model: asked.model, messages: shown, reply: "", inputTokens: 0, outputTokens: 0, latencyMs: performance.now() - started, method: callOptions.method, error: "" };
-    if (isFormatRejection(why)) {
+    // A refusal that names n (or the choices): another 400 (a prompt too long, a bad key) fails as any call does.
+    if (isFormatRejection(why) && /\bn\b|choices/i.test(why)) {
       let roles = refusedN.get(models);
       if (!roles) refusedN.set(models, (roles = new Map()));
       roles.set(role, why.slice(0, 120));
