@@ -26,6 +26,7 @@ import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-
 import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
+import { ownCopy } from "../core/strings.ts";
 import { BLOB_TYPE, BlobSerializer } from "./checkpoint-blobs.ts";
 
 export const CHUNK_TYPE = "json+chunks";
@@ -178,11 +179,6 @@ class TextMemo<V> extends Map<string, V> {
   }
 }
 
-/**
- * A string with its own characters: a slice of a larger string (a piece of the schema text, SQL cut from a reply)
- * keeps its whole parent alive while it is a key; the copy keeps only itself.
- */
-const ownCopy = (text: string): string => (text.length < 13 ? text : (` ${text}`).slice(1));
 
 /** LangGraph's serializer, its synchronous half (dumpsTyped only wraps it in a promise). */
 class JsonPlus extends JsonPlusSerializer {
