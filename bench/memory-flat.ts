@@ -78,13 +78,14 @@ try {
   delete env.SQLMEND_MODEL;
   const limit = values.limit ? ["--limit", values.limit] : [];
   const args = ["--expose-gc", "--import", path.join(root, "bench", "memory-probe.mjs"), path.join(root, "bin", "sqlmend.js"), "eval", "baseline", "--bench", spider, "--split", "train", "--out", path.join(dir, "run"), "--checkpoints", path.join(dir, "checkpoints.sqlite"), "--concurrency", values.concurrency!, ...limit];
+  // How bin/sqlmend.js will run it, decided as it starts.
+  const how = distIsFresh(root) ? "dist/" : "the sources through tsx (no fresh dist/)";
   const run = await runSampled(process.execPath, args, { cwd: dir, env, onSpawn: (p) => (pid = p) });
   if (run.code !== 0 && run.code !== 3) {
     console.error(`sqlmend eval failed (exit ${run.code}):\n${run.stderr.slice(-2000)}`);
     process.exit(1);
   }
   const questions = fs.readFileSync(path.join(dir, "run", "results.jsonl"), "utf8").split("\n").filter(Boolean).length;
-  const how = distIsFresh(root) ? "dist/" : "the sources through tsx (no fresh dist/)";
   console.log(`node bin/sqlmend.js eval baseline on Spider train: ${questions} questions, --concurrency ${values.concurrency}, chunked checkpoint file, scripted agents (no latency); sqlmend ran ${how}`);
   for (const [mark, mb] of heapAt) console.log(`retained heap when question ${mark} starts: ${mb.toFixed(1)} MB`);
   const [first, last] = marks as [number, number];
