@@ -53,13 +53,19 @@ const agents = methodAgents({ questions: [train] });
 let pid: number | undefined;
 let started = 0;
 const heapAt = new Map<number, number>();
+const codeAt = new Map<number, number>();
 /** Asks the sqlmend process for its retained heap and waits for the answer (the question waits with it). */
 async function probe(mark: number): Promise<void> {
   const before = fs.readFileSync(probeFile, "utf8").split("\n").filter(Boolean).length;
   process.kill(pid!, "SIGUSR2");
   for (let waited = 0; waited < 30_000; waited += 50) {
     const lines = fs.readFileSync(probeFile, "utf8").split("\n").filter(Boolean);
-    if (lines.length > before) return void heapAt.set(mark, Number(lines.at(-1)) / MB);
+    if (lines.length > before) {
+      const [heap, code] = lines.at(-1)!.split(" ").map(Number) as [number, number];
+      heapAt.set(mark, heap / MB);
+      codeAt.set(mark, code / MB);
+      return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -87,11 +93,12 @@ try {
   }
   const questions = fs.readFileSync(path.join(dir, "run", "results.jsonl"), "utf8").split("\n").filter(Boolean).length;
   console.log(`node bin/sqlmend.js eval baseline on Spider train: ${questions} questions, --concurrency ${values.concurrency}, chunked checkpoint file, scripted agents (no latency); sqlmend ran ${how}`);
-  for (const [mark, mb] of heapAt) console.log(`retained heap when question ${mark} starts: ${mb.toFixed(1)} MB`);
+  for (const [mark, mb] of heapAt) console.log(`retained heap when question ${mark} starts: ${mb.toFixed(1)} MB (of it compiled code ${codeAt.get(mark)!.toFixed(1)} MB)`);
   const [first, last] = marks as [number, number];
   if (heapAt.has(first) && heapAt.has(last)) {
     const growth = heapAt.get(last)! - heapAt.get(first)!;
-    console.log(`retained heap ${last} vs ${first} questions: ${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MB (target within ${RETAINED_TARGET_MB} MB): ${Math.abs(growth) <= RETAINED_TARGET_MB ? "within target" : "ABOVE target"}`);
+    const codeGrowth = codeAt.get(last)! - codeAt.get(first)!;
+    console.log(`retained heap ${last} vs ${first} questions: ${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MB (target within ${RETAINED_TARGET_MB} MB): ${Math.abs(growth) <= RETAINED_TARGET_MB ? "within target" : "ABOVE target"}; of it compiled code ${codeGrowth >= 0 ? "+" : ""}${codeGrowth.toFixed(1)} MB (V8's JIT, not data), data ${growth - codeGrowth >= 0 ? "+" : ""}${(growth - codeGrowth).toFixed(1)} MB`);
   } else console.log(`retained heap: the run did not reach question ${heapAt.has(first) ? last : first} (pass --limit >= ${last})`);
   console.log(
     `peak RSS of sqlmend's process tree: ${run.peakMb.toFixed(0)} MB over ${questions} questions (target for all ${SPIDER_TRAIN.toLocaleString("en-US")} Spider train questions <= ${PEAK_TARGET_MB} MB): ` +

@@ -1,5 +1,5 @@
 // Preloaded into a measured sqlmend process (bench/memory-flat.ts): on SIGUSR2, two full GCs (node --expose-gc),
-// then the heap still in use appended to $MEMORY_PROBE_FILE, in bytes; with $MEMORY_PROBE_SNAPSHOTS (a folder), a
+// then the heap still in use and its code space appended to $MEMORY_PROBE_FILE, in bytes; with $MEMORY_PROBE_SNAPSHOTS (a folder), a
 // heap snapshot there too (compare two in Chrome DevTools).
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +11,9 @@ if (file && typeof globalThis.gc === "function") {
   process.on("SIGUSR2", () => {
     globalThis.gc();
     globalThis.gc();
-    fs.appendFileSync(file, `${process.memoryUsage().heapUsed}\n`);
+    // The heap in use, and of it the compiled code (V8's code space: JIT output, which grows as more functions get hot).
+    const code = v8.getHeapSpaceStatistics().find((space) => space.space_name === "code_space")?.space_used_size ?? 0;
+    fs.appendFileSync(file, `${process.memoryUsage().heapUsed} ${code}\n`);
     const folder = process.env.MEMORY_PROBE_SNAPSHOTS;
     if (folder) v8.writeHeapSnapshot(path.join(folder, `probe-${++taken}.heapsnapshot`));
   });
