@@ -22,8 +22,9 @@ import { main } from "../cli/main.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import type { EvalRecord } from "../runner/report.ts";
-import { startOpenAIServer } from "../test/support/openai-server.ts";
+import { billedExtrasChars, startOpenAIServer } from "../test/support/openai-server.ts";
 import { agentsConfig, methodAgents } from "../test/support/method-agents.ts";
+import { completionTokens, promptTokens } from "./billed-tokens.ts";
 
 const { values } = parseArgs({
   options: {
@@ -45,11 +46,23 @@ const train = (await loadBenchmark(benchDir, { split: "train" })).questions;
 const agents = methodAgents({ questions: [dev, train] });
 // The text of every prompt and reply, to weigh each eval's checkpoint file against (evals run one at a time).
 let promptAndReplyChars = 0;
+/** o200k tokens the server was asked for and answered (every request's prompt once, schemas and tools included), and the schemas' part. */
+let o200k = 0;
+let o200kSchema = 0;
+let lastRequest = -1;
 const server = await startOpenAIServer({
   latencyMs: Number(values["latency-ms"]),
-  respond: (req) => {
+  respond: (req, index) => {
     const reply = agents.respond(req);
-    promptAndReplyChars += req.messages.reduce((n, m) => n + m.content.length, 0);
+    o200k += completionTokens(reply);
+    // respond is called once per choice of a request with n: its prompt is billed once.
+    if (index !== lastRequest) {
+      lastRequest = index;
+      const prompt = promptTokens(req);
+      o200k += prompt.messages + prompt.schema;
+      o200kSchema += prompt.schema;
+      promptAndReplyChars += req.messages.reduce((n, m) => n + m.content.length, 0);
+    }
     if ("content" in reply) promptAndReplyChars += reply.content.length;
     else if ("toolCall" in reply) promptAndReplyChars += reply.toolCall.name.length + reply.toolCall.arguments.length;
     return reply;
@@ -85,14 +98,22 @@ interface Row {
    * an earlier one's prompts, as ts-sql's generator finds the baseline's). */
   savedInputTokens: number;
   savedOutputTokens: number;
+  /** Tokens per question by GPT-4o's tokenizer over what the server saw (prompt with schemas and tools + completion), and the schemas' part. */
+  o200k: number;
+  o200kSchema: number;
 }
 const rows: Row[] = [];
+/** Self-consistency's sampler requests: each one's prompt tokens as the server bills them. */
+const samplerPromptTokens: number[] = [];
 
 async function evalGraph(graph: string, extra: string[] = [], label = graph): Promise<void> {
   const out = path.join(dir, "runs", label);
   const checkpoints = path.join(dir, "checkpoints", `${label}.sqlite`);
   const before = server.requests.length + server.embeddingRequests.length;
+  const requestsBefore = server.requests.length;
   const textBefore = promptAndReplyChars;
+  const o200kBefore = o200k;
+  const schemaBefore = o200kSchema;
   const started = performance.now();
   await sqlmend(["eval", graph, "--bench", benchDir, "--out", out, "--limit", limit, "--concurrency", values.concurrency!, "--checkpoints", checkpoints, ...extra]);
   const seconds = (performance.now() - started) / 1000;
@@ -103,6 +124,11 @@ async function evalGraph(graph: string, extra: string[] = [], label = graph): Pr
     .map((l) => JSON.parse(l) as EvalRecord);
   const stored = ["", "-wal", "-shm"].reduce((n, s) => n + (fs.existsSync(checkpoints + s) ? fs.statSync(checkpoints + s).size : 0), 0);
   const n = results.length;
+  if (label === "self-consistency") {
+    for (const req of server.requests.slice(requestsBefore)) {
+      if (req.model === "agent/sampler") samplerPromptTokens.push(Math.ceil((req.messages.reduce((k, m) => k + m.content.length, 0) + billedExtrasChars(req.body)) / 4));
+    }
+  }
   const per = (f: (r: EvalRecord) => number) => results.reduce((sum, r) => sum + f(r), 0) / n;
   rows.push({
     graph: label,
@@ -118,6 +144,8 @@ async function evalGraph(graph: string, extra: string[] = [], label = graph): Pr
     textChars: (promptAndReplyChars - textBefore) / n,
     savedInputTokens: per((r) => r.savedInputTokens ?? 0),
     savedOutputTokens: per((r) => r.savedOutputTokens ?? 0),
+    o200k: (o200k - o200kBefore) / n,
+    o200kSchema: (o200kSchema - schemaBefore) / n,
   });
 }
 
@@ -166,13 +194,21 @@ const PAPER_COST: Record<string, string> = {
   "multiple-prompt": "not reported (up to 20 prompts, MAGIC §4)",
 };
 const tok = (n: number) => Math.round(n).toLocaleString("en-US");
-console.log(`\n${"graph".padEnd(16)} ${"calls/q".padStart(8)} ${"tokens/q".padStart(9)} ${"out tok/q".padStart(9)}  paper's reported cost`);
+console.log(`\n${"graph".padEnd(16)} ${"calls/q".padStart(8)} ${"tokens/q".padStart(9)} ${"o200k/q".padStart(9)} ${"schema/q".padStart(9)} ${"out tok/q".padStart(9)}  paper's reported cost`);
 for (const r of rows) {
   const total = r.inputTokens + r.outputTokens + r.savedInputTokens + r.savedOutputTokens;
-  console.log(`${r.graph.padEnd(16)} ${r.calls.toFixed(1).padStart(8)} ${tok(total).padStart(9)} ${tok(r.outputTokens + r.savedOutputTokens).padStart(9)}  ${PAPER_COST[r.graph] ?? "not reported"}`);
+  console.log(`${r.graph.padEnd(16)} ${r.calls.toFixed(1).padStart(8)} ${tok(total).padStart(9)} ${tok(r.o200k).padStart(9)} ${tok(r.o200kSchema).padStart(9)} ${tok(r.outputTokens + r.savedOutputTokens).padStart(9)}  ${PAPER_COST[r.graph] ?? "not reported"}`);
 }
 console.log("(tokens/q: prompt + completion of every call per question, those the response cache answered included (the paper pays");
-console.log("them all), the server counting about 4 characters a token; out tok/q: completion alone, beside Memo-SQL's generated tokens)");
+console.log("them all), the server's usage (about 4 characters a token of messages, schemas and tool definitions); o200k/q: the");
+console.log("requests the server received, counted with GPT-4o's tokenizer, schemas and tools included (schema/q: their part;");
+console.log("cache-answered calls not in it); out tok/q: completion alone, beside Memo-SQL's generated tokens)");
+const sc = rows.find((r) => r.graph === "self-consistency");
+if (sc && samplerPromptTokens.length) {
+  // One prompt's tokens as the server bills them (its usage: about 4 characters a token, schemas included).
+  const onePrompt = samplerPromptTokens.reduce((a, b) => a + b, 0) / samplerPromptTokens.length;
+  console.log(`self-consistency: ${tok(sc.inputTokens)} input tokens per question = ${(sc.inputTokens / onePrompt).toFixed(2)}x one sampler prompt (${tok(onePrompt)}); target <= 1.2x; ${sc.calls.toFixed(1)} requests/q`);
+}
 if (wanted("r3-review") && wanted("memo-refine")) {
   console.log("\n$ sqlmend compare runs/r3-review runs/memo-refine");
   console.log(await sqlmend(["compare", path.join(dir, "runs", "r3-review"), path.join(dir, "runs", "memo-refine")]));

@@ -48,10 +48,12 @@ export interface SampledRun {
 }
 
 /** Runs the command and returns its output and the peak of its process tree's summed RSS. */
-export function runSampled(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<SampledRun> {
+export function runSampled(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; onSpawn?: (pid: number) => void } = {}): Promise<SampledRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    const { onSpawn, ...spawnOptions } = options;
+    const child = spawn(command, args, { ...spawnOptions, stdio: ["ignore", "pipe", "pipe"] });
+    if (child.pid !== undefined) onSpawn?.(child.pid);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout = (stdout + t).slice(-200_000)));

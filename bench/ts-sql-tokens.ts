@@ -7,10 +7,12 @@
  * test/support/method-agents.ts answer (the data agent writes 3–8 rows a table, as its prompt asks). Tokens are counted
  * as the paper counts them, prompt + completion of every call, two ways:
  * - `usage`: what the run records (results.jsonl's usageByRole), i.e. the server's usage report, which estimates
- *   a token as 4 characters (test/support/openai-server.ts);
- * - `o200k`: the same prompts and replies as the server saw them, counted with GPT-4o's tokenizer (js-tiktoken's
- *   o200k_base, offline). The paper does not say which tokenizer it used (its models are Gemini 1.5 Pro, GPT-4o and
- *   Claude 3.5 Sonnet).
+ *   a token as 4 characters of what a real server bills: the messages, the structured-output schema and the tool
+ *   definitions (test/support/openai-server.ts);
+ * - `o200k`: the same prompts (schemas and tools included) and replies as the server saw them, counted with GPT-4o's
+ *   tokenizer (js-tiktoken's o200k_base, offline; bench/billed-tokens.ts); `schema` is the schemas' and tools' part
+ *   of it. The paper does not say which tokenizer it used (its models are Gemini 1.5 Pro, GPT-4o and Claude 3.5
+ *   Sonnet), nor whether its 2,369 counts schemas.
  *
  * Run: npx tsx bench/ts-sql-tokens.ts [--limit N] [--spider DIR] [--spider-limit N] [--graph ts-sql|ts-sql-refine] [--coders N] [--dump DIR]
  */
@@ -18,8 +20,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { Tiktoken } from "js-tiktoken/lite";
-import o200k from "js-tiktoken/ranks/o200k_base";
 import { main } from "../cli/main.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
@@ -27,6 +27,7 @@ import type { EvalRecord } from "../runner/report.ts";
 import type { Question } from "../state/question.ts";
 import { startOpenAIServer } from "../test/support/openai-server.ts";
 import { agentsConfig, methodAgents } from "../test/support/method-agents.ts";
+import { completionTokens, promptTokens } from "./billed-tokens.ts";
 
 const PAPER_TOKENS = 2369;
 const TARGET = Math.floor(PAPER_TOKENS * 1.5);
@@ -55,9 +56,9 @@ if (values.spider) {
   benches.push({ name: "spider dev", dir: spider, limit: values["spider-limit"]!, questions: (await loadBenchmark(spider, { split: "dev" })).questions });
 }
 const agents = methodAgents({ questions: benches.map((b) => b.questions) });
-const encoder = new Tiktoken(o200k);
-/** o200k tokens per role (prompt + completion), over the current eval. */
+/** o200k tokens per role (prompt with its schema + completion), over the current eval; the schemas' part apart. */
 let o200kByRole = new Map<string, number>();
+let schemaByRole = new Map<string, number>();
 let dumped = 0;
 const roleOf = (model: string) => (model.startsWith("agent/") ? model.slice("agent/".length) : model);
 const server = await startOpenAIServer({
@@ -65,8 +66,10 @@ const server = await startOpenAIServer({
   respond: (req) => {
     const reply = agents.respond(req);
     const completion = "content" in reply ? reply.content : "toolCall" in reply ? reply.toolCall.arguments : "";
-    const tokens = req.messages.reduce((n, m) => n + encoder.encode(m.content).length, 0) + encoder.encode(completion).length;
+    const prompt = promptTokens(req);
+    const tokens = prompt.messages + prompt.schema + completionTokens(reply);
     o200kByRole.set(roleOf(req.model), (o200kByRole.get(roleOf(req.model)) ?? 0) + tokens);
+    schemaByRole.set(roleOf(req.model), (schemaByRole.get(roleOf(req.model)) ?? 0) + prompt.schema);
     if (values.dump) {
       fs.mkdirSync(values.dump, { recursive: true });
       const file = path.join(values.dump, `${String(++dumped).padStart(4, "0")}-${roleOf(req.model)}.txt`);
@@ -97,7 +100,6 @@ const ORDER = ["linker", "generator", "data", "coder", "selector", "reviser"];
 const TEST_CASE = new Set(["data", "coder", "selector"]);
 
 for (const bench of benches) {
-  o200kByRole = new Map();
   const out = path.join(dir, "runs", bench.name.replace(/\W+/g, "-"));
   const extra = graph === "ts-sql-refine" ? ["--correct", "all"] : [];
   if (graph === "ts-sql-refine") {
@@ -106,6 +108,10 @@ for (const bench of benches) {
   }
   const coders = Number(values.coders);
   if (coders > 1) extra.push("--coder-models", Array.from({ length: coders }, (_, i) => `agent/coder-${i + 1}`).join(","));
+  // Counted from here: the corrector's own eval (not the baseline that wrote its initial SQL).
+  o200kByRole = new Map();
+  schemaByRole = new Map();
+  const requestsBefore = server.requests.length;
   await sqlmend(["eval", graph, "--bench", bench.dir, "--split", "dev", "--out", out, "--limit", bench.limit, "--checkpoints", "memory", ...extra]);
   const records = fs
     .readFileSync(path.join(out, "results.jsonl"), "utf8")
@@ -129,15 +135,18 @@ for (const bench of benches) {
     return typeof o.testRows === "number" && typeof o.testTables === "number" && o.testTables ? [o.testRows / o.testTables] : [];
   });
   console.log(`\n${graph} on ${bench.name}, ${n} questions (scripted agents, local server, defaults)`);
-  console.log(`${"role".padEnd(20)} ${"calls/q".padStart(8)} ${"tokens/q (usage)".padStart(17)} ${"tokens/q (o200k)".padStart(17)}`);
+  console.log(`${"role".padEnd(20)} ${"calls/q".padStart(8)} ${"tokens/q (usage)".padStart(17)} ${"tokens/q (o200k)".padStart(17)} ${"of which schema".padStart(16)}`);
   const known = [...ORDER.filter((r) => roles.has(r) || o200kByRole.has(r)), ...[...roles.keys()].filter((r) => !ORDER.includes(r)).sort()];
   for (const role of known) {
     const t = roles.get(role) ?? { calls: 0, tokens: 0 };
-    console.log(`${role.padEnd(20)} ${(t.calls / n).toFixed(2).padStart(8)} ${fmt(t.tokens / n).padStart(17)} ${fmt((o200kByRole.get(role) ?? 0) / n).padStart(17)}`);
+    console.log(`${role.padEnd(20)} ${(t.calls / n).toFixed(2).padStart(8)} ${fmt(t.tokens / n).padStart(17)} ${fmt((o200kByRole.get(role) ?? 0) / n).padStart(17)} ${fmt((schemaByRole.get(role) ?? 0) / n).padStart(16)}`);
   }
   const tcO200k = [...o200kByRole].reduce((s, [role, t]) => s + (TEST_CASE.has(role) ? t : 0), 0);
   console.log(`${"test case (data+coder+selector)".padEnd(20)} ${"".padStart(8)} ${fmt(mean(testCase)).padStart(17)} ${fmt(tcO200k / n).padStart(17)}`);
-  console.log(`${"whole pipeline".padEnd(20)} ${(mean(records.map((r) => r.calls))).toFixed(2).padStart(8)} ${fmt(mean(whole)).padStart(17)} ${fmt(o200kTotal / n).padStart(17)}`);
+  const schemaTotal = [...schemaByRole.values()].reduce((a, b) => a + b, 0);
+  console.log(`${"whole pipeline".padEnd(20)} ${(mean(records.map((r) => r.calls))).toFixed(2).padStart(8)} ${fmt(mean(whole)).padStart(17)} ${fmt(o200kTotal / n).padStart(17)} ${fmt(schemaTotal / n).padStart(16)}`);
+  const chatCalls = mean(records.map((r) => r.calls - (r.usageByRole.embedder?.calls ?? 0)));
+  console.log(`chat requests per question: ${chatCalls.toFixed(2)} counted by the run (calls less the embedder's), ${((server.requests.length - requestsBefore) / n).toFixed(2)} received by the server`);
   console.log(`whole pipeline per question (usage): median ${fmt(median(whole))}, min ${fmt(Math.min(...whole))}, max ${fmt(Math.max(...whole))}`);
   console.log(`paper (Table 6): ${fmt(PAPER_TOKENS)} per SQL; target <= 1.5x = ${fmt(TARGET)}; ours ${(mean(whole) / PAPER_TOKENS).toFixed(2)}x (usage), ${(o200kTotal / n / PAPER_TOKENS).toFixed(2)}x (o200k): ${mean(whole) <= TARGET && o200kTotal / n <= TARGET ? "within target" : "ABOVE target"}`);
   if (rowsPerTable.length) console.log(`test rows per table (the scripted data agent; the prompt asks 3 to 8): mean ${mean(rowsPerTable).toFixed(1)}, max ${Math.max(...rowsPerTable).toFixed(1)}`);

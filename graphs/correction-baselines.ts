@@ -22,6 +22,8 @@ function votingOutcome(state: Record<string, unknown>): Outcome {
   return {
     samples: vote.taken,
     prompts: vote.prompts,
+    // Samples of one prompt sent one by one (the prompt billed each time) and why: counted in report.md.
+    samplesSeparately: vote.fallback ?? null,
     samplesWithoutSql: vote.noSql,
     samplesFailed: vote.failed,
     // Left out of the vote for any reason: no SQL, an error, or a result too large to fingerprint.

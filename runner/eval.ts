@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { firstLineOf } from "../core/errors.ts";
+import { ownCopy } from "../core/strings.ts";
 import { degenerateLine, type OutcomeSpec, summarizeOutcomes } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
 import { databaseErrorOf, noAnswerSql, predictionPairing, scoreQuestion, type Semantics, writeBirdPredictions, writeSpiderPredictions } from "../tools/benchmarks/score.ts";
@@ -95,8 +96,9 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
     dbId: q.dbId,
     difficulty: q.difficulty,
     question: q.question,
-    sql: run.sql,
-    initialSql: run.initialSql,
+    // Copies: a record lives to the end of the run, and SQL cut from a reply would keep the whole reply alive.
+    sql: ownCopy(run.sql),
+    initialSql: run.initialSql === undefined ? undefined : ownCopy(run.initialSql),
     correction: run.correction,
     correct: verdict.correct,
     initialCorrect,

@@ -117,6 +117,23 @@ export const inputOf = (q: Question, graph: string, sql?: string): SqlInput => (
  */
 export async function runThread(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig = {}, notes?: string[]): Promise<SqlStateValue> {
   try {
+    return await runThreadRestarting(graph, input, threadId, trace, notes);
+  } finally {
+    releaseThread(graph, threadId);
+  }
+}
+
+/**
+ * The thread has ended (finished or failed): the checkpointer may drop what it kept for it (the chunked saver's
+ * per-thread dictionaries and memo entries), so memory stays flat over thousands of questions. Its checkpoints stay.
+ */
+function releaseThread(graph: RunnableGraph, threadId: string): void {
+  const saver = graph.checkpointer as { releaseThread?(id: string): void } | undefined;
+  if (typeof saver?.releaseThread === "function") saver.releaseThread(threadId);
+}
+
+async function runThreadRestarting(graph: RunnableGraph, input: SqlInput, threadId: string, trace: TraceConfig, notes?: string[]): Promise<SqlStateValue> {
+  try {
     return await runThreadOnce(graph, input, threadId, trace);
   } catch (error) {
     // Only the checkpointer's own damage (storage says so): a node's error about a corrupt benchmark database reads
@@ -208,12 +225,14 @@ async function isNewThread(graph: RunnableGraph, threadId: string): Promise<bool
  */
 export async function continueThread(graph: RunnableGraph, threadId: string, trace: TraceConfig = {}): Promise<SqlStateValue> {
   const config = { configurable: { thread_id: threadId }, recursionLimit: graph.recursionLimit ?? FALLBACK_RECURSION_LIMIT, ...trace };
-  const snapshot = await graph.getState(config);
-  if (!Object.keys((snapshot.values ?? {}) as object).length) throw new Error(`thread '${threadId}' holds no state to continue`);
   try {
+    const snapshot = await graph.getState(config);
+    if (!Object.keys((snapshot.values ?? {}) as object).length) throw new Error(`thread '${threadId}' holds no state to continue`);
     return await continueFrom(graph, snapshot, config);
   } catch (error) {
     throw await pastStepBound(graph, threadId, error);
+  } finally {
+    releaseThread(graph, threadId);
   }
 }
 

@@ -300,6 +300,9 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`| input tokens | ${fmt(sum(tokensIn) / records.length)} | ${fmt(quantile(tokensIn, 0.5))} | ${fmt(quantile(tokensIn, 0.9))} | ${sum(tokensIn)} |`);
   lines.push(`| output tokens | ${fmt(sum(tokensOut) / records.length)} | ${fmt(quantile(tokensOut, 0.5))} | ${fmt(quantile(tokensOut, 0.9))} | ${sum(tokensOut)} |`);
   lines.push(`| model calls | ${fmt(sum(records.map((r) => r.calls)) / records.length, 2)} | | | ${sum(records.map((r) => r.calls))} |`);
+  // Requests sent, above; replies a question reused from its own identical earlier request were not, and are apart.
+  const reused = records.map((r) => (typeof r.outcome?.reusedReplies === "number" ? r.outcome.reusedReplies : 0));
+  if (sum(reused)) lines.push(`| replies reused (not sent, not in model calls) | ${fmt(sum(reused) / records.length, 2)} | | | ${sum(reused)} |`);
   lines.push(`| latency (s) | ${fmt(sum(latency) / records.length / 1000, 2)} | ${fmt(quantile(latency, 0.5) / 1000, 2)} | ${fmt(quantile(latency, 0.9) / 1000, 2)} | |`);
   lines.push(`| iterations | ${fmt(sum(records.map((r) => r.iterations)) / records.length, 2)} | | | |`, "");
   lines.push(`- ${failureCost(records)}`, "");

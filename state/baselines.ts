@@ -11,6 +11,8 @@ import { sqlStateFields } from "./sql-state.ts";
 export const SampleVoteSchema = z.object({
   /** Samples asked for (`--samples`). */
   requested: z.number().int().nonnegative(),
+  /** Why samples of one prompt were asked in separate requests rather than one request with `n` (null: they were not). */
+  fallback: z.string().nullable().default(null),
   /** Distinct prompts sent: 1 for self-consistency; multiple-prompt's distinct table orders (fewer when the schema has few tables). */
   prompts: z.number().int().nonnegative(),
   /** Samples taken, with SQL, without SQL (no reply, or a reply holding none), and whose SQL failed to execute. */

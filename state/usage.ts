@@ -6,6 +6,8 @@ export const ModelCallRecordSchema = z.object({
   model: z.string(),
   messages: z.array(z.object({ role: z.string(), content: z.string() })),
   reply: z.string(),
+  /** Every choice's reply, when the request asked for several (`n`); `reply` is the first. */
+  replies: z.array(z.string()).optional(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   latencyMs: z.number().nonnegative(),
@@ -45,7 +47,7 @@ export const UsageTotalsSchema = z.object({
   /** savedTokens split: what a method costs does not change when the cache serves it (cost at prices needs both). */
   savedInputTokens: z.number().int().nonnegative().optional(),
   savedOutputTokens: z.number().int().nonnegative().optional(),
-  /** Calls not sent because the question had answered the identical request at temperature 0 (records with `reused`). */
+  /** Replies not sent for because the question had answered the identical request at temperature 0 (records with `reused`): not in `calls`. */
   reused: z.number().int().nonnegative().optional(),
   /** Calls that failed and were answered by a fallback the user asked for (records with `fallback`). */
   fallbacks: z.number().int().nonnegative().optional(),
@@ -129,7 +131,7 @@ export function subtractUsage(total: Usage, part: Usage): Usage {
   const byRole: Record<string, UsageTotals> = {};
   for (const [role, totals] of Object.entries(total.byRole)) {
     const left = less(totals, part.byRole[role]);
-    if (left.calls || left.inputTokens || left.outputTokens) byRole[role] = left;
+    if (left.calls || left.inputTokens || left.outputTokens || left.reused) byRole[role] = left;
   }
   const totals = less(total, part);
   return { ...totals, byRole, ...(totals.failed && total.failure ? { failure: total.failure } : {}) };
@@ -140,7 +142,8 @@ export function usageOfCalls(calls: ModelCallRecord[]): Usage {
     // A call that got no reply at all (callModel's "model call failed: ..."), not one whose reply was unusable.
     const failed = call.error?.startsWith("model call failed:") ? { failed: 1 } : {};
     const cached = call.cached ? { cached: 1, savedTokens: (call.savedInputTokens ?? 0) + (call.savedOutputTokens ?? 0), savedInputTokens: call.savedInputTokens ?? 0, savedOutputTokens: call.savedOutputTokens ?? 0 } : {};
-    const totals = { calls: 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached, ...(call.fallback ? { fallbacks: 1 } : {}), ...(call.reused ? { reused: 1 } : {}) };
+    // `calls` counts requests sent (the cache's answers included: the method asked them); a reused reply was never sent.
+    const totals = { calls: call.reused ? 0 : 1, inputTokens: call.inputTokens, outputTokens: call.outputTokens, latencyMs: call.latencyMs, ...failed, ...cached, ...(call.fallback ? { fallbacks: 1 } : {}), ...(call.reused ? { reused: 1 } : {}) };
     // A reused reply was counted when it was answered; a cached one by the version that made it.
     const served = call.served && !call.reused ? { [call.cached ? "servedCached" : "served"]: { [call.served]: 1 } } : {};
     return addUsage(usage, { ...totals, byRole: { [call.role]: totals }, ...(failed.failed ? { failure: call.error } : {}), ...served });

@@ -26,6 +26,7 @@ import { JsonPlusSerializer, TASKS, WRITES_IDX_MAP } from "@langchain/langgraph-
 import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple, PendingWrite, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
+import { ownCopy } from "../core/strings.ts";
 import { BLOB_TYPE, BlobSerializer } from "./checkpoint-blobs.ts";
 
 export const CHUNK_TYPE = "json+chunks";
@@ -142,6 +143,9 @@ interface Frame {
   depth: number;
 }
 
+/** Threads whose memo use is tracked at once (as many as frames kept: `latest`). */
+const TRACKED_THREADS = 4096;
+
 /** Keeps at most `max` entries, dropping the oldest. */
 class Bounded<K, V> extends Map<K, V> {
   constructor(private readonly max: number) {
@@ -164,12 +168,17 @@ class TextMemo<V> extends Map<string, V> {
     this.chars += key.length;
     for (const oldest of this.keys()) {
       if (this.chars <= this.budget) break;
-      this.chars -= oldest.length;
       this.delete(oldest);
     }
     return super.set(key, value);
   }
+  override delete(key: string): boolean {
+    if (!super.delete(key)) return false;
+    this.chars -= key.length;
+    return true;
+  }
 }
+
 
 /** LangGraph's serializer, its synchronous half (dumpsTyped only wraps it in a promise). */
 class JsonPlus extends JsonPlusSerializer {
@@ -203,8 +212,12 @@ export class ChunkSerializer implements SerializerProtocol {
   private readonly transaction: (body: () => unknown) => unknown;
   /** Frame texts by id, for reads (a history reads each chain once). */
   private readonly frames = new Bounded<number, Buffer>(512);
-  /** The latest frame written per thread and namespace (the next one's dictionary). */
+  /** The latest frame written per thread and namespace (the next one's dictionary); released when the thread ends. */
   private readonly latest = new Bounded<string, Frame>(4096);
+  /** The thread whose values are being encoded (`useThread`), the memo keys each thread used, and how many threads use each. */
+  private owner: string | undefined;
+  private readonly usedBy = new Map<string, Set<string>>();
+  private readonly users = new Map<string, number>();
   private legacy: BlobSerializer | undefined;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
@@ -260,6 +273,65 @@ export class ChunkSerializer implements SerializerProtocol {
     const depth = base ? base.depth + 1 : 0;
     this.learnt.push(() => this.latest.set(thread, { id, dict: row, depth }));
     return [CHUNK_TYPE, Uint8Array.from([FRAME_ROW, ...varint(id)])];
+  }
+
+  /**
+   * The thread (its id) the next values belong to, until another is named: what they teach the memo is that thread's,
+   * released with it (`releaseThread`) unless another thread uses it later.
+   */
+  useThread(threadId: string | undefined): void {
+    this.owner = threadId;
+  }
+
+  /**
+   * A finished thread's caches released: its frames' dictionaries (one per namespace) and the memo entries no running
+   * thread used after it. Only speed is lost if it goes on later (its next frame starts a new chain, a value is
+   * hashed once more), never data: memory stays flat over a run of thousands of questions.
+   */
+  releaseThread(threadId: string): void {
+    const prefix = `${threadId}\u0000`;
+    for (const key of [...this.latest.keys()]) if (key === threadId || key.startsWith(prefix)) this.latest.delete(key);
+    if (this.owner === threadId) this.owner = undefined;
+    this.forget(threadId, true);
+  }
+
+  /** Stops tracking a thread's memo use; `drop`: the entries no other tracked thread uses leave the memo. */
+  private forget(threadId: string, drop: boolean): void {
+    const keys = this.usedBy.get(threadId);
+    this.usedBy.delete(threadId);
+    for (const key of keys ?? []) {
+      const left = (this.users.get(key) ?? 1) - 1;
+      if (left > 0) {
+        this.users.set(key, left);
+        continue;
+      }
+      this.users.delete(key);
+      if (!drop) continue;
+      this.known.delete(key);
+      this.splits.delete(key);
+    }
+  }
+
+  /** Entries the caches hold now (tests and benches: a finished thread's must go). */
+  cacheSizes(): { latest: number; known: number; splits: number; threads: number } {
+    return { latest: this.latest.size, known: this.known.size, splits: this.splits.size, threads: this.usedBy.size };
+  }
+
+  /** Marks a memo key as used by the current thread (kept while any thread that used it runs). */
+  private used(key: string): void {
+    const owner = this.owner;
+    if (owner === undefined) return;
+    let keys = this.usedBy.get(owner);
+    if (!keys) {
+      // Threads nobody releases (a library user's) are tracked up to the frames' bound: the oldest is forgotten (its
+      // memo entries stay, under the memo's own budget), so tracking never grows without end.
+      const oldest = this.usedBy.size >= TRACKED_THREADS ? this.usedBy.keys().next().value : undefined;
+      if (oldest !== undefined) this.forget(oldest, false);
+      this.usedBy.set(owner, (keys = new Set()));
+    }
+    if (keys.has(key)) return;
+    keys.add(key);
+    this.users.set(key, (this.users.get(key) ?? 0) + 1);
   }
 
   /** Adds a chunk row (inside `inTransaction`). */
@@ -347,7 +419,10 @@ export class ChunkSerializer implements SerializerProtocol {
 
   private split(value: string): string {
     const memo = this.splits.get(value);
-    if (memo !== undefined) return memo;
+    if (memo !== undefined) {
+      this.used(value);
+      return memo;
+    }
     if (LONE_SURROGATE.test(value)) return JSON.stringify(value);
     const out: (string | number)[] = [];
     for (const piece of splitPieces(value)) {
@@ -356,13 +431,22 @@ export class ChunkSerializer implements SerializerProtocol {
       else out.push(piece);
     }
     const text = `{"${STR}":${JSON.stringify(out)}}`;
-    this.learnt.push(() => this.splits.set(value, text));
+    this.learnt.push(() => {
+      const key = ownCopy(value);
+      this.splits.set(key, text);
+      this.used(key);
+    });
     return text;
   }
 
   /** The id of a chunk holding this text: found by hash and content, or added. */
   private chunk(text: string): number {
-    const known = this.known.get(text) ?? this.fresh.get(text);
+    const memo = this.known.get(text);
+    if (memo !== undefined) {
+      this.used(text);
+      return memo;
+    }
+    const known = this.fresh.get(text);
     if (known !== undefined) return known;
     const hash = createHash("sha256").update(text).digest().readBigInt64BE(0) || 1n; // 0 marks frames
     let id: number | undefined;
@@ -379,7 +463,11 @@ export class ChunkSerializer implements SerializerProtocol {
     }
     const found = id;
     this.fresh.set(text, found);
-    this.learnt.push(() => this.known.set(text, found));
+    this.learnt.push(() => {
+      const key = ownCopy(text);
+      this.known.set(key, found);
+      this.used(key);
+    });
     return id;
   }
 
@@ -504,6 +592,7 @@ export class LightSqliteSaver extends SqliteSaver {
     };
     // Frames chain within the thread and namespace.
     const thread = `${String(threadId)}\u0000${String(ns)}`;
+    this.chunks.useThread(String(threadId));
     try {
       this.chunks.inTransaction(() => {
         const [type, row] = this.chunks.encodeIn(saved, thread);
@@ -526,6 +615,7 @@ export class LightSqliteSaver extends SqliteSaver {
     const rows: PendingWrite[] = own ? writes : [[PACKED_WRITES, writes.map(([channel, value]) => [channel, value])]];
     const insert = rows.every(([channel]) => channel in WRITES_IDX_MAP) ? this.replaceWrite : this.ignoreWrite;
     const { thread_id, checkpoint_ns, checkpoint_id } = config.configurable;
+    this.chunks.useThread(String(thread_id));
     try {
       this.chunks.inTransaction(() =>
         rows.forEach(([channel, value], idx) => {
@@ -537,6 +627,16 @@ export class LightSqliteSaver extends SqliteSaver {
     } catch (error) {
       asDamage(error);
     }
+  }
+
+  /** The runner's word that a thread (a question) has ended: its caches go (`ChunkSerializer.releaseThread`). */
+  releaseThread(threadId: string): void {
+    this.chunks.releaseThread(threadId);
+  }
+
+  /** The serializer's cache sizes (tests, benches). */
+  cacheSizes() {
+    return this.chunks.cacheSizes();
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

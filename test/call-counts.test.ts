@@ -20,7 +20,7 @@ import { MAX_SQL_REASKS } from "../nodes/r3/options.ts";
 import { MAX_SUB_QUESTIONS } from "../nodes/memo/options.ts";
 import { reaskTurn } from "../nodes/r3/prompts.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type ChatRequestRecord, type OpenAIServer, type ScriptedReply, startOpenAIServer } from "./support/openai-server.ts";
+import { type ChatRequestRecord, type NMode, type OpenAIServer, type ScriptedReply, startOpenAIServer } from "./support/openai-server.ts";
 import { agentsConfig, failing, type MethodAgents, methodAgents, wrongResult } from "./support/method-agents.ts";
 import { minibenchFixture, runCli } from "./support/cli.ts";
 
@@ -150,8 +150,9 @@ describe("declared calls per question hold what eval measures", () => {
         expect(m.calls, `${graph} question ${m.id}: ${m.calls} calls (${m.roles.join(", ")}), declared ${JSON.stringify(bounds)}`).toBeGreaterThanOrEqual(bounds.min);
         expect(m.calls, `${graph} question ${m.id}: ${m.calls} calls, declared ${JSON.stringify(bounds)}`).toBeLessThanOrEqual(bounds.max);
       }
-      // The shortest path is reached where the agents take it: baseline's right question, magic always.
+      // The shortest path is reached where the agents take it: baseline's right question, magic always, every sample in one request.
       if (graph === "baseline" && !flags.link) expect(measured.find((m) => m.id === dev[2]!.id)!.calls).toBe(bounds.min);
+      if (graph === "self-consistency") expect(measured.map((m) => m.calls)).toEqual(measured.map(() => 1));
       if (graph === "magic") expect(measured.map((m) => m.calls)).toEqual([bounds.min, bounds.min]);
     });
   }
@@ -268,10 +269,11 @@ function adversary(opts: { dataRounds?: number } = {}) {
 }
 
 /** Graph, flags, extra launcher flags, questions, adversary options. */
-const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: number }][] = [
+const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: number; n?: NMode }][] = [
   ["baseline", { link: true, maxFixRounds: "2" }, () => [], 2, {}],
   ["self-debugging", { maxTurns: "3" }, () => initial("failing.json"), 2, {}],
-  ["self-consistency", { samples: "5" }, () => initial("failing.json"), 1, {}],
+  // A server that refuses n: the refused request, then one per sample.
+  ["self-consistency", { samples: "5" }, () => initial("failing.json"), 1, { n: "refuse" }],
   ["repair", { maxFixRounds: "3" }, () => initial("failing.json"), 2, {}],
   ["r3", { reviewers: "1", maxDebugTurns: "1", maxReviewTurns: "2", kShot: "0" }, () => [], 1, {}],
   ["r3", { reviewers: "3", maxDebugTurns: "2", maxReviewTurns: "1", kShot: "0" }, () => [], 1, {}],
@@ -293,7 +295,8 @@ describe("with every loop at its bound, a question costs exactly the declared ma
     it(`${graph} ${JSON.stringify(flags)}`, async () => {
       dataTurns.clear();
       respond = adversary(opts);
-      const { measured, options } = await measure(graph, flags, extra(), limit);
+      server.n = opts.n ?? "honour";
+      const { measured, options } = await measure(graph, flags, extra(), limit).finally(() => (server.n = "honour"));
       const { max } = expectedCalls(graph, options)!;
       for (const m of measured) expect(m.calls, `${graph} question ${m.id} (${m.roles.join(", ")})`).toBe(max);
     });
@@ -303,7 +306,8 @@ describe("with every loop at its bound, a question costs exactly the declared ma
 // ---- MAGIC's training cycle: run by 'sqlmend magic guideline', not eval ----
 
 interface MagicMeasured {
-  perQuestion: { id: string; calls: number; roles: string }[];
+  /** calls: requests sent; reused: replies the question's identical earlier request gave (not sent). */
+  perQuestion: { id: string; calls: number; reused: number; roles: string }[];
   merges: number;
   mergeCalls: number;
 }
@@ -316,13 +320,13 @@ async function measureMagic(flags: Flags, limit: number): Promise<MagicMeasured 
   const run = await sqlmend("magic", "guideline", "--bench", benchDir, "--split", "dev", "--limit", String(limit), "--initial", path.join(dir, "magic-initial.json"), "--out", out, "--checkpoints", "memory", ...args);
   // Only a merge may fail (the last case makes it): every cycle must finish.
   expect(run.err.replace(/^.*merge.*$/gim, "")).not.toMatch(/failed|error/i);
-  const records = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; initialCorrect: boolean; usageByRole: Record<string, { calls: number }> });
+  const records = fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; initialCorrect: boolean; usageByRole: Record<string, { calls: number; reused?: number }> });
   const cycled = records.filter((r) => !r.initialCorrect);
   expect(cycled).toHaveLength(limit);
   const mergeRequests = server.requests.slice(before).filter((r) => roleOf(r) === "manager" && allText(r).includes("You maintain a self-correction guideline"));
   const stats = JSON.parse(fs.readFileSync(path.join(out, "stats.json"), "utf8")) as { batchesMerged: number };
   return {
-    perQuestion: cycled.map((r) => ({ id: r.id, calls: Object.values(r.usageByRole).reduce((n, u) => n + u.calls, 0), roles: JSON.stringify(r.usageByRole) })),
+    perQuestion: cycled.map((r) => ({ id: r.id, calls: Object.values(r.usageByRole).reduce((n, u) => n + u.calls, 0), reused: Object.values(r.usageByRole).reduce((n, u) => n + (u.reused ?? 0), 0), roles: JSON.stringify(r.usageByRole) })),
     merges: stats.batchesMerged,
     mergeCalls: mergeRequests.length,
     options,
@@ -377,14 +381,16 @@ describe("magic-feedback and magic-guideline through 'sqlmend magic guideline'",
     const m = await measureMagic({ maxIter: "3" }, 2);
     expect(m.code).toBe(0);
     const { max } = expectedCalls("magic-feedback", m.options)!;
-    for (const q of m.perQuestion) expect(q.calls, q.roles).toBe(max);
+    // The adversary repeats itself word for word: a repeated request gets the question's earlier reply, not sent
+    // (model calls count requests sent). Asked in all: exactly max.
+    for (const q of m.perQuestion) expect(q.calls + q.reused, q.roles).toBe(max), expect(q.calls).toBeLessThan(max);
   });
 
   it("without the manager, the judge never satisfied: exactly max", async () => {
     respond = (req) => (roleOf(req) === "feedback" && allText(req).includes('"correct"') ? lastAttempt(req, 3, () => json({ correct: false, reason: "no" })) : magicAdversary(req));
     const m = await measureMagic({ maxIter: "3", noManager: true }, 1);
     const { max } = expectedCalls("magic-feedback", m.options)!;
-    for (const q of m.perQuestion) expect(q.calls, q.roles).toBe(max);
+    for (const q of m.perQuestion) expect(q.calls + q.reused, q.roles).toBe(max), expect(q.calls).toBeLessThan(max);
   });
 
   it("a merge whose guideline is never usable costs exactly magic-guideline's max", async () => {

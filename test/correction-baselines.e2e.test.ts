@@ -1,8 +1,9 @@
 /**
  * MAGIC Table 1's baselines through the launcher: `sqlmend eval self-consistency|self-debugging|multiple-prompt
- * --initial baseline --correct errors` on minibench, with the response cache on — N identical sampler prompts stay N
- * samples (the cache numbers identical requests per thread), and a rerun is answered from the cache with the same vote.
+ * --initial baseline --correct errors` on minibench, with the response cache on — self-consistency's N samples are one
+ * request with n = N (the local server answers each choice), and a rerun is answered from the cache with the same vote.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Question } from "../state/question.ts";
@@ -62,7 +63,7 @@ describe("the baselines through sqlmend eval", () => {
     for (const name of ["self-debugging", "self-consistency", "multiple-prompt"]) expect(run.out).toMatch(new RegExp(`^\\s*${name}\\s+corrector`, "m"));
   });
 
-  it("self-consistency corrects the failing initial SQL by vote; N identical prompts are N samples, and a rerun hits the cache", async () => {
+  it("self-consistency corrects the failing initial SQL by vote; its N samples are one request with n, and a rerun hits the cache", async () => {
     const checkpoints = path.join(dir, "sc.sqlite");
     const run = await runCli(evalArgs("self-consistency", "sc", ["--samples", "4"]).map((a) => (a === "memory" ? checkpoints : a)), dir, env());
     expect(run.code, run.err).toBe(0);
@@ -70,30 +71,46 @@ describe("the baselines through sqlmend eval", () => {
     expect(r.get(q(0).id)).toMatchObject({ correction: "skipped: initial SQL executes", correct: true });
     expect(r.get(q(1).id)).toMatchObject({ correction: "applied", correct: true, initialSql: FAILING, sql: q(1).goldSql });
     expect(r.get(q(1).id)!.outcome).toMatchObject({ samples: 4, votes: 3, distinctResults: 2, samplesFailed: 0, allSamplesFailed: false, decision: "majority" });
-    // Four requests of one prompt, none answered from another's reply.
-    expect(samplerRequests()).toHaveLength(4);
-    expect(new Set(samplerRequests().map((s) => JSON.stringify(s.messages))).size).toBe(1);
-    expect(samplerRequests()[0]!.body.temperature).toBe(0.8);
-    // inspect shows the samples as one step of parallel tasks, and the vote's outcome.
+    // One request for the four samples: the prompt sent (and billed) once.
+    expect(samplerRequests()).toHaveLength(1);
+    expect(samplerRequests()[0]!.body).toMatchObject({ n: 4, temperature: 0.8 });
+    expect(r.get(q(1).id)).toMatchObject({ usageByRole: { sampler: { calls: 1 } } });
+    // inspect shows the sampling step with its one call, and the vote's outcome.
     const shown = await runCli(["inspect", r.get(q(1).id)!.thread as string, "--checkpoints", checkpoints], dir, env());
     expect(shown.code, shown.err).toBe(0);
-    expect(shown.out).toMatch(/^\s+\d+\s+sample ×4 .*\[4 model calls: sampler/m);
+    expect(shown.out).toMatch(/^\s+\d+\s+sample\b.*\[1 model call: sampler/m);
     expect(shown.out).toMatch(/^Outcome: .*samples 4, prompts 1, .*votes 3, .*allSamplesFailed false, decision majority$/m);
 
     const again = await runCli(evalArgs("self-consistency", "sc-again", ["--samples", "4"]), dir, env());
     expect(again.code, again.err).toBe(0);
-    expect(samplerRequests()).toHaveLength(4);
+    expect(samplerRequests()).toHaveLength(1);
     expect((await resultsOf(path.join(dir, "sc-again"))).get(q(1).id)!.outcome).toMatchObject({ samples: 4, votes: 3, distinctResults: 2 });
   });
 
-  it("under --seed each sample is sent its own seed (one seed for N identical prompts would sample one reply)", async () => {
-    const before = samplerRequests().length;
+  it("under --seed the request with n carries a sample seed; where the server refuses n each separate request its own", async () => {
+    let before = samplerRequests().length;
     const run = await runCli(evalArgs("self-consistency", "sc-seed", ["--samples", "4", "--seed", "7", "--cache", "off"]), dir, env());
     expect(run.code, run.err).toBe(0);
-    const seeds = samplerRequests().slice(before).map((r) => r.body.seed as number);
-    expect(seeds).toHaveLength(4);
-    expect(new Set(seeds).size).toBe(4);
-    expect(seeds.every((s) => Number.isInteger(s))).toBe(true);
+    const [one] = samplerRequests().slice(before);
+    expect(one!.body).toMatchObject({ n: 4, seed: expect.any(Number) });
+    expect(one!.body.seed).not.toBe(7);
+    // One seed for N identical separate requests would sample one reply N times.
+    server.n = "refuse";
+    try {
+      before = samplerRequests().length;
+      const refused = await runCli(evalArgs("self-consistency", "sc-seed-refused", ["--samples", "4", "--seed", "7", "--cache", "off"]), dir, env());
+      expect(refused.code, refused.err).toBe(0);
+      const sent = samplerRequests().slice(before);
+      expect(sent.map((r) => r.body.n ?? 1)).toEqual([4, 1, 1, 1, 1]);
+      const seeds = sent.slice(1).map((r) => r.body.seed as number);
+      expect(new Set(seeds).size).toBe(4);
+      expect(seeds.every((s) => Number.isInteger(s))).toBe(true);
+      expect((await resultsOf(path.join(dir, "sc-seed-refused"))).get(q(1).id)!.outcome).toMatchObject({ samplesSeparately: "the server refused n=4: 4 separate requests" });
+      // report.md counts it.
+      expect(fs.readFileSync(path.join(dir, "sc-seed-refused", "report.md"), "utf8")).toContain("samplesSeparately: the server refused n=4: 4 separate requests");
+    } finally {
+      server.n = "honour";
+    }
     // The generator's requests keep the run's seed.
     expect(server.requests.filter((r) => r.model === TEST_MODEL_ID).at(-1)!.body.seed).toBe(7);
   });

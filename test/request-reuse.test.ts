@@ -53,7 +53,8 @@ describe("a request identical to one answered at temperature 0 within a question
     expect(new Set(results.map((r) => r.text)).size).toBe(1);
     expect(results.filter((r) => r.reused).length).toBe(2);
     const usage = usageOfCalls(results.map((r) => r.record));
-    expect(usage).toMatchObject({ calls: 3, reused: 2 });
+    // Model calls are requests sent; the reused replies are counted apart.
+    expect(usage).toMatchObject({ calls: 1, reused: 2 });
     expect(results.filter((r) => r.record.reused).every((r) => r.record.inputTokens === 0 && r.record.outputTokens === 0)).toBe(true);
   });
 
@@ -76,7 +77,7 @@ describe("a request identical to one answered at temperature 0 within a question
     const first = await askThrice(models, "question-a");
     const second = await askThrice(models, "question-b");
     expect(server.requests.length - from).toBe(2);
-    for (const results of [first, second]) expect(usageOfCalls(results.map((r) => r.record))).toMatchObject({ calls: 3, reused: 2, inputTokens: expect.any(Number) });
+    for (const results of [first, second]) expect(usageOfCalls(results.map((r) => r.record))).toMatchObject({ calls: 1, reused: 2, inputTokens: expect.any(Number) });
     expect(usageOfCalls(second.map((r) => r.record)).inputTokens).toBeGreaterThan(0);
     expect(first[0]!.text).not.toBe(second[0]!.text);
   });
@@ -104,7 +105,12 @@ describe("an unchanged retry", () => {
       expect(fixer.requests.filter((r) => r.model === "fixer-model").length).toBe(1);
       const record = (await resultsOf(out)).get(q.id)!;
       expect(record.outcome).toMatchObject({ fixRounds: 2, reusedReplies: 1, unchangedRetryStops: 1, finalSqlExecutes: false });
+      // "model calls" is what the server received; the reused reply apart.
+      expect(record.calls).toBe(fixer.requests.length);
       const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
+      const calls = record.calls as number;
+      expect(report).toContain(`| model calls | ${calls.toFixed(2)} | | | ${calls} |`);
+      expect(report).toContain("| replies reused (not sent, not in model calls) | 1.00 | | | 1 |");
       expect(report).toMatch(/unchangedRetryStops: mean 1\.00, max 1/);
       expect(report).toMatch(/reusedReplies: mean 1\.00, max 1/);
     } finally {

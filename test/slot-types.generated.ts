@@ -106,12 +106,12 @@ export interface SlotTypesFit {
   "self-consistency schema": Assert<Fits<NodeFactory<SqlStateValue, SqlStateUpdate | Command>, SlotFactory<typeof selfConsistencySpec, "schema">>>;
   "self-consistency prompts": Assert<Fits<NodeFactory<VotingStateValue, Command>, SlotFactory<typeof selfConsistencySpec, "prompts">>>;
   "self-consistency sample": Assert<Fits<NodeFactory<SamplePayload, VotingStateUpdate | Command>, SlotFactory<typeof selfConsistencySpec, "sample">>>;
-  "self-consistency sample reads": Assert<Fits<"index" | "question" | "evidence" | "dbPath" | "schemaText" | "tableOrder", keyof SamplePayload>>;
+  "self-consistency sample reads": Assert<Fits<"index" | "question" | "evidence" | "dbPath" | "schemaText" | "tableOrder" | "count", keyof SamplePayload>>;
   "self-consistency vote": Assert<Fits<NodeFactory<VotingStateValue, VotingStateUpdate | Command>, SlotFactory<typeof selfConsistencySpec, "vote">>>;
   "self-consistency execute": Assert<Fits<NodeFactory<SqlStateValue, SqlStateUpdate | Command>, SlotFactory<typeof selfConsistencySpec, "execute">>>;
   "multiple-prompt prompts": Assert<Fits<NodeFactory<VotingStateValue, Command>, SlotFactory<typeof multiplePromptSpec, "prompts">>>;
   "multiple-prompt sample": Assert<Fits<NodeFactory<SamplePayload, VotingStateUpdate | Command>, SlotFactory<typeof multiplePromptSpec, "sample">>>;
-  "multiple-prompt sample reads": Assert<Fits<"index" | "question" | "evidence" | "dbPath" | "schemaText" | "tableOrder", keyof SamplePayload>>;
+  "multiple-prompt sample reads": Assert<Fits<"index" | "question" | "evidence" | "dbPath" | "schemaText" | "tableOrder" | "count", keyof SamplePayload>>;
   "multiple-prompt vote": Assert<Fits<NodeFactory<VotingStateValue, VotingStateUpdate | Command>, SlotFactory<typeof multiplePromptSpec, "vote">>>;
   "multiple-prompt execute": Assert<Fits<NodeFactory<SqlStateValue, SqlStateUpdate | Command>, SlotFactory<typeof multiplePromptSpec, "execute">>>;
 }

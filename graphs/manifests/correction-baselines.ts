@@ -7,10 +7,10 @@ import { SHARED_SLOT_INFO as SHARED } from "./shared.ts";
 
 const VOTING_SLOTS = {
   sample: {
-    summary: "write one SQL sample from the generation prompt and execute it: one candidate (a Send per sample)",
+    summary: "write the payload's samples (count, default 1) from the generation prompt in one request with n, and execute them: a candidate each",
     role: "sampler",
     payload: "SamplePayload",
-    reads: ["index", "question", "evidence", "dbPath", "schemaText", "tableOrder"],
+    reads: ["index", "question", "evidence", "dbPath", "schemaText", "tableOrder", "count"],
     writes: ["candidates"],
     requires: ["candidates"],
   },
@@ -34,7 +34,7 @@ export const selfConsistencyManifest = defineManifest({
   slots: {
     schema: SHARED.schema,
     prompts: {
-      summary: "N samples of one generation prompt, one Send each",
+      summary: "N samples of one generation prompt, in one Send (one request with n = N)",
       reads: ["sql", "question", "evidence", "dbPath", "schemaText"],
       writes: ["initialSql"],
       returns: "Command",
@@ -43,10 +43,11 @@ export const selfConsistencyManifest = defineManifest({
     },
     ...VOTING_SLOTS,
   },
-  // One sampler call per sample, no re-ask (a reply without SQL is a sample without SQL).
+  // One request for all samples (`n`), no re-ask (a reply without SQL is a sample without SQL). Where the server refuses
+  // n: that request and one per sample; where it returns fewer choices: one per missing sample.
   calls: (options: Record<string, unknown>) => {
     const { samples } = readOptions(SELF_CONSISTENCY_OPTIONS, options);
-    return { min: samples, max: samples, typical: samples };
+    return { min: 1, max: samples === 1 ? 1 : samples + 1, typical: 1, note: "--samples + 1 requests where the server refuses n" };
   },
 });
 

@@ -4,7 +4,7 @@ import type { SampleVote, VotingStateUpdate, VotingStateValue } from "../../stat
 import type { Candidate } from "../../state/sql-state.ts";
 import { quickHash } from "../../tools/hash.ts";
 import { sampleSeed } from "../../tools/models/sample-seed.ts";
-import { callModel } from "../../tools/models/llm.ts";
+import { callModelChoices } from "../../tools/models/llm.ts";
 import { extractSql } from "../../tools/reply.ts";
 import { readSchema, renderSchema } from "../../tools/schema.ts";
 import { normaliseSql } from "../../tools/sql-normalise.ts";
@@ -30,6 +30,8 @@ export interface SamplePayload {
   schemaText: string;
   /** Multiple-prompt: the table order this prompt shows. */
   tableOrder?: string[];
+  /** Samples of this prompt, asked in one request (`n`) where the server takes it: indices index … index + count − 1. Default 1. */
+  count?: number;
 }
 
 type VotingNode<P> = (payload: P) => Promise<Command | Record<string, unknown>>;
@@ -45,14 +47,14 @@ const payloadOf = (state: VotingStateValue, index: number, schemaText: string): 
 });
 
 /**
- * Slot `prompts` of self-consistency (no model): N samples of the same generation prompt, one `Send` each. The
- * response cache numbers identical requests per thread, so N identical prompts stay N samples. Out: initialSql.
+ * Slot `prompts` of self-consistency (no model): N samples of the same generation prompt, in one `Send` whose sample
+ * asks them in one request (`n: N`), so the prompt is billed once. Out: initialSql.
  */
 export const samePromptNode: NodeFactory<VotingStateValue, Command> = (_deps, options) => async (state) => {
   const { samples } = readOptions(SELF_CONSISTENCY_OPTIONS, options);
   return new Command({
     update: { initialSql: state.sql },
-    goto: Array.from({ length: samples }, (_, i) => new Send("sample", payloadOf(state, i, state.schemaText))),
+    goto: [new Send("sample", { ...payloadOf(state, 0, state.schemaText), count: samples } satisfies SamplePayload)],
   });
 };
 
@@ -119,28 +121,47 @@ export const reorderedPromptsNode: NodeFactory<VotingStateValue, Command> = (dep
 
 /**
  * Slot `sample` (role `sampler`, at `--sample-temperature`), one per `Send`: the shared generation prompt (the
- * `generate` slot's, zero-shot) on the payload's schema; the SQL executed at once. Out: one candidate `sample:NN`
- * (meta: index, its seed under `--seed`, and the table order it was shown); a reply without SQL is a candidate without SQL, said in attempts.
+ * `generate` slot's, zero-shot) on the payload's schema, `count` samples of it in one request (`n`) where the server
+ * takes it, else separate requests and every candidate says why (`meta.fallback`); each SQL executed at once. Out: one
+ * candidate `sample:NN` per sample (meta: index, its seed under `--seed`, the table order it was shown); a reply without
+ * SQL is a candidate without SQL, said in attempts.
  */
 export const sampleNode = (deps: NodeDeps, options: GraphOptions): VotingNode<SamplePayload> => async (payload) => {
   const { sampleTemperature } = readOptions(SELF_CONSISTENCY_OPTIONS, options);
   const prompt = generationPrompt({ schemaText: payload.schemaText, question: payload.question, evidence: payload.evidence, examples: [] });
+  const count = Math.max(1, payload.count ?? 1);
   // Under --seed every sample gets its own seed, made from the run's and its index: one seed for all N identical
-  // prompts would make the server sample one reply N times.
-  const seed = sampleSeed(deps.models, "sampler", payload.index);
-  const call = await callModel(deps.models, "sampler", prompt, { overrides: { temperature: sampleTemperature, ...(seed !== undefined ? { seed } : {}) } });
-  const sql = (call.ok ? extractSql(call.text) : null) ?? "";
-  if (!sql) call.record.error = call.record.error ?? "reply holds no SQL";
-  const execution = await executeSql(deps.executor, payload.dbPath, sql, options);
-  const candidate: Candidate = {
-    id: sampleId(payload.index),
-    sql,
-    source: "sampler",
-    execution,
-    meta: { index: payload.index, ...(seed !== undefined ? { seed } : {}), ...(payload.tableOrder ? { tableOrder: payload.tableOrder } : {}) },
-  };
-  const note = !sql ? `${call.record.error}; no SQL in this sample` : execution.ok ? undefined : `${execution.errorKind}: ${execution.error}`;
-  return withCalls({ candidates: [candidate], attempts: [{ node: "sample", sql, ok: !!sql && execution.ok, ...(note ? { note } : {}) }] }, [call.record]);
+  // prompts would make the server sample one reply N times (a request with n takes the first's and draws N).
+  const seedOf = (k: number) => sampleSeed(deps.models, "sampler", payload.index + k);
+  const asked = await callModelChoices(deps.models, "sampler", prompt, count, { overrides: { temperature: sampleTemperature }, seedOf });
+  const inOne = asked.fallback === null && count > 1 && asked.records.length === 1;
+  const samples = await Promise.all(
+    asked.choices.map(async (choice, k) => {
+      const index = payload.index + k;
+      const sql = (choice.ok ? extractSql(choice.text) : null) ?? "";
+      const error = !choice.ok ? (asked.records.find((r) => r.error?.startsWith("model call failed"))?.error ?? "model call failed") : "reply holds no SQL";
+      const execution = await executeSql(deps.executor, payload.dbPath, sql, options);
+      const seed = inOne ? (k === 0 ? seedOf(0) : undefined) : seedOf(k);
+      const candidate: Candidate = {
+        id: sampleId(index),
+        sql,
+        source: "sampler",
+        execution,
+        meta: {
+          index,
+          ...(seed !== undefined ? { seed } : {}),
+          ...(payload.tableOrder ? { tableOrder: payload.tableOrder } : {}),
+          ...(count > 1 ? { request: inOne ? `one request for ${count} samples` : "separate requests" } : {}),
+          ...(asked.fallback ? { fallback: asked.fallback } : {}),
+        },
+      };
+      const note = !sql ? `${error}; no SQL in this sample` : execution.ok ? undefined : `${execution.errorKind}: ${execution.error}`;
+      return { candidate, attempt: { node: "sample", sql, ok: !!sql && execution.ok, ...(note ? { note } : {}) } };
+    }),
+  );
+  // One reply without SQL in a single-sample call: its record says so (as before).
+  if (count === 1 && asked.records[0] && !samples[0]!.candidate.sql) asked.records[0].error = asked.records[0].error ?? "reply holds no SQL";
+  return withCalls({ candidates: samples.map((s) => s.candidate), attempts: samples.map((s) => s.attempt) }, asked.records);
 };
 
 const indexOf = (c: Candidate) => (typeof c.meta?.index === "number" ? c.meta.index : Number.MAX_SAFE_INTEGER);
@@ -155,8 +176,11 @@ export function voteOnSamples(candidates: Candidate[], initialSql: string, reque
   const samples = candidates.filter((c) => c.source === "sampler").sort((a, b) => indexOf(a) - indexOf(b));
   const { pool, excluded } = splitBallots(samples);
   const prompts = new Set(samples.map((c) => JSON.stringify(c.meta?.tableOrder ?? null))).size;
+  // Why samples asked together were sent one by one (the server refused n, returned fewer choices, ...), if they were.
+  const fallback = samples.map((c) => c.meta?.fallback).find((f): f is string => typeof f === "string") ?? null;
   const counts = {
     requested,
+    fallback,
     prompts,
     taken: samples.length,
     noSql: samples.filter((c) => !c.sql.trim()).length,

@@ -39,6 +39,12 @@ export interface OpenAIServerOptions {
   latencyMs?: number;
   /** reject response_format json_schema with 400 like servers that lack it */
   rejectJsonSchema?: boolean;
+  /**
+   * A request asking several choices (`n` > 1): "honour" (default) calls `respond` once per choice and bills the prompt
+   * once, as OpenAI and vLLM do; "refuse" answers 400 like servers without `n`; "one" ignores it and returns one choice.
+   * Also settable later on the server (`server.n`).
+   */
+  n?: NMode;
   /** `/v1/embeddings`: vectors of hashed character 3-grams (`hashedEmbedding`), or this HTTP status as a failure. */
   embeddingStatus?: number;
   /**
@@ -53,6 +59,8 @@ export interface OpenAIServerOptions {
    */
   served?: () => { model?: string; fingerprint?: string };
 }
+
+export type NMode = "honour" | "refuse" | "one";
 
 export interface EmbeddingRequestRecord {
   model: string;
@@ -82,6 +90,8 @@ export interface OpenAIServer {
   requests: ChatRequestRecord[];
   /** Every `/v1/embeddings` request, in order. */
   embeddingRequests: EmbeddingRequestRecord[];
+  /** How a request for several choices is answered now (see `OpenAIServerOptions.n`). */
+  n: NMode;
   close(): Promise<void>;
 }
 
@@ -100,6 +110,13 @@ export function scriptedReplies(list: ScriptedReply[]): OpenAIServerOptions["res
 }
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Characters of a request's JSON schema (`response_format`) and tool definitions, billed as prompt by real servers. */
+export function billedExtrasChars(body: { response_format?: { type?: string; json_schema?: unknown }; tools?: unknown[] }): number {
+  const schema = body.response_format?.type === "json_schema" && body.response_format.json_schema ? JSON.stringify(body.response_format.json_schema).length : 0;
+  const tools = Array.isArray(body.tools) && body.tools.length ? JSON.stringify(body.tools).length : 0;
+  return schema + tools;
+}
 
 function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
@@ -163,6 +180,7 @@ function errorBody(status: number, message?: string, code?: string | null) {
 
 export async function startOpenAIServer(options: OpenAIServerOptions): Promise<OpenAIServer> {
   const requests: ChatRequestRecord[] = [];
+  const state: { n: NMode } = { n: options.n ?? "honour" };
   const embeddingRequests: EmbeddingRequestRecord[] = [];
   const sockets = new Set<Socket>();
   let isClosing = false;
@@ -238,13 +256,22 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
       });
     }
 
+    const asked = typeof body.n === "number" && body.n > 1 && !record.stream ? body.n : 1;
+    if (asked > 1 && state.n === "refuse") {
+      await sleep(options.latencyMs ?? 0);
+      return sendJson(res, 400, { error: { message: "n must be 1: this server returns one choice per request", type: "invalid_request_error", param: "n", code: null } });
+    }
+    const choices = asked > 1 && state.n === "honour" ? asked : 1;
     let reply: ScriptedReply;
+    const more: ScriptedReply[] = [];
     try {
       // Under "fit", what the scripted model would say is the content constrained decoding keeps where it can.
       const intent = options.schemaOnly?.content === "fit" && fromSchemaOf?.(record) ? await options.respond(record, index) : undefined;
       const fromSchema = fromSchemaOf?.(record, intent);
       if (fromSchema) record.fromSchema = true;
       reply = fromSchema ?? (await options.respond(record, index));
+      // Each further choice is another reply to the same request (a sampling model's next draw).
+      for (let k = 1; k < choices; k++) more.push(fromSchemaOf?.(record, intent) ?? (await options.respond(record, index)));
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       return sendJson(res, 500, errorBody(500, `test respond() threw: ${msg}`));
@@ -269,35 +296,45 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
     const served = options.served?.() ?? {};
     const model = served.model ?? (record.model || TEST_MODEL_ID);
     const fingerprint = served.fingerprint ? { system_fingerprint: served.fingerprint } : {};
-    const promptChars = record.messages.reduce((n, m) => n + m.content.length, 0);
+    // What a real server bills as the prompt: the messages, and the structured-output schema and tool definitions
+    // it is sent with (OpenAI and vLLM count both in prompt_tokens).
+    const promptChars = record.messages.reduce((n, m) => n + m.content.length, 0) + billedExtrasChars(body);
 
     if ("malformed" in reply) return sendMalformed(res, reply.malformed, record, { id, created, model });
 
-    const toolCall =
-      "toolCall" in reply
-        ? { id: `call_test${idCounter}`, type: "function" as const, function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments } }
-        : undefined;
-    const content = "content" in reply ? reply.content : null;
-    const completionChars = toolCall ? toolCall.function.name.length + toolCall.function.arguments.length : (content ?? "").length;
-    const u = reply.usage ?? { prompt_tokens: estimateTokens(promptChars), completion_tokens: estimateTokens(completionChars) };
-    const usage = { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens };
+    const toolCallOf = (r: ScriptedReply) =>
+      "toolCall" in r ? { id: `call_test${idCounter}`, type: "function" as const, function: { name: r.toolCall.name, arguments: r.toolCall.arguments } } : undefined;
+    const contentOf = (r: ScriptedReply) => ("content" in r ? r.content : null);
+    const completionCharsOf = (r: ScriptedReply) => {
+      const call = toolCallOf(r);
+      return call ? call.function.name.length + call.function.arguments.length : (contentOf(r) ?? "").length;
+    };
+    const toolCall = toolCallOf(reply);
+    const content = contentOf(reply);
+    // The prompt is billed once however many choices; every choice's completion is billed.
+    const scripted = (r: ScriptedReply) => ("usage" in r ? r.usage : undefined);
+    const u = scripted(reply) ?? { prompt_tokens: estimateTokens(promptChars), completion_tokens: estimateTokens(completionCharsOf(reply)) };
+    const completionTokens = u.completion_tokens + more.reduce((n, r) => n + (scripted(r)?.completion_tokens ?? estimateTokens(completionCharsOf(r))), 0);
+    const usage = { prompt_tokens: u.prompt_tokens, completion_tokens: completionTokens, total_tokens: u.prompt_tokens + completionTokens };
     const finishReason = toolCall ? "tool_calls" : "stop";
 
     if (!record.stream) {
+      const choiceOf = (r: ScriptedReply, i: number) => {
+        const call = toolCallOf(r);
+        return {
+          index: i,
+          message: { role: "assistant", content: contentOf(r), refusal: null, ...(call ? { tool_calls: [call] } : {}) },
+          logprobs: null,
+          finish_reason: call ? "tool_calls" : "stop",
+        };
+      };
       return sendJson(res, 200, {
         id,
         object: "chat.completion",
         created,
         model,
         ...fingerprint,
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content, refusal: null, ...(toolCall ? { tool_calls: [toolCall] } : {}) },
-            logprobs: null,
-            finish_reason: finishReason,
-          },
-        ],
+        choices: [reply, ...more.filter((r) => "content" in r || "toolCall" in r)].map(choiceOf),
         usage,
       });
     }
@@ -456,6 +493,12 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     embeddingRequests,
+    get n() {
+      return state.n;
+    },
+    set n(mode: NMode) {
+      state.n = mode;
+    },
     close() {
       closed ??= new Promise<void>((resolve) => {
         isClosing = true;

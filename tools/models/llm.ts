@@ -54,7 +54,12 @@ interface Answered {
 
 /** Threads (questions) whose answered requests are kept: more than any run has in flight; the oldest go first. */
 const ANSWERED_THREADS = 256;
-const answeredByProvider = new WeakMap<ModelProvider, Map<string, Map<string, Promise<Answered | undefined>>>>();
+/**
+ * A request in flight is its promise; once answered, the reply itself: a promise made inside a graph run keeps that
+ * run's context (LangChain's config, LangGraph's loop) alive for as long as it is kept.
+ */
+type AnsweredEntry = Promise<Answered | undefined> | Answered;
+const answeredByProvider = new WeakMap<ModelProvider, Map<string, Map<string, AnsweredEntry>>>();
 
 /** The graph thread of the current call (one question's run), from LangChain's run config; undefined outside a graph. */
 function currentThread(): string | undefined {
@@ -64,7 +69,7 @@ function currentThread(): string | undefined {
 }
 
 /** This thread's answered requests (most recently used thread last, so the oldest are dropped first). */
-function answeredOf(models: ModelProvider, thread: string): Map<string, Promise<Answered | undefined>> {
+function answeredOf(models: ModelProvider, thread: string): Map<string, AnsweredEntry> {
   let threads = answeredByProvider.get(models);
   if (!threads) answeredByProvider.set(models, (threads = new Map()));
   let answered = threads.get(thread);
@@ -108,7 +113,7 @@ export async function callModel(models: ModelProvider, role: string, input: Chat
   const earlier = answered.get(key);
   if (earlier) {
     const started = performance.now();
-    const reply = await earlier;
+    const reply = earlier instanceof Promise ? await earlier : earlier;
     if (reply) {
       const record: ModelCallRecord = {
         role,
@@ -129,8 +134,10 @@ export async function callModel(models: ModelProvider, role: string, input: Chat
   try {
     const call = await sendCall(models, role, model, settings, messages, options);
     // A call that got no reply is not an answer: an identical request later sends again.
-    if (!call.ok || !call.message) answered.delete(key);
-    settle(call.ok && call.message ? { text: call.text, message: call.message, model: call.record.model } : undefined);
+    const reply = call.ok && call.message ? { text: call.text, message: call.message, model: call.record.model } : undefined;
+    if (reply) answered.set(key, reply);
+    else answered.delete(key);
+    settle(reply);
     return call;
   } catch (error) {
     answered.delete(key);
@@ -197,6 +204,115 @@ async function sendCall(models: ModelProvider, role: string, model: BaseChatMode
       },
     };
   }
+}
+
+/** What `callModelChoices` gives: one reply per choice asked, the records of every request sent, and why not one request. */
+export interface ChoicesResult {
+  /** In the order asked; a choice that got no reply has ok false and empty text. */
+  choices: { ok: boolean; text: string }[];
+  records: ModelCallRecord[];
+  /** Why the choices did not all come from one request (the caller records it for the question); null when they did. */
+  fallback: string | null;
+}
+
+/** Requests in flight at once for the separate requests of a fallback (as many as a step's tasks, `votingGraph`). */
+const SEPARATE_AT_ONCE = 8;
+/** Roles whose server refused `n` in this run, per provider: later questions send separate requests at once. */
+const refusedN = new WeakMap<ModelProvider, Map<string, string>>();
+
+/**
+ * `count` samples of one prompt (temperature > 0): one request asking `n: count` choices, billed for the prompt once.
+ * Where that cannot be done, separate requests, and `fallback` says why: the provider cannot change a role's settings
+ * per call (`variant`), the server refused `n` (remembered for the role, for the rest of the run; the refused request
+ * is recorded, not as a failure), or it returned fewer choices (the rest asked separately). At temperature 0 the
+ * requests are identical: sent one by one, the question's earlier reply answers the rest (`callModel`), no fallback.
+ * `seedOf(i)`: choice i's seed when each separate request needs its own (`sampleSeed`); the request with `n` takes choice 0's.
+ */
+export async function callModelChoices(
+  models: ModelProvider,
+  role: string,
+  input: ChatInput[],
+  count: number,
+  options: CallOptions & { seedOf?: (index: number) => number | undefined } = {},
+): Promise<ChoicesResult> {
+  const { seedOf, ...callOptions } = options;
+  const separately = async (from: number, fallback: string | null, first: ChoicesResult["choices"] = []): Promise<ChoicesResult> => {
+    const choices = [...first];
+    const records: ModelCallRecord[] = [];
+    let next = from;
+    const worker = async () => {
+      while (next < count) {
+        const i = next++;
+        const seed = seedOf?.(i);
+        const call = await callModel(models, role, input, { ...callOptions, overrides: { ...callOptions.overrides, ...(seed !== undefined ? { seed } : {}) } });
+        choices[i] = { ok: call.ok, text: call.text };
+        records[i - from] = call.record;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SEPARATE_AT_ONCE, count - from) }, worker));
+    return { choices, records, fallback };
+  };
+  const { settings } = models.forRole(role);
+  const temperature = callOptions.overrides?.temperature ?? settings.temperature;
+  if (count <= 1 || temperature === 0) return separately(0, null);
+  if (!models.variant) return separately(0, `the model provider cannot ask for ${count} choices in one request: ${count} separate requests`);
+  const refused = refusedN.get(models)?.get(role);
+  if (refused) return separately(0, `the server refused n earlier in this run (${refused}): ${count} separate requests`);
+  const seed = seedOf?.(0);
+  const { model, settings: asked } = models.variant(role, { ...callOptions.overrides, ...(seed !== undefined ? { seed } : {}), n: count });
+  const messages = toMessages(input);
+  const shown = messages.map((m) => ({ role: roleOf(m), content: messageText(m) }));
+  const started = performance.now();
+  let generations: ChatGeneration[];
+  try {
+    // generate, not invoke: invoke keeps the first choice only. Never streamed (a stream interleaves the choices).
+    const result = await withRateLimitRetries(asked.maxRetries, () => models.limiter.run(() => model.generate([messages], callOptions.callOptions as never)));
+    generations = (result.generations[0] ?? []) as ChatGeneration[];
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    const why = firstLineOf(error);
+    const record: ModelCallRecord = { role, model: asked.model, messages: shown, reply: "", inputTokens: 0, outputTokens: 0, latencyMs: performance.now() - started, method: callOptions.method, error: "" };
+    // A refusal that names n (or the choices): another 400 (a prompt too long, a bad key) fails as any call does.
+    if (isFormatRejection(why) && /\bn\b|choices/i.test(why)) {
+      let roles = refusedN.get(models);
+      if (!roles) refusedN.set(models, (roles = new Map()));
+      roles.set(role, why.slice(0, 120));
+      // A refused parameter is not a call without a reply: the separate requests answer.
+      record.error = `the server refused n=${count} (fell back to ${count} separate requests): ${why}`;
+      const rest = await separately(0, `the server refused n=${count}: ${count} separate requests`);
+      return { ...rest, records: [record, ...rest.records] };
+    }
+    record.error = noChoices(error) ? `model call failed: ${asked.baseURL ?? "the OpenAI API"} answered model ${asked.model} with no choices (an empty reply)` : `model call failed: ${why}`;
+    return { choices: Array.from({ length: count }, () => ({ ok: false, text: "" })), records: [record], fallback: null };
+  }
+  const latencyMs = performance.now() - started;
+  const replies = generations.slice(0, count).map((g) => (g.message ? messageText(g.message) : g.text));
+  const reply = generations[0]?.message as AIMessage | undefined;
+  // Each choice carries the whole request's usage: counted once. A cache hit spent nothing now (LangChain zeroes it).
+  const hit = (reply?.response_metadata as { sqlmendCache?: CacheHitNote } | undefined)?.sqlmendCache;
+  const usage = hit ? undefined : reply?.usage_metadata;
+  const record: ModelCallRecord = {
+    role,
+    model: asked.model,
+    messages: shown,
+    reply: replies[0] ?? "",
+    ...(replies.length > 1 ? { replies } : {}),
+    inputTokens: usage?.input_tokens ?? 0,
+    outputTokens: usage?.output_tokens ?? 0,
+    latencyMs,
+    method: callOptions.method,
+    ...(hit ? { cached: true, savedInputTokens: hit.inputTokens, savedOutputTokens: hit.outputTokens } : {}),
+  };
+  const choices = replies.map((text) => ({ ok: true, text }));
+  if (choices.length >= count) return { choices, records: [record], fallback: null };
+  if (!choices.length) {
+    // No choice at all is an endpoint that did not answer (as in callModel), not a server without `n`.
+    record.error = `model call failed: ${asked.baseURL ?? "the OpenAI API"} answered model ${asked.model} with no choices (an empty reply)`;
+    return { choices: Array.from({ length: count }, () => ({ ok: false, text: "" })), records: [record], fallback: null };
+  }
+  const missing = count - choices.length;
+  const rest = await separately(choices.length, `the server returned ${choices.length} of ${count} choices: ${missing} separate request${missing === 1 ? "" : "s"}`, choices);
+  return { ...rest, records: [record, ...rest.records] };
 }
 
 /**

@@ -127,6 +127,8 @@ export interface ModelOverrides {
   temperature?: number;
   /** Another seed for this call (samples of one prompt under `--seed`: one seed for all would sample one reply). */
   seed?: number;
+  /** Choices asked of one request (OpenAI's `n`; `callModelChoices`): samples of one prompt billed for the prompt once. */
+  n?: number;
 }
 
 /** Reads a config file; a bad one is a one-line error naming it. */
@@ -255,7 +257,7 @@ const onFailedAttempt = (error: unknown) => {
 /** Chat models on an OpenAI-compatible endpoint through ChatOpenAI, created lazily per role. */
 export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv = process.env, options: { cache?: ResponseCache } = {}): ModelProvider {
   const cache = new Map<string, { model: BaseChatModel; settings: ResolvedModelSettings }>();
-  const chatModel = (settings: ResolvedModelSettings): BaseChatModel => {
+  const chatModel = (settings: ResolvedModelSettings, n?: number): BaseChatModel => {
     // Local servers (Ollama, llama.cpp, vLLM) accept any key; the client insists on one.
     const apiKey = env[settings.apiKeyEnv] || (settings.baseURL ? "sk-no-key" : undefined);
     if (!apiKey) throw new UserError(`no API key: set ${settings.apiKeyEnv} (or point OPENAI_BASE_URL at a local server)`);
@@ -263,6 +265,8 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
       model: settings.model,
       apiKey,
       temperature: settings.temperature,
+      // In the invocation parameters too, so part of the response cache's key.
+      ...(n !== undefined && n > 1 ? { n } : {}),
       // In the invocation parameters, so both sent and in the cache key (LangChain keys on them).
       ...(settings.seed !== undefined ? { modelKwargs: { seed: settings.seed } } : {}),
       maxTokens: settings.maxTokens,
@@ -280,11 +284,12 @@ export function createOpenAIProvider(config: ModelConfig, env: NodeJS.ProcessEnv
   return {
     variant(role, overrides) {
       const base = this.forRole(role).settings;
-      const settings = { ...base, ...stripUndefined(overrides) };
-      const key = `${role}\u0000${settings.model}\u0000${settings.temperature}\u0000${settings.seed ?? ""}`;
+      const { n, ...changed } = overrides;
+      const settings = { ...base, ...stripUndefined(changed) };
+      const key = `${role}\u0000${settings.model}\u0000${settings.temperature}\u0000${settings.seed ?? ""}\u0000${n ?? 1}`;
       const hit = cache.get(key);
       if (hit) return hit;
-      const entry = { model: chatModel(settings), settings };
+      const entry = { model: chatModel(settings, n), settings };
       cache.set(key, entry);
       return entry;
     },

@@ -64,9 +64,14 @@ export interface ReplyStore {
   close(): void;
 }
 
-interface StoredReply {
+interface StoredChoice {
   text: string;
   message: { content: AIMessageFields["content"]; tool_calls?: AIMessageFields["tool_calls"]; additional_kwargs?: Record<string, unknown>; response_metadata?: Record<string, unknown> };
+}
+
+interface StoredReply extends StoredChoice {
+  /** The other choices of a request for several (`n`), in order; absent for one. */
+  more?: StoredChoice[];
 }
 
 /** How long a process waits for another's lock on the file, at open and at each lookup or write. */
@@ -246,14 +251,16 @@ export class ResponseCache {
     this.stats.savedInputTokens += found.inputTokens;
     this.stats.savedOutputTokens += found.outputTokens;
     const note: CacheHitNote = { hit: true, inputTokens: found.inputTokens, outputTokens: found.outputTokens };
-    const { message } = found.reply;
-    const ai = new AIMessage({
-      content: message.content,
-      tool_calls: message.tool_calls ?? [],
-      additional_kwargs: message.additional_kwargs ?? {},
-      response_metadata: { ...message.response_metadata, sqlmendCache: note },
+    // A request for several choices (`n`) stored them all: each comes back, in order.
+    return [found.reply, ...(found.reply.more ?? [])].map(({ text, message }) => {
+      const ai = new AIMessage({
+        content: message.content,
+        tool_calls: message.tool_calls ?? [],
+        additional_kwargs: message.additional_kwargs ?? {},
+        response_metadata: { ...message.response_metadata, sqlmendCache: note },
+      });
+      return { text, message: ai } as ChatGeneration;
     });
-    return [{ text: found.reply.text, message: ai } as ChatGeneration];
   }
 
   /** @internal */
@@ -266,16 +273,22 @@ export class ResponseCache {
     const generation = value[0] as ChatGeneration | undefined;
     const message = generation?.message as AIMessage | undefined;
     if (!generation || !message) return;
+    // One request's usage (each choice of an `n` request carries the whole request's, counted once).
     const usage = message.usage_metadata;
-    const reply: StoredReply = {
-      text: generation.text,
-      message: {
-        content: message.content,
-        ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}),
-        ...(Object.keys(message.additional_kwargs ?? {}).length ? { additional_kwargs: message.additional_kwargs } : {}),
-        response_metadata: message.response_metadata ?? {},
-      },
+    const stored = (g: ChatGeneration): StoredChoice => {
+      const m = g.message as AIMessage;
+      return {
+        text: g.text,
+        message: {
+          content: m.content,
+          ...(m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
+          ...(Object.keys(m.additional_kwargs ?? {}).length ? { additional_kwargs: m.additional_kwargs } : {}),
+          response_metadata: m.response_metadata ?? {},
+        },
+      };
     };
+    const more = (value.slice(1) as ChatGeneration[]).filter((g) => g.message).map(stored);
+    const reply: StoredReply = { ...stored(generation), ...(more.length ? { more } : {}) };
     if (await this.store.put(key, occurrence, { reply, inputTokens: usage?.input_tokens ?? 0, outputTokens: usage?.output_tokens ?? 0, model }, this.mode === "refresh")) this.stats.writes++;
     if (this.store.broken) this.stats.disabled = this.store.broken;
   }
