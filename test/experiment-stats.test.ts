@@ -22,7 +22,7 @@ const ids = Array.from({ length: 40 }, (_, i) => String(i));
 const initiallyRight = (id: string) => Number(id) < 20;
 
 describe("planned comparisons", () => {
-  it("a corrector's 11/0 flip against its initial SQL stays significant after Holm over the 12 planned comparisons, where Holm over all 78 pairs would not", () => {
+  it("a corrector's 11/0 flip against its initial SQL stays significant after Holm over the 12 planned comparisons, where Holm over all 78 pairs would not", async () => {
     const correctors = Array.from({ length: 12 }, (_, i) => `c${i + 1}`);
     const recipe = validateRecipe({ name: "many", runs: { initial: { graph: "baseline" }, ...Object.fromEntries(correctors.map((c) => [c, { graph: "repair", initial: "initial", correct: "all" }])) } }, "many");
     // c1 turns 11 wrong answers right and breaks none; every other corrector changes nothing.
@@ -55,7 +55,7 @@ describe("planned comparisons", () => {
     expect(table).toMatch(/^\| c1 \| initial SQL \(initial\) \| 40 \| 11 \| 0 \| \+27\.50 \[\d+\.\d\d, \d+\.\d\d\] \| 0\.000977 \| 0\.0117 \| significant \|$/m);
     expect(table).toMatch(/^\| c2 \| initial SQL \(initial\) \| 40 \| 0 \| 0 \| \+0\.00 \[-\d+\.\d\d, \d+\.\d\d\] \| 1\.00 \| 1\.00 \| not significant \|$/m);
     // One family per page: the experiment page's all-pairs table is labelled exploratory; its planned cells carry the effect.
-    const html = renderCompareHtml(all, { command: "sqlmend experiment many", experiment: experimentHtmlRows(rows) });
+    const html = await renderCompareHtml(all, { command: "sqlmend experiment many", experiment: experimentHtmlRows(rows) });
     expect(html).toContain("<h2>Exploratory: every pair (not the planned family)</h2>");
     expect(html).not.toContain("<h2>Pairs</h2>");
     expect(html).toMatch(/initial SQL \(initial\): \+11 \/ −0, EX \+27\.50 \[\d+\.\d\d, \d+\.\d\d\], p 0\.000977, Holm p 0\.0117 \(of 12\)/);

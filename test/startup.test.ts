@@ -68,6 +68,8 @@ describe("bin/sqlmend.js", () => {
     const source = fs.readFileSync(path.join(ROOT, "tools", "import-module.ts"), "utf8");
     const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
     fs.writeFileSync(path.join(out, "import-module.mjs"), js);
+    // The module hooks it registers, beside it as the build puts them.
+    fs.copyFileSync(path.join(ROOT, "tools", "user-module-hooks.mjs"), path.join(out, "user-module-hooks.mjs"));
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
     fs.writeFileSync(path.join(out, "slot.ts"), "const factory = (deps: unknown, options: Record<string, unknown>): string => 'typed ' + typeof deps;\nexport default factory;\n");
     fs.writeFileSync(path.join(out, "plain.mjs"), "export default () => 'plain';\n");

@@ -176,7 +176,7 @@ describe("a node that throws keeps its slot, class, stack and spend", () => {
 
   it("inside a Send fan-out the branch that threw is named: slot, class, the module's line", async () => {
     const out = path.join(dir, "fanout");
-    const run = await runCli(["eval", "self-consistency", "--initial", "baseline", "--samples", "3", "--node", "sample=boom-sample.mts", "--bench", benchDir, "--out", out, "--ids", dev[0]!.id, ...model()], dir, env());
+    const run = await runCli(["eval", "multiple-prompt", "--initial", "baseline", "--samples", "3", "--node", "sample=boom-sample.mts", "--bench", benchDir, "--out", out, "--ids", dev[0]!.id, ...model()], dir, env());
     expect(run.code).toBe(3);
     const record = (await resultsOf(out)).get(dev[0]!.id)!;
     expect(record.failure).toBe("the graph could not finish: slot 'sample': boom in sample 1");

@@ -117,7 +117,7 @@ describe("sqlmend ts-sql audit", () => {
       // A resume with other TS-SQL settings is refused; an unknown id and a corrupt run file are one clear line each.
       const other = captureIO(dir, env);
       expect(await main([...args, "--resume", "--max-data-rounds", "1"], other.io)).toBe(1);
-      expect(other.err()).toMatch(/--resume: .* holds a run with settings/);
+      expect(other.err()).toMatch(/--resume: .*: option --max-data-rounds was \d+, now 1/);
       const unknown = captureIO(dir, env);
       expect(await main([...args.slice(0, -4), "--out", path.join(dir, "audit-ids"), "--ids", "0,42"], unknown.io)).toBe(1);
       expect(unknown.err().trim().split("\n")[0]).toMatch(/--ids: no question with id 42/);
