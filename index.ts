@@ -15,6 +15,8 @@ export { runExperiment } from "./runner/experiment-run.ts";
 export type { ExperimentResult } from "./runner/experiment-run.ts";
 export { score } from "./runner/score-run.ts";
 export { compare } from "./runner/compare-run.ts";
+export { exportView, startView } from "./runner/view/server.ts";
+export type { ExportResult, ExportViewOptions, StartViewOptions, ViewServer } from "./runner/view/server.ts";
 export { loadBenchmark } from "./runner/benchmark-api.ts";
 export type { EvalFiles, EvalOptions, EvalResult } from "./runner/eval-run.ts";
 export type { RunApiOptions } from "./runner/run-values.ts";

@@ -45,10 +45,33 @@ function lcsDiff(a: string[], b: string[]): DiffPart[] {
   return parts;
 }
 
+/**
+ * Joins changes split only by whitespace (`name` `, ` `age` matched on the space): each run of changes becomes one
+ * deletion then one insertion, so the diff reads by phrase, not by token.
+ */
+function coalesce(parts: DiffPart[]): DiffPart[] {
+  const out: DiffPart[] = [];
+  let del = "", ins = "";
+  const flush = () => {
+    if (del) out.push({ op: "del", text: del });
+    if (ins) out.push({ op: "ins", text: ins });
+    del = ins = "";
+  };
+  parts.forEach((p, i) => {
+    const between = p.op === "same" && /^\s+$/.test(p.text) && (del || ins) && parts[i + 1] && parts[i + 1]!.op !== "same";
+    if (p.op === "del") del += p.text;
+    else if (p.op === "ins") ins += p.text;
+    else if (between) { del += p.text; ins += p.text; }
+    else { flush(); out.push(p); }
+  });
+  flush();
+  return out;
+}
+
 /** What turns `before` into `after`, token by token (by line past MAX_TOKENS: `coarse`). */
 export function diffSql(before: string, after: string): { parts: DiffPart[]; coarse: boolean } {
   const a = sqlTokens(before), b = sqlTokens(after);
-  if (a.length <= MAX_TOKENS && b.length <= MAX_TOKENS) return { parts: lcsDiff(a, b), coarse: false };
+  if (a.length <= MAX_TOKENS && b.length <= MAX_TOKENS) return { parts: coalesce(lcsDiff(a, b)), coarse: false };
   const la = before.split(/(?<=\n)/), lb = after.split(/(?<=\n)/);
   if (la.length <= MAX_TOKENS && lb.length <= MAX_TOKENS) return { parts: lcsDiff(la, lb), coarse: true };
   return { parts: [{ op: "del", text: before }, { op: "ins", text: after }], coarse: true };
