@@ -70,3 +70,96 @@ export const isDamagedCheckpoint = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
   return (typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code)) || /database disk image is malformed|file is not a database/i.test(firstLineOf(error));
 };
+
+/** A thrown error as a run keeps it (results.jsonl's `errorDetail`, the thread's error write, `inspect`). */
+export interface ErrorDetail {
+  /** The slot (graph node) that threw, when known. */
+  slot?: string;
+  /** The error's class name (`TypeError`, `SlotContractError`, ...). */
+  errorClass: string;
+  message: string;
+  /** The stack, the frames of the user's own modules first. */
+  stack?: string;
+  /** The first frame in a user's module (file:line:column), when user code threw. */
+  at?: string;
+}
+
+const SLOT_MARK = Symbol.for("sqlmend.slot");
+
+/** Marks an error with the slot whose node threw it (the first mark wins: the innermost node). */
+export function markSlot(error: unknown, slot: string): void {
+  if (!error || typeof error !== "object" || SLOT_MARK in error) return;
+  try {
+    Object.defineProperty(error, SLOT_MARK, { value: slot, enumerable: false });
+  } catch {
+    // a frozen error object: its slot is then read from the checkpoint
+  }
+}
+
+/** The slot `markSlot` recorded on an error, if any. */
+export const slotOf = (error: unknown): string | undefined =>
+  error && typeof error === "object" && SLOT_MARK in error ? String((error as Record<symbol, unknown>)[SLOT_MARK]) : undefined;
+
+/** The error a step's failure comes down to: the first slot error among parallel branches, else the first that is not an abort. */
+export function leadErrorOf(error: unknown): unknown {
+  const branches = branchErrorsOf(error);
+  if (!branches.length) return error;
+  return branches.find((e) => e instanceof SlotContractError) ?? branches.find((e) => !isAbort(e)) ?? branches[0];
+}
+
+/** A sibling branch cancelled because another failed: never the cause. */
+export const isAbort = (error: unknown): boolean => (error as { name?: unknown } | null)?.name === "AbortError";
+
+// This package's own folder: frames outside it (and outside any node_modules and Node's internals) are the user's.
+const OWN_ROOT = (() => {
+  try {
+    const file = decodeURIComponent(new URL(import.meta.url).pathname);
+    return file.slice(0, file.lastIndexOf("/core/") + 1);
+  } catch {
+    return "";
+  }
+})();
+
+/** `file:line:column` of a stack frame line, or undefined. */
+function frameLocation(frame: string): string | undefined {
+  const m = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/.exec(frame.trim());
+  if (!m) return undefined;
+  const file = m[1]!.startsWith("file://") ? decodeURIComponent(m[1]!.slice(7)) : m[1]!;
+  return `${file}:${m[2]}:${m[3]}`;
+}
+
+const isUserFrame = (location: string): boolean =>
+  !location.startsWith("node:") && !location.includes("/node_modules/") && !location.startsWith("internal/") && !!OWN_ROOT && !location.startsWith(OWN_ROOT) && location.startsWith("/");
+
+/**
+ * What a run keeps of a thrown error: its class, message and slot (`markSlot`, or `slot` when the caller knows it),
+ * and its stack with the user's own frames first (`at`: the first of them). Parallel branches: the lead error.
+ */
+export function errorDetailOf(thrown: unknown, slot?: string): ErrorDetail {
+  const error = leadErrorOf(thrown);
+  const isError = error instanceof Error;
+  const message = isError ? error.message : String(error);
+  const errorClass = isError ? (error.name && error.name !== "Error" ? error.name : error.constructor?.name || "Error") : typeof error;
+  const detail: ErrorDetail = { errorClass, message: message.slice(0, 4000) };
+  const named = slotOf(error) ?? slotOf(thrown) ?? slot;
+  if (named) detail.slot = named;
+  const stack = isError && typeof error.stack === "string" ? error.stack : undefined;
+  if (stack) {
+    const lines = stack.split("\n");
+    const frames = lines.filter((l) => /^\s+at\s/.test(l));
+    const user = frames.filter((f) => {
+      const where = frameLocation(f);
+      return where !== undefined && isUserFrame(where);
+    });
+    const rest = frames.filter((f) => !user.includes(f));
+    detail.stack = [`${errorClass}: ${message.split("\n")[0]}`, ...user, ...rest].slice(0, 40).join("\n");
+    if (user.length) detail.at = frameLocation(user[0]!);
+  }
+  return detail;
+}
+
+/** The one-line error of a question, naming the slot that threw when the message does not already. */
+export function slotLineOf(error: unknown, slot: string | undefined): string {
+  const line = firstLineOf(error);
+  return slot && !line.includes(`slot '${slot}'`) ? `slot '${slot}': ${line}` : line;
+}

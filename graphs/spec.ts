@@ -1,6 +1,6 @@
 import { type BaseCheckpointSaver, Command, Send } from "@langchain/langgraph";
 import type { AnyNodeFactory, GraphOptions, NodeDeps } from "../nodes/types.ts";
-import { SlotContractError } from "../core/errors.ts";
+import { markSlot, SlotContractError } from "../core/errors.ts";
 import type { GraphInfo, SlotContract, SlotReturn } from "./manifests/manifest.ts";
 import type { OutcomeSpec } from "./outcome.ts";
 import { EMBEDDER_ROLE } from "../tools/models/embedder-role.ts";
@@ -212,7 +212,7 @@ const describeReturn = (value: unknown): string =>
 export function checkedNode(graph: string, slot: string, contract: SlotContract, node: AnyNode, options: Record<string, unknown> = {}, stateFields?: ReadonlySet<string>): AnyNode {
   const where = `slot '${slot}' of graph '${graph}'`;
   const routes = contract.routesTo?.length ? ` routing to ${contract.routesTo.join(" or ")}` : "";
-  return async (state, config) => {
+  const checked = async (state: unknown, config?: unknown) => {
     const out = await node(state, config);
     const command = lgName(out) === "Command";
     if (contract.returns === "Command" && !command) throw new SlotContractError(`${where} must return a Command${routes} (new Command({ update, goto })); got ${describeReturn(out)}`);
@@ -247,6 +247,15 @@ export function checkedNode(graph: string, slot: string, contract: SlotContract,
     const goto = (out as { goto?: unknown }).goto;
     const foreign = !(out instanceof Command) || (Array.isArray(goto) ? goto : [goto]).some((g) => lgName(g) === "Send" && !(g instanceof Send));
     return foreign ? ownCommand(out as Record<string, unknown>) : out;
+  };
+  // Whatever the node throws (its own error or a broken contract) says which slot threw it: results.jsonl and inspect name it.
+  return async (state, config) => {
+    try {
+      return await checked(state, config);
+    } catch (error) {
+      markSlot(error, slot);
+      throw error;
+    }
   };
 }
 

@@ -108,6 +108,7 @@ export async function recordOfRun(runner: GraphRunner, q: Question, run: Questio
     ...(run.usage.failed ? { failedCalls: run.usage.failed, callFailure: run.usage.failure } : {}),
     ...(run.usage.cached ? { cachedCalls: run.usage.cached, savedTokens: run.usage.savedTokens ?? 0, savedInputTokens: run.usage.savedInputTokens ?? 0, savedOutputTokens: run.usage.savedOutputTokens ?? 0 } : {}),
     error: run.error,
+    ...(run.errorDetail ? { errorDetail: run.errorDetail } : {}),
     ...(failure ? { failure } : unreadable ? { failure: `not scored: the ${unreadable}` } : {}),
     ...(run.initialExtraction ? { initialExtraction: run.initialExtraction } : {}),
     ...(run.checkpointNotes?.length ? { checkpointRestart: run.checkpointNotes.join("; ") } : {}),

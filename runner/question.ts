@@ -4,9 +4,10 @@ import { executeSql } from "../nodes/execute.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 import type { Question } from "../state/question.ts";
 import type { SqlInput, SqlStateValue } from "../state/sql-state.ts";
-import { addUsage, emptyUsage, type Usage } from "../state/usage.ts";
+import { addUsage, emptyUsage, type Usage, UsageSchema } from "../state/usage.ts";
 import { scoreQuestion, type Semantics } from "../tools/benchmarks/score.ts";
-import { DamagedCheckpointError, firstLineOf, isDamagedCheckpoint, UserError } from "../core/errors.ts";
+import { DamagedCheckpointError, type ErrorDetail, errorDetailOf, firstLineOf, isAbort, isDamagedCheckpoint, UserError } from "../core/errors.ts";
+import { keepThreadError } from "../storage/thread-error.ts";
 import { lazyCrypto } from "../tools/hash.ts";
 
 // The compiled graphs' types differ per method; the runner needs only these calls.
@@ -75,8 +76,10 @@ export interface QuestionRun {
   usage: Usage;
   latencyMs: number;
   iterations: number;
-  /** One line, when the question could not be run to the end. */
+  /** One line, when the question could not be run to the end (naming the slot that threw, when one did). */
   error?: string;
+  /** The thrown error in full: slot, class, message, stack (the user's frames first); also kept in the thread. */
+  errorDetail?: ErrorDetail;
   /** The root run id of the graph's trace (the corrector's, for a corrector). */
   traceRunId?: string;
   /** `--initial FILE`: the prediction was not plain SQL, and its SQL was extracted from the text, or it held none. */
@@ -278,8 +281,41 @@ async function answerQuestionWith(runner: GraphRunner, q: Question, threadId: st
     });
   } catch (error) {
     if (error instanceof UserError) throw error;
-    return withExtraction({ threadId, sql: initialSql ?? "", initialSql, usage, latencyMs: performance.now() - started, iterations: 0, error: errorLineOf(error, q) });
+    const kept = await keptOfFailure(runner.graph, threadId, error, q);
+    return withExtraction({ threadId, sql: initialSql ?? "", initialSql, usage: addUsage(usage, kept.usage), latencyMs: performance.now() - started, iterations: 0, error: kept.error, errorDetail: kept.errorDetail });
   }
+}
+
+/**
+ * What a thread that threw keeps: the calls and tokens it spent (its last checkpoint's usage, plus the usage its
+ * step's finished tasks wrote before a sibling threw), the error with the slot that threw (`markSlot`, else the
+ * failed task's name in the checkpoint: a validation error LangGraph raises after the node returned) — the error
+ * also written into the thread (`keepThreadError`), so `inspect` and `readThread` show its stack.
+ */
+export async function keptOfFailure(graph: RunnableGraph, threadId: string, error: unknown, q: Question): Promise<{ usage: Usage; error: string; errorDetail: ErrorDetail }> {
+  let usage = emptyUsage();
+  let failedSlot: string | undefined;
+  let checkpointId: string | undefined;
+  try {
+    const snapshot = (await graph.getState({ configurable: { thread_id: threadId } })) as { values: unknown; tasks: { name?: string; error?: unknown; result?: unknown }[]; config?: { configurable?: Record<string, unknown> } };
+    const spent = UsageSchema.safeParse((snapshot.values as { usage?: unknown } | undefined)?.usage);
+    if (spent.success) usage = spent.data;
+    for (const task of snapshot.tasks ?? []) {
+      const written = UsageSchema.safeParse((task.result as { usage?: unknown } | undefined)?.usage);
+      if (task.result && written.success) usage = addUsage(usage, written.data);
+    }
+    failedSlot = (snapshot.tasks ?? []).find((t) => t.error && !isAbort(t.error))?.name ?? (snapshot.tasks ?? []).find((t) => t.error)?.name;
+    const id = snapshot.config?.configurable?.checkpoint_id;
+    if (typeof id === "string") checkpointId = id;
+  } catch {
+    // no readable thread (it never started, or a remote graph): nothing spent that we can see
+  }
+  const errorDetail = errorDetailOf(error, failedSlot);
+  const line = errorLineOf(error, q);
+  const slot = errorDetail.slot;
+  const saver = graph.checkpointer as { putWrites?: unknown } | undefined;
+  if (checkpointId && typeof saver?.putWrites === "function") await keepThreadError(saver as Parameters<typeof keepThreadError>[0], threadId, checkpointId, errorDetail);
+  return { usage, error: slot && !line.includes(`slot '${slot}'`) ? `slot '${slot}': ${line}` : line, errorDetail };
 }
 
 /** MAGIC's three scenarios (Table 1): correct all SQL, only SQL that fails to execute, or only SQL the gold says is wrong. */

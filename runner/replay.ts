@@ -5,7 +5,6 @@ import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 import { outcomeOf } from "../graphs/outcome.ts";
 import type { Benchmark, Question } from "../state/question.ts";
 import { SPLITS, type Split } from "../state/splits.ts";
-import type { SqlStateValue } from "../state/sql-state.ts";
 import { emptyUsage, subtractUsage, type Usage, UsageSchema } from "../state/usage.ts";
 import { loadSource } from "../tools/benchmarks/benchmark.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
@@ -14,7 +13,7 @@ import { openReadyCheckpointer } from "../storage/checkpoints.ts";
 import { isPostgresLocation } from "../storage/location.ts";
 import { evalRecordStore, recordOfRun, writeEvalOutputs } from "./eval.ts";
 import { fallbackNotes, type RunIO } from "./progress.ts";
-import { continueThread, type GraphRunner, iterationsOf, type QuestionRun } from "./question.ts";
+import { continueThread, type GraphRunner, iterationsOf, keptOfFailure, type QuestionRun } from "./question.ts";
 import { nextThread, type QuestionRunResult, runQuestions, unfinishedLines } from "./question-runner.ts";
 import { type EvalRecord, exLine, failureOf, isFailed, parseResults, summarize } from "./report.ts";
 import { fileOrder } from "./selection.ts";
@@ -366,10 +365,9 @@ async function replayQuestion(
     run = { ...base, sql: state.sql, state, outcome: outcomeOf(runner.spec, state as unknown as Record<string, unknown>), usage: subtractUsage(state.usage, plan.prefix), latencyMs: performance.now() - started, iterations: iterationsOf(state) };
   } catch (error) {
     if (error instanceof UserError) throw error;
-    // What the suffix spent before it broke, as far as the fork's checkpoints say.
-    const values = (await runner.graph.getState({ configurable: { thread_id: ctx.thread } }).catch(() => undefined))?.values as Partial<SqlStateValue> | undefined;
-    const usage = values?.usage ? subtractUsage(values.usage, plan.prefix) : emptyUsage();
-    run = { ...base, sql: "", usage, latencyMs: performance.now() - started, iterations: 0, error: firstLineOf(error) };
+    // What the suffix spent before it broke, as far as the fork's checkpoints say, and the error with its slot.
+    const kept = await keptOfFailure(runner.graph, ctx.thread, error, q);
+    run = { ...base, sql: "", usage: subtractUsage(kept.usage, plan.prefix), latencyMs: performance.now() - started, iterations: 0, error: kept.error, errorDetail: kept.errorDetail };
   }
   const record = await recordOfRun(runner, q, run, ctx.thread, ctx.semantics, ctx.keepDistinct);
   return {

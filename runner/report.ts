@@ -31,8 +31,10 @@ export const EvalRecordSchema = z.object({
   savedTokens: z.number().optional(),
   savedInputTokens: z.number().optional(),
   savedOutputTokens: z.number().optional(),
-  /** One line, when the graph could not finish the question. */
+  /** One line, when the graph could not finish the question (naming the slot that threw). */
   error: z.string().optional(),
+  /** The thrown error in full: the slot, the error's class, message and stack (the user module's frames first; `at` the first). */
+  errorDetail: z.object({ slot: z.string().optional(), errorClass: z.string(), message: z.string(), stack: z.string().optional(), at: z.string().optional() }).optional(),
   /**
    * Set when the question is failed, not answered (`isFailed`): why, one line. Not scored, left out of EX, run again by
    * `--resume`. The rule (runner/eval.ts): the graph could not finish, or a model call got no reply after the

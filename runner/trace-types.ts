@@ -88,6 +88,8 @@ export interface RunView {
     /** What failed questions cost (they are not answers, but their tokens were spent). */
     failedCost: QuestionCost;
     totalCost: QuestionCost;
+    /** Selected questions with no record yet (a stopped run: `--resume` runs them). */
+    notRun?: number;
   };
   /** results.jsonl lines that did not read. */
   droppedLines: number;
@@ -107,6 +109,9 @@ export interface TraceCall {
   cached?: boolean;
   reused?: boolean;
   error?: string;
+  /** Served by the response cache: what the stored reply had cost. */
+  savedInputTokens?: number;
+  savedOutputTokens?: number;
 }
 
 /** A change of one state field between two steps. */
@@ -153,6 +158,8 @@ export interface TraceStep {
   gold?: StepGold;
   next: string[];
   createdAt?: string;
+  /** The step did not complete: its tasks' writes were saved but no checkpoint followed (a node threw, or the run was killed). */
+  pending?: boolean;
 }
 
 /** A thread as `readThread` returns it. */
@@ -177,6 +184,14 @@ export interface ThreadView {
   forkedFrom?: { threadId: string; checkpointId: string; prefixSteps: number };
   /** With gold: the first step that was right, the step that broke a right answer, the last step that changed the SQL. */
   goldSummary?: { firstRight?: number; broke?: number[]; last?: number; finalCorrect?: boolean };
+  /** A finished thread's outcome (as results.jsonl records it), when its graph was loaded. */
+  outcome?: Record<string, string | number | boolean | null>;
+  /** Why the thread was read generically, or anything else the reader had to fall back on. */
+  note?: string;
+  /** Where the thread was read from (a file, or a PostgreSQL URL without its password). */
+  checkpoints?: string;
+  /** With gold: why no verdict could be given (no gold SQL, the question is not in the benchmark, ...). */
+  goldNote?: string;
 }
 
 export interface ReadThreadOptions {
