@@ -1,93 +1,93 @@
 /**
- * `sqlmend view` in a real headless Chromium (Debian's /usr/bin/chromium driven by playwright-core): a run page
- * filtered to its wrong questions, a question page (gold/final diff, steps, a thrown node's error with its slot and
- * stack), a comparison's fixed and broken questions, an export opened from file:// with no server, hostile model and
- * database strings shown as text that runs nothing, and no table wider than its column at 400 and 1,400 px.
+ * `sqlmend view` in a real headless Chromium (Debian's /usr/bin/chromium driven by playwright-core) over real runs
+ * (the launcher, the real ChatOpenAI client against the local server, real SQLite checkpoints): a run page filtered
+ * to its wrong questions; a question page (gold/final diff, steps, a thrown node's error with its slot and stack); a
+ * comparison's fixed and broken questions; a `--graph` run and its replay (the fork and the reused prefix); an export
+ * opened from file:// with no server; a hostile model reply and column name shown as text that runs nothing; no table
+ * wider than its column at 400 and 1,400 px. One set of runs for the whole file.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { Question } from "../state/question.ts";
-import type { RunQuestion, RunView, ThreadView, Verdict } from "../runner/trace-types.ts";
-import { exportView, startView, type TraceApi, type ViewServer } from "../runner/view/server.ts";
-import { questionHash } from "../runner/run-file.ts";
+import { exportView, startView, type ViewServer } from "../runner/view/server.ts";
+import { minibenchFixture, questionOf, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { minibenchFixture } from "./support/cli.ts";
+import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const skip = fs.existsSync(CHROMIUM) ? undefined : `no ${CHROMIUM}: apt-get install chromium (.ci/run does)`;
 if (skip) console.warn(`view: skipped: ${skip}`);
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const LIBRARY = JSON.stringify(path.join(ROOT, "index.ts"));
 const HOSTILE_REPLY = `<img src=x onerror=alert(1)></script><script>alert(2)</script><!--`;
 const HOSTILE_COLUMN = `<img src=y onerror=alert(3)>`;
 
-let dir: string;
-let benchDir: string;
-let dev: Question[];
-let browser: Browser;
-let server: ViewServer;
-let runA: string, runB: string;
-const runs = new Map<string, RunView>();
-const threads = new Map<string, ThreadView>();
-
-const trace: TraceApi = {
-  readRun: (d) => runs.get(d)!,
-  readThread: (id) => {
-    const t = threads.get(id);
-    if (!t) throw new Error(`no thread ${id}`);
-    return t;
-  },
+/** A graph of one's own (`--graph`): baseline with a tidy slot that throws on one question. */
+const graphModule = (throwOn: string) => `
+import { END, START, StateGraph, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import { defineGraph, routeAfterExecute, SHARED_SLOTS, SqlInputState, sqlStateFields } from ${LIBRARY};
+const TidyState = new StateSchema({ ...sqlStateFields, tidied: z.number().int().default(0) });
+const tidy = () => async (state) => {
+  if (state.questionId === ${JSON.stringify(throwOn)}) { const found = undefined; return { sql: found.sql }; }
+  return { sql: state.sql.trim().replace(/;+$/, ""), tidied: 1 };
 };
+export default defineGraph({
+  name: "tidy-view", summary: "baseline with a tidy step", kind: "generator", state: TidyState,
+  slots: { schema: SHARED_SLOTS.schema, generate: SHARED_SLOTS.generate, tidy: { summary: "strip semicolons", reads: ["sql"], writes: ["sql", "tidied"], factory: tidy }, execute: SHARED_SLOTS.execute, fix: SHARED_SLOTS.fix },
+  steps: (o) => 4 + 2 * (o.maxFixRounds ?? 3),
+  outcome: { of: (state) => ({ tidied: state.tidied }) },
+  wire: ({ node, options: o }) => new StateGraph(TidyState, { input: SqlInputState })
+    .addNode("schema", node("schema")).addNode("generate", node("generate")).addNode("tidy", node("tidy"))
+    .addNode("execute", node("execute")).addNode("fix", node("fix"))
+    .addEdge(START, "schema").addEdge("schema", "generate").addEdge("generate", "tidy").addEdge("tidy", "execute")
+    .addConditionalEdges("execute", routeAfterExecute(o.maxFixRounds), ["fix", END]).addEdge("fix", "execute"),
+});
+`;
 
-const cost = { calls: 2, inputTokens: 100, outputTokens: 20, latencyMs: 1500 };
-
-function question(q: Question, verdict: Verdict, sql: string, run: string): RunQuestion {
-  return { id: q.id, dbId: q.dbId, difficulty: q.difficulty!, question: q.question, evidence: q.evidence, verdict, sql, cost, iterations: 1, threadId: `${run}:${q.id}`, outcome: { fixRounds: verdict === "wrong" ? 2 : 0 } };
-}
-
-function runView(name: string, qs: RunQuestion[]): RunView {
-  const d = path.join(dir, name);
-  fs.mkdirSync(d, { recursive: true });
-  fs.writeFileSync(path.join(d, "run.json"), JSON.stringify({ runId: name, graph: "baseline", bench: benchDir, split: "dev", semantics: "bird", questionHashes: Object.fromEntries(dev.map((q) => [q.id, questionHash(q)])) }));
-  fs.writeFileSync(path.join(d, "results.jsonl"), "");
-  const byVerdict = { right: 0, wrong: 0, failed: 0, skipped: 0, unscored: 0 } as Record<Verdict, number>;
-  for (const q of qs) byVerdict[q.verdict]++;
-  const scored = byVerdict.right + byVerdict.wrong;
-  const run: RunView = {
-    dir: d, runId: name, graph: "baseline", bench: benchDir, split: "dev", semantics: "bird", models: { generator: "scripted" }, settings: {}, questions: qs, droppedLines: 0,
-    summary: { selected: qs.length, byVerdict, ex: { correct: byVerdict.right, scored, pct: (byVerdict.right / scored) * 100, low: 10, high: 90 }, failedCost: { ...cost, calls: 0 }, totalCost: cost },
-  };
-  runs.set(d, run);
-  return run;
-}
+let dir: string;
+let dev: Question[];
+let model: OpenAIServer;
+let browser: Browser;
+let view: ViewServer;
+let runA: string, runB: string, runG: string, runR: string;
+/** Which run the model answers for: a gets a hostile reply on question 1; b answers question 3 wrong. */
+let mode: "a" | "b" = "a";
 
 beforeAll(async () => {
   dir = makeTempDir();
+  let benchDir: string;
   ({ benchDir, dev } = await minibenchFixture(dir));
-  const wrongSql = `SELECT 1 AS "${HOSTILE_COLUMN}"`;
-  // Run a: 0 right, 1 wrong (hostile column), 2 failed (a node threw), 3 right, the rest right.
-  const a = runView("run-a", dev.slice(0, 8).map((q, i) => question(q, i === 1 ? "wrong" : i === 2 ? "failed" : i === 4 ? "wrong" : "right", i === 1 || i === 4 ? wrongSql : q.goldSql!, "a")));
-  a.questions[2]!.error = { slot: "generate", errorClass: "TypeError", message: "Cannot read properties of undefined (reading 'sql')", stack: "TypeError: Cannot read properties of undefined (reading 'sql')\n    at generate (file:///tmp/my-node.mjs:3:14)", at: "file:///tmp/my-node.mjs:3:14" };
-  a.questions[2]!.failure = "the graph could not finish: Cannot read properties of undefined (reading 'sql')";
-  // Run b: 1 fixed, 3 broken.
-  runView("run-b", dev.slice(0, 8).map((q, i) => question(q, i === 3 || i === 4 ? "wrong" : i === 2 ? "failed" : "right", i === 3 || i === 4 ? "SELECT 2" : q.goldSql!, "b")));
-  runA = runs.get(path.join(dir, "run-a"))!.dir;
-  runB = runs.get(path.join(dir, "run-b"))!.dir;
-  for (const q of a.questions) {
-    threads.set(q.threadId, {
-      threadId: q.threadId, graph: "baseline", readAs: "graph", finished: q.verdict !== "failed", next: q.verdict === "failed" ? ["generate"] : [], state: {},
-      steps: [
-        { step: 1, checkpointId: "c1", slots: ["schema"], roles: [], writes: {}, diff: [{ field: "schemaText", change: "added", after: "CREATE TABLE students(...)" }], calls: [], next: ["generate"] },
-        ...(q.verdict === "failed"
-          ? [{ step: 2, checkpointId: "c2", slots: ["generate"], roles: [], writes: {}, diff: [], calls: [], next: ["generate"], error: q.error! }]
-          : [{ step: 2, checkpointId: "c2", slots: ["generate"], roles: ["generator"], writes: {}, sql: q.sql, diff: [{ field: "sql", change: "added" as const, after: q.sql }], calls: [{ role: "generator", model: "scripted", messages: [{ role: "user", content: q.question }], reply: HOSTILE_REPLY, inputTokens: 50, outputTokens: 10, latencyMs: 700 }], next: ["execute"], gold: { sql: q.sql, correct: q.verdict === "right", marks: ["last" as const] } }]),
-      ],
-      ...(q.error ? { error: q.error } : {}),
-    });
-  }
-  server = await startView({ runs: [runA, runB], trace });
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  fs.writeFileSync(path.join(dir, "tidy-graph.mts"), graphModule(dev[2]!.id));
+  fs.writeFileSync(path.join(dir, "tidy-node.mts"), `export default () => async (state) => ({ sql: state.sql.trim(), tidied: 2 });\n`);
+  model = await startOpenAIServer({
+    respond: (req) => {
+      const q = dev.find((x) => x.question === questionOf(req));
+      const sql = (text: string) => ({ content: `\`\`\`sql\n${text}\n\`\`\``, usage: { prompt_tokens: 100, completion_tokens: 10 } });
+      if (!q) return sql("SELECT 1");
+      if (mode === "a" && q.id === dev[1]!.id) return { content: `${HOSTILE_REPLY}\n\`\`\`sql\nSELECT 1 AS "${HOSTILE_COLUMN}"\n\`\`\`` };
+      if (mode === "b" && q.id === dev[3]!.id) return sql("SELECT 42");
+      return sql(q.goldSql!);
+    },
+  });
+  const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home"), SQLMEND_CACHE: "off" };
+  const flags = ["--model", "m", "--base-url", model.url, "--max-retries", "0"];
+  const sqlmend = async (...args: string[]) => {
+    const run = await runCli(args, dir, env);
+    expect(run.code, run.out + run.err).not.toBe(1);
+  };
+  [runA, runB, runG, runR] = ["a", "b", "g", "r"].map((n) => path.join(dir, `run-${n}`)) as [string, string, string, string];
+  await sqlmend("eval", "baseline", "--bench", benchDir, "--out", runA, "--limit", "5", ...flags);
+  mode = "b";
+  await sqlmend("eval", "baseline", "--bench", benchDir, "--out", runB, "--limit", "5", ...flags);
+  await sqlmend("eval", "--graph", "tidy-graph.mts", "--bench", benchDir, "--out", runG, "--limit", "4", ...flags);
+  await sqlmend("replay", runG, "--from", "tidy", "--node", "tidy=tidy-node.mts", "--out", runR, ...flags);
+  view = await startView({ runs: [runA, runB, runG, runR], cwd: dir, env: { ...process.env, ...env } });
   if (skip) return;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -96,11 +96,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
+  await view?.close();
+  await model?.close();
   removeTempDir(dir);
 });
 
-/** A page that fails the test on a dialog (a script that ran), a page error, or a request off this server or file. */
+/** A page that records dialogs (a script that ran), page errors, and any request off this server or file. */
 async function open(url: string, width = 1400): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   const dialogs: string[] = [];
@@ -108,65 +109,77 @@ async function open(url: string, width = 1400): Promise<{ page: Page; dialogs: s
   page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-  page.on("request", (r) => { if (!r.url().startsWith(server.url) && !r.url().startsWith("file:")) errors.push(`request ${r.url()}`); });
+  page.on("request", (r) => { if (!r.url().startsWith(view.url) && !r.url().startsWith("file:")) errors.push(`request ${r.url()}`); });
   await page.goto(url);
   return { page, dialogs, errors };
 }
+const ids = (page: Page, selector: string) => page.locator(selector).evaluateAll((rows) => rows.map((r) => r.getAttribute("data-id")));
 
 describe.skipIf(skip)("sqlmend view in Chromium", () => {
   it("filters a run's questions to its wrong ones", async () => {
-    const { page, errors } = await open(`${server.url}run/0`);
+    const { page, errors } = await open(`${view.url}run/0`);
     await page.waitForSelector("#table-0[data-ready]");
-    expect(await page.locator("#table-0 tbody tr").count()).toBe(8);
+    expect(await page.locator("#table-0 tbody tr").count()).toBe(5);
     await page.selectOption("#table-0 select[name=v]", "wrong");
-    const verdicts = await page.locator("#table-0 tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-verdict")));
-    expect(verdicts).toEqual(["wrong", "wrong"]);
-    expect(await page.locator("#table-0 tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-id")))).toEqual([dev[1]!.id, dev[4]!.id]);
+    expect(await ids(page, "#table-0 tbody tr")).toEqual([dev[1]!.id]);
     expect(page.url()).toContain("v=wrong");
     await page.close();
     expect(errors).toEqual([]);
   }, 60_000);
 
-  it("shows a question's gold/final diff, its steps and a thrown node's error with its slot and stack", async () => {
-    const wrong = await open(`${server.url}run/0/q/${dev[1]!.id}`);
-    expect(await wrong.page.locator(".gold-diff del").count()).toBeGreaterThan(0);
-    expect(await wrong.page.locator(".gold-diff ins").first().textContent()).toContain("1");
-    expect(await wrong.page.locator(".step").count()).toBe(2);
-    expect(await wrong.page.locator(".results .result").count()).toBe(2);
-    // The hostile reply and column name are text: visible, not markup, and nothing ran.
-    await wrong.page.locator("details.call summary").first().click();
-    expect(await wrong.page.locator("pre.reply").first().textContent()).toBe(HOSTILE_REPLY);
-    expect(await wrong.page.locator(".result-table th").allTextContents()).toContain(HOSTILE_COLUMN);
-    expect(await wrong.page.locator("img").count()).toBe(0);
-    expect(wrong.dialogs).toEqual([]);
-    await wrong.page.close();
-    const failed = await open(`${server.url}run/0/q/${dev[2]!.id}`);
-    const error = failed.page.locator(".step.err .error");
-    expect(await error.locator(".slot").textContent()).toBe("generate");
-    expect(await error.locator("pre.stack").textContent()).toContain("my-node.mjs:3:14");
-    expect(await failed.page.locator("code.cmd").first().textContent()).toContain(`--from schema --ids ${dev[2]!.id}`);
-    await failed.page.close();
-    expect([...wrong.errors, ...failed.errors]).toEqual([]);
+  it("shows a question's gold/final diff and its steps; a hostile reply and column name are text and run nothing", async () => {
+    const { page, dialogs, errors } = await open(`${view.url}run/0/q/${dev[1]!.id}`);
+    expect(await page.locator(".gold-diff del").count()).toBeGreaterThan(0);
+    expect(await page.locator(".gold-diff ins").allTextContents()).toContainEqual(expect.stringContaining(HOSTILE_COLUMN));
+    expect(await page.locator(".step h3").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("generate"), expect.stringContaining("execute")]));
+    await page.locator("details.call summary").first().click();
+    expect(await page.locator("pre.reply").first().textContent()).toContain(HOSTILE_REPLY);
+    expect(await page.locator(".results .result-table th").allTextContents()).toContain(HOSTILE_COLUMN);
+    expect(await page.locator("img, script:not([type])").count()).toBe(1); // the page's own script, no other
+    expect(dialogs).toEqual([]);
+    await page.close();
+    expect(errors).toEqual([]);
   }, 60_000);
 
   it("compares two runs: the fixed and broken questions", async () => {
-    const { page } = await open(`${server.url}compare?runs=0,1`);
+    const { page } = await open(`${view.url}compare?runs=0,1`);
     expect(await page.locator(".fixed li").allTextContents()).toEqual([dev[1]!.id]);
     expect(await page.locator(".broken li").allTextContents()).toEqual([dev[3]!.id]);
     await page.close();
   }, 60_000);
 
+  it("opens a --graph run's thrown node (slot and stack) and its replay (fork and reused prefix)", async () => {
+    const run = await open(`${view.url}run/2`);
+    expect(await run.page.locator("main").textContent()).toContain("tidy-graph.mts");
+    await run.page.close();
+    const thrown = await open(`${view.url}run/2/q/${dev[2]!.id}`);
+    const error = thrown.page.locator(".error:has(.slot)").first();
+    expect(await error.locator(".slot").textContent()).toBe("tidy");
+    expect(await error.textContent()).toContain("Cannot read properties of undefined (reading 'sql')");
+    expect(await error.locator("pre.stack").textContent()).toContain("tidy-graph.mts");
+    await thrown.page.close();
+    const replayed = await open(`${view.url}run/3/q/${dev[0]!.id}`);
+    expect(await replayed.page.locator(".fork").first().textContent()).toContain("reused");
+    expect(await replayed.page.locator(".step.reused").count()).toBeGreaterThan(0);
+    await replayed.page.close();
+    const compare = await open(`${view.url}compare?runs=2,3`);
+    expect(await compare.page.locator(".pair .note").textContent()).toContain("replays");
+    expect(await compare.page.locator("table.side .fork").count()).toBeGreaterThan(0);
+    await compare.page.close();
+  }, 60_000);
+
   it("opens an export from file:// with no server", async () => {
     const file = path.join(dir, "export.html");
-    const result = await exportView({ runs: [runA], out: file, trace, maxQuestions: 3 });
-    expect(result.leftOut[0]).toContain("5 question(s)");
+    const result = await exportView({ runs: [runA], out: file, maxQuestions: 2, cwd: dir, io: { stdout: () => {}, stderr: () => {}, env: { ...process.env, SQLMEND_HOME: path.join(dir, "home") }, cwd: dir } });
+    expect(result.leftOut).toEqual(["run-a: the pages of 3 question(s) (in the table only)"]);
     const { page, dialogs, errors } = await open(pathToFileURL(file).href);
     await page.waitForSelector("#table-0[data-ready]");
     expect(await page.locator("section.page:visible").count()).toBe(1);
-    await page.selectOption("#table-0 select[name=v]", "failed");
+    expect(await page.locator("section.page:visible .note").first().textContent()).toContain("2 of 5 questions");
+    await page.selectOption("#table-0 select[name=v]", "wrong");
     await page.locator("#table-0 tbody tr a").first().click();
-    expect(await page.locator("section.page:visible h1").textContent()).toContain(`Question ${dev[2]!.id}`);
-    expect(await page.locator("section.page:visible .step.err .slot").textContent()).toBe("generate");
+    expect(await page.locator("section.page:visible h1").textContent()).toContain(`Question ${dev[1]!.id}`);
+    expect(await page.locator("section.page:visible .gold-diff del").count()).toBeGreaterThan(0);
     await page.close();
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
@@ -174,13 +187,13 @@ describe.skipIf(skip)("sqlmend view in Chromium", () => {
 
   it("keeps every table within its column at 400 and 1,400 px", async () => {
     for (const width of [400, 1400]) {
-      for (const url of [`${server.url}run/0`, `${server.url}run/0/q/${dev[1]!.id}`, `${server.url}compare?runs=0,1`]) {
+      for (const url of [`${view.url}run/0`, `${view.url}run/0/q/${dev[1]!.id}`, `${view.url}compare?runs=0,1`]) {
         const { page } = await open(url, width);
         const over = await page.evaluate(() => {
           const main = document.querySelector("main")!.getBoundingClientRect();
-          return [...document.querySelectorAll("table, .chart-table, pre, .grid > div")]
+          return [...document.querySelectorAll("table, .chart-table, pre, .grid > div, .step")]
             .filter((e) => (e as HTMLElement).offsetParent !== null)
-            .map((e) => ({ tag: e.tagName + "." + e.className, right: e.getBoundingClientRect().right, parent: e.parentElement!.getBoundingClientRect().right }))
+            .map((e) => ({ what: `${e.tagName}.${e.className}`, right: e.getBoundingClientRect().right, parent: e.parentElement!.getBoundingClientRect().right }))
             .filter((e) => e.right > Math.min(e.parent, main.right) + 1);
         });
         expect(over, `${url} at ${width}px`).toEqual([]);
@@ -193,23 +206,23 @@ describe.skipIf(skip)("sqlmend view in Chromium", () => {
 
 describe("the view server", () => {
   it("serves GET only and nothing outside the runs it was given", async () => {
-    expect((await fetch(`${server.url}run/0`, { method: "POST" })).status).toBe(405);
-    expect((await fetch(`${server.url}run/7`)).status).toBe(404);
-    expect((await fetch(`${server.url}run/0/q/..%2F..%2Frun.json`)).status).toBe(404);
-    expect((await fetch(`${server.url}..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
-    expect(server.host).toBe("127.0.0.1");
+    expect((await fetch(`${view.url}run/0`, { method: "POST" })).status).toBe(405);
+    expect((await fetch(`${view.url}run/9`)).status).toBe(404);
+    expect((await fetch(`${view.url}run/0/q/..%2F..%2Frun.json`)).status).toBe(404);
+    expect((await fetch(`${view.url}..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
+    expect(view.host).toBe("127.0.0.1");
   });
 
   it("refuses in one line to compare runs whose question hashes differ", async () => {
-    const changed = runView("run-c", runs.get(runA)!.questions);
-    const runJson = path.join(changed.dir, "run.json");
-    const rec = JSON.parse(fs.readFileSync(runJson, "utf8"));
-    rec.questionHashes[dev[0]!.id] = "0000000000000000";
-    fs.writeFileSync(runJson, JSON.stringify(rec));
-    const other = await startView({ runs: [runA, changed.dir], trace });
+    const changed = path.join(dir, "run-c");
+    fs.cpSync(runA, changed, { recursive: true });
+    const runJson = JSON.parse(fs.readFileSync(path.join(changed, "run.json"), "utf8"));
+    runJson.questionHashes[dev[0]!.id] = "0000000000000000";
+    fs.writeFileSync(path.join(changed, "run.json"), JSON.stringify(runJson));
+    const other = await startView({ runs: [runA, changed] });
     try {
       const html = await (await fetch(`${other.url}compare?runs=0,1`)).text();
-      expect(html).toMatch(/<p class="refused">run-a and run-c are not runs of the same questions: question 0 differs/);
+      expect(html).toContain(`<p class="refused">run-a and run-c are not runs of the same questions: question ${dev[0]!.id} differs (its question hash)`);
     } finally {
       await other.close();
     }

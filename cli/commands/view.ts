@@ -47,7 +47,7 @@ export const viewCommand: Command = {
       return EXIT.ok;
     }
     if (values["max-questions"] !== undefined) throw new UsageError("--max-questions bounds --export");
-    const server = await startView({ runs: positionals, host: values.host ?? "127.0.0.1", port: count("--port", values.port, 8737, 0), cwd: io.cwd });
+    const server = await startView({ runs: positionals, host: values.host ?? "127.0.0.1", port: count("--port", values.port, 8737, 0), cwd: io.cwd, env: io.env });
     io.stdout(`sqlmend view: ${server.sources.runs.length} run(s)${server.sources.experiments.length ? `, ${server.sources.experiments.length} experiment(s)` : ""} at ${server.url} (Ctrl-C stops)\n`);
     const signals = Object.keys(STOP_SIGNALS) as StopSignal[];
     let stop = (_s: StopSignal) => {};

@@ -50,7 +50,8 @@ summary{cursor:pointer}
 .cmd{background:#1d2430;color:#e8edf3;padding:.3rem .5rem;border-radius:3px;display:block;white-space:pre-wrap;overflow-wrap:anywhere}
 .chart-table{max-width:100%}
 ul.ids{columns:12rem;padding-left:1.2rem}
-@media (max-width:700px){.wide-only{display:none}main{padding:.5rem}}
+th.c-id{width:7rem}th.c-db{width:9rem}th.c-diff{width:7rem}th.c-verdict{width:5.5rem}th.c-num{width:5rem}
+@media (max-width:700px){.wide-only{display:none}main{padding:.5rem}th.c-id{width:3.5rem}th.c-verdict{width:4.6rem}th.c-num{width:3.6rem}th,td{padding:.2rem .25rem}}
 @media print{header.top{display:none}}
 `;
 

@@ -59,9 +59,9 @@ const int = (n: number) => Math.round(n).toLocaleString("en-US");
 function exTable(caption: string, groups: GroupEx[], cls: string): string {
   if (!groups.length) return "";
   const rows = groups
-    .map((g) => `<tr><td>${esc(g.key || "(none)")}</td><td class="num">${g.count}</td><td class="num">${g.correct}/${g.scored}</td><td class="num">${pct(g.ex)}</td><td class="wide-only">${esc(interval(g))}</td><td><div class="bar" style="width:${(g.ex ?? 0).toFixed(1)}%"></div></td></tr>`)
+    .map((g) => `<tr><td>${esc(g.key || "(none)")}</td><td class="num">${g.count}</td><td class="num wide-only">${g.correct}/${g.scored}</td><td class="num">${pct(g.ex)}</td><td class="wide-only">${esc(interval(g))}</td><td><div class="bar" style="width:${(g.ex ?? 0).toFixed(1)}%"></div></td></tr>`)
     .join("");
-  return `<h3>${esc(caption)}</h3><div class="chart-table ${cls}"><table><thead><tr><th>${esc(caption.replace(/^EX by /, ""))}</th><th class="num">questions</th><th class="num">right/scored</th><th class="num">EX</th><th class="wide-only">95 % interval</th><th>EX</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<h3>${esc(caption)}</h3><div class="chart-table ${cls}"><table><thead><tr><th>${esc(caption.replace(/^EX by /, ""))}</th><th class="num">questions</th><th class="num wide-only">right/scored</th><th class="num">EX</th><th class="wide-only">95 % interval</th><th>EX</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The run's header lines: what ran, on what, with which models; a replay names its original. */
@@ -117,7 +117,7 @@ ${compareLinks.length ? `<p class="meta">Compare with: ${compareLinks.join(" · 
 <label>order<select name="dir"><option value="desc">high first</option><option value="asc">low first</option></select></label>
 </form>
 <div class="pager"><button type="button" class="prev">‹ previous</button><span class="count"></span><button type="button" class="next">next ›</button></div>
-<table class="questions"><thead><tr><th style="width:7rem">id</th><th class="wide-only" style="width:9rem">database</th><th class="wide-only" style="width:7rem">difficulty</th><th style="width:5.5rem">verdict</th><th>question</th><th class="wide-only">final SQL</th><th class="num" style="width:5.5rem">tokens</th><th class="num wide-only" style="width:4rem">calls</th><th class="num wide-only" style="width:5rem">latency s</th><th class="num" style="width:4.5rem">rounds</th></tr></thead><tbody></tbody></table>
+<table class="questions"><thead><tr><th class="c-id">id</th><th class="wide-only c-db">database</th><th class="wide-only c-diff">difficulty</th><th class="c-verdict">verdict</th><th>question</th><th class="wide-only">final SQL</th><th class="num c-num">tokens</th><th class="num wide-only c-num">calls</th><th class="num wide-only c-num">latency s</th><th class="num c-num">rounds</th></tr></thead><tbody></tbody></table>
 </div>
 <script type="application/json" data-table="${tableId}">${jsonForScript(data)}</script>`;
 }
@@ -143,6 +143,9 @@ export interface QuestionDetail {
   thread?: ThreadView;
   /** Why the thread could not be read (one line). */
   threadError?: string;
+  /** A replay's thread: the original thread's steps up to the fork (reused as recorded), or why they could not be read. */
+  prefix?: TraceStep[];
+  prefixError?: string;
   goldSql?: string;
   /** Why there is no gold SQL or no results (one line). */
   goldNote?: string;
@@ -218,11 +221,13 @@ function stepBlock(step: TraceStep, vr: ViewRun, q: RunQuestion, max: number, re
   const ex = step.execution;
   const execution = ex
     ? ex.ok
-      ? `<p class="meta">execution: ${ex.rowCount ?? "?"} row(s)${ex.columns ? ` · columns ${esc(ex.columns.join(", "))}` : ""}</p>${ex.rows?.length ? `<pre>${esc(shortText(ex.rows.slice(0, 5), max))}</pre>` : ""}`
+      ? `<p class="meta">execution: ${ex.rowCount ?? "?"} row(s)${ex.rows && ex.rows.length < (ex.rowCount ?? 0) ? `, first ${Math.min(ex.rows.length, 5)} shown` : ""}</p>${ex.columns?.length ? `<table class="exec-table"><thead><tr>${ex.columns.map((c) => `<th>${esc(c)}</th>`).join("")}</tr></thead><tbody>${(ex.rows ?? []).slice(0, 5).map((row) => `<tr>${row.map((c) => `<td>${esc(shortText(c, 500))}</td>`).join("")}</tr>`).join("")}</tbody></table>` : ""}`
       : `<div class="error">execution failed${ex.errorKind ? ` (${esc(ex.errorKind)})` : ""}: ${esc(ex.error ?? "")}</div>`
     : "";
   const slot = step.slots[0];
-  const command = slot ? `<details><summary>re-run from here</summary><code class="cmd">${esc(replayCommand(vr.run, q.id, slot))}</code>${step.slots.length > 1 || step.step > 1 ? `<p class="meta">replay forks at the last checkpoint before slot ${esc(slot)} first ran in this thread.</p>` : ""}</details>` : "";
+  // A reused step is the original run's: re-running from it replays the original.
+  const from = reused && vr.run.replayOf ? { ...vr.run, dir: vr.run.replayOf.dir } : vr.run;
+  const command = slot ? `<details><summary>re-run from here</summary><code class="cmd">${esc(replayCommand(from, q.id, slot))}</code>${step.slots.length > 1 || step.step > 1 ? `<p class="meta">replay forks at the last checkpoint before slot ${esc(slot)} first ran in this thread.</p>` : ""}</details>` : "";
   return `<div class="step${reused ? " reused" : ""}${step.error ? " err" : ""}" data-step="${step.step}"><h3>step ${step.step}: ${esc(step.slots.join(", ") || "(input)")}${step.roles.length ? ` <span class="meta">roles ${esc(step.roles.join(", "))}</span>` : ""}${gold}${reused ? ` <span class="meta">reused prefix</span>` : ""}</h3>
 ${step.sql !== undefined ? `<pre class="sql">${esc(shortText(step.sql, max))}</pre>` : ""}
 ${calls.join("")}${diff}${execution}${step.error ? errorBlock(step.error) : ""}${command}</div>`;
@@ -258,19 +263,25 @@ export function questionPage(vr: ViewRun, q: RunQuestion, d: QuestionDetail, lin
   if (d.threadError) parts.push(`<p class="note">The thread could not be read: ${esc(d.threadError)}</p>`);
   if (t) {
     const reusedUpTo = t.forkedFrom?.prefixSteps ?? 0;
-    parts.push(`<p class="meta">${t.steps.length} step(s), ${t.finished ? "finished" : `unfinished${t.next.length ? `, next: ${esc(t.next.join(", "))}` : ""}`} · read ${t.readAs === "graph" ? `by graph ${esc(t.graph ?? "")}` : "generically from the checkpoints (the graph module is not available)"}</p>`);
+    parts.push(`<p class="meta">${t.steps.length} step(s)${d.prefix?.length ? ` after ${d.prefix.length} reused` : ""}, ${t.finished ? "finished" : `unfinished${t.next.length ? `, next: ${esc(t.next.join(", "))}` : ""}`} · read ${t.readAs === "graph" ? `by graph ${esc(t.graph ?? "")}` : "generically from the checkpoints (the graph module is not available)"}</p>`);
     if (t.forkedFrom) parts.push(`<p class="note fork">Forked from thread ${esc(t.forkedFrom.threadId)} at checkpoint ${esc(t.forkedFrom.checkpointId)}: steps 1–${t.forkedFrom.prefixSteps} are the original's, reused.</p>`);
     if (t.goldSummary) {
-      const g = t.goldSummary;
+      // A replay's summary is over its own steps: the reused prefix's first right step counts too.
+      const prefixRight = d.prefix?.find((s) => s.gold?.correct)?.step;
+      const g = { ...t.goldSummary, ...(t.goldSummary.firstRight === undefined && prefixRight !== undefined ? { firstRight: prefixRight } : {}) };
       parts.push(`<p class="meta gold-summary">Against the gold: ${g.firstRight !== undefined ? `first right at step ${g.firstRight}` : "never right"}${g.broke?.length ? `; a right answer broken at step ${g.broke.join(", ")}` : ""}${g.last !== undefined ? `; last SQL change at step ${g.last}` : ""}${g.finalCorrect !== undefined ? `; final ${g.finalCorrect ? "right" : "wrong"}` : ""}.</p>`);
     }
-    if (t.error) parts.push(errorBlock(t.error));
+    if (t.note) parts.push(`<p class="meta">${esc(t.note)}</p>`);
+    if (t.error && !t.steps.some((s) => s.error)) parts.push(errorBlock(t.error));
+    if (d.prefixError) parts.push(`<p class="note">The original thread's prefix could not be read: ${esc(d.prefixError)}</p>`);
     const maxSteps = opts.maxSteps ?? Infinity;
-    parts.push(t.steps.slice(0, maxSteps).map((s) => stepBlock(s, vr, q, max, reusedUpTo, opts.maxCalls ?? Infinity)).join("\n"));
-    if (t.steps.length > maxSteps) parts.push(`<p class="note">${t.steps.length - maxSteps} later step(s) left out of this export.</p>`);
+    const steps = [...(d.prefix ?? []), ...t.steps];
+    parts.push(steps.slice(0, maxSteps).map((s) => stepBlock(s, vr, q, max, reusedUpTo, opts.maxCalls ?? Infinity)).join("\n"));
+    if (steps.length > maxSteps) parts.push(`<p class="note">${steps.length - maxSteps} later step(s) left out of this export.</p>`);
   }
-  const firstSlot = t?.steps.find((s) => s.slots.length)?.slots[0];
-  if (firstSlot) parts.push(`<h2>Re-run</h2><p>This question from its first slot (each step above gives its own):</p><code class="cmd">${esc(replayCommand(vr.run, q.id, firstSlot))}</code><p class="meta">Add --node SLOT=FILE to swap a node for the rest; the models are replay's flags (as eval takes them).</p>`);
+  const firstSlot = [...(d.prefix ?? []), ...(t?.steps ?? [])].find((s) => s.slots.length)?.slots[0];
+  const firstRun = d.prefix?.length && vr.run.replayOf ? { ...vr.run, dir: vr.run.replayOf.dir } : vr.run;
+  if (firstSlot) parts.push(`<h2>Re-run</h2><p>This question from its first slot (each step above gives its own):</p><code class="cmd">${esc(replayCommand(firstRun, q.id, firstSlot))}</code><p class="meta">Add --node SLOT=FILE to swap a node for the rest; the models are replay's flags (as eval takes them).</p>`);
   return parts.join("\n");
 }
 

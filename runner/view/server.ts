@@ -16,6 +16,7 @@ import { loadSource } from "../../tools/benchmarks/benchmark.ts";
 import { type Semantics, scoreQuestion } from "../../tools/benchmarks/score.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import type { SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
+import type { ReadThreadMore } from "../trace.ts";
 import type { ReadThreadOptions, RunQuestion, RunView, ThreadView } from "../trace-types.ts";
 import { VIEW_CSP } from "./assets.ts";
 import { comparePage, document, experimentPage, indexPage, type Links, type QuestionDetail, questionPage, type ResultView, runPage, serverLinks, type ViewExperiment, type ViewRun } from "./pages.ts";
@@ -23,12 +24,12 @@ import { comparePage, document, experimentPage, indexPage, type Links, type Ques
 /** The trace API as the explorer uses it (runner/trace.ts). */
 export interface TraceApi {
   readRun(dir: string): RunView | Promise<RunView>;
-  readThread(threadId: string, options?: ReadThreadOptions): ThreadView | Promise<ThreadView>;
+  readThread(threadId: string, options?: ReadThreadOptions & ReadThreadMore): ThreadView | Promise<ThreadView>;
 }
 
 async function defaultTrace(): Promise<TraceApi> {
-  const spec = "../trace.ts";
-  return (await import(spec)) as TraceApi;
+  const { readRun, readThread } = await import("../trace.ts");
+  return { readRun, readThread };
 }
 
 /** What the explorer was given: runs (an experiment's runs included) and experiments. */
@@ -127,7 +128,10 @@ export class DetailReader {
   private benches = new Map<string, Promise<Map<string, Question> | string>>();
   private executor: SqlExecutor & { close(): Promise<void> } | undefined;
 
-  constructor(private trace: TraceApi) {}
+  constructor(
+    private trace: TraceApi,
+    private where: { env: NodeJS.ProcessEnv; cwd: string },
+  ) {}
 
   /** The run's questions from its benchmark (as run.json names it), or why they cannot be read. */
   private questionsOf(run: RunView): Promise<Map<string, Question> | string> {
@@ -166,9 +170,19 @@ export class DetailReader {
   async detail(vr: ViewRun, q: RunQuestion, opts: { textMax?: number; results?: boolean } = {}): Promise<QuestionDetail> {
     const detail: QuestionDetail = { ...(opts.textMax ? { textMax: opts.textMax } : {}) };
     try {
-      detail.thread = await this.trace.readThread(q.threadId, { run: vr.run.dir, gold: true });
+      detail.thread = await this.trace.readThread(q.threadId, { run: vr.run.dir, gold: true, env: this.where.env, cwd: this.where.cwd });
     } catch (error) {
       detail.threadError = firstLineOf(error);
+    }
+    // A replay's thread starts at the fork: the reused prefix is the original thread's, read from the original run.
+    const fork = detail.thread?.forkedFrom;
+    if (fork) {
+      try {
+        const original = await this.trace.readThread(fork.threadId, { run: vr.run.replayOf?.dir ?? vr.run.dir, gold: true, env: this.where.env, cwd: this.where.cwd });
+        detail.prefix = original.steps.filter((s) => s.step <= fork.prefixSteps);
+      } catch (error) {
+        detail.prefixError = firstLineOf(error);
+      }
     }
     const questions = await this.questionsOf(vr.run);
     const question = typeof questions === "string" ? undefined : questions.get(q.id);
@@ -215,6 +229,8 @@ export interface StartViewOptions {
   /** Default 0: a free port. */
   port?: number;
   cwd?: string;
+  /** Where the data directory is (SQLMEND_HOME: the default checkpoint store) — default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** The trace API (default runner/trace.ts): a test may give hand-made values. */
   trace?: TraceApi;
 }
@@ -234,7 +250,7 @@ const loopbackHost = (host: string) => ["127.0.0.1", "localhost", "::1", "[::1]"
 export async function startView(options: StartViewOptions): Promise<ViewServer> {
   const trace = options.trace ?? (await defaultTrace());
   const sources = await loadViewSources(options.runs, trace, options.cwd);
-  const reader = new DetailReader(trace);
+  const reader = new DetailReader(trace, { env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() });
   const links: Links = serverLinks;
   const runPages = new Map<number, string>();
   const host = options.host ?? "127.0.0.1";
@@ -350,7 +366,7 @@ export async function exportView(options: ExportViewOptions): Promise<ExportResu
   const trace = options.trace ?? (await defaultTrace());
   const sources = await loadViewSources(options.runs, trace, options.cwd ?? io.cwd);
   const max = options.maxQuestions ?? 100;
-  const reader = new DetailReader(trace);
+  const reader = new DetailReader(trace, { env: io.env, cwd: options.cwd ?? io.cwd });
   const sectionId = (k: number, id: string) => `q-${k}-${encodeURIComponent(id)}`;
   const detailIds = new Map<number, string[]>();
   const runs = sources.runs;
