@@ -113,6 +113,14 @@ async function open(url: string, width = 1400): Promise<{ page: Page; dialogs: s
   await page.goto(url);
   return { page, dialogs, errors };
 }
+/** In the page: every visible table, chart table, pre, grid cell and step wider than its parent or the main column. */
+const OVERFLOWING = `(() => {
+  const main = document.querySelector("main").getBoundingClientRect();
+  return [...document.querySelectorAll("table, .chart-table, pre, .grid > div, .step")]
+    .filter((e) => e.offsetParent !== null)
+    .map((e) => ({ what: e.tagName + "." + e.className, right: e.getBoundingClientRect().right, parent: e.parentElement.getBoundingClientRect().right }))
+    .filter((e) => e.right > Math.min(e.parent, main.right) + 1);
+})()`;
 const ids = (page: Page, selector: string) => page.locator(selector).evaluateAll((rows) => rows.map((r) => r.getAttribute("data-id")));
 
 describe.skipIf(skip)("sqlmend view in Chromium", () => {
@@ -132,6 +140,8 @@ describe.skipIf(skip)("sqlmend view in Chromium", () => {
     expect(await page.locator(".gold-diff del").count()).toBeGreaterThan(0);
     expect(await page.locator(".gold-diff ins").allTextContents()).toContainEqual(expect.stringContaining(HOSTILE_COLUMN));
     expect(await page.locator(".step h3").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("generate"), expect.stringContaining("execute")]));
+    // The gold's verdict on the step that wrote the SQL.
+    expect(await page.locator(".step", { hasText: "generate" }).locator(".v").first().textContent()).toBe("wrong");
     await page.locator("details.call summary").first().click();
     expect(await page.locator("pre.reply").first().textContent()).toContain(HOSTILE_REPLY);
     expect(await page.locator(".results .result-table th").allTextContents()).toContain(HOSTILE_COLUMN);
@@ -189,15 +199,9 @@ describe.skipIf(skip)("sqlmend view in Chromium", () => {
     for (const width of [400, 1400]) {
       for (const url of [`${view.url}run/0`, `${view.url}run/0/q/${dev[1]!.id}`, `${view.url}compare?runs=0,1`]) {
         const { page } = await open(url, width);
-        const over = await page.evaluate(() => {
-          const main = document.querySelector("main")!.getBoundingClientRect();
-          return [...document.querySelectorAll("table, .chart-table, pre, .grid > div, .step")]
-            .filter((e) => (e as HTMLElement).offsetParent !== null)
-            .map((e) => ({ what: `${e.tagName}.${e.className}`, right: e.getBoundingClientRect().right, parent: e.parentElement!.getBoundingClientRect().right }))
-            .filter((e) => e.right > Math.min(e.parent, main.right) + 1);
-        });
+        const over = await page.evaluate<{ what: string; right: number; parent: number }[]>(OVERFLOWING);
         expect(over, `${url} at ${width}px`).toEqual([]);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(width);
         await page.close();
       }
     }
@@ -211,6 +215,25 @@ describe("the view server", () => {
     expect((await fetch(`${view.url}run/0/q/..%2F..%2Frun.json`)).status).toBe(404);
     expect((await fetch(`${view.url}..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
     expect(view.host).toBe("127.0.0.1");
+  });
+
+  it("shows an experiment folder's table, each row linking to its run page", async () => {
+    const exp = path.join(dir, "exp");
+    fs.cpSync(runA, path.join(exp, "baseline"), { recursive: true });
+    const row = { run: "baseline", graph: "baseline", questions: 5, correct: 4, ex: 80, exInterval: { low: 37.6, high: 96.4, over: "questions", n: 5 }, failed: 0, paper: { source: "Paper Table 1", model: "GPT-4", row: "baseline", figures: { EX: 61.4 } }, versus: { reference: "initial SQL (base)", tests: [{ seed: null, compared: 5, onlyRow: 1, onlyReference: 0, p: 1, holmP: 1, family: 1 }], notTested: null } };
+    fs.writeFileSync(path.join(exp, "table.json"), JSON.stringify({ recipe: { name: "my-recipe" }, rows: [row, { run: "magic", graph: "magic", notRun: "a method sqlmend lacks", paper: null }] }));
+    const other = await startView({ runs: [exp] });
+    try {
+      const html = await (await fetch(`${other.url}experiment/0`)).text();
+      expect(html).toContain(`<a href="/run/0">baseline</a>`);
+      expect(html).toMatch(/80\.0 %<\/td><td>\[37\.6, 96\.4\]<\/td>/);
+      expect(html).toContain("EX 61.4");
+      expect(html).toContain("vs initial SQL (base): +1/−0, p 1.00, Holm 1.00 (of 1)");
+      expect(html).toContain("not run: a method sqlmend lacks");
+      expect((await fetch(`${other.url}run/0`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 
   it("refuses in one line to compare runs whose question hashes differ", async () => {

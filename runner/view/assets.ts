@@ -75,7 +75,8 @@ var PAGE = 100;
 
 function setupTable(script){
   var data = JSON.parse(script.textContent);
-  var rows = data.rows;
+  var fields = data.fields;
+  var rows = data.rows.map(function(a){ var r = {}; for (var i = 0; i < fields.length; i++) r[fields[i]] = a[i]; return r; });
   var root = document.getElementById(script.getAttribute("data-table"));
   if (!root) return;
   var form = root.querySelector("form.filters");

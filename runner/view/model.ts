@@ -25,6 +25,10 @@ export interface TableRow {
   fail: string;
 }
 
+/** The row as the page embeds it: an array in `ROW_FIELDS` order (keys are not repeated 10,000 times). */
+export const ROW_FIELDS = ["id", "db", "diff", "v", "q", "sql", "init", "tok", "calls", "lat", "rounds", "out", "fail"] as const;
+export const packRow = (r: TableRow): unknown[] => ROW_FIELDS.map((k) => r[k]);
+
 /** Cap on each text cell embedded per row (the question page shows the whole text). */
 export const ROW_TEXT_MAX = 2000;
 const cut = (s: string | undefined) => (s === undefined ? "" : s.length > ROW_TEXT_MAX ? `${s.slice(0, ROW_TEXT_MAX)}…` : s);

@@ -7,7 +7,7 @@ import type { RunQuestion, RunView, StepError, ThreadView, TraceStep } from "../
 import { VIEW_CSP, VIEW_CSS, VIEW_JS } from "./assets.ts";
 import { diffSql } from "./diff.ts";
 import { esc, jsonForScript, shortText } from "./html.ts";
-import { compareViews, type CompareRunInput, DIFFICULTY_ORDER, exBy, type GroupEx, runEx, type RunComparison, tableRow } from "./model.ts";
+import { compareViews, type CompareRunInput, DIFFICULTY_ORDER, exBy, type GroupEx, packRow, ROW_FIELDS, runEx, type RunComparison, tableRow } from "./model.ts";
 
 /** Where pages link to: the server's URLs, or the export's #sections. */
 export interface Links {
@@ -91,8 +91,8 @@ export function runPage(vr: ViewRun, links: Links, opts: { others?: ViewRun[]; d
   const verdicts = (["right", "wrong", "failed", "skipped", "unscored"] as const).filter((v) => by[v]);
   const counts = verdicts.map((v) => `<a href="?v=${v}" data-set-verdict="${v}">${verdictBadge(v)} ${by[v]}</a>`).join(" · ");
   const tableId = `table-${vr.index}`;
-  const rows = r.questions.map(tableRow);
-  const data = { rows, link: links.questionPrefix(vr.index), detail: opts.detail ?? null };
+  const rows = r.questions.map((q) => packRow(tableRow(q)));
+  const data = { fields: ROW_FIELDS, rows, link: links.questionPrefix(vr.index), detail: opts.detail ?? null };
   const byDiff = r.questions.some((q) => q.difficulty) ? exBy(r.questions, (q) => q.difficulty ?? "", DIFFICULTY_ORDER) : [];
   const byDb = exBy(r.questions, (q) => q.dbId);
   const compareLinks = (opts.others ?? []).filter((o) => o.index !== vr.index).map((o) => `<a href="${links.compare([vr.index, o.index])}">${esc(o.name)}</a>`);

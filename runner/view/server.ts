@@ -14,9 +14,11 @@ import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Question } from "../../state/question.ts";
 import { loadSource } from "../../tools/benchmarks/benchmark.ts";
 import { type Semantics, scoreQuestion } from "../../tools/benchmarks/score.ts";
+import { dataDir } from "../../tools/paths.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import type { SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
 import type { ReadThreadMore } from "../trace.ts";
+import type { GoldOptions } from "../trace-gold.ts";
 import type { ReadThreadOptions, RunQuestion, RunView, ThreadView } from "../trace-types.ts";
 import { VIEW_CSP } from "./assets.ts";
 import { comparePage, document, experimentPage, indexPage, type Links, type QuestionDetail, questionPage, type ResultView, runPage, serverLinks, type ViewExperiment, type ViewRun } from "./pages.ts";
@@ -25,11 +27,13 @@ import { comparePage, document, experimentPage, indexPage, type Links, type Ques
 export interface TraceApi {
   readRun(dir: string): RunView | Promise<RunView>;
   readThread(threadId: string, options?: ReadThreadOptions & ReadThreadMore): ThreadView | Promise<ThreadView>;
+  /** The gold's verdict on each step (runner/trace-gold.ts), given the question and an executor the explorer keeps. */
+  goldForThread?(view: ThreadView, options: GoldOptions): Promise<void>;
 }
 
 async function defaultTrace(): Promise<TraceApi> {
-  const { readRun, readThread } = await import("../trace.ts");
-  return { readRun, readThread };
+  const [{ readRun, readThread }, { goldForThread }] = await Promise.all([import("../trace.ts"), import("../trace-gold.ts")]);
+  return { readRun, readThread, goldForThread };
 }
 
 /** What the explorer was given: runs (an experiment's runs included) and experiments. */
@@ -169,8 +173,19 @@ export class DetailReader {
 
   async detail(vr: ViewRun, q: RunQuestion, opts: { textMax?: number; results?: boolean } = {}): Promise<QuestionDetail> {
     const detail: QuestionDetail = { ...(opts.textMax ? { textMax: opts.textMax } : {}) };
+    const questions = await this.questionsOf(vr.run);
+    const question = typeof questions === "string" ? undefined : questions.get(q.id);
+    const semantics: Semantics = vr.run.semantics === "spider" ? "spider" : "bird";
+    const where = { env: this.where.env, cwd: this.where.cwd };
+    // Gold verdicts per step with the question already read and the explorer's executor (not one per page).
+    const withGold = async (view: ThreadView) => {
+      // Cached per run in the data directory, as `readThread(..., { gold })` caches (never in the run folder).
+      const cacheDir = path.join(dataDir(where.env, where.cwd), "trace-gold", vr.run.runId.replace(/[^\w.-]/g, "_"));
+      if (question && this.trace.goldForThread) await this.trace.goldForThread(view, { ...where, question, executor: this.exec(), semantics, cacheDir });
+      return view;
+    };
     try {
-      detail.thread = await this.trace.readThread(q.threadId, { run: vr.run.dir, gold: true, env: this.where.env, cwd: this.where.cwd });
+      detail.thread = await withGold(await this.trace.readThread(q.threadId, { run: vr.run.dir, ...where }));
     } catch (error) {
       detail.threadError = firstLineOf(error);
     }
@@ -178,14 +193,12 @@ export class DetailReader {
     const fork = detail.thread?.forkedFrom;
     if (fork) {
       try {
-        const original = await this.trace.readThread(fork.threadId, { run: vr.run.replayOf?.dir ?? vr.run.dir, gold: true, env: this.where.env, cwd: this.where.cwd });
+        const original = await withGold(await this.trace.readThread(fork.threadId, { run: vr.run.replayOf?.dir ?? vr.run.dir, ...where }));
         detail.prefix = original.steps.filter((s) => s.step <= fork.prefixSteps);
       } catch (error) {
         detail.prefixError = firstLineOf(error);
       }
     }
-    const questions = await this.questionsOf(vr.run);
-    const question = typeof questions === "string" ? undefined : questions.get(q.id);
     if (typeof questions === "string") detail.goldNote = `No gold SQL or results: ${questions}.`;
     else if (!question) detail.goldNote = `Question ${q.id} is no longer in its benchmark: no gold SQL or results.`;
     else if (question.goldSql !== undefined) detail.goldSql = question.goldSql;
@@ -193,7 +206,6 @@ export class DetailReader {
     const state = detail.thread?.state;
     const dbPath = question?.dbPath ?? (typeof state?.dbPath === "string" ? state.dbPath : undefined);
     if (opts.results !== false && dbPath && fs.existsSync(dbPath)) {
-      const semantics: Semantics = vr.run.semantics === "spider" ? "spider" : "bird";
       const [gold, initial, final] = await Promise.all([
         detail.goldSql !== undefined ? this.result(question, dbPath, detail.goldSql, semantics, false) : undefined,
         q.initialSql ? this.result(question, dbPath, q.initialSql, semantics, true) : undefined,
