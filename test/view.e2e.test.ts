@@ -191,8 +191,16 @@ describe.skipIf(skip)("sqlmend view in Chromium", () => {
     expect(await page.locator("section.page:visible h1").textContent()).toContain(`Question ${dev[1]!.id}`);
     expect(await page.locator("section.page:visible .gold-diff del").count()).toBeGreaterThan(0);
     await page.close();
-    expect(dialogs).toEqual([]);
-    expect(errors).toEqual([]);
+    // A comparison in one file: its page first, the fixed question linking to its page in the file.
+    const compareFile = path.join(dir, "compare.html");
+    await exportView({ runs: [runA, runB], out: compareFile, maxQuestions: 2, cwd: dir, io: { stdout: () => {}, stderr: () => {}, env: { ...process.env, SQLMEND_HOME: path.join(dir, "home") }, cwd: dir } });
+    const compared = await open(pathToFileURL(compareFile).href);
+    expect(await compared.page.locator("section.page:visible").getAttribute("id")).toBe("compare");
+    await compared.page.locator(".fixed li a").click();
+    expect(await compared.page.locator("section.page:visible h1").textContent()).toContain(`Question ${dev[1]!.id}`);
+    await compared.page.close();
+    expect([...dialogs, ...compared.dialogs]).toEqual([]);
+    expect([...errors, ...compared.errors]).toEqual([]);
   }, 60_000);
 
   it("keeps every table within its column at 400 and 1,400 px", async () => {
@@ -215,6 +223,17 @@ describe("the view server", () => {
     expect((await fetch(`${view.url}run/0/q/..%2F..%2Frun.json`)).status).toBe(404);
     expect((await fetch(`${view.url}..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
     expect(view.host).toBe("127.0.0.1");
+  });
+
+  it("sqlmend view --export through the launcher: the file, and what it left out", async () => {
+    const file = path.join(dir, "cli-export.html");
+    const run = await runCli(["view", runA, "--export", file, "--max-questions", "1"], dir, { SQLMEND_HOME: path.join(dir, "home") });
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/^sqlmend view: wrote .*cli-export\.html \(\d+ KiB\)\n$/);
+    expect(run.err).toBe("sqlmend view: left out: run-a: the pages of 4 question(s) (in the table only)\n");
+    expect(fs.readFileSync(file, "utf8")).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+    expect((await runCli(["view"], dir)).code).toBe(2);
+    expect((await runCli(["view", runA, "--export", file, "--port", "1"], dir)).code).toBe(2);
   });
 
   it("shows an experiment folder's table, each row linking to its run page", async () => {
