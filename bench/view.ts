@@ -118,13 +118,18 @@ if (fs.existsSync("/usr/bin/chromium")) {
   await page.waitForSelector("#table-0[data-ready]");
   const nav = await page.evaluate<{ response: number; interactive: number; load: number }>(`(() => { const n = performance.getEntriesByType("navigation")[0]; return { response: n.responseEnd, interactive: n.domInteractive, load: n.loadEventEnd }; })()`);
   console.log(`Chromium: run page with its table of ${await page.locator("#table-0 .count").textContent()}: ${(performance.now() - t).toFixed(0)} ms (page received at ${nav.response.toFixed(0)} ms, table built by ${nav.interactive.toFixed(0)} ms, load event done at ${nav.load.toFixed(0)} ms)`);
+  // Again in the same tab (the browser's renderer already up, as when a user follows a link).
+  t = performance.now();
+  await page.goto(`${url}run/0?reload=1`, { waitUntil: "commit" });
+  await page.waitForSelector("#table-0[data-ready]");
+  console.log(`Chromium: the run page again in the same tab: ${(performance.now() - t).toFixed(0)} ms`);
   t = performance.now();
   await page.selectOption("#table-0 select[name=v]", "wrong");
   await page.waitForFunction(`[...document.querySelectorAll("#table-0 tbody tr")].every((r) => r.getAttribute("data-verdict") === "wrong")`);
   console.log(`Chromium: filtered to wrong (${await page.locator("#table-0 .count").textContent()}): ${(performance.now() - t).toFixed(0)} ms`);
   const before = await page.locator("#table-0 .count").textContent();
   t = performance.now();
-  await page.fill("#table-0 input[name=text]", "GPA");
+  await page.fill("#table-0 input[name=text]", "GPA");  // on top of the verdict filter
   await page.selectOption("#table-0 select[name=sort]", "latency");
   await page.waitForFunction(`document.querySelector("#table-0 .count").textContent !== ${JSON.stringify(before)}`);
   console.log(`Chromium: + text 'GPA', sorted by latency (${await page.locator("#table-0 .count").textContent()}): ${(performance.now() - t).toFixed(0)} ms`);

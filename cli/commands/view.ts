@@ -2,7 +2,7 @@ import { type Command, UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { EXIT, STOP_SIGNALS, type StopSignal } from "../../core/exit.ts";
 
-const usage = `Usage: sqlmend view RUN_DIR [RUN_DIR ...] [--host H] [--port N]
+const usage = `Usage: sqlmend view RUN_DIR [RUN_DIR ...] [--host H] [--port N] [--checkpoints LOCATION]
        sqlmend view RUN_DIR [RUN_DIR ...] --export FILE.html [--max-questions N]
 
 A local, read-only web app over eval run folders and experiment folders: a run page (EX with its
@@ -19,6 +19,8 @@ Options:
                        the comparison when several runs are given, and exit
   --max-questions N    --export: question pages included per run (default 100; wrong and failed first);
                        the file says what it left out
+  --checkpoints LOCATION  where the runs' threads are, over what run.json says (a PostgreSQL URL:
+                       run.json keeps it without its password)
 
 Runs are only read; databases are opened read-only. Ctrl-C stops the server.`;
 
@@ -31,7 +33,9 @@ export const viewCommand: Command = {
       port: { type: "string" },
       export: { type: "string" },
       "max-questions": { type: "string" },
+      checkpoints: { type: "string" },
     });
+    const store = values.checkpoints ? { checkpoints: values.checkpoints } : {};
     if (!positionals.length) throw new UsageError("name one or more run folders (or experiment folders) to view");
     const count = (flag: string, text: string | undefined, fallback: number, min: number) => {
       if (text === undefined) return fallback;
@@ -41,13 +45,13 @@ export const viewCommand: Command = {
     const { exportView, startView } = await import("../../runner/view/server.ts");
     if (values.export !== undefined) {
       if (values.host !== undefined || values.port !== undefined) throw new UsageError("--export writes a file: --host and --port are for the server");
-      const result = await exportView({ runs: positionals, out: values.export, maxQuestions: count("--max-questions", values["max-questions"], 100, 1), cwd: io.cwd, io });
+      const result = await exportView({ runs: positionals, out: values.export, maxQuestions: count("--max-questions", values["max-questions"], 100, 1), cwd: io.cwd, io, ...store });
       io.stdout(`sqlmend view: wrote ${result.file} (${(result.bytes / 1024).toFixed(0)} KiB)\n`);
       for (const line of result.leftOut) io.stderr(`sqlmend view: left out: ${line}\n`);
       return EXIT.ok;
     }
     if (values["max-questions"] !== undefined) throw new UsageError("--max-questions bounds --export");
-    const server = await startView({ runs: positionals, host: values.host ?? "127.0.0.1", port: count("--port", values.port, 8737, 0), cwd: io.cwd, env: io.env });
+    const server = await startView({ runs: positionals, host: values.host ?? "127.0.0.1", port: count("--port", values.port, 8737, 0), cwd: io.cwd, env: io.env, ...store });
     io.stdout(`sqlmend view: ${server.sources.runs.length} run(s)${server.sources.experiments.length ? `, ${server.sources.experiments.length} experiment(s)` : ""} at ${server.url} (Ctrl-C stops)\n`);
     const signals = Object.keys(STOP_SIGNALS) as StopSignal[];
     let stop = (_s: StopSignal) => {};

@@ -14,6 +14,7 @@ import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Question } from "../../state/question.ts";
 import { loadSource } from "../../tools/benchmarks/benchmark.ts";
 import { type Semantics, scoreQuestion } from "../../tools/benchmarks/score.ts";
+import { describeCut } from "../../tools/format.ts";
 import { dataDir } from "../../tools/paths.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import type { SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
@@ -134,7 +135,7 @@ export class DetailReader {
 
   constructor(
     private trace: TraceApi,
-    private where: { env: NodeJS.ProcessEnv; cwd: string },
+    private where: { env: NodeJS.ProcessEnv; cwd: string; checkpoints?: string },
   ) {}
 
   /** The run's questions from its benchmark (as run.json names it), or why they cannot be read. */
@@ -166,7 +167,8 @@ export class DetailReader {
     const r = await this.exec().run(dbPath, sql, RESULT_LIMITS);
     if (!r.ok) return { ok: false, error: `${r.kind}: ${r.message}` };
     const view: ResultView = { ok: true, columns: r.columns, rows: r.rows.map((row) => row.map(cellText)), rowCount: r.rowCount };
-    if (r.cellsShortened) view.note = `${r.cellsShortened} long cell(s) shortened`;
+    const cut = describeCut(r, RESULT_LIMITS);
+    if (cut) view.note = cut;
     if (score && q?.goldSql) view.correct = (await scoreQuestion(q, sql, { executor: this.exec(), semantics })).correct;
     return view;
   }
@@ -177,6 +179,7 @@ export class DetailReader {
     const question = typeof questions === "string" ? undefined : questions.get(q.id);
     const semantics: Semantics = vr.run.semantics === "spider" ? "spider" : "bird";
     const where = { env: this.where.env, cwd: this.where.cwd };
+    const store = this.where.checkpoints ? { checkpoints: this.where.checkpoints } : {};
     // Gold verdicts per step with the question already read and the explorer's executor (not one per page).
     const withGold = async (view: ThreadView) => {
       // Cached per run in the data directory, as `readThread(..., { gold })` caches (never in the run folder).
@@ -185,7 +188,7 @@ export class DetailReader {
       return view;
     };
     try {
-      detail.thread = await withGold(await this.trace.readThread(q.threadId, { run: vr.run.dir, ...where }));
+      detail.thread = await withGold(await this.trace.readThread(q.threadId, { run: vr.run.dir, ...where, ...store }));
     } catch (error) {
       detail.threadError = firstLineOf(error);
     }
@@ -193,7 +196,7 @@ export class DetailReader {
     const fork = detail.thread?.forkedFrom;
     if (fork) {
       try {
-        const original = await withGold(await this.trace.readThread(fork.threadId, { run: vr.run.replayOf?.dir ?? vr.run.dir, ...where }));
+        const original = await withGold(await this.trace.readThread(fork.threadId, { run: vr.run.replayOf?.dir ?? vr.run.dir, ...where, ...store }));
         detail.prefix = original.steps.filter((s) => s.step <= fork.prefixSteps);
       } catch (error) {
         detail.prefixError = firstLineOf(error);
@@ -243,6 +246,8 @@ export interface StartViewOptions {
   cwd?: string;
   /** Where the data directory is (SQLMEND_HOME: the default checkpoint store) — default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where the runs' threads are, over what run.json says (a PostgreSQL URL: run.json keeps it without its password). */
+  checkpoints?: string;
   /** The trace API (default runner/trace.ts): a test may give hand-made values. */
   trace?: TraceApi;
 }
@@ -262,7 +267,7 @@ const loopbackHost = (host: string) => ["127.0.0.1", "localhost", "::1", "[::1]"
 export async function startView(options: StartViewOptions): Promise<ViewServer> {
   const trace = options.trace ?? (await defaultTrace());
   const sources = await loadViewSources(options.runs, trace, options.cwd);
-  const reader = new DetailReader(trace, { env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() });
+  const reader = new DetailReader(trace, { env: options.env ?? process.env, cwd: options.cwd ?? process.cwd(), ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}) });
   const links: Links = serverLinks;
   const runPages = new Map<number, string>();
   const host = options.host ?? "127.0.0.1";
@@ -358,6 +363,8 @@ export interface ExportViewOptions {
   /** Question pages included, per run (default 100): wrong and failed (and a comparison's fixed and broken) first. */
   maxQuestions?: number;
   cwd?: string;
+  /** As startView's. */
+  checkpoints?: string;
   trace?: TraceApi;
   io?: CliIO;
 }
@@ -378,7 +385,7 @@ export async function exportView(options: ExportViewOptions): Promise<ExportResu
   const trace = options.trace ?? (await defaultTrace());
   const sources = await loadViewSources(options.runs, trace, options.cwd ?? io.cwd);
   const max = options.maxQuestions ?? 100;
-  const reader = new DetailReader(trace, { env: io.env, cwd: options.cwd ?? io.cwd });
+  const reader = new DetailReader(trace, { env: io.env, cwd: options.cwd ?? io.cwd, ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}) });
   const sectionId = (k: number, id: string) => `q-${k}-${encodeURIComponent(id)}`;
   const detailIds = new Map<number, string[]>();
   const runs = sources.runs;
