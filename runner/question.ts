@@ -248,7 +248,10 @@ async function answerQuestionWith(runner: GraphRunner, q: Question, threadId: st
         first = await runThread(initial.graph, inputOf(q, initial.spec.name), `${threadId}/initial`, initialTrace, notes);
       } catch (error) {
         if (error instanceof UserError) throw error;
-        return withoutInitial(`the initial run failed (${errorLineOf(error, q)})`);
+        // What the initial thread spent and where it threw are kept, as for the corrector's own thread.
+        const kept = await keptOfFailure(initial.graph, `${threadId}/initial`, error, q);
+        usage = addUsage(usage, kept.usage);
+        return { ...withoutInitial(`the initial run failed (${kept.error})`), errorDetail: kept.errorDetail };
       }
       usage = addUsage(usage, first.usage);
       // Under eval's rule a generator whose calls got no reply did not answer: nothing of its to correct.

@@ -224,6 +224,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`| model calls | ${fmt(sum(records.map((r) => r.calls)) / records.length, 2)} | | | ${sum(records.map((r) => r.calls))} |`);
   lines.push(`| latency (s) | ${fmt(sum(latency) / records.length / 1000, 2)} | ${fmt(quantile(latency, 0.5) / 1000, 2)} | ${fmt(quantile(latency, 0.9) / 1000, 2)} | |`);
   lines.push(`| iterations | ${fmt(sum(records.map((r) => r.iterations)) / records.length, 2)} | | | |`, "");
+  lines.push(`- ${failureCost(records)}`, "");
   const roles = new Map<string, { calls: number; inputTokens: number; outputTokens: number }>();
   for (const r of records) {
     for (const [role, t] of Object.entries(r.usageByRole)) {
@@ -257,10 +258,10 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   for (const [reason, count] of reasons) lines.push(`- ${count} × ${reason}`);
   if (ctx.skipped.length) lines.push("", `Ids: ${ctx.skipped.map((q) => q.id).join(", ")}`);
   lines.push("", "## Settings", "", "```json", JSON.stringify({ models: ctx.models, ...ctx.settings }, null, 2), "```", "");
-  lines.push("## Per question", "", "| id | db | difficulty | EX | tokens in | tokens out | calls | latency (s) | iterations | error |", "|---|---|---|:-:|---:|---:|---:|---:|---:|---|");
+  lines.push("## Per question", "", "`sqlmend inspect THREAD` shows a question's steps.", "", "| id | db | difficulty | EX | tokens in | tokens out | calls | latency (s) | iterations | error | thread |", "|---|---|---|:-:|---:|---:|---:|---:|---:|---|---|");
   for (const r of records) {
     const error = (failureOf(r) ?? r.predError ?? "").replace(/\|/g, "\\|").slice(0, 80);
-    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${isFailed(r) ? "failed" : unscored(r) ? "–" : r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} |`);
+    lines.push(`| ${r.id} | ${r.dbId} | ${r.difficulty ?? ""} | ${isFailed(r) ? "failed" : unscored(r) ? "–" : r.correct ? "✓" : "✗"} | ${r.inputTokens} | ${r.outputTokens} | ${r.calls} | ${(r.latencyMs / 1000).toFixed(2)} | ${r.iterations} | ${error} | \`${r.thread.replace(/\|/g, "\\|").replace(/`/g, "'")}\` |`);
   }
   lines.push("");
   return lines.join("\n");
@@ -275,6 +276,20 @@ export function cacheSummary(records: EvalRecord[]): string {
   const hits = records.reduce((n, r) => n + (r.cachedCalls ?? 0), 0);
   const saved = records.reduce((n, r) => n + (r.savedTokens ?? 0), 0);
   return `Response cache: ${hits} of ${calls} model calls served (${pct(hits, calls)}%), ${saved} tokens saved (not counted as spent)`;
+}
+
+/**
+ * "Spent on failed questions (not answers, not in EX): C model calls, I input / O output tokens, in F questions" — what
+ * the tokens above include that bought no answer; "none" when no question failed.
+ */
+export function failureCost(records: EvalRecord[]): string {
+  const failed = records.filter(isFailed);
+  if (!failed.length) return "Spent on failed questions: none (no question failed)";
+  const calls = failed.reduce((n, r) => n + r.calls, 0);
+  const input = failed.reduce((n, r) => n + r.inputTokens, 0);
+  const output = failed.reduce((n, r) => n + r.outputTokens, 0);
+  const total = records.reduce((n, r) => n + r.inputTokens + r.outputTokens, 0);
+  return `Spent on failed questions (in the totals above; they bought no answer): ${calls} model calls, ${input} input / ${output} output tokens, in ${failed.length} question${failed.length === 1 ? "" : "s"} (${pct(input + output, total)}% of all tokens)`;
 }
 
 /** "Model calls that got no reply: F of N, in Q questions (first: ERROR)", or "" when every call got one. */

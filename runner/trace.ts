@@ -19,7 +19,7 @@ import { NO_GOLD } from "../tools/benchmarks/score.ts";
 import { ERROR_DETAIL_CHANNEL, ERROR_DETAIL_TASK } from "../storage/thread-error.ts";
 import { wilsonInterval } from "./compare.ts";
 import { EVAL_RESULTS } from "./eval.ts";
-import { type EvalRecord, isFailed, parseResults } from "./report.ts";
+import { type EvalRecord, EvalRecordSchema, isFailed } from "./report.ts";
 import type { FieldDiff, QuestionCost, ReadThreadOptions, RunQuestion, RunView, StepError, ThreadView, TraceCall, TraceStep, Verdict } from "./trace-types.ts";
 
 export type * from "./trace-types.ts";
@@ -48,6 +48,51 @@ function addCost(a: QuestionCost, b: QuestionCost): QuestionCost {
   const out: QuestionCost = { calls: a.calls + b.calls, inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, latencyMs: a.latencyMs + b.latencyMs };
   for (const key of ["cachedCalls", "reusedCalls", "failedCalls"] as const) if (a[key] || b[key]) out[key] = (a[key] ?? 0) + (b[key] ?? 0);
   return out;
+}
+
+const isStr = (v: unknown) => typeof v === "string";
+const isNum = (v: unknown) => typeof v === "number";
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+const optional = (v: unknown, test: (v: unknown) => boolean) => v === undefined || test(v);
+
+/** Whether a parsed line has the shape of every field a run view reads (EvalRecordSchema's check, by hand: 10x faster). */
+function looksLikeRecord(r: Record<string, unknown>): boolean {
+  return (
+    isStr(r.id) && isStr(r.dbId) && isStr(r.question) && isStr(r.sql) && isStr(r.thread) && typeof r.correct === "boolean" &&
+    isNum(r.inputTokens) && isNum(r.outputTokens) && isNum(r.calls) && isNum(r.latencyMs) && isNum(r.iterations) && isObj(r.usageByRole) &&
+    [r.difficulty, r.initialSql, r.correction, r.failure, r.error, r.predError, r.goldError].every((v) => optional(v, isStr)) &&
+    optional(r.initialCorrect, (v) => typeof v === "boolean") && optional(r.cachedCalls, isNum) && optional(r.failedCalls, isNum) &&
+    optional(r.outcome, (o) => isObj(o) && Object.values(o).every((v) => v === null || ["string", "number", "boolean"].includes(typeof v))) &&
+    optional(r.errorDetail, (e) => isObj(e) && isStr(e.errorClass) && isStr(e.message) && optional(e.slot, isStr) && optional(e.stack, isStr) && optional(e.at, isStr)) &&
+    optional(r.replay, (p) => isObj(p) && isStr(p.from) && isStr(p.originalThread) && isStr(p.checkpointId) && isNum(p.prefixSteps))
+  );
+}
+
+/**
+ * results.jsonl → records by id (a later line wins), as `parseResults` reads it; a line that fails the quick check
+ * goes through the schema, which drops it (counted) when it does not read.
+ */
+function readResults(text: string): { records: Map<string, EvalRecord>; dropped: number } {
+  const records = new Map<string, EvalRecord>();
+  let dropped = 0;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      dropped++;
+      continue;
+    }
+    if (isObj(parsed) && looksLikeRecord(parsed)) {
+      records.set(parsed.id as string, parsed as EvalRecord);
+      continue;
+    }
+    const checked = EvalRecordSchema.safeParse(parsed);
+    if (checked.success) records.set(checked.data.id, checked.data);
+    else dropped++;
+  }
+  return { records, dropped };
 }
 
 /** run.json of a run folder, or a one-line error. */
@@ -95,7 +140,7 @@ export async function readRun(dir: string): Promise<RunView> {
   const runDir = path.resolve(dir);
   const run = readRunFile(runDir);
   const resultsFile = path.join(runDir, EVAL_RESULTS);
-  const { records, dropped } = fs.existsSync(resultsFile) ? parseResults(fs.readFileSync(resultsFile, "utf8")) : { records: new Map<string, EvalRecord>(), dropped: 0 };
+  const { records, dropped } = fs.existsSync(resultsFile) ? readResults(fs.readFileSync(resultsFile, "utf8")) : { records: new Map<string, EvalRecord>(), dropped: 0 };
   const settings = (run.settings && typeof run.settings === "object" ? run.settings : {}) as Record<string, unknown>;
   const graph = str(run.graph) ?? "?";
   const manifest = findManifest(graph);
@@ -410,7 +455,11 @@ export async function readThread(threadId: string, options: ReadThreadOptions & 
     // Which graph: --graph (a name or a module file), the run's module, or the name the state holds.
     const givenModule = options.graph && /[\\/]|\.[cm]?[jt]s$/.test(options.graph) ? { path: path.resolve(cwd, options.graph) } : undefined;
     const graphName = givenModule ? stateGraph : (options.graph ?? stateGraph ?? facts.graph);
-    const { spec, note } = await graphFor(graphName, givenModule ?? (options.graph ? undefined : facts.module));
+    // A graph named for a thread whose state names another: its slots would be the wrong ones, so none is used.
+    const mismatch = !givenModule && options.graph && stateGraph && options.graph !== stateGraph;
+    const { spec, note } = mismatch
+      ? { spec: undefined, note: `the thread was run by graph '${stateGraph}', not '${options.graph}': steps read from the checkpoints alone` }
+      : await graphFor(graphName, givenModule ?? (options.graph ? undefined : facts.module));
     const fields = spec ? new Set(Object.keys(spec.state.fields)) : undefined;
 
     const { uuid5 } = await import("@langchain/langgraph-checkpoint");

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
+import { readThread } from "../runner/trace.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
@@ -53,6 +54,14 @@ describe.skipIf(!!skip)("checkpoints in PostgreSQL", () => {
     expect(await main(["inspect", record.thread, "--checkpoints", pg.url], shown.io)).toBe(0);
     expect(shown.out()).toMatch(/\(graph baseline\) — finished/);
     expect(shown.out()).toMatch(/^\s+\d+\s+generate\s/m);
+    // The trace API reads the same thread from PostgreSQL (string channel versions, its own pending writes).
+    const thread = await readThread(record.thread, { checkpoints: pg.url, env, cwd: dir, state: true });
+    expect(thread).toMatchObject({ graph: "baseline", readAs: "graph", finished: true, checkpoints: expect.stringMatching(/^postgres:\/\/.*127\.0\.0\.1/) });
+    expect(thread.steps.map((s) => s.slots)).toEqual([["schema"], ["generate"], ["execute"]]);
+    expect(thread.steps[1]!.calls[0]).toMatchObject({ role: "generator", model: TEST_MODEL_ID });
+    expect(thread.steps[1]!.diff.map((d) => d.field)).toContain("sql");
+    expect(thread.steps[2]!.execution).toMatchObject({ ok: true });
+    expect(thread.steps[2]!.state).toMatchObject({ sql: record.sql });
   }, 60_000);
 
   it("is killed (SIGKILL) mid-run and finishes with --resume: nothing lost, nothing redone", async () => {

@@ -120,7 +120,7 @@ ${RUN_FLAGS_USAGE}`,
         io.stdout(`SQL:\n${outcome.sql || "(none)"}\n\n`);
         io.stdout(execution.ok && execution.preview ? `${formatTable(execution.preview)}\n` : `Result: ${execution.errorKind}: ${execution.error}\n`);
         if (outcome.error) io.stdout(`Run error: ${outcome.error}\n`);
-        const inspectHint = checkpoints.location === "memory" ? "" : `  (sqlmend inspect ${threadId}${values.checkpoints ? ` --checkpoints ${values.checkpoints}` : ""})`;
+        const inspectHint = checkpoints.location === "memory" ? "" : `  (sqlmend inspect ${threadId}${values.checkpoints ? ` --checkpoints ${values.checkpoints}` : ""}${values.graph ? ` --graph ${values.graph}` : ""})`;
         io.stdout(`\nTokens: ${formatUsage(outcome.usage)}\nThread: ${threadId}${inspectHint}\n`);
       }
       return outcome.error ? EXIT.error : EXIT.ok;
