@@ -85,7 +85,7 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
   if (values.html !== undefined) {
     const { renderCompareHtml } = await import("./report-html.ts");
     const cost = prices ? costLine(comparison, prices) : undefined;
-    fs.writeFileSync(path.resolve(io.cwd, values.html), renderCompareHtml(comparison, { command: input.argv ? commandLine("compare", input.argv) : commandLineOf("compare", positionals, values), ...(cost ? { cost } : {}) }));
+    fs.writeFileSync(path.resolve(io.cwd, values.html), await renderCompareHtml(comparison, { command: input.argv ? commandLine("compare", input.argv) : commandLineOf("compare", positionals, values), ...(cost ? { cost } : {}) }));
   }
   if (values.json) {
     io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);

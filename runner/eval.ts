@@ -173,5 +173,5 @@ export async function writeEvalOutputs(
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);
-  fs.writeFileSync(path.join(outDir, "report.html"), renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command }));
+  fs.writeFileSync(path.join(outDir, "report.html"), await renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command }));
 }

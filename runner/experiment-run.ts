@@ -298,7 +298,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     const note = `The Experiment table is table.json's (every answered question of each run${repeats > 1 ? `, means over ${repeats} repeats` : ""}); the summary and charts below compare the dev runs on the questions all of them answered${repeats > 1 ? " in repeat 1, except EX per repeat, which draws every repeat" : ""}.`;
     const experiment = tab.experimentHtmlRows(rows);
     const guidelines = rows.filter((r) => r.guideline).map((r) => ({ run: r.run, maxIter: r.guideline!.maxIter, failures: r.guideline!.failures, correctedWithin: r.guideline!.correctedWithin }));
-    fs.writeFileSync(path.join(outDir, "report.html"), renderCompareHtml(comparison, { command: input.argv ? commandLine("experiment", input.argv) : commandLineOf("experiment", positionals, { ...ownValues, ...forwarded }), title, note, experiment, guidelines, ...(repeats > 1 ? { repeat: { k: 1, seed: seeds[0]!, of: repeats } } : {}), ...(prices ? { cost: tab.costSummary(rows, prices) } : {}) }));
+    fs.writeFileSync(path.join(outDir, "report.html"), await renderCompareHtml(comparison, { command: input.argv ? commandLine("experiment", input.argv) : commandLineOf("experiment", positionals, { ...ownValues, ...forwarded }), title, note, experiment, guidelines, ...(repeats > 1 ? { repeat: { k: 1, seed: seeds[0]!, of: repeats } } : {}), ...(prices ? { cost: tab.costSummary(rows, prices) } : {}) }));
   }
   io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
   // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).

@@ -72,7 +72,8 @@ interface Mark {
   value: number | null;
   x: number | null;
   y: number | null;
-  height: number;
+  /** A bar's drawn length (bars are horizontal). */
+  length: number;
 }
 
 /** Opens a page, fails on any console error, page error or request other than the file itself. */
@@ -88,9 +89,9 @@ async function open(file: string) {
   await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
   const marks = await page.$$eval(".mark", (els) =>
     els.map((el) => {
-      const box = (el as unknown as { getBBox(): { height: number } }).getBBox();
+      const box = (el as unknown as { getBBox(): { width: number } }).getBBox();
       const n = (a: string) => (el.getAttribute(a) === null ? null : Number(el.getAttribute(a)));
-      return { chart: el.getAttribute("data-chart")!, series: el.getAttribute("data-series")!, group: el.getAttribute("data-group"), value: n("data-value"), x: n("data-x"), y: n("data-y"), height: box.height };
+      return { chart: el.getAttribute("data-chart")!, series: el.getAttribute("data-series")!, group: el.getAttribute("data-group"), value: n("data-value"), x: n("data-x"), y: n("data-y"), length: box.width };
     }),
   );
   const data = JSON.parse((await page.textContent("#sqlmend-data"))!);
@@ -130,10 +131,10 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
       expect(cell("ex")).toBe(run.ex.toFixed(2));
       expect(cell("tokensPerQuestion")).toBe(run.tokensPerQuestion.toFixed(0));
     }
-    // A bar's drawn height follows its value (EX 0 draws nothing, EX 100 the full plot).
-    const heights = bars.map((m) => m.height / (m.value ?? 1));
-    const scale = heights.find((h) => Number.isFinite(h) && h > 0)!;
-    for (const m of bars) expect(m.height).toBeCloseTo((m.value ?? 0) * scale, 0);
+    // A bar's drawn length follows its value (EX 0 draws nothing, EX 100 the full plot).
+    const lengths = bars.map((m) => m.length / (m.value ?? 1));
+    const scale = lengths.find((h) => Number.isFinite(h) && h > 0)!;
+    for (const m of bars) expect(m.length).toBeCloseTo((m.value ?? 0) * scale, 0);
     // Flips of the two correctors, from their initial verdicts: B fixes 1, 3, 5 and breaks 8; C fixes 1, 5, 7 and breaks 0, 6.
     const flips = page.marks.filter((m) => m.chart === "flips");
     const flip = (series: string, run: string) => flips.find((m) => m.series === series && m.group === run)?.value;
@@ -147,7 +148,7 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
   it("an eval's report.html: EX by difficulty and, for a corrector, its flips", async () => {
     const records = [record("1", true, "simple", 10, false), record("2", false, "simple", 20, true), record("3", true, "moderate", 30, true), record("4", false, "moderate", 40, false)];
     const file = path.join(dir, "report.html");
-    fs.writeFileSync(file, renderEvalHtml(records, { graph: "repair <x>", dataset: "/b", split: "dev", command: "sqlmend eval repair" }));
+    fs.writeFileSync(file, await renderEvalHtml(records, { graph: "repair <x>", dataset: "/b", split: "dev", command: "sqlmend eval repair" }));
     const page = await open(file);
     expect(page.errors).toEqual([]);
     expect(page.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "flips"]);
@@ -213,11 +214,11 @@ describe.skipIf(!!skip)("report.html in headless Chromium", () => {
     const row = (run: string, ex: (number | null)[]) => ({ run, graph: "g", questions: 2, ex: 50, sd: 10, repeats: { seeds: [4, 5, 6], ex }, tokensPerQuestion: 1, callsPerQuestion: 1, costPerQuestion: null, failed: 0, interval: null, versus: null });
     const experiment = [row("gen", [50, 0, 100]), row("fix", [100, null, 50]), { ...row("held", []), repeats: null, sd: null }];
     const file = path.join(dir, "repeats.html");
-    fs.writeFileSync(file, renderCompareHtml(comparison, { command: "sqlmend experiment t --repeats 3", experiment }));
+    fs.writeFileSync(file, await renderCompareHtml(comparison, { command: "sqlmend experiment t --repeats 3", experiment }));
     const page = await open(file);
     expect(page.errors).toEqual([]);
     expect(page.figures.map((f) => f.id)).toContain("ex-per-repeat");
-    const bars = page.marks.filter((m) => m.chart === "ex-per-repeat").map((m) => [m.group, m.series, m.value, m.height > 0 || m.value === 0]);
+    const bars = page.marks.filter((m) => m.chart === "ex-per-repeat").map((m) => [m.group, m.series, m.value, m.length > 0 || m.value === 0]);
     // Every repeat of every repeated run, in seed order; fix's empty repeat 2 and the held run draw nothing.
     expect(bars).toEqual([
       ["gen", "repeat 1 (seed 4)", 50, true],
@@ -246,7 +247,7 @@ async function layout(file: string) {
         caption: f.querySelector("figcaption")!.textContent!,
         svg: box(svg),
         texts: [...svg.querySelectorAll("text")].map((t) => ({ text: t.textContent!, ...box(t) })),
-        ticks: [...svg.querySelectorAll("text.axis[text-anchor='end']")].filter((t) => !t.getAttribute("transform")).map((t) => t.textContent!),
+        ticks: [...svg.querySelectorAll("[data-axis='value'] .role-axis-label text")].map((t) => t.textContent!),
         fills: [...svg.querySelectorAll(".mark")].map((m) => ({ series: m.getAttribute("data-series")!, fill: style(m).fill })),
         keys: [...f.querySelectorAll(".key i")].map((i) => style(i).backgroundColor),
       };
@@ -276,7 +277,7 @@ function manyRuns() {
 describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
   it("14 runs: a distinct colour per series, in the bars, the points and the legend", async () => {
     const file = path.join(dir, "many.html");
-    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend compare ..." }));
+    fs.writeFileSync(file, await renderCompareHtml(manyRuns(), { command: "sqlmend compare ..." }));
     const { figures } = await layout(file);
     for (const id of ["ex-by-difficulty", "ex-vs-tokens", "ex-by-database"]) {
       const f = figures.find((x) => x.id === id)!;
@@ -296,7 +297,7 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
   it("no label overlaps another or leaves its drawing: bar values, long run names, point names, ticks", async () => {
     const file = path.join(dir, "labels.html");
     const guidelines = [{ run: "guideline.m2-nm (repeat 1)", maxIter: 2, failures: 40, correctedWithin: [12, 20] }, { run: "guideline", maxIter: 5, failures: 38, correctedWithin: [10, 18, 22, 25, 26] }];
-    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend experiment ...", guidelines }));
+    fs.writeFileSync(file, await renderCompareHtml(manyRuns(), { command: "sqlmend experiment ...", guidelines }));
     const { figures } = await layout(file);
     expect(figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "ex-vs-tokens", "flips", "ex-by-database", "corrected-within"]);
     for (const f of figures) {
@@ -319,7 +320,7 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
     const guidelines = [{ run: "guideline.m2", maxIter: 2, failures: 4, correctedWithin: [1, 2] }, { run: "guideline", maxIter: 5, failures: 4, correctedWithin: [1, 2, 3, 3, 3] }];
     const records = [record("1", true, "simple", 10, false), record("2", false, "simple", 20, true), record("3", true, "simple", 20, false), record("4", true, "simple", 20, false)];
     const c = compareRuns([{ key: "A", label: "fix", dir: "", records: new Map(records.map((r) => [r.id, r])), run: {} }]);
-    fs.writeFileSync(file, renderCompareHtml(c, { command: "sqlmend experiment ...", guidelines }));
+    fs.writeFileSync(file, await renderCompareHtml(c, { command: "sqlmend experiment ...", guidelines }));
     const { figures, marks } = await layout(file);
     for (const id of ["flips", "corrected-within"]) {
       const ticks = figures.find((f) => f.id === id)!.ticks;
@@ -338,7 +339,7 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
   it("a repeated experiment's charts say which repeat they draw", async () => {
     const file = path.join(dir, "repeat.html");
     const row = { run: "gen", graph: "baseline", questions: 12, ex: 50, sd: 5, repeats: { seeds: [4, 5], ex: [45, 55] }, tokensPerQuestion: 1, callsPerQuestion: 1, costPerQuestion: null, failed: 0, interval: { low: 5, high: 95, over: "repeats", n: 2 }, versus: null };
-    fs.writeFileSync(file, renderCompareHtml(manyRuns(), { command: "sqlmend experiment t --repeats 2", experiment: [row], repeat: { k: 1, seed: 4, of: 2 } }));
+    fs.writeFileSync(file, await renderCompareHtml(manyRuns(), { command: "sqlmend experiment t --repeats 2", experiment: [row], repeat: { k: 1, seed: 4, of: 2 } }));
     const { figures } = await layout(file);
     for (const f of figures.filter((x) => x.id !== "ex-per-repeat")) expect(f.caption, f.id).toMatch(/repeat 1 of 2 \(seed 4\)$/);
     expect(figures.find((f) => f.id === "ex-per-repeat")!.caption).toMatch(/EX per repeat/);
@@ -361,4 +362,158 @@ describe.skipIf(!!skip)("report.html a reader can read (Chromium)", () => {
     expect(cost[0]).toContain("Cost at $2 / $8 per million input / output tokens, over the 3 questions compared:");
     expect(cost[0]).toContain(`A $${(json.runs[0].costPerQuestion * 3).toFixed(4)}`);
   }, 60_000);
+});
+
+const HOSTILE = "<img src=x onerror=alert(1)>";
+const HOSTILE_DB = "</script><script>window.__hacked=1</script>";
+
+/**
+ * `count` correctors on 12 questions of 4 difficulties and 3 databases (one named like a script), run 3 named like an
+ * image tag; runs whose index differs by 6 have the same EX and tokens (their points coincide).
+ */
+function runsFixture(count: number) {
+  const ids = Array.from({ length: 12 }, (_, i) => String(i));
+  const levels = ["simple", "moderate", "challenging", "extra"];
+  const runs = Array.from({ length: count }, (_, n) => {
+    const records = ids.map((id) => ({ ...record(id, (Number(id) + (n % 6)) % 4 !== 0, levels[Number(id) % 4]!, 100 * (n % 6) + 50, Number(id) % 3 !== 0), dbId: ["concert_singer", HOSTILE_DB, "world_1"][Number(id) % 3]! }));
+    return { key: `R${n + 1}`, label: n === 2 ? HOSTILE : `self-consistency.incorrect-${n + 1}`, dir: path.join(dir, `run${n}`), records: new Map(records.map((r) => [r.id, r])), run: {} };
+  });
+  return compareRuns(runs);
+}
+
+/** An experiment's page (renderCompareHtml, as `experiment` writes it) with every chart: MAGIC's figures and EX per repeat. */
+async function experimentPage(file: string, count: number) {
+  const comparison = runsFixture(count);
+  const experiment = comparison.runs.map((r, i) => ({ run: r.label, graph: "repair", questions: 12, ex: r.ex, sd: 4, repeats: { seeds: [1, 2, 3], ex: [r.ex, Math.max(0, r.ex - i), i === 1 ? null : r.ex] }, tokensPerQuestion: r.tokensPerQuestion, callsPerQuestion: 2, costPerQuestion: null, failed: 0, interval: null, versus: null }));
+  const guidelines = [{ run: `guideline ${HOSTILE}`, maxIter: 3, failures: 9, correctedWithin: [3, 5, 6] }, { run: "guideline.m2", maxIter: 2, failures: 9, correctedWithin: [2, 4] }];
+  fs.writeFileSync(file, await renderCompareHtml(comparison, { command: "sqlmend experiment e.yaml", title: `sqlmend experiment: ${HOSTILE}`, experiment, guidelines, repeat: { k: 1, seed: 1, of: 3 } }));
+}
+
+/**
+ * Opens a page at a viewport width (or as printed) and reads, per chart: its svg's box against the body's (the
+ * column), the "all" group's label and bars, each mark's tooltip, and whether each scatter point is the element
+ * at its own centre; with what the page ran or fetched (a hostile name must stay text).
+ */
+async function fit(file: string, width: number, media: "screen" | "print" = "screen") {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.emulateMedia({ media });
+  await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+  const result = await page.evaluate(() => {
+    // The DOM as far as this test reads it (the project compiles without DOM types).
+    interface El {
+      id: string;
+      textContent: string | null;
+      parentElement: El | null;
+      getBoundingClientRect(): { left: number; right: number; top: number; width: number; height: number };
+      getAttribute(name: string): string | null;
+      querySelector(selector: string): El | null;
+      querySelectorAll(selector: string): ArrayLike<El>;
+      scrollIntoView(options: { block: string }): void;
+    }
+    const doc = (globalThis as unknown as { document: El & { body: El; documentElement: { scrollWidth: number; clientWidth: number }; elementFromPoint(x: number, y: number): El | null } }).document;
+    const win = globalThis as unknown as { __hacked?: unknown; innerWidth: number };
+    const all = (root: El, selector: string) => Array.from(root.querySelectorAll(selector));
+    const box = (el: El) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right, width: r.width };
+    };
+    const figures = all(doc, "figure").map((f) => {
+      const svg = f.querySelector("svg")!;
+      const marks = all(svg, ".mark");
+      const allLabel = all(svg, ".role-title-text text").find((t) => t.textContent === "all");
+      return {
+        id: f.id,
+        svgs: all(f, "svg").length,
+        svg: box(svg),
+        allLabel: allLabel ? box(allLabel) : null,
+        allBars: marks.filter((m) => m.getAttribute("data-group") === "all").map(box),
+        marks: marks.map((m) => ({ series: m.getAttribute("data-series")!, title: m.querySelector("title")?.textContent ?? "" })),
+        // Each point is the element found at its own centre: visible and hoverable, none hidden under another.
+        pointsOnTop:
+          f.getAttribute("data-kind") !== "scatter"
+            ? []
+            : marks.map((m) => {
+                m.scrollIntoView({ block: "center" });
+                const r = m.getBoundingClientRect();
+                const hit = doc.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return hit === m || hit?.parentElement === m;
+              }),
+        legend: all(f, ".legend .key").map((k) => k.textContent!),
+      };
+    });
+    return { column: box(doc.body), viewport: win.innerWidth, scrollWidth: doc.documentElement.scrollWidth, clientWidth: doc.documentElement.clientWidth, figures, hacked: win.__hacked ?? null, images: all(doc, "img").length };
+  });
+  await page.close();
+  return { ...result, requests, dialogs };
+}
+
+describe.skipIf(!!skip)("charts fit their column (Chromium)", () => {
+  const check = (r: Awaited<ReturnType<typeof fit>>, where: string, runs: number) => {
+    expect(r.figures.length, where).toBeGreaterThan(0);
+    for (const f of r.figures) {
+      const at = `${where} ${f.id}`;
+      expect(f.svgs, at).toBe(1);
+      // The drawing fits its column: no wider, not starting left of it nor ending right of it (nor off-screen).
+      expect(f.svg.width, at).toBeGreaterThan(100);
+      expect(f.svg.width, at).toBeLessThanOrEqual(r.column.width + 0.5);
+      expect(f.svg.left, at).toBeGreaterThanOrEqual(r.column.left - 0.5);
+      expect(f.svg.right, at).toBeLessThanOrEqual(Math.min(r.column.right, r.viewport) + 0.5);
+      // Every mark has a tooltip naming its series.
+      expect(f.marks.length, at).toBeGreaterThan(0);
+      for (const m of f.marks) expect(m.title, at).toContain(m.series);
+      for (const [i, onTop] of f.pointsOnTop.entries()) expect(onTop, `${at}: point ${f.marks[i]!.series} is hidden`).toBe(true);
+    }
+    // The "all" group is on the page: its label and one bar per run inside the drawing and the viewport.
+    const difficulty = r.figures.find((f) => f.id === "ex-by-difficulty")!;
+    expect(difficulty.allLabel, where).not.toBeNull();
+    expect(difficulty.allBars, where).toHaveLength(runs);
+    for (const b of [difficulty.allLabel!, ...difficulty.allBars]) {
+      expect(b.left, where).toBeGreaterThanOrEqual(Math.max(0, difficulty.svg.left) - 0.5);
+      expect(b.right, where).toBeLessThanOrEqual(Math.min(difficulty.svg.right, r.viewport) + 0.5);
+    }
+    // Nothing makes the page itself scroll sideways.
+    expect(r.scrollWidth, where).toBeLessThanOrEqual(r.clientWidth);
+  };
+
+  it("an eval's report.html at 400 and 1,400 px and printed: each chart within its column, every mark with a tooltip", async () => {
+    const levels = ["simple", "moderate", "challenging", "extra"];
+    const records = Array.from({ length: 12 }, (_, i) => ({ ...record(String(i), i % 3 !== 0, levels[i % 4]!, 100 + i, i % 2 === 0), dbId: ["concert_singer", HOSTILE_DB, "world_1"][i % 3]! }));
+    const file = path.join(dir, "fit-eval.html");
+    fs.writeFileSync(file, await renderEvalHtml(records, { graph: HOSTILE, dataset: "/b", split: "dev", command: "sqlmend eval repair" }));
+    for (const [width, media] of [[400, "screen"], [1400, "screen"], [720, "print"]] as const) {
+      const r = await fit(file, width, media);
+      check(r, `eval at ${width} (${media})`, 1);
+      expect(r.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "flips", "ex-by-database"]);
+      // The hostile graph and database names are text: no image, no script ran, no request, no dialog.
+      expect([r.images, r.hacked, r.dialogs, r.requests]).toEqual([0, null, [], [pathToFileURL(file).href]]);
+      expect(r.figures[0]!.legend).toEqual([HOSTILE]);
+      expect(r.figures.find((f) => f.id === "ex-by-database")!.marks.map((m) => m.title).filter((t) => t.includes(HOSTILE_DB))).toHaveLength(1);
+    }
+  }, 120_000);
+
+  for (const runs of [4, 13]) {
+    it(`an experiment's report.html with ${runs} runs at 400 and 1,400 px and printed: each chart within its column, the "all" group shown, coincident points each visible`, async () => {
+      const file = path.join(dir, `fit-${runs}.html`);
+      await experimentPage(file, runs);
+      for (const [width, media] of [[400, "screen"], [1400, "screen"], [720, "print"]] as const) {
+        const r = await fit(file, width, media);
+        check(r, `${runs} runs at ${width} (${media})`, runs);
+        expect(r.figures.map((f) => f.id)).toEqual(["ex-by-difficulty", "ex-vs-tokens", "flips", "ex-by-database", "corrected-within", "ex-per-repeat"]);
+        expect([r.images, r.hacked, r.dialogs, r.requests]).toEqual([0, null, [], [pathToFileURL(file).href]]);
+        const scatter = r.figures.find((f) => f.id === "ex-vs-tokens")!;
+        expect(scatter.marks).toHaveLength(runs);
+        expect(scatter.legend).toContain(`R3 ${HOSTILE}`);
+        // Runs 1 and 7 (and 2 and 8 …) coincide: each point's tooltip names both.
+        if (runs > 6) expect(scatter.marks[0]!.title).toMatch(runs > 12 ? /^R1 [^,]+, R7 [^,]+, R13 [^,]+: each / : /^R1 [^,]+, R7 [^,]+: each /);
+        expect(r.figures.find((f) => f.id === "corrected-within")!.legend).toContain(`guideline ${HOSTILE}`);
+      }
+    }, 120_000);
+  }
 });
