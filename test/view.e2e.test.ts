@@ -4,7 +4,7 @@
  * to its wrong questions; a question page (gold/final diff, steps, a thrown node's error with its slot and stack); a
  * comparison's fixed and broken questions; a `--graph` run and its replay (the fork and the reused prefix); an export
  * opened from file:// with no server; a hostile model reply and column name shown as text that runs nothing; no table
- * wider than its column at 400 and 1,400 px. One set of runs for the whole file.
+ * (chart included) wider than its column at 400 and 1,400 px. One set of runs for the whole file.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -116,7 +116,7 @@ async function open(url: string, width = 1400): Promise<{ page: Page; dialogs: s
 /** In the page: every visible table, chart table, pre, grid cell and step wider than its parent or the main column. */
 const OVERFLOWING = `(() => {
   const main = document.querySelector("main").getBoundingClientRect();
-  return [...document.querySelectorAll("table, .chart-table, pre, .grid > div, .step")]
+  return [...document.querySelectorAll("table, .chart-table, figure.chart, figure.chart svg, pre, .grid > div, .step")]
     .filter((e) => e.offsetParent !== null)
     .map((e) => ({ what: e.tagName + "." + e.className, right: e.getBoundingClientRect().right, parent: e.parentElement.getBoundingClientRect().right }))
     .filter((e) => e.right > Math.min(e.parent, main.right) + 1);
@@ -128,6 +128,9 @@ describe.skipIf(skip)("sqlmend view in Chromium", () => {
     const { page, errors } = await open(`${view.url}run/0`);
     await page.waitForSelector("#table-0[data-ready]");
     expect(await page.locator("#table-0 tbody tr").count()).toBe(5);
+    // EX by difficulty and by database drawn as charts, a bar per group with its value, 'all' among them.
+    expect(await page.locator("figure.chart").count()).toBe(2);
+    expect(await page.locator("#ex-by-difficulty-0 .mark[data-group='all']").getAttribute("data-value")).toBe("80");
     await page.selectOption("#table-0 select[name=v]", "wrong");
     expect(await ids(page, "#table-0 tbody tr")).toEqual([dev[1]!.id]);
     expect(page.url()).toContain("v=wrong");

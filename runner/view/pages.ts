@@ -64,6 +64,9 @@ function exTable(caption: string, groups: GroupEx[], cls: string): string {
   return `<h3>${esc(caption)}</h3><div class="chart-table ${cls}"><table><thead><tr><th>${esc(caption.replace(/^EX by /, ""))}</th><th class="num">questions</th><th class="num wide-only">right/scored</th><th class="num">EX</th><th class="wide-only">95 % interval</th><th>EX</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+/** A chart with its table (numbers and intervals) folded below it; the table alone when there is no chart. */
+const chartAndTable = (chart: string | undefined, table: string) => (chart ? `${chart}<details><summary>as a table, with 95 % intervals</summary>${table}</details>` : table);
+
 /** The run's header lines: what ran, on what, with which models; a replay names its original. */
 function runHeader(vr: ViewRun, links: Links, others: ViewRun[]): string {
   const r = vr.run;
@@ -83,8 +86,27 @@ function runHeader(vr: ViewRun, links: Links, others: ViewRun[]): string {
 const costLine = (c: RunView["summary"]["totalCost"]) =>
   `${int(c.calls)} calls, ${int(c.inputTokens)} input + ${int(c.outputTokens)} output tokens, ${(c.latencyMs / 1000).toFixed(1)} s of model latency${c.cachedCalls ? `, ${c.cachedCalls} cached` : ""}${c.reusedCalls ? `, ${c.reusedCalls} reused` : ""}${c.failedCalls ? `, ${c.failedCalls} failed calls` : ""}`;
 
+/** Databases the per-database chart draws at most (the table below it lists every one). */
+export const CHART_DATABASES = 40;
+
+/** The run page's charts (Vega-Lite, drawn in Node: tools/charts.ts): EX by difficulty and by database. */
+export async function runCharts(vr: ViewRun): Promise<{ byDifficulty?: string; byDatabase?: string }> {
+  const { groupedBarChart } = await import("../../tools/charts.ts");
+  const r = vr.run;
+  const chart = (id: string, title: string, groups: GroupEx[]) =>
+    groupedBarChart({ id: `${id}-${vr.index}`, title, groups: groups.map((g) => g.key || "(none)"), series: [{ name: vr.name, values: groups.map((g) => g.ex) }], unit: " %", max: 100, digits: 1, axisTitle: "EX %" });
+  const all = runEx(r);
+  const out: { byDifficulty?: string; byDatabase?: string } = {};
+  if (r.questions.some((q) => q.difficulty)) out.byDifficulty = await chart("ex-by-difficulty", "EX by difficulty (%)", [...exBy(r.questions, (q) => q.difficulty ?? "", DIFFICULTY_ORDER), { ...all, key: "all" }]);
+  const dbs = exBy(r.questions, (q) => q.dbId);
+  const drawn = [...dbs].sort((a, b) => b.count - a.count).slice(0, CHART_DATABASES);
+  const title = dbs.length > drawn.length ? `EX by database (%): the ${drawn.length} with most questions of ${dbs.length}` : "EX by database (%)";
+  out.byDatabase = await chart("ex-by-database", title, dbs.filter((g) => drawn.includes(g)));
+  return out;
+}
+
 /** The run page: EX with its interval, per difficulty and per database, and the question table (filtered client-side). */
-export function runPage(vr: ViewRun, links: Links, opts: { others?: ViewRun[]; detail?: string[]; exportNote?: string } = {}): string {
+export function runPage(vr: ViewRun, links: Links, opts: { others?: ViewRun[]; detail?: string[]; exportNote?: string; charts?: { byDifficulty?: string; byDatabase?: string } } = {}): string {
   const r = vr.run;
   const ex = runEx(r);
   const by = r.summary.byVerdict;
@@ -102,8 +124,7 @@ ${runHeader(vr, links, opts.others ?? [])}
 <p class="meta">Cost: ${costLine(r.summary.totalCost)}. Failed questions spent ${costLine(r.summary.failedCost)}.</p>
 ${opts.exportNote ? `<p class="note">${esc(opts.exportNote)}</p>` : ""}
 ${compareLinks.length ? `<p class="meta">Compare with: ${compareLinks.join(" · ")}</p>` : ""}
-<p class="meta">Charts are drawn as tables here (EX with a bar per row).</p>
-<div class="grid">${byDiff.length ? `<div>${exTable("EX by difficulty", byDiff, "by-difficulty")}</div>` : ""}<div>${exTable("EX by database", byDb, "by-database")}</div></div>
+<div class="grid">${byDiff.length ? `<div>${chartAndTable(opts.charts?.byDifficulty, exTable("EX by difficulty", byDiff, "by-difficulty"))}</div>` : ""}<div>${chartAndTable(opts.charts?.byDatabase, exTable("EX by database", byDb, "by-database"))}</div></div>
 <h2>Questions</h2>
 <div id="${tableId}" class="qtable">
 <form class="filters" autocomplete="off">

@@ -22,7 +22,7 @@ import type { ReadThreadMore } from "../trace.ts";
 import type { GoldOptions } from "../trace-gold.ts";
 import type { ReadThreadOptions, RunQuestion, RunView, ThreadView } from "../trace-types.ts";
 import { VIEW_CSP } from "./assets.ts";
-import { comparePage, document, experimentPage, indexPage, type Links, type QuestionDetail, questionPage, type ResultView, runPage, serverLinks, type ViewExperiment, type ViewRun } from "./pages.ts";
+import { comparePage, document, experimentPage, indexPage, type Links, type QuestionDetail, questionPage, type ResultView, runCharts, runPage, serverLinks, type ViewExperiment, type ViewRun } from "./pages.ts";
 
 /** The trace API as the explorer uses it (runner/trace.ts). */
 export interface TraceApi {
@@ -280,7 +280,7 @@ export async function startView(options: StartViewOptions): Promise<ViewServer> 
       const vr = runAt(parts[1]);
       if (vr) {
         let body = runPages.get(vr.index);
-        if (body === undefined) runPages.set(vr.index, (body = runPage(vr, links, { others: sources.runs })));
+        if (body === undefined) runPages.set(vr.index, (body = runPage(vr, links, { others: sources.runs, charts: await runCharts(vr) })));
         return { status: 200, title: vr.name, body };
       }
     }
@@ -424,7 +424,7 @@ export async function exportView(options: ExportViewOptions): Promise<ExportResu
       const left = vr.run.questions.length - ids.length;
       const note = left > 0 ? `This file holds the pages of ${ids.length} of ${vr.run.questions.length} questions (${runs.length >= 2 ? "fixed and broken, then " : ""}wrong and failed first); the other ${left} are in the table only (--max-questions raises the bound). Each page keeps ${EXPORT_LIMITS.maxSteps} steps, ${EXPORT_LIMITS.maxCalls} calls a step and ${EXPORT_LIMITS.textMax.toLocaleString("en-US")} characters a text at most.` : `Each question page keeps ${EXPORT_LIMITS.maxSteps} steps, ${EXPORT_LIMITS.maxCalls} calls a step and ${EXPORT_LIMITS.textMax.toLocaleString("en-US")} characters a text at most.`;
       if (left > 0) leftOut.push(`${vr.name}: the pages of ${left} question(s) (in the table only)`);
-      sections.push(`<section class="page" id="run-${vr.index}">${runPage(vr, links, { others: runs, detail: ids, exportNote: note })}</section>`);
+      sections.push(`<section class="page" id="run-${vr.index}">${runPage(vr, links, { others: runs, detail: ids, exportNote: note, charts: await runCharts(vr) })}</section>`);
       for (const id of ids) {
         const q = vr.run.questions.find((x) => x.id === id)!;
         const detail = await reader.detail(vr, q, { textMax: EXPORT_LIMITS.textMax });
