@@ -92,7 +92,7 @@ const url = await new Promise<string>((resolve, reject) => {
   });
   child.once("exit", (c) => reject(new Error(`sqlmend view exited ${c}: ${text}`)));
 });
-console.log(`server ready (run read) in ${((performance.now() - startedServer) / 1000).toFixed(2)} s`);
+console.log(`server ready (run read, its page and charts drawn) in ${((performance.now() - startedServer) / 1000).toFixed(2)} s`);
 const peakMb = () => {
   const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;

@@ -269,7 +269,14 @@ export async function startView(options: StartViewOptions): Promise<ViewServer> 
   const sources = await loadViewSources(options.runs, trace, options.cwd);
   const reader = new DetailReader(trace, { env: options.env ?? process.env, cwd: options.cwd ?? process.cwd(), ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}) });
   const links: Links = serverLinks;
-  const runPages = new Map<number, string>();
+  const runPages = new Map<number, Promise<string>>();
+  const runPageOf = (vr: ViewRun) => {
+    let body = runPages.get(vr.index);
+    if (!body) runPages.set(vr.index, (body = runCharts(vr).then((charts) => runPage(vr, links, { others: sources.runs, charts }))));
+    return body;
+  };
+  // The first run page before listening: it loads the charting library (a second or so), so no request waits for it.
+  if (sources.runs[0]) await runPageOf(sources.runs[0]);
   const host = options.host ?? "127.0.0.1";
 
   const page = async (url: URL): Promise<{ status: number; title: string; body: string }> => {
@@ -279,9 +286,7 @@ export async function startView(options: StartViewOptions): Promise<ViewServer> 
     if (parts[0] === "run" && parts.length === 2) {
       const vr = runAt(parts[1]);
       if (vr) {
-        let body = runPages.get(vr.index);
-        if (body === undefined) runPages.set(vr.index, (body = runPage(vr, links, { others: sources.runs, charts: await runCharts(vr) })));
-        return { status: 200, title: vr.name, body };
+        return { status: 200, title: vr.name, body: await runPageOf(vr) };
       }
     }
     if (parts[0] === "run" && parts[2] === "q" && parts.length === 4) {
