@@ -158,6 +158,7 @@ describe.skipIf(skip)("sqlmend view in Chromium", () => {
     const { page } = await open(`${view.url}compare?runs=0,1`);
     expect(await page.locator(".fixed li").allTextContents()).toEqual([dev[1]!.id]);
     expect(await page.locator(".broken li").allTextContents()).toEqual([dev[3]!.id]);
+    expect(await page.locator("#compare-ex .mark[data-group='all']").evaluateAll((m) => m.map((e) => [e.getAttribute("data-series"), e.getAttribute("data-value")]))).toEqual([["run-a", "80"], ["run-b", "80"]]);
     await page.close();
   }, 60_000);
 

@@ -312,8 +312,16 @@ export function questionPage(vr: ViewRun, q: RunQuestion, d: QuestionDetail, lin
 
 export const COMPARE_ROWS_MAX = 500;
 
+/** The compare page's chart: EX by difficulty (and over all), a bar per run, each over its own scored questions. */
+export async function compareChart(runs: ViewRun[]): Promise<string | undefined> {
+  const { groupedBarChart } = await import("../../tools/charts.ts");
+  const per = runs.map((r) => new Map([...exBy(r.run.questions, (q) => q.difficulty ?? "", DIFFICULTY_ORDER).map((g) => [g.key, g.ex] as const), ["all", runEx(r.run).ex]]));
+  const groups = [...new Set(runs.flatMap((r) => exBy(r.run.questions, (q) => q.difficulty ?? "", DIFFICULTY_ORDER).map((g) => g.key)))].filter(Boolean);
+  return groupedBarChart({ id: "compare-ex", title: "EX by difficulty (%), each run over its own scored questions", groups: [...groups, "all"], series: runs.map((r, k) => ({ name: r.name, label: `#${k + 1}`, values: [...groups, "all"].map((g) => per[k]!.get(g) ?? null) })), unit: " %", max: 100, digits: 1, axisTitle: "EX %" });
+}
+
 /** The compare page, or its one-line refusal (different questions). */
-export function comparePage(runs: ViewRun[], links: Links): string {
+export function comparePage(runs: ViewRun[], links: Links, chart?: string): string {
   const inputs: CompareRunInput[] = runs.map((r) => ({ name: r.name, run: r.run, ...(r.hashes ? { hashes: r.hashes } : {}) }));
   let c: RunComparison;
   try {
@@ -325,6 +333,7 @@ export function comparePage(runs: ViewRun[], links: Links): string {
   const idList = (k: number, ids: string[]) =>
     ids.length ? `<ul class="ids">${ids.map((id) => { const href = links.question(runs[k]!.index, id); return `<li>${href ? `<a href="${href}">${esc(id)}</a>` : esc(id)}</li>`; }).join("")}</ul>` : `<p class="meta">none</p>`;
   const parts = [`<h1>Compare ${runs.map((r) => esc(r.name)).join(" · ")}</h1>`, `<p class="meta">Against <a href="${links.run(base.index)}">${esc(base.name)}</a> (the first). Same questions checked by ${c.checkedBy === "hashes" ? "run.json's question hashes" : "question text and database (run.json records no hashes)"}.${c.notInAll.length ? ` ${c.notInAll.length} question(s) are not in every run: compared where present.` : ""}</p>`];
+  if (chart) parts.push(`<div class="compare-chart">${chart}</div>`);
   c.pairs.forEach((p, i) => {
     const other = runs[i + 1]!;
     parts.push(`<section class="pair" data-run="${esc(other.name)}"><h2>${esc(base.name)} → <a href="${links.run(other.index)}">${esc(other.name)}</a></h2>`);

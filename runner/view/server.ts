@@ -22,7 +22,7 @@ import type { ReadThreadMore } from "../trace.ts";
 import type { GoldOptions } from "../trace-gold.ts";
 import type { ReadThreadOptions, RunQuestion, RunView, ThreadView } from "../trace-types.ts";
 import { VIEW_CSP } from "./assets.ts";
-import { comparePage, document, experimentPage, indexPage, type Links, type QuestionDetail, questionPage, type ResultView, runCharts, runPage, serverLinks, type ViewExperiment, type ViewRun } from "./pages.ts";
+import { compareChart, comparePage, document, experimentPage, indexPage, type Links, type QuestionDetail, questionPage, type ResultView, runCharts, runPage, serverLinks, type ViewExperiment, type ViewRun } from "./pages.ts";
 
 /** The trace API as the explorer uses it (runner/trace.ts). */
 export interface TraceApi {
@@ -297,7 +297,7 @@ export async function startView(options: StartViewOptions): Promise<ViewServer> 
     if (parts[0] === "compare" && parts.length === 1) {
       const ks = (url.searchParams.get("runs") ?? "").split(",").filter(Boolean);
       const runs = ks.map(runAt);
-      if (runs.length >= 2 && runs.every((r): r is ViewRun => r !== undefined)) return { status: 200, title: "compare", body: comparePage(runs, links) };
+      if (runs.length >= 2 && runs.every((r): r is ViewRun => r !== undefined)) return { status: 200, title: "compare", body: comparePage(runs, links, await compareChart(runs)) };
       return { status: 400, title: "compare", body: `<p class="refused">compare takes runs=K,K,… : two or more of the runs given (0 to ${sources.runs.length - 1})</p>` };
     }
     if (parts[0] === "experiment" && parts.length === 2 && /^\d+$/.test(parts[1]!)) {
@@ -423,7 +423,7 @@ export async function exportView(options: ExportViewOptions): Promise<ExportResu
   const links = detailLinks();
   try {
     for (const e of sources.experiments) sections.push(`<section class="page" id="experiment-${e.index}">${experimentPage(e, links)}</section>`);
-    if (runs.length >= 2) sections.push(`<section class="page" id="compare">${comparePage(runs, links)}</section>`);
+    if (runs.length >= 2) sections.push(`<section class="page" id="compare">${comparePage(runs, links, await compareChart(runs))}</section>`);
     for (const vr of runs) {
       const ids = detailIds.get(vr.index)!;
       const left = vr.run.questions.length - ids.length;
