@@ -64,3 +64,16 @@ describe("comparing runs", () => {
     expect(compareViews([{ name: "a", run: a }, { name: "b", run: b }]).pairs[0]!.replayOfBase).toEqual({ slot: "review" });
   });
 });
+
+describe("the question page of a corrector's question", () => {
+  it("diffs the initial SQL against the final one, and gives a replay command a shell takes", async () => {
+    const { questionPage, replayCommand, serverLinks } = await import("../runner/view/pages.ts");
+    const question = { ...q("7", "right"), initialSql: "SELECT nme FROM t", initialCorrect: false, sql: "SELECT name FROM t" };
+    const view = { index: 0, name: "my run", run: run("/runs/my run", [question]) };
+    const thread = { threadId: "t7", readAs: "graph" as const, finished: true, next: [], state: {}, steps: [{ step: 1, checkpointId: "c1", slots: ["fix"], roles: ["fixer"], writes: {}, diff: [], calls: [], next: [], sql: "SELECT name FROM t" }] };
+    const html = questionPage(view, question, { thread, goldSql: "SELECT name FROM t" }, serverLinks);
+    expect(html).toContain(`<div class="initial-diff"><h3>initial → final (what the correction changed)</h3><pre class="diff">SELECT <del>nme</del><ins>name</ins> FROM t</pre>`);
+    expect(html).toMatch(/<h3>initial <span class="v v-wrong">wrong<\/span><\/h3><pre class="sql initial">SELECT nme FROM t<\/pre>/);
+    expect(replayCommand(view.run, "it's 7", "fix")).toBe(`sqlmend replay '/runs/my run' --from fix --ids 'it'\\''s 7' --out '/runs/my run-replay-fix'`);
+  });
+});
