@@ -157,9 +157,3 @@ export function errorDetailOf(thrown: unknown, slot?: string): ErrorDetail {
   }
   return detail;
 }
-
-/** The one-line error of a question, naming the slot that threw when the message does not already. */
-export function slotLineOf(error: unknown, slot: string | undefined): string {
-  const line = firstLineOf(error);
-  return slot && !line.includes(`slot '${slot}'`) ? `slot '${slot}': ${line}` : line;
-}

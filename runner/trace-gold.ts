@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { firstLineOf } from "../core/errors.ts";
-import type { Question } from "../state/question.ts";
+import type { Benchmark, Question } from "../state/question.ts";
 import { SPLITS, type Split } from "../state/splits.ts";
 import { loadSource } from "../tools/benchmarks/benchmark.ts";
 import { scoreQuestion, type Semantics } from "../tools/benchmarks/score.ts";
@@ -40,6 +40,21 @@ function readCache(file: string): Cached {
   }
 }
 
+/** Benchmarks loaded for gold, by source: a process reading many threads of a run loads its benchmark once (a few kept). */
+const loaded = new Map<string, Promise<Benchmark>>();
+const LOADED_MAX = 4;
+function loadOnce(source: Parameters<typeof loadSource>[0]): Promise<Benchmark> {
+  const key = JSON.stringify(source);
+  let hit = loaded.get(key);
+  if (!hit) {
+    hit = loadSource(source);
+    hit.catch(() => loaded.delete(key));
+    loaded.set(key, hit);
+    if (loaded.size > LOADED_MAX) loaded.delete(loaded.keys().next().value!);
+  }
+  return hit;
+}
+
 /** The question of a thread from its run's benchmark (run.json: bench, split, questions, db-dir). */
 async function questionOfRun(runDir: string, questionId: string): Promise<{ question?: Question; semantics: Semantics; runId: string; why?: string }> {
   let run: Record<string, unknown>;
@@ -53,7 +68,7 @@ async function questionOfRun(runDir: string, questionId: string): Promise<{ ques
   const s = (v: unknown) => (typeof v === "string" ? v : undefined);
   const split = s(run.split);
   try {
-    const bench = await loadSource({
+    const bench = await loadOnce({
       ...(s(run.bench) ? { bench: s(run.bench) } : {}),
       ...(split && (SPLITS as readonly string[]).includes(split) ? { split: split as Split } : {}),
       ...(s(run.questions) ? { questions: s(run.questions) } : {}),

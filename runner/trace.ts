@@ -15,6 +15,8 @@ import { type ErrorDetail, firstLineOf, isAbort, UserError } from "../core/error
 import { findManifest } from "../graphs/registry.ts";
 import { outcomeOf } from "../graphs/outcome.ts";
 import type { GraphSpec } from "../graphs/spec.ts";
+import type { Question } from "../state/question.ts";
+import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { NO_GOLD } from "../tools/benchmarks/score.ts";
 import { ERROR_DETAIL_CHANNEL, ERROR_DETAIL_TASK } from "../storage/thread-error.ts";
 import { wilsonInterval } from "./compare.ts";
@@ -384,7 +386,12 @@ async function graphFor(name: string | undefined, module: { path: string; sha256
       const { importModule } = await import("../tools/import-module.ts");
       const loaded = (await importModule(module.path)).default as GraphSpec | undefined;
       if (!loaded || typeof loaded.build !== "function" || !loaded.slots) return { note: `${module.path} exports no graph: steps read from the checkpoints alone` };
-      if (name && loaded.name !== name) return { note: `${module.path} is graph '${loaded.name}', not '${name}': steps read from the checkpoints alone` };
+      if (name && loaded.name !== name) {
+        // Another graph's thread of the run (a corrector's initial generator, say): a built-in by the state's name.
+        const builtIn = findManifest(name);
+        if (builtIn) return { spec: await builtIn.load() };
+        return { note: `${module.path} is graph '${loaded.name}', not '${name}': steps read from the checkpoints alone` };
+      }
       let note: string | undefined;
       if (module.sha256) {
         const { sha256OfFile } = await import("../tools/hash.ts");
@@ -410,6 +417,12 @@ export interface ReadThreadMore {
   /** For the default data directory and relative paths. */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** With `gold`: the question (its gold SQL and database) when the caller has it; else the run's benchmark is read. */
+  question?: Pick<Question, "id" | "dbId" | "dbPath" | "question" | "goldSql">;
+  /** With `gold`: an executor to score with, kept open by the caller (a server scoring many threads); else one is started. */
+  executor?: SqlExecutor;
+  /** With `gold`: where verdicts are cached (default: the data directory's `trace-gold/`). */
+  goldCacheDir?: string;
 }
 
 /** `readRun`'s run.json facts a thread needs: where its checkpoints are, its graph module. */
@@ -522,7 +535,7 @@ export async function readThread(threadId: string, options: ReadThreadOptions & 
     };
     if (options.gold) {
       const { goldForThread } = await import("./trace-gold.ts");
-      await goldForThread(view, { ...options, env, cwd, ...(runDir ? { run: runDir } : {}) });
+      await goldForThread(view, { ...options, env, cwd, ...(runDir ? { run: runDir } : {}), ...(options.goldCacheDir ? { cacheDir: options.goldCacheDir } : {}) });
     }
     return view;
   } finally {
