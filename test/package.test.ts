@@ -127,6 +127,8 @@ describe("the packed package", () => {
     for (const file of ["results.jsonl", "report.md", "report.html", "run.json", "predict_dev.json", "pred_dev.sql"]) expect(fs.existsSync(path.join(out, file)), file).toBe(true);
     expect(fs.readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n")).toHaveLength(5);
     expect(fs.readFileSync(path.join(out, "report.md"), "utf8")).toMatch(/sqlmend eval baseline --bench minibench/);
+    // Its charts, drawn by the package's runtime dependency (Vega-Lite, loaded on first use).
+    expect(fs.readFileSync(path.join(out, "report.html"), "utf8")).toMatch(/<path class="mark" data-chart="ex-by-difficulty" data-series="baseline" data-group="all" data-value="100"/);
   }, 120_000);
 
   it("its launcher runs from the compiled code", () => {

@@ -117,6 +117,21 @@ describe("describing graphs and checking flags", () => {
     expect(r.modules.filter((m) => /\/@langchain\/|\/graphs\/(baseline|r3|magic|memo-sql|ts-sql|correction-baselines)\.ts$/.test(m))).toEqual([]);
   });
 
+  it("report.html's renderer and the chart module load Vega only when a chart is drawn", () => {
+    const html = pathToFileURL(path.join(ROOT, "runner", "report-html.ts")).href;
+    const charts = pathToFileURL(path.join(ROOT, "tools", "charts.ts")).href;
+    const tsx = pathToFileURL(path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
+    const imported = loaded(["--import", tsx, "--input-type=module", "-e", `await import(${JSON.stringify(html)}); const c = await import(${JSON.stringify(charts)}); console.log(typeof c.groupedBarChart)`], "charts-imported");
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout.trim()).toBe("function");
+    expect(imported.modules.filter((m) => /\/node_modules\/vega/.test(m))).toEqual([]);
+    // Drawing one loads it (the check above can see it).
+    const drawn = loaded(["--import", tsx, "--input-type=module", "-e", `const c = await import(${JSON.stringify(charts)}); const svg = await c.groupedBarChart({ id: "c", title: "t", groups: ["g"], series: [{ name: "s", values: [1] }], unit: "" }); console.log(svg.includes('class="mark"'))`], "charts-drawn");
+    expect(drawn.status, drawn.stderr).toBe(0);
+    expect(drawn.stdout.trim()).toBe("true");
+    expect(drawn.modules.some((m) => /\/node_modules\/vega-lite\//.test(m))).toBe(true);
+  });
+
   it("expectedCalls (graphs/calls.ts) works out every graph's calls without loading LangGraph, LangChain or zod", () => {
     const calls = pathToFileURL(path.join(ROOT, "graphs", "calls.ts")).href;
     const registry = pathToFileURL(path.join(ROOT, "graphs", "registry.ts")).href;
@@ -149,12 +164,12 @@ describe("describing graphs and checking flags", () => {
     ["unknown graph", ["eval", "nope", "--bench", "minibench", "--out", "out"], 1, /unknown graph 'nope'/],
   ];
   for (const [name, args, status, output] of cases) {
-    it(`${name}: loads neither LangGraph nor LangChain nor zod nor the checkpoint store`, () => {
+    it(`${name}: loads neither LangGraph nor LangChain nor zod nor the checkpoint store nor Vega`, () => {
       const r = loaded([bin, ...args], name.replace(/\W+/g, "-"));
       expect(r.status, r.stderr).toBe(status);
       expect(r.stdout + r.stderr).toMatch(output);
       expect(r.modules.some((m) => /\/cli\/main\.(ts|js)$/.test(m))).toBe(true);
-      expect(r.modules.filter((m) => /\/@langchain\/|\/storage\/checkpoint|\/better-sqlite3\/|\/node_modules\/zod\//.test(m))).toEqual([]);
+      expect(r.modules.filter((m) => /\/@langchain\/|\/storage\/checkpoint|\/better-sqlite3\/|\/node_modules\/zod\/|\/node_modules\/vega/.test(m))).toEqual([]);
     });
   }
 });
