@@ -293,6 +293,7 @@ export function questionPage(vr: ViewRun, q: RunQuestion, d: QuestionDetail, lin
       parts.push(`<p class="meta gold-summary">Against the gold: ${g.firstRight !== undefined ? `first right at step ${g.firstRight}` : "never right"}${g.broke?.length ? `; a right answer broken at step ${g.broke.join(", ")}` : ""}${g.last !== undefined ? `; last SQL change at step ${g.last}` : ""}${g.finalCorrect !== undefined ? `; final ${g.finalCorrect ? "right" : "wrong"}` : ""}.</p>`);
     }
     if (t.note) parts.push(`<p class="meta">${esc(t.note)}</p>`);
+    if (t.goldNote) parts.push(`<p class="meta">No gold verdict per step: ${esc(t.goldNote)}</p>`);
     if (t.error && !t.steps.some((s) => s.error)) parts.push(errorBlock(t.error));
     if (d.prefixError) parts.push(`<p class="note">The original thread's prefix could not be read: ${esc(d.prefixError)}</p>`);
     const maxSteps = opts.maxSteps ?? Infinity;

@@ -28,7 +28,7 @@ import { compareChart, comparePage, document, experimentPage, indexPage, type Li
 export interface TraceApi {
   readRun(dir: string): RunView | Promise<RunView>;
   readThread(threadId: string, options?: ReadThreadOptions & ReadThreadMore): ThreadView | Promise<ThreadView>;
-  /** The gold's verdict on each step (runner/trace-gold.ts), given the question and an executor the explorer keeps. */
+  /** The gold's verdict on each step of a thread read without it (runner/trace-gold.ts). */
   goldForThread?(view: ThreadView, options: GoldOptions): Promise<void>;
 }
 
@@ -180,9 +180,9 @@ export class DetailReader {
     const semantics: Semantics = vr.run.semantics === "spider" ? "spider" : "bird";
     const where = { env: this.where.env, cwd: this.where.cwd };
     const store = this.where.checkpoints ? { checkpoints: this.where.checkpoints } : {};
-    // Gold verdicts per step with the question already read and the explorer's executor (not one per page).
+    // Gold verdicts per step with the question this reader already holds and its executor: `readThread(..., { gold,
+    // run })` would load the run's benchmark a second time (10,000 questions: tens of MB) and the verdicts are the same.
     const withGold = async (view: ThreadView) => {
-      // Cached per run in the data directory, as `readThread(..., { gold })` caches (never in the run folder).
       const cacheDir = path.join(dataDir(where.env, where.cwd), "trace-gold", vr.run.runId.replace(/[^\w.-]/g, "_"));
       if (question && this.trace.goldForThread) await this.trace.goldForThread(view, { ...where, question, executor: this.exec(), semantics, cacheDir });
       return view;
