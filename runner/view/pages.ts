@@ -7,7 +7,7 @@ import type { RunQuestion, RunView, StepError, ThreadView, TraceStep } from "../
 import { VIEW_CSP, VIEW_CSS, VIEW_JS } from "./assets.ts";
 import { diffSql } from "./diff.ts";
 import { esc, jsonForScript, shortText } from "./html.ts";
-import { compareViews, type CompareRunInput, DIFFICULTY_ORDER, exBy, type GroupEx, packRow, ROW_FIELDS, runEx, type RunComparison, tableRow } from "./model.ts";
+import { compareViews, type CompareRunInput, DIFFICULTY_ORDER, exBy, type GroupEx, packRow, ROW_FIELDS, ROW_TEXT_MAX, runEx, type RunComparison, tableRow } from "./model.ts";
 
 /** Where pages link to: the server's URLs, or the export's #sections. */
 export interface Links {
@@ -138,6 +138,7 @@ ${compareLinks.length ? `<p class="meta">Compare with: ${compareLinks.join(" · 
 <label>order<select name="dir"><option value="desc">high first</option><option value="asc">low first</option></select></label>
 </form>
 <div class="pager"><button type="button" class="prev">‹ previous</button><span class="count"></span><button type="button" class="next">next ›</button></div>
+<p class="meta">100 questions a page; texts longer than ${ROW_TEXT_MAX.toLocaleString("en-US")} characters are cut in this table (the question page shows them whole), and the text filter searches what the table holds.</p>
 <table class="questions"><thead><tr><th class="c-id">id</th><th class="wide-only c-db">database</th><th class="wide-only c-diff">difficulty</th><th class="c-verdict">verdict</th><th>question</th><th class="wide-only">final SQL</th><th class="num c-num">tokens</th><th class="num wide-only c-num">calls</th><th class="num wide-only c-num">latency s</th><th class="num c-num">rounds</th></tr></thead><tbody></tbody></table>
 </div>
 <script type="application/json" data-table="${tableId}">${jsonForScript(data)}</script>`;
