@@ -104,7 +104,7 @@ export interface RenderedSvg {
 
 /** A datum field whose value names a mark: `markKey(n)` in a spec's data, `description: { field: MARK_FIELD }` on the mark. */
 export const MARK_FIELD = "sqlmendMark";
-const markKey = (n: number) => `sqlmend-mark-${n}`;
+export const markKey = (n: number) => `sqlmend-mark-${n}`;
 /** An axis' `description`: its group gets `data-axis="NAME"` ("value", "x", "y", …). */
 export const axisKey = (name: string) => `sqlmend-axis-${name.replace(/\W/g, "")}`;
 
@@ -177,10 +177,16 @@ function figure(id: string, kind: string, title: string, svg: string, legend: { 
   return `<figure id="${escapeHtml(id)}" class="chart" data-chart="${escapeHtml(id)}" data-kind="${kind}" style="margin:20px 0;max-width:100%;break-inside:avoid"><figcaption style="font-weight:600;margin-bottom:4px">${escapeHtml(title)}</figcaption>${svg}${keys ? `<div class="legend" style="margin-top:4px;font-size:12px;line-height:1.6">${keys}</div>` : ""}${note ? `<p class="chart-note" style="margin:4px 0;font-size:12px">${escapeHtml(note)}</p>` : ""}</figure>`;
 }
 
-/** Names made unique (a repeated name gets " (2)", " (3)" …), so no two categories of a scale merge. */
+/**
+ * Text as Vega may hold it: line breaks (which Vega-Lite's generated expressions cannot hold in a string: a run named
+ * with a U+2028 stopped the page) become spaces. Tooltips, data attributes and legends keep the text as given.
+ */
+const plain = (s: string) => s.replace(/[\r\n\u0085\u2028\u2029]+/g, " ");
+
+/** Names made unique (a repeated name gets " (2)", " (3)" …), so no two categories of a scale merge; made `plain`. */
 function distinct(names: string[]): string[] {
   const seen = new Map<string, number>();
-  return names.map((n) => {
+  return names.map(plain).map((n) => {
     const k = (seen.get(n) ?? 0) + 1;
     seen.set(n, k);
     return k === 1 ? n : `${n} (${k})`;
@@ -201,7 +207,7 @@ const BASE_CONFIG = {
   font: FONT,
   view: { stroke: null },
   axis: { labelFontSize: 11, titleFontSize: 11, labelColor: "#333", titleColor: "#333", gridColor: "#e6e6e6", domainColor: "#444", tickColor: "#444" },
-  // Our own marks are described (tooltips); Vega's generated descriptions of axes would only repeat them.
+  // ARIA on: a mark's `description` becomes its aria-label, which carries our mark keys (see renderVegaLite).
   aria: true,
 } as const;
 
@@ -308,7 +314,7 @@ export async function groupedBarChartParts(o: GroupedBarChartOptions): Promise<{
           field: "value",
           type: "quantitative",
           scale: { domain: [0, max], nice: o.max === undefined, zero: true },
-          title: o.axisTitle ?? null,
+          title: o.axisTitle === undefined ? null : plain(o.axisTitle),
           axis: { description: axisKey("value"), ...(o.integer ? { tickMinStep: 1, format: "d" } : {}), grid: true, labelFlush: true },
         },
       },
@@ -412,7 +418,7 @@ export async function scatterChartParts(o: ScatterChartOptions): Promise<{ html:
   const leaders: Record<string, number>[] = [];
   const unlabelled: string[] = [];
   for (const spot of spots) {
-    const text = spot.members.map((i) => o.points[i]!.label ?? o.points[i]!.name).join(", ");
+    const text = plain(spot.members.map((i) => o.points[i]!.label ?? o.points[i]!.name).join(", "));
     const w = textWidth(text, LABEL_SIZE) + 2;
     const [sx, sy, r] = [px(spot.x), py(spot.y), reach(spot)];
     const place = [0, -15, 15, -30, 30, -45, 45, -60, 60]
@@ -439,8 +445,8 @@ export async function scatterChartParts(o: ScatterChartOptions): Promise<{ html:
     layer: [
       {
         data: { values: leaders },
-        mark: { type: "rule", color: "#999", strokeWidth: 1 },
-        encoding: { x: { field: "x1", type: "quantitative", scale: xScale, title: o.x.title, axis: { description: axisKey("x"), format: "~s", labelFlush: true } }, y: { field: "y1", type: "quantitative", scale: yScale, title: o.y.title, axis: { description: axisKey("y") } }, x2: { field: "x2" }, y2: { field: "y2" } },
+        mark: { type: "rule", color: "#999", strokeWidth: 1, aria: false },
+        encoding: { x: { field: "x1", type: "quantitative", scale: xScale, title: plain(o.x.title), axis: { description: axisKey("x"), format: "~s", labelFlush: true } }, y: { field: "y1", type: "quantitative", scale: yScale, title: plain(o.y.title), axis: { description: axisKey("y") } }, x2: { field: "x2" }, y2: { field: "y2" } },
       },
       {
         data: { values: points },
