@@ -127,7 +127,10 @@ export async function renderVegaLite(spec: TopLevelSpec, opts: { id: string; tit
   };
   const { spec: compiled } = vl.compile(spec, { logger: logger as never });
   const loader = vega.loader();
+  // Vega logs a failed load and draws on without the data: the refusal is thrown once the view has run.
+  const refused: string[] = [];
   const refuse = async (uri: string) => {
+    refused.push(uri);
     throw new Error(`charts load nothing (asked for ${uri})`);
   };
   Object.assign(loader, { load: refuse, sanitize: refuse, file: refuse, http: refuse });
@@ -139,6 +142,7 @@ export async function renderVegaLite(spec: TopLevelSpec, opts: { id: string; tit
   } finally {
     view.finalize();
   }
+  if (refused.length) throw new Error(`charts load nothing: the spec asked for ${refused.join(", ")} (give its data inline)`);
   const size = raw.match(/^<svg[^>]*? width="([\d.]+)" height="([\d.]+)"/);
   const [width, height] = [Number(size?.[1] ?? 0), Number(size?.[2] ?? 0)];
   const open = [
