@@ -26,6 +26,8 @@ export type { ExperimentOptions } from "./runner/experiment-run.ts";
 export type { BuiltInGraphName, GraphOptionsOf } from "./graphs/registry.ts";
 export type { ApiOptionsOf } from "./runner/run-values.ts";
 export { compare } from "./runner/compare-run.ts";
+export { exportView, startView } from "./runner/view/server.ts";
+export type { ExportResult, ExportViewOptions, StartViewOptions, ViewServer } from "./runner/view/server.ts";
 export { loadBenchmark } from "./runner/benchmark-api.ts";
 export { listGraphs } from "./runner/graph-catalog.ts";
 export { checkModule, newGraph, newNode } from "./runner/scaffold.ts";

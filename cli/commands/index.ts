@@ -50,6 +50,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./threads.ts")).inspectCommand,
   },
   {
+    name: "view",
+    summary: "a local read-only web app over runs: questions filtered, each question's steps and SQL diff, runs compared; --export FILE.html",
+    load: async () => (await import("./view.ts")).viewCommand,
+  },
+  {
     name: "link",
     summary: "show what schema and value linking finds for a question: keywords, columns, stored values",
     load: async () => (await import("./link.ts")).linkCommand,
