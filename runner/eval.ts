@@ -13,6 +13,7 @@ import { type EvalRecord, isFailed, parseResults, renderReport } from "./report.
 import { fileOrder } from "./selection.ts";
 import { renderEvalHtml } from "./report-html.ts";
 import { cacheLine } from "../tools/models/cache-modes.ts";
+import { isMockRun } from "../tools/models/mock-label.ts";
 
 /**
  * What `eval` gives the question runner: one question through the runner's graph (a corrector's initial SQL and
@@ -172,5 +173,5 @@ export async function writeEvalOutputs(
     outcomes: (ctx.outcome?.summarize ?? summarizeOutcomes)(records.flatMap((r) => (r.outcome ? [r.outcome] : []))),
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);
-  fs.writeFileSync(path.join(outDir, "report.html"), renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command }));
+  fs.writeFileSync(path.join(outDir, "report.html"), renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command, mock: isMockRun({ models: ctx.models }) }));
 }

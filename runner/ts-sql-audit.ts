@@ -253,6 +253,7 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
       noInitial: true,
       fixedOptions: AUDIT_FIXED,
       roleToCheck: "coder",
+      known: () => [bench.questions],
     });
     const runFile = claim(
       { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values, [], { cwd: io.cwd, runDir: outDir }), ...graphSettings([spec], values, io.cwd, outDir), "max-revisions": AUDIT_FIXED.maxRevisions } },

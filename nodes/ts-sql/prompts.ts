@@ -1,6 +1,7 @@
 import type { ChatInput } from "../../tools/models/llm.ts";
 import { questionBlock } from "../prompts.ts";
-import type { TestResult, TestTablesValue } from "../../state/ts-sql.ts";
+import { columnarTables, type TestResult, type TestTablesValue } from "../../state/ts-sql.ts";
+export { columnarTables };
 
 /**
  * TS-SQL's prompts (Appendix A), in our own words. Who sees what:
@@ -110,14 +111,6 @@ export const ONE_SHOT = {
     "GROUP BY a.id ORDER BY COUNT(*) DESC LIMIT 1",
 };
 
-/** Test rows as the data agent replies with them: per table its columns once and each row an array. */
-export const columnarTables = (tables: Record<string, readonly Record<string, unknown>[]>) =>
-  Object.fromEntries(
-    Object.entries(tables).map(([name, rows]) => {
-      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      return [name, { columns, rows: rows.map((r) => columns.map((c) => r[c] ?? null)) }];
-    }),
-  );
 
 const ONE_SHOT_BLOCK = (part: "data" | "code") =>
   "Example (another database):\n" +
