@@ -182,6 +182,8 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
   const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
   const { questions, skipped } = shardOf(selection, shard);
   const examples = await examplesFor(spec, values, benchDir, split, bench);
+  // A down endpoint is said now, in one line, before a question runs (a LangGraph server's models are its own).
+  if (!values.server) await (await import("./model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
 
   const executor = getSharedExecutor();
   return inRunFolder("eval", values, io, async ({ outDir, notes: runNotes, warn, checkpoints, claim }) => {

@@ -170,6 +170,7 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
     import("./build-runner.ts"),
     import("../tools/retrieval/examples.ts"),
   ]);
+  await (await import("./model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
   const executor = getSharedExecutor();
   return inRunFolder("magic guideline", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
     const models = modelsFrom(values, io.env, io.cwd, "feedback", warn, () => [bench.questions]);

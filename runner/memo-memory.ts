@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 import { intFlag, modelFlagsFrom, runFlags } from "./run-options.ts";
-import { embeddingsFrom, responseCacheFrom } from "./model-setup.ts";
+import { checkEndpointsFrom, embeddingsFrom, responseCacheFrom } from "./model-setup.ts";
 import { compactNumber } from "./progress.ts";
 import { executeSql } from "../nodes/execute.ts";
 import { labelError } from "../nodes/memo/common.ts";
@@ -193,6 +193,7 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   // The memory learns from gold SQL: questions without one are not selected.
   const questions = fileOrder(selected.filter((q) => q.goldSql));
+  await checkEndpointsFrom(values, io.env, io.cwd);
   const models = modelsFor(values, io, temperature, bench.questions);
   const embeddings = embedderFor(values, io);
 

@@ -6,6 +6,7 @@ import { createEmbedder, createModelProvider, usesMock } from "../tools/models/p
 import { openResponseStore, RESPONSE_CACHE_FILE, ResponseCache } from "../tools/models/response-cache.ts";
 import { dataDir } from "../tools/paths.ts";
 import { openRedisStore } from "../tools/models/redis-store.ts";
+import { checkEndpoints } from "../tools/models/probe.ts";
 import { cacheModeFrom, cacheRedisFrom, modelFlagsFrom, type RunValues } from "./run-options.ts";
 
 /** The response cache `--cache` asks for (default on, in `<data dir>/responses.sqlite`), or undefined when off. */
@@ -44,4 +45,14 @@ export function modelsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: strin
 /** The embedder from flags, env and config file (the mock's under `--model mock`), or undefined when none is configured. */
 export function embeddingsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string, warn: (line: string) => void = warnOnStderr): Embedder | undefined {
   return createEmbedder(resolveModelConfig(modelFlagsFrom(values), env, cwd), env, cwd, warn);
+}
+
+/**
+ * Before a run spends anything: each configured endpoint answers, or one line naming it (`checkEndpoints`). Not for
+ * the mock model (no endpoint) nor a LangGraph server's run (its models are the server's).
+ */
+export async function checkEndpointsFrom(values: RunValues, env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  const config = resolveModelConfig(modelFlagsFrom(values), env, cwd);
+  if (usesMock(config)) return;
+  await checkEndpoints(config);
 }
