@@ -236,6 +236,7 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
     import("./question.ts"),
     import("../state/usage.ts"),
   ]);
+  await (await import("./model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
   return inRunFolder("ts-sql audit", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
     // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
     // audit only builds each gold query's test case and runs the gold on it.
