@@ -1,9 +1,9 @@
 /**
  * Every documented command runs: each ```sh block of README.md, docs/**\/*.md and examples/*\/README.md is run with
  * bash, a page's blocks in order in one temporary folder (a later block reads what an earlier one wrote), against the
- * mock model with small limits. `npx sqlmend ARGS` reaches the launcher in this process through a tiny client (a
- * process per command would take minutes); the arguments are rewritten so a run stays small: `--model` → mock, a
- * benchmark folder of the reader's (../bird, ../spider) → minibench, `--limit 2` on runs over a benchmark,
+ * mock model with small limits. `npx sqlmend ARGS` and `node bin/sqlmend.js ARGS` reach the launcher in this process
+ * through a tiny client (a process per command would take minutes); the arguments are rewritten so a run stays small:
+ * `--model` → mock, any benchmark folder (../bird, ../spider) → minibench, `--limit 2` on runs over a benchmark,
  * experiments `--dry-run` (every run's flags and files checked, none run). A block that cannot run here is marked in
  * its page just before it with `<!-- docs-test: skip (why) -->`.
  */
@@ -159,6 +159,9 @@ describe("documented commands", () => {
       const cwd = fs.mkdtempSync(path.join(DOCS_ROOT, "runs", "docs-test-"));
       // The reader's own files the pages name: a database, and the guides' example modules (\`sqlmend\` = the sources).
       for (const db of ["shop.sqlite", "my.sqlite", "flights.sqlite"]) fs.copyFileSync(sampleDb, path.join(cwd, db));
+      // The clone's launcher, as the README calls it (`node bin/sqlmend.js`): the client too.
+      fs.mkdirSync(path.join(cwd, "bin"));
+      fs.copyFileSync(path.join(bin, "client.mjs"), path.join(cwd, "bin", "sqlmend.js"));
       for (const file of fs.readdirSync(path.join(DOCS_ROOT, "examples/guides"))) {
         const text = fs.readFileSync(path.join(DOCS_ROOT, "examples/guides", file), "utf8").replaceAll('from "sqlmend"', `from ${JSON.stringify(path.join(DOCS_ROOT, "index.ts"))}`);
         fs.writeFileSync(path.join(cwd, file), text);

@@ -87,7 +87,7 @@ describe("README and ARCHITECTURE stay short", () => {
 
   it("README keeps the two set-up commands: the main job and the tests", () => {
     const readme = read("README.md");
-    expect(readme).toContain("npm install && OPENAI_BASE_URL=http://127.0.0.1:11434/v1 SQLMEND_MODEL=qwen2.5-coder:7b npx sqlmend eval baseline --bench minibench --out runs/baseline");
+    expect(readme).toContain("npm install && OPENAI_BASE_URL=http://127.0.0.1:11434/v1 SQLMEND_MODEL=qwen2.5-coder:7b node bin/sqlmend.js eval baseline --bench minibench --out runs/baseline");
     expect(readme).toContain("npm install && npm test");
   });
 });
