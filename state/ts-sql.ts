@@ -128,12 +128,3 @@ export const tsSqlStateFields = {
 export const TsSqlState = new StateSchema(tsSqlStateFields);
 export type TsSqlStateValue = typeof TsSqlState.State;
 export type TsSqlStateUpdate = typeof TsSqlState.Update;
-
-/** Test rows as the data agent replies with them: per table its columns once and each row an array. */
-export const columnarTables = (tables: Record<string, readonly Record<string, unknown>[]>) =>
-  Object.fromEntries(
-    Object.entries(tables).map(([name, rows]) => {
-      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      return [name, { columns, rows: rows.map((r) => columns.map((c) => r[c] ?? null)) }];
-    }),
-  );

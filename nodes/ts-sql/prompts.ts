@@ -1,6 +1,7 @@
 import type { ChatInput } from "../../tools/models/llm.ts";
 import { questionBlock } from "../prompts.ts";
-import { columnarTables, type TestResult, type TestTablesValue } from "../../state/ts-sql.ts";
+import type { TestResult, TestTablesValue } from "../../state/ts-sql.ts";
+import { columnarTables } from "../../state/ts-sql-tables.ts";
 export { columnarTables };
 
 /**

@@ -18,7 +18,7 @@
  */
 import Database from "better-sqlite3";
 import type { Question } from "../../state/question.ts";
-import { columnarTables } from "../../state/ts-sql.ts";
+import { columnarTables } from "../../state/ts-sql-tables.ts";
 
 /** One request to an agent: its role and the conversation it was shown. */
 export interface MockRequest {
