@@ -25,6 +25,13 @@ export const SLOW_TESTS = [
   "test/score-bounds.test.ts",
   "test/library-host.test.ts",
   "test/memory-audit-api.test.ts",
+  "test/call-counts.test.ts",
+  "test/slot-contracts.test.ts",
+  "test/score-official.test.ts",
+  "test/benchmark.test.ts",
+  "test/recursion-limit.test.ts",
 ];
 
-export default mergeConfig(base, defineConfig({ test: { exclude: [...SLOW_TESTS, "**/node_modules/**"] } }));
+// Two files at a time (vitest's default on two cores is one): the files left wait on SQLite workers and local servers
+// as much as they compute.
+export default mergeConfig(base, defineConfig({ test: { exclude: [...SLOW_TESTS, "**/node_modules/**"], maxWorkers: 2 } }));
