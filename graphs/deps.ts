@@ -1,6 +1,7 @@
 import type { NodeDeps } from "../nodes/types.ts";
 import type { Embedder } from "../tools/models/embeddings.ts";
-import { createEmbedderFrom, createOpenAIProvider, type ModelFlags, resolveModelConfig } from "../tools/models/models.ts";
+import { type ModelFlags, resolveModelConfig } from "../tools/models/models.ts";
+import { createEmbedder, createModelProvider } from "../tools/models/provider.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
 
 /**
@@ -9,7 +10,7 @@ import { getSharedExecutor } from "../tools/sqlite/executor.ts";
  */
 export function defaultDeps(env: NodeJS.ProcessEnv = process.env, flags: ModelFlags = {}): NodeDeps {
   let models: NodeDeps["models"] | undefined;
-  const lazyModels = (): NodeDeps["models"] => (models ??= createOpenAIProvider(resolveModelConfig(flags, env, process.cwd()), env));
+  const lazyModels = (): NodeDeps["models"] => (models ??= createModelProvider(resolveModelConfig(flags, env, process.cwd()), env));
   // Resolve the model config on first use, so importing a graph never fails for want of a model.
   const provider: NodeDeps["models"] = {
     get limiter() {
@@ -31,7 +32,7 @@ export function defaultDeps(env: NodeJS.ProcessEnv = process.env, flags: ModelFl
     get embeddings() {
       if (embeddings === undefined) {
         try {
-          embeddings = createEmbedderFrom(resolveModelConfig(flags, env, process.cwd()), env, process.cwd()) ?? null;
+          embeddings = createEmbedder(resolveModelConfig(flags, env, process.cwd()), env, process.cwd()) ?? null;
         } catch {
           embeddings = null; // a bad config file is reported when the models are first used
         }

@@ -8,7 +8,7 @@ import type { GraphInfo, GraphManifest, GraphSpec } from "../graphs/spec.ts";
 import type { NodeDeps } from "../nodes/types.ts";
 import { createExampleStore, type ExampleStore } from "../tools/retrieval/examples.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
-import type { Benchmark } from "../state/question.ts";
+import type { Benchmark, Question } from "../state/question.ts";
 import { noAnswerOf, pairPredictions, predictionPairing, readPredictionFile, type Semantics } from "../tools/benchmarks/score.ts";
 import { fileOrder } from "./selection.ts";
 import { extractSql } from "../tools/reply.ts";
@@ -84,10 +84,13 @@ export async function buildRunner(args: {
   warn?: (line: string) => void;
   /** The `--node` modules the command already loaded (to read their options): not imported again. */
   modules?: RunModules;
+  /** `--model mock` only: the questions whose gold it answers from (default: `benchQuestions`'). Never given to a real model. */
+  known?: () => Question[][];
 }): Promise<GraphRunner> {
   const { values, env, cwd } = args;
   const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values), ...args.fixedOptions };
-  const models = modelsFrom(values, env, cwd, args.roleToCheck, args.warn);
+  const known = args.known ?? (args.benchQuestions ? () => [args.benchQuestions!.questions] : undefined);
+  const models = modelsFrom(values, env, cwd, args.roleToCheck, args.warn, known);
   const embeddings = embeddingsFrom(values, env, cwd, args.warn);
   // Example retrieval ranks by `embeddings` when configured (searchExamples makes the ranked view, once per run).
   const deps: NodeDeps = { models, executor: args.executor, examples: args.examples, ...(embeddings ? { embeddings } : {}) };
@@ -285,5 +288,5 @@ export async function replayRunner(args: {
   }
   const values = { ...args.values, ...recorded, ...(args.nodes.length ? { node: args.nodes } : {}) } as Values;
   const examples = await examplesFor(manifest, values, args.benchDir, original.split, args.bench);
-  return buildRunner({ spec: manifest, values, env: args.env, cwd: args.cwd, executor: args.executor, checkpointer: args.checkpointer, semantics: original.semantics, examples, allowOracle: true, noInitial: true, warn: args.warn });
+  return buildRunner({ spec: manifest, values, env: args.env, cwd: args.cwd, executor: args.executor, checkpointer: args.checkpointer, semantics: original.semantics, examples, allowOracle: true, noInitial: true, warn: args.warn, known: () => [args.bench.questions] });
 }

@@ -7,6 +7,7 @@ import { commandLine } from "../core/secrets.ts";
 import type { EvalRecord, parseResults } from "./report.ts";
 import type { Comparison, RunSummary } from "./compare.ts";
 import type { Outcome } from "../graphs/outcome.ts";
+import { isMockRun, MOCK_LABEL, mockMixRefusal } from "../tools/models/mock-label.ts";
 import { commandLineOf, type FlagTable, type FlagValues, flagValuesOf } from "./run-values.ts";
 
 /** `sqlmend compare`'s flags. */
@@ -83,6 +84,9 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
     const run = readRun(dir, io.cwd, parseResults);
     return { key: runKey(i), ...run, summarizeOutcomes: await outcomeSummaryOf(run.run.graph) };
   }));
+  const refusal = mockMixRefusal(runs.map((r, i) => ({ name: positionals[i]!, run: r.run })));
+  if (refusal) throw new UserError(refusal);
+  const mock = runs.every((r) => isMockRun(r.run));
   checkSameQuestions(runs);
   const comparison = compareRuns(runs, prices);
   const them = runs.length === 2 ? "two" : `${runs.length}`;
@@ -94,13 +98,13 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
   if (values.html !== undefined) {
     const { renderCompareHtml } = await import("./report-html.ts");
     const cost = prices ? costLine(comparison, prices) : undefined;
-    fs.writeFileSync(path.resolve(io.cwd, values.html), await renderCompareHtml(comparison, { command: input.argv ? commandLine("compare", input.argv) : commandLineOf("compare", positionals, values), ...(cost ? { cost } : {}) }));
+    fs.writeFileSync(path.resolve(io.cwd, values.html), await renderCompareHtml(comparison, { command: input.argv ? commandLine("compare", input.argv) : commandLineOf("compare", positionals, values), ...(cost ? { cost } : {}), mock }));
   }
   if (values.json) {
     io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);
     return { exitCode: EXIT.ok, comparison };
   }
-  io.stdout(renderComparison(comparison, show));
+  io.stdout(`${mock ? `${MOCK_LABEL}: every run compared was answered by the mock model\n` : ""}${renderComparison(comparison, show)}`);
   return { exitCode: EXIT.ok, comparison };
 }
 

@@ -23,6 +23,7 @@ import {
 } from "./run-options.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
+import { isMockRun, MOCK_CACHE_SETTING, MOCK_LABEL } from "../tools/models/mock-label.ts";
 import { addSpiderHardness } from "../tools/benchmarks/hardness.ts";
 import { RUN_DIR_FLAGS, SELECTION_USAGE, splitFrom } from "./run-dir-flags.ts";
 import { inRunFolder, runQuestionsOf } from "./run-skeleton.ts";
@@ -203,6 +204,8 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
   const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
   const { questions, skipped } = shardOf(selection, shard);
   const examples = await examplesFor(spec, values, benchDir, split, bench);
+  // A down endpoint is said now, in one line, before a question runs (a LangGraph server's models are its own).
+  if (!values.server) await (await import("./model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
 
   const executor = getSharedExecutor();
   return inRunFolder("eval", values, io, async ({ outDir, notes: runNotes, warn, checkpoints, claim }) => {
@@ -225,6 +228,9 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
     // none of the evaluated questions).
     const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: source.bench ?? source.dbDir!, ...(source.questions ? { questionsFile: source.questions } : {}), split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
     if (values.resume) recordEndpointsApart(outDir);
+    // The mock model's runs say so everywhere and never touch the response cache.
+    const mock = isMockRun({ models: runner.deps.models.describe() });
+    const cacheSetting = mock ? MOCK_CACHE_SETTING : cacheModeFrom(values, io.env);
     const where = { cwd: io.cwd, runDir: outDir };
     const code = await codeIdentity();
     const runFile = claim(
@@ -249,7 +255,8 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         // Where the threads are (`sqlmend replay` forks them; a PostgreSQL URL without its password).
         checkpoints: checkpoints.location,
         // The response cache's mode (not checked by --resume: it changes no answer): a merged report says it per shard.
-        cache: cacheModeFrom(values, io.env),
+        cache: cacheSetting,
+        ...(mock ? { mock: true, note: MOCK_LABEL } : {}),
       },
       ["graph", "bench", "split", "questions", "dbDir", "semantics", "models", "settings", "shard", "sample"],
       // sqlmend's code and this shard's questions by content: a resume refuses other code, edited questions, fewer questions.
@@ -285,7 +292,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
       settings: {
         concurrency,
         checkpoints: checkpoints.location,
-        cache: cacheModeFrom(values, io.env),
+        cache: cacheSetting,
         // Linking and few-shot retrieval rank by this model, or lexically (each linking says which, in inspect).
         embeddings: runner.deps.embeddings ? `${runner.deps.embeddings.model}${runner.deps.embeddings.fallback ? " (lexical ranking where the endpoint fails: --embedding-fallback lexical)" : ""}` : "none (lexical ranking)",
         ...(values.server ? { server: values.server } : {}),
@@ -302,10 +309,10 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
     });
     const degenerate = degenerateOf(runner.spec.outcome, records).degenerate;
     io.stdout(
-      `${exLine(summarize(records), `, ${semantics} semantics`)}; ${skipped.length} skipped\n` +
+      `${exLine(summarize(records), `, ${semantics} semantics`)}; ${skipped.length} skipped${mock ? ` (${MOCK_LABEL})` : ""}\n` +
         unfinishedLines(run, failureOf) +
         (callFailures(records) ? `${callFailures(records)}\n` : "") +
-        (cacheModeFrom(values, io.env) !== "off" ? `${cacheSummary(records.filter((r) => ranNow.has(r.id)))} in this run\n` : "") +
+        (cacheSetting === "on" || cacheSetting === "read" || cacheSetting === "refresh" ? `${cacheSummary(records.filter((r) => ranNow.has(r.id)))} in this run\n` : "") +
         (stopping ? `Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n` : "") +
         (degenerate ? `${degenerate}${values.strict ? " (--strict: exit 4)" : "; --strict makes this exit non-zero"}\n` : "") +
         `Report: ${path.join(outDir, "report.md")}\n`,

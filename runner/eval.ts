@@ -16,6 +16,7 @@ import { writeAtomically } from "./atomic-files.ts";
 import { fileOrder } from "./selection.ts";
 import { renderEvalHtml } from "./report-html.ts";
 import { cacheLine } from "../tools/models/cache-modes.ts";
+import { isMockRun } from "../tools/models/mock-label.ts";
 
 /**
  * What `eval` gives the question runner: one question through the runner's graph (a corrector's initial SQL and
@@ -215,5 +216,5 @@ export async function writeEvalOutputs(
   });
   fs.writeFileSync(path.join(outDir, "report.md"), report);
   recordServed(outDir, records);
-  fs.writeFileSync(path.join(outDir, "report.html"), await renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command, models: ctx.models }));
+  fs.writeFileSync(path.join(outDir, "report.html"), await renderEvalHtml(records, { graph: ctx.graph, dataset: ctx.bench.dir, split: ctx.split, command: ctx.command, models: ctx.models, mock: isMockRun({ models: ctx.models }) }));
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
+import { isMockRun, MOCK_LABEL, mockMixRefusal } from "../tools/models/mock-label.ts";
 import { EXIT, isStopStatus } from "../core/exit.ts";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import { commandLine } from "../core/secrets.ts";
@@ -290,6 +291,20 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     for (const [run, reason] of blockedHere) if (!blocked.has(run)) blocked.set(run, repeats > 1 && !held.has(run) ? `${reason} (repeat ${k})` : reason);
   }
 
+  // The mock model's runs (or predictions) are never tabled beside real ones.
+  const runFiles = order.filter((run) => !blocked.has(run) && recipe.runs[run]!.kind === "eval").flatMap((run) => repeatsOf(run).map((k) => ({ name: run, dir: outOfRepeat(k, run) })));
+  const initialDir = ctx.initialFile ? [{ name: `the initial predictions (${path.relative(io.cwd, ctx.initialFile)})`, dir: path.dirname(ctx.initialFile) }] : [];
+  const refusal = mockMixRefusal([...runFiles, ...initialDir].flatMap(({ name, dir }) => {
+    const file = path.join(dir, "run.json");
+    if (!fs.existsSync(file)) return [];
+    try {
+      return [{ name, run: JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown> }];
+    } catch {
+      return [];
+    }
+  }));
+  if (refusal) throw new UserError(`experiment ${recipe.name}: ${refusal}`);
+  const allMock = runFiles.length > 0 && runFiles.every(({ dir }) => fs.existsSync(path.join(dir, "run.json")) && isMockRun(JSON.parse(fs.readFileSync(path.join(dir, "run.json"), "utf8"))));
   const tab = await import("./experiment-table.ts");
   const { selectedQuestionsIn } = await import("./experiment-metrics.ts");
   const rows = order.flatMap((run) => {
@@ -314,7 +329,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
   tab.plannedComparisons(recipe, rows, (run, k) => recordsIn(outOfRepeat(k, run)), { seeds, held });
   // The metrics each paper reports beyond EX (VES, test-suite accuracy), and the model each row ran with.
   await (await import("./experiment-metrics.ts")).addRowMetrics(rows, recipe, { benchDir, tsDir, cwd: io.cwd, splitOf, dirsOf: (run) => repeatsOf(run).map((k) => outOfRepeat(k, run)), recordsIn });
-  const table = tab.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats });
+  const table = `${allMock ? `> **${MOCK_LABEL}**: every run was answered by the built-in mock model (\`--model mock\`).\n\n` : ""}${tab.renderTable(recipe, rows, { ...(prices ? { prices } : {}), repeats })}`;
   fs.writeFileSync(path.join(outDir, "table.md"), table);
   fs.writeFileSync(path.join(outDir, "table.json"), `${JSON.stringify({ recipe, bench: benchDir, limit: limit ?? null, sample: sample ?? null, ids: forwarded.ids ?? null, sets, repeats, held: [...held], seeds, prices: prices ?? null, intervals: tab.intervalLegend(rows), rows }, null, 2)}
 `);
@@ -330,7 +345,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     const note = `The Experiment table is table.json's (every answered question of each run${repeats > 1 ? `, means over ${repeats} repeats` : ""}); the summary and charts below compare the dev runs on the questions all of them answered${repeats > 1 ? " in repeat 1, except EX per repeat, which draws every repeat" : ""}.`;
     const experiment = tab.experimentHtmlRows(rows);
     const guidelines = rows.filter((r) => r.guideline).map((r) => ({ run: r.run, maxIter: r.guideline!.maxIter, failures: r.guideline!.failures, correctedWithin: r.guideline!.correctedWithin }));
-    fs.writeFileSync(path.join(outDir, "report.html"), await renderCompareHtml(comparison, { command: input.argv ? commandLine("experiment", input.argv) : commandLineOf("experiment", positionals, { ...ownValues, ...forwarded }), title, note, experiment, guidelines, ...(repeats > 1 ? { repeat: { k: 1, seed: seeds[0]!, of: repeats } } : {}), ...(prices ? { cost: tab.costSummary(rows, prices) } : {}) }));
+    fs.writeFileSync(path.join(outDir, "report.html"), await renderCompareHtml(comparison, { command: input.argv ? commandLine("experiment", input.argv) : commandLineOf("experiment", positionals, { ...ownValues, ...forwarded }), title, note, experiment, guidelines, mock: allMock, ...(repeats > 1 ? { repeat: { k: 1, seed: seeds[0]!, of: repeats } } : {}), ...(prices ? { cost: tab.costSummary(rows, prices) } : {}) }));
   }
   io.stdout(`${table}\nTable: ${path.join(outDir, "table.md")}\n`);
   // Failed questions, or a guideline run without its stats: not what was asked (--resume retries them).

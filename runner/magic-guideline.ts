@@ -178,9 +178,10 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
     import("./build-runner.ts"),
     import("../tools/retrieval/examples.ts"),
   ]);
+  await (await import("./model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
   const executor = getSharedExecutor();
   return inRunFolder("magic guideline", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
-    const models = modelsFrom(values, io.env, io.cwd, "feedback", warn);
+    const models = modelsFrom(values, io.env, io.cwd, "feedback", warn, () => [bench.questions]);
     const graphOptions = graphOptionsFrom(values);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
     const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" && !bench.customQuestions ? bench : await trainSplitOf(benchDir)).questions) : undefined;

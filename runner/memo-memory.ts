@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { type CliIO, defaultIO } from "../core/io.ts";
 import { firstLineOf, UsageError, UserError } from "../core/errors.ts";
 import { intFlag, modelFlagsFrom, runFlags } from "./run-options.ts";
-import { embeddingsFrom, responseCacheFrom } from "./model-setup.ts";
+import { checkEndpointsFrom, embeddingsFrom, responseCacheFrom } from "./model-setup.ts";
 import { compactNumber } from "./progress.ts";
 import { executeSql } from "../nodes/execute.ts";
 import { labelError } from "../nodes/memo/common.ts";
@@ -20,7 +20,8 @@ import { lockOutDir } from "./out-dir-lock.ts";
 import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "./run-values.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../state/usage.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../tools/retrieval/memory-store.ts";
-import { createOpenAIProvider, resolveModelConfig } from "../tools/models/models.ts";
+import { resolveModelConfig } from "../tools/models/models.ts";
+import { createModelProvider, usesMock } from "../tools/models/provider.ts";
 import { readSchema, renderSchema } from "../tools/schema.ts";
 import type { Semantics } from "../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
@@ -55,6 +56,7 @@ const MODEL_FLAGS = [
   "embedding-model",
   "embedding-base-url",
   "cache",
+  "mock-error-rate",
 ] as const;
 const modelFlags = Object.fromEntries(MODEL_FLAGS.map((k) => [k, runFlags[k]])) as Pick<typeof runFlags, (typeof MODEL_FLAGS)[number]>;
 
@@ -86,12 +88,13 @@ export const memoSearchFlags = { ...modelFlags, sql: { type: "string" }, retriev
 
 export const memoCandidatesFlags = { run: { type: "string" }, out: { type: "string" }, checkpoints: { type: "string" } } as const;
 
-function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature?: number) {
+/** The models of a memo command; `known`: the questions whose gold the mock model may answer from (only the mock gets them). */
+function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature?: number, known?: Question[]) {
   const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
   // Diversity comes from sampling: the sampler role runs warm unless the config sets its temperature.
   if (sampleTemperature !== undefined) config.roles = { ...config.roles, sampler: { temperature: sampleTemperature, ...config.roles.sampler } };
-  const cache = responseCacheFrom(values, io.env, io.cwd, (line) => io.stderr(`warning: ${line}\n`));
-  const models = createOpenAIProvider(config, io.env, cache ? { cache } : {});
+  const cache = usesMock(config) ? undefined : responseCacheFrom(values, io.env, io.cwd, (line) => io.stderr(`warning: ${line}\n`));
+  const models = createModelProvider(config, io.env, { ...(cache ? { cache } : {}), ...(known ? { known: () => [known] } : {}) });
   models.forRole("labeler");
   return models;
 }
@@ -189,10 +192,13 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   // The memory learns from gold SQL: questions without one are not selected.
   const questions = fileOrder(selected.filter((q) => q.goldSql));
-  const models = modelsFor(values, io, temperature);
+  await checkEndpointsFrom(values, io.env, io.cwd);
+  const models = modelsFor(values, io, temperature, bench.questions);
   const embeddings = embedderFor(values, io);
 
   const file = path.resolve(io.cwd, values.out!);
+  // As eval makes its --out folder: the memory's folder is made when missing.
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   // One build writes a memory at a time, as one eval writes an --out folder: a second refuses, naming the first.
   const lock = lockOutDir(file, "memo build", `${file}.lock`);
   if (lock.note) io.stderr(`sqlmend memo build: ${file}: ${lock.note}\n`);

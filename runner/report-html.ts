@@ -4,6 +4,7 @@ import { compareRuns } from "./compare.ts";
 import { exByDatabase } from "../tools/benchmarks/score.ts";
 import type { EvalRecord } from "./report.ts";
 import { escapeHtml, groupedBarChart, scatterChart } from "../tools/charts.ts";
+import { MOCK_LABEL } from "../tools/models/mock-label.ts";
 
 /**
  * report.html: a self-contained page (inline SVG and CSS, no script, nothing fetched) beside report.md (eval,
@@ -208,15 +209,19 @@ async function page(data: HtmlData, header: string, extras: PageExtras = {}): Pr
 }
 
 /** report.html of one eval run (beside its report.md). */
-export async function renderEvalHtml(records: EvalRecord[], ctx: { graph: string; dataset: string; split: string; command: string; models?: Record<string, unknown> }): Promise<string> {
+export async function renderEvalHtml(records: EvalRecord[], ctx: { graph: string; dataset: string; split: string; command: string; models?: Record<string, unknown>; mock?: boolean }): Promise<string> {
   const comparison = compareRuns([{ key: "A", label: ctx.graph, dir: "", records: new Map(records.map((r) => [r.id, r])), run: ctx.models ? { models: ctx.models } : {} }]);
-  const title = `sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`;
-  return page(dataOf(comparison, "eval", title), `<p>Command: <code>${esc(maskSecrets(ctx.command))}</code></p>`);
+  const title = `sqlmend eval: ${ctx.graph} on ${ctx.dataset} (${ctx.split})${ctx.mock ? ` — ${MOCK_LABEL}` : ""}`;
+  return page(dataOf(comparison, "eval", title), `${ctx.mock ? mockBanner : ""}<p>Command: <code>${esc(maskSecrets(ctx.command))}</code></p>`);
 }
 
+/** The line every page of a mock run shows first. */
+const mockBanner = `<p id="mock" class="mock"><strong>${esc(MOCK_LABEL)}</strong>: the built-in mock model answered from the gold SQL (<code>--model mock</code>).</p>`;
+
 /** The page of a comparison (`sqlmend compare --html`, an experiment's table). */
-export async function renderCompareHtml(comparison: Comparison, ctx: { command: string; title?: string; experiment?: ExperimentHtmlRow[]; guidelines?: HtmlData["guidelines"]; note?: string } & PageExtras): Promise<string> {
-  const title = ctx.title ?? `sqlmend compare: ${comparison.runs.length} runs on ${comparison.common} common questions`;
+export async function renderCompareHtml(comparison: Comparison, ctx: { command: string; title?: string; experiment?: ExperimentHtmlRow[]; guidelines?: HtmlData["guidelines"]; note?: string; mock?: boolean } & PageExtras): Promise<string> {
+  const mock = ctx.mock ? ` — ${MOCK_LABEL}` : "";
+  const title = `${ctx.title ?? `sqlmend compare: ${comparison.runs.length} runs on ${comparison.common} common questions`}${mock}`;
   const data = { ...dataOf(comparison, "compare", title), ...(ctx.experiment ? { experiment: ctx.experiment } : {}), ...(ctx.guidelines?.length ? { guidelines: ctx.guidelines } : {}) };
-  return page(data, `<p>Command: <code>${esc(maskSecrets(ctx.command))}</code></p>${ctx.note ? `<p>${esc(ctx.note)}</p>` : ""}${comparison.warnings.map((w) => `<p>warning: ${esc(w)}</p>`).join("")}`, ctx);
+  return page(data, `${ctx.mock ? mockBanner : ""}<p>Command: <code>${esc(maskSecrets(ctx.command))}</code></p>${ctx.note ? `<p>${esc(ctx.note)}</p>` : ""}${comparison.warnings.map((w) => `<p>warning: ${esc(w)}</p>`).join("")}`, ctx);
 }

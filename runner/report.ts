@@ -2,6 +2,7 @@ import { maskSecrets } from "../core/secrets.ts";
 import { z } from "zod";
 import { type DifficultyScore, EMPTY_PREDICTION, exByDifficulty, NO_GOLD, SEVERAL_STATEMENTS } from "../tools/benchmarks/score.ts";
 import { EMBEDDER_ROLE } from "../tools/models/embedder-role.ts";
+import { isMockRun, MOCK_CACHE_SETTING, MOCK_LABEL } from "../tools/models/mock-label.ts";
 
 /** One line of an eval's results.jsonl: everything known about one question's run. */
 export const EvalRecordSchema = z.object({
@@ -248,6 +249,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const lines: string[] = [];
   lines.push(`# sqlmend ${ctx.kind ?? "eval"}: ${ctx.graph} on ${ctx.dataset} (${ctx.split})`, "");
+  if (isMockRun({ models: ctx.models })) lines.push(`> **${MOCK_LABEL}**: the built-in mock model answered from the gold SQL, wrong on purpose for a set share of questions (\`--model mock\`). Its figures show the pipeline working, nothing about any method.`, "");
   if (!s.total && s.noGold) lines.push(`- Execution accuracy (EX): not available — no question has gold SQL (${s.noGold} run, predictions written)${s.failed ? `; **${s.failed} failed**` : ""}`);
   else {
     lines.push(`- Execution accuracy (EX): **${pct(s.correct, s.total)}%** (${s.correct}/${s.total}${s.failed ? ` answered; **${s.failed} failed** — not scored, ${ctx.rerun ?? "\`--resume\` retries them"}` : ""})${s.total ? `, 95 % interval${intervalText(wilsonInterval(s.correct, s.total))} (Wilson)` : ""}${s.noGold ? `; ${s.noGold} questions without gold SQL not scored` : ""}`);
@@ -261,7 +263,7 @@ export function renderReport(records: EvalRecord[], ctx: ReportContext): string 
   lines.push(`- Questions: ${ctx.selected} selected, ${records.length} run (${records.length - s.failed} answered, ${s.failed} failed), ${ctx.selected - ctx.skipped.length - records.length} not run, ${ctx.skipped.length} skipped`);
   lines.push(`- sqlmend ${ctx.version}; started ${ctx.startedAt}, report written ${ctx.finishedAt}`);
   lines.push(`- Command: \`${maskSecrets(ctx.command)}\``);
-  lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : cacheSummary(records)}`);
+  lines.push(`- ${ctx.settings.cache === "off" ? "Response cache: off" : ctx.settings.cache === MOCK_CACHE_SETTING ? `Response cache: ${MOCK_CACHE_SETTING}` : cacheSummary(records)}`);
   const empty = records.filter((r) => r.scoreNote === EMPTY_PREDICTION);
   const several = records.filter((r) => r.predError === SEVERAL_STATEMENTS).length;
   if (empty.length || several) lines.push(`- Scored by the official scorers' Python rules: ${[empty.length ? `${empty.length} predictions with no statement (empty or comments only), ${empty.filter((r) => r.correct).length} right because their gold returns no rows` : "", several ? `${several} with anything after the first statement's ';' (';;' too), wrong` : ""].filter(Boolean).join("; ")}`);

@@ -37,6 +37,7 @@ export const runFlags = {
   "endpoint-alias": { type: "string" },
   "embedding-fallback": { type: "string" },
   cache: { type: "string" },
+  "mock-error-rate": { type: "string" },
   "max-fix-rounds": { type: "string" },
   "few-shot": { type: "string" },
   "schema-max-chars": { type: "string" },
@@ -49,7 +50,10 @@ export const runFlags = {
 } as const satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export const RUN_FLAGS_USAGE = `Model:
-  --model NAME              model on an OpenAI-compatible endpoint (or SQLMEND_MODEL)
+  --model NAME              model on an OpenAI-compatible endpoint (or SQLMEND_MODEL); \`mock\`: the built-in mock
+                            model, in process, no endpoint (answers from the gold SQL: not a measurement)
+  --mock-error-rate R       --model mock: the share of questions whose first SQL it gets wrong (default 0.3;
+                            which ones is fixed by --seed)
   --base-url URL            endpoint, e.g. http://127.0.0.1:11434/v1 (or OPENAI_BASE_URL); key from OPENAI_API_KEY
   --config FILE             model config JSON (default ./sqlmend.config.json when present)
   --role-model ROLE=NAME    a different model for one agent role (repeatable)
@@ -133,7 +137,15 @@ export function modelFlagsFrom(values: RunValues): ModelFlags {
     embeddingBaseURL: values["embedding-base-url"],
     embeddingFallback: embeddingFallbackFrom(values["embedding-fallback"]),
     endpointAlias: values["endpoint-alias"],
+    mockErrorRate: mockErrorRateFrom(values["mock-error-rate"]),
   };
+}
+
+function mockErrorRateFrom(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const rate = Number(value);
+  if (value.trim() === "" || !Number.isFinite(rate) || rate < 0 || rate > 1) throw new UsageError(`--mock-error-rate takes a share from 0 to 1, not '${value}'`);
+  return rate;
 }
 
 function embeddingFallbackFrom(value: string | undefined): "lexical" | undefined {

@@ -242,6 +242,7 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
     import("./question.ts"),
     import("../state/usage.ts"),
   ]);
+  await (await import("./model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
   return inRunFolder("ts-sql audit", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
     // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
     // audit only builds each gold query's test case and runs the gold on it.
@@ -259,6 +260,7 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
       noInitial: true,
       fixedOptions: AUDIT_FIXED,
       roleToCheck: "coder",
+      known: () => [bench.questions],
     });
     const runFile = claim(
       { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values, [], { cwd: io.cwd, runDir: outDir }), ...graphSettings([spec], values, io.cwd, outDir), "max-revisions": AUDIT_FIXED.maxRevisions } },

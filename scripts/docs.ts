@@ -4,10 +4,12 @@
  *
  *   <!-- generated: options r3 r3-review -->   the options those graphs declare (graph-wide and slot-owned)
  *   <!-- generated: recipes -->                the built-in experiment recipes
+ *   <!-- generated: commands -->               every launcher command's usage, as its --help prints it
  *   ...
  *   <!-- /generated -->
  *
- * from the graph registry (graphs/registry.ts, `optionDefsOf`) and the recipes (runner/experiment-recipes.ts).
+ * from the graph registry (graphs/registry.ts, `optionDefsOf`), the recipes (runner/experiment-recipes.ts) and the
+ * commands (cli/commands/index.ts: each command's usage, which declares its flags).
  * test/docs.test.ts fails while a region differs from what this makes, so the tables never rot.
  */
 import fs from "node:fs";
@@ -18,6 +20,7 @@ import { type GraphInfo, optionDefsOf } from "../graphs/manifests/manifest.ts";
 import { graphManifests } from "../graphs/registry.ts";
 import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
 import type { Recipe } from "../runner/experiment.ts";
+import { commands } from "../cli/commands/index.ts";
 
 export const DOCS_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -103,6 +106,14 @@ export function recipesTable(recipes: Record<string, Recipe> = BUILT_IN_RECIPES)
   ].join("\n");
 }
 
+/** Every launcher command's usage as `--help` prints it (the command modules are thin: loading them all is cheap). */
+const commandUsages = await Promise.all(commands.map(async (c) => ({ name: c.name, summary: c.summary, usage: (await c.load()).usage })));
+
+/** docs/commands.md's reference: a section per command, its summary and its usage, flags included. */
+export function commandsReference(): string {
+  return commandUsages.map((c) => `### \`sqlmend ${c.name}\`\n\n${c.summary[0]!.toUpperCase()}${c.summary.slice(1)}.\n\n\`\`\`text\n${c.usage.trimEnd()}\n\`\`\`\n`).join("\n");
+}
+
 /** A region's body, from its marker's text (`options GRAPH...`, `recipes`). */
 export function generatedRegion(spec: string): string {
   const [what, ...args] = spec.trim().split(/\s+/);
@@ -112,7 +123,8 @@ export function generatedRegion(spec: string): string {
     return `${note}\n${optionsTable(args)}\n`;
   }
   if (what === "recipes") return `${note}\n${recipesTable()}\n`;
-  throw new Error(`docs: unknown generated region '${spec}' (options GRAPH..., recipes)`);
+  if (what === "commands") return `${note}\n${commandsReference()}`;
+  throw new Error(`docs: unknown generated region '${spec}' (options GRAPH..., recipes, commands)`);
 }
 
 /** A file's text with every region made anew. */

@@ -85,9 +85,18 @@ describe("README and ARCHITECTURE stay short", () => {
     expect(long.map((c) => c.slice(0, 80))).toEqual([]);
   });
 
+  it("docs/commands.md is every command's usage as --help prints it (compare --show, memo candidates, eval --graph, magic's optional --initial)", () => {
+    const commands = read("docs/commands.md");
+    expect(regionsOf(commands)).toContain("commands");
+    expect(commands).toContain("[--show N]");
+    expect(commands).toContain("sqlmend memo candidates --run DIR --out FILE");
+    expect(commands).toContain("--graph MODULE");
+    expect(commands).toMatch(/sqlmend magic guideline --bench DIR\|minibench --out DIR \[--split train\] \[--initial GRAPH\|FILE\]/);
+  });
+
   it("README keeps the two set-up commands: the main job and the tests", () => {
     const readme = read("README.md");
-    expect(readme).toContain("npm install && OPENAI_BASE_URL=http://127.0.0.1:11434/v1 SQLMEND_MODEL=qwen2.5-coder:7b npx sqlmend eval baseline --bench minibench --out runs/baseline");
+    expect(readme).toContain("npm install && OPENAI_BASE_URL=http://127.0.0.1:11434/v1 SQLMEND_MODEL=qwen2.5-coder:7b node bin/sqlmend.js eval baseline --bench minibench --out runs/baseline");
     expect(readme).toContain("npm install && npm test");
   });
 });

@@ -2,10 +2,12 @@
  * sqlmend as a dependency: `npm pack` of a copy of the project (its `prepare` builds dist/ with type declarations),
  * the tarball unpacked as `node_modules/sqlmend` of a temporary project whose other packages are this project's
  * installed ones (no network), then examples/custom-node/index.mjs — plain Node ESM, `import ... from "sqlmend"` —
- * builds the baseline graph with its `schema` node swapped and runs it against the scripted model server.
+ * builds the baseline graph with its `schema` node swapped and runs it against the scripted model server. And the
+ * tree a consumer's npm installs is the tested one: package-lock.json's production packages hold without overrides.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
@@ -136,5 +138,35 @@ describe("the packed package", () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^baseline\s+generator/m);
     expect(run.stderr).not.toMatch(/running the sources/);
+  });
+
+  it("the tested tree is one a consumer's install resolves: no override needed, every engine met on this Node", () => {
+    type Entry = { version: string; dev?: boolean; link?: boolean; optional?: boolean; engines?: { node?: string }; dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+    const semver = createRequire(import.meta.url)("semver") as { satisfies(v: string, range: string, o?: object): boolean };
+    const lock = (JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, Entry> }).packages;
+    const tarball = JSON.parse(fs.readFileSync(path.join(project, "node_modules", "sqlmend", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(tarball.dependencies).toEqual((lock[""] as Entry).dependencies);
+    // Where Node finds `dep` from the package at `where` (its own node_modules, then each parent's).
+    const resolve = (where: string, dep: string): Entry | undefined => {
+      for (let base = where; ; base = base.includes("/node_modules/") ? base.slice(0, base.lastIndexOf("/node_modules/")) : "") {
+        const found = lock[`${base ? `${base}/` : ""}node_modules/${dep}`];
+        if (found) return found;
+        if (!base) return undefined;
+      }
+    };
+    const problems: string[] = [];
+    for (const [where, entry] of Object.entries(lock)) {
+      if (entry.dev || entry.link) continue;
+      const name = where || "sqlmend";
+      // --engine-strict refuses a package whose engines this Node does not meet.
+      if (entry.engines?.node && !semver.satisfies(process.version, entry.engines.node, { includePrerelease: true })) problems.push(`${name}@${entry.version} needs node ${entry.engines.node}`);
+      // Overrides hold only in this project: a consumer's npm honours every declared range, so each must accept what was tested.
+      const wanted = { ...entry.dependencies, ...Object.fromEntries(Object.entries(entry.peerDependencies ?? {}).filter(([dep]) => !entry.peerDependenciesMeta?.[dep]?.optional)) };
+      for (const [dep, range] of Object.entries(wanted)) {
+        const found = resolve(where, dep);
+        if (found && !semver.satisfies(found.version, range, { includePrerelease: true })) problems.push(`${name} wants ${dep}@${range}, tested with ${found.version}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });

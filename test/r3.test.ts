@@ -186,8 +186,7 @@ describe("r3 graph", () => {
     expect(spans).toHaveLength(3);
     const starts = spans.map((s) => s.start);
     const ends = spans.map((s) => s.end);
-    expect(Math.max(...starts)).toBeLessThan(Math.min(...ends)); // all three were in flight at once
-    expect(Math.max(...ends) - Math.min(...starts)).toBeLessThan(2 * 200); // not 3 × 200 ms
+    expect(Math.max(...starts)).toBeLessThan(Math.min(...ends)); // all three were in flight at once (whatever the load)
   });
 
   it("goes on without a failing reviewer and says which failed", async () => {

@@ -1,6 +1,6 @@
 /**
  * `--cache redis://…`: the response cache in a real Redis (Debian's redis-server, started by the test on 127.0.0.1),
- * shared by runs with different local homes — as machines of a cluster — through @langchain/community's Redis cache.
+ * shared by runs with different local homes — as machines of a cluster — through the Redis store (tools/models/redis-store.ts).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";

@@ -204,7 +204,7 @@ describe("through eval", () => {
     const out = path.join(dir, "eval-broken-sample");
     const env = { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home"), SQLMEND_CACHE: "off" };
     const args = ["eval", "self-consistency", "--bench", benchDir, "--out", out, "--ids", q.id, "--initial", initial, "--correct", "all", "--samples", "3"];
-    const run = await runCli([...args, "--node", `sample=${node}`, "--base-url", "http://127.0.0.1:9/v1", "--model", "none", "--checkpoints", "memory"], dir, env);
+    const run = await runCli([...args, "--node", `sample=${node}`, "--model", "mock", "--checkpoints", "memory"], dir, env);
     expect(run.code).toBe(3);
     const record = (await resultsOf(out)).get(q.id)!;
     // The initial SQL is the gold's: scored, it would count as right.

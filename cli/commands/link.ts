@@ -45,11 +45,12 @@ export const linkCommand: Command = {
 
     // The model client loads once the flags have passed their checks.
     const modelFlags = modelFlagsFrom(values);
-    const [{ embeddingsFrom }, { linkQuestion }, { createOpenAIProvider, resolveModelConfig, resolveRoleSettings }, { lexicalKeywords }, { usageOfCalls }] =
+    const [{ embeddingsFrom }, { linkQuestion }, { resolveModelConfig, resolveRoleSettings }, { createModelProvider }, { lexicalKeywords }, { usageOfCalls }] =
       await Promise.all([
         import("../../runner/model-setup.ts"),
         import("../../nodes/link.ts"),
         import("../../tools/models/models.ts"),
+        import("../../tools/models/provider.ts"),
         import("../../tools/linking/link.ts"),
         import("../../state/usage.ts"),
       ]);
@@ -59,7 +60,7 @@ export const linkCommand: Command = {
     const executor = createExecutor({ size: 1 });
     try {
       const embeddings = embeddingsFrom(values, io.env, io.cwd);
-      const deps = { models: createOpenAIProvider(config, io.env), executor, ...(embeddings ? { embeddings } : {}) };
+      const deps = { models: createModelProvider(config, io.env), executor, ...(embeddings ? { embeddings } : {}) };
       const { linking, records, index } = await linkQuestion(deps, {
         question,
         evidence: values.evidence ?? "",

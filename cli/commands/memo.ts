@@ -29,7 +29,8 @@ SQLMEND_EMBEDDING_MODEL, or the config file), as memo-sql does; otherwise lexica
 new entries' keys into the memory file; search and show say which ranking applies.
 
 Model flags: --model --base-url --config --role-model ROLE=NAME --temperature --seed --request-timeout-ms --max-retries
-             --max-requests --stream --structured-method --embedding-model --embedding-base-url (as for 'sqlmend eval')`;
+             --max-requests --stream --structured-method --embedding-model --embedding-base-url
+             --mock-error-rate (as for 'sqlmend eval'; --model mock: the built-in mock model)`;
 
 const SUBCOMMANDS = ["build", "add", "show", "search", "candidates"] as const;
 

@@ -3,6 +3,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type SchemaOnlyOptions, schemaOnlyResponder } from "./schema-replies.ts";
+import { hashedEmbedding } from "../../tools/models/mock.ts";
 
 export interface ChatRequestRecord {
   /** Parsed JSON request body, as sent by the client. */
@@ -68,21 +69,8 @@ export interface EmbeddingRequestRecord {
   encodingFormat?: string;
 }
 
-/**
- * A deterministic embedding for tests: character 3-grams of the lower-cased text hashed into `dimensions` buckets,
- * L2-normalised. Texts sharing many 3-grams get a high cosine, like a real model on misspellings.
- */
-export function hashedEmbedding(text: string, dimensions = 1024): number[] {
-  const vector = new Array<number>(dimensions).fill(0);
-  const t = ` ${text.toLowerCase()} `;
-  for (let i = 0; i + 3 <= t.length; i++) {
-    let h = 0x811c9dc5;
-    for (let j = i; j < i + 3; j++) h = Math.imul(h ^ t.charCodeAt(j), 0x01000193);
-    vector[(h >>> 0) % dimensions]! += 1;
-  }
-  const norm = Math.sqrt(vector.reduce((n, v) => n + v * v, 0)) || 1;
-  return vector.map((v) => v / norm);
-}
+/** The mock model's embedding (hashed character 3-grams): the server's `/v1/embeddings` answers with it. */
+export { hashedEmbedding };
 
 export interface OpenAIServer {
   /** Base URL including `/v1`, e.g. http://127.0.0.1:PORT/v1 */

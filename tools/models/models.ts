@@ -51,6 +51,8 @@ export const ModelConfigSchema = ModelSettingsSchema.extend({
   embeddingBaseURL: z.string().url().optional(),
   /** "lexical": rank lexically when the embedding endpoint fails, recorded per question (default: the question fails). */
   embeddingFallback: z.enum(["lexical"]).optional(),
+  /** `--model mock` only: the share of questions whose first SQL the mock gets wrong (0 to 1). */
+  mockErrorRate: z.number().min(0).max(1).optional(),
 }).strict();
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 
@@ -164,6 +166,7 @@ export interface ModelFlags {
   roleModels?: Record<string, string>;
   configFile?: string;
   endpointAlias?: string;
+  mockErrorRate?: number;
 }
 
 /**
@@ -192,6 +195,7 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, cw
     embeddingBaseURL: pick(flags.embeddingBaseURL, env.SQLMEND_EMBEDDING_BASE_URL || undefined, base.embeddingBaseURL),
     embeddingFallback: pick(flags.embeddingFallback, base.embeddingFallback),
     endpointAlias: pick(flags.endpointAlias, env.SQLMEND_ENDPOINT_ALIAS || undefined, base.endpointAlias),
+    mockErrorRate: pick(flags.mockErrorRate, base.mockErrorRate),
     roles,
   };
 }

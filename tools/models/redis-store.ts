@@ -1,12 +1,12 @@
 /**
- * The response cache in Redis (`--cache redis://HOST:PORT[/DB]`), so several machines share one: replies are kept
- * through @langchain/community's Redis cache (key: the request's hash and its occurrence), and occurrences are
- * numbered with Redis counters, so the k-th identical request of a thread gets the k-th reply on any machine. A
- * failure turns the cache off for the rest of the run with a warning, never failing a call (as the SQLite store).
+ * The response cache in Redis (`--cache redis://HOST:PORT[/DB]`), so several machines share one: a reply is kept under
+ * the request's hash and its occurrence, and occurrences are numbered with Redis counters, so the k-th identical
+ * request of a thread gets the k-th reply on any machine. A failure turns the cache off for the rest of the run with a
+ * warning, never failing a call (as the SQLite store). Keys and values are those @langchain/community's RedisCache
+ * wrote (a generation `{ text }` under `sqlmend:reply:<sha256 of key_slot_0>`), so replies cached before still read;
+ * the package itself is not a dependency (its tree pulled versions a consumer's install could not resolve).
  */
 import { defaultHashKeyEncoder } from "@langchain/core/caches";
-import type { Generation } from "@langchain/core/outputs";
-import { RedisCache } from "@langchain/community/caches/ioredis";
 import { Redis } from "ioredis";
 import { closeAtEnd } from "../../core/closers.ts";
 import { firstLineOf } from "../../core/errors.ts";
@@ -22,7 +22,6 @@ export class RedisReplyStore implements ReplyStore {
   readonly file: string;
   broken: string | undefined;
   private readonly client: Redis;
-  private readonly replies: RedisCache;
 
   constructor(
     private readonly url: string,
@@ -34,23 +33,21 @@ export class RedisReplyStore implements ReplyStore {
     // Few retries and an offline queue that fails fast: a server that is gone must not hold a model call.
     this.client = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 5_000, enableOfflineQueue: true, lazyConnect: false });
     this.client.on("error", () => {}); // reported by the call that fails
-    this.replies = new RedisCache(this.client);
-    // Every key under the documented `sqlmend:` prefix (LangChain's default is a bare hash, which `sqlmend:*` misses).
-    this.replies.makeDefaultKeyEncoder((...parts: string[]) => `${REPLY_PREFIX}${defaultHashKeyEncoder(...parts)}`);
     this.unregister = closeAtEnd(() => this.close());
   }
 
   private readonly unregister: () => void;
 
-  private slot(occurrence: number) {
-    return `sqlmend:occurrence:${occurrence}`;
+  /** A reply's key: the request's key and its occurrence, hashed under the documented `sqlmend:` prefix. */
+  private keyOf(key: string, occurrence: number) {
+    return `${REPLY_PREFIX}${defaultHashKeyEncoder(key, `sqlmend:occurrence:${occurrence}`, "0")}`;
   }
 
   async get(key: string, occurrence: number): Promise<StoredEntry | undefined> {
     if (this.broken) return undefined;
     try {
-      const found = (await this.replies.lookup(key, this.slot(occurrence))) as Generation[] | null;
-      return found?.[0] ? (JSON.parse(found[0].text) as StoredEntry) : undefined;
+      const found = await this.client.get(this.keyOf(key, occurrence));
+      return found ? (JSON.parse((JSON.parse(found) as { text: string }).text) as StoredEntry) : undefined;
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -72,8 +69,9 @@ export class RedisReplyStore implements ReplyStore {
     if (this.broken) return false;
     try {
       // First writer wins, as in the SQLite store (refresh overwrites).
-      if (!overwrite && (await this.replies.lookup(key, this.slot(occurrence)))) return false;
-      await this.replies.update(key, this.slot(occurrence), [{ text: JSON.stringify(entry) }]);
+      const value = JSON.stringify({ text: JSON.stringify(entry) });
+      if (overwrite) await this.client.set(this.keyOf(key, occurrence), value);
+      else if ((await this.client.set(this.keyOf(key, occurrence), value, "NX")) === null) return false;
       return true;
     } catch (error) {
       this.fail(error);
