@@ -52,8 +52,9 @@ function projectFiles(folder: string): string[] {
   }
   const tsconfig = path.join(folder, "tsconfig.json");
   if (!fs.existsSync(tsconfig)) {
-    // `sqlmend` and its dependencies as the launcher resolves them for this folder (no npm install needed).
-    const entry = typesEntry(root, sources);
+    // `sqlmend` and its dependencies as the launcher resolves them for this folder (no npm install needed): the entry
+    // that runs (tsx reads these paths too), typed by the declarations beside it when compiled.
+    const entry = sources ? path.join(root, "index.ts") : path.join(root, "dist", "index.js");
     const config = {
       compilerOptions: {
         target: "ES2022",
@@ -65,7 +66,8 @@ function projectFiles(folder: string): string[] {
         skipLibCheck: true,
         allowImportingTsExtensions: true,
         types: [],
-        paths: { sqlmend: [entry], "*": [path.join(root, "node_modules", "*"), path.join(root, "node_modules", "@types", "*")] },
+        allowJs: true,
+        paths: { sqlmend: [entry], "*": [path.join(root, "node_modules", "@types", "*"), path.join(root, "node_modules", "*")] },
       },
       include: ["*.ts", "*.mts"],
     };
@@ -249,7 +251,7 @@ export async function checkModule(args: { file: string; graph?: string; slot?: s
     allowImportingTsExtensions: true,
     allowJs: true,
     types: [],
-    paths: { sqlmend: [entry], "*": [path.join(root, "node_modules", "*"), path.join(root, "node_modules", "@types", "*")] },
+    paths: { sqlmend: [entry], "*": [path.join(root, "node_modules", "@types", "*"), path.join(root, "node_modules", "*")] },
   };
   fs.writeFileSync(probe, probeText);
   try {

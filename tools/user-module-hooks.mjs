@@ -43,12 +43,10 @@ export async function resolve(specifier, context, nextResolve) {
     const fromRoot = { ...context, parentURL: pathToFileURL(path.join(root, "package.json")).href };
     if (name === "sqlmend") {
       // The running copy: its sources when it runs from them (the compiled entry would be a second sqlmend).
-      if (sourceMode) {
-        const sub = specifier.slice("sqlmend".length).replace(/^\//, "");
-        const file = sub ? path.join(root, sub.replace(/\.js$/, ".ts")) : path.join(root, "index.ts");
-        return nextResolve(pathToFileURL(file.endsWith(".ts") ? file : `${file}.ts`).href, context);
-      }
-      return nextResolve(specifier, fromRoot);
+      // As a file URL: a tsconfig's `paths` (tsx reads the user's) never maps it elsewhere.
+      const sub = specifier.slice("sqlmend".length).replace(/^\//, "").replace(/\.[cm]?[tj]s$/, "");
+      const file = sourceMode ? path.join(root, `${sub || "index"}.ts`) : path.join(root, "dist", `${sub || "index"}.js`);
+      return nextResolve(pathToFileURL(file).href, context);
     }
     if (shared.has(name)) return nextResolve(specifier, fromRoot);
     try {
