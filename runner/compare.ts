@@ -1,3 +1,4 @@
+import { seededRandom } from "../tools/hash.ts";
 import { exByDifficulty, type DifficultyScore, NO_GOLD } from "../tools/benchmarks/score.ts";
 import { type EvalRecord, isFailed, methodCalls, methodTokens, servedSummary, wilsonInterval } from "./report.ts";
 import { type Outcome, summarizeOutcomes } from "../graphs/outcome.ts";
@@ -92,16 +93,7 @@ function wilsonFraction(p: number, n: number): { low: number; high: number } {
 }
 
 /** A seeded generator (mulberry32): the same bootstrap every time for the same figures. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /**
  * EX's 95 % interval over questions × repeats: a seeded percentile bootstrap that draws questions with replacement and,

@@ -13,45 +13,10 @@ import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 import { captureIO as capture, minibenchFixture, questionOf } from "./support/cli.ts";
 import { type ServeHandle, startServe } from "../runner/serve.ts";
+import { tidyGraphModule } from "./support/user-modules.ts";
 
 /** A graph of the user's (baseline with a tidy step), served beside the built-ins. */
-const TIDY_GRAPH = `
-import { END, START, StateGraph, StateSchema } from "@langchain/langgraph";
-import { z } from "zod";
-import { defineGraph, routeAfterExecute, SHARED_SLOTS, SqlInputState, sqlStateFields } from ${JSON.stringify(path.resolve(import.meta.dirname, "..", "index.ts"))};
-
-const TidyState = new StateSchema({ ...sqlStateFields, tidied: z.boolean().default(false) });
-const tidy = () => async (state) => ({ sql: state.sql.trim().replace(/;+$/, ""), tidied: true });
-
-export default defineGraph({
-  name: "tidy-baseline",
-  summary: "baseline with a tidy step after generation",
-  kind: "generator",
-  state: TidyState,
-  slots: {
-    schema: SHARED_SLOTS.schema,
-    generate: SHARED_SLOTS.generate,
-    tidy: { summary: "strip trailing semicolons", reads: ["sql"], writes: ["sql", "tidied"], factory: tidy },
-    execute: SHARED_SLOTS.execute,
-    fix: SHARED_SLOTS.fix,
-  },
-  steps: (o) => 4 + 2 * (o.maxFixRounds ?? 3),
-  outcome: { of: (state) => ({ tidied: state.tidied }) },
-  wire: ({ node, options: o }) =>
-    new StateGraph(TidyState, { input: SqlInputState })
-      .addNode("schema", node("schema"))
-      .addNode("generate", node("generate"))
-      .addNode("tidy", node("tidy"))
-      .addNode("execute", node("execute"))
-      .addNode("fix", node("fix"))
-      .addEdge(START, "schema")
-      .addEdge("schema", "generate")
-      .addEdge("generate", "tidy")
-      .addEdge("tidy", "execute")
-      .addConditionalEdges("execute", routeAfterExecute(o.maxFixRounds), ["fix", END])
-      .addEdge("fix", "execute"),
-});
-`;
+const TIDY_GRAPH = tidyGraphModule(path.resolve(import.meta.dirname, "..", "index.ts"));
 
 let dir: string;
 let benchDir: string;
@@ -142,7 +107,7 @@ describe("eval --server (a LangGraph server runs the graphs)", () => {
     const [a, b] = [results(local), results(remote)];
     expect(b.size).toBe(4);
     for (const [id, r] of a) expect({ id, correct: b.get(id)?.correct, sql: b.get(id)?.sql, outcome: b.get(id)?.outcome }).toEqual({ id, correct: r.correct, sql: r.sql, outcome: r.outcome });
-    expect([...b.values()].every((r) => (r.outcome as { tidied?: boolean }).tidied === true)).toBe(true);
+    expect([...b.values()].every((r) => (r.outcome as { tidied?: number }).tidied === 1)).toBe(true);
   }, 120_000);
 
   it("serves each graph with a narrow input (question, database, evidence, SQL to correct), not its whole state", async () => {

@@ -6,11 +6,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Question } from "../state/question.ts";
-import { goldResponder, minibenchFixture } from "./support/cli.ts";
+import { goldResponder, launchCli, minibenchFixture } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
 
@@ -32,18 +31,7 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-function launch(cwd: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "sqlmend.js"), ...args], {
-    cwd,
-    env: { ...process.env, OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home"), SQLMEND_CACHE: "off" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (err += d));
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, out, err })));
-}
+const launch = (cwd: string, args: string[]) => launchCli(args, cwd, { OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home"), SQLMEND_CACHE: "off" });
 
 /** A folder outside the clone holding the guides' modules, with the given package.json (or none), and no node_modules. */
 function folderWith(name: string, packageJson?: object): string {

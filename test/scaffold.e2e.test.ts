@@ -5,16 +5,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Question } from "../state/question.ts";
 import { checkModule } from "../runner/scaffold.ts";
-import { goldResponder, minibenchFixture, resultsOf, runCli } from "./support/cli.ts";
+import { goldResponder, launchCli, minibenchFixture, resultsOf, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 let dir: string;
 let benchDir: string;
@@ -31,15 +28,7 @@ afterAll(async () => {
   removeTempDir(dir);
 });
 
-/** The launcher as a user starts it (a child process: a module importing `sqlmend` resolves through its hooks). */
-function launch(cwd: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "sqlmend.js"), ...args], { cwd, env: { ...process.env, ...env() }, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (err += d));
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, out, err })));
-}
+const launch = (cwd: string, args: string[]) => launchCli(args, cwd, env());
 
 const env = () => ({ OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(dir, "home"), SQLMEND_CACHE: "off" });
 const model = () => ["--model", "m", "--base-url", server.url, "--max-retries", "0", "--checkpoints", "memory"];

@@ -2,7 +2,7 @@ import { Command, Send } from "@langchain/langgraph";
 import { readOptions } from "../../core/options.ts";
 import type { SampleVote, VotingStateUpdate, VotingStateValue } from "../../state/baselines.ts";
 import type { Candidate } from "../../state/sql-state.ts";
-import { quickHash } from "../../tools/hash.ts";
+import { quickHash, seededRandom } from "../../tools/hash.ts";
 import { sampleSeed } from "../../tools/models/sample-seed.ts";
 import { callModelChoices } from "../../tools/models/llm.ts";
 import { extractSql } from "../../tools/reply.ts";
@@ -58,17 +58,8 @@ export const samePromptNode: NodeFactory<VotingStateValue, Command> = (_deps, op
   });
 };
 
-/** A small deterministic generator (mulberry32) seeded by a string: the same question gets the same orders. */
-function seeded(seed: string): () => number {
-  let a = Number.parseInt(quickHash(seed).slice(0, 8), 16) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic generator seeded by a string: the same question gets the same orders. */
+const seeded = (seed: string): (() => number) => seededRandom(Number.parseInt(quickHash(seed).slice(0, 8), 16));
 
 function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items];

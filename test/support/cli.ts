@@ -3,6 +3,7 @@
  * each question with its gold SQL (found by the question's text in the prompt).
  */
 import path from "node:path";
+import { spawn } from "node:child_process";
 import { main } from "../../cli/main.ts";
 import type { CliIO } from "../../cli/shared/command.ts";
 import type { Question } from "../../state/question.ts";
@@ -21,6 +22,19 @@ export function captureIO(cwd: string, env: NodeJS.ProcessEnv = {}) {
 }
 
 /** Runs `sqlmend ARGS` in-process: its exit status and what it printed. */
+/**
+ * The launcher as a user starts it: `node ROOT/bin/sqlmend.js ARGS` in a child process (a module importing `sqlmend`
+ * then resolves through the launcher's module hooks, which the test runner's own loader would bypass).
+ */
+export function launchCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, root = path.resolve(import.meta.dirname, "..", "..")): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [path.join(root, "bin", "sqlmend.js"), ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (err += d));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, out, err })));
+}
+
 export async function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   const run = captureIO(cwd, env);
   const code = await main(args, run.io);

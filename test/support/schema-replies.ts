@@ -14,17 +14,9 @@ import type { ChatRequestRecord, ScriptedReply } from "./openai-server.ts";
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, unknown>;
 
-/** A small seeded generator (mulberry32): the same seed, the same replies. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../tools/hash.ts";
+
+export { seededRandom };
 
 export interface SampleOptions {
   rng: () => number;
