@@ -1,3 +1,5 @@
+// Type tests of the run API's graph names and options (checked by `npm run typecheck`, not run): a misspelt option or
+// graph name, or a value of the wrong kind, does not compile (each @ts-expect-error fails tsc once it would).
 import type { GraphOptionsOf, BuiltInGraphName } from "../graphs/registry.ts";
 const a: GraphOptionsOf<"r3"> = { reviewers: 2, maxReviewTurns: 3 };
 // @ts-expect-error misspelt
