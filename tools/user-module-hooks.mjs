@@ -20,11 +20,17 @@ export function initialize(data) {
 const isBare = (specifier) => !/^(\.|\/|file:|node:|data:|[a-zA-Z]:[\\/])/.test(specifier);
 const packageName = (specifier) => (specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]);
 
-/** A file of the user's: outside sqlmend's own tree and outside any node_modules. */
+/** sqlmend's own code in its package: the source folders, the build, the launcher, its tests and benches. */
+const OWN = ["index.ts", "core", "state", "tools", "storage", "nodes", "graphs", "runner", "cli", "dist", "bin", "scripts", "test", "bench"];
+
+/** A file of the user's: outside sqlmend's own code (a module beside a clone's runs counts) and any node_modules. */
 function isUserFile(url) {
   if (!url?.startsWith("file:")) return false;
   const file = fileURLToPath(url);
-  return !file.startsWith(root + path.sep) && !file.split(path.sep).includes("node_modules");
+  if (file.split(path.sep).includes("node_modules")) return false;
+  if (!file.startsWith(root + path.sep)) return true;
+  const first = path.relative(root, file).split(path.sep)[0];
+  return !OWN.includes(first);
 }
 
 /** Source written as an ES module (import/export statements or top-level await), not CommonJS. */
