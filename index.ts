@@ -13,6 +13,8 @@ export { replay } from "./runner/replay-run.ts";
 export type { ReplayResult } from "./runner/replay.ts";
 export { diffStates, readRun, readThread, verdictOf } from "./runner/trace.ts";
 export type { ReadThreadMore } from "./runner/trace.ts";
+export { inspectThread, listRunThreads, listThreadLines } from "./runner/inspect.ts";
+export type { InspectArgs, ThreadLine, ThreadsArgs } from "./runner/inspect.ts";
 export type { FieldDiff, QuestionCost, ReadThreadOptions, RunQuestion, RunView, StepError, StepGold, ThreadView, TraceCall, TraceStep, Verdict } from "./runner/trace-types.ts";
 export { runExperiment } from "./runner/experiment-run.ts";
 export type { ExperimentResult } from "./runner/experiment-run.ts";
