@@ -213,7 +213,7 @@ export async function readRun(dir: string): Promise<RunView> {
     settings,
     ...(str(run.checkpoints) ? { checkpoints: str(run.checkpoints) } : {}),
     ...(replay && typeof replay.of === "string" ? { replayOf: { dir: replay.of, ...(str(replay.runId) ? { runId: str(replay.runId) } : {}), ...(str(replay.from) ? { slot: str(replay.from) } : {}) } } : {}),
-    ...(models.model === "mock" || models.mock === true ? { mock: true } : {}),
+    ...(run.mock === true || models.model === "mock" || models.mock === true ? { mock: true } : {}),
     questions,
     summary: {
       selected: Object.keys(hashes).length || questions.length,

@@ -77,3 +77,18 @@ describe("the question page of a corrector's question", () => {
     expect(replayCommand(view.run, "it's 7", "fix")).toBe(`sqlmend replay '/runs/my run' --from fix --ids 'it'\\''s 7' --out '/runs/my run-replay-fix'`);
   });
 });
+
+describe("a mock model's run", () => {
+  it("says 'mock model — not a measurement' on its run, question and compare pages", async () => {
+    const { comparePage, questionPage, runPage, serverLinks } = await import("../runner/view/pages.ts");
+    const question = q("1", "right");
+    const mock = { index: 0, name: "demo", run: { ...run("/runs/demo", [question]), mock: true } };
+    const real = { index: 1, name: "real", run: run("/runs/real", [question]) };
+    const thread = { threadId: "t1", readAs: "graph" as const, finished: true, next: [], state: {}, steps: [] };
+    const banner = "mock model — not a measurement";
+    expect(runPage(mock, serverLinks)).toContain(banner);
+    expect(questionPage(mock, question, { thread }, serverLinks)).toContain(banner);
+    expect(comparePage([mock, real], serverLinks)).toContain(banner);
+    expect(runPage(real, serverLinks)).not.toContain(banner);
+  });
+});

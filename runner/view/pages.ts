@@ -8,6 +8,7 @@ import { VIEW_CSP, VIEW_CSS, VIEW_JS } from "./assets.ts";
 import { diffSql } from "./diff.ts";
 import { esc, jsonForScript, shortText } from "./html.ts";
 import { compareViews, type CompareRunInput, DIFFICULTY_ORDER, exBy, type GroupEx, packRow, ROW_FIELDS, ROW_TEXT_MAX, runEx, type RunComparison, tableRow } from "./model.ts";
+import { MOCK_LABEL } from "../../tools/models/mock-label.ts";
 
 /** Where pages link to: the server's URLs, or the export's #sections. */
 export interface Links {
@@ -67,6 +68,9 @@ function exTable(caption: string, groups: GroupEx[], cls: string): string {
 /** A chart with its table (numbers and intervals) folded below it; the table alone when there is no chart. */
 const chartAndTable = (chart: string | undefined, table: string) => (chart ? `${chart}<details><summary>as a table, with 95 % intervals</summary>${table}</details>` : table);
 
+/** On every page of a mock run (run, question, compare, export): its figures measure nothing. */
+const mockBanner = `<p class="note mock"><b>${MOCK_LABEL}</b>: the built-in mock model (<code>--model mock</code>) answered from the gold SQL; these figures show the pipeline working, nothing about any method.</p>`;
+
 /** The run's header lines: what ran, on what, with which models; a replay names its original. */
 function runHeader(vr: ViewRun, links: Links, others: ViewRun[]): string {
   const r = vr.run;
@@ -78,7 +82,7 @@ function runHeader(vr: ViewRun, links: Links, others: ViewRun[]): string {
   if (r.graphModule) lines.push(`<p class="meta">--graph module ${esc(r.graphModule.path)}${r.graphModule.sha256 ? ` (sha256 ${esc(r.graphModule.sha256.slice(0, 16))})` : ""}</p>`);
   if (r.nodeModules && Object.keys(r.nodeModules).length) lines.push(`<p class="meta">--node ${esc(Object.entries(r.nodeModules).map(([s, f]) => `${s}=${f}`).join(", "))}</p>`);
   if (r.replayOf) lines.push(`<p class="note">A replay of ${original ? `<a href="${links.run(original.index)}">${esc(original.name)}</a>` : esc(r.replayOf.dir)}${r.replayOf.slot ? ` from slot <b>${esc(r.replayOf.slot)}</b>` : ""}: each question forked from its original thread; the prefix steps were reused as recorded.${original ? ` <a href="${links.compare([original.index, vr.index])}">Compare with the original</a>.` : ""}</p>`);
-  if (r.mock) lines.push(`<p class="note">run.json says a mock model answered: not a measurement.</p>`);
+  if (r.mock) lines.push(mockBanner);
   if (r.droppedLines) lines.push(`<p class="note">${r.droppedLines} line(s) of results.jsonl did not read and are not shown.</p>`);
   return lines.join("\n");
 }
@@ -262,6 +266,7 @@ export function questionPage(vr: ViewRun, q: RunQuestion, d: QuestionDetail, lin
   const parts: string[] = [];
   parts.push(`<p class="meta"><a href="${links.run(vr.index)}">${esc(vr.name)}</a> › question ${esc(q.id)}</p>`);
   parts.push(`<h1>Question ${esc(q.id)} ${verdictBadge(q.verdict)}</h1>`);
+  if (vr.run.mock) parts.push(mockBanner);
   parts.push(`<p class="meta">database ${esc(q.dbId)}${q.difficulty ? ` · ${esc(q.difficulty)}` : ""} · thread ${esc(q.threadId)} · ${int(q.cost.calls)} calls, ${int(q.cost.inputTokens)}+${int(q.cost.outputTokens)} tokens, ${(q.cost.latencyMs / 1000).toFixed(1)} s, ${q.iterations} round(s)</p>`);
   parts.push(`<h2>Question</h2><p class="question-text">${esc(q.question)}</p>${q.evidence ? `<p class="meta">evidence: <span class="evidence">${esc(q.evidence)}</span></p>` : ""}`);
   if (q.failure || q.error) parts.push(`<h2>Failure</h2>${q.failure ? `<div class="error">${esc(q.failure)}</div>` : ""}${q.error ? errorBlock(q.error) : ""}`);
@@ -331,10 +336,11 @@ export function comparePage(runs: ViewRun[], links: Links, chart?: string): stri
   } catch (error) {
     return `<h1>Compare</h1><p class="refused">${esc((error as Error).message)}</p>`;
   }
+  const mock = runs.some((r) => r.run.mock) ? mockBanner : "";
   const base = runs[0]!;
   const idList = (k: number, ids: string[]) =>
     ids.length ? `<ul class="ids">${ids.map((id) => { const href = links.question(runs[k]!.index, id); return `<li>${href ? `<a href="${href}">${esc(id)}</a>` : esc(id)}</li>`; }).join("")}</ul>` : `<p class="meta">none</p>`;
-  const parts = [`<h1>Compare ${runs.map((r) => esc(r.name)).join(" · ")}</h1>`, `<p class="meta">Against <a href="${links.run(base.index)}">${esc(base.name)}</a> (the first). Same questions checked by ${c.checkedBy === "hashes" ? "run.json's question hashes" : "question text and database (run.json records no hashes)"}.${c.notInAll.length ? ` ${c.notInAll.length} question(s) are not in every run: compared where present.` : ""}</p>`];
+  const parts = [`<h1>Compare ${runs.map((r) => esc(r.name)).join(" · ")}</h1>`, ...(mock ? [mock] : []), `<p class="meta">Against <a href="${links.run(base.index)}">${esc(base.name)}</a> (the first). Same questions checked by ${c.checkedBy === "hashes" ? "run.json's question hashes" : "question text and database (run.json records no hashes)"}.${c.notInAll.length ? ` ${c.notInAll.length} question(s) are not in every run: compared where present.` : ""}</p>`];
   if (chart) parts.push(`<div class="compare-chart">${chart}</div>`);
   c.pairs.forEach((p, i) => {
     const other = runs[i + 1]!;
