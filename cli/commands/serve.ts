@@ -18,7 +18,8 @@ export const serveCommand: Command = {
     const port = values.port === undefined ? 2024 : Number(values.port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port takes a port number, not '${values.port}'`);
     const { startServe } = await import("../../runner/serve.ts");
-    const server = await startServe({ ...(values.graph ? { graphs: values.graph } : {}), host: values.host ?? "127.0.0.1", port, cwd: io.cwd, env: io.env });
+    // The server's own log (requests, a graph that fails to load) goes on stderr, as the LangGraph CLI prints it.
+    const server = await startServe({ ...(values.graph ? { graphs: values.graph } : {}), host: values.host ?? "127.0.0.1", port, cwd: io.cwd, env: io.env, log: (text) => io.stderr(text) });
     io.stdout(`serving ${server.graphs.length} graphs at ${server.url} (${server.graphs.join(", ")})\nconfig: ${server.config}\nCtrl-C stops it\n`);
     const stop = () => void server.close();
     process.once("SIGINT", stop);
