@@ -23,6 +23,7 @@ const num = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) :
 // screen and wraps its cells in print.
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:960px}
 @media (max-width:600px){body{margin:12px}}
+h1,h2,p{overflow-wrap:anywhere}
 .table-box{overflow-x:auto;max-width:100%}
 @media print{body{margin:0;max-width:none}.table-box{overflow:visible}table{font-size:10px}td,th{padding:2px 3px;overflow-wrap:anywhere}}
 table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th:first-child,td:first-child{text-align:left}

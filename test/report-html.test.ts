@@ -500,7 +500,8 @@ describe.skipIf(!!skip)("charts fit their column (Chromium)", () => {
     const levels = ["simple", "moderate", "challenging", "extra"];
     const records = Array.from({ length: 12 }, (_, i) => ({ ...record(String(i), i % 3 !== 0, levels[i % 4]!, 100 + i, i % 2 === 0), dbId: ["concert_singer", HOSTILE_DB, "world_1"][i % 3]! }));
     const file = path.join(dir, "fit-eval.html");
-    fs.writeFileSync(file, await renderEvalHtml(records, { graph: HOSTILE, dataset: "/b", split: "dev", command: "sqlmend eval repair" }));
+    // A benchmark in a deep data directory: its path is one unbroken word in the title.
+    fs.writeFileSync(file, await renderEvalHtml(records, { graph: HOSTILE, dataset: "/home/researcher/projects/text-to-sql/.sqlmend/minibench", split: "dev", command: "sqlmend eval repair" }));
     for (const [width, media] of [[400, "screen"], [1400, "screen"], [720, "print"]] as const) {
       const r = await fit(file, width, media);
       check(r, `eval at ${width} (${media})`, 1);
