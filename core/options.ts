@@ -27,7 +27,8 @@ export type OptionDef =
 
 export type OptionDefs = Record<string, OptionDef>;
 
-type ValueOf<D> = D extends { type: "int" | "number" }
+/** The value an option declaration gives a node (`readOptions`). */
+export type OptionValue<D> = D extends { type: "int" | "number" }
   ? number
   : D extends { type: "boolean" }
     ? boolean
@@ -39,7 +40,7 @@ type ValueOf<D> = D extends { type: "int" | "number" }
           ? string
           : string | undefined;
 
-export type OptionValues<Defs extends OptionDefs> = { [K in keyof Defs]: ValueOf<Defs[K]> };
+export type OptionValues<Defs extends OptionDefs> = { [K in keyof Defs]: OptionValue<Defs[K]> };
 
 /** Keeps the literal types of a declaration (choices, defaults) so `readOptions` is precisely typed. */
 export const defineOptions = <const Defs extends OptionDefs>(defs: Defs): Defs => defs;

@@ -6,6 +6,7 @@ import { memoRefineManifest, memoSqlManifest } from "./manifests/memo.ts";
 import { r3Manifest, r3ReviewManifest } from "./manifests/r3.ts";
 import { tsSqlManifest, tsSqlRefineManifest } from "./manifests/ts-sql.ts";
 import type { GraphManifest, GraphSpec } from "./spec.ts";
+import type { OptionValue } from "../core/options.ts";
 
 /** A manifest with its lazy loader: the spec module (LangGraph, the nodes) is imported only by `load()`. */
 const entry = (manifest: GraphInfo, load: () => Promise<GraphSpec>): GraphManifest => ({ ...manifest, load });
@@ -78,16 +79,8 @@ type DefOf<U, K extends PropertyKey> = U extends unknown ? (K extends keyof U ? 
 type GraphDefs<M> = M extends { options: infer O } ? O : never;
 type AllDefs<G extends BuiltInGraphName> = GraphDefs<BuiltInManifests[G]> | SlotOptionDefs<BuiltInManifests[G]["slots"]>;
 
-/** An option's value through the run API, by its declaration (a list also as comma-separated text). */
-type ApiOptionValue<D> = D extends { type: "int" | "number" }
-  ? number
-  : D extends { type: "boolean" }
-    ? boolean
-    : D extends { type: "choice"; choices: readonly (infer C)[] }
-      ? C
-      : D extends { type: "list" }
-        ? readonly string[] | string
-        : string;
+/** An option's value through the run API: as a node reads it, a list also as comma-separated text, never undefined. */
+type ApiOptionValue<D> = D extends { type: "list" } ? readonly string[] | string : Exclude<OptionValue<D>, undefined>;
 
 /** A built-in graph's own options (its graph-wide knobs and its slots' defaults'), camelCase, each optional and typed. */
 export type GraphOptionsOf<G extends BuiltInGraphName> = { [K in KeysOfUnion<AllDefs<G>> & string]?: ApiOptionValue<DefOf<AllDefs<G>, K>> };
