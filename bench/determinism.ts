@@ -18,7 +18,7 @@ import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { startOpenAIServer } from "../test/support/openai-server.ts";
 import { agentsConfig, methodAgents } from "../test/support/method-agents.ts";
-import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";
 
 const { values } = parseArgs({ options: { recipe: { type: "string", default: "all" }, limit: { type: "string", default: "20" } } });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqlmend-bench-determinism-"));

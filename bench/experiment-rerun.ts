@@ -53,7 +53,7 @@ async function experiment(out: string, recipe = values.recipe!) {
 }
 
 if (values.recipe === "all") {
-  const { BUILT_IN_RECIPES } = await import("../runner/experiment-recipes.ts");
+  const { BUILT_IN_RECIPES } = await import("../runner/experiment/built-in-recipes.ts");
   console.log(`every built-in recipe on minibench (--limit ${values.limit}), ${values["latency-ms"]} ms a request, concurrency ${values.concurrency}: first run, then a rerun into another --out`);
   for (const name of Object.keys(BUILT_IN_RECIPES)) {
     const first = await experiment(`${name}-first`, name);

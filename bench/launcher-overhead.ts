@@ -114,7 +114,7 @@ function treeCpuMs(apart: number | undefined): { total: number; children: number
 
 async function measure(): Promise<void> {
   const [{ runEval }, { openCheckpointer }, { loadBenchmark }, { buildMinibench }, { TEST_MODEL_ID }, { Annotation, END, START, StateGraph }, { SqliteSaver }, { LightSqliteSaver }, { ChatOpenAI }, { default: Database }] = await Promise.all([
-    import("../runner/eval-run.ts"),
+    import("../runner/eval/run-eval.ts"),
     import("../storage/checkpoints.ts"),
     import("../tools/benchmarks/benchmark.ts"),
     import("../tools/benchmarks/minibench/index.ts"),

@@ -31,7 +31,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
-import { fileOrder } from "../runner/selection.ts";
+import { fileOrder } from "../runner/run/question-sample.ts";
 import { pairPredictions, predictionPairing, readPredictionFile, scoreAll, type ScoreReport, type Verdict } from "../tools/benchmarks/score.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
 import type { Question } from "../state/question.ts";

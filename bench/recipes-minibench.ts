@@ -17,7 +17,7 @@ import { main } from "../cli/main.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { getSharedExecutor } from "../tools/sqlite/executor.ts";
-import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";
 import { startOpenAIServer } from "../test/support/openai-server.ts";
 import { agentsConfig, methodAgents } from "../test/support/method-agents.ts";
 

@@ -11,8 +11,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { listRunThreads } from "../runner/inspect.ts";
-import { readRun } from "../runner/trace.ts";
+import { listRunThreads } from "../runner/trace/inspect.ts";
+import { readRun } from "../runner/trace/read-trace.ts";
 
 const { values } = parseArgs({ options: { questions: { type: "string", default: "10000" } } });
 const n = Number(values.questions);

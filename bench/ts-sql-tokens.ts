@@ -23,7 +23,7 @@ import { parseArgs } from "node:util";
 import { main } from "../cli/main.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
-import type { EvalRecord } from "../runner/report.ts";
+import type { EvalRecord } from "../runner/run/results-record.ts";
 import type { Question } from "../state/question.ts";
 import { startOpenAIServer } from "../test/support/openai-server.ts";
 import { agentsConfig, methodAgents } from "../test/support/method-agents.ts";

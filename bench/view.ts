@@ -21,7 +21,7 @@ import Database from "better-sqlite3";
 import { main } from "../cli/main.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
-import { questionHash } from "../runner/run-file.ts";
+import { questionHash } from "../runner/run/run-json.ts";
 import { startOpenAIServer, TEST_MODEL_ID } from "../test/support/openai-server.ts";
 
 const { values } = parseArgs({ options: { questions: { type: "string", default: "10000" } } });

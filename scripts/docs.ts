@@ -8,7 +8,7 @@
  *   ...
  *   <!-- /generated -->
  *
- * from the graph registry (graphs/registry.ts, `optionDefsOf`), the recipes (runner/experiment-recipes.ts) and the
+ * from the graph registry (graphs/registry.ts, `optionDefsOf`), the recipes (runner/experiment/built-in-recipes.ts) and the
  * commands (cli/commands/index.ts: each command's usage, which declares its flags).
  * test/docs.test.ts fails while a region differs from what this makes, so the tables never rot.
  */
@@ -18,8 +18,8 @@ import { fileURLToPath } from "node:url";
 import { flagWithValue, type OptionDef } from "../core/options.ts";
 import { type GraphInfo, optionDefsOf } from "../graphs/manifests/manifest.ts";
 import { graphManifests } from "../graphs/registry.ts";
-import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
-import type { Recipe } from "../runner/experiment.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";
+import type { Recipe } from "../runner/experiment/recipe.ts";
 import { commands } from "../cli/commands/index.ts";
 
 export const DOCS_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

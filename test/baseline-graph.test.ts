@@ -5,7 +5,7 @@ import { baselineSpec } from "../graphs/baseline.ts";
 import { repairSpec } from "../graphs/repair.ts";
 import type { NodeFactory } from "../nodes/types.ts";
 import { openCheckpointer } from "../storage/checkpoints.ts";
-import { runThread } from "../runner/question.ts";
+import { runThread } from "../runner/run/question-thread.ts";
 import { sha256File, testDatabase } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 

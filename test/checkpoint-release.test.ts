@@ -9,7 +9,7 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LightSqliteSaver } from "../storage/checkpoint-chunks.ts";
 import { openCheckpointer, type OpenedCheckpointer } from "../storage/checkpoints.ts";
-import { runThread, type RunnableGraph } from "../runner/question.ts";
+import { runThread, type RunnableGraph } from "../runner/run/question-thread.ts";
 import type { SqlInput } from "../state/sql-state.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 

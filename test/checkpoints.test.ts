@@ -15,7 +15,7 @@ import { BLOB_TYPE, BlobSerializer } from "../storage/checkpoint-blobs.ts";
 import { CHUNK_TYPE, ChunkSerializer, FRAME_CHAIN, PACKED_WRITES, SPLIT_MIN, createTables, splitPieces } from "../storage/checkpoint-chunks.ts";
 import { openCheckpointer } from "../storage/checkpoints.ts";
 import { main } from "../cli/main.ts";
-import { inputOf } from "../runner/question.ts";
+import { inputOf } from "../runner/run/question-thread.ts";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
@@ -327,7 +327,7 @@ describe("checkpoints in chunks", () => {
   it("resumes after the writing process is killed mid-run (SIGKILL), with every checkpoint it committed readable", async () => {
     const file = path.join(dir, "killed.sqlite");
     // The child runs two threads at once; at step 5 of thread 'b' a node never returns, and the parent kills it.
-    // It invokes as the runner does (runner/question.ts), with LangGraph's default durability, "async": the checkpoint that
+    // It invokes as the runner does (runner/run/question-thread.ts), with LangGraph's default durability, "async": the checkpoint that
     // ends a step is committed after the next step's nodes have started. So the stuck node says so only once the
     // checkpoint it started from (step 5) is committed; thread 'a' is not waited for and is killed wherever it is.
     const script = `import { openCheckpointer } from ${JSON.stringify(pathToFileURL(path.resolve("storage/checkpoints.ts")).href)};

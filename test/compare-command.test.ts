@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { holm, mcnemarP } from "../runner/compare.ts";
-import type { EvalRecord } from "../runner/report.ts";
+import { holm, mcnemarP } from "../runner/report/comparison.ts";
+import type { EvalRecord } from "../runner/run/results-record.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 let dir: string;

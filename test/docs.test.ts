@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { graphManifests } from "../graphs/registry.ts";
-import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";
 import { docFiles, DOCS_ROOT, regionsOf, staleDocs, writeDocs } from "../scripts/docs.ts";
 
 const read = (rel: string) => fs.readFileSync(path.join(DOCS_ROOT, rel), "utf8");

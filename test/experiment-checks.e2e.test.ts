@@ -11,7 +11,7 @@ import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import type { OpenAIServer } from "./support/openai-server.ts";
 import { agentsFixture, resultsOf, runCli } from "./support/cli.ts";
-import { stratifiedSample } from "../runner/selection.ts";
+import { stratifiedSample } from "../runner/run/question-sample.ts";
 
 let dir: string;
 let benchDir: string;

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import type { OpenAIServer } from "./support/openai-server.ts";
 import { agentsFixture, runCli } from "./support/cli.ts";
-import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
-import { runMetrics } from "../runner/experiment-metrics.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";
+import { runMetrics } from "../runner/experiment/paper-metrics.ts";
 
 let dir: string;
 let benchDir: string;

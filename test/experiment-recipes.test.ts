@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { runCli } from "./support/cli.ts";
-import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
-import { parseRecipe } from "../runner/experiment.ts";
-import { otherRowOf, renderTable, repeatedRowOf, rowOf } from "../runner/experiment-table.ts";
-import { questionCostsIn } from "../runner/experiment-plan.ts";
-import { cacheSummary, type EvalRecord } from "../runner/report.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";
+import { parseRecipe } from "../runner/experiment/recipe.ts";
+import { otherRowOf, renderTable, repeatedRowOf, rowOf } from "../runner/experiment/table.ts";
+import { questionCostsIn } from "../runner/experiment/dry-run-plan.ts";
+import { cacheSummary } from "../runner/report/eval-report.ts";
+import { type EvalRecord } from "../runner/run/results-record.ts";
 
 let dir: string;
 let benchDir: string;

@@ -4,15 +4,15 @@
  * ablation against the run its recipe names) by exact McNemar, Holm-adjusted over those planned comparisons only.
  */
 import { describe, expect, it } from "vitest";
-import { validateRecipe } from "../runner/experiment.ts";
-import { renderCompareHtml } from "../runner/report-html.ts";
-import { experimentHtmlRows, plannedComparisons, renderTable, repeatedRowOf, rowOf, type RunRow } from "../runner/experiment-table.ts";
-import { compareRuns } from "../runner/compare.ts";
-import { withInitialFile } from "../runner/experiment-run.ts";
-import { setsOf } from "../runner/experiment.ts";
-import { BASELINE_INITIAL } from "../runner/experiment-recipes.ts";
-import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
-import type { EvalRecord } from "../runner/report.ts";
+import { validateRecipe } from "../runner/experiment/recipe.ts";
+import { renderCompareHtml } from "../runner/report/report-html.ts";
+import { experimentHtmlRows, plannedComparisons, renderTable, repeatedRowOf, rowOf, type RunRow } from "../runner/experiment/table.ts";
+import { compareRuns } from "../runner/report/comparison.ts";
+import { withInitialFile } from "../runner/experiment/run-experiment.ts";
+import { setsOf } from "../runner/experiment/recipe.ts";
+import { BASELINE_INITIAL } from "../runner/experiment/built-in-recipes.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";
+import type { EvalRecord } from "../runner/run/results-record.ts";
 
 const rec = (id: string, correct: boolean, initialCorrect?: boolean, failure?: string) =>
   ({ id, dbId: "db", difficulty: "simple", correct, ...(initialCorrect !== undefined ? { initialCorrect } : {}), calls: 1, inputTokens: 10, outputTokens: 5, usageByRole: {}, ...(failure ? { failure } : {}) }) as unknown as EvalRecord;

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import type { OpenAIServer } from "./support/openai-server.ts";
 import { agentsFixture, runCli } from "./support/cli.ts";
-import { BUILT_IN_RECIPES } from "../runner/experiment-recipes.ts";
-import { knownCallsOf, questionCostsIn } from "../runner/experiment-plan.ts";
+import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";
+import { knownCallsOf, questionCostsIn } from "../runner/experiment/dry-run-plan.ts";
 
 let dir: string;
 let benchDir: string;

@@ -8,7 +8,7 @@ import type { GraphManifest } from "../graphs/spec.ts";
 import { withCalls } from "../nodes/common.ts";
 import { sqlStateFields } from "../state/sql-state.ts";
 import { callModel } from "../tools/models/llm.ts";
-import { declaredOptionsFrom, graphOptionsOf, graphSettings, graphUsage } from "../runner/run-options.ts";
+import { declaredOptionsFrom, graphOptionsOf, graphSettings, graphUsage } from "../runner/run/run-options.ts";
 import { main } from "../cli/main.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";
 

@@ -12,7 +12,7 @@ import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 import { captureIO as capture, minibenchFixture, questionOf } from "./support/cli.ts";
-import { type ServeHandle, startServe } from "../runner/serve.ts";
+import { type ServeHandle, startServe } from "../runner/lab/serve.ts";
 import { tidyGraphModule } from "./support/user-modules.ts";
 
 /** A graph of the user's (baseline with a tidy step), served beside the built-ins. */
@@ -84,7 +84,7 @@ describe("eval --server (a LangGraph server runs the graphs)", () => {
     for (const [id, r] of a) expect({ id, correct: b.get(id)?.correct, sql: b.get(id)?.sql, iterations: b.get(id)?.iterations }).toEqual({ id, correct: r.correct, sql: r.sql, iterations: r.iterations });
     expect(run.out().split("\n")[0]).toBe(inProcess.out().split("\n")[0]);
     // The question's thread is on the server, under the id derived from the run's thread id.
-    const { serverThreadId } = await import("../runner/remote.ts");
+    const { serverThreadId } = await import("../runner/run/remote-graph.ts");
     const thread = b.get("2")!.thread as string;
     const state = (await fetch(`${serverUrl}/threads/${serverThreadId(thread)}/state`).then((r) => r.json())) as { values: { question: string } };
     expect(state.values.question).toBe(dev.find((q) => q.id === "2")!.question);

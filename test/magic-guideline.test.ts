@@ -8,7 +8,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { computeStats, learnGuideline } from "../runner/magic-guideline.ts";
+import { computeStats, learnGuideline } from "../runner/methods/magic-guideline.ts";
 import { EXIT } from "../core/exit.ts";
 import type { CliIO } from "../cli/shared/command.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { LOCK_FILE, lockOutDir } from "../runner/out-dir-lock.ts";
+import { LOCK_FILE, lockOutDir } from "../runner/run/out-dir-lock.ts";
 import { buildMinibench } from "../tools/benchmarks/minibench/index.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
@@ -44,7 +44,7 @@ const evalArgs = (out: string, ...extra: string[]) => [
 
 /** A child process that takes the folder's lock through `lockOutDir` and holds it until killed. */
 async function holder(outDir: string): Promise<ChildProcess> {
-  const script = `import { lockOutDir } from ${JSON.stringify(path.join(ROOT, "runner/out-dir-lock.ts"))};
+  const script = `import { lockOutDir } from ${JSON.stringify(path.join(ROOT, "runner/run/out-dir-lock.ts"))};
 lockOutDir(${JSON.stringify(outDir)}, "eval");
 process.stdout.write("locked\\n");
 setInterval(() => {}, 1000);`;

@@ -1,12 +1,12 @@
 /**
- * The one loop over questions (runner/question-runner.ts) that eval, magic guideline, memo build and the TS-SQL audit
+ * The one loop over questions (runner/run/question-loop.ts) that eval, magic guideline, memo build and the TS-SQL audit
  * share: what it skips and reruns on resume, its bound on concurrency, when records are kept, and how a run stops.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { UserError } from "../core/errors.ts";
-import { failedLine, jsonLinesStore, type RecordStore, runQuestions } from "../runner/question-runner.ts";
+import { failedLine, jsonLinesStore, type RecordStore, runQuestions } from "../runner/run/question-loop.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { graphOptionsOf } from "../runner/run-options.ts";
+import { graphOptionsOf } from "../runner/run/run-options.ts";
 import { readOptions } from "../core/options.ts";
 import { r3Manifest } from "../graphs/manifests/r3.ts";
 import { R3_OPTIONS } from "../nodes/r3/options.ts";

@@ -9,7 +9,7 @@ import { graphSpecs } from "../graphs/index.ts";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { magicFeedbackSpec } from "../graphs/magic-feedback.ts";
 import { r3Spec } from "../graphs/r3.ts";
-import { runThread } from "../runner/question.ts";
+import { runThread } from "../runner/run/question-thread.ts";
 import type { SqlInput } from "../state/sql-state.ts";
 import { testDatabase } from "./support/fixtures.ts";
 import { scriptedProvider } from "./support/scripted-models.ts";

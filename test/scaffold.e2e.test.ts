@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Question } from "../state/question.ts";
-import { checkModule } from "../runner/scaffold.ts";
+import { checkModule } from "../runner/lab/scaffold.ts";
 import { goldResponder, launchCli, minibenchFixture, resultsOf, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";

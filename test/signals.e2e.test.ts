@@ -66,7 +66,7 @@ describe("stop signals", () => {
   it("a signal while a run holds its folder outside the question loop (set-up, writing outputs) exits with its status and releases run.lock", async () => {
     const out = path.join(dir, "held");
     fs.mkdirSync(out);
-    const script = `import { lockOutDir } from ${JSON.stringify(path.join(ROOT, "runner/out-dir-lock.ts"))};
+    const script = `import { lockOutDir } from ${JSON.stringify(path.join(ROOT, "runner/run/out-dir-lock.ts"))};
 lockOutDir(${JSON.stringify(out)}, "eval");
 process.stdout.write("locked\\n");
 setInterval(() => {}, 1000);`;

@@ -15,7 +15,7 @@ import { memoSqlSpec } from "../graphs/memo-sql.ts";
 import type { GraphSpec } from "../graphs/spec.ts";
 import { tsSqlRefineSpec } from "../graphs/ts-sql.ts";
 import type { NodeFactory } from "../nodes/types.ts";
-import { answerQuestion, type GraphRunner } from "../runner/question.ts";
+import { answerQuestion, type GraphRunner } from "../runner/run/question-thread.ts";
 import type { Question } from "../state/question.ts";
 import type { ModelProvider } from "../tools/models/models.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";

@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { goldForThread } from "../runner/trace-gold.ts";
-import type { ThreadView, TraceStep } from "../runner/trace-types.ts";
+import { goldForThread } from "../runner/trace/gold-per-step.ts";
+import type { ThreadView, TraceStep } from "../runner/trace/trace-types.ts";
 import type { SqlExecutor } from "../tools/sqlite/types.ts";
 import { testDatabase } from "./support/fixtures.ts";
 

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readRun } from "../runner/trace.ts";
+import { readRun } from "../runner/trace/read-trace.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
 const dir = makeTempDir();

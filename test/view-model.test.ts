@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { diffSql, MAX_TOKENS } from "../runner/view/diff.ts";
 import { esc, jsonForScript } from "../runner/view/html.ts";
 import { compareViews } from "../runner/view/model.ts";
-import type { RunQuestion, RunView, Verdict } from "../runner/trace-types.ts";
+import type { RunQuestion, RunView, Verdict } from "../runner/trace/trace-types.ts";
 
 const q = (id: string, verdict: Verdict, question = `q${id}`): RunQuestion => ({ id, dbId: "db", question, verdict, sql: "SELECT 1", cost: { calls: 1, inputTokens: 1, outputTokens: 1, latencyMs: 1 }, iterations: 0, threadId: `t${id}` });
 const run = (dir: string, qs: RunQuestion[]): RunView => ({

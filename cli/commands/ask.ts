@@ -4,13 +4,13 @@ import { lazyCrypto } from "../../tools/hash.ts";
 import type { Command } from "../shared/command.ts";
 import { UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, loadRunModules, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags, runGraph, scenarioFrom } from "../../runner/run-options.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, loadRunModules, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags, runGraph, scenarioFrom } from "../../runner/run/run-options.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
 import { resolveBenchmarkDir } from "../../tools/benchmarks/resolve.ts";
-import { formatUsage } from "../../runner/progress.ts";
+import { formatUsage } from "../../runner/run/progress.ts";
 import type { Question } from "../../state/question.ts";
 import type { SqlStateValue } from "../../state/sql-state.ts";
 import { EXIT } from "../../core/exit.ts";
@@ -56,9 +56,9 @@ ${RUN_FLAGS_USAGE}`,
     modelFlagsFrom(values);
     scenarioFrom(values.correct, false);
     const [{ buildRunner, examplePoolOf }, { openReadyCheckpointer }, { answerQuestion }] = await Promise.all([
-      import("../../runner/build-runner.ts"),
+      import("../../runner/run/graph-runner.ts"),
       import("../../storage/checkpoints.ts"),
-      import("../../runner/question.ts"),
+      import("../../runner/run/question-thread.ts"),
     ]);
     const examples = values.examples
       ? examplePoolOf(await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" }), `--examples ${values.examples}`)

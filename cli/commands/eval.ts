@@ -1,9 +1,9 @@
 import type { Command } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { graphUsage, loadRunModules } from "../../runner/run-options.ts";
-import { EVAL_USAGE, evalFlags, evaluate } from "../../runner/eval-run.ts";
+import { graphUsage, loadRunModules } from "../../runner/run/run-options.ts";
+import { EVAL_USAGE, evalFlags, evaluate } from "../../runner/eval/run-eval.ts";
 
-/** `sqlmend eval`: its flags, then the run API's eval (`runner/eval-run.ts`). */
+/** `sqlmend eval`: its flags, then the run API's eval (`runner/eval/run-eval.ts`). */
 export const evalCommand: Command = {
   name: "eval",
   usage: EVAL_USAGE,

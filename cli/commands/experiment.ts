@@ -1,9 +1,9 @@
 import type { Command } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { loadRunModules } from "../../runner/run-options.ts";
-import { EXPERIMENT_FLAGS, EXPERIMENT_USAGE, experimentForwardFlags, experimentFrom } from "../../runner/experiment-run.ts";
+import { loadRunModules } from "../../runner/run/run-options.ts";
+import { EXPERIMENT_FLAGS, EXPERIMENT_USAGE, experimentForwardFlags, experimentFrom } from "../../runner/experiment/run-experiment.ts";
 
-/** `sqlmend experiment`: its own flags and those it forwards to every run, then the run API (`runner/experiment-run.ts`). */
+/** `sqlmend experiment`: its own flags and those it forwards to every run, then the run API (`runner/experiment/run-experiment.ts`). */
 export const experimentCommand: Command = {
   name: "experiment",
   usage: EXPERIMENT_USAGE,

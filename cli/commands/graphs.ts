@@ -2,7 +2,7 @@ import type { Command } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { EXIT } from "../../core/exit.ts";
-import { listGraphs } from "../../runner/graph-catalog.ts";
+import { listGraphs } from "../../runner/lab/graph-catalog.ts";
 
 export const graphsCommand: Command = {
   name: "graphs",

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Command, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { modelFlagsFrom, runFlags } from "../../runner/run-options.ts";
-import { formatUsage } from "../../runner/progress.ts";
+import { modelFlagsFrom, runFlags } from "../../runner/run/run-options.ts";
+import { formatUsage } from "../../runner/run/progress.ts";
 import { count } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import { EXIT } from "../../core/exit.ts";
@@ -47,7 +47,7 @@ export const linkCommand: Command = {
     const modelFlags = modelFlagsFrom(values);
     const [{ embeddingsFrom }, { linkQuestion }, { resolveModelConfig, resolveRoleSettings }, { createModelProvider }, { lexicalKeywords }, { usageOfCalls }] =
       await Promise.all([
-        import("../../runner/model-setup.ts"),
+        import("../../runner/run/model-setup.ts"),
         import("../../nodes/link.ts"),
         import("../../tools/models/models.ts"),
         import("../../tools/models/provider.ts"),

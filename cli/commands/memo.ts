@@ -34,7 +34,7 @@ Model flags: --model --base-url --config --role-model ROLE=NAME --temperature --
 
 const SUBCOMMANDS = ["build", "add", "show", "search", "candidates"] as const;
 
-/** `sqlmend memo`: each subcommand's flags, then its body in `runner/memo-memory.ts` (loaded when one runs, not for --help). */
+/** `sqlmend memo`: each subcommand's flags, then its body in `runner/methods/memo-memory.ts` (loaded when one runs, not for --help). */
 export const memoCommand: Command = {
   name: "memo",
   usage: USAGE,
@@ -43,7 +43,7 @@ export const memoCommand: Command = {
     if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
       throw new UsageError(sub ? `unknown memo command '${sub}' (build, add, show, search, candidates)` : "name a memo command: build, add, show, search or candidates");
     }
-    const memory = await import("../../runner/memo-memory.ts");
+    const memory = await import("../../runner/methods/memo-memory.ts");
     switch (sub as (typeof SUBCOMMANDS)[number]) {
       case "build":
         return (await memory.memoBuild({ ...parseFlags(rest, memory.memoBuildFlags), argv: rest }, io)).exitCode;

@@ -18,10 +18,10 @@ selections are refused, as --resume refuses them; so is a shard with questions s
     const { values, positionals } = parseFlags(argv, { out: { type: "string" } });
     if (!values.out) throw new UsageError("--out DIR is required");
     if (!positionals.length) throw new UsageError("name the shard folders to merge");
-    const { mergeShards, MERGED_RERUN } = await import("../../runner/merge.ts");
+    const { mergeShards, MERGED_RERUN } = await import("../../runner/eval/merge-shards.ts");
     const outDir = path.resolve(io.cwd, values.out);
     const merged = await mergeShards(positionals.map((dir) => path.resolve(io.cwd, dir)), outDir, commandLine("merge", argv));
-    const { exLine, summarize } = await import("../../runner/report.ts");
+    const { exLine, summarize } = await import("../../runner/report/eval-report.ts");
     const summary = summarize(merged.records);
     io.stdout(
       `Merged ${merged.shards} shards: ${merged.records.length} questions\n${exLine(summary, "", MERGED_RERUN)}\n` +

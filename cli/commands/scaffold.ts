@@ -3,7 +3,7 @@ import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { EXIT } from "../../core/exit.ts";
 
-const scaffold = () => import("../../runner/scaffold.ts");
+const scaffold = () => import("../../runner/lab/scaffold.ts");
 
 export const newCommand: Command = {
   name: "new",

@@ -17,7 +17,7 @@ export const serveCommand: Command = {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const port = values.port === undefined ? 2024 : Number(values.port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port takes a port number, not '${values.port}'`);
-    const { startServe } = await import("../../runner/serve.ts");
+    const { startServe } = await import("../../runner/lab/serve.ts");
     // The server's own log (requests, a graph that fails to load) goes on stderr, as the LangGraph CLI prints it.
     const server = await startServe({ ...(values.graph ? { graphs: values.graph } : {}), host: values.host ?? "127.0.0.1", port, cwd: io.cwd, env: io.env, log: (text) => io.stderr(text) });
     io.stdout(`serving ${server.graphs.length} graphs at ${server.url} (${server.graphs.join(", ")})\nconfig: ${server.config}\nCtrl-C stops it\n`);

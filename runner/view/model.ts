@@ -4,8 +4,8 @@
  * questions (fixed, broken, both wrong, both right; a replay's fork). Pure functions: the server and the export
  * share them, and tests give them hand-made values.
  */
-import type { RunQuestion, RunView, Verdict } from "../trace-types.ts";
-import { mcnemarP, wilsonInterval } from "../compare.ts";
+import type { RunQuestion, RunView, Verdict } from "../trace/trace-types.ts";
+import { mcnemarP, wilsonInterval } from "../report/comparison.ts";
 
 /** One row of the run page's question table (short keys: 10,000 rows are embedded in the page). */
 export interface TableRow {

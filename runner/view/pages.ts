@@ -3,7 +3,7 @@
  * worked out beside them (results of the gold, initial and final SQL). The server serves each page alone; the export
  * puts several in one file as sections. Every string from a run goes through `esc` or `jsonForScript`.
  */
-import type { RunQuestion, RunView, StepError, ThreadView, TraceStep } from "../trace-types.ts";
+import type { RunQuestion, RunView, StepError, ThreadView, TraceStep } from "../trace/trace-types.ts";
 import { VIEW_CSP, VIEW_CSS, VIEW_JS } from "./assets.ts";
 import { diffSql } from "./diff.ts";
 import { esc, jsonForScript, shortText } from "./html.ts";

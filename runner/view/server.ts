@@ -18,22 +18,22 @@ import { describeCut } from "../../tools/format.ts";
 import { dataDir } from "../../tools/paths.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
 import type { SqlExecutor, SqlValue } from "../../tools/sqlite/types.ts";
-import type { ReadThreadMore } from "../trace.ts";
-import type { GoldOptions } from "../trace-gold.ts";
-import type { ReadThreadOptions, RunQuestion, RunView, ThreadView } from "../trace-types.ts";
+import type { ReadThreadMore } from "../trace/read-trace.ts";
+import type { GoldOptions } from "../trace/gold-per-step.ts";
+import type { ReadThreadOptions, RunQuestion, RunView, ThreadView } from "../trace/trace-types.ts";
 import { VIEW_CSP } from "./assets.ts";
 import { compareChart, comparePage, document, experimentPage, indexPage, type Links, type QuestionDetail, questionPage, type ResultView, runCharts, runPage, serverLinks, type ViewExperiment, type ViewRun } from "./pages.ts";
 
-/** The trace API as the explorer uses it (runner/trace.ts). */
+/** The trace API as the explorer uses it (runner/trace/read-trace.ts). */
 export interface TraceApi {
   readRun(dir: string): RunView | Promise<RunView>;
   readThread(threadId: string, options?: ReadThreadOptions & ReadThreadMore): ThreadView | Promise<ThreadView>;
-  /** The gold's verdict on each step of a thread read without it (runner/trace-gold.ts). */
+  /** The gold's verdict on each step of a thread read without it (runner/trace/gold-per-step.ts). */
   goldForThread?(view: ThreadView, options: GoldOptions): Promise<void>;
 }
 
 async function defaultTrace(): Promise<TraceApi> {
-  const [{ readRun, readThread }, { goldForThread }] = await Promise.all([import("../trace.ts"), import("../trace-gold.ts")]);
+  const [{ readRun, readThread }, { goldForThread }] = await Promise.all([import("../trace/read-trace.ts"), import("../trace/gold-per-step.ts")]);
   return { readRun, readThread, goldForThread };
 }
 
@@ -248,7 +248,7 @@ export interface StartViewOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the runs' threads are, over what run.json says (a PostgreSQL URL: run.json keeps it without its password). */
   checkpoints?: string;
-  /** The trace API (default runner/trace.ts): a test may give hand-made values. */
+  /** The trace API (default runner/trace/read-trace.ts): a test may give hand-made values. */
   trace?: TraceApi;
 }
 
