@@ -9,6 +9,12 @@ function packageRoot(): string | undefined {
   return file ? path.dirname(fileURLToPath(file)) : undefined;
 }
 
+/** The running sqlmend's package root, and whether it runs from its sources (then `sqlmend` is its index.ts). */
+export function sqlmendPackage(): { root: string; sources: boolean } {
+  const sources = fileURLToPath(import.meta.url).endsWith(".ts");
+  return { root: fileURLToPath(new URL(sources ? "../" : "../../", import.meta.url)).replace(/[\\/]$/, ""), sources };
+}
+
 let cached: string | undefined;
 /** The version in package.json, for reports. */
 export function projectVersion(): string {

@@ -1,7 +1,8 @@
+import { sqlmendPackage } from "../../tools/version.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { UsageError, UserError } from "../../core/errors.ts";
 import { findManifest } from "../../graphs/registry.ts";
 
@@ -15,12 +16,6 @@ import { findManifest } from "../../graphs/registry.ts";
 const NODE_MARKER = /^\/\/ sqlmend: node (\S+) (\S+)$/m;
 const GRAPH_MARKER = /^\/\/ sqlmend: graph$/m;
 
-/** The package root of the running sqlmend, and whether it runs from its sources (then `sqlmend` is its index.ts). */
-function sqlmendRoot(): { root: string; sources: boolean } {
-  const here = fileURLToPath(import.meta.url);
-  const sources = here.endsWith(".ts");
-  return { root: path.resolve(path.dirname(here), sources ? ".." : "../.."), sources };
-}
 
 /**
  * What `sqlmend` is typed by: the build's declarations when there are (a check reads them, not ~200 source files),
@@ -44,7 +39,7 @@ export interface NewFileResult {
 /** Writes package.json (ESM) and tsconfig.json beside a new module when its folder has none: editors then type-check it. */
 function projectFiles(folder: string): string[] {
   const written: string[] = [];
-  const { root, sources } = sqlmendRoot();
+  const { root, sources } = sqlmendPackage();
   const pkg = path.join(folder, "package.json");
   if (!fs.existsSync(pkg)) {
     fs.writeFileSync(pkg, `${JSON.stringify({ private: true, type: "module" }, null, 2)}\n`);
@@ -219,7 +214,7 @@ export async function checkModule(args: { file: string; graph?: string; slot?: s
   if (graph && !findManifest(graph)) throw new UsageError(`no graph '${graph}' (sqlmend graphs lists them)`);
   if (graph && slot && !findManifest(graph)!.slots[slot]) throw new UsageError(`graph '${graph}' has no slot '${slot}'`);
 
-  const { root, sources } = sqlmendRoot();
+  const { root, sources } = sqlmendPackage();
   let ts: typeof import("typescript");
   try {
     const require = createRequire(pathToFileURL(file).href);

@@ -1,8 +1,9 @@
+import { sqlmendPackage } from "../../tools/version.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { firstLineOf, UserError } from "../../core/errors.ts";
 import { graphManifests } from "../../graphs/registry.ts";
 import { lazyCrypto } from "../../tools/hash.ts";
@@ -41,12 +42,6 @@ export interface ServeHandle {
   exited: Promise<number | null>;
 }
 
-/** The package root and whether sqlmend runs from its sources. */
-function packageRoot(): { root: string; sources: boolean } {
-  const here = fileURLToPath(import.meta.url);
-  const sources = here.endsWith(".ts");
-  return { root: path.resolve(path.dirname(here), sources ? ".." : "../.."), sources };
-}
 
 /** The LangGraph CLI's entry: sqlmend's copy (a clone has it), else one installed beside the user's project. */
 function langgraphCli(root: string, cwd: string): string {
@@ -62,7 +57,7 @@ function langgraphCli(root: string, cwd: string): string {
 
 /** Writes the server's langgraph.json and the module exporting the user's graphs; returns the config's path. */
 export async function writeServeConfig(args: { graphs?: string[]; cwd: string; env: NodeJS.ProcessEnv }): Promise<{ config: string; graphs: string[] }> {
-  const { root, sources } = packageRoot();
+  const { root, sources } = sqlmendPackage();
   const served = path.join(root, ...(sources ? ["graphs", "served.ts"] : ["dist", "graphs", "served.js"]));
   const serveModule = path.join(root, ...(sources ? ["graphs", "serve.ts"] : ["dist", "graphs", "serve.js"]));
   const entries: Record<string, string> = {};
@@ -98,7 +93,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
   const env = options.env ?? process.env;
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 2024;
-  const { root } = packageRoot();
+  const { root } = sqlmendPackage();
   const cli = langgraphCli(root, cwd);
   const { config, graphs } = await writeServeConfig({ ...(options.graphs ? { graphs: options.graphs } : {}), cwd, env });
   const child: ChildProcess = spawn(process.execPath, [cli, "dev", "--port", String(port), "--host", host, "--no-browser", "--no-reload", "--config", config], {
