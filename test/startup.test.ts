@@ -120,7 +120,7 @@ describe("describing graphs and checking flags", () => {
   });
 
   it("report.html's renderer and the chart module load Vega only when a chart is drawn", () => {
-    const html = pathToFileURL(path.join(ROOT, "runner", "report-html.ts")).href;
+    const html = pathToFileURL(path.join(ROOT, "runner", "report", "report-html.ts")).href;
     const charts = pathToFileURL(path.join(ROOT, "tools", "charts.ts")).href;
     const tsx = pathToFileURL(path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
     const imported = loaded(["--import", tsx, "--input-type=module", "-e", `await import(${JSON.stringify(html)}); const c = await import(${JSON.stringify(charts)}); console.log(typeof c.groupedBarChart)`], "charts-imported");
