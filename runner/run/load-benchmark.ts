@@ -1,15 +1,30 @@
+import { checkConfig, type ConfigInput, type ConfigOf, defineConfig } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Benchmark } from "../../state/question.ts";
-import { benchmarkFromFlags, RUN_DIR_FLAGS } from "./output-dir-flags.ts";
-import { type FlagTable, flagValuesOf } from "./api-options.ts";
+import { SPLITS } from "../../state/splits.ts";
+import { benchmarkFromFlags } from "./output-dir-flags.ts";
+import { asApiErrors } from "./api-options.ts";
+
+/** Where a command's questions come from: a benchmark's split, another question file, or your own data. */
+export const BENCHMARK_CONFIG = defineConfig({
+  bench: { type: "string", metavar: "DIR|minibench", help: "Spider or BIRD layout (BIRD mini-dev and Spider's test split included), or the\nproject's own small benchmark" },
+  split: { type: "string", choices: SPLITS, help: "default dev (a layout without dev: its one evaluation split)" },
+  questions: { type: "string", metavar: "FILE", help: "another question file (Spider or BIRD format, e.g. a Spider variant) over the\n--bench split's databases; with --db-dir DIR: your own questions" },
+  dbDir: { type: "string", metavar: "DIR", help: "your own databases (DIR/<db_id>.sqlite or DIR/<db_id>/<db_id>.sqlite), with --questions FILE" },
+});
+
+export type BenchmarkConfig = ConfigOf<typeof BENCHMARK_CONFIG>;
+
+/** The benchmark a typed config names (`bench` with `split` and `questions`, or `questions` with `dbDir`). */
+export async function benchmarkOf(config: BenchmarkConfig, io: { env: NodeJS.ProcessEnv; cwd: string }, opts: { cacheDir?: string } = {}) {
+  return benchmarkFromFlags({ bench: config.bench, split: config.split, questions: config.questions, "db-dir": config.dbDir }, io, "dev", opts);
+}
 
 /**
  * A benchmark's questions as every command reads them: `bench` a Spider or BIRD folder or "minibench" (built on first
  * use in the data directory), `split` (default dev), `questions` another question file over its databases, or
  * `questions` with `dbDir` for your own data. Questions whose database is missing are in `skipped`, with the reason.
  */
-export async function loadBenchmark(options: { bench?: string; split?: string; questions?: string; dbDir?: string }, io: CliIO = defaultIO()): Promise<Benchmark> {
-  const { bench, split, questions, "db-dir": dbDir } = RUN_DIR_FLAGS;
-  const values = flagValuesOf("loadBenchmark", options, { bench, split, questions, "db-dir": dbDir } as FlagTable);
-  return (await benchmarkFromFlags(values as Parameters<typeof benchmarkFromFlags>[0], io, "dev")).bench;
+export async function loadBenchmark(options: ConfigInput<typeof BENCHMARK_CONFIG>, io: CliIO = defaultIO()): Promise<Benchmark> {
+  return asApiErrors("loadBenchmark", async () => (await benchmarkOf(checkConfig("loadBenchmark", BENCHMARK_CONFIG, options), io)).bench);
 }

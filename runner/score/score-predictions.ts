@@ -4,8 +4,9 @@ import path from "node:path";
 import { UsageError } from "../../core/errors.ts";
 import { EXIT } from "../../core/exit.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
-import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, flagValuesOf } from "../run/api-options.ts";
-import { benchmarkFromFlags, SELECTION_USAGE } from "../run/output-dir-flags.ts";
+import { checkConfig, type ConfigInput, type ConfigOf, defineConfig } from "../../core/config.ts";
+import { asApiErrors } from "../run/api-options.ts";
+import { BENCHMARK_CONFIG, benchmarkOf } from "../run/load-benchmark.ts";
 import { fileOrder } from "../run/question-sample.ts";
 import {
   DEFAULT_VES_ITERATIONS,
@@ -25,67 +26,54 @@ import { addSpiderHardness } from "../../tools/benchmarks/hardness.ts";
 import { dataDir } from "../../tools/paths.ts";
 import type { Benchmark } from "../../state/question.ts";
 
-/** What `sqlmend score` prints for `--help`. */
-export const SCORE_USAGE = `Usage: sqlmend score --bench DIR|minibench --pred FILE|gold [options]
-       sqlmend score --questions FILE --db-dir DIR[:DIR...] --pred FILE|gold [options]
+/** `score`'s options, declared once: the API's type, the launcher's flags and usage lines (cli/commands/score.ts). */
+export const SCORE_CONFIG = defineConfig({
+  ...BENCHMARK_CONFIG,
+  pred: {
+    type: "string",
+    metavar: "FILE|gold",
+    help: `BIRD's predict_dev.json ({"id": "SQL\\t----- bird -----\\tdb_id"}), paired by
+question id (mini-dev's predict_minidev.json by position, as its
+official scorer pairs it), or Spider's text format (one SQL per line,
+paired by position in the question file: a line per question, a
+blank line an empty prediction, a trailing "\\tdb_id" dropped);
+'gold' scores the gold SQL itself (a self-check: 100%)`,
+  },
+  semantics: {
+    type: "string",
+    choices: ["bird", "spider"],
+    help: `result comparison (default: the benchmark's own layout; spider also gives
+--db-dir questions Spider's hardness levels)
+  bird:   set of rows, column order matters (BIRD evaluation.py)
+  spider: bag of rows, row order when gold has ORDER BY, columns may be
+          permuted, DISTINCT removed (test-suite-sql-eval exec_eval.py)`,
+  },
+  keepDistinct: { type: "boolean", help: "spider semantics: keep DISTINCT" },
+  metrics: {
+    type: "list",
+    metavar: "LIST",
+    help: `any of ${METRICS.join(",")} (default ex; ex is always computed)
+  ves, r-ves: BIRD's VES and mini-dev's R-VES (timed runs of correct predictions)
+  soft-f1:    BIRD mini-dev's Soft F1 (partial credit by matching cell values)
+  ts:         test-suite accuracy: right only when right on every database
+              variant in --ts-dir (Spider's test-suite-sql-eval)`,
+  },
+  tsDir: { type: "string", metavar: "DIR", help: "test-suite databases: DIR/<db_id>/*.sqlite or DIR/database/<db_id>/*.sqlite\n(implies ts)" },
+  ves: { type: "boolean", help: "the same as --metrics ex,ves,r-ves" },
+  vesIterations: { type: "int", min: 1, help: `timed rounds per question for VES (default ${DEFAULT_VES_ITERATIONS}, as BIRD; fewer past 2 s)` },
+  concurrency: { type: "int", min: 1, help: "worker processes running queries (default: CPUs)" },
+  timeoutMs: { type: "int", min: 1, help: "per-query time limit (default 30000)" },
+  onlyPredicted: {
+    type: "boolean",
+    help: `score only the questions that have a prediction (a subset run, e.g. eval --limit;
+a positional file then pairs with the first questions); otherwise a
+question without one counts as wrong`,
+  },
+  json: { type: "boolean", help: "print the whole report, with per-question verdicts, as JSON" },
+});
 
-Scores predicted SQL by execution accuracy (EX), overall and per difficulty, and on request VES, R-VES,
-Soft F1 (BIRD mini-dev) and test-suite accuracy (Spider).
-
-Options:
-${SELECTION_USAGE}
-  --pred FILE|gold        BIRD's predict_dev.json ({"id": "SQL\\t----- bird -----\\tdb_id"}), paired by
-                          question id (mini-dev's predict_minidev.json by position, as its
-                          official scorer pairs it), or Spider's text format (one SQL per line,
-                          paired by position in the question file: a line per question, a
-                          blank line an empty prediction, a trailing "\\tdb_id" dropped);
-                          'gold' scores the gold SQL itself (a self-check: 100%)
-  --semantics bird|spider result comparison (default: the benchmark's own layout; spider also gives
-                          --db-dir questions Spider's hardness levels)
-                            bird:   set of rows, column order matters (BIRD evaluation.py)
-                            spider: bag of rows, row order when gold has ORDER BY, columns may be
-                                    permuted, DISTINCT removed (test-suite-sql-eval exec_eval.py)
-  --keep-distinct         spider semantics: keep DISTINCT
-  --metrics LIST          any of ${METRICS.join(",")} (default ex; ex is always computed)
-                            ves, r-ves: BIRD's VES and mini-dev's R-VES (timed runs of correct predictions)
-                            soft-f1:    BIRD mini-dev's Soft F1 (partial credit by matching cell values)
-                            ts:         test-suite accuracy: right only when right on every database
-                                        variant in --ts-dir (Spider's test-suite-sql-eval)
-  --ts-dir DIR            test-suite databases: DIR/<db_id>/*.sqlite or DIR/database/<db_id>/*.sqlite
-                          (implies ts)
-  --ves                   the same as --metrics ex,ves,r-ves
-  --ves-iterations N      timed rounds per question for VES (default ${DEFAULT_VES_ITERATIONS}, as BIRD; fewer past 2 s)
-  --concurrency N         worker processes running queries (default: CPUs)
-  --timeout-ms N          per-query time limit (default 30000)
-  --only-predicted        score only the questions that have a prediction (a subset run, e.g. eval --limit;
-                          a positional file then pairs with the first questions); otherwise a
-                          question without one counts as wrong
-  --json                  print the whole report, with per-question verdicts, as JSON`;
-
-/** `sqlmend score`'s flags. */
-export const SCORE_FLAGS = {
-  bench: { type: "string" },
-  pred: { type: "string" },
-  split: { type: "string" },
-  questions: { type: "string" },
-  "db-dir": { type: "string" },
-  metrics: { type: "string" },
-  "ts-dir": { type: "string" },
-  semantics: { type: "string" },
-  "keep-distinct": { type: "boolean" },
-  ves: { type: "boolean" },
-  "ves-iterations": { type: "string" },
-  concurrency: { type: "string" },
-  "timeout-ms": { type: "string" },
-  "only-predicted": { type: "boolean" },
-  json: { type: "boolean" },
-} as const;
-
-function positiveInt(text: string | undefined, flag: string, fallback: number): number {
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new UsageError(`${flag} needs a positive integer, got '${text}'`);
-  return Number(text);
-}
+/** score's typed config, as the launcher parses it and `score` checks it. */
+export type ScoreConfig = ConfigOf<typeof SCORE_CONFIG>;
 
 const fmtPct = (x: number) => x.toFixed(2);
 
@@ -188,64 +176,61 @@ function progress(io: CliIO) {
 }
 
 /**
+ * What a script passes to `score` (closed: a misspelt option does not compile): bench ("minibench" too), split,
+ * questions, dbDir, pred, semantics, keepDistinct, metrics, tsDir, ves, vesIterations, concurrency, timeoutMs,
+ * onlyPredicted, json.
+ */
+export type ScoreOptions = ConfigInput<typeof SCORE_CONFIG> & { pred: string };
+
+/**
  * Scores a predictions file (or the gold itself: `pred: "gold"`) against a benchmark, as `sqlmend score` does: prints
  * the table (or JSON) and returns the report — EX and any asked metric, overall and per difficulty, per question.
- * Options by name: bench ("minibench" too), pred, split, questions, dbDir, metrics, tsDir, semantics, keepDistinct,
- * ves, vesIterations, concurrency, timeoutMs, onlyPredicted, json.
  */
-export type ScoreOptions = Omit<ApiOptionsOf<typeof SCORE_FLAGS>, "pred" | "semantics"> & { pred: string; semantics?: "bird" | "spider" };
-
 export async function score(options: ScoreOptions, io: CliIO = defaultIO()): Promise<{ exitCode: number; report: ScoreReport }> {
-  return asApiErrors("score", () => scoreFrom({ values: flagValuesOf("score", options, SCORE_FLAGS as FlagTable), positionals: [] }, io));
+  return asApiErrors("score", () => scoreFrom(checkConfig("score", SCORE_CONFIG, options), io));
 }
 
-/** score from its flag values (the launcher's parse, or `score`'s). */
-export async function scoreFrom(input: { values: FlagValues; positionals: string[] }, io: CliIO): Promise<{ exitCode: number; report: ScoreReport }> {
-  const values = input.values as { [K in keyof typeof SCORE_FLAGS]?: (typeof SCORE_FLAGS)[K]["type"] extends "boolean" ? boolean : string };
-  const { positionals } = input;
-  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR|minibench is required (or --questions FILE --db-dir DIR)");
-  if (!values.pred) throw new UsageError("--pred FILE|gold is required");
+/** score's body, from its typed config (the launcher's parse, or `score`'s check). */
+export async function scoreFrom(config: ScoreConfig, io: CliIO): Promise<{ exitCode: number; report: ScoreReport }> {
+  if (!config.bench && !config.dbDir) throw new UsageError("--bench DIR|minibench is required (or --questions FILE --db-dir DIR)");
+  if (!config.pred) throw new UsageError("--pred FILE|gold is required");
   const asked = new Set<Metric>(["ex"]);
-  for (const m of (values.metrics ?? "").split(",").map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+  for (const m of (config.metrics ?? []).map((x) => x.toLowerCase())) {
     if (!(METRICS as readonly string[]).includes(m)) throw new UsageError(`--metrics takes ${METRICS.join(",")}, not '${m}'`);
     asked.add(m as Metric);
   }
-  if (values.ves) ["ves", "r-ves"].forEach((m) => asked.add(m as Metric));
-  if (values["ts-dir"] !== undefined) asked.add("ts");
-  if (asked.has("ts") && values["ts-dir"] === undefined) throw new UsageError("--metrics ts needs --ts-dir DIR (the test-suite databases)");
+  if (config.ves) ["ves", "r-ves"].forEach((m) => asked.add(m as Metric));
+  if (config.tsDir !== undefined) asked.add("ts");
+  if (asked.has("ts") && config.tsDir === undefined) throw new UsageError("--metrics ts needs --ts-dir DIR (the test-suite databases)");
   const shown = new Set(METRICS.filter((m) => asked.has(m)));
-  if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
-    throw new UsageError(`--semantics must be bird or spider, got '${values.semantics}'`);
-  }
-  const concurrency = positiveInt(values.concurrency, "--concurrency", os.availableParallelism());
-  const timeoutMs = positiveInt(values["timeout-ms"], "--timeout-ms", 30_000);
-  const vesIterations = positiveInt(values["ves-iterations"], "--ves-iterations", DEFAULT_VES_ITERATIONS);
+  const concurrency = config.concurrency ?? os.availableParallelism();
+  const timeoutMs = config.timeoutMs ?? 30_000;
+  const vesIterations = config.vesIterations ?? DEFAULT_VES_ITERATIONS;
 
   // The workers start while the benchmark is read.
   const executor = createExecutor({ size: concurrency, defaultTimeoutMs: timeoutMs, prestart: true });
   try {
-    const { bench } = await benchmarkFromFlags(values, io, "dev", { cacheDir: path.join(dataDir(io.env, io.cwd), "cache") });
-    const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+    const { bench } = await benchmarkOf(config, io, { cacheDir: path.join(dataDir(io.env, io.cwd), "cache") });
+    const semantics: Semantics = config.semantics ?? (bench.layout === "spider" ? "spider" : "bird");
     // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
     if (semantics === "spider") addSpiderHardness(bench);
-    const tsDir = values["ts-dir"] !== undefined ? path.resolve(io.cwd, values["ts-dir"]) : undefined;
-    if (tsDir !== undefined && !fs.existsSync(tsDir)) throw new UsageError(`--ts-dir ${values["ts-dir"]}: no such directory`);
+    const tsDir = config.tsDir !== undefined ? path.resolve(io.cwd, config.tsDir) : undefined;
+    if (tsDir !== undefined && !fs.existsSync(tsDir)) throw new UsageError(`--ts-dir ${config.tsDir}: no such directory`);
     const notes: string[] = [];
-    if (values["keep-distinct"] && semantics === "bird") notes.push("--keep-distinct has no effect under bird semantics");
+    if (config.keepDistinct && semantics === "bird") notes.push("--keep-distinct has no effect under bird semantics");
 
     let predictions: Map<string, string>;
     let predLabel: string;
-    if (values.pred === "gold") {
+    if (config.pred === "gold") {
       predictions = new Map(bench.questions.map((q) => [q.id, q.goldSql ?? ""]));
       predLabel = "gold SQL (self-check)";
     } else {
-      const file = path.resolve(io.cwd, values.pred);
+      const file = path.resolve(io.cwd, config.pred);
       const read = await readPredictionFile(file);
       const pairing = predictionPairing(bench);
       predictions = pairPredictions(file, read, fileOrder([...bench.questions, ...bench.skipped]), {
         pairing,
-        onlyPredicted: values["only-predicted"] ?? false,
+        onlyPredicted: config.onlyPredicted ?? false,
         hint: "; to score the first ones only, add --only-predicted",
       });
       predLabel = `${file} (${read.format} format, paired by ${read.format === "spider" || pairing === "position" ? "position in the question file" : "question id"})`;
@@ -253,12 +238,12 @@ export async function scoreFrom(input: { values: FlagValues; positionals: string
     const skippedIds = new Set(bench.skipped.map((s) => s.id));
 
     const tick = progress(io);
-    const questions = values["only-predicted"] ? bench.questions.filter((q) => predictions.has(q.id)) : bench.questions;
+    const questions = config.onlyPredicted ? bench.questions.filter((q) => predictions.has(q.id)) : bench.questions;
     const report: ScoreReport = await scoreAll(questions, predictions, {
       executor,
       semantics,
       timeoutMs,
-      keepDistinct: values["keep-distinct"] ?? false,
+      keepDistinct: config.keepDistinct ?? false,
       ...(asked.has("ves") || asked.has("r-ves") ? { ves: { iterations: vesIterations } } : {}),
       ...(asked.has("soft-f1") ? { softF1: true } : {}),
       ...(tsDir ? { testSuiteDir: tsDir } : {}),
@@ -267,7 +252,7 @@ export async function scoreFrom(input: { values: FlagValues; positionals: string
     });
     const unmatched = report.unmatchedPredictions.filter((id) => !skippedIds.has(id));
 
-    if (values.json) {
+    if (config.json) {
       const out = {
         benchmark: { dir: bench.dir, name: bench.name, layout: bench.layout, split: bench.split, ...(bench.questionsFile ? { questions: bench.questionsFile } : {}) },
         predictions: predLabel,
