@@ -18,7 +18,7 @@ export type { InspectArgs, ThreadLine, ThreadsArgs } from "./runner/trace/inspec
 export type { FieldDiff, QuestionCost, ReadThreadOptions, RunQuestion, RunView, StepError, StepGold, ThreadView, TraceCall, TraceStep, Verdict } from "./runner/trace/trace-types.ts";
 export { runExperiment } from "./runner/experiment/run-experiment.ts";
 export type { ExperimentResult } from "./runner/experiment/run-experiment.ts";
-export type { RunRow } from "./runner/experiment/table.ts";
+export type { RunRow } from "./runner/experiment/table-rows.ts";
 export { score } from "./runner/score/score-predictions.ts";
 export type { ScoreOptions } from "./runner/score/score-predictions.ts";
 export type { ScoreReport } from "./tools/benchmarks/score.ts";

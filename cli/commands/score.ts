@@ -2,7 +2,6 @@ import type { Command } from "../shared/command.ts";
 import { UsageError } from "../../core/errors.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
-import { BENCHMARK_CONFIG } from "../../runner/run/load-benchmark.ts";
 import { SCORE_CONFIG, scoreFrom } from "../../runner/score/score-predictions.ts";
 import { SELECTION_USAGE } from "../../runner/run/output-dir-flags.ts";
 
