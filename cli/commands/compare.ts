@@ -11,7 +11,7 @@ difficulty), tokens, calls, latency and cost per question (tokens and cost are t
 served count too, so a rerun from the cache compares the same); what the questions went through (each run's outcomes,
 summed as its report.md sums them); per pair the questions only one got right, an exact
 McNemar test on those, and with three runs or more its Holm-adjusted p-value over all pairs.
-${usageOf(COMPARE_CONFIG, 18)}`;
+${usageOf(COMPARE_CONFIG, undefined, 18)}`;
 
 /** `sqlmend compare`: its flags parsed once into compare's typed config, then the run API's body (`runner/score/run-compare.ts`). */
 export const compareCommand: Command = {

@@ -7,8 +7,7 @@ import { loadRunModules } from "../../runner/run/run-options.ts";
 import { BUILT_IN_RECIPES } from "../../runner/experiment/built-in-recipes.ts";
 import { EXPERIMENT_CONFIG, experimentForwardFlags, experimentFrom } from "../../runner/experiment/run-experiment.ts";
 
-const { list, print, set, limit, repeats, hold, dryRun, pilot, priceIn, priceOut, tsDir, resume } = EXPERIMENT_CONFIG;
-const lines = (defs: Parameters<typeof usageOf>[0]) => usageOf(defs, 16);
+const lines = (keys: (keyof typeof EXPERIMENT_CONFIG)[]) => usageOf(EXPERIMENT_CONFIG, keys, 16);
 
 export const EXPERIMENT_USAGE = `Usage: sqlmend experiment RECIPE --bench DIR|minibench --out DIR [--limit N] [--sample N [--sample-seed S]] [--ids ...]
                          [--repeats N [--hold RUN,...]] [--set NAME=VALUE]
@@ -45,10 +44,10 @@ initial SQL from runs once, first. RECIPE is a built-in recipe's name or a YAML 
 
 Built-in recipes (sqlmend experiment --list says what each reproduces): ${Object.keys(BUILT_IN_RECIPES).join(", ")}
 
-${lines({ list, print, set, limit })}
+${lines(["list", "print", "set", "limit"])}
   --sample N [--sample-seed S]  a seeded sample of N questions of every run's split, each database its share
   --ids A,...   dev questions: the runs on the dev split take them, a run on train runs without them (said)
-${lines({ repeats, hold, dryRun, pilot, priceIn, priceOut, tsDir, resume })}
+${lines(["repeats", "hold", "dryRun", "pilot", "priceIn", "priceOut", "tsDir", "resume"])}
   Every other flag (--model, --config, --concurrency, --cache, --checkpoints, ...) goes to every run.`;
 
 /** `sqlmend experiment`: its own flags parsed once into experiment's typed config, the others forwarded to every run, then the run API's body (`runner/experiment/run-experiment.ts`). */

@@ -3,9 +3,9 @@ import { UsageError } from "../../core/errors.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
 import { SCORE_CONFIG, scoreFrom } from "../../runner/score/score-predictions.ts";
-import { SELECTION_USAGE } from "../../runner/run/output-dir-flags.ts";
+import { SELECTION_USAGE } from "../usage/run-usage.ts";
+import { BENCHMARK_CONFIG } from "../../runner/run/load-benchmark.ts";
 
-const { bench: _b, split: _s, questions: _q, dbDir: _d, ...scoreOwn } = SCORE_CONFIG;
 
 /** What `sqlmend score` prints for `--help`: the benchmark as every command names it, then score's own options. */
 export const SCORE_USAGE = `Usage: sqlmend score --bench DIR|minibench --pred FILE|gold [options]
@@ -16,7 +16,7 @@ Soft F1 (BIRD mini-dev) and test-suite accuracy (Spider).
 
 Options:
 ${SELECTION_USAGE}
-${usageOf(scoreOwn, 26)}`;
+${usageOf(SCORE_CONFIG, Object.keys(SCORE_CONFIG).filter((key) => !(key in BENCHMARK_CONFIG)), 26)}`;
 
 /** `sqlmend score`: its flags parsed once into score's typed config, then the run API's body (`runner/score/score-predictions.ts`). */
 export const scoreCommand: Command = {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { UsageError, UserError } from "../../core/errors.ts";
 import { EXIT, isStopStatus } from "../../core/exit.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
-import { checkConfig, commandLineOfConfig, type ConfigDef, type ConfigInput, type ConfigOf, defineConfig } from "../../core/config.ts";
+import { checkConfig, commandLineOfConfig, type ConfigDef, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import type { GraphInfo } from "../../graphs/spec.ts";
 import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, flagValuesOf } from "../run/api-options.ts";
 import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
@@ -108,7 +108,7 @@ export type ExperimentOptions = ConfigInput<typeof EXPERIMENT_CONFIG> &
  * OUT/table.md, table.json and report.html; returns the rows as table.json holds them.
  */
 export async function runExperiment(options: ExperimentOptions, io: CliIO = defaultIO()): Promise<ExperimentResult> {
-  return asApiErrors("runExperiment", async () => {
+  return inApiWords("runExperiment", () => asApiErrors("runExperiment", async () => {
     const { recipe, ...rest } = options as ExperimentOptions & Record<string, unknown>;
     const own: Record<string, unknown> = {};
     const forward: Record<string, unknown> = {};
@@ -117,7 +117,7 @@ export async function runExperiment(options: ExperimentOptions, io: CliIO = defa
     const modules = await loadRunModules(moduleArgsOf(forward), io.cwd);
     const forwarded = flagValuesOf("runExperiment", forward, experimentForwardFlags(modules));
     return experimentFrom({ config, recipe, forwarded, forwardTable: experimentForwardFlags(modules) }, io);
-  });
+  }));
 }
 
 /**
@@ -146,17 +146,17 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
     io.stdout(stringify(read.recipe, { lineWidth: 0 }));
     return { exitCode: EXIT.ok };
   }
-  if (config.bench === undefined) throw new UsageError("--bench DIR is required");
-  if (config.out === undefined) throw new UsageError("--out DIR is required");
+  if (config.bench === undefined) throw optionUsageError`${opt("bench")} DIR is required`;
+  if (config.out === undefined) throw optionUsageError`${opt("out")} DIR is required`;
   const { limit, pilot } = config;
   const repeats = config.repeats ?? 1;
-  if (config.hold !== undefined && repeats < 2) throw new UsageError("--hold RUN,... goes with --repeats N (N >= 2): the runs every repeat shares");
-  if (pilot !== undefined && !config.dryRun) throw new UsageError("--pilot N goes with --dry-run (a short real run of every run, then the estimate)");
+  if (config.hold !== undefined && repeats < 2) throw optionUsageError`${opt("hold")} RUN,... goes with ${opt("repeats")} N (N >= 2): the runs every repeat shares`;
+  if (pilot !== undefined && !config.dryRun) throw optionUsageError`${opt("pilot")} N goes with ${opt("dryRun")} (a short real run of every run, then the estimate)`;
   const { priceIn, priceOut } = config;
-  if ((priceIn === undefined) !== (priceOut === undefined)) throw new UsageError("--price-in and --price-out go together (USD per million input and output tokens)");
+  if ((priceIn === undefined) !== (priceOut === undefined)) throw optionUsageError`${opt("priceIn")} and ${opt("priceOut")} go together (USD per million input and output tokens)`;
   const prices = priceIn !== undefined ? { input: priceIn, output: priceOut! } : undefined;
   const tsDir = config.tsDir !== undefined ? path.resolve(io.cwd, config.tsDir) : undefined;
-  if (tsDir !== undefined && !fs.existsSync(tsDir)) throw new UsageError(`--ts-dir ${config.tsDir}: no such directory`);
+  if (tsDir !== undefined && !fs.existsSync(tsDir)) throw optionUsageError`${opt("tsDir")} ${config.tsDir}: no such directory`;
   // Seeds: repeat k of N gets seed base+k-1 (base: a forwarded --seed, else 1); one run keeps a forwarded --seed as is.
   let seeds: number[] = [];
   if (repeats > 1) {
@@ -171,7 +171,7 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
   const order = ex.orderRuns(recipe, name);
   await checkOptions(recipe, name, read.lineOf, io.cwd);
   const held = config.hold !== undefined ? ex.heldRuns(recipe, config.hold) : new Set<string>();
-  for (const s of Object.keys(sets)) if (!(s === "initial" && initialFile) && !Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw new UsageError(`--set ${s}: recipe ${recipe.name} has no {set:${s}}`);
+  for (const s of Object.keys(sets)) if (!(s === "initial" && initialFile) && !Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw optionUsageError`${opt("set")} ${s}: recipe ${recipe.name} has no {set:${s}}`;
   const { sampleFrom } = await import("../run/question-sample.ts");
   const sample = sampleFrom(forwarded);
   const blockedAtStart = new Map(order.map((run) => [run, ex.blockedReason(recipe, run, sets)] as const).filter((e): e is [string, string] => e[1] !== undefined));

@@ -1,17 +1,14 @@
-import { checkConfig, type ConfigInput, type ConfigOf, defineConfig } from "../../core/config.ts";
+import { checkConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Benchmark } from "../../state/question.ts";
-import { SPLITS } from "../../state/splits.ts";
+import { SELECTION_CONFIG } from "./run-config.ts";
 import { benchmarkFromFlags } from "./output-dir-flags.ts";
 import { asApiErrors } from "./api-options.ts";
 
+const { bench, split, questions, dbDir } = SELECTION_CONFIG;
+
 /** Where a command's questions come from: a benchmark's split, another question file, or your own data. */
-export const BENCHMARK_CONFIG = defineConfig({
-  bench: { type: "string", metavar: "DIR|minibench", help: "Spider or BIRD layout (BIRD mini-dev and Spider's test split included), or the\nproject's own small benchmark" },
-  split: { type: "string", choices: SPLITS, help: "default dev (a layout without dev: its one evaluation split)" },
-  questions: { type: "string", metavar: "FILE", help: "another question file (Spider or BIRD format, e.g. a Spider variant) over the\n--bench split's databases; with --db-dir DIR: your own questions" },
-  dbDir: { type: "string", metavar: "DIR", help: "your own databases (DIR/<db_id>.sqlite or DIR/<db_id>/<db_id>.sqlite), with --questions FILE" },
-});
+export const BENCHMARK_CONFIG = defineConfig({ bench, split, questions, dbDir });
 
 export type BenchmarkConfig = ConfigOf<typeof BENCHMARK_CONFIG>;
 
@@ -26,5 +23,5 @@ export async function benchmarkOf(config: BenchmarkConfig, io: { env: NodeJS.Pro
  * `questions` with `dbDir` for your own data. Questions whose database is missing are in `skipped`, with the reason.
  */
 export async function loadBenchmark(options: ConfigInput<typeof BENCHMARK_CONFIG>, io: CliIO = defaultIO()): Promise<Benchmark> {
-  return asApiErrors("loadBenchmark", async () => (await benchmarkOf(checkConfig("loadBenchmark", BENCHMARK_CONFIG, options), io)).bench);
+  return inApiWords("loadBenchmark", () => asApiErrors("loadBenchmark", async () => (await benchmarkOf(checkConfig("loadBenchmark", BENCHMARK_CONFIG, options), io)).bench));
 }

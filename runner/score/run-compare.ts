@@ -3,7 +3,7 @@ import path from "node:path";
 import { UsageError, UserError } from "../../core/errors.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { EXIT } from "../../core/exit.ts";
-import { checkConfig, commandLineOfConfig, type ConfigInput, type ConfigOf, defineConfig } from "../../core/config.ts";
+import { checkConfig, commandLineOfConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import type { EvalRecord, parseResults } from "../run/results-record.ts";
 import type { Comparison, RunSummary } from "../report/comparison.ts";
 import type { Outcome } from "../../graphs/outcome.ts";
@@ -54,7 +54,7 @@ function readRun(dir: string, cwd: string, parse: typeof parseResults): RunOutpu
 export async function compare(options: CompareOptions, io: CliIO = defaultIO()): Promise<{ exitCode: number; comparison: Comparison }> {
   const { runs, ...rest } = options;
   if (!Array.isArray(runs)) throw new UsageError("compare: runs takes a list of eval output folders");
-  return asApiErrors("compare", () => compareFrom({ config: checkConfig("compare", COMPARE_CONFIG, rest), runs: [...runs] }, io));
+  return inApiWords("compare", () => asApiErrors("compare", () => compareFrom({ config: checkConfig("compare", COMPARE_CONFIG, rest), runs: [...runs] }, io)));
 }
 
 /** compare's body, from its typed config and run folders (the launcher's parse, or `compare`'s check). */
@@ -65,7 +65,7 @@ export async function compareFrom(input: { config: CompareConfig; runs: string[]
   let prices: { input: number; output: number } | undefined;
   if (config.price !== undefined) {
     const [input, output, ...more] = config.price.map(Number);
-    if (more.length || !Number.isFinite(input) || !Number.isFinite(output) || input! < 0 || output! < 0) throw new UsageError(`--price takes IN,OUT (USD per million tokens), not '${config.price.join(",")}'`);
+    if (more.length || !Number.isFinite(input) || !Number.isFinite(output) || input! < 0 || output! < 0) throw optionUsageError`${opt("price")} takes IN,OUT (USD per million tokens), not '${config.price.join(",")}'`;
     prices = { input: input!, output: output! };
   }
   // The results' schema (zod) loads for a comparison, not for --help.

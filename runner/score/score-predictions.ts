@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { UsageError } from "../../core/errors.ts";
 import { EXIT } from "../../core/exit.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
-import { checkConfig, type ConfigInput, type ConfigOf, defineConfig } from "../../core/config.ts";
+import { checkConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { asApiErrors } from "../run/api-options.ts";
 import { BENCHMARK_CONFIG, benchmarkOf } from "../run/load-benchmark.ts";
 import { fileOrder } from "../run/question-sample.ts";
@@ -85,21 +84,21 @@ export type ScoreOptions = ConfigInput<typeof SCORE_CONFIG> & { pred: string };
  * the table (or JSON) and returns the report — EX and any asked metric, overall and per difficulty, per question.
  */
 export async function score(options: ScoreOptions, io: CliIO = defaultIO()): Promise<{ exitCode: number; report: ScoreReport }> {
-  return asApiErrors("score", () => scoreFrom(checkConfig("score", SCORE_CONFIG, options), io));
+  return inApiWords("score", () => asApiErrors("score", () => scoreFrom(checkConfig("score", SCORE_CONFIG, options), io)));
 }
 
 /** score's body, from its typed config (the launcher's parse, or `score`'s check). */
 export async function scoreFrom(config: ScoreConfig, io: CliIO): Promise<{ exitCode: number; report: ScoreReport }> {
-  if (!config.bench && !config.dbDir) throw new UsageError("--bench DIR|minibench is required (or --questions FILE --db-dir DIR)");
-  if (!config.pred) throw new UsageError("--pred FILE|gold is required");
+  if (!config.bench && !config.dbDir) throw optionUsageError`${opt("bench")} DIR|minibench is required (or ${opt("questions")} FILE ${opt("dbDir")} DIR)`;
+  if (!config.pred) throw optionUsageError`${opt("pred")} FILE|gold is required`;
   const asked = new Set<Metric>(["ex"]);
   for (const m of (config.metrics ?? []).map((x) => x.toLowerCase())) {
-    if (!(METRICS as readonly string[]).includes(m)) throw new UsageError(`--metrics takes ${METRICS.join(",")}, not '${m}'`);
+    if (!(METRICS as readonly string[]).includes(m)) throw optionUsageError`${opt("metrics")} takes ${METRICS.join(",")}, not '${m}'`;
     asked.add(m as Metric);
   }
   if (config.ves) ["ves", "r-ves"].forEach((m) => asked.add(m as Metric));
   if (config.tsDir !== undefined) asked.add("ts");
-  if (asked.has("ts") && config.tsDir === undefined) throw new UsageError("--metrics ts needs --ts-dir DIR (the test-suite databases)");
+  if (asked.has("ts") && config.tsDir === undefined) throw optionUsageError`${opt("metrics")} ts needs ${opt("tsDir")} DIR (the test-suite databases)`;
   const shown = new Set(METRICS.filter((m) => asked.has(m)));
   const concurrency = config.concurrency ?? os.availableParallelism();
   const timeoutMs = config.timeoutMs ?? 30_000;
@@ -113,7 +112,7 @@ export async function scoreFrom(config: ScoreConfig, io: CliIO): Promise<{ exitC
     // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
     if (semantics === "spider") addSpiderHardness(bench);
     const tsDir = config.tsDir !== undefined ? path.resolve(io.cwd, config.tsDir) : undefined;
-    if (tsDir !== undefined && !fs.existsSync(tsDir)) throw new UsageError(`--ts-dir ${config.tsDir}: no such directory`);
+    if (tsDir !== undefined && !fs.existsSync(tsDir)) throw optionUsageError`${opt("tsDir")} ${config.tsDir}: no such directory`;
     const notes: string[] = [];
     if (config.keepDistinct && semantics === "bird") notes.push("--keep-distinct has no effect under bird semantics");
 
