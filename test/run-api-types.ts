@@ -12,7 +12,35 @@ const n: BuiltInGraphName = "baseline";
 const m: BuiltInGraphName = "basline";
 type K = keyof GraphOptionsOf<"memo-sql">;
 const k: K[] = ["noIcl"];
-export { a, b, c, d, n, m, k };
+
+// runEval and replay take a closed, typed config: every option of their command, a misspelt one refused, a value
+// of the wrong kind refused.
+import type { EvalOptions } from "../runner/eval/run-eval.ts";
+import type { ReplayOptions } from "../runner/replay/run-replay.ts";
+const e1: EvalOptions = { graph: "r3", bench: "minibench", out: "o", limit: 5, ids: [1, "2"], temperature: 0.2, roleModel: { critic: "m" }, maxFixRounds: 2, cache: "off", semantics: "spider", options: { reviewers: 2 } };
+const e2: EvalOptions = { graphModule: "./my-graph.ts", out: "o", node: { generate: () => async () => ({}) }, structuredMethod: "jsonMode", correct: "errors" };
+// @ts-expect-error misspelt option
+const e3: EvalOptions = { graph: "baseline", out: "o", limt: 5 };
+// @ts-expect-error a record where one value goes
+const e4: EvalOptions = { graph: "baseline", out: "o", model: { name: "x" } };
+// @ts-expect-error a number takes a number, not a boolean
+const e5: EvalOptions = { graph: "baseline", out: "o", maxFixRounds: true };
+// @ts-expect-error not a declared choice
+const e6: EvalOptions = { graph: "baseline", out: "o", semantics: "sqlite" };
+// @ts-expect-error a graph's own option is checked against the graph's declaration
+const e7: EvalOptions<"r3"> = { graph: "r3", out: "o", options: { reviewrs: 2 } };
+// @ts-expect-error out is required
+const e8: EvalOptions = { graph: "baseline", bench: "minibench" };
+const r1: ReplayOptions = { run: "runs/a", from: "review", out: "o", only: "wrong", ids: ["1"], node: { review: "./strict.ts" }, model: "m", seed: 3 };
+// @ts-expect-error misspelt option
+const r2: ReplayOptions = { run: "runs/a", from: "review", out: "o", onyl: "wrong" };
+// @ts-expect-error not a declared choice
+const r3: ReplayOptions = { run: "runs/a", from: "review", out: "o", only: "some" };
+// @ts-expect-error replay's graph options are the run's: no options of its own
+const r4: ReplayOptions = { run: "runs/a", from: "review", out: "o", options: { reviewers: 2 } };
+// @ts-expect-error a number where a list of swaps goes
+const r5: ReplayOptions = { run: "runs/a", from: "review", out: "o", node: 3 };
+export { a, b, c, d, n, m, k, e1, e2, e3, e4, e5, e6, e7, e8, r1, r2, r3, r4, r5 };
 
 // score, compare, runExperiment and loadBenchmark: closed options from their declarations (SCORE_CONFIG, ...).
 import type { ScoreOptions } from "../runner/score/score-predictions.ts";
@@ -38,18 +66,18 @@ const c2: CompareOptions = { runs: ["a", "b"], shw: 5 };
 const c3: CompareOptions = { runs: ["a", "b"], html: { file: "x" } };
 // @ts-expect-error the runs are required
 const c4: CompareOptions = { json: true };
-const e1: ExperimentOptions = { recipe: "correctors", bench: "minibench", out: "o", dryRun: true, set: { initial: "x.json" }, hold: ["initial"], repeats: 2, priceIn: 1, priceOut: 2, model: "mock" };
+const x1: ExperimentOptions = { recipe: "correctors", bench: "minibench", out: "o", dryRun: true, set: { initial: "x.json" }, hold: ["initial"], repeats: 2, priceIn: 1, priceOut: 2, model: "mock" };
 // @ts-expect-error misspelt
-const e2: ExperimentOptions = { recipe: "r", dryrun: true };
+const x2: ExperimentOptions = { recipe: "r", dryrun: true };
 // @ts-expect-error a whole number, not a switch
-const e3: ExperimentOptions = { recipe: "r", repeats: true };
+const x3: ExperimentOptions = { recipe: "r", repeats: true };
 // @ts-expect-error set is a record of NAME=VALUE
-const e4: ExperimentOptions = { recipe: "r", set: true };
+const x4: ExperimentOptions = { recipe: "r", set: true };
 // @ts-expect-error the recipe is required
-const e5: ExperimentOptions = { bench: "minibench" };
+const x5: ExperimentOptions = { bench: "minibench" };
 const b1: BenchmarkOptions = { bench: "minibench", split: "train" };
 // @ts-expect-error not a split
 const b2: BenchmarkOptions = { bench: "minibench", split: "dve" };
 // @ts-expect-error misspelt
 const b3: BenchmarkOptions = { bnch: "minibench" };
-export { s1, s2, s3, s4, s5, s6, c1, c2, c3, c4, e1, e2, e3, e4, e5, b1, b2, b3 };
+export { s1, s2, s3, s4, s5, s6, c1, c2, c3, c4, x1, x2, x3, x4, x5, b1, b2, b3 };

@@ -4,6 +4,7 @@ import { parseFlags } from "../shared/flags.ts";
 import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
 import type { FlagValues } from "../../runner/run/api-options.ts";
 import { loadRunModules } from "../../runner/run/run-options.ts";
+import { modulesOfArgv } from "../shared/module-flags.ts";
 import { BUILT_IN_RECIPES } from "../../runner/experiment/built-in-recipes.ts";
 import { EXPERIMENT_CONFIG, experimentForwardFlags, experimentFrom } from "../../runner/experiment/run-experiment.ts";
 
@@ -56,7 +57,7 @@ export const experimentCommand: Command = {
   usage: EXPERIMENT_USAGE,
   async run(argv, io) {
     // A --node or --graph module's own options are flags forwarded to the runs: loaded before the flags are parsed.
-    const modules = await loadRunModules(argv, io.cwd);
+    const modules = await loadRunModules(modulesOfArgv(argv), io.cwd);
     const ownTable = flagTableOf(EXPERIMENT_CONFIG);
     const forwardTable = experimentForwardFlags(modules);
     const { values, positionals } = parseFlags(argv, { ...forwardTable, ...ownTable });

@@ -3,11 +3,12 @@ import path from "node:path";
 import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
 import type { CliIO } from "../../core/io.ts";
 import { flagOf } from "../../core/options.ts";
+import { flagWordingOf } from "../../core/config.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import type { FlagTable, FlagValues } from "../run/api-options.ts";
 import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { isGraphModule, loadRunModules, moduleArgsOf, type RunModules, runFlags } from "../run/run-options.ts";
+import { isGraphModule, loadRunModules, modulesConfigOf, type RunModules, runFlags } from "../run/run-options.ts";
 import type { Recipe, RecipeRun } from "./recipe.ts";
 
 // What each run of a recipe gets (the flags forwarded to every run, the recipe's options, the run's place) and the
@@ -85,7 +86,7 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   const { evalFlags } = await import("../eval/run-eval.ts");
   const module = isGraphModule(spec.graph!);
   const withGraph: FlagValues = { ...forwarded, ...(module ? { graph: spec.graph! } : {}) };
-  const modules = await loadRunModules(moduleArgsOf(withGraph), io.cwd);
+  const modules = await loadRunModules(modulesConfigOf(withGraph), io.cwd);
   return { kind: spec.kind, values: valuesFor(run, evalFlags(modules), withGraph, spec.options, resolve, place), positionals: module ? [] : [spec.graph!], modules };
 }
 
@@ -106,7 +107,7 @@ function initialFileOf(ctx: RunContext, initial: string, outOf: (run: string) =>
  */
 export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   const { io, recipe, order } = ctx;
-  const [{ checkEvalFlags }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
+  const [{ checkEvalConfig, evalInputOfFlagValues }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
     import("../eval/run-eval.ts"),
     import("../methods/magic-guideline.ts"),
     import("../methods/memo-memory.ts"),
@@ -115,8 +116,9 @@ export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   for (const run of order) {
     if (at.blocked.has(run) || at.skip?.has(run)) continue;
     const spec = recipe.runs[run]!;
+    // A recipe names a run's options as flags (`max-fix-rounds`): its refusals say them so, from a script too.
     const named = (error: unknown) => {
-      const line = `runs.${run}: ${firstLineOf(error)}`;
+      const line = `runs.${run}: ${(flagWordingOf(error) ?? firstLineOf(error)).split("\n")[0]}`;
       return error instanceof UsageError ? new UsageError(line) : new UserError(line);
     };
     try {
@@ -125,7 +127,7 @@ export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
       const produced = new Set(Object.entries(spec.options).filter(([, v]) => [v].flat().some((x) => /\{run:[^}]+\}/.test(String(x)))).map(([flag]) => flag));
       const files: [string, string][] = [];
       if (call.kind === "eval") {
-        const { spec: graph } = checkEvalFlags({ values: call.values, positionals: call.positionals, modules: call.modules! });
+        const { spec: graph } = checkEvalConfig(evalInputOfFlagValues({ values: call.values, positionals: call.positionals, modules: call.modules! }));
         for (const [key, def] of Object.entries(optionDefsOf(graph))) {
           const value = call.values[flagOf(key)];
           if (def.type === "string" && def.file && typeof value === "string" && !produced.has(flagOf(key))) files.push([`--${flagOf(key)}`, value]);
@@ -180,7 +182,7 @@ export async function checkOptions(recipe: Recipe, source: string, lineOf: (at: 
     let own: string[];
     if (run.kind === "eval") {
       // A graph of the user's own (`graph: ./my-graph.ts`, run with --graph) is loaded now, so its options are checked too.
-      const spec = isGraphModule(run.graph!) ? (await loadRunModules(["--graph", run.graph!], cwd)).graph!.spec : findManifest(run.graph!);
+      const spec = isGraphModule(run.graph!) ? (await loadRunModules({ graph: run.graph! }, cwd)).graph!.spec : findManifest(run.graph!);
       if (!spec || spec.runBy) throw new UserError(`${source}${lineOf(["runs", name], "graph")}: runs.${name}: no graph '${run.graph}' that eval runs`);
       own = Object.keys(optionDefsOf(spec)).map(flagOf);
     } else own = STEP_FLAGS[run.kind]!;

@@ -7,7 +7,7 @@ import { checkConfig, commandLineOfConfig, type ConfigDef, type ConfigInput, typ
 import type { GraphInfo } from "../../graphs/spec.ts";
 import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, flagValuesOf } from "../run/api-options.ts";
 import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { graphFlags, isGraphModule, loadRunModules, moduleArgsOf, type RunModules, runFlags } from "../run/run-options.ts";
+import { graphFlags, isGraphModule, loadRunModules, modulesConfigOf, type RunModules, runFlags } from "../run/run-options.ts";
 import { BUILT_IN_RECIPES } from "./built-in-recipes.ts";
 import { executeRuns } from "./execute-runs.ts";
 import { writeExperimentOutputs } from "./experiment-outputs.ts";
@@ -114,7 +114,7 @@ export async function runExperiment(options: ExperimentOptions, io: CliIO = defa
     const forward: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(rest)) (key in EXPERIMENT_CONFIG ? own : forward)[key] = value;
     const config = checkConfig("runExperiment", EXPERIMENT_CONFIG, own);
-    const modules = await loadRunModules(moduleArgsOf(forward), io.cwd);
+    const modules = await loadRunModules(modulesConfigOf(forward), io.cwd);
     const forwarded = flagValuesOf("runExperiment", forward, experimentForwardFlags(modules));
     return experimentFrom({ config, recipe, forwarded, forwardTable: experimentForwardFlags(modules) }, io);
   }));
@@ -227,7 +227,7 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
     // Graph modules named by runs, loaded as the runs load them, so their declared calls are estimated too.
     const graphModules = new Map<string, GraphInfo>();
     for (const run of order.map((r) => recipe.runs[r]!)) {
-      if (run.graph && isGraphModule(run.graph) && !graphModules.has(run.graph)) graphModules.set(run.graph, (await loadRunModules(["--graph", run.graph], io.cwd)).graph!.spec);
+      if (run.graph && isGraphModule(run.graph) && !graphModules.has(run.graph)) graphModules.set(run.graph, (await loadRunModules({ graph: run.graph }, io.cwd)).graph!.spec);
     }
     io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded, graphModules) })}${(await import("./paper-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
     return { exitCode: EXIT.ok };
