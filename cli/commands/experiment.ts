@@ -6,7 +6,8 @@ import type { FlagValues } from "../../runner/run/api-options.ts";
 import { loadRunModules } from "../../runner/run/run-options.ts";
 import { modulesOfArgv } from "../shared/module-flags.ts";
 import { BUILT_IN_RECIPES } from "../../runner/experiment/built-in-recipes.ts";
-import { EXPERIMENT_CONFIG, experimentForwardFlags, experimentFrom } from "../../runner/experiment/run-experiment.ts";
+import { EXPERIMENT_CONFIG, experimentFrom } from "../../runner/experiment/run-experiment.ts";
+import { experimentForwardFlags, FORWARD_CONFIG } from "../../runner/experiment/forwarded-options.ts";
 
 const lines = (keys: (keyof typeof EXPERIMENT_CONFIG)[]) => usageOf(EXPERIMENT_CONFIG, keys, 16);
 
@@ -62,7 +63,9 @@ export const experimentCommand: Command = {
     const forwardTable = experimentForwardFlags(modules);
     const { values, positionals } = parseFlags(argv, { ...forwardTable, ...ownTable });
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-    const forwarded = Object.fromEntries(Object.entries(values).filter(([flag]) => !(flag in ownTable))) as FlagValues;
+    // The options every run gets: eval's parsed once into their typed config; every forwarded flag as given beside them.
+    const flags = Object.fromEntries(Object.entries(values).filter(([flag]) => !(flag in ownTable))) as FlagValues;
+    const forwarded = { config: configFromFlags(FORWARD_CONFIG, flags), flags };
     return (await experimentFrom({ config: configFromFlags(EXPERIMENT_CONFIG, values), recipe: positionals[0], forwarded, forwardTable }, io)).exitCode;
   },
 };

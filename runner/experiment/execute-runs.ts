@@ -15,7 +15,7 @@ export async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: 
   const { blocked } = at;
   const ex = await import("./recipe.ts");
   const outOf = at.outOf ?? ((run: string) => path.join(at.dir, run));
-  const [{ evaluate, evalInputOfFlagValues }, { learnFrom }, { memoBuild, memoCandidates }] = await Promise.all([import("../eval/run-eval.ts"), import("../methods/magic-guideline.ts"), import("../methods/memo-memory.ts")]);
+  const [{ evaluate }, { learnFrom }, { memoBuild, memoCandidates }] = await Promise.all([import("../eval/run-eval.ts"), import("../methods/magic-guideline.ts"), import("../methods/memo-memory.ts")]);
   for (const run of order) {
     if (at.skip?.has(run)) continue;
     const spec = recipe.runs[run]!;
@@ -39,7 +39,7 @@ export async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: 
     } else if (call.kind === "memo-candidates") {
       fs.mkdirSync(outOf(run), { recursive: true });
       code = (await memoCandidates(call, prefixed)).exitCode;
-    } else code = (await evaluate(evalInputOfFlagValues({ values: call.values, positionals: call.positionals, modules: call.modules! }), prefixed)).exitCode;
+    } else code = (await evaluate(call.input!, prefixed)).exitCode;
     if (isStopStatus(code)) {
       io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
       return { code };

@@ -8,7 +8,9 @@ import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import type { FlagTable, FlagValues } from "../run/api-options.ts";
 import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { isGraphModule, loadRunModules, modulesConfigOf, type RunModules, runFlags } from "../run/run-options.ts";
+import { isGraphModule, loadRunModules, type RunModules, runFlags } from "../run/run-options.ts";
+import type { EvalInput } from "../eval/run-eval.ts";
+import { FORWARD_CONFIG, type ForwardConfig, type Forwarded } from "./forwarded-options.ts";
 import type { Recipe, RecipeRun } from "./recipe.ts";
 
 // What each run of a recipe gets (the flags forwarded to every run, the recipe's options, the run's place) and the
@@ -20,7 +22,7 @@ export interface RunContext {
   order: string[];
   benchDir: string;
   splitOf: (run: string) => string;
-  forwarded: FlagValues;
+  forwarded: Forwarded;
   sets: Record<string, string>;
   resume: boolean;
   /** `--set initial=FILE`: the initial SQL the correctors of run `initial` read (that run scores it as given). */
@@ -33,6 +35,8 @@ export interface Invocation {
   values: FlagValues;
   positionals: string[];
   modules?: RunModules;
+  /** An eval run's typed input: what `evaluate` runs. */
+  input?: EvalInput;
 }
 
 /** Where a batch of runs goes: the folder, the selection every run gets, and the runs left out. */
@@ -41,7 +45,8 @@ export interface RunsAt {
   outOf?: (run: string) => string;
   skip?: Set<string>;
   limit: number | undefined;
-  extra: FlagValues;
+  /** What this batch of runs adds to the options forwarded to every run: a repeat's seed, a pilot's sample. */
+  extra: Pick<ForwardConfig, "seed" | "sample" | "sampleSeed">;
   blocked: Map<string, string>;
   resume: boolean;
 }
@@ -58,8 +63,9 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   const split = splitOf(run);
   const outOf = at.outOf ?? ((name: string) => path.join(at.dir, name));
   // --ids name questions of the dev split: a run on another split runs without them (said once, by experimentFrom).
-  const { ids: _ids, ...otherSplit } = { ...ctx.forwarded, ...at.extra };
-  const forwarded: FlagValues = split === IDS_SPLIT ? { ...ctx.forwarded, ...at.extra } : otherSplit;
+  const extraFlags: FlagValues = Object.fromEntries(Object.entries(at.extra).map(([key, value]) => [flagOf(key), String(value)]));
+  const { ids: _ids, ...otherSplit } = { ...ctx.forwarded.flags, ...extraFlags };
+  const forwarded: FlagValues = split === IDS_SPLIT ? { ...ctx.forwarded.flags, ...extraFlags } : otherSplit;
   const resolve = (v: string) => ex.resolveRefs(v, outOf, sets);
   const place: FlagValues = { bench: benchDir, out: outOf(run), split, ...(at.limit ? { limit: String(at.limit) } : {}) };
   if (spec.initial) {
@@ -82,12 +88,23 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   if (spec.kind === "memo-candidates") {
     return { kind: spec.kind, values: { run: outOf(spec.from!), out: path.join(outOf(run), "candidates.json"), ...(forwarded.checkpoints !== undefined ? { checkpoints: forwarded.checkpoints } : {}) }, positionals: [] };
   }
-  // A graph module of the user's own runs as `eval --graph FILE`; its --node and --graph modules load as eval loads them.
-  const { evalFlags } = await import("../eval/run-eval.ts");
+  // An eval run's input, typed: the options forwarded to every run as they were typed once (by the launcher or
+  // runExperiment), then the recipe's (text, as a recipe writes them: parsed here) and the run's place; the graph's own
+  // options from the graphs' forwarded flags and the recipe's. A graph module of the user's own runs as `eval --graph
+  // FILE`; its --node and --graph modules load as eval loads them.
+  const { evalFlags, evalInputOfFlagValues } = await import("../eval/run-eval.ts");
+  const { ids: _dev, ...forOtherSplit } = { ...ctx.forwarded.config, ...at.extra };
+  const config: ForwardConfig = split === IDS_SPLIT ? { ...ctx.forwarded.config, ...at.extra } : forOtherSplit;
   const module = isGraphModule(spec.graph!);
-  const withGraph: FlagValues = { ...forwarded, ...(module ? { graph: spec.graph! } : {}) };
-  const modules = await loadRunModules(modulesConfigOf(withGraph), io.cwd);
-  return { kind: spec.kind, values: valuesFor(run, evalFlags(modules), withGraph, spec.options, resolve, place), positionals: module ? [] : [spec.graph!], modules };
+  if (module) place.graph = spec.graph!;
+  const modules = await loadRunModules({ ...(config.node ? { node: config.node } : {}), ...(module ? { graph: spec.graph! } : {}) }, io.cwd);
+  const runLevel = new Set(Object.keys(FORWARD_CONFIG).map(flagOf));
+  const graphsOwn = Object.fromEntries(Object.entries(forwarded).filter(([flag]) => !runLevel.has(flag)));
+  const { limit: _text, ...placeFlags } = place;
+  const values = valuesFor(run, evalFlags(modules), graphsOwn, spec.options, resolve, placeFlags);
+  const positionals = module ? [] : [spec.graph!];
+  const fromRecipe = evalInputOfFlagValues({ values, positionals, modules });
+  return { kind: spec.kind, values, positionals, modules, input: { ...fromRecipe, config: { ...config, ...fromRecipe.config, ...(at.limit ? { limit: at.limit } : {}) } } };
 }
 
 /** The split `--ids` name questions of: the evaluated one. */
@@ -107,7 +124,7 @@ function initialFileOf(ctx: RunContext, initial: string, outOf: (run: string) =>
  */
 export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   const { io, recipe, order } = ctx;
-  const [{ checkEvalConfig, evalInputOfFlagValues }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
+  const [{ checkEvalConfig }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
     import("../eval/run-eval.ts"),
     import("../methods/magic-guideline.ts"),
     import("../methods/memo-memory.ts"),
@@ -127,7 +144,7 @@ export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
       const produced = new Set(Object.entries(spec.options).filter(([, v]) => [v].flat().some((x) => /\{run:[^}]+\}/.test(String(x)))).map(([flag]) => flag));
       const files: [string, string][] = [];
       if (call.kind === "eval") {
-        const { spec: graph } = checkEvalConfig(evalInputOfFlagValues({ values: call.values, positionals: call.positionals, modules: call.modules! }));
+        const { spec: graph } = checkEvalConfig(call.input!);
         for (const [key, def] of Object.entries(optionDefsOf(graph))) {
           const value = call.values[flagOf(key)];
           if (def.type === "string" && def.file && typeof value === "string" && !produced.has(flagOf(key))) files.push([`--${flagOf(key)}`, value]);

@@ -5,9 +5,10 @@ import { EXIT, isStopStatus } from "../../core/exit.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { checkConfig, commandLineOfConfig, type ConfigDef, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import type { GraphInfo } from "../../graphs/spec.ts";
-import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, flagValuesOf } from "../run/api-options.ts";
+import { type ApiOptionsOf, asApiErrors, type FlagTable } from "../run/api-options.ts";
+import { experimentForwardFlags, type Forwarded, forwardedOfApi } from "./forwarded-options.ts";
 import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { graphFlags, isGraphModule, loadRunModules, modulesConfigOf, type RunModules, runFlags } from "../run/run-options.ts";
+import { isGraphModule, loadRunModules, modulesConfigOf, runFlags } from "../run/run-options.ts";
 import { BUILT_IN_RECIPES } from "./built-in-recipes.ts";
 import { executeRuns } from "./execute-runs.ts";
 import { writeExperimentOutputs } from "./experiment-outputs.ts";
@@ -69,12 +70,6 @@ without it their TS cell says "not computed: needs --ts-dir DIR"`,
 /** experiment's own typed config, as the launcher parses it and `runExperiment` checks it. */
 export type ExperimentConfig = ConfigOf<typeof EXPERIMENT_CONFIG>;
 
-/** The flags an experiment forwards to its runs: eval's (and its modules' options), magic guideline's and memo build's. */
-export const experimentForwardFlags = (modules?: RunModules): FlagTable => {
-  const { bench: _b, out: _o, limit: _l, resume: _r, ...forward } = { ...runFlags, ...graphFlags(modules), ...RUN_DIR_FLAGS, semantics: { type: "string" }, "keep-distinct": { type: "boolean" }, shard: { type: "string" }, server: { type: "string" }, batch: { type: "string" }, samples: { type: "string" }, elicit: { type: "string" }, "sample-temperature": { type: "string" } } as FlagTable;
-  return forward;
-};
-
 /** What an experiment did: its exit status, and where its table is. */
 export interface ExperimentResult {
   exitCode: number;
@@ -115,8 +110,7 @@ export async function runExperiment(options: ExperimentOptions, io: CliIO = defa
     for (const [key, value] of Object.entries(rest)) (key in EXPERIMENT_CONFIG ? own : forward)[key] = value;
     const config = checkConfig("runExperiment", EXPERIMENT_CONFIG, own);
     const modules = await loadRunModules(modulesConfigOf(forward), io.cwd);
-    const forwarded = flagValuesOf("runExperiment", forward, experimentForwardFlags(modules));
-    return experimentFrom({ config, recipe, forwarded, forwardTable: experimentForwardFlags(modules) }, io);
+    return experimentFrom({ config, recipe, forwarded: forwardedOfApi(forward, modules), forwardTable: experimentForwardFlags(modules) }, io);
   }));
 }
 
@@ -125,9 +119,9 @@ export async function runExperiment(options: ExperimentOptions, io: CliIO = defa
  * `runExperiment`'s): --list and --print, the checks of every run before any spends, the dry run, the repeats, then
  * the outputs (experiment-outputs.ts).
  */
-export async function experimentFrom(input: { config: ExperimentConfig; recipe: string | undefined; forwarded: FlagValues; forwardTable: FlagTable }, io: CliIO): Promise<ExperimentResult> {
+export async function experimentFrom(input: { config: ExperimentConfig; recipe: string | undefined; forwarded: Forwarded; forwardTable: FlagTable }, io: CliIO): Promise<ExperimentResult> {
   const { config } = input;
-  const forwarded: FlagValues = { ...input.forwarded };
+  const forwarded: Forwarded = { config: { ...input.forwarded.config }, flags: { ...input.forwarded.flags } };
   const sets: Record<string, string> = { ...config.set };
   const ex = await import("./recipe.ts");
   if (config.list) {
@@ -160,10 +154,9 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
   // Seeds: repeat k of N gets seed base+k-1 (base: a forwarded --seed, else 1); one run keeps a forwarded --seed as is.
   let seeds: number[] = [];
   if (repeats > 1) {
-    const seedGiven = typeof forwarded.seed === "string" ? forwarded.seed : "1";
-    const base = Number(seedGiven);
-    if (!Number.isInteger(base)) throw new UsageError(`--seed takes a whole number, not '${seedGiven}'`);
-    delete forwarded.seed;
+    const base = forwarded.config.seed ?? 1;
+    delete forwarded.config.seed;
+    delete forwarded.flags.seed;
     seeds = Array.from({ length: repeats }, (_, k) => base + k);
   }
 
@@ -172,8 +165,8 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
   await checkOptions(recipe, name, read.lineOf, io.cwd);
   const held = config.hold !== undefined ? ex.heldRuns(recipe, config.hold) : new Set<string>();
   for (const s of Object.keys(sets)) if (!(s === "initial" && initialFile) && !Object.values(recipe.runs).some((r) => ex.setsOf(r).includes(s))) throw optionUsageError`${opt("set")} ${s}: recipe ${recipe.name} has no {set:${s}}`;
-  const { sampleFrom } = await import("../run/question-sample.ts");
-  const sample = sampleFrom(forwarded);
+  const { sampleOf } = await import("../run/question-sample.ts");
+  const sample = sampleOf(forwarded.config);
   const blockedAtStart = new Map(order.map((run) => [run, ex.blockedReason(recipe, run, sets)] as const).filter((e): e is [string, string] => e[1] !== undefined));
   const outDir = path.resolve(io.cwd, config.out);
   const layout = ex.repeatLayout(outDir, repeats, held);
@@ -194,10 +187,10 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
 
   const ctx: RunContext = { io, recipe, order, benchDir, splitOf, forwarded, sets, resume: config.resume === true, ...(initialFile ? { initialFile } : {}) };
   // Every run's flags, files and initial SQL are checked before the first run spends anything (the dry run's too).
-  const firstRepeat: RunsAt = { dir: repeatDir(1), outOf: (run) => outOfRepeat(1, run), limit, extra: repeats > 1 ? { seed: String(seeds[0]) } : {}, blocked: new Map(blockedAtStart), resume: ctx.resume };
+  const firstRepeat: RunsAt = { dir: repeatDir(1), outOf: (run) => outOfRepeat(1, run), limit, extra: repeats > 1 ? { seed: seeds[0]! } : {}, blocked: new Map(blockedAtStart), resume: ctx.resume };
   await checkRuns(ctx, firstRepeat);
   // --ids name dev questions; a run on another split (a guideline or memory on train) runs on its own selection.
-  const otherSplits = forwarded.ids !== undefined ? order.filter((run) => splitOf(run) !== IDS_SPLIT && !blockedAtStart.has(run) && recipe.runs[run]!.kind !== "memo-candidates") : [];
+  const otherSplits = forwarded.config.ids !== undefined ? order.filter((run) => splitOf(run) !== IDS_SPLIT && !blockedAtStart.has(run) && recipe.runs[run]!.kind !== "memo-candidates") : [];
   const selected = [limit ? `--limit ${limit}` : "", sample ? `--sample ${sample.n}` : ""].filter(Boolean).join(" ") || "all";
   const one = otherSplits.length === 1;
   const idsLine = otherSplits.length ? `--ids are ${IDS_SPLIT} questions: ${otherSplits.map((run) => `${run} (${splitOf(run)})`).join(", ")} run${one ? "s" : ""} without them, on ${selected} of ${one ? "its" : "their"} split` : undefined;
@@ -206,9 +199,9 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
       const pilotDir = path.join(outDir, "pilot");
       // The pilot is a sample across the databases (the first N questions of Spider dev are one database's).
       const size = Math.min(pilot, sample?.n ?? pilot);
-      const sampleSeed = String(sample?.seed ?? 1);
+      const sampleSeed = sample?.seed ?? 1;
       io.stderr(`sqlmend experiment ${recipe.name}: pilot of every run on a sample of ${size} questions stratified by database (--sample-seed ${sampleSeed}${limit ? `, of the first ${limit}` : ""}) in ${pilotDir} (spends tokens; --resume there continues it)\n`);
-      const done = await executeRuns(ctx, { dir: pilotDir, limit, extra: { sample: String(size), "sample-seed": sampleSeed }, blocked: new Map(blockedAtStart), resume: true });
+      const done = await executeRuns(ctx, { dir: pilotDir, limit, extra: { sample: size, sampleSeed }, blocked: new Map(blockedAtStart), resume: true });
       if (isStopStatus(done.code)) return { exitCode: done.code };
     }
     const { selectQuestions } = await import("../run/question-sample.ts");
@@ -219,7 +212,7 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
     if (idsLine) notes.push(idsLine);
     for (const split of new Set(order.map(splitOf))) {
       const bench = await loadBenchmark(benchDir, { split });
-      counts.set(split, selectQuestions(bench, split === IDS_SPLIT ? (forwarded.ids as string[] | undefined) : undefined, limit, sample).questions.length);
+      counts.set(split, selectQuestions(bench, split === IDS_SPLIT ? forwarded.config.ids : undefined, limit, sample).questions.length);
       // Questions the benchmark lists but cannot run (a database file missing) are said, as eval says them.
       if (bench.skipped.length) notes.push(`${split}: ${bench.skipped.length} questions skipped (first: ${bench.skipped[0]!.id}, ${bench.skipped[0]!.reason}); every run leaves them out`);
     }
@@ -229,7 +222,7 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
     for (const run of order.map((r) => recipe.runs[r]!)) {
       if (run.graph && isGraphModule(run.graph) && !graphModules.has(run.graph)) graphModules.set(run.graph, (await loadRunModules({ graph: run.graph }, io.cwd)).graph!.spec);
     }
-    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded, graphModules) })}${(await import("./paper-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
+    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded.flags, graphModules) })}${(await import("./paper-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
     return { exitCode: EXIT.ok };
   }
 
@@ -240,7 +233,7 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
     // Held runs ran in repeat 1: later repeats skip them, and what blocked them there blocks them here.
     const blockedHere = new Map([...blockedAtStart, ...[...blocked].filter(([run]) => held.has(run))]);
     const skip = k > 1 ? held : new Set<string>();
-    const done = await executeRuns(ctx, { dir: repeatDir(k), outOf: (run) => outOfRepeat(k, run), skip, limit, extra: repeats > 1 ? { seed: String(seeds[k - 1]) } : {}, blocked: blockedHere, resume: ctx.resume });
+    const done = await executeRuns(ctx, { dir: repeatDir(k), outOf: (run) => outOfRepeat(k, run), skip, limit, extra: repeats > 1 ? { seed: seeds[k - 1]! } : {}, blocked: blockedHere, resume: ctx.resume });
     if (isStopStatus(done.code)) return { exitCode: done.code };
     // A run blocked in any repeat (a file its dependency did not write there) is a row not run, with the repeat.
     for (const [run, reason] of blockedHere) if (!blocked.has(run)) blocked.set(run, repeats > 1 && !held.has(run) ? `${reason} (repeat ${k})` : reason);
@@ -261,17 +254,17 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
     tsDir,
     limit,
     sample,
-    ids: forwarded.ids as string[] | undefined,
+    ids: forwarded.config.ids,
     sets,
     initialFile,
     splitOf,
     recordsIn,
-    command: commandOf(name, config, input.forwarded, input.forwardTable),
+    command: commandOf(name, config, input.forwarded.flags, input.forwardTable),
   });
 }
 
 /** The command line report.html shows for an experiment (display only, never parsed): its options, then the forwarded ones. */
-function commandOf(recipe: string, config: ExperimentConfig, forwarded: FlagValues, table: FlagTable): string {
+function commandOf(recipe: string, config: ExperimentConfig, forwarded: Record<string, unknown>, table: FlagTable): string {
   const forwardDefs = Object.fromEntries(Object.entries(table).map(([flag, kind]): [string, ConfigDef] => [flag, kind.type === "boolean" ? { type: "boolean", help: "" } : kind.multiple ? { type: "strings", help: "" } : { type: "string", help: "" }]));
   return commandLineOfConfig("experiment", [recipe], { ...EXPERIMENT_CONFIG, ...forwardDefs }, { ...config, ...forwarded });
 }
