@@ -87,7 +87,7 @@ export function configValue(key: string, def: ConfigDef, raw: unknown, source: S
       return n;
     }
     case "string": {
-      if (Array.isArray(raw) || (raw !== null && typeof raw === "object")) throw new UsageError(`${name} takes one value (text or a number), not ${JSON.stringify(raw)}`);
+      if (Array.isArray(raw) || (raw !== null && typeof raw === "object")) throw new UsageError(`${name} takes one value (text or a number), not ${Array.isArray(raw) ? "a list" : "a record"} ${JSON.stringify(raw)}`);
       const value = text(raw);
       if (value.trim() === "") throw new UsageError(`${name} takes a value`);
       if (def.choices && !def.choices.includes(value)) throw new UsageError(`${name} takes ${def.choices.join(", ")}, not ${shown}`);
