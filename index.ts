@@ -28,6 +28,7 @@ export type { ExperimentOptions } from "./runner/experiment/run-experiment.ts";
 export type { BuiltInGraphName, GraphOptionsOf } from "./graphs/registry.ts";
 export type { ApiOptionsOf } from "./runner/run/api-options.ts";
 export { compare } from "./runner/score/run-compare.ts";
+export type { CompareOptions } from "./runner/score/run-compare.ts";
 export { exportView, startView } from "./runner/view/server.ts";
 export type { ExportResult, ExportViewOptions, StartViewOptions, ViewServer } from "./runner/view/server.ts";
 export { loadBenchmark } from "./runner/run/load-benchmark.ts";

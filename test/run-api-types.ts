@@ -75,9 +75,13 @@ const x3: ExperimentOptions = { recipe: "r", repeats: true };
 const x4: ExperimentOptions = { recipe: "r", set: true };
 // @ts-expect-error the recipe is required
 const x5: ExperimentOptions = { bench: "minibench" };
+// @ts-expect-error an option every run gets keeps its kind (temperature is a number)
+const x6: ExperimentOptions = { recipe: "r", temperature: "hot" };
+// @ts-expect-error and its choices
+const x7: ExperimentOptions = { recipe: "r", structuredMethod: "xml" };
 const b1: BenchmarkOptions = { bench: "minibench", split: "train" };
 // @ts-expect-error not a split
 const b2: BenchmarkOptions = { bench: "minibench", split: "dve" };
 // @ts-expect-error misspelt
 const b3: BenchmarkOptions = { bnch: "minibench" };
-export { s1, s2, s3, s4, s5, s6, c1, c2, c3, c4, x1, x2, x3, x4, x5, b1, b2, b3 };
+export { s1, s2, s3, s4, s5, s6, c1, c2, c3, c4, x1, x2, x3, x4, x5, x6, x7, b1, b2, b3 };

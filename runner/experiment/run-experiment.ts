@@ -5,10 +5,9 @@ import { EXIT, isStopStatus } from "../../core/exit.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { checkConfig, commandLineOfConfig, type ConfigDef, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import type { GraphInfo } from "../../graphs/spec.ts";
-import { type ApiOptionsOf, asApiErrors, type FlagTable } from "../run/api-options.ts";
-import { experimentForwardFlags, type Forwarded, forwardedOfApi } from "./forwarded-options.ts";
-import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { isGraphModule, loadRunModules, modulesConfigOf, runFlags } from "../run/run-options.ts";
+import { asApiErrors, type FlagTable } from "../run/api-options.ts";
+import { experimentForwardFlags, FORWARD_CONFIG, type Forwarded, forwardedOfApi } from "./forwarded-options.ts";
+import { isGraphModule, loadRunModules, modulesConfigOf } from "../run/run-options.ts";
 import { BUILT_IN_RECIPES } from "./built-in-recipes.ts";
 import { executeRuns } from "./execute-runs.ts";
 import { writeExperimentOutputs } from "./experiment-outputs.ts";
@@ -87,11 +86,9 @@ export interface ExperimentResult {
  * options (closed: a misspelt one does not compile) and the options forwarded to every run.
  */
 export type ExperimentOptions = ConfigInput<typeof EXPERIMENT_CONFIG> &
-  Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS>, keyof typeof EXPERIMENT_CONFIG | "node" | "graph" | "initial" | "correct"> & {
+  Omit<ConfigInput<typeof FORWARD_CONFIG>, "graph" | "initial" | "correct"> & {
     recipe: string;
-    node?: Readonly<Record<string, string>>;
-    semantics?: "bird" | "spider";
-    keepDistinct?: boolean;
+    /** magic guideline's and memo build's own options, for the recipes' guideline and memory runs. */
     batch?: number | string;
     samples?: number | string;
     elicit?: "sampling" | "pipeline";
