@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkConfig } from "../core/config.ts";
 import { configFromFlags, flagTableOf } from "../cli/shared/flag-config.ts";
 import { parseFlags } from "../cli/shared/flags.ts";
-import { compare, runExperiment, score } from "../index.ts";
+import { compare, loadBenchmark, runExperiment, score } from "../index.ts";
 import { SCORE_CONFIG } from "../runner/score/score-predictions.ts";
 import { COMPARE_CONFIG } from "../runner/score/run-compare.ts";
 import { EXPERIMENT_CONFIG } from "../runner/experiment/run-experiment.ts";
@@ -43,6 +43,15 @@ describe("the launcher and the run API: one typed config, the same result", () =
     expect(() => flags(SCORE_CONFIG, ["--semantics", "sql"])).toThrow("--semantics takes bird, spider, not 'sql'");
     expect(() => checkConfig("score", SCORE_CONFIG, { semantics: "sql" })).toThrow("score: semantics takes bird, spider, not 'sql'");
     expect(() => checkConfig("runExperiment", EXPERIMENT_CONFIG, { repeats: 0 })).toThrow("runExperiment: repeats takes a whole number >= 1, not 0");
+  });
+
+  it("an error about an option names it as the caller wrote it: the flag on the command line, the option in a script", async () => {
+    expect((await sqlmend("score", "--pred", "gold")).err).toContain("--bench DIR|minibench is required (or --questions FILE --db-dir DIR)");
+    await expect(score({ pred: "gold" }, script().io)).rejects.toThrow(/^score: bench DIR\|minibench is required \(or questions FILE dbDir DIR\)$/);
+    expect((await sqlmend("experiment", "pair.yaml", "--bench", benchDir, "--out", "h", "--hold", "base")).err).toContain("--hold RUN,... goes with --repeats N");
+    await expect(runExperiment({ recipe: "pair.yaml", bench: benchDir, out: "h", hold: ["base"] }, script().io)).rejects.toThrow(/^runExperiment: hold RUN,\.\.\. goes with repeats N/);
+    await expect(compare({ runs: ["a", "b"], price: [1] }, script().io)).rejects.toThrow(/^compare: price takes IN,OUT/);
+    await expect(loadBenchmark({ dbDir: "dbs" }, script().io)).rejects.toThrow(/^loadBenchmark: dbDir DIR needs questions FILE$/);
   });
 
   it("score and compare: the launcher's --json is the report and the comparison the API returns", async () => {

@@ -1,21 +1,13 @@
-import { checkConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords } from "../../core/config.ts";
+import { checkConfig, type ConfigInput, defineConfig, inApiWords } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Benchmark } from "../../state/question.ts";
 import { SELECTION_CONFIG } from "./run-config.ts";
-import { benchmarkFromFlags } from "./output-dir-flags.ts";
-import { asApiErrors } from "./api-options.ts";
+import { benchmarkOf } from "./output-dir-flags.ts";
 
 const { bench, split, questions, dbDir } = SELECTION_CONFIG;
 
 /** Where a command's questions come from: a benchmark's split, another question file, or your own data. */
 export const BENCHMARK_CONFIG = defineConfig({ bench, split, questions, dbDir });
-
-export type BenchmarkConfig = ConfigOf<typeof BENCHMARK_CONFIG>;
-
-/** The benchmark a typed config names (`bench` with `split` and `questions`, or `questions` with `dbDir`). */
-export async function benchmarkOf(config: BenchmarkConfig, io: { env: NodeJS.ProcessEnv; cwd: string }, opts: { cacheDir?: string } = {}) {
-  return benchmarkFromFlags({ bench: config.bench, split: config.split, questions: config.questions, "db-dir": config.dbDir }, io, "dev", opts);
-}
 
 /**
  * A benchmark's questions as every command reads them: `bench` a Spider or BIRD folder or "minibench" (built on first
@@ -23,5 +15,5 @@ export async function benchmarkOf(config: BenchmarkConfig, io: { env: NodeJS.Pro
  * `questions` with `dbDir` for your own data. Questions whose database is missing are in `skipped`, with the reason.
  */
 export async function loadBenchmark(options: ConfigInput<typeof BENCHMARK_CONFIG>, io: CliIO = defaultIO()): Promise<Benchmark> {
-  return inApiWords("loadBenchmark", () => asApiErrors("loadBenchmark", async () => (await benchmarkOf(checkConfig("loadBenchmark", BENCHMARK_CONFIG, options), io)).bench));
+  return inApiWords("loadBenchmark", async () => (await benchmarkOf(checkConfig("loadBenchmark", BENCHMARK_CONFIG, options), io, "dev")).bench);
 }

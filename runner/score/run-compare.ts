@@ -8,7 +8,6 @@ import type { EvalRecord, parseResults } from "../run/results-record.ts";
 import type { Comparison, RunSummary } from "../report/comparison.ts";
 import type { Outcome } from "../../graphs/outcome.ts";
 import { isMockRun, MOCK_LABEL, mockMixRefusal } from "../../tools/models/mock-label.ts";
-import { asApiErrors } from "../run/api-options.ts";
 
 /** `compare`'s options (the run folders aside), declared once: the API's type, the launcher's flags and usage lines. */
 export const COMPARE_CONFIG = defineConfig({
@@ -54,7 +53,7 @@ function readRun(dir: string, cwd: string, parse: typeof parseResults): RunOutpu
 export async function compare(options: CompareOptions, io: CliIO = defaultIO()): Promise<{ exitCode: number; comparison: Comparison }> {
   const { runs, ...rest } = options;
   if (!Array.isArray(runs)) throw new UsageError("compare: runs takes a list of eval output folders");
-  return inApiWords("compare", () => asApiErrors("compare", () => compareFrom({ config: checkConfig("compare", COMPARE_CONFIG, rest), runs: [...runs] }, io)));
+  return inApiWords("compare", () => compareFrom({ config: checkConfig("compare", COMPARE_CONFIG, rest), runs: [...runs] }, io));
 }
 
 /** compare's body, from its typed config and run folders (the launcher's parse, or `compare`'s check). */

@@ -5,7 +5,8 @@ import { EXIT } from "../../core/exit.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { checkConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { asApiErrors } from "../run/api-options.ts";
-import { BENCHMARK_CONFIG, benchmarkOf } from "../run/load-benchmark.ts";
+import { BENCHMARK_CONFIG } from "../run/load-benchmark.ts";
+import { benchmarkOf } from "../run/output-dir-flags.ts";
 import { fileOrder } from "../run/question-sample.ts";
 import { progress, renderText } from "./score-text.ts";
 import {
@@ -107,7 +108,7 @@ export async function scoreFrom(config: ScoreConfig, io: CliIO): Promise<{ exitC
   // The workers start while the benchmark is read.
   const executor = createExecutor({ size: concurrency, defaultTimeoutMs: timeoutMs, prestart: true });
   try {
-    const { bench } = await benchmarkOf(config, io, { cacheDir: path.join(dataDir(io.env, io.cwd), "cache") });
+    const { bench } = await benchmarkOf(config, io, "dev", { cacheDir: path.join(dataDir(io.env, io.cwd), "cache") });
     const semantics: Semantics = config.semantics ?? (bench.layout === "spider" ? "spider" : "bird");
     // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
     if (semantics === "spider") addSpiderHardness(bench);
