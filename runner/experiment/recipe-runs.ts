@@ -92,7 +92,7 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   // runExperiment), then the recipe's (text, as a recipe writes them: parsed here) and the run's place; the graph's own
   // options from the graphs' forwarded flags and the recipe's. A graph module of the user's own runs as `eval --graph
   // FILE`; its --node and --graph modules load as eval loads them.
-  const { evalFlags, evalInputOfFlagValues } = await import("../eval/run-eval.ts");
+  const { evalFlags, evalInputOfFlagValues } = await import("../eval/eval-flag-values.ts");
   const { ids: _dev, ...forOtherSplit } = { ...ctx.forwarded.config, ...at.extra };
   const config: ForwardConfig = split === IDS_SPLIT ? { ...ctx.forwarded.config, ...at.extra } : forOtherSplit;
   const module = isGraphModule(spec.graph!);
