@@ -88,3 +88,14 @@ describe("errors name what the caller wrote", () => {
     for (const out of ["seed", "shard", "limit"]) expect(fs.existsSync(path.join(dir, out))).toBe(false);
   }, 60_000);
 });
+
+describe("a node module's options", () => {
+  it("one named as an option of the run is refused, in the caller's words", async () => {
+    fs.writeFileSync(path.join(dir, "clash.mjs"), `export const options = { maxFixRounds: { type: "int", default: 1, help: "mine" } };\nexport default () => async () => ({});\n`);
+    await expect(runEval({ graph: "baseline", bench: benchDir, out: "clash", model: "mock", node: { generate: "clash.mjs" } }, quietIO({ cwd: dir, env: env() }))).rejects.toThrow(
+      /^runEval: node module option maxFixRounds is already an option of the run; name it otherwise$/,
+    );
+    const cli = await runCli(["eval", "baseline", "--bench", benchDir, "--out", "clash", "--model", "mock", "--node", "generate=clash.mjs"], dir, env());
+    expect([cli.code, cli.err]).toEqual([1, "sqlmend eval: --node module option --max-fix-rounds is already an option of the run; name it otherwise\n"]);
+  });
+});
