@@ -18,7 +18,7 @@ export type { InspectArgs, ThreadLine, ThreadsArgs } from "./runner/trace/inspec
 export type { FieldDiff, QuestionCost, ReadThreadOptions, RunQuestion, RunView, StepError, StepGold, ThreadView, TraceCall, TraceStep, Verdict } from "./runner/trace/trace-types.ts";
 export { runExperiment } from "./runner/experiment/run-experiment.ts";
 export type { ExperimentResult } from "./runner/experiment/run-experiment.ts";
-export type { RunRow } from "./runner/experiment/table.ts";
+export type { RunRow } from "./runner/experiment/table-rows.ts";
 export { score } from "./runner/score/score-predictions.ts";
 export type { ScoreOptions } from "./runner/score/score-predictions.ts";
 export type { ScoreReport } from "./tools/benchmarks/score.ts";
@@ -28,6 +28,7 @@ export type { ExperimentOptions } from "./runner/experiment/run-experiment.ts";
 export type { BuiltInGraphName, GraphOptionsOf } from "./graphs/registry.ts";
 export type { ApiOptionsOf } from "./runner/run/api-options.ts";
 export { compare } from "./runner/score/run-compare.ts";
+export type { CompareOptions } from "./runner/score/run-compare.ts";
 export { exportView, startView } from "./runner/view/server.ts";
 export type { ExportResult, ExportViewOptions, StartViewOptions, ViewServer } from "./runner/view/server.ts";
 export { loadBenchmark } from "./runner/run/load-benchmark.ts";

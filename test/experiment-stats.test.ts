@@ -6,9 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { validateRecipe } from "../runner/experiment/recipe.ts";
 import { renderCompareHtml } from "../runner/report/report-html.ts";
-import { experimentHtmlRows, plannedComparisons, renderTable, repeatedRowOf, rowOf, type RunRow } from "../runner/experiment/table.ts";
+import { repeatedRowOf, rowOf, type RunRow } from "../runner/experiment/table-rows.ts";
+import { renderTable } from "../runner/experiment/table-markdown.ts";
+import { plannedComparisons } from "../runner/experiment/planned-comparisons.ts";
+import { experimentHtmlRows } from "../runner/experiment/experiment-html-rows.ts";
 import { compareRuns } from "../runner/report/comparison.ts";
-import { withInitialFile } from "../runner/experiment/run-experiment.ts";
+import { withInitialFile } from "../runner/experiment/initial-file.ts";
 import { setsOf } from "../runner/experiment/recipe.ts";
 import { BASELINE_INITIAL } from "../runner/experiment/built-in-recipes.ts";
 import { BUILT_IN_RECIPES } from "../runner/experiment/built-in-recipes.ts";

@@ -41,3 +41,47 @@ const r4: ReplayOptions = { run: "runs/a", from: "review", out: "o", options: { 
 // @ts-expect-error a number where a list of swaps goes
 const r5: ReplayOptions = { run: "runs/a", from: "review", out: "o", node: 3 };
 export { a, b, c, d, n, m, k, e1, e2, e3, e4, e5, e6, e7, e8, r1, r2, r3, r4, r5 };
+
+// score, compare, runExperiment and loadBenchmark: closed options from their declarations (SCORE_CONFIG, ...).
+import type { ScoreOptions } from "../runner/score/score-predictions.ts";
+import type { CompareOptions } from "../runner/score/run-compare.ts";
+import type { ExperimentOptions } from "../runner/experiment/run-experiment.ts";
+import type { loadBenchmark } from "../runner/run/load-benchmark.ts";
+type BenchmarkOptions = Parameters<typeof loadBenchmark>[0];
+const s1: ScoreOptions = { bench: "minibench", split: "dev", pred: "gold", semantics: "spider", metrics: ["ex", "ves"], timeoutMs: 1000, onlyPredicted: true };
+// @ts-expect-error misspelt
+const s2: ScoreOptions = { pred: "gold", semantcs: "bird" };
+// @ts-expect-error not a declared choice
+const s3: ScoreOptions = { pred: "gold", semantics: "sql" };
+// @ts-expect-error a switch is true or false
+const s4: ScoreOptions = { pred: "gold", json: "yes" };
+// @ts-expect-error a whole number, not text
+const s5: ScoreOptions = { pred: "gold", concurrency: "2" };
+// @ts-expect-error pred is required
+const s6: ScoreOptions = { bench: "minibench" };
+const c1: CompareOptions = { runs: ["a", "b"], show: 5, price: [1, 2], html: "c.html" };
+// @ts-expect-error misspelt
+const c2: CompareOptions = { runs: ["a", "b"], shw: 5 };
+// @ts-expect-error a record where one value goes
+const c3: CompareOptions = { runs: ["a", "b"], html: { file: "x" } };
+// @ts-expect-error the runs are required
+const c4: CompareOptions = { json: true };
+const x1: ExperimentOptions = { recipe: "correctors", bench: "minibench", out: "o", dryRun: true, set: { initial: "x.json" }, hold: ["initial"], repeats: 2, priceIn: 1, priceOut: 2, model: "mock" };
+// @ts-expect-error misspelt
+const x2: ExperimentOptions = { recipe: "r", dryrun: true };
+// @ts-expect-error a whole number, not a switch
+const x3: ExperimentOptions = { recipe: "r", repeats: true };
+// @ts-expect-error set is a record of NAME=VALUE
+const x4: ExperimentOptions = { recipe: "r", set: true };
+// @ts-expect-error the recipe is required
+const x5: ExperimentOptions = { bench: "minibench" };
+// @ts-expect-error an option every run gets keeps its kind (temperature is a number)
+const x6: ExperimentOptions = { recipe: "r", temperature: "hot" };
+// @ts-expect-error and its choices
+const x7: ExperimentOptions = { recipe: "r", structuredMethod: "xml" };
+const b1: BenchmarkOptions = { bench: "minibench", split: "train" };
+// @ts-expect-error not a split
+const b2: BenchmarkOptions = { bench: "minibench", split: "dve" };
+// @ts-expect-error misspelt
+const b3: BenchmarkOptions = { bnch: "minibench" };
+export { s1, s2, s3, s4, s5, s6, c1, c2, c3, c4, x1, x2, x3, x4, x5, x6, x7, b1, b2, b3 };

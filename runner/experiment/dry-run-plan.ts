@@ -7,7 +7,7 @@ import type { GraphInfo } from "../../graphs/spec.ts";
 import { parseMagicRecords } from "../../state/magic-record.ts";
 import { type EvalRecord, methodCalls, methodTokens } from "../run/results-record.ts";
 import type { Recipe, RecipeRun, RepeatLayout } from "./recipe.ts";
-import { mean, type Prices } from "./table.ts";
+import { mean, type Prices } from "./table-rows.ts";
 
 /** `sqlmend experiment --dry-run`: what each run still costs, measured or by its graph's declared calls. */
 

@@ -3,9 +3,11 @@ import path from "node:path";
 import { firstLineOf } from "../../core/errors.ts";
 import { quietIO } from "../../core/io.ts";
 import type { Recipe, RecipeRun } from "./recipe.ts";
+import type { Split } from "../../state/splits.ts";
 import { servedSummary } from "../report/eval-report.ts";
 import { type EvalRecord } from "../run/results-record.ts";
-import { mean, METRIC_TITLES, type RunRow } from "./table.ts";
+import { mean, type RunRow } from "./table-rows.ts";
+import { METRIC_TITLES } from "./table-markdown.ts";
 
 /**
  * What a recipe row reports beyond its EX: the metrics its paper reports (a run's `metrics`: VES for MAGIC Table 4,
@@ -34,7 +36,7 @@ export async function runMetrics(spec: RecipeRun, dirs: string[], at: { benchDir
   const scored = asked.filter((m) => out[m] === undefined);
   if (!scored.length) return out;
   const values = new Map<string, number[]>(scored.map((m) => [m, []]));
-  const { score } = await import("../score/score-predictions.ts");
+  const { scoreFrom } = await import("../score/score-predictions.ts");
   for (const dir of dirs) {
     const pred = path.join(dir, `predict_${at.split}.json`);
     if (!fs.existsSync(pred)) {
@@ -42,7 +44,7 @@ export async function runMetrics(spec: RecipeRun, dirs: string[], at: { benchDir
       return out;
     }
     try {
-      const { report } = await score({ bench: at.benchDir, split: at.split, pred, metrics: scored.join(","), ...(at.tsDir ? { tsDir: at.tsDir } : {}), onlyPredicted: true, concurrency: "2" }, quietIO({ cwd: at.cwd }));
+      const { report } = await scoreFrom({ bench: at.benchDir, split: at.split as Split, pred, metrics: scored, ...(at.tsDir ? { tsDir: at.tsDir } : {}), onlyPredicted: true, concurrency: 2 }, quietIO({ cwd: at.cwd }));
       for (const m of scored) {
         if (m === "ts") {
           if (!report.testSuite?.count) out.ts = `not computed: no database of the run's questions has a test-suite variant in ${at.tsDir}`;

@@ -1,7 +1,8 @@
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
-import { UsageError, UserError } from "../../core/errors.ts";
+import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
 
 /**
  * `sqlmend experiment`'s recipe: named runs, each an eval of a graph (with its options, and for a corrector its
@@ -173,8 +174,7 @@ export function dependenciesOf(recipe: Recipe, name: string): string[] {
  * `--hold RUN,...`: the runs made once (in repeat 1) and read by every repeat, e.g. the initial SQL, so the spread
  * of the others is theirs alone. What a held run reads must be held too: a held run never sees a repeat's output.
  */
-export function heldRuns(recipe: Recipe, list: string): Set<string> {
-  const names = list.split(",").map((n) => n.trim()).filter(Boolean);
+export function heldRuns(recipe: Recipe, names: readonly string[]): Set<string> {
   if (!names.length) throw new UsageError("--hold takes run names, comma-separated (the runs every repeat shares)");
   for (const n of names) if (!recipe.runs[n]) throw new UsageError(`--hold ${n}: recipe ${recipe.name} has no run '${n}' (its runs: ${Object.keys(recipe.runs).join(", ")})`);
   const held = new Set(names);
@@ -272,3 +272,12 @@ export function orderRuns(recipe: Recipe, source = "recipe"): string[] {
 /** `{run:NAME}` → NAME's output folder. */
 export const resolveRefs = (value: string, outOf: (run: string) => string, sets: Record<string, string> = {}) =>
   value.replace(REF, (_, name: string) => outOf(name)).replace(SET, (whole, name: string) => sets[name] ?? whole);
+
+/** A recipe file's text; unreadable is one line. */
+export function readRecipeFile(file: string, name: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UserError(`${name}: cannot read (${firstLineOf(error)})`);
+  }
+}

@@ -1,15 +1,19 @@
+import { checkConfig, type ConfigInput, defineConfig, inApiWords } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Benchmark } from "../../state/question.ts";
-import { benchmarkFromFlags, RUN_DIR_FLAGS } from "./output-dir-flags.ts";
-import { type FlagTable, flagValuesOf } from "./api-options.ts";
+import { SELECTION_CONFIG } from "./run-config.ts";
+import { benchmarkOf } from "./output-dir-flags.ts";
+
+const { bench, split, questions, dbDir } = SELECTION_CONFIG;
+
+/** Where a command's questions come from: a benchmark's split, another question file, or your own data. */
+export const BENCHMARK_CONFIG = defineConfig({ bench, split, questions, dbDir });
 
 /**
  * A benchmark's questions as every command reads them: `bench` a Spider or BIRD folder or "minibench" (built on first
  * use in the data directory), `split` (default dev), `questions` another question file over its databases, or
  * `questions` with `dbDir` for your own data. Questions whose database is missing are in `skipped`, with the reason.
  */
-export async function loadBenchmark(options: { bench?: string; split?: string; questions?: string; dbDir?: string }, io: CliIO = defaultIO()): Promise<Benchmark> {
-  const { bench, split, questions, "db-dir": dbDir } = RUN_DIR_FLAGS;
-  const values = flagValuesOf("loadBenchmark", options, { bench, split, questions, "db-dir": dbDir } as FlagTable);
-  return (await benchmarkFromFlags(values as Parameters<typeof benchmarkFromFlags>[0], io, "dev")).bench;
+export async function loadBenchmark(options: ConfigInput<typeof BENCHMARK_CONFIG>, io: CliIO = defaultIO()): Promise<Benchmark> {
+  return inApiWords("loadBenchmark", async () => (await benchmarkOf(checkConfig("loadBenchmark", BENCHMARK_CONFIG, options), io, "dev")).bench);
 }

@@ -3,28 +3,25 @@ import path from "node:path";
 import { UsageError, UserError } from "../../core/errors.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { EXIT } from "../../core/exit.ts";
-import { commandLine } from "../../core/secrets.ts";
+import { checkConfig, commandLineOfConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import type { EvalRecord, parseResults } from "../run/results-record.ts";
 import type { Comparison, RunSummary } from "../report/comparison.ts";
 import type { Outcome } from "../../graphs/outcome.ts";
 import { isMockRun, MOCK_LABEL, mockMixRefusal } from "../../tools/models/mock-label.ts";
-import { commandLineOf, type FlagTable, type FlagValues, flagValuesOf } from "../run/api-options.ts";
 
-/** `sqlmend compare`'s flags. */
-export const COMPARE_FLAGS = { json: { type: "boolean" }, show: { type: "string" }, html: { type: "string" }, price: { type: "string" } } as const;
+/** `compare`'s options (the run folders aside), declared once: the API's type, the launcher's flags and usage lines. */
+export const COMPARE_CONFIG = defineConfig({
+  json: { type: "boolean", help: "the comparison as JSON" },
+  html: { type: "string", metavar: "FILE", help: "a self-contained page with charts (EX by difficulty, EX against tokens per question, flips)" },
+  show: { type: "int", metavar: "N", min: 0, help: "ids listed per group (default 10)" },
+  price: { type: "list", metavar: "IN,OUT", help: "USD per million input and output tokens: a cost column (on the --html page too, with the total)" },
+});
 
-export const COMPARE_USAGE = `Usage: sqlmend compare OUT_A OUT_B [OUT_C ...] [--json] [--html FILE] [--show N] [--price IN,OUT]
+/** compare's typed config, as the launcher parses it and `compare` checks it. */
+export type CompareConfig = ConfigOf<typeof COMPARE_CONFIG>;
 
-Compares 'sqlmend eval' output folders on the questions all of them answered (failed ones are counted apart; runs
-holding other questions under the same ids are refused): one table of EX with its 95 % interval (overall and per
-difficulty), tokens, calls, latency and cost per question (tokens and cost are the method's: those the response cache
-served count too, so a rerun from the cache compares the same); what the questions went through (each run's outcomes,
-summed as its report.md sums them); per pair the questions only one got right, an exact
-McNemar test on those, and with three runs or more its Holm-adjusted p-value over all pairs.
-  --json          the comparison as JSON
-  --html FILE     a self-contained page with charts (EX by difficulty, EX against tokens per question, flips)
-  --show N        ids listed per group (default 10)
-  --price IN,OUT  USD per million input and output tokens: a cost column (on the --html page too, with the total)`;
+/** What a script passes to `compare`: the run folders and the declared options (closed: a misspelt one does not compile). */
+export type CompareOptions = ConfigInput<typeof COMPARE_CONFIG> & { runs: readonly string[] };
 
 interface RunOutputs {
   dir: string;
@@ -53,22 +50,21 @@ function readRun(dir: string, cwd: string, parse: typeof parseResults): RunOutpu
  * Compares eval run folders on the questions all of them answered (`sqlmend compare`): prints the table (or JSON),
  * writes the page with `html`, and returns the comparison — EX, cost, outcomes, flips and McNemar tests per pair.
  */
-export async function compare(options: { runs: string[]; json?: boolean; html?: string; show?: number; price?: string }, io: CliIO = defaultIO()): Promise<{ exitCode: number; comparison: Comparison }> {
+export async function compare(options: CompareOptions, io: CliIO = defaultIO()): Promise<{ exitCode: number; comparison: Comparison }> {
   const { runs, ...rest } = options;
-  return compareFrom({ values: flagValuesOf("compare", rest, COMPARE_FLAGS as FlagTable), positionals: runs }, io);
+  if (!Array.isArray(runs)) throw new UsageError("compare: runs takes a list of eval output folders");
+  return inApiWords("compare", () => compareFrom({ config: checkConfig("compare", COMPARE_CONFIG, rest), runs: [...runs] }, io));
 }
 
-/** compare from its flag values and run folders (the launcher's parse, or `compare`'s). */
-export async function compareFrom(input: { values: FlagValues; positionals: string[]; argv?: string[] }, io: CliIO): Promise<{ exitCode: number; comparison: Comparison }> {
-  const values = input.values as { json?: boolean; show?: string; html?: string; price?: string };
-  const { positionals } = input;
+/** compare's body, from its typed config and run folders (the launcher's parse, or `compare`'s check). */
+export async function compareFrom(input: { config: CompareConfig; runs: string[] }, io: CliIO): Promise<{ exitCode: number; comparison: Comparison }> {
+  const { config, runs: positionals } = input;
   if (positionals.length < 2) throw new UsageError("name two or more eval output folders");
-  const show = values.show === undefined ? 10 : Number(values.show);
-  if (!Number.isInteger(show) || show < 0) throw new UsageError(`--show takes a whole number, not '${values.show}'`);
+  const show = config.show ?? 10;
   let prices: { input: number; output: number } | undefined;
-  if (values.price !== undefined) {
-    const [input, output] = values.price.split(",").map(Number);
-    if (!Number.isFinite(input) || !Number.isFinite(output) || input! < 0 || output! < 0) throw new UsageError(`--price takes IN,OUT (USD per million tokens), not '${values.price}'`);
+  if (config.price !== undefined) {
+    const [input, output, ...more] = config.price.map(Number);
+    if (more.length || !Number.isFinite(input) || !Number.isFinite(output) || input! < 0 || output! < 0) throw optionUsageError`${opt("price")} takes IN,OUT (USD per million tokens), not '${config.price.join(",")}'`;
     prices = { input: input!, output: output! };
   }
   // The results' schema (zod) loads for a comparison, not for --help.
@@ -95,12 +91,12 @@ export async function compareFrom(input: { values: FlagValues; positionals: stri
     const failed = comparison.runs.map((r) => `${r.failed.length} in ${r.key}`).join(", ");
     throw new UserError(`the ${them} runs have no question in common that ${runs.length === 2 ? "both" : "all"} answered (failed: ${failed}; --resume retries them)`);
   }
-  if (values.html !== undefined) {
+  if (config.html !== undefined) {
     const { renderCompareHtml } = await import("../report/report-html.ts");
     const cost = prices ? costLine(comparison, prices) : undefined;
-    fs.writeFileSync(path.resolve(io.cwd, values.html), await renderCompareHtml(comparison, { command: input.argv ? commandLine("compare", input.argv) : commandLineOf("compare", positionals, values), ...(cost ? { cost } : {}), mock }));
+    fs.writeFileSync(path.resolve(io.cwd, config.html), await renderCompareHtml(comparison, { command: commandLineOfConfig("compare", positionals, COMPARE_CONFIG, config), ...(cost ? { cost } : {}), mock }));
   }
-  if (values.json) {
+  if (config.json) {
     io.stdout(`${JSON.stringify(runs.length === 2 ? { ...legacyPair(comparison), ...comparison } : comparison, null, 2)}\n`);
     return { exitCode: EXIT.ok, comparison };
   }
