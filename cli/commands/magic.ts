@@ -5,7 +5,7 @@ import { RUN_FLAGS_USAGE } from "../../runner/run/run-options.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 
-/** `sqlmend magic guideline`: its flags, then MAGIC's training below the CLI (`runner/methods/magic-guideline.ts`). */
+/** `sqlmend magic guideline`: its flags, then MAGIC's training below the CLI (`runner/methods/magic/`). */
 export const magicCommand: Command = {
   name: "magic",
   usage: `Usage: sqlmend magic guideline --bench DIR|minibench --out DIR [--split train] [--initial GRAPH|FILE]
@@ -39,7 +39,7 @@ stopped by Ctrl-C / SIGTERM / SIGHUP.`,
     const [sub, ...rest] = argv;
     if (sub !== "guideline") throw new UsageError(sub ? `unknown subcommand '${sub}' (magic has: guideline)` : "name a subcommand: sqlmend magic guideline ...");
     // Loaded when it runs, not for --help: the training loop's imports are heavier than a usage line's.
-    const { learnFrom, MAGIC_GUIDELINE_FLAGS } = await import("../../runner/methods/magic-guideline.ts");
+    const [{ learnFrom }, { MAGIC_GUIDELINE_FLAGS }] = await Promise.all([import("../../runner/methods/magic/guideline-training.ts"), import("../../runner/methods/magic/guideline-options.ts")]);
     const { values, positionals } = parseFlags(rest, MAGIC_GUIDELINE_FLAGS);
     return (await learnFrom({ values, positionals, argv: rest }, io)).exitCode;
   },

@@ -4,7 +4,7 @@ import { parseFlags } from "../shared/flags.ts";
 import { RUN_FLAGS_USAGE } from "../../runner/run/run-options.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
-import { audit, AUDIT_REFUSED, auditFlags } from "../../runner/methods/ts-sql-audit.ts";
+import { audit, AUDIT_REFUSED, auditFlags } from "../../runner/methods/ts-sql/audit-gold.ts";
 
 const USAGE = `Usage: sqlmend ts-sql audit --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
                           [--concurrency K] [--resume] [TS-SQL options] [model options]
@@ -26,7 +26,7 @@ ${optionsUsage("TS-SQL options", tsSqlRefineManifest.options)}
 Refused here: --initial, --correct, ${AUDIT_REFUSED.map(([flag]) => `--${flag}`).join(", ")} (nothing in the audit uses them);
 run.json records max-revisions 0, the value the audit runs with.`;
 
-/** `sqlmend ts-sql audit`: its flags, then the audit (`runner/methods/ts-sql-audit.ts`). */
+/** `sqlmend ts-sql audit`: its flags, then the audit (`runner/methods/ts-sql/audit-gold.ts`). */
 export const tsSqlCommand: Command = {
   name: "ts-sql",
   usage: USAGE,

@@ -409,12 +409,12 @@ async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Promise<I
   // --resume continues each run; a run not started yet has no run.json, and eval then starts it.
   if (at.resume && fs.existsSync(outOf(run))) place.resume = true;
   if (spec.kind === "magic-guideline") {
-    const { MAGIC_GUIDELINE_FLAGS } = await import("../methods/magic-guideline.ts");
+    const { MAGIC_GUIDELINE_FLAGS } = await import("../methods/magic/guideline-options.ts");
     return { kind: spec.kind, values: valuesFor(run, MAGIC_GUIDELINE_FLAGS, forwarded, spec.options, resolve, place), positionals: [] };
   }
   if (spec.kind === "memo-build") {
     // memo build writes a file: OUT/<run>/memory.sqlite; it keeps no checkpoints (--checkpoints is eval's).
-    const { memoBuildFlags } = await import("../methods/memo-memory.ts");
+    const { memoBuildFlags } = await import("../methods/memo/memo-options.ts");
     const memory = path.join(outOf(run), "memory.sqlite");
     const { checkpoints: _evalOnly, ...forMemo } = forwarded;
     return { kind: spec.kind, values: valuesFor(run, memoBuildFlags, forMemo, spec.options, resolve, { ...place, out: memory, resume: at.resume && fs.existsSync(memory) }), positionals: [] };
@@ -449,8 +449,8 @@ async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   const { io, recipe, order } = ctx;
   const [{ checkEvalFlags }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
     import("../eval/run-eval.ts"),
-    import("../methods/magic-guideline.ts"),
-    import("../methods/memo-memory.ts"),
+    import("../methods/magic/guideline-training.ts"),
+    import("../methods/memo/build-memory.ts"),
     import("../../tools/benchmarks/score.ts"),
   ]);
   for (const run of order) {
@@ -501,7 +501,12 @@ async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: number 
   const { blocked } = at;
   const ex = await import("./recipe.ts");
   const outOf = at.outOf ?? ((run: string) => path.join(at.dir, run));
-  const [{ evaluate }, { learnFrom }, { memoBuild, memoCandidates }] = await Promise.all([import("../eval/run-eval.ts"), import("../methods/magic-guideline.ts"), import("../methods/memo-memory.ts")]);
+  const [{ evaluate }, { learnFrom }, { memoBuild }, { memoCandidates }] = await Promise.all([
+    import("../eval/run-eval.ts"),
+    import("../methods/magic/guideline-training.ts"),
+    import("../methods/memo/build-memory.ts"),
+    import("../methods/memo/write-candidates.ts"),
+  ]);
   for (const run of order) {
     if (at.skip?.has(run)) continue;
     const spec = recipe.runs[run]!;

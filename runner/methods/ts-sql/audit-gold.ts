@@ -1,152 +1,28 @@
-// TS-SQL's audit of gold SQL (RQ0, `sqlmend ts-sql audit`): its records, its review report, its flag table, the body
-// the launcher runs and the API a script calls (`auditGold`).
+/**
+ * TS-SQL's audit of gold SQL (RQ0): `auditGold`, the run API, and `audit`, the body `sqlmend ts-sql audit` runs —
+ * each selected question's test case built and its gold SQL run on it.
+ */
 import fs from "node:fs";
 import path from "node:path";
-import { type CliIO, defaultIO } from "../../core/io.ts";
-import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
-import { commandLine } from "../../core/secrets.ts";
-import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, runFlags } from "../run/run-options.ts";
-import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../run/question-loop.ts";
-import { RUN_DIR_FLAGS, splitFrom } from "../run/output-dir-flags.ts";
-import { fileOrder } from "../run/question-sample.ts";
-import { inRunFolder, runQuestionsOf } from "../run/run-skeleton.ts";
-import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../run/api-options.ts";
-import type { GraphOptionsOf } from "../../graphs/registry.ts";
-import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
-import { manifestOf } from "../../graphs/registry.ts";
-import { showResult, showTables } from "../../nodes/ts-sql/prompts.ts";
-import type { Question } from "../../state/question.ts";
-import type { TestCode, TestData, TestRun, TsSqlStateValue } from "../../state/ts-sql.ts";
-import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { type Outcome, outcomeOf, summarizeOutcomes } from "../../graphs/outcome.ts";
+import { type CliIO, defaultIO } from "../../../core/io.ts";
+import { firstLineOf, UsageError, UserError } from "../../../core/errors.ts";
+import { commandLine } from "../../../core/secrets.ts";
+import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, runFlags } from "../../run/run-options.ts";
+import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../../run/question-loop.ts";
+import { RUN_DIR_FLAGS, splitFrom } from "../../run/output-dir-flags.ts";
+import { fileOrder } from "../../run/question-sample.ts";
+import { inRunFolder, runQuestionsOf } from "../../run/run-skeleton.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
+import type { GraphOptionsOf } from "../../../graphs/registry.ts";
+import { tsSqlRefineManifest } from "../../../graphs/manifests/ts-sql.ts";
+import { manifestOf } from "../../../graphs/registry.ts";
+import type { TsSqlStateValue } from "../../../state/ts-sql.ts";
+import { getSharedExecutor } from "../../../tools/sqlite/executor.ts";
+import { outcomeOf } from "../../../graphs/outcome.ts";
+import { type AuditRecord, auditRecordOf, parseAuditRecords } from "./audit-record.ts";
+import { renderAuditReport } from "./audit-report.ts";
 
 const RESULTS = "audit.jsonl";
-
-/** One gold query against its own test case (RQ0). */
-export interface AuditRecord {
-  id: string;
-  dbId: string;
-  question: string;
-  evidence: string;
-  goldSql: string;
-  /** passed: the gold gives the test code's result; failed: it does not (listed for review); untested: no test case. */
-  status: "passed" | "failed" | "untested" | "error";
-  /** Why untested or error, one line. */
-  note?: string;
-  testData?: TestData["tables"];
-  testCode?: Pick<TestCode, "model" | "code" | "how" | "agreeing">;
-  expected?: TestCode["expected"];
-  gold?: Pick<TestRun, "ok" | "result" | "error">;
-  inputTokens: number;
-  outputTokens: number;
-  calls: number;
-  thread: string;
-  /** What the question went through, as the graph declares it (`tsSqlOutcome`: test data, code, skip reason). */
-  outcome?: Outcome;
-}
-
-/** The verdict of one finished audit thread. */
-export function auditRecordOf(q: Question, state: TsSqlStateValue | undefined, thread: string, error?: string, outcome?: Outcome): AuditRecord {
-  const base = { id: q.id, dbId: q.dbId, question: q.question, evidence: q.evidence, goldSql: q.goldSql ?? "", thread, ...(outcome ? { outcome } : {}) };
-  const usage = { inputTokens: state?.usage.inputTokens ?? 0, outputTokens: state?.usage.outputTokens ?? 0, calls: state?.usage.calls ?? 0 };
-  if (error || !state) return { ...base, ...usage, status: "error", note: error ?? "no state" };
-  // As eval's rule: a model call that got no reply after the retries leaves a test case that is not the method's.
-  const lost = state.usage.failed ?? 0;
-  if (lost) return { ...base, ...usage, status: "error", note: `${lost} model call${lost === 1 ? "" : "s"} got no reply${state.usage.failure ? ` (first: ${state.usage.failure})` : ""}` };
-  const run = state.testRun;
-  if (!state.testCode || !run || run.error === "no test case") {
-    const last = [...state.attempts].reverse().find((a) => !a.ok && a.note)?.note;
-    return { ...base, ...usage, status: "untested", note: last ?? "no test case could be built", ...(state.testData ? { testData: state.testData.tables } : {}) };
-  }
-  return {
-    ...base,
-    ...usage,
-    status: run.match ? "passed" : "failed",
-    testData: state.testData?.tables,
-    testCode: { model: state.testCode.model, code: state.testCode.code, how: state.testCode.how, agreeing: state.testCode.agreeing },
-    expected: state.testCode.expected,
-    gold: { ok: run.ok, ...(run.result ? { result: run.result } : {}), ...(run.error ? { error: run.error } : {}) },
-  };
-}
-
-/** The review report: counts, then every gold query that fails its own test case with all a reviewer needs. */
-export function renderAuditReport(
-  records: AuditRecord[],
-  meta: { bench: string; split: string; command: string; summarize?: (outcomes: Outcome[]) => string[]; notes?: string[] },
-): string {
-  const count = (s: AuditRecord["status"]) => records.filter((r) => r.status === s).length;
-  const failed = records.filter((r) => r.status === "failed");
-  const lines = [
-    `# TS-SQL audit of gold SQL (RQ0)`,
-    "",
-    `Benchmark: ${meta.bench} (${meta.split}); command: \`${meta.command}\``,
-    "",
-    "| questions | gold passes its test case | gold fails it | no test case | errors |",
-    "|---|---|---|---|---|",
-    `| ${records.length} | ${count("passed")} | ${count("failed")} | ${count("untested")} | ${count("error")} |`,
-    ...(meta.notes?.length ? ["", `Fallbacks during the run: ${meta.notes.length}`, ...meta.notes.map((n) => `- ${n}`)] : []),
-    "",
-    ...(() => {
-      const outcomes = records.flatMap((r) => (r.outcome ? [r.outcome] : []));
-      const lines = outcomes.length ? (meta.summarize ?? summarizeOutcomes)(outcomes) : [];
-      return lines.length ? ["## What the questions went through", "", ...lines.map((l) => `- ${l}`), ""] : [];
-    })(),
-    "A failing gold query is a candidate for review, not a verdict: the test case (data and code) may be the one at fault",
-    "(the paper's Table 1 counts both). Each entry shows the question, the gold SQL, the synthetic test data, the test",
-    "code and both results.",
-    "",
-  ];
-  for (const r of failed) {
-    lines.push(
-      `## ${r.id} (${r.dbId})`,
-      "",
-      `**Question:** ${r.question}`,
-      ...(r.evidence ? ["", `**Evidence:** ${r.evidence}`] : []),
-      "",
-      "**Gold SQL:**",
-      "```sql",
-      r.goldSql,
-      "```",
-      "",
-      "**Test data:**",
-      "```",
-      showTables(r.testData ?? {}),
-      "```",
-      "",
-      `**Test code** (${r.testCode?.model || "coder"}, ${r.testCode?.how}):`,
-      "```javascript",
-      r.testCode?.code ?? "",
-      "```",
-      "",
-      `**Expected (test code):** ${showResult(r.expected)}`,
-      "",
-      `**Gold SQL on the test data:** ${r.gold?.ok ? showResult(r.gold.result) : `error: ${r.gold?.error}`}`,
-      "",
-    );
-  }
-  const untested = records.filter((r) => r.status === "untested" || r.status === "error");
-  if (untested.length) {
-    lines.push("## Not tested", "", "| id | status | why |", "|---|---|---|");
-    for (const r of untested) lines.push(`| ${r.id} | ${r.status} | ${(r.note ?? "").replace(/\|/g, "\\|")} |`);
-    lines.push("");
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-/** The audit's lines; a half-written last line from a kill is dropped (that question runs again), the last line of an id wins. */
-function parseAuditRecords(text: string): AuditRecord[] {
-  const byId = new Map<string, AuditRecord>();
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      const record = JSON.parse(line) as AuditRecord;
-      if (record && typeof record.id === "string") byId.set(record.id, record);
-    } catch {
-      // a half-written last line from a kill
-    }
-  }
-  return [...byId.values()];
-}
 
 /** What the audit fixes, whatever the flags say: the gold is tested as it is, never revised. */
 const AUDIT_FIXED = { maxRevisions: 0 } as const;
@@ -238,11 +114,11 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
   const [{ buildRunner, examplesFor }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
-    import("../run/graph-runner.ts"),
-    import("../run/question-thread.ts"),
-    import("../../state/usage.ts"),
+    import("../../run/graph-runner.ts"),
+    import("../../run/question-thread.ts"),
+    import("../../../state/usage.ts"),
   ]);
-  await (await import("../run/model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
+  await (await import("../../run/model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
   return inRunFolder("ts-sql audit", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
     // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
     // audit only builds each gold query's test case and runs the gold on it.

@@ -1,0 +1,256 @@
+/**
+ * Memo-SQL's memory build (`sqlmend memo build`, `buildMemory`): per training question, wrong candidates elicited,
+ * executed against the gold, one kept and labelled into the memory file; resumable, one build per file at a time.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { type CliIO, defaultIO } from "../../../core/io.ts";
+import { firstLineOf, UsageError, UserError } from "../../../core/errors.ts";
+import { intFlag } from "../../run/run-options.ts";
+import { checkEndpointsFrom } from "../../run/model-setup.ts";
+import { compactNumber } from "../../run/progress.ts";
+import { type BuildOptions, buildMemoryEntry, schemaCache } from "../../../nodes/memo/memory-build.ts";
+import { runQuestions, unfinishedLines } from "../../run/question-loop.ts";
+import { splitFrom } from "../../run/output-dir-flags.ts";
+import { runQuestionsOf } from "../../run/run-skeleton.ts";
+import { fileOrder, sampleFrom } from "../../run/question-sample.ts";
+import { lockOutDir } from "../../run/out-dir-lock.ts";
+import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
+import { addUsage, emptyUsage, isEndpointFailure } from "../../../state/usage.ts";
+import { ERROR_TYPES, MemoryStore } from "../../../tools/retrieval/memory-store.ts";
+import type { Semantics } from "../../../tools/benchmarks/score.ts";
+import { getSharedExecutor } from "../../../tools/sqlite/executor.ts";
+import type { Question } from "../../../state/question.ts";
+import { type CodeIdentity, codeChange, codeIdentity, sameCode } from "../../../tools/version.ts";
+import { type MemoInput, memoBuildFlags } from "./memo-options.ts";
+import { embedderFor, embedKeys, modelsFor } from "./memo-models.ts";
+import { errorTypeHistogram } from "./error-type-histogram.ts";
+import { type BuildRecord, memoryRecordStore } from "./memory-record-store.ts";
+import { pipelineElicitor } from "./pipeline-elicitor.ts";
+
+/**
+ * The options of `sqlmend memo build`, by name (camelCase): `bench` (a folder, or "minibench") or `questions` with
+ * `dbDir`, `out` (the memory file), `split` (default train), `limit`, `ids`, `concurrency`, `resume`, `elicit`
+ * ("sampling" or "pipeline"), `samples`, `sampleTemperature`, `semantics`, `queryTimeoutMs`, and the model's
+ * (`model`, `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `temperature`, `seed`, `cache`, `embeddingModel`, ...).
+ */
+export type MemoryBuildOptions = Omit<ApiOptionsOf<typeof memoBuildFlags>, "out" | "elicit" | "semantics"> & {
+  out: string;
+  elicit?: "sampling" | "pipeline";
+  semantics?: "bird" | "spider";
+};
+
+/** What a memory build did: the figures its summary prints. */
+export interface MemoryBuildResult {
+  /** The launcher's exit status: 0 every selected question done, 3 some failed or not run (--resume runs them), 130/143/129 stopped. */
+  exitCode: number;
+  /** The memory file. */
+  file: string;
+  /** Entries the file holds now, and how many this run added. */
+  entries: number;
+  added: number;
+  /** Selected questions (those with gold SQL), and how many of them are done (by this or an earlier run of the build). */
+  questions: number;
+  done: number;
+  /** Questions this run ran (failed ones included). */
+  ranNow: number;
+  /** This run's questions that failed (a model call got no reply, an error): not marked done, --resume runs them again. */
+  failed: number;
+  /** Selected but not run (stopped, or the endpoint looked down). */
+  notRun: number;
+  /** Every done question of the file by outcome (entry, all-correct, none-executable, ...). */
+  outcomes: Record<string, number>;
+  /** The file's entries by error type. */
+  errorTypes: Record<string, number>;
+  /** The memory's content hash, as `memo show` and eval's report name it. */
+  sha256: string;
+  /** How retrieval will rank its entries. */
+  ranking: "embeddings" | "lexical";
+  /** This run's model calls (sampling or the pipeline, and labelling), as its "Tokens this run" line. */
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+}
+
+/**
+ * Builds (or, with `resume`, continues) Memo-SQL's error-correction memory from a benchmark split's gold SQL, as
+ * `sqlmend memo build` does: the same memory file and lock, and the figures its summary prints.
+ */
+export async function buildMemory(options: MemoryBuildOptions, io: CliIO = defaultIO()): Promise<MemoryBuildResult> {
+  return asApiErrors("buildMemory", () => memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags as FlagTable), positionals: [] }, io));
+}
+
+/** Every check `memo build` makes of its flag values before it loads anything slow; `sqlmend experiment` calls it before the first run. */
+export function checkMemoBuildFlags(input: MemoInput) {
+  const values = input.values as FlagValuesOf<typeof memoBuildFlags>;
+  const { positionals } = input;
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
+  if (!values.out) throw new UsageError("--out FILE is required");
+  splitFrom(values.split, "train");
+  const limit = intFlag(values, "limit", 1);
+  const concurrency = intFlag(values, "concurrency", 1) ?? 4;
+  const samples = intFlag(values, "samples", 1) ?? 4;
+  const temperature = values["sample-temperature"] !== undefined ? Number(values["sample-temperature"]) : 0.8;
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw new UsageError(`--sample-temperature takes a number in 0..2, not '${values["sample-temperature"]}'`);
+  if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
+  const elicit = values.elicit ?? "sampling";
+  if (elicit !== "sampling" && elicit !== "pipeline") throw new UsageError(`--elicit takes sampling or pipeline, not '${values.elicit}'`);
+  sampleFrom(values);
+  return { limit, concurrency, samples, temperature, elicit };
+}
+
+/** `memo build` from its flag values: the one body the launcher and `buildMemory` run. */
+export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuildResult> {
+  const values = input.values as FlagValuesOf<typeof memoBuildFlags>;
+  const { limit, concurrency, samples, temperature, elicit } = checkMemoBuildFlags(input);
+
+  const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(values, io, "train", limit);
+  const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+  // The memory learns from gold SQL: questions without one are not selected.
+  const questions = fileOrder(selected.filter((q) => q.goldSql));
+  await checkEndpointsFrom(values, io.env, io.cwd);
+  const models = modelsFor(values, io, temperature, bench.questions);
+  const embeddings = embedderFor(values, io);
+
+  const file = path.resolve(io.cwd, values.out!);
+  // As eval makes its --out folder: the memory's folder is made when missing.
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // One build writes a memory at a time, as one eval writes an --out folder: a second refuses, naming the first.
+  const lock = lockOutDir(file, "memo build", `${file}.lock`);
+  if (lock.note) io.stderr(`sqlmend memo build: ${file}: ${lock.note}\n`);
+  const code = await codeIdentity();
+  const existed = fs.existsSync(file);
+  let store: MemoryStore;
+  try {
+    store = MemoryStore.open(file, { create: true, embedder: embeddings });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  try {
+    // As before for a layout's own questions (so memories built earlier resume), with the question file or folder otherwise.
+    const source = JSON.stringify({ bench: benchSource.bench ?? benchSource.dbDir, split, ...(benchSource.questions ? { questions: benchSource.questions } : {}) });
+    const executor = getSharedExecutor();
+    if (existed && (store.done().size || store.size)) {
+      if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
+      const before = store.getMeta("build");
+      if (before && before !== source) throw new UserError(`--resume: ${values.out}: ${sourceChange(before, source)}: resume with the same, or build a new memory with another --out`);
+      // Entries made by other code (an edited prompt) would mix two methods in one memory.
+      const codeBefore = store.getMeta("code");
+      const recorded = codeBefore ? (JSON.parse(codeBefore) as CodeIdentity) : undefined;
+      if (!sameCode(recorded, code)) {
+        throw new UserError(`--resume: ${values.out}: sqlmend's code changed since the memory's build started (${codeChange(recorded, code)}): finish it with the code it started with, or build a new memory with another --out`);
+      }
+    }
+    store.setMeta("build", source);
+    store.setMeta("code", JSON.stringify(code));
+    const entriesBefore = store.size;
+    const options: BuildOptions = {
+      models,
+      executor,
+      semantics,
+      samples,
+      timeoutMs: intFlag(values, "query-timeout-ms", 1),
+      elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions, embeddings) : undefined,
+      schemaOf: schemaCache(executor),
+    };
+    let usage = emptyUsage();
+    const outcomes: Record<string, number> = {};
+    const run = await runQuestions<BuildRecord>({
+      command: "memo build",
+      io,
+      questions,
+      store: memoryRecordStore(store),
+      concurrency,
+      describe: (counts) => `memo build: ${bench.name}: ${counts.line}, ${samples} samples each`,
+      run: async (q) => {
+        try {
+          const built = await buildMemoryEntry(q, options);
+          usage = addUsage(usage, built.usage);
+          // As eval's rule: a model call with no reply after the retries leaves an entry (or its absence) that is not
+          // the method's: not marked done, so --resume asks again.
+          const lost = built.usage.failed ?? 0;
+          if (lost) {
+            const note = `${lost} model call${lost === 1 ? "" : "s"} got no reply${built.usage.failure ? ` (first: ${built.usage.failure})` : ""}`;
+            return { id: q.id, outcome: "failed", note, usage: built.usage };
+          }
+          return { id: q.id, ...built };
+        } catch (error) {
+          // Not marked done in the memory: a rerun with --resume tries it again.
+          io.stderr(`${io.isTTY ? "\n" : ""}question ${q.id}: failed: ${firstLineOf(error)}\n`);
+          return { id: q.id, outcome: "failed", note: firstLineOf(error), usage: emptyUsage() };
+        }
+      },
+      failed: (record) => record.outcome === "failed",
+      endpointDown: (record) => (record.outcome === "failed" && record.note && isEndpointFailure(record.note) ? record.note : undefined),
+      progress: { metric: { label: "entries", as: "count" }, of: (record) => ({ hit: record.outcome === "entry", tokens: record.usage.inputTokens + record.usage.outputTokens }) },
+      afterEach: (_q, record) => void (outcomes[record.outcome] = (outcomes[record.outcome] ?? 0) + 1),
+    });
+    const stopping = run.stopped;
+    // The memory's identity: its source (bench, split; the done table holds the question ids) and a content hash.
+    const identity = store.identity();
+    store.setMeta("sha256", identity.sha256);
+    const ranking = await embedKeys(store, embeddings);
+    const stats = store.stats();
+    const done = store.done();
+    io.stdout(
+      `Memory: ${file}\n${questionsLine(questions, done, outcomes)}\n` +
+        `Entries: ${stats.entries} (+${stats.entries - entriesBefore} this run); built from ${benchSource.questions ? `${benchSource.questions} over ` : ""}${benchSource.bench ?? benchSource.dbDir} (${split}); sha256 ${identity.sha256.slice(0, 16)}\n` +
+        `Outcomes: ${Object.entries(stats.done).map(([k, v]) => `${k} ${v}`).join(", ") || "-"}${outcomes.failed ? `, failed this run ${outcomes.failed} (retried by --resume)` : ""}\n` +
+        `Tokens this run: ${compactNumber(usage.inputTokens)} in, ${compactNumber(usage.outputTokens)} out, ${usage.calls} calls\n` +
+        `${ranking.line}\n` +
+        `Error types:\n${errorTypeHistogram(stats.histogram)}\n` +
+        unfinishedLines(run, (r) => r.note) +
+        (stopping ? "Stopped early: --resume finishes the build.\n" : ""),
+    );
+    return {
+      exitCode: run.exitCode,
+      file,
+      entries: stats.entries,
+      added: stats.entries - entriesBefore,
+      questions: questions.length,
+      done: questions.filter((q) => done.has(q.id)).length,
+      ranNow: Object.values(outcomes).reduce((a, b) => a + b, 0),
+      failed: outcomes.failed ?? 0,
+      notRun: run.notRun,
+      outcomes: stats.done,
+      errorTypes: Object.fromEntries(ERROR_TYPES.map((t) => [t, stats.histogram[t] ?? 0])),
+      sha256: identity.sha256,
+      ranking: ranking.embedded ? "embeddings" : "lexical",
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      calls: usage.calls,
+    };
+  } finally {
+    store.close();
+    lock.release();
+  }
+}
+
+/** The selected questions' fate: done (in any run of this build) and this run; the file may hold more (another --limit). */
+function questionsLine(questions: Question[], done: Map<string, unknown>, outcomes: Record<string, number>): string {
+  const selectedDone = questions.filter((q) => done.has(q.id)).length;
+  const thisRun = Object.values(outcomes).reduce((a, b) => a + b, 0);
+  const failed = outcomes.failed ?? 0;
+  const others = done.size - selectedDone;
+  return (
+    `Questions: ${questions.length} selected, ${selectedDone} done (${thisRun - failed} this run${failed ? `, ${failed} failed` : ""})` +
+    `${selectedDone < questions.length ? `, ${questions.length - selectedDone} left for --resume` : ""}${others ? `; ${others} more done outside this selection` : ""}`
+  );
+}
+
+/** How a refused memory resume names what differs in its source: "--split was \"train\", now \"dev\"" (one field). */
+function sourceChange(before: string, now: string): string {
+  let a: Record<string, unknown>;
+  let b: Record<string, unknown>;
+  try {
+    a = JSON.parse(before) as Record<string, unknown>;
+    b = JSON.parse(now) as Record<string, unknown>;
+  } catch {
+    return `it was built from ${before}, not ${now}`;
+  }
+  const key = [...new Set([...Object.keys(a), ...Object.keys(b)])].find((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  const show = (v: unknown) => (v === undefined ? "(not set)" : JSON.stringify(v));
+  return key ? `it was built with --${key === "bench" ? "bench" : key} ${show(a[key])}, now ${show(b[key])}` : `it was built from ${before}, not ${now}`;
+}
