@@ -48,11 +48,9 @@ export const memoCommand: Command = {
     if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
       throw new UsageError(sub ? `unknown memo command '${sub}' (build, add, show, search, candidates)` : "name a memo command: build, add, show, search or candidates");
     }
-    const [{ modelFlags }, { memoModelsOf }, { flagName }] = await Promise.all([
-      import("../../runner/methods/memo/memo-options.ts"),
-      import("../../runner/methods/memo/memo-models.ts"),
-      import("../../runner/methods/memo/option-names.ts"),
-    ]);
+    const { MEMO_MODEL_CONFIG, memoModelsOf } = await import("../../runner/methods/memo/memo-models.ts");
+    const modelFlags = flagTableOf(MEMO_MODEL_CONFIG);
+    const modelsOf = (values: Parameters<typeof configFromFlags>[1]) => memoModelsOf(configFromFlags(MEMO_MODEL_CONFIG, values), io);
     switch (sub as (typeof SUBCOMMANDS)[number]) {
       case "build": {
         const [{ memoBuild }, { memoBuildFlags }] = await Promise.all([import("../../runner/methods/memo/build-memory.ts"), import("../../runner/methods/memo/memo-options.ts")]);
@@ -62,7 +60,7 @@ export const memoCommand: Command = {
         const { MEMO_ADD_CONFIG, addCorrection } = await import("../../runner/methods/memo/memo-add.ts");
         const { values, positionals } = parseFlags(rest, { ...flagTableOf(MEMO_ADD_CONFIG), ...modelFlags });
         if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-        printAdded(await addCorrection(configFromFlags(MEMO_ADD_CONFIG, values), memoModelsOf(values, io), io, flagName), io);
+        printAdded(await addCorrection(configFromFlags(MEMO_ADD_CONFIG, values), modelsOf(values), io), io);
         return 0;
       }
       case "show": {
@@ -71,7 +69,7 @@ export const memoCommand: Command = {
         const { memory: _file, ...flagged } = MEMO_SHOW_CONFIG;
         const { values, positionals } = parseFlags(rest, { ...flagTableOf(flagged), ...modelFlags, json: { type: "boolean" } });
         if (positionals.length !== 1) throw new UsageError("name one memory file");
-        const shown = await showMemory({ ...configFromFlags(flagged, values), memory: positionals[0] }, memoModelsOf(values, io), io, flagName);
+        const shown = await showMemory({ ...configFromFlags(flagged, values), memory: positionals[0] }, modelsOf(values), io);
         io.stdout(values.json ? `${JSON.stringify(showJson(shown), null, 2)}\n` : showText(shown, errorTypeHistogram));
         return 0;
       }
@@ -81,7 +79,7 @@ export const memoCommand: Command = {
         const { memory: _file, question: _question, ...flagged } = MEMO_SEARCH_CONFIG;
         const { values, positionals } = parseFlags(rest, { ...flagTableOf(flagged), ...modelFlags, json: { type: "boolean" } });
         if (positionals.length !== 2) throw new UsageError('usage: sqlmend memo search FILE "QUESTION" --sql SQL');
-        const found = await searchMemory({ ...configFromFlags(flagged, values), memory: positionals[0], question: positionals[1] }, memoModelsOf(values, io), io, flagName);
+        const found = await searchMemory({ ...configFromFlags(flagged, values), memory: positionals[0], question: positionals[1] }, modelsOf(values), io);
         const { embeddingModel: _model, ...json } = found;
         io.stdout(values.json ? `${JSON.stringify(json, null, 2)}\n` : searchText(found));
         return 0;

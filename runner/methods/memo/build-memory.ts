@@ -15,7 +15,7 @@ import { splitFrom } from "../../run/output-dir-flags.ts";
 import { runQuestionsOf } from "../../run/run-skeleton.ts";
 import { fileOrder, sampleFrom } from "../../run/question-sample.ts";
 import { lockOutDir } from "../../run/out-dir-lock.ts";
-import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
+import { type ApiOptionsOf, asApiErrors, configOfFlagValues, type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../../../state/usage.ts";
 import { ERROR_TYPES, MemoryStore } from "../../../tools/retrieval/memory-store.ts";
 import type { Semantics } from "../../../tools/benchmarks/score.ts";
@@ -23,7 +23,7 @@ import { getSharedExecutor } from "../../../tools/sqlite/executor.ts";
 import type { Question } from "../../../state/question.ts";
 import { type CodeIdentity, codeChange, codeIdentity, sameCode } from "../../../tools/version.ts";
 import { type MemoInput, memoBuildFlags } from "./memo-options.ts";
-import { embedderFor, embedKeys, modelsFor } from "./memo-models.ts";
+import { embedderFor, embedKeys, MEMO_MODEL_CONFIG, modelsFor } from "./memo-models.ts";
 import { errorTypeHistogram } from "./error-type-histogram.ts";
 import { type BuildRecord, memoryRecordStore } from "./memory-record-store.ts";
 import { pipelineElicitor } from "./pipeline-elicitor.ts";
@@ -110,8 +110,9 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
   // The memory learns from gold SQL: questions without one are not selected.
   const questions = fileOrder(selected.filter((q) => q.goldSql));
   await checkEndpointsFrom(values, io.env, io.cwd);
-  const models = modelsFor(values, io, temperature, bench.questions);
-  const embeddings = embedderFor(values, io);
+  const model = configOfFlagValues(MEMO_MODEL_CONFIG, values);
+  const models = modelsFor(model, io, temperature, bench.questions);
+  const embeddings = embedderFor(model, io);
 
   const file = path.resolve(io.cwd, values.out!);
   // As eval makes its --out folder: the memory's folder is made when missing.

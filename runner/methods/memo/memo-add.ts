@@ -7,15 +7,13 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { type CliIO, defaultIO } from "../../../core/io.ts";
 import { UserError } from "../../../core/errors.ts";
-import { type ConfigInput, type ConfigOf, defineConfig } from "../../../core/config.ts";
-import { asApiErrors } from "../../run/api-options.ts";
+import { type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError, optionUserError } from "../../../core/config.ts";
 import { executeSql } from "../../../nodes/execute.ts";
 import { labelError } from "../../../nodes/memo/common.ts";
 import { type MemoryEntry, MemoryStore } from "../../../tools/retrieval/memory-store.ts";
 import { readSchema, renderSchema } from "../../../tools/schema.ts";
 import { getSharedExecutor } from "../../../tools/sqlite/executor.ts";
 import { embedKeys, type MemoModelOptions, type MemoModels, memoModels } from "./memo-models.ts";
-import { keyName, type OptionName, requireOptions } from "./option-names.ts";
 
 /** `memo add`'s own options (the model's come with them: `MemoModelOptions`). */
 export const MEMO_ADD_CONFIG = defineConfig({
@@ -49,9 +47,9 @@ export interface MemoAddResult {
 
 /** Labels one correction and stores it in the memory (made when missing). */
 export async function memoAdd(options: MemoAddOptions, io: CliIO = defaultIO()): Promise<MemoAddResult> {
-  return asApiErrors("memoAdd", async () => {
+  return inApiWords("memoAdd", async () => {
     const { config, models } = memoModels("memoAdd", MEMO_ADD_CONFIG, options, io);
-    return addCorrection(config, models, io, (key) => `memoAdd: ${keyName(key)}`);
+    return addCorrection(config, models, io);
   });
 }
 
@@ -60,16 +58,15 @@ export async function addCorrection(
   config: MemoAddConfig,
   deps: MemoModels,
   io: CliIO,
-  name: OptionName,
 ): Promise<MemoAddResult> {
-  requireOptions(config, ["memory", "db", "question", "wrong", "correct"], name);
+  for (const key of ["memory", "db", "question", "wrong", "correct"] as const) if (config[key] === undefined) throw optionUsageError`${opt(key)} is required`;
   const { question, wrong, correct } = config as Required<MemoAddConfig>;
   const dbPath = path.resolve(io.cwd, config.db!);
   if (!fs.existsSync(dbPath)) throw new UserError(`database not found: ${config.db}`);
   const executor = getSharedExecutor();
   const [right, wrongRun] = await Promise.all([executeSql(executor, dbPath, correct), executeSql(executor, dbPath, wrong)]);
-  if (!right.ok) throw new UserError(`${name("correct")} SQL does not execute: ${right.errorKind}: ${right.error}`);
-  if (!wrongRun.ok) throw new UserError(`${name("wrong")} SQL does not execute (${wrongRun.errorKind}: ${wrongRun.error}); the memory keeps semantic mistakes, execution errors are the debug loop's`);
+  if (!right.ok) throw optionUserError`${opt("correct")} SQL does not execute: ${right.errorKind}: ${right.error}`;
+  if (!wrongRun.ok) throw optionUserError`${opt("wrong")} SQL does not execute (${wrongRun.errorKind}: ${wrongRun.error}); the memory keeps semantic mistakes, execution errors are the debug loop's`;
   const models = deps.provider();
   const descriptionDir = config.descriptionDir ? path.resolve(io.cwd, config.descriptionDir) : undefined;
   const schemaText = renderSchema(await readSchema(dbPath, { descriptionDir, executor }), { question, evidence: config.evidence });

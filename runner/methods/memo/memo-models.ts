@@ -1,20 +1,25 @@
 // The models and the embedder of a memo command, and the embedding of a memory's new keys.
 import type { CliIO } from "../../../core/io.ts";
-import { checkConfig, type ConfigDefs, type ConfigOf } from "../../../core/config.ts";
+import { checkConfig, type ConfigDefs, type ConfigInput, type ConfigOf, defineConfig } from "../../../core/config.ts";
 import { modelFlagsFrom, type RunValues } from "../../run/run-options.ts";
 import { embeddingsFrom, responseCacheFrom } from "../../run/model-setup.ts";
-import { type ApiOptionsOf, type FlagValues, flagValuesOf } from "../../run/api-options.ts";
+import { MODEL_CONFIG } from "../../run/run-config.ts";
 import { type ModelProvider, resolveModelConfig } from "../../../tools/models/models.ts";
 import { createModelProvider, usesMock } from "../../../tools/models/provider.ts";
 import type { MemoryStore } from "../../../tools/retrieval/memory-store.ts";
 import type { Question } from "../../../state/question.ts";
 import type { Embedder } from "../../../tools/models/embeddings.ts";
-import { modelFlags } from "./memo-options.ts";
+import { flagOf } from "../../../core/options.ts";
 
-/** The model's options a memo command takes (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`, `embeddingModel`, ...). */
-export type MemoModelOptions = ApiOptionsOf<typeof modelFlags>;
+/** The model options of every memo command: the run's, but for the embedding fallback and the endpoint alias (eval's). */
+const { embeddingFallback: _fallback, endpointAlias: _alias, ...memoModelDefs } = MODEL_CONFIG;
+export const MEMO_MODEL_CONFIG = defineConfig(memoModelDefs);
+export type MemoModelConfig = ConfigOf<typeof MEMO_MODEL_CONFIG>;
 
-const MODEL_KEYS = Object.keys(modelFlags).map((flag) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())) as readonly string[];
+/** The model's options a memo API function takes (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`, `embeddingModel`, ...). */
+export type MemoModelOptions = ConfigInput<typeof MEMO_MODEL_CONFIG>;
+
+const MODEL_KEYS: readonly string[] = Object.keys(MEMO_MODEL_CONFIG);
 
 /** A memo command's models, made when first asked for (show and search need only the embedder, add the labeler). */
 export interface MemoModels {
@@ -22,32 +27,39 @@ export interface MemoModels {
   embedder(): Embedder | undefined;
 }
 
-/** The model and embedder the model flags ask for (flags, env, config file), each made once, when first used. */
-export function memoModelsOf(values: FlagValues, io: CliIO): MemoModels {
+/** The model and embedder the model options ask for (with env and config file), each made once, when first used. */
+export function memoModelsOf(config: MemoModelConfig, io: CliIO): MemoModels {
   let provider: ModelProvider | undefined;
   let embedder: { made: Embedder | undefined } | undefined;
   return {
-    provider: () => (provider ??= modelsFor(values, io)),
-    embedder: () => (embedder ??= { made: embedderFor(values, io) }).made,
+    provider: () => (provider ??= modelsFor(config, io)),
+    embedder: () => (embedder ??= { made: embedderFor(config, io) }).made,
   };
 }
 
-/**
- * A memo API's options: its own checked against its declaration (errors naming the option), the model's given to
- * the model set-up. The model's options are still handed over as the model flags (`flagValuesOf`) until the run-level
- * model config replaces `runFlags`.
- */
+/** A memo API function's options checked by name: its own config (`defs`), and the models its model options ask for. */
 export function memoModels<Defs extends ConfigDefs>(api: string, defs: Defs, options: Record<string, unknown>, io: CliIO): { config: ConfigOf<Defs>; models: MemoModels } {
   const config = checkConfig(api, defs, options, MODEL_KEYS);
-  const modelOptions = Object.fromEntries(Object.entries(options).filter(([key]) => MODEL_KEYS.includes(key)));
-  const values = flagValuesOf(api, modelOptions, modelFlags);
-  // A bad model option is refused at once rather than at the first model call (the API's `asApiErrors` names it).
-  modelFlagsFrom(values as RunValues);
-  return { config, models: memoModelsOf(values, io) };
+  const model = checkConfig(api, MEMO_MODEL_CONFIG, Object.fromEntries(Object.entries(options).filter(([key]) => MODEL_KEYS.includes(key))));
+  return { config, models: memoModelsOf(model, io) };
+}
+
+/**
+ * The model config as the model set-up reads it today (flag names). Goes when runner/run/model-setup.ts takes the typed
+ * model config.
+ */
+function modelValuesOf(config: MemoModelConfig): RunValues {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (value === undefined) continue;
+    values[flagOf(key)] = key === "roleModel" ? Object.entries(value as Record<string, string>).map(([role, name]) => `${role}=${name}`) : typeof value === "number" ? String(value) : value;
+  }
+  return values as RunValues;
 }
 
 /** The models of a memo command; `known`: the questions whose gold the mock model may answer from (only the mock gets them). */
-export function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature?: number, known?: Question[]) {
+export function modelsFor(model: MemoModelConfig, io: CliIO, sampleTemperature?: number, known?: Question[]): ModelProvider {
+  const values = modelValuesOf(model);
   const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
   // Diversity comes from sampling: the sampler role runs warm unless the config sets its temperature.
   if (sampleTemperature !== undefined) config.roles = { ...config.roles, sampler: { temperature: sampleTemperature, ...config.roles.sampler } };
@@ -57,8 +69,8 @@ export function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemp
   return models;
 }
 
-/** The shared embedder when one is configured (flags, env, config file), as for eval. */
-export const embedderFor = (values: Record<string, unknown>, io: CliIO): Embedder | undefined => embeddingsFrom(values as Parameters<typeof embeddingsFrom>[0], io.env, io.cwd);
+/** The shared embedder when one is configured (options, env, config file), as for eval. */
+export const embedderFor = (model: MemoModelConfig, io: CliIO): Embedder | undefined => embeddingsFrom(modelValuesOf(model), io.env, io.cwd);
 
 /** Embeds the keys of entries that have none yet (build, add), and says in one line how retrieval will rank. */
 export async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Promise<{ line: string; embedded: boolean }> {

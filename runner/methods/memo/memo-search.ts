@@ -1,11 +1,9 @@
 /** `memoSearch` (`sqlmend memo search`): what retrieval returns from a memory for a question and its SQL. */
 import path from "node:path";
 import { type CliIO, defaultIO } from "../../../core/io.ts";
-import { type ConfigInput, type ConfigOf, defineConfig } from "../../../core/config.ts";
-import { asApiErrors } from "../../run/api-options.ts";
+import { type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../../core/config.ts";
 import { MemoryStore, type Retrieval } from "../../../tools/retrieval/memory-store.ts";
 import { type MemoModelOptions, type MemoModels, memoModels } from "./memo-models.ts";
-import { keyName, type OptionName, requireOptions } from "./option-names.ts";
 
 /** `memo search`'s own options (the model's come with them: an embedding model ranks by embeddings). */
 export const MEMO_SEARCH_CONFIG = defineConfig({
@@ -31,15 +29,15 @@ export interface MemoSearchResult extends Retrieval {
 
 /** What retrieval returns for a question and SQL; the question's own entries are never among them. */
 export async function memoSearch(options: MemoSearchOptions, io: CliIO = defaultIO()): Promise<MemoSearchResult> {
-  return asApiErrors("memoSearch", async () => {
+  return inApiWords("memoSearch", async () => {
     const { config, models } = memoModels("memoSearch", MEMO_SEARCH_CONFIG, options, io);
-    return searchMemory(config, models, io, (key) => `memoSearch: ${keyName(key)}`);
+    return searchMemory(config, models, io);
   });
 }
 
 /** The body `memoSearch` and `sqlmend memo search` run. */
-export async function searchMemory(config: MemoSearchConfig, deps: Pick<MemoModels, "embedder">, io: CliIO, name: OptionName): Promise<MemoSearchResult> {
-  requireOptions(config, ["memory", "question"], name);
+export async function searchMemory(config: MemoSearchConfig, deps: Pick<MemoModels, "embedder">, io: CliIO): Promise<MemoSearchResult> {
+  for (const key of ["memory", "question"] as const) if (config[key] === undefined) throw optionUsageError`${opt(key)} is required`;
   const embedder = deps.embedder();
   const store = MemoryStore.open(path.resolve(io.cwd, config.memory!), { embedder });
   try {

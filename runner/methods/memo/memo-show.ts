@@ -1,11 +1,9 @@
 /** `memoShow` (`sqlmend memo show`): what a memory holds — its identity, counts, error types and latest entries. */
 import path from "node:path";
 import { type CliIO, defaultIO } from "../../../core/io.ts";
-import { type ConfigInput, type ConfigOf, defineConfig } from "../../../core/config.ts";
-import { asApiErrors } from "../../run/api-options.ts";
+import { type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../../core/config.ts";
 import { type ErrorType, type MemoryEntry, type MemoryIdentity, MemoryStore } from "../../../tools/retrieval/memory-store.ts";
 import { type MemoModelOptions, type MemoModels, memoModels } from "./memo-models.ts";
-import { keyName, type OptionName, requireOptions } from "./option-names.ts";
 
 /** `memo show`'s own options (the model's come with them: an embedding model says how retrieval would rank). */
 export const MEMO_SHOW_CONFIG = defineConfig({
@@ -35,15 +33,15 @@ export interface MemoShowResult extends MemoryIdentity {
 
 /** A memory's identity, counts, error types and latest entries. */
 export async function memoShow(options: MemoShowOptions, io: CliIO = defaultIO()): Promise<MemoShowResult> {
-  return asApiErrors("memoShow", async () => {
+  return inApiWords("memoShow", async () => {
     const { config, models } = memoModels("memoShow", MEMO_SHOW_CONFIG, options, io);
-    return showMemory(config, models, io, (key) => `memoShow: ${keyName(key)}`);
+    return showMemory(config, models, io);
   });
 }
 
 /** The body `memoShow` and `sqlmend memo show` run. */
-export async function showMemory(config: MemoShowConfig, deps: Pick<MemoModels, "embedder">, io: CliIO, name: OptionName): Promise<MemoShowResult> {
-  requireOptions(config, ["memory"], name);
+export async function showMemory(config: MemoShowConfig, deps: Pick<MemoModels, "embedder">, io: CliIO): Promise<MemoShowResult> {
+  for (const key of ["memory"] as const) if (config[key] === undefined) throw optionUsageError`${opt(key)} is required`;
   const embedder = deps.embedder();
   const store = MemoryStore.open(path.resolve(io.cwd, config.memory!), { embedder });
   try {
