@@ -80,7 +80,7 @@ describe("buildMemory", () => {
     // @ts-expect-error sampels is no option of memo build
     await expect(buildMemory({ bench: benchDir, out: "other.sqlite", sampels: 2 }, io().io)).rejects.toThrow(new UsageError("buildMemory: unknown option 'sampels'"));
     // Said in the API's words: the option's name, not the flag.
-    await expect(buildMemory({ bench: benchDir, out: "other.sqlite", elicit: "guess" as "sampling" }, io().io)).rejects.toThrow(/^buildMemory: elicit takes sampling or pipeline, not 'guess'/);
+    await expect(buildMemory({ bench: benchDir, out: "other.sqlite", elicit: "guess" as "sampling" }, io().io)).rejects.toThrow(/^buildMemory: elicit takes sampling, pipeline, not 'guess'/);
     expect(chatRequests()).toBe(before);
     expect(fs.existsSync(path.join(dir, "other.sqlite"))).toBe(false);
   });

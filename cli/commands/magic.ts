@@ -1,6 +1,7 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
+import { configFromFlags, flagTableOf } from "../shared/flag-config.ts";
 import { RUN_FLAGS_USAGE } from "../../runner/run/run-options.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
@@ -39,8 +40,15 @@ stopped by Ctrl-C / SIGTERM / SIGHUP.`,
     const [sub, ...rest] = argv;
     if (sub !== "guideline") throw new UsageError(sub ? `unknown subcommand '${sub}' (magic has: guideline)` : "name a subcommand: sqlmend magic guideline ...");
     // Loaded when it runs, not for --help: the training loop's imports are heavier than a usage line's.
-    const [{ learnFrom }, { MAGIC_GUIDELINE_FLAGS }] = await Promise.all([import("../../runner/methods/magic/guideline-training.ts"), import("../../runner/methods/magic/guideline-options.ts")]);
-    const { values, positionals } = parseFlags(rest, MAGIC_GUIDELINE_FLAGS);
-    return (await learnFrom({ values, positionals, argv: rest }, io)).exitCode;
+    const [{ trainGuideline, guidelineGraphOptionsOf }, { GUIDELINE_CONFIG }, { graphFlags }] = await Promise.all([
+      import("../../runner/methods/magic/guideline-training.ts"),
+      import("../../runner/methods/magic/guideline-config.ts"),
+      import("../../runner/run/run-options.ts"),
+    ]);
+    // The run's options, and every graph's own as flags (the cycle's, the merge's, the initial generator's are taken).
+    const { values, positionals } = parseFlags(rest, { ...graphFlags(), ...flagTableOf(GUIDELINE_CONFIG), correct: { type: "string" } });
+    if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    if (values.correct !== undefined) throw new UsageError("--correct applies to eval and ask; the cycle runs on every failure");
+    return (await trainGuideline(configFromFlags(GUIDELINE_CONFIG, values), guidelineGraphOptionsOf(values), io)).exitCode;
   },
 };

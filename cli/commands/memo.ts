@@ -48,13 +48,15 @@ export const memoCommand: Command = {
     if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
       throw new UsageError(sub ? `unknown memo command '${sub}' (build, add, show, search, candidates)` : "name a memo command: build, add, show, search or candidates");
     }
-    const { MEMO_MODEL_CONFIG, memoModelsOf } = await import("../../runner/methods/memo/memo-models.ts");
+    const [{ MEMO_MODEL_CONFIG }, { memoModelsOf }] = await Promise.all([import("../../runner/methods/memo/memo-model-config.ts"), import("../../runner/methods/memo/memo-models.ts")]);
     const modelFlags = flagTableOf(MEMO_MODEL_CONFIG);
     const modelsOf = (values: Parameters<typeof configFromFlags>[1]) => memoModelsOf(configFromFlags(MEMO_MODEL_CONFIG, values), io);
     switch (sub as (typeof SUBCOMMANDS)[number]) {
       case "build": {
-        const [{ memoBuild }, { memoBuildFlags }] = await Promise.all([import("../../runner/methods/memo/build-memory.ts"), import("../../runner/methods/memo/memo-options.ts")]);
-        return (await memoBuild({ ...parseFlags(rest, memoBuildFlags), argv: rest }, io)).exitCode;
+        const [{ buildMemoryFile }, { MEMORY_BUILD_CONFIG }] = await Promise.all([import("../../runner/methods/memo/build-memory.ts"), import("../../runner/methods/memo/memory-build-config.ts")]);
+        const { values, positionals } = parseFlags(rest, flagTableOf(MEMORY_BUILD_CONFIG));
+        if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+        return (await buildMemoryFile(configFromFlags(MEMORY_BUILD_CONFIG, values), io)).exitCode;
       }
       case "add": {
         const { MEMO_ADD_CONFIG, addCorrection } = await import("../../runner/methods/memo/memo-add.ts");
@@ -85,8 +87,10 @@ export const memoCommand: Command = {
         return 0;
       }
       case "candidates": {
-        const [{ memoCandidates }, { memoCandidatesFlags }] = await Promise.all([import("../../runner/methods/memo/write-candidates.ts"), import("../../runner/methods/memo/memo-options.ts")]);
-        return (await memoCandidates({ ...parseFlags(rest, memoCandidatesFlags), argv: rest }, io)).exitCode;
+        const [{ candidatesFile }, { CANDIDATES_CONFIG }] = await Promise.all([import("../../runner/methods/memo/write-candidates.ts"), import("../../runner/methods/memo/candidates-config.ts")]);
+        const { values, positionals } = parseFlags(rest, flagTableOf(CANDIDATES_CONFIG));
+        if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+        return (await candidatesFile(configFromFlags(CANDIDATES_CONFIG, values), io)).exitCode;
       }
     }
   },

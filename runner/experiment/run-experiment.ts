@@ -409,7 +409,7 @@ async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Promise<I
   // --resume continues each run; a run not started yet has no run.json, and eval then starts it.
   if (at.resume && fs.existsSync(outOf(run))) place.resume = true;
   if (spec.kind === "magic-guideline") {
-    const { MAGIC_GUIDELINE_FLAGS } = await import("../methods/magic/guideline-options.ts");
+    const { MAGIC_GUIDELINE_FLAGS } = await import("../methods/magic/guideline-flags.ts");
     return { kind: spec.kind, values: valuesFor(run, MAGIC_GUIDELINE_FLAGS, forwarded, spec.options, resolve, place), positionals: [] };
   }
   if (spec.kind === "memo-build") {

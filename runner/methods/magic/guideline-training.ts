@@ -7,17 +7,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CliIO } from "../../../core/io.ts";
-import { UsageError, UserError } from "../../../core/errors.ts";
-import { commandLine } from "../../../core/secrets.ts";
+import { commandLineOfConfig, opt, optionUsageError, optionUserError } from "../../../core/config.ts";
 import { EXIT } from "../../../core/exit.ts";
-import { answerSettings, declaredOptionsFrom, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, modelFlagsFrom } from "../../run/run-options.ts";
+import { answerSettings, declaredOptionsFrom, graphOptionsFrom, graphSettings, loadSlotModules, modelFlagsFrom } from "../../run/run-options.ts";
 import type { RunnableGraph } from "../../run/question-thread.ts";
 import { jsonLinesStore, runQuestions } from "../../run/question-loop.ts";
-import { splitFrom } from "../../run/output-dir-flags.ts";
 import { fileOrder, sampleFrom } from "../../run/question-sample.ts";
 import { runPlace } from "../../run/run-json.ts";
 import { inRunFolder, runQuestionsOf } from "../../run/run-skeleton.ts";
-import { commandLineOf, type FlagValues, type FlagValuesOf } from "../../run/api-options.ts";
+import { configOfFlagValues, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
 import { findManifest, manifestOf } from "../../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../../nodes/magic/options.ts";
@@ -33,7 +31,8 @@ import { GuidelineMerger, snapshotName } from "./guideline-merger.ts";
 import { computeStats, type MagicStats } from "./guideline-stats.ts";
 import { renderSummary } from "./guideline-summary.ts";
 import { processQuestion } from "./training-question.ts";
-import type { MAGIC_GUIDELINE_FLAGS } from "./guideline-options.ts";
+import { GUIDELINE_CONFIG, type GuidelineConfig } from "./guideline-config.ts";
+import { MAGIC_GUIDELINE_FLAGS } from "./guideline-flags.ts";
 
 const RESULTS = "results.jsonl";
 
@@ -81,42 +80,52 @@ export interface GuidelineResult {
 
 /** The train split of the --bench layout, for few-shot examples (own data has none). */
 async function trainSplitOf(benchDir: string | undefined) {
-  if (benchDir === undefined) throw new UserError("--few-shot needs a training split: run on a --bench layout that has one (--db-dir data has none)");
+  if (benchDir === undefined) throw optionUserError`${opt("fewShot")} needs a training split: run on a ${opt("bench")} layout that has one (${opt("dbDir")} data has none)`;
   return loadBenchmark(benchDir, { split: "train" });
 }
 
 /**
- * Every check `magic guideline` makes of its flag values before it loads anything slow or spends a call (the cycle's
+ * Every check `magic guideline` makes of its options before it loads anything slow or spends a call (the cycle's
  * options and its initial generator's included). `sqlmend experiment` calls it for a guideline run before the first run.
  */
-export function checkGuidelineFlags(input: { values: FlagValues; positionals: string[] }): { batchSize: number; concurrency: number; limit: number | undefined } {
-  const values = input.values as FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS>;
-  const { positionals } = input;
-  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
-  if (!values.out) throw new UsageError("--out DIR is required");
-  if (values.correct !== undefined) throw new UsageError("--correct applies to eval and ask; the cycle runs on every failure");
-  splitFrom(values.split, "train");
-  if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
-    throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
-  }
-  const batchSize = intFlag(values, "batch", 1) ?? 10;
-  const concurrency = intFlag(values, "concurrency", 1) ?? 4;
-  const limit = intFlag(values, "limit", 1);
+export function checkGuideline(config: GuidelineConfig, graphOptions: Record<string, unknown>): { batchSize: number; concurrency: number } {
+  if (config.bench === undefined && config.dbDir === undefined) throw optionUsageError`${opt("bench")} DIR is required (or ${opt("questions")} FILE ${opt("dbDir")} DIR)`;
+  if (config.out === undefined) throw optionUsageError`${opt("out")} DIR is required`;
+  const values = legacyValuesOf(config, graphOptions);
   sampleFrom(values);
   modelFlagsFrom(values);
-  const generator = findManifest((values.initial as string | undefined) ?? "baseline");
+  const generator = findManifest(config.initial ?? "baseline");
   declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
-  graphOptionsFrom(values);
-  return { batchSize, concurrency, limit };
+  return { batchSize: config.batch ?? 10, concurrency: config.concurrency ?? 4 };
 }
 
-export async function learnFrom(input: { values: FlagValues; positionals: string[]; argv?: string[] }, io: CliIO): Promise<GuidelineResult> {
-  const values = input.values as FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS>;
-  const { batchSize, concurrency, limit } = checkGuidelineFlags(input);
+/**
+ * The config and graph options as runner/run reads them today (flag names): goes when the run machinery (question
+ * selection, models, run folder, graph options, run.json settings) takes the typed config.
+ */
+function legacyValuesOf(config: GuidelineConfig, graphOptions: Record<string, unknown>): FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS> {
+  return flagValuesOf("magic guideline", config, MAGIC_GUIDELINE_FLAGS as FlagTable, graphOptions) as FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS>;
+}
 
-  const { bench, source, benchDir, split, questions: selected, skipped, sample } = await runQuestionsOf(values, io, "train", limit);
-  const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+/** The graph options among a guideline run's flag values (the cycle's, the merge's, the generator's), by name. */
+export function guidelineGraphOptionsOf(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([flag, value]) => value !== undefined && !(camelOf(flag) in GUIDELINE_CONFIG)).map(([flag, value]) => [camelOf(flag), value]));
+}
+const camelOf = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** `magic guideline` from flag values, for `sqlmend experiment`'s runs (until it hands over the typed config). */
+export const learnFrom = (input: { values: FlagValues }, io: CliIO): Promise<GuidelineResult> => trainGuideline(configOfFlagValues(GUIDELINE_CONFIG, input.values), guidelineGraphOptionsOf(input.values), io);
+export const checkGuidelineFlags = (input: { values: FlagValues }) => checkGuideline(configOfFlagValues(GUIDELINE_CONFIG, input.values), guidelineGraphOptionsOf(input.values));
+
+/**
+ * The one body `sqlmend magic guideline` and `learnGuideline` run: the typed config, and the graphs' own options (the
+ * cycle's, the merge's, the initial generator's) by name.
+ */
+export async function trainGuideline(config: GuidelineConfig, graphOptionValues: Record<string, unknown>, io: CliIO): Promise<GuidelineResult> {
+  const { batchSize, concurrency } = checkGuideline(config, graphOptionValues);
+  const values = legacyValuesOf(config, graphOptionValues);
+  const { bench, source, benchDir, split, questions: selected, skipped, sample } = await runQuestionsOf(values, io, "train", config.limit);
+  const semantics: Semantics = config.semantics ?? (bench.layout === "spider" ? "spider" : "bird");
   const questions = fileOrder(selected);
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
@@ -133,7 +142,7 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
     const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" && !bench.customQuestions ? bench : await trainSplitOf(benchDir)).questions) : undefined;
     const deps: NodeDeps = { models, executor, examples };
-    const generator = findManifest((values.initial as string | undefined) ?? "baseline");
+    const generator = findManifest(config.initial ?? "baseline");
     const own = declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
     const cycle = readOptions(MAGIC_FEEDBACK_OPTIONS, own);
     const slots = await loadSlotModules(magicFeedbackManifest, values.node as string[] | undefined, io.cwd);
@@ -234,7 +243,7 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
       path.join(outDir, `predict_${split}.json`),
       records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
     );
-    const command = input.argv ? commandLine("magic guideline", input.argv) : commandLineOf("magic guideline", input.positionals, values);
+    const command = commandLineOfConfig("magic guideline", [], GUIDELINE_CONFIG, config, graphOptionValues);
     const written: GuidelineStats = { ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize, fallbacks: notes, command };
     fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify(written, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0, run.failed.length));

@@ -1,37 +1,46 @@
 /**
- * `learnGuideline`, the run API of MAGIC's guideline training: a script's options, then the body
+ * `learnGuideline`, the run API of MAGIC's guideline training: a script's options checked by name, then the body
  * `sqlmend magic guideline` runs (./guideline-training.ts).
  */
 import { type CliIO, defaultIO } from "../../../core/io.ts";
-import { type ApiOptionsOf, asApiErrors, type FlagTable, flagValuesOf } from "../../run/api-options.ts";
-import type { runFlags } from "../../run/run-options.ts";
-import type { RUN_DIR_FLAGS } from "../../run/output-dir-flags.ts";
-import type { GraphOptionsOf } from "../../../graphs/registry.ts";
-import { type GUIDELINE_OWN_FLAGS, MAGIC_GUIDELINE_FLAGS } from "./guideline-options.ts";
-import { type GuidelineResult, learnFrom } from "./guideline-training.ts";
+import { checkConfig, checkGraphOptions, type ConfigInput, inApiWords } from "../../../core/config.ts";
+import { findManifest, type GraphOptionsOf } from "../../../graphs/registry.ts";
+import { magicFeedbackManifest, magicGuidelineManifest } from "../../../graphs/manifests/magic.ts";
+import { optionDefsOf } from "../../../graphs/manifests/manifest.ts";
+import { GUIDELINE_CONFIG } from "./guideline-config.ts";
+import { type GuidelineResult, trainGuideline } from "./guideline-training.ts";
+
+/** The cycle's and the merge's own options: by name beside the run's (`maxIter: 3`), as they are flags of the command. */
+type CycleOptions = GraphOptionsOf<"magic-feedback"> & GraphOptionsOf<"magic-guideline">;
 
 /**
- * The options of `sqlmend magic guideline`, by name (camelCase): `bench` (a folder, or "minibench"), `out`, `split`
- * (default train), `initial` (a generator graph's name or a predictions file), `batch`, `maxIter`, `noManager`, `limit`,
- * `ids`, `concurrency`, `resume`, `semantics`, the model flags (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`,
- * `temperature`, `cache`, ...), `checkpoints`, `node: { SLOT: FILE }`, and `options`, the graphs' own (camelCase).
+ * The options of `sqlmend magic guideline` (`GUIDELINE_CONFIG`), by name: `bench` (a folder, or "minibench"), `out`,
+ * `split` (default train), `initial` (a generator graph's name or a predictions file), `batch`, `limit`, `ids`,
+ * `concurrency`, `resume`, `semantics`, the model's (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`, `temperature`,
+ * `cache`, ...), `checkpoints`, `node: { SLOT: FILE }`; the cycle's (`maxIter`, `noManager`, ...) by name too, and
+ * `options`, the graphs' own (the initial generator's included).
  */
-export type GuidelineOptions = Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS & typeof GUIDELINE_OWN_FLAGS>, "out" | "node" | "graph"> &
-  // The feedback cycle's and the merge's knobs are flags of the command: by name here too (`maxIter: 3`).
-  GraphOptionsOf<"magic-feedback"> &
-  GraphOptionsOf<"magic-guideline"> & {
-  out: string;
-  node?: Readonly<Record<string, string>>;
-  /** The graphs' own options (magic-feedback's and magic-guideline's, the initial generator's), camelCase. */
-  options?: GraphOptionsOf<"magic-feedback"> & GraphOptionsOf<"magic-guideline"> & Record<string, unknown>;
-};
+export type GuidelineOptions = ConfigInput<typeof GUIDELINE_CONFIG> &
+  CycleOptions & {
+    out: string;
+    /** The graphs' own options (magic-feedback's and magic-guideline's, the initial generator's), camelCase. */
+    options?: CycleOptions & Record<string, unknown>;
+  };
 
+const CYCLE_KEYS: readonly string[] = [...Object.keys(optionDefsOf(magicFeedbackManifest)), ...Object.keys(optionDefsOf(magicGuidelineManifest))];
 
 /**
  * Learns MAGIC's self-correction guideline on a benchmark's training questions and writes the run folder
  * `sqlmend magic guideline` writes: the launcher's command is this, given its flags.
  */
 export async function learnGuideline(options: GuidelineOptions, io: CliIO = defaultIO()): Promise<GuidelineResult> {
-  const { options: graphOptions, ...rest } = options;
-  return asApiErrors("learnGuideline", () => learnFrom({ values: flagValuesOf("learnGuideline", rest, MAGIC_GUIDELINE_FLAGS as FlagTable, graphOptions), positionals: [] }, io));
+  return inApiWords("learnGuideline", async () => {
+    const { options: given, ...rest } = options as GuidelineOptions & Record<string, unknown>;
+    const config = checkConfig("learnGuideline", GUIDELINE_CONFIG, rest, CYCLE_KEYS);
+    const cycle = Object.fromEntries(Object.entries(rest).filter(([key]) => CYCLE_KEYS.includes(key)));
+    // The graphs whose options the run takes: the cycle, the merge, and the initial generator when one is named.
+    const generator = findManifest(config.initial ?? "baseline");
+    const defs = { ...(generator ? optionDefsOf(generator) : {}), ...optionDefsOf(magicGuidelineManifest), ...optionDefsOf(magicFeedbackManifest) };
+    return trainGuideline(config, checkGraphOptions("learnGuideline", defs, { ...cycle, ...given }), io);
+  });
 }

@@ -5,17 +5,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type CliIO, defaultIO } from "../../../core/io.ts";
-import { firstLineOf, UsageError, UserError } from "../../../core/errors.ts";
-import { intFlag } from "../../run/run-options.ts";
+import { firstLineOf } from "../../../core/errors.ts";
+import { checkConfig, type ConfigInput, inApiWords, opt, optionUsageError, optionUserError } from "../../../core/config.ts";
 import { checkEndpointsFrom } from "../../run/model-setup.ts";
 import { compactNumber } from "../../run/progress.ts";
 import { type BuildOptions, buildMemoryEntry, schemaCache } from "../../../nodes/memo/memory-build.ts";
 import { runQuestions, unfinishedLines } from "../../run/question-loop.ts";
-import { splitFrom } from "../../run/output-dir-flags.ts";
 import { runQuestionsOf } from "../../run/run-skeleton.ts";
 import { fileOrder, sampleFrom } from "../../run/question-sample.ts";
 import { lockOutDir } from "../../run/out-dir-lock.ts";
-import { type ApiOptionsOf, asApiErrors, configOfFlagValues, type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
+import { configOfFlagValues, type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../../../state/usage.ts";
 import { ERROR_TYPES, MemoryStore } from "../../../tools/retrieval/memory-store.ts";
 import type { Semantics } from "../../../tools/benchmarks/score.ts";
@@ -23,22 +22,19 @@ import { getSharedExecutor } from "../../../tools/sqlite/executor.ts";
 import type { Question } from "../../../state/question.ts";
 import { type CodeIdentity, codeChange, codeIdentity, sameCode } from "../../../tools/version.ts";
 import { type MemoInput, memoBuildFlags } from "./memo-options.ts";
-import { embedderFor, embedKeys, MEMO_MODEL_CONFIG, modelsFor } from "./memo-models.ts";
+import { embedderFor, embedKeys, modelsFor } from "./memo-models.ts";
+import { MEMORY_BUILD_CONFIG, type MemoryBuildConfig } from "./memory-build-config.ts";
 import { errorTypeHistogram } from "./error-type-histogram.ts";
 import { type BuildRecord, memoryRecordStore } from "./memory-record-store.ts";
 import { pipelineElicitor } from "./pipeline-elicitor.ts";
 
 /**
- * The options of `sqlmend memo build`, by name (camelCase): `bench` (a folder, or "minibench") or `questions` with
- * `dbDir`, `out` (the memory file), `split` (default train), `limit`, `ids`, `concurrency`, `resume`, `elicit`
- * ("sampling" or "pipeline"), `samples`, `sampleTemperature`, `semantics`, `queryTimeoutMs`, and the model's
- * (`model`, `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `temperature`, `seed`, `cache`, `embeddingModel`, ...).
+ * The options of `memo build` (`MEMORY_BUILD_CONFIG`), by name: `bench` (a folder, or "minibench") or `questions` with
+ * `dbDir`, `out` (the memory file), `split` (default train), `limit`, `ids`, `concurrency`, `resume`, `elicit`,
+ * `samples`, `sampleTemperature`, `semantics`, `queryTimeoutMs`, and the model's (`model`, `baseUrl`, `config`,
+ * `roleModel: { ROLE: MODEL }`, `temperature`, `seed`, `cache`, `embeddingModel`, ...).
  */
-export type MemoryBuildOptions = Omit<ApiOptionsOf<typeof memoBuildFlags>, "out" | "elicit" | "semantics"> & {
-  out: string;
-  elicit?: "sampling" | "pipeline";
-  semantics?: "bird" | "spider";
-};
+export type MemoryBuildOptions = ConfigInput<typeof MEMORY_BUILD_CONFIG> & { out: string };
 
 /** What a memory build did: the figures its summary prints. */
 export interface MemoryBuildResult {
@@ -77,44 +73,41 @@ export interface MemoryBuildResult {
  * `sqlmend memo build` does: the same memory file and lock, and the figures its summary prints.
  */
 export async function buildMemory(options: MemoryBuildOptions, io: CliIO = defaultIO()): Promise<MemoryBuildResult> {
-  return asApiErrors("buildMemory", () => memoBuild({ values: flagValuesOf("buildMemory", options, memoBuildFlags as FlagTable), positionals: [] }, io));
+  return inApiWords("buildMemory", () => buildMemoryFile(checkConfig("buildMemory", MEMORY_BUILD_CONFIG, options), io));
 }
 
-/** Every check `memo build` makes of its flag values before it loads anything slow; `sqlmend experiment` calls it before the first run. */
-export function checkMemoBuildFlags(input: MemoInput) {
-  const values = input.values as FlagValuesOf<typeof memoBuildFlags>;
-  const { positionals } = input;
-  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
-  if (!values.out) throw new UsageError("--out FILE is required");
-  splitFrom(values.split, "train");
-  const limit = intFlag(values, "limit", 1);
-  const concurrency = intFlag(values, "concurrency", 1) ?? 4;
-  const samples = intFlag(values, "samples", 1) ?? 4;
-  const temperature = values["sample-temperature"] !== undefined ? Number(values["sample-temperature"]) : 0.8;
-  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw new UsageError(`--sample-temperature takes a number in 0..2, not '${values["sample-temperature"]}'`);
-  if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
-  const elicit = values.elicit ?? "sampling";
-  if (elicit !== "sampling" && elicit !== "pipeline") throw new UsageError(`--elicit takes sampling or pipeline, not '${values.elicit}'`);
-  sampleFrom(values);
-  return { limit, concurrency, samples, temperature, elicit };
+/** Every check `memo build` makes of its options before it loads anything slow; `sqlmend experiment` calls it before the first run. */
+export function checkMemoryBuild(config: MemoryBuildConfig) {
+  if (config.bench === undefined && config.dbDir === undefined) throw optionUsageError`${opt("bench")} DIR is required (or ${opt("questions")} FILE ${opt("dbDir")} DIR)`;
+  if (config.out === undefined) throw optionUsageError`${opt("out")} FILE is required`;
+  sampleFrom(legacyValuesOf(config));
+  return { concurrency: config.concurrency ?? 4, samples: config.samples ?? 4, temperature: config.sampleTemperature ?? 0.8, elicit: config.elicit ?? "sampling" };
 }
 
-/** `memo build` from its flag values: the one body the launcher and `buildMemory` run. */
-export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuildResult> {
-  const values = input.values as FlagValuesOf<typeof memoBuildFlags>;
-  const { limit, concurrency, samples, temperature, elicit } = checkMemoBuildFlags(input);
+/**
+ * The selection and model options as runner/run reads them today (flag names): goes when `runQuestionsOf`,
+ * `sampleFrom` and `checkEndpointsFrom` take the typed selection and model configs.
+ */
+const legacyValuesOf = (config: MemoryBuildConfig) => flagValuesOf("memo build", config, flagTableOfLegacy) as FlagValuesOf<typeof memoBuildFlags>;
+const flagTableOfLegacy = memoBuildFlags as FlagTable;
 
-  const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(values, io, "train", limit);
-  const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+/** `memo build` from flag values, for `sqlmend experiment`'s runs (until it hands over the typed config). */
+export const memoBuild = (input: MemoInput, io: CliIO): Promise<MemoryBuildResult> => buildMemoryFile(configOfFlagValues(MEMORY_BUILD_CONFIG, input.values), io);
+export const checkMemoBuildFlags = (input: MemoInput) => checkMemoryBuild(configOfFlagValues(MEMORY_BUILD_CONFIG, input.values));
+
+/** The one body `sqlmend memo build` and `buildMemory` run, on the typed config. */
+export async function buildMemoryFile(config: MemoryBuildConfig, io: CliIO): Promise<MemoryBuildResult> {
+  const { concurrency, samples, temperature, elicit } = checkMemoryBuild(config);
+  const values = legacyValuesOf(config);
+  const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(values, io, "train", config.limit);
+  const semantics: Semantics = config.semantics ?? (bench.layout === "spider" ? "spider" : "bird");
   // The memory learns from gold SQL: questions without one are not selected.
   const questions = fileOrder(selected.filter((q) => q.goldSql));
   await checkEndpointsFrom(values, io.env, io.cwd);
-  const model = configOfFlagValues(MEMO_MODEL_CONFIG, values);
-  const models = modelsFor(model, io, temperature, bench.questions);
-  const embeddings = embedderFor(model, io);
+  const models = modelsFor(config, io, temperature, bench.questions);
+  const embeddings = embedderFor(config, io);
 
-  const file = path.resolve(io.cwd, values.out!);
+  const file = path.resolve(io.cwd, config.out!);
   // As eval makes its --out folder: the memory's folder is made when missing.
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // One build writes a memory at a time, as one eval writes an --out folder: a second refuses, naming the first.
@@ -134,14 +127,19 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
     const source = JSON.stringify({ bench: benchSource.bench ?? benchSource.dbDir, split, ...(benchSource.questions ? { questions: benchSource.questions } : {}) });
     const executor = getSharedExecutor();
     if (existed && (store.done().size || store.size)) {
-      if (!values.resume) throw new UserError(`${values.out} already holds a memory: pass --resume to continue its build, or choose another --out`);
+      if (!config.resume) throw optionUserError`${config.out} already holds a memory: pass ${opt("resume")} to continue its build, or choose another ${opt("out")}`;
       const before = store.getMeta("build");
-      if (before && before !== source) throw new UserError(`--resume: ${values.out}: ${sourceChange(before, source)}: resume with the same, or build a new memory with another --out`);
+      if (before && before !== source) {
+        const change = sourceChange(before, source);
+        throw change
+          ? optionUserError`${opt("resume")}: ${config.out}: it was built with ${opt(change.key)} ${change.was}, now ${change.now}: resume with the same, or build a new memory with another ${opt("out")}`
+          : optionUserError`${opt("resume")}: ${config.out}: it was built from ${before}, not ${source}: resume with the same, or build a new memory with another ${opt("out")}`;
+      }
       // Entries made by other code (an edited prompt) would mix two methods in one memory.
       const codeBefore = store.getMeta("code");
       const recorded = codeBefore ? (JSON.parse(codeBefore) as CodeIdentity) : undefined;
       if (!sameCode(recorded, code)) {
-        throw new UserError(`--resume: ${values.out}: sqlmend's code changed since the memory's build started (${codeChange(recorded, code)}): finish it with the code it started with, or build a new memory with another --out`);
+        throw optionUserError`${opt("resume")}: ${config.out}: sqlmend's code changed since the memory's build started (${codeChange(recorded, code)}): finish it with the code it started with, or build a new memory with another ${opt("out")}`;
       }
     }
     store.setMeta("build", source);
@@ -152,7 +150,7 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
       executor,
       semantics,
       samples,
-      timeoutMs: intFlag(values, "query-timeout-ms", 1),
+      timeoutMs: config.queryTimeoutMs,
       elicit: elicit === "pipeline" ? await pipelineElicitor(models, executor, bench.questions, embeddings) : undefined,
       schemaOf: schemaCache(executor),
     };
@@ -241,17 +239,17 @@ function questionsLine(questions: Question[], done: Map<string, unknown>, outcom
   );
 }
 
-/** How a refused memory resume names what differs in its source: "--split was \"train\", now \"dev\"" (one field). */
-function sourceChange(before: string, now: string): string {
+/** What differs in a memory's source from the build's (one field: "split" was "train", now "dev"), or undefined when none can be named. */
+function sourceChange(before: string, now: string): { key: string; was: string; now: string } | undefined {
   let a: Record<string, unknown>;
   let b: Record<string, unknown>;
   try {
     a = JSON.parse(before) as Record<string, unknown>;
     b = JSON.parse(now) as Record<string, unknown>;
   } catch {
-    return `it was built from ${before}, not ${now}`;
+    return undefined;
   }
   const key = [...new Set([...Object.keys(a), ...Object.keys(b)])].find((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
   const show = (v: unknown) => (v === undefined ? "(not set)" : JSON.stringify(v));
-  return key ? `it was built with --${key === "bench" ? "bench" : key} ${show(a[key])}, now ${show(b[key])}` : `it was built from ${before}, not ${now}`;
+  return key ? { key, was: show(a[key]), now: show(b[key]) } : undefined;
 }

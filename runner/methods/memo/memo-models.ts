@@ -1,9 +1,9 @@
 // The models and the embedder of a memo command, and the embedding of a memory's new keys.
 import type { CliIO } from "../../../core/io.ts";
-import { checkConfig, type ConfigDefs, type ConfigInput, type ConfigOf, defineConfig } from "../../../core/config.ts";
+import { checkConfig, type ConfigDefs, type ConfigInput, type ConfigOf } from "../../../core/config.ts";
 import { modelFlagsFrom, type RunValues } from "../../run/run-options.ts";
 import { embeddingsFrom, responseCacheFrom } from "../../run/model-setup.ts";
-import { MODEL_CONFIG } from "../../run/run-config.ts";
+import { MEMO_MODEL_CONFIG, type MemoModelConfig } from "./memo-model-config.ts";
 import { type ModelProvider, resolveModelConfig } from "../../../tools/models/models.ts";
 import { createModelProvider, usesMock } from "../../../tools/models/provider.ts";
 import type { MemoryStore } from "../../../tools/retrieval/memory-store.ts";
@@ -11,10 +11,6 @@ import type { Question } from "../../../state/question.ts";
 import type { Embedder } from "../../../tools/models/embeddings.ts";
 import { flagOf } from "../../../core/options.ts";
 
-/** The model options of every memo command: the run's, but for the embedding fallback and the endpoint alias (eval's). */
-const { embeddingFallback: _fallback, endpointAlias: _alias, ...memoModelDefs } = MODEL_CONFIG;
-export const MEMO_MODEL_CONFIG = defineConfig(memoModelDefs);
-export type MemoModelConfig = ConfigOf<typeof MEMO_MODEL_CONFIG>;
 
 /** The model's options a memo API function takes (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`, `embeddingModel`, ...). */
 export type MemoModelOptions = ConfigInput<typeof MEMO_MODEL_CONFIG>;

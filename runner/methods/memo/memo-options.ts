@@ -39,5 +39,3 @@ export const memoBuildFlags = {
   semantics: { type: "string" },
   "query-timeout-ms": { type: "string" },
 } as const;
-
-export const memoCandidatesFlags = { run: { type: "string" }, out: { type: "string" }, checkpoints: { type: "string" } } as const;

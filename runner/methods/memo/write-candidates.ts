@@ -5,17 +5,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type CliIO, defaultIO } from "../../../core/io.ts";
-import { UsageError, UserError } from "../../../core/errors.ts";
-import { type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
-import { type MemoInput, memoCandidatesFlags } from "./memo-options.ts";
+import { UserError } from "../../../core/errors.ts";
+import { checkConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../../core/config.ts";
+import { configOfFlagValues } from "../../run/api-options.ts";
+import type { MemoInput } from "./memo-options.ts";
+import { CANDIDATES_CONFIG, type CandidatesConfig } from "./candidates-config.ts";
 
-/** The options of `sqlmend memo candidates`, by name: `run` (a memo-sql eval's folder), `out` (the file), `checkpoints`. */
-export interface CandidatesOptions {
-  run: string;
-  out: string;
-  /** Where the eval's threads are, as its --checkpoints (default: the eval's own store). */
-  checkpoints?: string;
-}
+/** The options of `memo candidates` (`CANDIDATES_CONFIG`): `run` (a memo-sql eval's folder), `out` (the file), `checkpoints`. */
+export type CandidatesOptions = ConfigInput<typeof CANDIDATES_CONFIG> & { run: string; out: string };
 
 /** What `memo candidates` wrote. */
 export interface CandidatesResult {
@@ -34,17 +31,17 @@ export interface CandidatesResult {
  * `sqlmend memo candidates` is this.
  */
 export async function writeCandidates(options: CandidatesOptions, io: CliIO = defaultIO()): Promise<CandidatesResult> {
-  return memoCandidates({ values: flagValuesOf("writeCandidates", { ...options }, memoCandidatesFlags as FlagTable), positionals: [] }, io);
+  return inApiWords("writeCandidates", () => candidatesFile(checkConfig("writeCandidates", CANDIDATES_CONFIG, options), io));
 }
 
-/** `memo candidates` from its flag values: the one body the launcher and `writeCandidates` run. */
-export async function memoCandidates(input: MemoInput, io: CliIO): Promise<CandidatesResult> {
-  const values = input.values as FlagValuesOf<typeof memoCandidatesFlags>;
-  const { positionals } = input;
-  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (!values.run) throw new UsageError("--run DIR is required (a memo-sql eval's output directory)");
-  if (!values.out) throw new UsageError("--out FILE is required");
-  const runDir = path.resolve(io.cwd, values.run);
+/** `memo candidates` from flag values, for `sqlmend experiment`'s runs (until it hands over the typed config). */
+export const memoCandidates = (input: MemoInput, io: CliIO): Promise<CandidatesResult> => candidatesFile(configOfFlagValues(CANDIDATES_CONFIG, input.values), io);
+
+/** The one body `sqlmend memo candidates` and `writeCandidates` run, on the typed config. */
+export async function candidatesFile(config: CandidatesConfig, io: CliIO): Promise<CandidatesResult> {
+  if (config.run === undefined) throw optionUsageError`${opt("run")} DIR is required (a memo-sql eval's output directory)`;
+  if (config.out === undefined) throw optionUsageError`${opt("out")} FILE is required`;
+  const runDir = path.resolve(io.cwd, config.run);
   const [{ parseResults }, { openReadyCheckpointer }, { memoSqlSpec }, { CANDIDATES_KIND }] = await Promise.all([
     import("../../run/results-record.ts"),
     import("../../../storage/checkpoints.ts"),
@@ -55,10 +52,10 @@ export async function memoCandidates(input: MemoInput, io: CliIO): Promise<Candi
   try {
     text = fs.readFileSync(path.join(runDir, "results.jsonl"), "utf8");
   } catch {
-    throw new UserError(`no results.jsonl in ${values.run}`);
+    throw new UserError(`no results.jsonl in ${config.run}`);
   }
   const records = [...parseResults(text).records.values()];
-  const store = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { mustExist: true });
+  const store = await openReadyCheckpointer(config.checkpoints, io.env, io.cwd, { mustExist: true });
   try {
     // Reading checkpoints runs no node: deps that refuse to be used.
     const inert = { models: { forRole: () => { throw new Error("no model"); } }, executor: { run: () => { throw new Error("no SQL"); }, close: async () => {} } } as unknown as Parameters<typeof memoSqlSpec.build>[0];
@@ -75,7 +72,7 @@ export async function memoCandidates(input: MemoInput, io: CliIO): Promise<Candi
       }
       questions[r.id] = { dbId: r.dbId, question: r.question, candidates: list.map((c) => ({ id: c.id, sql: c.meta?.written ?? c.sql })) };
     }
-    const file = path.resolve(io.cwd, values.out);
+    const file = path.resolve(io.cwd, config.out);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify({ kind: CANDIDATES_KIND, source: { run: runDir, questions: records.length }, questions }, null, 1)}\n`);
     const counts = Object.values(questions).map((q) => q.candidates.length);
