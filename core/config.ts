@@ -171,7 +171,8 @@ export function commandLineOfConfig(command: string, positionals: readonly strin
     else if (def?.type === "strings" && Array.isArray(value)) for (const item of value) argv.push(flag, quote(String(item)));
     else argv.push(flag, quote(Array.isArray(value) ? value.join(",") : String(value)));
   };
-  for (const [key, value] of Object.entries(config)) push(`--${flagOf(key)}`, value, defs[key]);
+  // In the declaration's order, whatever order the options came in: a script's run and the launcher's read the same.
+  for (const key of Object.keys(defs)) push(`--${flagOf(key)}`, config[key], defs[key]);
   for (const [key, value] of Object.entries(graphOptions)) push(`--${flagOf(key)}`, value, undefined);
   return commandLine(command, argv);
 }

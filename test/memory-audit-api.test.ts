@@ -108,7 +108,7 @@ describe("auditGold", () => {
     const report = fs.readFileSync(audited.files.report, "utf8");
     expect(report).toContain(`| ${audited.audited} | ${audited.goldPassing} | ${audited.goldFailing} | ${audited.untested} | ${audited.failed} |`);
     // The command line that does the same, as the launcher records its own.
-    expect(report).toMatch(/command: `sqlmend ts-sql audit --bench \S+minibench --out audit --limit 4 --checkpoints audit\.ckpt --max-data-rounds 2`/);
+    expect(report).toMatch(/command: `sqlmend ts-sql audit --bench \S+minibench --limit 4 --out audit --checkpoints audit\.ckpt --max-data-rounds 2`/);
     expect(JSON.parse(fs.readFileSync(audited.files.run, "utf8"))).toMatchObject({ command: "ts-sql audit", split: "dev" });
     expect(run.out()).toContain(`${audited.goldFailing} of ${audited.audited} gold queries fail their own test case`);
   }, 60_000);

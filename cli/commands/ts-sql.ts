@@ -1,10 +1,12 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { RUN_FLAGS_USAGE } from "../../runner/run/run-options.ts";
+import { RUN_FLAGS_USAGE } from "../usage/run-usage.ts";
+import { configFromFlags, flagTableOf } from "../shared/flag-config.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
-import { audit, AUDIT_REFUSED, auditFlags } from "../../runner/methods/ts-sql/audit-gold.ts";
+import { AUDIT_CONFIG, AUDIT_REFUSED } from "../../runner/methods/ts-sql/audit-config.ts";
+import { flagOf } from "../../core/options.ts";
 
 const USAGE = `Usage: sqlmend ts-sql audit --bench DIR|minibench --out DIR [--split dev|train] [--limit N] [--ids ID,...]
                           [--concurrency K] [--resume] [TS-SQL options] [model options]
@@ -23,7 +25,7 @@ ${RUN_FLAGS_USAGE}
 
 ${optionsUsage("TS-SQL options", tsSqlRefineManifest.options)}
 
-Refused here: --initial, --correct, ${AUDIT_REFUSED.map(([flag]) => `--${flag}`).join(", ")} (nothing in the audit uses them);
+Refused here: --initial, --correct, ${Object.keys(AUDIT_REFUSED).map((key) => `--${flagOf(key)}`).join(", ")} (nothing in the audit uses them);
 run.json records max-revisions 0, the value the audit runs with.`;
 
 /** `sqlmend ts-sql audit`: its flags, then the audit (`runner/methods/ts-sql/audit-gold.ts`). */
@@ -31,8 +33,16 @@ export const tsSqlCommand: Command = {
   name: "ts-sql",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, auditFlags());
+    const [{ auditQuestions, refuseUnused }, { graphFlags }] = await Promise.all([import("../../runner/methods/ts-sql/audit-gold.ts"), import("../../runner/run/run-options.ts")]);
+    // The audit's options, every graph's own (TS-SQL's are taken), and the run's it refuses with the reason.
+    const refused = Object.fromEntries(["initial", "correct", ...Object.keys(AUDIT_REFUSED)].map((key) => [flagOf(key), { type: "string" as const }]));
+    const { values, positionals } = parseFlags(argv, { ...graphFlags(), ...flagTableOf(AUDIT_CONFIG), ...refused });
     if (positionals[0] !== "audit") throw new UsageError(positionals[0] ? `unknown ts-sql command '${positionals[0]}' (commands: audit)` : "name a ts-sql command: audit");
-    return (await audit({ values, positionals: positionals.slice(1), argv }, io)).exitCode;
+    if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+    // Every flag by its option's name: the run's into the typed config, the rest TS-SQL's own.
+    const given = Object.fromEntries(Object.entries(values).map(([flag, value]) => [flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()), value]));
+    refuseUnused(given);
+    const graphOptions = Object.fromEntries(Object.entries(given).filter(([key]) => !(key in AUDIT_CONFIG)));
+    return (await auditQuestions(configFromFlags(AUDIT_CONFIG, values), graphOptions, io)).exitCode;
   },
 };

@@ -5,14 +5,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type CliIO, defaultIO } from "../../../core/io.ts";
-import { firstLineOf, UsageError, UserError } from "../../../core/errors.ts";
-import { commandLine } from "../../../core/secrets.ts";
-import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, runFlags } from "../../run/run-options.ts";
+import { firstLineOf, UserError } from "../../../core/errors.ts";
+import { checkConfig, checkGraphOptions, commandLineOfConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../../core/config.ts";
+import { answerSettings, graphFlags, graphOptionsOf, graphSettings, modelFlagsFrom, runFlags } from "../../run/run-options.ts";
 import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../../run/question-loop.ts";
-import { RUN_DIR_FLAGS, splitFrom } from "../../run/output-dir-flags.ts";
+import { RUN_DIR_FLAGS } from "../../run/output-dir-flags.ts";
 import { fileOrder } from "../../run/question-sample.ts";
 import { inRunFolder, runQuestionsOf } from "../../run/run-skeleton.ts";
-import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
+import { type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
+import { optionDefsOf } from "../../../graphs/manifests/manifest.ts";
+import { AUDIT_CONFIG, AUDIT_REFUSED, type AuditConfig } from "./audit-config.ts";
 import type { GraphOptionsOf } from "../../../graphs/registry.ts";
 import { tsSqlRefineManifest } from "../../../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../../../graphs/registry.ts";
@@ -27,26 +29,14 @@ const RESULTS = "audit.jsonl";
 /** What the audit fixes, whatever the flags say: the gold is tested as it is, never revised. */
 const AUDIT_FIXED = { maxRevisions: 0 } as const;
 
-/** Flags the audit parses (shared with eval) but has no node to apply them to. */
-export const AUDIT_REFUSED: [string, string][] = [
-  ["max-revisions", "the audit revises nothing (it runs with 0 revisions)"],
-  ["few-shot", "the audit generates no SQL (ts-sql-refine has no generator)"],
-  ["max-fix-rounds", "TS-SQL has no execution-error fix loop"],
-  ["schema-max-chars", "the schema text is only used by the reviser, which the audit never runs"],
-];
-
-/** The audit's flags: the run's (model, graph knobs, node swaps), every graph's own options, the selection's. */
-export const auditFlags = () => ({ ...runFlags, ...graphFlags(), ...RUN_DIR_FLAGS }) as const;
-
 /**
- * The options of `sqlmend ts-sql audit`, by name (camelCase): `bench` (a folder, or "minibench") or `questions` with
- * `dbDir`, `out`, `split` (default dev), `limit`, `ids`, `concurrency` (default 2), `resume`, the model's (`model`,
+ * The options of `sqlmend ts-sql audit` (`AUDIT_CONFIG`), by name: `bench` (a folder, or "minibench") or `questions`
+ * with `dbDir`, `out`, `split` (default dev), `limit`, `ids`, `concurrency` (default 2), `resume`, the model's (`model`,
  * `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`, `seed`, `cache`, ...), `checkpoints`, `node: { SLOT: FILE }`, and
  * `options`, TS-SQL's own (camelCase, as ts-sql-refine declares them).
  */
-export type AuditOptions = Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS>, "out" | "node" | "graph" | "initial" | "correct"> & {
+export type AuditOptions = ConfigInput<typeof AUDIT_CONFIG> & {
   out: string;
-  node?: Readonly<Record<string, string>>;
   /** TS-SQL's own options (as ts-sql-refine declares them), camelCase. */
   options?: GraphOptionsOf<"ts-sql-refine">;
 };
@@ -88,28 +78,40 @@ export interface AuditResult {
  * folder `sqlmend ts-sql audit` writes (audit.jsonl, report.md, run.json): the launcher's audit is this.
  */
 export async function auditGold(options: AuditOptions, io: CliIO = defaultIO()): Promise<AuditResult> {
-  const { options: graphOptions, ...rest } = options;
-  return asApiErrors("auditGold", () => audit({ values: flagValuesOf("auditGold", rest, auditFlags() as FlagTable, graphOptions as Record<string, unknown> | undefined), positionals: [] }, io));
+  return inApiWords("auditGold", async () => {
+    const { options: given, ...rest } = options as AuditOptions & Record<string, unknown>;
+    refuseUnused({ ...rest, ...given });
+    const config = checkConfig("auditGold", AUDIT_CONFIG, rest);
+    return auditQuestions(config, checkGraphOptions("auditGold", optionDefsOf(tsSqlRefineManifest), given), io);
+  });
 }
 
-/** The audit from its flag values (the launcher's parse after `audit`, or `auditGold`'s): the one body both run. */
-export async function audit(input: { values: FlagValues; positionals: string[]; argv?: string[] }, io: CliIO): Promise<AuditResult> {
-  const values = input.values as FlagValuesOf<ReturnType<typeof auditFlags>>;
-  const { positionals } = input;
-  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
-  if (!values.out) throw new UsageError("--out DIR is required");
-  if (values.initial !== undefined || values.correct !== undefined) throw new UsageError("--initial and --correct do not apply: the audit tests the benchmark's gold SQL");
-  // Flags of nodes the audit never runs (it revises nothing and generates nothing) are refused, not silently dropped.
-  for (const [flag, why] of AUDIT_REFUSED) if (values[flag as keyof typeof values] !== undefined) throw new UsageError(`--${flag} does not apply: ${why}`);
-  splitFrom(values.split, "dev");
-  const limit = intFlag(values, "limit", 1);
-  const concurrency = intFlag(values, "concurrency", 1) ?? 2;
+/**
+ * Options of a run the audit has no node for (it generates nothing, revises nothing, fixes nothing; it tests the gold,
+ * so no initial SQL): refused by name with the reason, never dropped. `given`: the options by name, flags or a script's.
+ */
+export function refuseUnused(given: Record<string, unknown>): void {
+  if (given.initial !== undefined || given.correct !== undefined) throw optionUsageError`${opt("initial")} and ${opt("correct")} do not apply: the audit tests the benchmark's gold SQL`;
+  for (const [key, why] of Object.entries(AUDIT_REFUSED)) if (given[key] !== undefined) throw optionUsageError`${opt(key)} does not apply: ${why}`;
+}
+
+/** The flag names runner/run's helpers read today: goes when they take the typed config (`legacyValuesOf`). */
+const auditFlags = () => ({ ...runFlags, ...graphFlags(), ...RUN_DIR_FLAGS }) as const;
+const legacyValuesOf = (config: AuditConfig, graphOptions: Record<string, unknown>) =>
+  flagValuesOf("ts-sql audit", config, auditFlags() as FlagTable, graphOptions) as FlagValuesOf<ReturnType<typeof auditFlags>>;
+
+/** The one body `sqlmend ts-sql audit` and `auditGold` run: the typed config and TS-SQL's own options by name. */
+export async function auditQuestions(config: AuditConfig, graphOptionValues: Record<string, unknown>, io: CliIO): Promise<AuditResult> {
+  if (config.bench === undefined && config.dbDir === undefined) throw optionUsageError`${opt("bench")} DIR is required (or ${opt("questions")} FILE ${opt("dbDir")} DIR)`;
+  if (config.out === undefined) throw optionUsageError`${opt("out")} DIR is required`;
+  refuseUnused(graphOptionValues);
+  const values = legacyValuesOf(config, graphOptionValues);
+  const concurrency = config.concurrency ?? 2;
   const spec = manifestOf(tsSqlRefineManifest.name);
   graphOptionsOf(spec, values);
   modelFlagsFrom(values);
 
-  const { bench, source, benchDir, split, questions: selected } = await runQuestionsOf(values, io, "dev", limit);
+  const { bench, source, benchDir, split, questions: selected } = await runQuestionsOf(values, io, "dev", config.limit);
   const questions = fileOrder(selected.filter((q) => q.goldSql));
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
@@ -166,7 +168,7 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
       progress: { metric: { label: "gold passes", as: "share" }, of: (record) => ({ hit: record.status === "passed", tokens: record.inputTokens + record.outputTokens }) },
     });
     const { records } = run;
-    fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: input.argv ? commandLine("ts-sql", input.argv) : commandLineOf("ts-sql", ["audit", ...positionals], values), summarize: runner.spec.outcome?.summarize, notes }));
+    fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: commandLineOfConfig("ts-sql", ["audit"], AUDIT_CONFIG, config, graphOptionValues), summarize: runner.spec.outcome?.summarize, notes }));
     const failed = records.filter((r) => r.status === "failed").length;
     io.stdout(
       `${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\n` +
