@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Command, UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { modelFlagsFrom, runFlags } from "../../runner/run/run-options.ts";
+import { modelFlagsFrom } from "../../runner/run/run-options.ts";
+import { RUN_CONFIG } from "../../runner/run/run-config.ts";
+import { configFromFlags, flagTableOf } from "../shared/flag-config.ts";
 import { formatUsage } from "../../runner/run/progress.ts";
 import { count } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
@@ -28,7 +30,7 @@ export const linkCommand: Command = {
   usage,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, {
-      ...runFlags,
+      ...flagTableOf(RUN_CONFIG),
       db: { type: "string" },
       evidence: { type: "string" },
       "description-dir": { type: "string" },
@@ -44,7 +46,8 @@ export const linkCommand: Command = {
     if (values.keywords !== undefined && !keywords?.length) throw new UsageError("--keywords takes a comma-separated list");
 
     // The model client loads once the flags have passed their checks.
-    const modelFlags = modelFlagsFrom(values);
+    const runConfig = configFromFlags(RUN_CONFIG, values);
+    const modelFlags = modelFlagsFrom(runConfig);
     const [{ embeddingsFrom }, { linkQuestion }, { resolveModelConfig, resolveRoleSettings }, { createModelProvider }, { lexicalKeywords }, { usageOfCalls }] =
       await Promise.all([
         import("../../runner/run/model-setup.ts"),
@@ -59,7 +62,7 @@ export const linkCommand: Command = {
     const hasModel = resolveRoleSettings(config, "linker") !== undefined;
     const executor = createExecutor({ size: 1 });
     try {
-      const embeddings = embeddingsFrom(values, io.env, io.cwd);
+      const embeddings = embeddingsFrom(runConfig, io.env, io.cwd);
       const deps = { models: createModelProvider(config, io.env), executor, ...(embeddings ? { embeddings } : {}) };
       const { linking, records, index } = await linkQuestion(deps, {
         question,

@@ -40,7 +40,7 @@ stopped by Ctrl-C / SIGTERM / SIGHUP.`,
     const [sub, ...rest] = argv;
     if (sub !== "guideline") throw new UsageError(sub ? `unknown subcommand '${sub}' (magic has: guideline)` : "name a subcommand: sqlmend magic guideline ...");
     // Loaded when it runs, not for --help: the training loop's imports are heavier than a usage line's.
-    const [{ trainGuideline, guidelineGraphOptionsOf }, { GUIDELINE_CONFIG }, { graphFlags }] = await Promise.all([
+    const [{ trainGuideline, guidelineGraphOptionsOfValues }, { GUIDELINE_CONFIG }, { graphFlags }] = await Promise.all([
       import("../../runner/methods/magic/guideline-training.ts"),
       import("../../runner/methods/magic/guideline-config.ts"),
       import("../../runner/run/run-options.ts"),
@@ -49,6 +49,6 @@ stopped by Ctrl-C / SIGTERM / SIGHUP.`,
     const { values, positionals } = parseFlags(rest, { ...graphFlags(), ...flagTableOf(GUIDELINE_CONFIG), correct: { type: "string" } });
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     if (values.correct !== undefined) throw new UsageError("--correct applies to eval and ask; the cycle runs on every failure");
-    return (await trainGuideline(configFromFlags(GUIDELINE_CONFIG, values), guidelineGraphOptionsOf(values), io)).exitCode;
+    return (await trainGuideline(configFromFlags(GUIDELINE_CONFIG, values), guidelineGraphOptionsOfValues(values), io)).exitCode;
   },
 };

@@ -33,16 +33,14 @@ export const tsSqlCommand: Command = {
   name: "ts-sql",
   usage: USAGE,
   async run(argv, io) {
-    const [{ auditQuestions, refuseUnused }, { graphFlags }] = await Promise.all([import("../../runner/methods/ts-sql/audit-gold.ts"), import("../../runner/run/run-options.ts")]);
+    const [{ auditQuestions, refuseUnused }, { graphFlags, graphOptionsOf }] = await Promise.all([import("../../runner/methods/ts-sql/audit-gold.ts"), import("../../runner/run/run-options.ts")]);
     // The audit's options, every graph's own (TS-SQL's are taken), and the run's it refuses with the reason.
     const refused = Object.fromEntries(["initial", "correct", ...Object.keys(AUDIT_REFUSED)].map((key) => [flagOf(key), { type: "string" as const }]));
     const { values, positionals } = parseFlags(argv, { ...graphFlags(), ...flagTableOf(AUDIT_CONFIG), ...refused });
     if (positionals[0] !== "audit") throw new UsageError(positionals[0] ? `unknown ts-sql command '${positionals[0]}' (commands: audit)` : "name a ts-sql command: audit");
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-    // Every flag by its option's name: the run's into the typed config, the rest TS-SQL's own.
-    const given = Object.fromEntries(Object.entries(values).map(([flag, value]) => [flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()), value]));
-    refuseUnused(given);
-    const graphOptions = Object.fromEntries(Object.entries(given).filter(([key]) => !(key in AUDIT_CONFIG)));
-    return (await auditQuestions(configFromFlags(AUDIT_CONFIG, values), graphOptions, io)).exitCode;
+    // What the audit cannot use is refused first, by its flag; then the run's options and TS-SQL's own, typed.
+    refuseUnused(Object.fromEntries(Object.entries(values).map(([flag, value]) => [flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()), value])));
+    return (await auditQuestions(configFromFlags(AUDIT_CONFIG, values), graphOptionsOf(tsSqlRefineManifest, values), io)).exitCode;
   },
 };

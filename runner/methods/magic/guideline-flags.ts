@@ -1,6 +1,7 @@
-// The flag names a guideline run's options have in runner/run's flag-value helpers, which the training body still
-// calls (`legacyValuesOf`); goes when they take the typed config. The launcher's flags come from `GUIDELINE_CONFIG`.
-import { graphFlags, runFlags } from "../../run/run-options.ts";
-import { RUN_DIR_FLAGS } from "../../run/output-dir-flags.ts";
+// A guideline run's options as flag names, for `sqlmend experiment`'s recipes (which still hand over flag values;
+// `learnFrom` parses them into the typed config). The launcher's flags come from `GUIDELINE_CONFIG` (cli/commands/magic.ts).
+import { graphFlags } from "../../run/run-options.ts";
+import { legacyFlagTableOf } from "../../run/api-options.ts";
+import { GUIDELINE_CONFIG } from "./guideline-config.ts";
 
-export const MAGIC_GUIDELINE_FLAGS = { ...runFlags, ...graphFlags(), ...RUN_DIR_FLAGS, batch: { type: "string" }, semantics: { type: "string" } } as const;
+export const MAGIC_GUIDELINE_FLAGS = { ...legacyFlagTableOf(GUIDELINE_CONFIG), ...graphFlags() } as const;

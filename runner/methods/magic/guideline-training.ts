@@ -9,14 +9,16 @@ import path from "node:path";
 import type { CliIO } from "../../../core/io.ts";
 import { commandLineOfConfig, opt, optionUsageError, optionUserError } from "../../../core/config.ts";
 import { EXIT } from "../../../core/exit.ts";
-import { answerSettings, declaredOptionsFrom, graphOptionsFrom, graphSettings, loadSlotModules, modelFlagsFrom } from "../../run/run-options.ts";
+import { answerSettings, declaredOptionsFrom, graphOptionsFrom, graphOptionsOfValues, graphSettings, loadSlotModules, modelFlagsFrom, optionsOfGraph } from "../../run/run-options.ts";
+import { benchRequired } from "../../run/output-dir-flags.ts";
 import type { RunnableGraph } from "../../run/question-thread.ts";
 import { jsonLinesStore, runQuestions } from "../../run/question-loop.ts";
-import { fileOrder, sampleFrom } from "../../run/question-sample.ts";
+import { fileOrder, sampleOf } from "../../run/question-sample.ts";
 import { runPlace } from "../../run/run-json.ts";
 import { inRunFolder, runQuestionsOf } from "../../run/run-skeleton.ts";
-import { configOfFlagValues, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
+import { configOfFlagValues, type FlagValues } from "../../run/api-options.ts";
 import { findManifest, manifestOf } from "../../../graphs/registry.ts";
+import type { GraphInfo } from "../../../graphs/spec.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../../nodes/magic/options.ts";
 import { readOptions } from "../../../core/options.ts";
@@ -32,7 +34,6 @@ import { computeStats, type MagicStats } from "./guideline-stats.ts";
 import { renderSummary } from "./guideline-summary.ts";
 import { processQuestion } from "./training-question.ts";
 import { GUIDELINE_CONFIG, type GuidelineConfig } from "./guideline-config.ts";
-import { MAGIC_GUIDELINE_FLAGS } from "./guideline-flags.ts";
 
 const RESULTS = "results.jsonl";
 
@@ -84,47 +85,45 @@ async function trainSplitOf(benchDir: string | undefined) {
   return loadBenchmark(benchDir, { split: "train" });
 }
 
+/** The graphs whose own options a guideline run takes: the cycle's, the merge's, and the initial generator's when `initial` names one. */
+export function guidelineGraphs(initial: string | undefined): GraphInfo[] {
+  const generator = findManifest(initial ?? "baseline");
+  return [magicFeedbackManifest, magicGuidelineManifest, ...(generator ? [generator] : [])];
+}
+
 /**
- * Every check `magic guideline` makes of its options before it loads anything slow or spends a call (the cycle's
- * options and its initial generator's included). `sqlmend experiment` calls it for a guideline run before the first run.
+ * The graphs' own options among flag values (the launcher's, a recipe's), parsed by their declarations into the typed
+ * record the run takes; a flag only other graphs declare is refused, naming them.
  */
-export function checkGuideline(config: GuidelineConfig, graphOptions: Record<string, unknown>): { batchSize: number; concurrency: number } {
-  if (config.bench === undefined && config.dbDir === undefined) throw optionUsageError`${opt("bench")} DIR is required (or ${opt("questions")} FILE ${opt("dbDir")} DIR)`;
+export function guidelineGraphOptionsOfValues(values: Record<string, unknown>): Record<string, unknown> {
+  const graphs = guidelineGraphs(typeof values.initial === "string" ? values.initial : undefined);
+  declaredOptionsFrom(graphs[0]!, values, graphs.slice(1));
+  return graphOptionsOfValues(graphs, values);
+}
+
+/**
+ * Every check `magic guideline` makes of its options before it loads anything slow or spends a call (the graph
+ * options were checked by their declarations when parsed). `sqlmend experiment` calls it before the first run.
+ */
+export function checkGuideline(config: GuidelineConfig): { batchSize: number; concurrency: number } {
+  if (config.bench === undefined && config.dbDir === undefined) throw benchRequired();
   if (config.out === undefined) throw optionUsageError`${opt("out")} DIR is required`;
-  const values = legacyValuesOf(config, graphOptions);
-  sampleFrom(values);
-  modelFlagsFrom(values);
-  const generator = findManifest(config.initial ?? "baseline");
-  declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
+  sampleOf(config);
+  modelFlagsFrom(config);
   return { batchSize: config.batch ?? 10, concurrency: config.concurrency ?? 4 };
 }
 
-/**
- * The config and graph options as runner/run reads them today (flag names): goes when the run machinery (question
- * selection, models, run folder, graph options, run.json settings) takes the typed config.
- */
-function legacyValuesOf(config: GuidelineConfig, graphOptions: Record<string, unknown>): FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS> {
-  return flagValuesOf("magic guideline", config, MAGIC_GUIDELINE_FLAGS as FlagTable, graphOptions) as FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS>;
-}
-
-/** The graph options among a guideline run's flag values (the cycle's, the merge's, the generator's), by name. */
-export function guidelineGraphOptionsOf(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([flag, value]) => value !== undefined && !(camelOf(flag) in GUIDELINE_CONFIG)).map(([flag, value]) => [camelOf(flag), value]));
-}
-const camelOf = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
 /** `magic guideline` from flag values, for `sqlmend experiment`'s runs (until it hands over the typed config). */
-export const learnFrom = (input: { values: FlagValues }, io: CliIO): Promise<GuidelineResult> => trainGuideline(configOfFlagValues(GUIDELINE_CONFIG, input.values), guidelineGraphOptionsOf(input.values), io);
-export const checkGuidelineFlags = (input: { values: FlagValues }) => checkGuideline(configOfFlagValues(GUIDELINE_CONFIG, input.values), guidelineGraphOptionsOf(input.values));
+export const learnFrom = (input: { values: FlagValues }, io: CliIO): Promise<GuidelineResult> => trainGuideline(configOfFlagValues(GUIDELINE_CONFIG, input.values), guidelineGraphOptionsOfValues(input.values), io);
+export const checkGuidelineFlags = (input: { values: FlagValues }) => (guidelineGraphOptionsOfValues(input.values), checkGuideline(configOfFlagValues(GUIDELINE_CONFIG, input.values)));
 
 /**
  * The one body `sqlmend magic guideline` and `learnGuideline` run: the typed config, and the graphs' own options (the
- * cycle's, the merge's, the initial generator's) by name.
+ * cycle's, the merge's, the initial generator's), typed, by name.
  */
-export async function trainGuideline(config: GuidelineConfig, graphOptionValues: Record<string, unknown>, io: CliIO): Promise<GuidelineResult> {
-  const { batchSize, concurrency } = checkGuideline(config, graphOptionValues);
-  const values = legacyValuesOf(config, graphOptionValues);
-  const { bench, source, benchDir, split, questions: selected, skipped, sample } = await runQuestionsOf(values, io, "train", config.limit);
+export async function trainGuideline(config: GuidelineConfig, graphOptions: Record<string, unknown>, io: CliIO): Promise<GuidelineResult> {
+  const { batchSize, concurrency } = checkGuideline(config);
+  const { bench, source, benchDir, split, questions: selected, skipped, sample } = await runQuestionsOf(config, io, "train");
   const semantics: Semantics = config.semantics ?? (bench.layout === "spider" ? "spider" : "bird");
   const questions = fileOrder(selected);
 
@@ -134,21 +133,20 @@ export async function trainGuideline(config: GuidelineConfig, graphOptionValues:
     import("../../run/graph-runner.ts"),
     import("../../../tools/retrieval/examples.ts"),
   ]);
-  await (await import("../../run/model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
+  await (await import("../../run/model-setup.ts")).checkEndpointsFrom(config, io.env, io.cwd);
   const executor = getSharedExecutor();
-  return inRunFolder("magic guideline", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
-    const models = modelsFrom(values, io.env, io.cwd, "feedback", warn, () => [bench.questions]);
-    const graphOptions = graphOptionsFrom(values);
+  return inRunFolder("magic guideline", config, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
+    const models = modelsFrom(config, io.env, io.cwd, "feedback", warn, () => [bench.questions]);
+    const shared = graphOptionsFrom(config);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
-    const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" && !bench.customQuestions ? bench : await trainSplitOf(benchDir)).questions) : undefined;
+    const examples = (shared.fewShot ?? 0) > 0 ? createExampleStore((split === "train" && !bench.customQuestions ? bench : await trainSplitOf(benchDir)).questions) : undefined;
     const deps: NodeDeps = { models, executor, examples };
-    const generator = findManifest(config.initial ?? "baseline");
-    const own = declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
+    const own = optionsOfGraph(magicFeedbackManifest, graphOptions);
     const cycle = readOptions(MAGIC_FEEDBACK_OPTIONS, own);
-    const slots = await loadSlotModules(magicFeedbackManifest, values.node as string[] | undefined, io.cwd);
+    const slots = await loadSlotModules(magicFeedbackManifest, config.node, io.cwd);
     const [magicFeedbackSpec, magicGuidelineSpec] = await Promise.all([manifestOf(magicFeedbackManifest.name).load(), manifestOf(magicGuidelineManifest.name).load()]);
     const feedbackGraph: RunnableGraph & { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> } = magicFeedbackSpec.build(deps, {
-      ...graphOptions,
+      ...shared,
       ...own,
       semantics,
       slots,
@@ -156,7 +154,7 @@ export async function trainGuideline(config: GuidelineConfig, graphOptionValues:
       cwd: io.cwd,
     });
     const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver, maxUnusableRetries: cycle.maxUnusableRetries });
-    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest], benchQuestions: bench }, deps, graphOptions);
+    const initial = await resolveInitialSource(config.initial, { cwd: io.cwd, graphOptions, checkpointer: checkpoints.saver, benchQuestions: bench }, deps, shared);
 
     if (initial.kind === "predictions" && initial.extraction?.size) {
       const extracted = [...initial.extraction.values()].filter((how) => how === "extracted").length;
@@ -177,8 +175,8 @@ export async function trainGuideline(config: GuidelineConfig, graphOptionValues:
         sample,
         models: models.describe(),
         settings: {
-          ...answerSettings(values, ["initial"], where),
-          ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd, outDir),
+          ...answerSettings(config, ["initial"], where),
+          ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], graphOptions, io.cwd, outDir),
         },
       },
       ["command", "bench", "split", "questions", "dbDir", "semantics", "initial", "batch", "sample", "models", "settings"],
@@ -208,7 +206,7 @@ export async function trainGuideline(config: GuidelineConfig, graphOptionValues:
         `magic guideline: initial ${initial.kind === "graph" ? initial.spec.name : path.basename(initial.file)} on ${bench.name}: ` +
         `${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}, max ${cycle.maxIter} iterations${cycle.noManager ? ", no manager" : ""}, batches of ${batchSize}`,
       run: async (q, previous) => {
-        const { record, interactions } = await processQuestion(q, previous, { initial, feedbackGraph, feedbackSpec: magicFeedbackSpec, deps, semantics, timeoutMs: graphOptions.timeoutMs, runId: runFile.runId });
+        const { record, interactions } = await processQuestion(q, previous, { initial, feedbackGraph, feedbackSpec: magicFeedbackSpec, deps, semantics, timeoutMs: shared.timeoutMs, runId: runFile.runId });
         // Before the record: a kill between the two leaves interactions without a record, which a resumed run drops.
         if (interactions.length) fs.appendFileSync(interactionsFile, interactions.map((i) => `${JSON.stringify(i)}\n`).join(""));
         return record;
@@ -243,7 +241,7 @@ export async function trainGuideline(config: GuidelineConfig, graphOptionValues:
       path.join(outDir, `predict_${split}.json`),
       records.map((r) => ({ id: r.id, dbId: r.dbId, sql: r.corrected && r.correctedSql !== undefined ? r.correctedSql : r.initialSql })),
     );
-    const command = commandLineOfConfig("magic guideline", [], GUIDELINE_CONFIG, config, graphOptionValues);
+    const command = commandLineOfConfig("magic guideline", [], GUIDELINE_CONFIG, config, graphOptions);
     const written: GuidelineStats = { ...stats, initial: runFile.initial, bench: source.bench ?? null, questionsFile: source.questions ?? null, dbDir: source.dbDir ?? null, split, semantics, batch: batchSize, fallbacks: notes, command };
     fs.writeFileSync(path.join(outDir, "stats.json"), `${JSON.stringify(written, null, 2)}\n`);
     io.stdout(renderSummary(stats, outDir, merger.merged > 0, run.failed.length));

@@ -4,11 +4,11 @@
  */
 import { type CliIO, defaultIO } from "../../../core/io.ts";
 import { checkConfig, checkGraphOptions, type ConfigInput, inApiWords } from "../../../core/config.ts";
-import { findManifest, type GraphOptionsOf } from "../../../graphs/registry.ts";
+import type { GraphOptionsOf } from "../../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../../graphs/manifests/magic.ts";
 import { optionDefsOf } from "../../../graphs/manifests/manifest.ts";
 import { GUIDELINE_CONFIG } from "./guideline-config.ts";
-import { type GuidelineResult, trainGuideline } from "./guideline-training.ts";
+import { type GuidelineResult, guidelineGraphs, trainGuideline } from "./guideline-training.ts";
 
 /** The cycle's and the merge's own options: by name beside the run's (`maxIter: 3`), as they are flags of the command. */
 type CycleOptions = GraphOptionsOf<"magic-feedback"> & GraphOptionsOf<"magic-guideline">;
@@ -39,8 +39,7 @@ export async function learnGuideline(options: GuidelineOptions, io: CliIO = defa
     const config = checkConfig("learnGuideline", GUIDELINE_CONFIG, rest, CYCLE_KEYS);
     const cycle = Object.fromEntries(Object.entries(rest).filter(([key]) => CYCLE_KEYS.includes(key)));
     // The graphs whose options the run takes: the cycle, the merge, and the initial generator when one is named.
-    const generator = findManifest(config.initial ?? "baseline");
-    const defs = { ...(generator ? optionDefsOf(generator) : {}), ...optionDefsOf(magicGuidelineManifest), ...optionDefsOf(magicFeedbackManifest) };
+    const defs = Object.assign({}, ...guidelineGraphs(config.initial).reverse().map((graph) => optionDefsOf(graph)));
     return trainGuideline(config, checkGraphOptions("learnGuideline", defs, { ...cycle, ...given }), io);
   });
 }

@@ -12,16 +12,18 @@ import { compactNumber } from "../../run/progress.ts";
 import { type BuildOptions, buildMemoryEntry, schemaCache } from "../../../nodes/memo/memory-build.ts";
 import { runQuestions, unfinishedLines } from "../../run/question-loop.ts";
 import { runQuestionsOf } from "../../run/run-skeleton.ts";
-import { fileOrder, sampleFrom } from "../../run/question-sample.ts";
+import { fileOrder, sampleOf } from "../../run/question-sample.ts";
+import { benchRequired } from "../../run/output-dir-flags.ts";
+import { modelFlagsFrom } from "../../run/run-options.ts";
 import { lockOutDir } from "../../run/out-dir-lock.ts";
-import { configOfFlagValues, type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
+import { configOfFlagValues } from "../../run/api-options.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../../../state/usage.ts";
 import { ERROR_TYPES, MemoryStore } from "../../../tools/retrieval/memory-store.ts";
 import type { Semantics } from "../../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../../tools/sqlite/executor.ts";
 import type { Question } from "../../../state/question.ts";
 import { type CodeIdentity, codeChange, codeIdentity, sameCode } from "../../../tools/version.ts";
-import { type MemoInput, memoBuildFlags } from "./memo-options.ts";
+import type { MemoInput } from "./memo-options.ts";
 import { embedderFor, embedKeys, modelsFor } from "./memo-models.ts";
 import { MEMORY_BUILD_CONFIG, type MemoryBuildConfig } from "./memory-build-config.ts";
 import { errorTypeHistogram } from "./error-type-histogram.ts";
@@ -78,18 +80,12 @@ export async function buildMemory(options: MemoryBuildOptions, io: CliIO = defau
 
 /** Every check `memo build` makes of its options before it loads anything slow; `sqlmend experiment` calls it before the first run. */
 export function checkMemoryBuild(config: MemoryBuildConfig) {
-  if (config.bench === undefined && config.dbDir === undefined) throw optionUsageError`${opt("bench")} DIR is required (or ${opt("questions")} FILE ${opt("dbDir")} DIR)`;
+  if (config.bench === undefined && config.dbDir === undefined) throw benchRequired();
   if (config.out === undefined) throw optionUsageError`${opt("out")} FILE is required`;
-  sampleFrom(legacyValuesOf(config));
+  sampleOf(config);
+  modelFlagsFrom(config);
   return { concurrency: config.concurrency ?? 4, samples: config.samples ?? 4, temperature: config.sampleTemperature ?? 0.8, elicit: config.elicit ?? "sampling" };
 }
-
-/**
- * The selection and model options as runner/run reads them today (flag names): goes when `runQuestionsOf`,
- * `sampleFrom` and `checkEndpointsFrom` take the typed selection and model configs.
- */
-const legacyValuesOf = (config: MemoryBuildConfig) => flagValuesOf("memo build", config, flagTableOfLegacy) as FlagValuesOf<typeof memoBuildFlags>;
-const flagTableOfLegacy = memoBuildFlags as FlagTable;
 
 /** `memo build` from flag values, for `sqlmend experiment`'s runs (until it hands over the typed config). */
 export const memoBuild = (input: MemoInput, io: CliIO): Promise<MemoryBuildResult> => buildMemoryFile(configOfFlagValues(MEMORY_BUILD_CONFIG, input.values), io);
@@ -98,12 +94,11 @@ export const checkMemoBuildFlags = (input: MemoInput) => checkMemoryBuild(config
 /** The one body `sqlmend memo build` and `buildMemory` run, on the typed config. */
 export async function buildMemoryFile(config: MemoryBuildConfig, io: CliIO): Promise<MemoryBuildResult> {
   const { concurrency, samples, temperature, elicit } = checkMemoryBuild(config);
-  const values = legacyValuesOf(config);
-  const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(values, io, "train", config.limit);
+  const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(config, io, "train");
   const semantics: Semantics = config.semantics ?? (bench.layout === "spider" ? "spider" : "bird");
   // The memory learns from gold SQL: questions without one are not selected.
   const questions = fileOrder(selected.filter((q) => q.goldSql));
-  await checkEndpointsFrom(values, io.env, io.cwd);
+  await checkEndpointsFrom(config, io.env, io.cwd);
   const models = modelsFor(config, io, temperature, bench.questions);
   const embeddings = embedderFor(config, io);
 

@@ -1,7 +1,7 @@
 // The models and the embedder of a memo command, and the embedding of a memory's new keys.
 import type { CliIO } from "../../../core/io.ts";
 import { checkConfig, type ConfigDefs, type ConfigInput, type ConfigOf } from "../../../core/config.ts";
-import { modelFlagsFrom, type RunValues } from "../../run/run-options.ts";
+import { modelFlagsFrom } from "../../run/run-options.ts";
 import { embeddingsFrom, responseCacheFrom } from "../../run/model-setup.ts";
 import { MEMO_MODEL_CONFIG, type MemoModelConfig } from "./memo-model-config.ts";
 import { type ModelProvider, resolveModelConfig } from "../../../tools/models/models.ts";
@@ -9,7 +9,6 @@ import { createModelProvider, usesMock } from "../../../tools/models/provider.ts
 import type { MemoryStore } from "../../../tools/retrieval/memory-store.ts";
 import type { Question } from "../../../state/question.ts";
 import type { Embedder } from "../../../tools/models/embeddings.ts";
-import { flagOf } from "../../../core/options.ts";
 
 
 /** The model's options a memo API function takes (`model`, `baseUrl`, `roleModel: { ROLE: MODEL }`, `embeddingModel`, ...). */
@@ -40,33 +39,19 @@ export function memoModels<Defs extends ConfigDefs>(api: string, defs: Defs, opt
   return { config, models: memoModelsOf(model, io) };
 }
 
-/**
- * The model config as the model set-up reads it today (flag names). Goes when runner/run/model-setup.ts takes the typed
- * model config.
- */
-function modelValuesOf(config: MemoModelConfig): RunValues {
-  const values: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(config)) {
-    if (value === undefined) continue;
-    values[flagOf(key)] = key === "roleModel" ? Object.entries(value as Record<string, string>).map(([role, name]) => `${role}=${name}`) : typeof value === "number" ? String(value) : value;
-  }
-  return values as RunValues;
-}
-
 /** The models of a memo command; `known`: the questions whose gold the mock model may answer from (only the mock gets them). */
 export function modelsFor(model: MemoModelConfig, io: CliIO, sampleTemperature?: number, known?: Question[]): ModelProvider {
-  const values = modelValuesOf(model);
-  const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
+  const config = resolveModelConfig(modelFlagsFrom(model), io.env, io.cwd);
   // Diversity comes from sampling: the sampler role runs warm unless the config sets its temperature.
   if (sampleTemperature !== undefined) config.roles = { ...config.roles, sampler: { temperature: sampleTemperature, ...config.roles.sampler } };
-  const cache = usesMock(config) ? undefined : responseCacheFrom(values, io.env, io.cwd, (line) => io.stderr(`warning: ${line}\n`));
+  const cache = usesMock(config) ? undefined : responseCacheFrom(model, io.env, io.cwd, (line) => io.stderr(`warning: ${line}\n`));
   const models = createModelProvider(config, io.env, { ...(cache ? { cache } : {}), ...(known ? { known: () => [known] } : {}) });
   models.forRole("labeler");
   return models;
 }
 
 /** The shared embedder when one is configured (options, env, config file), as for eval. */
-export const embedderFor = (model: MemoModelConfig, io: CliIO): Embedder | undefined => embeddingsFrom(modelValuesOf(model), io.env, io.cwd);
+export const embedderFor = (model: MemoModelConfig, io: CliIO): Embedder | undefined => embeddingsFrom(model, io.env, io.cwd);
 
 /** Embeds the keys of entries that have none yet (build, add), and says in one line how retrieval will rank. */
 export async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Promise<{ line: string; embedded: boolean }> {

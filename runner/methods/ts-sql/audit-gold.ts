@@ -7,12 +7,11 @@ import path from "node:path";
 import { type CliIO, defaultIO } from "../../../core/io.ts";
 import { firstLineOf, UserError } from "../../../core/errors.ts";
 import { checkConfig, checkGraphOptions, commandLineOfConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../../core/config.ts";
-import { answerSettings, graphFlags, graphOptionsOf, graphSettings, modelFlagsFrom, runFlags } from "../../run/run-options.ts";
+import { answerSettings, checkRunGraphOptions, graphSettings, modelFlagsFrom } from "../../run/run-options.ts";
 import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../../run/question-loop.ts";
-import { RUN_DIR_FLAGS } from "../../run/output-dir-flags.ts";
-import { fileOrder } from "../../run/question-sample.ts";
+import { benchRequired } from "../../run/output-dir-flags.ts";
+import { fileOrder, sampleOf } from "../../run/question-sample.ts";
 import { inRunFolder, runQuestionsOf } from "../../run/run-skeleton.ts";
-import { type FlagTable, type FlagValuesOf, flagValuesOf } from "../../run/api-options.ts";
 import { optionDefsOf } from "../../../graphs/manifests/manifest.ts";
 import { AUDIT_CONFIG, AUDIT_REFUSED, type AuditConfig } from "./audit-config.ts";
 import type { GraphOptionsOf } from "../../../graphs/registry.ts";
@@ -95,23 +94,18 @@ export function refuseUnused(given: Record<string, unknown>): void {
   for (const [key, why] of Object.entries(AUDIT_REFUSED)) if (given[key] !== undefined) throw optionUsageError`${opt(key)} does not apply: ${why}`;
 }
 
-/** The flag names runner/run's helpers read today: goes when they take the typed config (`legacyValuesOf`). */
-const auditFlags = () => ({ ...runFlags, ...graphFlags(), ...RUN_DIR_FLAGS }) as const;
-const legacyValuesOf = (config: AuditConfig, graphOptions: Record<string, unknown>) =>
-  flagValuesOf("ts-sql audit", config, auditFlags() as FlagTable, graphOptions) as FlagValuesOf<ReturnType<typeof auditFlags>>;
-
-/** The one body `sqlmend ts-sql audit` and `auditGold` run: the typed config and TS-SQL's own options by name. */
-export async function auditQuestions(config: AuditConfig, graphOptionValues: Record<string, unknown>, io: CliIO): Promise<AuditResult> {
-  if (config.bench === undefined && config.dbDir === undefined) throw optionUsageError`${opt("bench")} DIR is required (or ${opt("questions")} FILE ${opt("dbDir")} DIR)`;
+/** The one body `sqlmend ts-sql audit` and `auditGold` run: the typed config and TS-SQL's own options, typed, by name. */
+export async function auditQuestions(config: AuditConfig, graphOptions: Record<string, unknown>, io: CliIO): Promise<AuditResult> {
+  if (config.bench === undefined && config.dbDir === undefined) throw benchRequired();
   if (config.out === undefined) throw optionUsageError`${opt("out")} DIR is required`;
-  refuseUnused(graphOptionValues);
-  const values = legacyValuesOf(config, graphOptionValues);
+  refuseUnused(graphOptions);
   const concurrency = config.concurrency ?? 2;
   const spec = manifestOf(tsSqlRefineManifest.name);
-  graphOptionsOf(spec, values);
-  modelFlagsFrom(values);
+  checkRunGraphOptions(spec, {}, graphOptions);
+  sampleOf(config);
+  modelFlagsFrom(config);
 
-  const { bench, source, benchDir, split, questions: selected } = await runQuestionsOf(values, io, "dev", config.limit);
+  const { bench, source, benchDir, split, questions: selected } = await runQuestionsOf(config, io, "dev");
   const questions = fileOrder(selected.filter((q) => q.goldSql));
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
@@ -120,20 +114,21 @@ export async function auditQuestions(config: AuditConfig, graphOptionValues: Rec
     import("../../run/question-thread.ts"),
     import("../../../state/usage.ts"),
   ]);
-  await (await import("../../run/model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
-  return inRunFolder("ts-sql audit", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
+  await (await import("../../run/model-setup.ts")).checkEndpointsFrom(config, io.env, io.cwd);
+  return inRunFolder("ts-sql audit", config, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
     // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
     // audit only builds each gold query's test case and runs the gold on it.
     const runner = await buildRunner({
       warn,
       spec,
-      values,
+      config,
+      graphOptions,
       env: io.env,
       cwd: io.cwd,
       executor: getSharedExecutor(),
       checkpointer: checkpoints.saver,
       semantics: bench.layout === "spider" ? "spider" : "bird",
-      examples: await examplesFor(spec, values, benchDir, split, bench),
+      examples: await examplesFor(spec, config, graphOptions, benchDir, split, bench),
       allowOracle: false,
       noInitial: true,
       fixedOptions: AUDIT_FIXED,
@@ -141,7 +136,7 @@ export async function auditQuestions(config: AuditConfig, graphOptionValues: Rec
       known: () => [bench.questions],
     });
     const runFile = claim(
-      { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values, [], { cwd: io.cwd, runDir: outDir }), ...graphSettings([spec], values, io.cwd, outDir), "max-revisions": AUDIT_FIXED.maxRevisions } },
+      { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(config, [], { cwd: io.cwd, runDir: outDir }), ...graphSettings([spec], graphOptions, io.cwd, outDir), "max-revisions": AUDIT_FIXED.maxRevisions } },
       ["command", "bench", "split", "questions", "dbDir", "models", "settings"],
       { questions },
     );
@@ -168,7 +163,7 @@ export async function auditQuestions(config: AuditConfig, graphOptionValues: Rec
       progress: { metric: { label: "gold passes", as: "share" }, of: (record) => ({ hit: record.status === "passed", tokens: record.inputTokens + record.outputTokens }) },
     });
     const { records } = run;
-    fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: commandLineOfConfig("ts-sql", ["audit"], AUDIT_CONFIG, config, graphOptionValues), summarize: runner.spec.outcome?.summarize, notes }));
+    fs.writeFileSync(path.join(outDir, "report.md"), renderAuditReport(records, { bench: bench.name, split, command: commandLineOfConfig("ts-sql", ["audit"], AUDIT_CONFIG, config, graphOptions), summarize: runner.spec.outcome?.summarize, notes }));
     const failed = records.filter((r) => r.status === "failed").length;
     io.stdout(
       `${failed} of ${records.length} gold queries fail their own test case (${records.filter((r) => r.status === "untested" || r.status === "error").length} untested)\n` +
