@@ -41,3 +41,47 @@ const r4: ReplayOptions = { run: "runs/a", from: "review", out: "o", options: { 
 // @ts-expect-error a number where a list of swaps goes
 const r5: ReplayOptions = { run: "runs/a", from: "review", out: "o", node: 3 };
 export { a, b, c, d, n, m, k, e1, e2, e3, e4, e5, e6, e7, e8, r1, r2, r3, r4, r5 };
+
+// The methods' run functions and the memory's (learnGuideline, buildMemory, writeCandidates, auditGold, memoAdd,
+// memoShow, memoSearch): closed, typed options, as their commands declare them.
+import type { AuditOptions, CandidatesOptions, GuidelineOptions, MemoAddOptions, MemoryBuildOptions, MemoSearchOptions, MemoShowOptions } from "../index.ts";
+const g1: GuidelineOptions = { bench: "minibench", out: "o", initial: "baseline", batch: 5, maxIter: 3, noManager: true, roleModel: { feedback: "m" }, semantics: "bird", sample: 20, options: { maxIter: 2 } };
+// @ts-expect-error misspelt option
+const g2: GuidelineOptions = { bench: "minibench", out: "o", maxIters: 3 };
+// @ts-expect-error the cycle runs on every failure: no `correct`
+const g3: GuidelineOptions = { bench: "minibench", out: "o", correct: "all" };
+// @ts-expect-error a whole number, not text
+const g4: GuidelineOptions = { bench: "minibench", out: "o", batch: "ten" };
+// @ts-expect-error the cycle's graph is magic-feedback: no `graph`
+const g5: GuidelineOptions = { bench: "minibench", out: "o", graph: "r3" };
+const b1: MemoryBuildOptions = { bench: "minibench", out: "m.sqlite", elicit: "pipeline", samples: 4, sampleTemperature: 0.8, queryTimeoutMs: 1000, embeddingModel: "e", resume: true };
+// @ts-expect-error misspelt option
+const b2: MemoryBuildOptions = { bench: "minibench", out: "m.sqlite", sampels: 4 };
+// @ts-expect-error not a declared choice
+const b3: MemoryBuildOptions = { bench: "minibench", out: "m.sqlite", elicit: "guess" };
+// @ts-expect-error a memory build keeps no checkpoints
+const b4: MemoryBuildOptions = { bench: "minibench", out: "m.sqlite", checkpoints: "memory" };
+const w1: CandidatesOptions = { run: "runs/memo", out: "c.json", checkpoints: "memory" };
+// @ts-expect-error candidates are every question's: no selection
+const w2: CandidatesOptions = { run: "runs/memo", out: "c.json", limit: 3 };
+const t1: AuditOptions = { bench: "minibench", out: "o", checkpoints: "memory", node: { vote: "./vote.ts" }, concurrency: 2, options: { maxDataRounds: 2 } };
+// @ts-expect-error the audit revises nothing: no maxRevisions
+const t2: AuditOptions = { bench: "minibench", out: "o", maxRevisions: 2 };
+// @ts-expect-error the audit generates nothing: no fewShot
+const t3: AuditOptions = { bench: "minibench", out: "o", fewShot: 2 };
+// @ts-expect-error TS-SQL's own options are checked against ts-sql-refine's declaration
+const t4: AuditOptions = { bench: "minibench", out: "o", options: { maxDataRound: 2 } };
+const a1: MemoAddOptions = { memory: "m.sqlite", db: "d.sqlite", question: "q", wrong: "SELECT 1", correct: "SELECT 2", evidence: "e", model: "mock", roleModel: { labeler: "m" } };
+// @ts-expect-error misspelt option
+const a2: MemoAddOptions = { memory: "m.sqlite", db: "d.sqlite", questoin: "q", wrong: "SELECT 1", correct: "SELECT 2" };
+// @ts-expect-error the wrong SQL is required
+const a3: MemoAddOptions = { memory: "m.sqlite", db: "d.sqlite", question: "q", correct: "SELECT 2" };
+const s1: MemoShowOptions = { memory: "m.sqlite", entries: 5, embeddingModel: "e" };
+// @ts-expect-error a whole number, not text
+const s2: MemoShowOptions = { memory: "m.sqlite", entries: "5" };
+const q1: MemoSearchOptions = { memory: "m.sqlite", question: "q", sql: "SELECT 1", retrieval: "top4", excludeId: "3" };
+// @ts-expect-error not a retrieval mode
+const q2: MemoSearchOptions = { memory: "m.sqlite", question: "q", retrieval: "best" };
+// @ts-expect-error the question is required
+const q3: MemoSearchOptions = { memory: "m.sqlite", sql: "SELECT 1" };
+export { g1, g2, g3, g4, g5, b1, b2, b3, b4, w1, w2, t1, t2, t3, t4, a1, a2, a3, s1, s2, q1, q2, q3 };
