@@ -1,8 +1,9 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { RUN_FLAGS_USAGE } from "../usage/run-usage.ts";
-import { configFromFlags, flagTableOf } from "../shared/flag-config.ts";
+import { SUBSET_USAGE } from "../usage/run-usage.ts";
+import { MODEL_CONFIG } from "../../runner/run/run-config.ts";
+import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { AUDIT_CONFIG, AUDIT_REFUSED } from "../../runner/methods/ts-sql/audit-config.ts";
@@ -15,13 +16,13 @@ Builds TS-SQL's test case (synthetic data checked for coverage and non-duality, 
 and runs the benchmark's gold SQL on it (the paper's RQ0). Lists the gold queries that fail their own test
 case in report.md, with the test data, the code and both results; audit.jsonl holds a line per question.
 
-  --bench DIR|minibench     a layout (--split dev|train|test|minidev; --questions FILE for another question file over
-                            its databases), or --questions FILE --db-dir DIR for your own data (questions with gold)
-  --out DIR                 audit.jsonl, report.md, run.json
-  --limit N  --ids A,B,...  a subset (file order)
-  --concurrency K           questions in flight (default 2)
-  --resume                  continue a killed or finished audit in --out without redoing finished questions
-${RUN_FLAGS_USAGE}
+${usageOf(AUDIT_CONFIG, ["bench", "split", "questions", "dbDir", "out"])}
+${SUBSET_USAGE}
+${usageOf(AUDIT_CONFIG, ["concurrency", "resume"])}
+Model:
+${usageOf(MODEL_CONFIG)}
+Graph:
+${usageOf(AUDIT_CONFIG, ["queryTimeoutMs", "node", "checkpoints"])}
 
 ${optionsUsage("TS-SQL options", tsSqlRefineManifest.options)}
 
