@@ -35,7 +35,11 @@ stopped by Ctrl-C / SIGTERM / SIGHUP.`,
     const [sub, ...rest] = argv;
     if (sub !== "guideline") throw new UsageError(sub ? `unknown subcommand '${sub}' (magic has: guideline)` : "name a subcommand: sqlmend magic guideline ...");
     // Loaded when it runs, not for --help: the training loop's imports are heavier than a usage line's.
-    const [{ trainGuideline, guidelineGraphOptionsOfValues }, { graphFlags }] = await Promise.all([import("../../runner/methods/magic/guideline-training.ts"), import("../../runner/run/run-options.ts")]);
+    const [{ trainGuideline }, { guidelineGraphOptionsOfValues }, { graphFlags }] = await Promise.all([
+      import("../../runner/methods/magic/guideline-training.ts"),
+      import("../../runner/methods/magic/guideline-config.ts"),
+      import("../../runner/run/run-options.ts"),
+    ]);
     // The run's options, and every graph's own as flags (the cycle's, the merge's, the initial generator's are taken).
     const { values, positionals } = parseFlags(rest, { ...graphFlags(), ...flagTableOf(GUIDELINE_CONFIG), correct: { type: "string" } });
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);

@@ -415,7 +415,7 @@ async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Promise<I
   }
   if (spec.kind === "memo-build") {
     // memo build writes a file: OUT/<run>/memory.sqlite; it keeps no checkpoints (--checkpoints is eval's).
-    const { memoBuildFlags } = await import("../methods/memo/memo-options.ts");
+    const { memoBuildFlags } = await import("../methods/memo/memory-build-flags.ts");
     const memory = path.join(outOf(run), "memory.sqlite");
     const { checkpoints: _evalOnly, ...forMemo } = forwarded;
     return { kind: spec.kind, values: valuesFor(run, memoBuildFlags, forMemo, spec.options, resolve, { ...place, out: memory, resume: at.resume && fs.existsSync(memory) }), positionals: [] };

@@ -1,4 +1,8 @@
 import { type ConfigOf, defineConfig } from "../../../core/config.ts";
+import { declaredOptionsFrom, graphOptionsOfValues } from "../../run/run-options.ts";
+import { findManifest } from "../../../graphs/registry.ts";
+import type { GraphInfo } from "../../../graphs/spec.ts";
+import { magicFeedbackManifest, magicGuidelineManifest } from "../../../graphs/manifests/magic.ts";
 import { CORRECTION_CONFIG, GRAPH_CONFIG, MODEL_CONFIG, RUN_DIR_CONFIG, SELECTION_CONFIG } from "../../run/run-config.ts";
 
 /** `magic guideline`'s own options, beside the selection's, the folder's, the models' and the graph's shared knobs. */
@@ -24,3 +28,19 @@ const { graph: _graph, ...GUIDELINE_GRAPH_CONFIG } = GRAPH_CONFIG;
  */
 export const GUIDELINE_CONFIG = defineConfig({ ...RUN_DIR_CONFIG, ...MODEL_CONFIG, ...GUIDELINE_GRAPH_CONFIG, ...GUIDELINE_OWN_CONFIG });
 export type GuidelineConfig = ConfigOf<typeof GUIDELINE_CONFIG>;
+
+/** The graphs whose own options a guideline run takes: the cycle's, the merge's, and the initial generator's when `initial` names one. */
+export function guidelineGraphs(initial: string | undefined): GraphInfo[] {
+  const generator = findManifest(initial ?? "baseline");
+  return [magicFeedbackManifest, magicGuidelineManifest, ...(generator ? [generator] : [])];
+}
+
+/**
+ * The graphs' own options among flag values (the launcher's, a recipe's), parsed by their declarations into the typed
+ * record the run takes; a flag only other graphs declare is refused, naming them.
+ */
+export function guidelineGraphOptionsOfValues(values: Record<string, unknown>): Record<string, unknown> {
+  const graphs = guidelineGraphs(typeof values.initial === "string" ? values.initial : undefined);
+  declaredOptionsFrom(graphs[0]!, values, graphs.slice(1));
+  return graphOptionsOfValues(graphs, values);
+}

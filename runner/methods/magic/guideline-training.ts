@@ -9,7 +9,7 @@ import path from "node:path";
 import type { CliIO } from "../../../core/io.ts";
 import { commandLineOfConfig, opt, optionUsageError, optionUserError } from "../../../core/config.ts";
 import { EXIT } from "../../../core/exit.ts";
-import { answerSettings, declaredOptionsFrom, graphOptionsFrom, graphOptionsOfValues, graphSettings, loadSlotModules, modelFlagsFrom, optionsOfGraph } from "../../run/run-options.ts";
+import { answerSettings, graphOptionsFrom, graphSettings, loadSlotModules, modelFlagsFrom, optionsOfGraph } from "../../run/run-options.ts";
 import { benchRequired } from "../../run/output-dir-flags.ts";
 import type { RunnableGraph } from "../../run/question-thread.ts";
 import { jsonLinesStore, runQuestions } from "../../run/question-loop.ts";
@@ -17,8 +17,7 @@ import { fileOrder, sampleOf } from "../../run/question-sample.ts";
 import { runPlace } from "../../run/run-json.ts";
 import { inRunFolder, runQuestionsOf } from "../../run/run-skeleton.ts";
 import { configOfFlagValues, type FlagValues } from "../../run/api-options.ts";
-import { findManifest, manifestOf } from "../../../graphs/registry.ts";
-import type { GraphInfo } from "../../../graphs/spec.ts";
+import { manifestOf } from "../../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../../nodes/magic/options.ts";
 import { readOptions } from "../../../core/options.ts";
@@ -33,7 +32,7 @@ import { GuidelineMerger, snapshotName } from "./guideline-merger.ts";
 import { computeStats, type MagicStats } from "./guideline-stats.ts";
 import { renderSummary } from "./guideline-summary.ts";
 import { processQuestion } from "./training-question.ts";
-import { GUIDELINE_CONFIG, type GuidelineConfig } from "./guideline-config.ts";
+import { GUIDELINE_CONFIG, type GuidelineConfig, guidelineGraphOptionsOfValues } from "./guideline-config.ts";
 
 const RESULTS = "results.jsonl";
 
@@ -83,22 +82,6 @@ export interface GuidelineResult {
 async function trainSplitOf(benchDir: string | undefined) {
   if (benchDir === undefined) throw optionUserError`${opt("fewShot")} needs a training split: run on a ${opt("bench")} layout that has one (${opt("dbDir")} data has none)`;
   return loadBenchmark(benchDir, { split: "train" });
-}
-
-/** The graphs whose own options a guideline run takes: the cycle's, the merge's, and the initial generator's when `initial` names one. */
-export function guidelineGraphs(initial: string | undefined): GraphInfo[] {
-  const generator = findManifest(initial ?? "baseline");
-  return [magicFeedbackManifest, magicGuidelineManifest, ...(generator ? [generator] : [])];
-}
-
-/**
- * The graphs' own options among flag values (the launcher's, a recipe's), parsed by their declarations into the typed
- * record the run takes; a flag only other graphs declare is refused, naming them.
- */
-export function guidelineGraphOptionsOfValues(values: Record<string, unknown>): Record<string, unknown> {
-  const graphs = guidelineGraphs(typeof values.initial === "string" ? values.initial : undefined);
-  declaredOptionsFrom(graphs[0]!, values, graphs.slice(1));
-  return graphOptionsOfValues(graphs, values);
 }
 
 /**

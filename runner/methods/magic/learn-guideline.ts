@@ -7,8 +7,8 @@ import { checkConfig, checkGraphOptions, type ConfigInput, inApiWords } from "..
 import type { GraphOptionsOf } from "../../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../../graphs/manifests/magic.ts";
 import { optionDefsOf } from "../../../graphs/manifests/manifest.ts";
-import { GUIDELINE_CONFIG } from "./guideline-config.ts";
-import { type GuidelineResult, guidelineGraphs, trainGuideline } from "./guideline-training.ts";
+import { GUIDELINE_CONFIG, guidelineGraphs } from "./guideline-config.ts";
+import { type GuidelineResult, trainGuideline } from "./guideline-training.ts";
 
 /** The cycle's and the merge's own options: by name beside the run's (`maxIter: 3`), as they are flags of the command. */
 type CycleOptions = GraphOptionsOf<"magic-feedback"> & GraphOptionsOf<"magic-guideline">;

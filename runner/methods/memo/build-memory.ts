@@ -23,7 +23,7 @@ import type { Semantics } from "../../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../../tools/sqlite/executor.ts";
 import type { Question } from "../../../state/question.ts";
 import { type CodeIdentity, codeChange, codeIdentity, sameCode } from "../../../tools/version.ts";
-import type { MemoInput } from "./memo-options.ts";
+import type { MemoInput } from "./memory-build-flags.ts";
 import { embedderFor, embedKeys, modelsFor } from "./memo-models.ts";
 import { MEMORY_BUILD_CONFIG, type MemoryBuildConfig } from "./memory-build-config.ts";
 import { errorTypeHistogram } from "./error-type-histogram.ts";

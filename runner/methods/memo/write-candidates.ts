@@ -8,7 +8,7 @@ import { type CliIO, defaultIO } from "../../../core/io.ts";
 import { UserError } from "../../../core/errors.ts";
 import { checkConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../../core/config.ts";
 import { configOfFlagValues } from "../../run/api-options.ts";
-import type { MemoInput } from "./memo-options.ts";
+import type { MemoInput } from "./memory-build-flags.ts";
 import { CANDIDATES_CONFIG, type CandidatesConfig } from "./candidates-config.ts";
 
 /** The options of `memo candidates` (`CANDIDATES_CONFIG`): `run` (a memo-sql eval's folder), `out` (the file), `checkpoints`. */
