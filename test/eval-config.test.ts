@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quietIO, replay, runEval } from "../index.ts";
+import type { GraphSpec } from "../graphs/spec.ts";
 import { launchCli, minibenchFixture, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
@@ -56,6 +57,21 @@ describe("one typed config for the launcher and the API", () => {
   }, 120_000);
 });
 
+describe("modules given as objects", () => {
+  it("a graph spec passed as graphModule runs, is recorded by its source text, and resumes", async () => {
+    const { baselineSpec } = await import("../graphs/baseline.ts");
+    const mine = { ...baselineSpec, name: "my-baseline" } as unknown as GraphSpec;
+    const io = quietIO({ cwd: dir, env: env() });
+    const first = await runEval({ graphModule: mine, bench: benchDir, out: "object-graph", model: "mock", limit: 2, checkpoints: "memory" }, io);
+    expect(first).toMatchObject({ exitCode: 0, questions: 2 });
+    const run = runJson(path.join(dir, "object-graph"));
+    expect([run.graph, run.settings.graph]).toEqual(["my-baseline", { path: "graph object", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(commandOf(path.join(dir, "object-graph"))).toMatch(/^sqlmend eval --bench \S+ --limit 2 --out object-graph --model mock --graph object:graph:[0-9a-f]{64} --checkpoints memory$/);
+    const again = await runEval({ graphModule: { ...mine }, bench: benchDir, out: "object-graph", model: "mock", limit: 2, checkpoints: "memory", resume: true }, io);
+    expect(again.exitCode).toBe(0);
+  }, 60_000);
+});
+
 describe("errors name what the caller wrote", () => {
   it("a script reads the option's name, prefixed with the function; a user of the launcher reads the flag", async () => {
     const io = quietIO({ cwd: dir, env: env() });
@@ -71,4 +87,15 @@ describe("errors name what the caller wrote", () => {
     expect([same.code, same.err.split("\n")[0]]).toEqual([2, "sqlmend replay: --out must be another folder than the run replayed"]);
     for (const out of ["seed", "shard", "limit"]) expect(fs.existsSync(path.join(dir, out))).toBe(false);
   }, 60_000);
+});
+
+describe("a node module's options", () => {
+  it("one named as an option of the run is refused, in the caller's words", async () => {
+    fs.writeFileSync(path.join(dir, "clash.mjs"), `export const options = { maxFixRounds: { type: "int", default: 1, help: "mine" } };\nexport default () => async () => ({});\n`);
+    await expect(runEval({ graph: "baseline", bench: benchDir, out: "clash", model: "mock", node: { generate: "clash.mjs" } }, quietIO({ cwd: dir, env: env() }))).rejects.toThrow(
+      /^runEval: node module option maxFixRounds is already an option of the run; name it otherwise$/,
+    );
+    const cli = await runCli(["eval", "baseline", "--bench", benchDir, "--out", "clash", "--model", "mock", "--node", "generate=clash.mjs"], dir, env());
+    expect([cli.code, cli.err]).toEqual([1, "sqlmend eval: --node module option --max-fix-rounds is already an option of the run; name it otherwise\n"]);
+  });
 });

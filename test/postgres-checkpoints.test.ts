@@ -113,7 +113,8 @@ describe.skipIf(!!skip)("checkpoints in PostgreSQL", () => {
     expect(await main(["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "2", "--checkpoints", withPassword, "--cache", `redis://:${secret}@127.0.0.1:9`], run.io), run.err()).toBe(0);
     const written = ["report.md", "report.html", "run.json", "results.jsonl"].map((f) => fs.readFileSync(path.join(out, f), "utf8"));
     for (const text of [...written, run.out(), run.err()]) expect(text).not.toContain(secret);
-    expect(written[0]).toMatch(/^- Command: `sqlmend eval .*--checkpoints postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres --cache redis:\/\/:\*\*\*@127\.0\.0\.1:9`$/m);
+    // The command line is the config's (its options in declaration order), each URL's password masked.
+    expect(written[0]).toMatch(/^- Command: `sqlmend eval .*--cache redis:\/\/:\*\*\*@127\.0\.0\.1:9 --checkpoints postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres`$/m);
     expect(written[1]).toContain("postgres://postgres:***@127.0.0.1");
     const asked = captureIO(env);
     expect(await main(["ask", "baseline", "--db", dev[0]!.dbPath, "--checkpoints", withPassword, dev[0]!.question], asked.io), asked.err()).toBe(0);

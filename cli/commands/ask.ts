@@ -70,7 +70,7 @@ ${RUN_FLAGS_USAGE}`,
       ? examplePoolOf(await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" }), `--examples ${values.examples}`)
       : undefined;
     const wantedBy = values.examples ? undefined : examplesWantedBy(spec, config, graphOptions);
-    if (wantedBy) io.stderr(`sqlmend ask: ${wantedBy} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);
+    if (wantedBy) io.stderr(`sqlmend ask: ${typeof wantedBy === "string" ? wantedBy : wantedBy.flag} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);
     const executor = getSharedExecutor();
     const warn = (line: string) => io.stderr(`warning: ${line}\n`);
     // A damaged checkpoint file (the data directory's, shared by every command) is set aside with a warning, as eval does.

@@ -26,7 +26,7 @@ ${RUN_FLAGS_USAGE}
   under --strict; 1 user error; 2 usage.`;
 
 /** eval's flag table: its declared options, every graph's own options, and the options of the modules it names. */
-export const evalFlagTable = (modules?: RunModules) => ({ ...flagTableOf(EVAL_CONFIG), ...graphFlags(modules) });
+const evalFlagTable = (modules?: RunModules) => ({ ...flagTableOf(EVAL_CONFIG), ...graphFlags(modules) });
 
 /** `sqlmend eval`: argv parsed once into eval's typed config, then the run API's eval body (`runner/eval/run-eval.ts`). */
 export const evalCommand: Command = {

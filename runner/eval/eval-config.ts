@@ -12,7 +12,7 @@ export const EVAL_OWN_CONFIG = defineConfig({
     help: "continue a killed or finished run in --out without redoing finished questions; it\nmay add questions (a larger --limit, more --ids), never drop or change any, and\nrefuses a run started by other sqlmend code or with another --node module",
   },
   semantics: { type: "string", choices: ["bird", "spider"], help: "EX semantics (default: the benchmark's own)" },
-  keepDistinct: { type: "boolean", help: "Spider semantics: keep DISTINCT when comparing results (test-suite-sql-eval's --keep_distinct)" },
+  keepDistinct: { type: "boolean", help: "Spider semantics: keep DISTINCT when comparing results (test-suite-sql-eval's\n--keep_distinct)" },
   server: { type: "string", metavar: "URL", help: "run the graphs on a LangGraph server (threads there; scoring here), e.g.\nhttp://127.0.0.1:2024 from 'npx @langchain/langgraph-cli dev'" },
   shard: { type: "string", metavar: "I/N", help: "run the I-th of N shares of the selection (positions I-1, I-1+N, ... in file\norder), e.g. one per machine; 'sqlmend merge' joins the N --out folders" },
   strict: {

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { UsageError } from "../../core/errors.ts";
 import { EXIT } from "../../core/exit.ts";
 import { checkConfig, checkGraphOptions, commandLineOfConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
@@ -8,8 +7,6 @@ import {
   answerSettings,
   cacheModeFrom,
   checkRunGraphOptions,
-  graphFlags,
-  graphOptionsOf,
   graphSettings,
   loadRunModules,
   modelFlagsFrom,
@@ -30,7 +27,6 @@ import { sampleOf } from "../run/question-sample.ts";
 import { codeIdentity, describeCode } from "../../tools/version.ts";
 import { runQuestions, unfinishedLines } from "../run/question-loop.ts";
 import { parseShard, shardName, shardOf } from "../run/shards.ts";
-import { configOfFlagValues, type FlagValues, legacyFlagTableOf } from "../run/api-options.ts";
 import type { BuiltInGraphName, GraphOptionsOf } from "../../graphs/registry.ts";
 import type { GraphSpec } from "../../graphs/spec.ts";
 import type { AnyNodeFactory } from "../../nodes/types.ts";
@@ -139,20 +135,6 @@ export function checkEvalConfig(input: EvalInput): { spec: ReturnType<typeof run
   scenarioFrom(config.correct, true);
   return { spec, concurrency: config.concurrency ?? 4, limit: config.limit };
 }
-
-/**
- * eval's input from flag values (by flag name) and positionals: for `sqlmend experiment`, whose runs are still flag
- * values (recipes), until it builds the typed config itself.
- */
-export function evalInputOfFlagValues(input: { values: FlagValues; positionals: string[]; modules: RunModules }): EvalInput {
-  const graph = input.positionals[0];
-  if (input.positionals.length > 1) throw new UsageError(`unexpected argument '${input.positionals[1]}'`);
-  const spec = runGraph(graph, input.modules);
-  return { config: configOfFlagValues(EVAL_CONFIG, input.values), graph, graphOptions: graphOptionsOf(spec, input.values), modules: input.modules };
-}
-
-/** eval's flags as a parseArgs table (its own, every graph's options, the modules'): for `sqlmend experiment`'s recipes. */
-export const evalFlags = (modules?: RunModules) => ({ ...legacyFlagTableOf(EVAL_CONFIG), ...graphFlags(modules) }) as const;
 
 /** eval from its typed input (the launcher's parse, or `runEval`'s): the one body both run. */
 export async function evaluate(input: EvalInput, io: CliIO): Promise<EvalResult> {

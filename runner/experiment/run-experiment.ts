@@ -424,7 +424,7 @@ async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Promise<I
     return { kind: spec.kind, values: { run: outOf(spec.from!), out: path.join(outOf(run), "candidates.json"), ...(forwarded.checkpoints !== undefined ? { checkpoints: forwarded.checkpoints } : {}) }, positionals: [] };
   }
   // A graph module of the user's own runs as `eval --graph FILE`; its --node and --graph modules load as eval loads them.
-  const { evalFlags } = await import("../eval/run-eval.ts");
+  const { evalFlags } = await import("../eval/eval-flag-values.ts");
   const module = isGraphModule(spec.graph!);
   const withGraph: FlagValues = { ...forwarded, ...(module ? { graph: spec.graph! } : {}) };
   const modules = await loadRunModules(modulesConfigOf(withGraph), io.cwd);
@@ -448,8 +448,9 @@ function initialFileOf(ctx: RunContext, initial: string, outOf: (run: string) =>
  */
 async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   const { io, recipe, order } = ctx;
-  const [{ checkEvalConfig, evalInputOfFlagValues }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
+  const [{ checkEvalConfig }, { evalInputOfFlagValues }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
     import("../eval/run-eval.ts"),
+    import("../eval/eval-flag-values.ts"),
     import("../methods/magic/guideline-training.ts"),
     import("../methods/memo/build-memory.ts"),
     import("../../tools/benchmarks/score.ts"),
@@ -503,8 +504,9 @@ async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: number 
   const { blocked } = at;
   const ex = await import("./recipe.ts");
   const outOf = at.outOf ?? ((run: string) => path.join(at.dir, run));
-  const [{ evaluate, evalInputOfFlagValues }, { learnFrom }, { memoBuild }, { memoCandidates }] = await Promise.all([
+  const [{ evaluate }, { evalInputOfFlagValues }, { learnFrom }, { memoBuild }, { memoCandidates }] = await Promise.all([
     import("../eval/run-eval.ts"),
+    import("../eval/eval-flag-values.ts"),
     import("../methods/magic/guideline-training.ts"),
     import("../methods/memo/build-memory.ts"),
     import("../methods/memo/write-candidates.ts"),

@@ -19,7 +19,7 @@ import { EVAL_RESULTS } from "./results-record.ts";
 import { type EvalRecord, failureOf, isFailed, parseResults } from "./results-record.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
 import { checkRunGraphOptions, examplesWantedBy, graphOptionsFrom, loadRunModules, loadSlotModules, modelFlagsFrom, optionsOfGraph, type RunModules, runGraph, scenarioFrom } from "./run-options.ts";
-import { configValue, opt, optionUsageError, optionUserError } from "../../core/config.ts";
+import { configValue, opt, type OptionText, optionUsageError, optionUserError } from "../../core/config.ts";
 import { flagOf } from "../../core/options.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { RUN_CONFIG, type RunConfig } from "./run-config.ts";
@@ -33,11 +33,11 @@ export async function examplesFor(spec: GraphInfo, config: RunConfig, graphOptio
   if (!wantedBy) return undefined;
   let train = bench;
   if (split !== "train" || bench.customQuestions) {
-    if (benchDir === undefined) throw new UserError(`${wantedBy} needs a training split: run on a --bench layout that has one (--db-dir data has none)`);
+    if (benchDir === undefined) throw optionUserError`${wantedBy} needs a training split: run on a ${opt("bench")} layout that has one (${opt("dbDir")} data has none)`;
     try {
       train = await loadBenchmark(benchDir, { split: "train" });
     } catch (error) {
-      throw new UserError(`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`);
+      throw optionUserError`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`;
     }
   }
   return examplePoolOf(train, wantedBy);
@@ -47,11 +47,11 @@ export async function examplesFor(spec: GraphInfo, config: RunConfig, graphOptio
  * The example pool of a train split: its questions whose database is on disk (the reader skips the others; each
  * question's state says how many were left out). An empty pool is an error, never a silent zero-shot run.
  */
-export function examplePoolOf(train: Benchmark, wantedBy: string): ExampleStore {
+export function examplePoolOf(train: Benchmark, wantedBy: OptionText | string): ExampleStore {
   const store = createExampleStore(train.questions, { count: train.skipped.length, reason: "database not found locally" });
   if (!store.size) {
     const why = train.skipped.length ? `: all ${train.skipped.length} of its questions lack their database (${train.skipped[0]!.reason}, ...)` : "";
-    throw new UserError(`${wantedBy} needs training examples, but the train split of ${train.dir} has none with gold SQL${why}`);
+    throw optionUserError`${wantedBy} needs training examples, but the train split of ${train.dir} has none with gold SQL${why}`;
   }
   return store;
 }

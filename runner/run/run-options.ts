@@ -14,7 +14,7 @@ import { runPath, runPlace } from "./run-json.ts";
 import type { ModelFlags } from "../../tools/models/models.ts";
 import { CACHE_MODES, type CacheMode } from "../../tools/models/cache-modes.ts";
 import { flagOf, type OptionDefs, optionFlags, parseOption } from "../../core/options.ts";
-import { configValue, graphOpt, opt, optionUsageError } from "../../core/config.ts";
+import { configValue, graphOpt, opt, type OptionText, optionText, optionUsageError, optionUserError } from "../../core/config.ts";
 import { type ModelConfig, RUN_CONFIG, type RunConfig, RUN_OPTION_KEYS } from "./run-config.ts";
 import { legacyFlagTableOf } from "./api-options.ts";
 
@@ -98,7 +98,7 @@ function moduleOptions(modules: RunModules): OptionDefs {
   const out: OptionDefs = {};
   for (const [slot, { module, options }] of Object.entries(modules.nodes)) {
     for (const [key, def] of Object.entries(options)) {
-      if (out[key]) throw new UserError(`--node ${slot}=${module} declares option --${flagOf(key)}, which another --node module declares too`);
+      if (out[key]) throw optionUserError`${opt("node")} ${slot}=${module} declares option ${graphOpt(key)}, which another ${opt("node")} module declares too`;
       out[key] = def;
     }
   }
@@ -208,7 +208,7 @@ export function runGraph(name: string | undefined, modules: RunModules): GraphMa
   const extra = moduleOptions(modules);
   const own = optionDefsOf(base);
   for (const key of Object.keys(extra)) {
-    if (own[key] || SHARED_OPTION_FLAGS.has(flagOf(key))) throw new UserError(`--node module option --${flagOf(key)} is already an option of the run; name it otherwise`);
+    if (own[key] || SHARED_OPTION_FLAGS.has(flagOf(key))) throw optionUserError`${opt("node")} module option ${opt(key)} is already an option of the run; name it otherwise`;
   }
   if (!replaced.length && !Object.keys(extra).length) return base;
   // A replaced slot's own options go (its default, which read them, does not run); the modules' join the graph's.
@@ -267,7 +267,7 @@ function parseDeclared(spec: GraphInfo, values: Record<string, unknown>): Record
 export function graphOptionsOf(spec: GraphInfo, values: Record<string, unknown>): Record<string, unknown> {
   const graphs = graphsOfRun(spec, typeof values.initial === "string" ? values.initial : undefined);
   const options = Object.assign({}, ...graphs.map((g, i) => (i === 0 ? declaredOptionsFrom(g, values, graphs.slice(1)) : parseDeclared(g, values))));
-  checkRunGraphOptions(spec, { fewShot: values["few-shot"] !== undefined ? 0 : undefined, maxFixRounds: values["max-fix-rounds"] !== undefined ? 0 : undefined, initial: values.initial as string | undefined }, options);
+  checkRunGraphOptions(spec, { fewShot: values["few-shot"], maxFixRounds: values["max-fix-rounds"], initial: values.initial as string | undefined }, options);
   return options;
 }
 
@@ -275,7 +275,7 @@ export function graphOptionsOf(spec: GraphInfo, values: Record<string, unknown>)
  * The checks of a run's graph options that no one option's declaration makes: the shared knobs act through shared
  * slots (a run none of whose graphs has that slot would ignore them silently), and a required option is given.
  */
-export function checkRunGraphOptions(spec: GraphInfo, config: Pick<RunConfig, "fewShot" | "maxFixRounds" | "initial">, graphOptions: Record<string, unknown>): void {
+export function checkRunGraphOptions(spec: GraphInfo, config: { fewShot?: unknown; maxFixRounds?: unknown; initial?: string | undefined }, graphOptions: Record<string, unknown>): void {
   const graphs = graphsOfRun(spec, config.initial);
   for (const [key, slot] of [["fewShot", "generate"], ["maxFixRounds", "fix"]] as const) {
     if (config[key] !== undefined && !graphs.some((g) => g.slots[slot])) {
@@ -308,8 +308,8 @@ function graphsOfRun(spec: GraphInfo, initial: string | undefined): GraphInfo[] 
  * Why this run needs the training split's examples, or undefined: `fewShot` K, or a graph of the run (the graph,
  * and a corrector's initial generator) whose `needsExamples` says so for its options (e.g. r3's `--k-shot`).
  */
-export function examplesWantedBy(spec: GraphInfo, config: Pick<RunConfig, "fewShot" | "initial">, graphOptions: Record<string, unknown>): string | undefined {
-  if ((config.fewShot ?? 0) > 0) return `--few-shot ${config.fewShot}`;
+export function examplesWantedBy(spec: GraphInfo, config: Pick<RunConfig, "fewShot" | "initial">, graphOptions: Record<string, unknown>): OptionText | string | undefined {
+  if ((config.fewShot ?? 0) > 0) return optionText`${opt("fewShot")} ${config.fewShot}`;
   for (const graph of graphsOfRun(spec, config.initial)) {
     const reason = graph.needsExamples?.(optionsOfGraph(graph, graphOptions));
     if (reason) return reason;
