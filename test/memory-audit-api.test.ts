@@ -80,7 +80,7 @@ describe("buildMemory", () => {
     // @ts-expect-error sampels is no option of memo build
     await expect(buildMemory({ bench: benchDir, out: "other.sqlite", sampels: 2 }, io().io)).rejects.toThrow(new UsageError("buildMemory: unknown option 'sampels'"));
     // Said in the API's words: the option's name, not the flag.
-    await expect(buildMemory({ bench: benchDir, out: "other.sqlite", elicit: "guess" as "sampling" }, io().io)).rejects.toThrow(/^buildMemory: elicit takes sampling or pipeline, not 'guess'/);
+    await expect(buildMemory({ bench: benchDir, out: "other.sqlite", elicit: "guess" as "sampling" }, io().io)).rejects.toThrow(/^buildMemory: elicit takes sampling, pipeline, not 'guess'/);
     expect(chatRequests()).toBe(before);
     expect(fs.existsSync(path.join(dir, "other.sqlite"))).toBe(false);
   });
@@ -108,7 +108,7 @@ describe("auditGold", () => {
     const report = fs.readFileSync(audited.files.report, "utf8");
     expect(report).toContain(`| ${audited.audited} | ${audited.goldPassing} | ${audited.goldFailing} | ${audited.untested} | ${audited.failed} |`);
     // The command line that does the same, as the launcher records its own.
-    expect(report).toMatch(/command: `sqlmend ts-sql audit --bench \S+minibench --out audit --limit 4 --checkpoints audit\.ckpt --max-data-rounds 2`/);
+    expect(report).toMatch(/command: `sqlmend ts-sql audit --bench \S+minibench --limit 4 --out audit --checkpoints audit\.ckpt --max-data-rounds 2`/);
     expect(JSON.parse(fs.readFileSync(audited.files.run, "utf8"))).toMatchObject({ command: "ts-sql audit", split: "dev" });
     expect(run.out()).toContain(`${audited.goldFailing} of ${audited.audited} gold queries fail their own test case`);
   }, 60_000);

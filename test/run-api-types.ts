@@ -85,3 +85,47 @@ const b2: BenchmarkOptions = { bench: "minibench", split: "dve" };
 // @ts-expect-error misspelt
 const b3: BenchmarkOptions = { bnch: "minibench" };
 export { s1, s2, s3, s4, s5, s6, c1, c2, c3, c4, x1, x2, x3, x4, x5, x6, x7, b1, b2, b3 };
+
+// The methods' run functions and the memory's (learnGuideline, buildMemory, writeCandidates, auditGold, memoAdd,
+// memoShow, memoSearch): closed, typed options, as their commands declare them.
+import type { AuditOptions, CandidatesOptions, GuidelineOptions, MemoAddOptions, MemoryBuildOptions, MemoSearchOptions, MemoShowOptions } from "../index.ts";
+const mg1: GuidelineOptions = { bench: "minibench", out: "o", initial: "baseline", batch: 5, maxIter: 3, noManager: true, roleModel: { feedback: "m" }, semantics: "bird", sample: 20, options: { maxIter: 2 } };
+// @ts-expect-error misspelt option
+const mg2: GuidelineOptions = { bench: "minibench", out: "o", maxIters: 3 };
+// @ts-expect-error the cycle runs on every failure: no `correct`
+const mg3: GuidelineOptions = { bench: "minibench", out: "o", correct: "all" };
+// @ts-expect-error a whole number, not text
+const mg4: GuidelineOptions = { bench: "minibench", out: "o", batch: "ten" };
+// @ts-expect-error the cycle's graph is magic-feedback: no `graph`
+const mg5: GuidelineOptions = { bench: "minibench", out: "o", graph: "r3" };
+const mb1: MemoryBuildOptions = { bench: "minibench", out: "m.sqlite", elicit: "pipeline", samples: 4, sampleTemperature: 0.8, queryTimeoutMs: 1000, embeddingModel: "e", resume: true };
+// @ts-expect-error misspelt option
+const mb2: MemoryBuildOptions = { bench: "minibench", out: "m.sqlite", sampels: 4 };
+// @ts-expect-error not a declared choice
+const mb3: MemoryBuildOptions = { bench: "minibench", out: "m.sqlite", elicit: "guess" };
+// @ts-expect-error a memory build keeps no checkpoints
+const mb4: MemoryBuildOptions = { bench: "minibench", out: "m.sqlite", checkpoints: "memory" };
+const mw1: CandidatesOptions = { run: "runs/memo", out: "c.json", checkpoints: "memory" };
+// @ts-expect-error candidates are every question's: no selection
+const mw2: CandidatesOptions = { run: "runs/memo", out: "c.json", limit: 3 };
+const mt1: AuditOptions = { bench: "minibench", out: "o", checkpoints: "memory", node: { vote: "./vote.ts" }, concurrency: 2, options: { maxDataRounds: 2 } };
+// @ts-expect-error the audit revises nothing: no maxRevisions
+const mt2: AuditOptions = { bench: "minibench", out: "o", maxRevisions: 2 };
+// @ts-expect-error the audit generates nothing: no fewShot
+const mt3: AuditOptions = { bench: "minibench", out: "o", fewShot: 2 };
+// @ts-expect-error TS-SQL's own options are checked against ts-sql-refine's declaration
+const mt4: AuditOptions = { bench: "minibench", out: "o", options: { maxDataRound: 2 } };
+const ma1: MemoAddOptions = { memory: "m.sqlite", db: "d.sqlite", question: "q", wrong: "SELECT 1", correct: "SELECT 2", evidence: "e", model: "mock", roleModel: { labeler: "m" } };
+// @ts-expect-error misspelt option
+const ma2: MemoAddOptions = { memory: "m.sqlite", db: "d.sqlite", questoin: "q", wrong: "SELECT 1", correct: "SELECT 2" };
+// @ts-expect-error the wrong SQL is required
+const ma3: MemoAddOptions = { memory: "m.sqlite", db: "d.sqlite", question: "q", correct: "SELECT 2" };
+const ms1: MemoShowOptions = { memory: "m.sqlite", entries: 5, embeddingModel: "e" };
+// @ts-expect-error a whole number, not text
+const ms2: MemoShowOptions = { memory: "m.sqlite", entries: "5" };
+const mq1: MemoSearchOptions = { memory: "m.sqlite", question: "q", sql: "SELECT 1", retrieval: "top4", excludeId: "3" };
+// @ts-expect-error not a retrieval mode
+const mq2: MemoSearchOptions = { memory: "m.sqlite", question: "q", retrieval: "best" };
+// @ts-expect-error the question is required
+const mq3: MemoSearchOptions = { memory: "m.sqlite", sql: "SELECT 1" };
+export { mg1, mg2, mg3, mg4, mg5, mb1, mb2, mb3, mb4, mw1, mw2, mt1, mt2, mt3, mt4, ma1, ma2, ma3, ms1, ms2, mq1, mq2, mq3 };

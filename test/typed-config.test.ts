@@ -25,6 +25,13 @@ describe("typed config: declared once, parsed once", () => {
     expect(commandLineOfConfig("x", [], defs, fromApi)).toBe("sqlmend x --bench b --limit 5 --temperature 0.5 --resume --ids 1,2 --run a --run b --role-model critic=gpt-4o --split dev");
   });
 
+  it("writes the command line in the declaration's order, whatever order a script gave the options in", () => {
+    const fromFlags = configFromFlags(defs, parseFlags(["--split", "dev", "--limit", "5", "--bench", "b"], flagTableOf(defs)).values);
+    const fromApi = checkConfig("runX", defs, { split: "dev", limit: 5, bench: "b" });
+    expect(commandLineOfConfig("x", [], defs, fromApi)).toBe("sqlmend x --bench b --limit 5 --split dev");
+    expect(commandLineOfConfig("x", [], defs, fromApi)).toBe(commandLineOfConfig("x", [], defs, fromFlags));
+  });
+
   it("errors name the flag on the command line and the option in a script", () => {
     expect(() => configFromFlags(defs, { limit: "0" })).toThrow("--limit takes a whole number >= 1, not '0'");
     expect(() => checkConfig("runX", defs, { limit: 0 })).toThrow("runX: limit takes a whole number >= 1, not 0");

@@ -1,11 +1,14 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { RUN_FLAGS_USAGE } from "../usage/run-usage.ts";
+import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
+import { SUBSET_USAGE } from "../usage/run-usage.ts";
+import { MODEL_CONFIG } from "../../runner/run/run-config.ts";
+import { GUIDELINE_CONFIG } from "../../runner/methods/magic/guideline-config.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 
-/** `sqlmend magic guideline`: its flags, then MAGIC's training below the CLI (`runner/methods/magic-guideline.ts`). */
+/** `sqlmend magic guideline`: its flags, then MAGIC's training below the CLI (`runner/methods/magic/`). */
 export const magicCommand: Command = {
   name: "magic",
   usage: `Usage: sqlmend magic guideline --bench DIR|minibench --out DIR [--split train] [--initial GRAPH|FILE]
@@ -15,21 +18,14 @@ MAGIC's guideline generation (§3.1): the initial method's failures on the train
 feedback-correction cycle (graph magic-feedback, one thread each); the successful feedbacks, in benchmark order,
 are merged batch by batch into a self-correction guideline (graph magic-guideline, one thread per merge).
 
-  --bench DIR|minibench     Spider or BIRD layout, or the project's own small benchmark; --questions FILE takes
-                            another question file over its databases, --questions FILE --db-dir DIR your own data
-  --split train|dev         default train (the guideline must not be learnt on the evaluation split)
-  --initial GRAPH|FILE      the initial method: a generator graph run now (default baseline) or its predictions file
-  --out DIR                 guideline.md, guideline-batch-NNN.md after each batch, interactions.jsonl (a line per
-                            agent call), results.jsonl (a line per question), stats.json, run.json,
-                            predict_<split>.json (the answers after the cycle, for 'sqlmend score --ves')
-  --batch B                 successful feedbacks per merge (default 10)
-  --max-iter N              iterations per failure (default 5)   --no-manager   Table 4's ablation
-  --limit N  --ids A,B,...  a subset, in file order
-  --concurrency K           failures in flight (default 4); --max-requests caps model requests
-  --resume                  continue a killed or finished run in --out: no failure and no merge is redone; it
-                            may add questions, never drop or change any
-  --semantics bird|spider   how revisions are judged against the gold (default: the benchmark's own)
-${RUN_FLAGS_USAGE}
+${usageOf(GUIDELINE_CONFIG, ["bench", "split", "questions", "dbDir", "initial", "out", "batch"])}
+  --max-iter N  --no-manager  the cycle's own options (below; --no-manager: Table 4's ablation)
+${SUBSET_USAGE}
+${usageOf(GUIDELINE_CONFIG, ["concurrency", "resume", "semantics"])}
+Model:
+${usageOf(MODEL_CONFIG)}
+Graph (the cycle's, and an initial generator's):
+${usageOf(GUIDELINE_CONFIG, ["maxFixRounds", "fewShot", "schemaMaxChars", "queryTimeoutMs", "node", "checkpoints"])}
 
 Exit status: 0 done; 3 finished, but some work failed (a question whose model calls got no reply, a merge whose
 reply stayed unusable: the guideline stops before that batch) — --resume retries it; 1 error; 2 usage; 130 / 143 / 129
@@ -39,8 +35,15 @@ stopped by Ctrl-C / SIGTERM / SIGHUP.`,
     const [sub, ...rest] = argv;
     if (sub !== "guideline") throw new UsageError(sub ? `unknown subcommand '${sub}' (magic has: guideline)` : "name a subcommand: sqlmend magic guideline ...");
     // Loaded when it runs, not for --help: the training loop's imports are heavier than a usage line's.
-    const { learnFrom, MAGIC_GUIDELINE_FLAGS } = await import("../../runner/methods/magic-guideline.ts");
-    const { values, positionals } = parseFlags(rest, MAGIC_GUIDELINE_FLAGS);
-    return (await learnFrom({ values, positionals, argv: rest }, io)).exitCode;
+    const [{ trainGuideline }, { guidelineGraphOptionsOfValues }, { graphFlags }] = await Promise.all([
+      import("../../runner/methods/magic/guideline-training.ts"),
+      import("../../runner/methods/magic/guideline-config.ts"),
+      import("../../runner/run/run-options.ts"),
+    ]);
+    // The run's options, and every graph's own as flags (the cycle's, the merge's, the initial generator's are taken).
+    const { values, positionals } = parseFlags(rest, { ...graphFlags(), ...flagTableOf(GUIDELINE_CONFIG), correct: { type: "string" } });
+    if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    if (values.correct !== undefined) throw new UsageError("--correct applies to eval and ask; the cycle runs on every failure");
+    return (await trainGuideline(configFromFlags(GUIDELINE_CONFIG, values), guidelineGraphOptionsOfValues(values), io)).exitCode;
   },
 };

@@ -15,7 +15,12 @@ export async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: 
   const { blocked } = at;
   const ex = await import("./recipe.ts");
   const outOf = at.outOf ?? ((run: string) => path.join(at.dir, run));
-  const [{ evaluate }, { learnFrom }, { memoBuild, memoCandidates }] = await Promise.all([import("../eval/run-eval.ts"), import("../methods/magic-guideline.ts"), import("../methods/memo-memory.ts")]);
+  const [{ evaluate }, { learnFrom }, { memoBuild }, { memoCandidates }] = await Promise.all([
+    import("../eval/run-eval.ts"),
+    import("../methods/magic/guideline-training.ts"),
+    import("../methods/memo/build-memory.ts"),
+    import("../methods/memo/write-candidates.ts"),
+  ]);
   for (const run of order) {
     if (at.skip?.has(run)) continue;
     const spec = recipe.runs[run]!;

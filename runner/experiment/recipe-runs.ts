@@ -75,12 +75,12 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   // --resume continues each run; a run not started yet has no run.json, and eval then starts it.
   if (at.resume && fs.existsSync(outOf(run))) place.resume = true;
   if (spec.kind === "magic-guideline") {
-    const { MAGIC_GUIDELINE_FLAGS } = await import("../methods/magic-guideline.ts");
+    const { MAGIC_GUIDELINE_FLAGS } = await import("../methods/magic/guideline-flags.ts");
     return { kind: spec.kind, values: valuesFor(run, MAGIC_GUIDELINE_FLAGS, forwarded, spec.options, resolve, place), positionals: [] };
   }
   if (spec.kind === "memo-build") {
     // memo build writes a file: OUT/<run>/memory.sqlite; it keeps no checkpoints (--checkpoints is eval's).
-    const { memoBuildFlags } = await import("../methods/memo-memory.ts");
+    const { memoBuildFlags } = await import("../methods/memo/memory-build-flags.ts");
     const memory = path.join(outOf(run), "memory.sqlite");
     const { checkpoints: _evalOnly, ...forMemo } = forwarded;
     return { kind: spec.kind, values: valuesFor(run, memoBuildFlags, forMemo, spec.options, resolve, { ...place, out: memory, resume: at.resume && fs.existsSync(memory) }), positionals: [] };
@@ -126,8 +126,8 @@ export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   const { io, recipe, order } = ctx;
   const [{ checkEvalConfig }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
     import("../eval/run-eval.ts"),
-    import("../methods/magic-guideline.ts"),
-    import("../methods/memo-memory.ts"),
+    import("../methods/magic/guideline-training.ts"),
+    import("../methods/memo/build-memory.ts"),
     import("../../tools/benchmarks/score.ts"),
   ]);
   for (const run of order) {
