@@ -1,6 +1,7 @@
 // Type tests of the run API's graph names and options (checked by `npm run typecheck`, not run): a misspelt option or
 // graph name, or a value of the wrong kind, does not compile (each @ts-expect-error fails tsc once it would).
 import type { GraphOptionsOf, BuiltInGraphName } from "../graphs/registry.ts";
+import { benchInfo, cacheClear, exec, merge } from "../index.ts";
 const a: GraphOptionsOf<"r3"> = { reviewers: 2, maxReviewTurns: 3 };
 // @ts-expect-error misspelt
 const b: GraphOptionsOf<"r3"> = { reviwers: 2 };
@@ -13,3 +14,28 @@ const m: BuiltInGraphName = "basline";
 type K = keyof GraphOptionsOf<"memo-sql">;
 const k: K[] = ["noIcl"];
 export { a, b, c, d, n, m, k };
+
+// The explore and upkeep functions (issue 38 point 6): closed options, each value of its kind.
+const x1 = () => exec({ db: "a.sqlite", sql: "SELECT 1", maxRows: 5, timeoutMs: 1000 });
+// @ts-expect-error misspelt
+const x2 = () => exec({ db: "a.sqlite", sql: "SELECT 1", maxRow: 5 });
+// @ts-expect-error wrong kind: a number of rows, not text
+const x3 = () => exec({ db: "a.sqlite", sql: "SELECT 1", maxRows: "all" });
+// @ts-expect-error the statement is required
+const x4 = () => exec({ db: "a.sqlite" });
+const b1 = () => benchInfo({ bench: "minibench" });
+// @ts-expect-error misspelt
+const b2 = () => benchInfo({ dbdir: "dbs", questions: "q.jsonl" });
+// @ts-expect-error wrong kind: a record where one value goes
+const b3 = () => benchInfo({ bench: { dir: "x" } });
+const c1 = () => cacheClear({ model: "gpt-4o", before: "2026-01-01" });
+// @ts-expect-error misspelt
+const c2 = () => cacheClear({ models: "gpt-4o" });
+// @ts-expect-error wrong kind: a switch
+const c3 = () => cacheClear({ all: "yes" });
+const g1 = () => merge({ shards: ["s1", "s2"], out: "merged" });
+// @ts-expect-error misspelt
+const g2 = () => merge({ shards: ["s1"], out: "merged", outDir: "x" });
+// @ts-expect-error wrong kind: the out folder is one value
+const g3 = () => merge({ shards: ["s1"], out: ["a", "b"] });
+export { x1, x2, x3, x4, b1, b2, b3, c1, c2, c3, g1, g2, g3 };

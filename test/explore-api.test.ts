@@ -1,0 +1,106 @@
+/**
+ * Every command has its function (issue 38, point 6): exec, benchInfo, cacheInfo/cacheClear, merge, link and ask
+ * called from a script return as data what their command prints, from the same body.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { benchInfo, cacheClear, cacheInfo, exec, merge, quietIO } from "../index.ts";
+import { encodeCell } from "../cli/commands/exec.ts";
+import type { Question } from "../state/question.ts";
+import { minibenchFixture, runCli } from "./support/cli.ts";
+import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
+
+let dir: string;
+let benchDir: string;
+let dev: Question[];
+const env = () => ({ SQLMEND_HOME: path.join(dir, "home") });
+const io = () => quietIO({ cwd: dir, env: env() });
+const sqlmend = (...args: string[]) => runCli(args, dir, env());
+
+beforeAll(async () => {
+  dir = makeTempDir();
+  ({ benchDir, dev } = await minibenchFixture(dir));
+  makeDb(dir, "shop.sqlite", "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL); INSERT INTO item VALUES (1, 'pen', 1.5), (2, 'book', 12.0), (3, 'lamp', NULL);");
+});
+afterAll(() => removeTempDir(dir));
+
+describe("the explore and upkeep API", () => {
+  it("exec returns the rows, columns and truncation exec --json prints, and a refused statement as data", async () => {
+    const sql = "SELECT id, name, price, 9223372036854775807 AS big FROM item ORDER BY id";
+    const result = await exec({ db: "shop.sqlite", sql, maxRows: 2 }, io());
+    const printed = await sqlmend("exec", "--db", "shop.sqlite", "--max-rows", "2", "--json", sql);
+    expect(printed.code).toBe(0);
+    if (!result.ok) throw new Error(result.message);
+    const json = JSON.parse(printed.out) as { columns: string[]; rowCount: number; truncated: boolean };
+    expect([result.columns, result.rowCount, result.truncated]).toEqual([json.columns, json.rowCount, json.truncated]);
+    expect([result.rowCount, result.truncated, result.rows.length]).toEqual([3, true, 2]);
+    // The cells keep SQLite's storage classes: the CLI's lossless JSON is the API's rows, encoded.
+    expect(result.rows[0]).toEqual([1n, "pen", 1.5, 9223372036854775807n]);
+    expect(printed.out).toContain(`"rows":[${result.rows.map((row) => `[${row.map(encodeCell).join(",")}]`).join(",")}]`);
+
+    const refused = await exec({ db: "shop.sqlite", sql: "DROP TABLE item" }, io());
+    expect(refused).toMatchObject({ ok: false, kind: "rejected" });
+    const cli = await sqlmend("exec", "--db", "shop.sqlite", "DROP TABLE item");
+    expect(cli.err).toContain(`rejected: ${!refused.ok && refused.message}`);
+    await expect(exec({ db: "shop.sqlite", sql: "SELECT 1", maxRows: -1 }, io())).rejects.toThrow("exec: maxRows takes a whole number >= 0, not -1");
+    await expect(exec({ db: "shop.sqlite" } as never, io())).rejects.toThrow("exec: sql is required");
+  });
+
+  it("benchInfo returns the splits, question counts and databases bench info prints", async () => {
+    const info = await benchInfo({ bench: benchDir }, io());
+    if (info.layout === "own") throw new Error("a benchmark folder");
+    const printed = await sqlmend("bench", "info", benchDir);
+    expect(printed.code).toBe(0);
+    expect(info.splits.map((s) => s.split).sort()).toEqual(["dev", "train"]);
+    expect(printed.out).toContain(`splits:      ${info.splits.map((s) => s.split).join(", ")}\n`);
+    const devSplit = info.splits.find((s) => s.split === "dev")!;
+    expect(devSplit.questions).toBe(dev.length);
+    for (const s of info.splits) {
+      expect(printed.out).toContain(`${s.split}: ${s.file} over ${s.dbFolder}/\n  questions: ${s.questions}`);
+      expect(printed.out).toContain(`; ${s.withGold} of the ${s.runnable} runnable have gold SQL\n  databases: ${s.databases.present.length} present`);
+    }
+    const own = path.join(dir, "own.jsonl");
+    fs.writeFileSync(own, `${JSON.stringify({ question: "How many items?", db_id: "shop" })}\n`);
+    const ownInfo = await benchInfo({ questions: "own.jsonl", dbDir: "." }, io());
+    expect(ownInfo).toMatchObject({ layout: "own", summary: { questions: 1, runnable: 1, withGold: 0, databases: { present: ["shop"], missing: [] } } });
+    await expect(benchInfo({ questions: "own.jsonl" }, io())).rejects.toThrow("benchInfo: questions and dbDir go together");
+  });
+
+  it("cacheInfo returns what cache info --json prints; cacheClear removes a model's vectors and says how many", async () => {
+    fs.mkdirSync(path.join(dir, "home"), { recursive: true });
+    const vectors = new Database(path.join(dir, "home", "embeddings.sqlite"));
+    vectors.exec("CREATE TABLE vectors (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID");
+    for (const [model, n] of [["emb-a@http://127.0.0.1/v1", 3], ["emb-b", 2]] as const) for (let i = 0; i < n; i++) vectors.prepare("INSERT INTO vectors VALUES (?, ?, x'00')").run(model, `h${i}`);
+    vectors.close();
+
+    const { dir: home, redisInUse, ...files } = await cacheInfo(io());
+    expect([home, redisInUse, files.vectors.vectors]).toEqual([path.join(dir, "home"), false, 5]);
+    expect(files).toEqual(JSON.parse((await sqlmend("cache", "info", "--json")).out));
+
+    await expect(cacheClear({ model: "emb-c" }, io())).rejects.toThrow(/no model 'emb-c' in the caches of .*: they hold 'emb-a', 'emb-b'/);
+    await expect(cacheClear({ all: true, model: "emb-a" }, io())).rejects.toThrow("cacheClear: all removes everything: give it alone, or name model and/or before");
+    await expect(cacheClear({ before: "2026-02-30" }, io())).rejects.toThrow("cacheClear: before takes a day as YYYY-MM-DD, not '2026-02-30'");
+    expect(await cacheClear({ model: "emb-a" }, io())).toMatchObject({ dir: path.join(dir, "home"), replies: 0, vectors: 3 });
+    expect((await sqlmend("cache", "clear", "--all")).out).toMatch(/^removed 0 replies and 2 vectors from /);
+    expect((await cacheInfo(io())).vectors.vectors).toBe(0);
+  });
+
+  it("merge returns the merged run's figures merge prints, and writes the folder merge writes", async () => {
+    const shards = ["1/2", "2/2"].map((shard, i) => ({ shard, out: path.join(dir, `shard-${i + 1}`) }));
+    for (const { shard, out } of shards) {
+      const ran = await sqlmend("eval", "baseline", "--bench", benchDir, "--limit", "5", "--model", "mock", "--checkpoints", "memory", "--shard", shard, "--out", out);
+      expect(ran.code, ran.err).toBe(0);
+    }
+    const merged = await merge({ shards: shards.map((s) => path.relative(dir, s.out)), out: "merged-api" }, io());
+    const printed = await sqlmend("merge", ...shards.map((s) => s.out), "--out", "merged-cli");
+    expect(printed.code).toBe(0);
+    expect(merged).toMatchObject({ outDir: path.join(dir, "merged-api"), shards: 2, questions: 5, failed: 0, ignored: 0 });
+    expect(merged.records.map((r) => r.id)).toEqual(dev.slice(0, 5).map((q) => q.id));
+    expect(printed.out).toContain(`Merged 2 shards: 5 questions\nEX ${merged.ex!.toFixed(2)}% (${merged.correct}/${merged.scored})\n`);
+    expect(fs.readFileSync(merged.files.results, "utf8")).toBe(fs.readFileSync(path.join(dir, "merged-cli", "results.jsonl"), "utf8"));
+    expect(fs.readFileSync(merged.files.report, "utf8")).toContain("sqlmend merge shard-1 shard-2 --out merged-api");
+    await expect(merge({ shards: [], out: "x" }, io())).rejects.toThrow("merge: shards takes a value each time");
+  }, 120_000);
+});
