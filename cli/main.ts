@@ -1,6 +1,7 @@
 import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { availableParallelism } from "node:os";
 import { type CliIO, defaultIO, firstLineOf, maskSecrets, UsageError, UserError } from "./shared/command.ts";
+import { flagWordingOf } from "../core/config.ts";
 import { commands } from "./commands/index.ts";
 import { closeAll } from "../core/closers.ts";
 import { EXIT } from "../core/exit.ts";
@@ -49,6 +50,9 @@ export async function main(argv: string[], given: CliIO = defaultIO()): Promise<
   try {
     return await command.run(rest, io);
   } catch (error) {
+    // The runner names options by key (core/config.ts `optionUsageError`); the launcher's user typed flags.
+    const flagWording = flagWordingOf(error);
+    if (flagWording !== undefined && error instanceof Error) error.message = flagWording;
     if (error instanceof UsageError) {
       // The error, the command's synopsis, and where the rest is: not pages of options after the one useful line.
       io.stderr(`sqlmend ${command.name}: ${firstLineOf(error)}\n${synopsisOf(command.usage)}\nRun 'sqlmend ${command.name} --help' for every option.\n`);

@@ -1,4 +1,4 @@
-import { UsageError } from "./errors.ts";
+import { UsageError, UserError } from "./errors.ts";
 import { flagOf, type OptionDef, parseOption } from "./options.ts";
 import { commandLine } from "./secrets.ts";
 
@@ -174,4 +174,51 @@ export function commandLineOfConfig(command: string, positionals: readonly strin
   for (const [key, value] of Object.entries(config)) push(`--${flagOf(key)}`, value, defs[key]);
   for (const [key, value] of Object.entries(graphOptions)) push(`--${flagOf(key)}`, value, undefined);
   return commandLine(command, argv);
+}
+
+/** An option a runner's error names (`opt("dbDir")`): a script reads its key, `dbDir`; the launcher its flag, `--db-dir`. */
+export class OptionName {
+  constructor(readonly key: string) {}
+}
+export const opt = (key: string): OptionName => new OptionName(key);
+
+const FLAG_WORDING = Symbol("flagWording");
+
+/** The two wordings of a message naming options: a script's (keys) and the launcher's (flags). */
+function wordings(strings: TemplateStringsArray, parts: unknown[]): { api: string; flag: string } {
+  const join = (name: (key: string) => string) => strings.reduce((text, piece, i) => text + piece + (i < parts.length ? (parts[i] instanceof OptionName ? name((parts[i] as OptionName).key) : String(parts[i])) : ""), "");
+  return { api: join((key) => key), flag: join((key) => `--${flagOf(key)}`) };
+}
+
+/**
+ * The one convention for a runner's errors about options (docs/internals.md): the message names each option with
+ * `opt(key)`; it reads in a script's words (`bench DIR is required`, which the run API prefixes with its name) and
+ * carries the launcher's (`--bench DIR is required`), which `sqlmend` prints instead (`flagWordingOf`).
+ */
+export function optionUsageError(strings: TemplateStringsArray, ...parts: unknown[]): UsageError {
+  const { api, flag } = wordings(strings, parts);
+  return Object.assign(new UsageError(api), { [FLAG_WORDING]: flag });
+}
+
+/** As `optionUsageError`, for a failure that is not a usage mistake (exit status 1). */
+export function optionUserError(strings: TemplateStringsArray, ...parts: unknown[]): UserError {
+  const { api, flag } = wordings(strings, parts);
+  return Object.assign(new UserError(api), { [FLAG_WORDING]: flag });
+}
+
+/** An error's launcher wording when it names options (`optionUsageError`), else undefined. */
+export const flagWordingOf = (error: unknown): string | undefined =>
+  error && typeof error === "object" ? ((error as { [FLAG_WORDING]?: string })[FLAG_WORDING] ?? undefined) : undefined;
+
+/**
+ * A run API function's body with its errors about options prefixed with the function's name (`runEval: bench DIR is
+ * required`): a script never typed a flag, and an error naming an option names the call it came from.
+ */
+export async function inApiWords<T>(api: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    if (flagWordingOf(error) !== undefined && error instanceof Error && !error.message.startsWith(`${api}:`)) error.message = `${api}: ${error.message}`;
+    throw error;
+  }
 }

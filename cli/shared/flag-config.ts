@@ -7,7 +7,8 @@ import { flagOf } from "../../core/options.ts";
 
 type FlagKind = { type: "string" | "boolean"; multiple?: boolean };
 
-const kindOf = (def: ConfigDef): FlagKind => (def.type === "boolean" ? { type: "boolean" } : def.type === "strings" || def.type === "record" ? { type: "string", multiple: true } : { type: "string" });
+// A comma list may also be given again (`--ids 1,2 --ids 3`): its items join.
+const kindOf = (def: ConfigDef): FlagKind => (def.type === "boolean" ? { type: "boolean" } : def.type === "strings" || def.type === "record" || def.type === "list" ? { type: "string", multiple: true } : { type: "string" });
 
 /** The parseArgs table of a declaration: `--kebab-case` of each key. */
 export function flagTableOf(defs: ConfigDefs): Record<string, FlagKind> & NonNullable<ParseArgsConfig["options"]> {
@@ -39,9 +40,10 @@ export function flagText(key: string, def: ConfigDef): string {
   return `${flag} VALUE`;
 }
 
-/** `--help` lines of a declaration: the flag and its value, its help text folded under it past the column. */
-export function usageOf(defs: ConfigDefs, width = 28): string {
-  return Object.entries(defs)
+/** `--help` lines of a declaration (of `keys` only, in their order, when given): the flag and its value, its help text folded under it past the column. */
+export function usageOf(defs: ConfigDefs, keys?: readonly string[], width = 28): string {
+  const entries = keys ? keys.map((key) => [key, defs[key]!] as const) : Object.entries(defs);
+  return entries
     .map(([key, def]) => {
       const left = `  ${flagText(key, def)}`;
       const [first, ...rest] = def.help.split("\n");

@@ -1,6 +1,7 @@
 import { UsageError } from "../../core/errors.ts";
 import { flagOf } from "../../core/options.ts";
 import { commandLine } from "../../core/secrets.ts";
+import { type ConfigDefs, type ConfigOf, configValue } from "../../core/config.ts";
 
 /** A command's options table: flag name → parseArgs kind (`multiple` for repeatable flags). */
 export type FlagTable = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
@@ -116,3 +117,17 @@ export async function asApiErrors<T>(api: string, body: () => Promise<T>): Promi
 }
 
 const camelOf = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Flag values (by flag name, as parseArgs gives them) as a declaration's typed config, each checked by its kind
+ * (errors name `--the-flag`): for the commands whose run functions still read flag values (magic guideline, memo
+ * build, the TS-SQL audit, experiment, link) where they call a function that takes the typed config. Goes with them.
+ */
+export function configOfFlagValues<Defs extends ConfigDefs>(defs: Defs, values: Record<string, unknown>): ConfigOf<Defs> {
+  const out: Record<string, unknown> = {};
+  for (const [key, def] of Object.entries(defs)) {
+    const checked = configValue(key, def, values[flagOf(key)], "flag");
+    if (checked !== undefined) out[key] = checked;
+  }
+  return out as ConfigOf<Defs>;
+}
