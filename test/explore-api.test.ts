@@ -65,7 +65,7 @@ describe("the explore and upkeep API", () => {
     fs.writeFileSync(own, `${JSON.stringify({ question: "How many items?", db_id: "shop" })}\n`);
     const ownInfo = await benchInfo({ questions: "own.jsonl", dbDir: "." }, io());
     expect(ownInfo).toMatchObject({ layout: "own", summary: { questions: 1, runnable: 1, withGold: 0, databases: { present: ["shop"], missing: [] } } });
-    await expect(benchInfo({ questions: "own.jsonl" }, io())).rejects.toThrow("benchInfo: questions and dbDir go together");
+    await expect(benchInfo({ questions: "own.jsonl" }, io())).rejects.toThrow("benchInfo: questions FILE and dbDir DIR go together");
   });
 
   it("cacheInfo returns what cache info --json prints; cacheClear removes a model's vectors and says how many", async () => {

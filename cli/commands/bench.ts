@@ -36,7 +36,6 @@ export const benchCommand: Command = {
     const config = configFromFlags(BENCH_FLAGS, values);
     if (config.dbDir !== undefined || config.questions !== undefined) {
       if (positionals.length > 1) throw new UsageError("give DIR, or --questions FILE --db-dir DIR, not both");
-      if (config.dbDir === undefined || config.questions === undefined) throw new UsageError("--questions FILE and --db-dir DIR go together");
     } else if (positionals.length !== 2) {
       throw new UsageError(positionals.length > 2 ? `unexpected argument '${positionals[2]}'` : "name the benchmark folder: sqlmend bench info DIR");
     }

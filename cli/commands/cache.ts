@@ -3,7 +3,6 @@ import { UsageError } from "../shared/command.ts";
 import { configFromFlags, flagTableOf } from "../shared/flag-config.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { defineConfig } from "../../core/config.ts";
-import { flagOf } from "../../core/options.ts";
 import { CACHE_CLEAR_CONFIG, cacheInfo, clearCaches } from "../../runner/cache/cache-files.ts";
 import { EXIT } from "../../core/exit.ts";
 
@@ -63,7 +62,7 @@ export const cacheCommand: Command = {
     }
 
     if (json) throw new UsageError("--json goes with 'cache info'");
-    const removed = await clearCaches(clear, io, (key) => `--${flagOf(key)}`);
+    const removed = await clearCaches(clear, io);
     io.stdout(`removed ${removed.replies} replies and ${removed.vectors} vectors from ${removed.dir}${removed.compacted ? "" : " (another run has a file open, so its space was not given back yet: a later clear does)"}\n`);
     return EXIT.ok;
   },

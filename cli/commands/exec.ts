@@ -16,7 +16,7 @@ Runs one read-only SELECT/WITH/VALUES statement against a SQLite file, the way t
 methods do (read-only, in a killable worker process), and prints the result.
 
 Options:
-${usageOf(CLI_FLAGS, 20)}
+${usageOf(CLI_FLAGS, undefined, 20)}
 
 JSON output: {"columns":[...],"rows":[[...]],"rowCount":N,"truncated":bool,"elapsedMs":x}
 (+ "cellsShortened":N and "bytesCut":true, "cut":"..." when the byte budget cut the result:
@@ -57,9 +57,8 @@ export const execCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, flagTableOf(CLI_FLAGS));
     const { json, ...config } = configFromFlags(CLI_FLAGS, values);
-    if (!config.db) throw new UsageError("--db FILE is required");
     if (positionals.length !== 1) throw new UsageError('give exactly one SQL statement, quoted: "SELECT ..."');
-    const result = await execSql({ ...config, db: config.db, sql: positionals[0]! }, io);
+    const result = await execSql({ ...config, sql: positionals[0]! }, io);
     if (!result.ok) throw new UserError(`${result.kind}: ${result.message}`);
     if (json) {
       const rows = result.rows.map((row) => `[${row.map(encodeCell).join(",")}]`).join(",");

@@ -20,12 +20,12 @@ From a script: merge({ shards, out }) returns the merged run's figures.
 ${usageOf(MERGE_FLAGS)}`,
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, flagTableOf(MERGE_FLAGS));
-    const { out } = configFromFlags(MERGE_FLAGS, values);
-    if (!out) throw new UsageError("--out DIR is required");
+    const config = configFromFlags(MERGE_FLAGS, values);
+    if (config.out === undefined) throw new UsageError("--out DIR is required");
     if (!positionals.length) throw new UsageError("name the shard folders to merge");
     // The merge (and the report it writes) loads only once the flags have passed.
     const [{ mergeRun, MERGED_RERUN }, { exLine, summarize }] = await Promise.all([import("../../runner/eval/merge-shards.ts"), import("../../runner/report/eval-report.ts")]);
-    const merged = await mergeRun({ shards: positionals, out }, io);
+    const merged = await mergeRun({ ...config, shards: positionals }, io);
     const summary = summarize(merged.records);
     io.stdout(
       `Merged ${merged.shards} shards: ${merged.questions} questions\n${exLine(summary, "", MERGED_RERUN)}\n` +

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { type ConfigInput, type ConfigOf, checkConfig, defineConfig } from "../../core/config.ts";
-import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
+import { type ConfigInput, type ConfigOf, checkConfig, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
+import { firstLineOf, UserError } from "../../core/errors.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { CacheFilesInfo } from "../../tools/models/cache-files.ts";
 import { dataDir } from "../../tools/paths.ts";
@@ -34,9 +34,6 @@ export interface CacheClearResult {
   compacted: boolean;
 }
 
-/** How an option is named in an error: its key for a script, its `--flag` on the command line. */
-export type OptionNamer = (key: string) => string;
-const apiName: OptionNamer = (key) => key;
 
 async function cacheFiles(io: Pick<CliIO, "env" | "cwd">) {
   const files = await import("../../tools/models/cache-files.ts");
@@ -61,25 +58,19 @@ export async function cacheInfo(io: Pick<CliIO, "env" | "cwd"> = defaultIO()): P
 
 /** Removes replies and vectors (`sqlmend cache clear`); the next run that needs one asks the model again. */
 export async function cacheClear(options: CacheClearOptions, io: Pick<CliIO, "env" | "cwd"> = defaultIO()): Promise<CacheClearResult> {
-  const config = checkConfig("cacheClear", CACHE_CLEAR_CONFIG, options);
-  try {
-    return await clearCaches(config, io, apiName);
-  } catch (error) {
-    if (error instanceof UsageError) error.message = `cacheClear: ${error.message}`;
-    throw error;
-  }
+  return inApiWords("cacheClear", () => clearCaches(checkConfig("cacheClear", CACHE_CLEAR_CONFIG, options), io));
 }
 
-/** The body `cacheClear` and the launcher share; `name` says an option as the caller wrote it. */
-export async function clearCaches(config: CacheClearConfig, io: Pick<CliIO, "env" | "cwd">, name: OptionNamer): Promise<CacheClearResult> {
-  if (config.all && (config.model !== undefined || config.before !== undefined)) throw new UsageError(`${name("all")} removes everything: give it alone, or name ${name("model")} and/or ${name("before")}`);
+/** The body `cacheClear` and the launcher share, on a checked config. */
+export async function clearCaches(config: CacheClearConfig, io: Pick<CliIO, "env" | "cwd">): Promise<CacheClearResult> {
+  if (config.all && (config.model !== undefined || config.before !== undefined)) throw optionUsageError`${opt("all")} removes everything: give it alone, or name ${opt("model")} and/or ${opt("before")}`;
   if (!config.all && config.model === undefined && config.before === undefined) {
-    throw new UsageError(`say what to remove: ${name("all")}, ${name("model")} NAME, ${name("before")} YYYY-MM-DD (or both of the last two)`);
+    throw optionUsageError`say what to remove: ${opt("all")}, ${opt("model")} NAME, ${opt("before")} YYYY-MM-DD (or both of the last two)`;
   }
   let before: string | undefined;
   if (config.before !== undefined) {
     const day = /^\d{4}-\d{2}-\d{2}$/.test(config.before) ? new Date(`${config.before}T00:00:00Z`) : undefined;
-    if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== config.before) throw new UsageError(`${name("before")} takes a day as YYYY-MM-DD, not '${config.before}'`);
+    if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== config.before) throw optionUsageError`${opt("before")} takes a day as YYYY-MM-DD, not '${config.before}'`;
     before = day.toISOString();
   }
   const { files, dir, responses, vectors, guarded } = await cacheFiles(io);

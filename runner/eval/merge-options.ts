@@ -8,6 +8,6 @@ export const MERGE_CONFIG = defineConfig({
   out: { type: "string", metavar: "DIR", help: "a new folder for the merged run" },
 });
 
-export type MergeConfig = ConfigOf<typeof MERGE_CONFIG> & { shards: string[]; out: string };
+export type MergeConfig = ConfigOf<typeof MERGE_CONFIG>;
 export type MergeOptions = ConfigInput<typeof MERGE_CONFIG> & { shards: string | readonly string[]; out: string };
 

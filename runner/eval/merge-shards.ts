@@ -11,7 +11,7 @@ import { fileOrder, type SampleSpec, selectQuestions } from "../run/question-sam
 import { prepareOutDir, sameRunValue } from "../run/run-json.ts";
 import { parseShard, shardName, shardOf } from "../run/shards.ts";
 import { type CodeIdentity, describeCode } from "../../tools/version.ts";
-import { checkConfig, commandLineOfConfig } from "../../core/config.ts";
+import { checkConfig, commandLineOfConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { MERGE_CONFIG, type MergeConfig, type MergeOptions } from "./merge-options.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { summarize } from "../report/eval-report.ts";
@@ -174,16 +174,15 @@ export interface MergedRun {
 
 /** Joins the shard folders of one `eval --shard I/N` run into `out` (paths from `io.cwd`), as `sqlmend merge` does. */
 export async function merge(options: MergeOptions, io: Pick<CliIO, "cwd"> = defaultIO()): Promise<MergedRun> {
-  const config = checkConfig("merge", MERGE_CONFIG, options);
-  if (!config.out) throw new UsageError("merge: out is required");
-  if (!config.shards?.length) throw new UsageError("merge: shards is required (the shard folders)");
-  return mergeRun({ ...config, shards: config.shards, out: config.out }, io);
+  return inApiWords("merge", () => mergeRun(checkConfig("merge", MERGE_CONFIG, options), io));
 }
 
 /** The body `merge` and the launcher share, on a checked config; report.md's command line is made from it. */
 export async function mergeRun(config: MergeConfig, io: Pick<CliIO, "cwd">): Promise<MergedRun> {
-  const outDir = path.resolve(io.cwd, config.out);
   const { shards, ...flags } = config;
+  if (!shards?.length) throw optionUsageError`${opt("shards")} is required: the shard folders to merge`;
+  if (config.out === undefined) throw optionUsageError`${opt("out")} DIR is required`;
+  const outDir = path.resolve(io.cwd, config.out);
   const merged = await mergeShards(
     shards.map((dir) => path.resolve(io.cwd, dir)),
     outDir,

@@ -1,6 +1,5 @@
 import path from "node:path";
-import { type ConfigInput, type ConfigOf, checkConfig, defineConfig } from "../../core/config.ts";
-import { UsageError } from "../../core/errors.ts";
+import { type ConfigInput, type ConfigOf, checkConfig, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { loadQuestionFile } from "../../tools/benchmarks/benchmark.ts";
 import { describeBenchmarkDir, type SplitInfo, summarizeBenchmark } from "../../tools/benchmarks/info.ts";
@@ -30,20 +29,18 @@ export type BenchInfo =
 
 /** What a benchmark holds (paths from `io.cwd`; `bench: "minibench"` builds the project's own once). */
 export async function benchInfo(options: BenchInfoOptions, io: Pick<CliIO, "env" | "cwd"> = defaultIO()): Promise<BenchInfo> {
-  const config = checkConfig("benchInfo", BENCH_INFO_CONFIG, options);
-  const given = (key: keyof BenchInfoConfig) => config[key] !== undefined;
-  if (given("bench") && (given("questions") || given("dbDir"))) throw new UsageError("benchInfo: give bench, or questions with dbDir, not both");
-  if (given("questions") !== given("dbDir")) throw new UsageError("benchInfo: questions and dbDir go together");
-  if (!given("bench") && !given("questions")) throw new UsageError("benchInfo: bench (or questions with dbDir) is required");
-  return describeBench(config, io);
+  return inApiWords("benchInfo", () => describeBench(checkConfig("benchInfo", BENCH_INFO_CONFIG, options), io));
 }
 
 /** The body `benchInfo` and the launcher share, on a checked config (bench, or questions with dbDir). */
 export async function describeBench(config: BenchInfoConfig, io: Pick<CliIO, "env" | "cwd">): Promise<BenchInfo> {
-  if (config.questions !== undefined && config.dbDir !== undefined) {
+  const own = config.questions !== undefined || config.dbDir !== undefined;
+  if (own && config.bench !== undefined) throw optionUsageError`give ${opt("bench")}, or ${opt("questions")} with ${opt("dbDir")}, not both`;
+  if (own) {
+    if (config.questions === undefined || config.dbDir === undefined) throw optionUsageError`${opt("questions")} FILE and ${opt("dbDir")} DIR go together`;
     const b = await loadQuestionFile(path.resolve(io.cwd, config.questions), path.resolve(io.cwd, config.dbDir));
     return { layout: "own", questionsFile: b.questionsFile ?? path.resolve(io.cwd, config.questions), dbDir: b.dbDir ?? path.resolve(io.cwd, config.dbDir), summary: summarizeBenchmark(b) };
   }
-  if (config.bench === undefined) throw new UsageError("bench (or questions with dbDir) is required");
+  if (config.bench === undefined) throw optionUsageError`${opt("bench")} DIR is required (or ${opt("questions")} FILE with ${opt("dbDir")} DIR)`;
   return describeBenchmarkDir(await resolveBenchmarkDir(config.bench, io.env, io.cwd));
 }

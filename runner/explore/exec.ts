@@ -1,6 +1,5 @@
 import path from "node:path";
-import { type ConfigInput, type ConfigOf, checkConfig, defineConfig } from "../../core/config.ts";
-import { UsageError } from "../../core/errors.ts";
+import { type ConfigInput, type ConfigOf, checkConfig, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { describeCut } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
@@ -17,7 +16,7 @@ export const EXEC_CONFIG = defineConfig({
   maxRows: { type: "int", min: 0, metavar: "N", help: "rows to show (default 50; 0 shows all)" },
 });
 
-export type ExecConfig = ConfigOf<typeof EXEC_CONFIG> & { db: string; sql: string };
+export type ExecConfig = ConfigOf<typeof EXEC_CONFIG>;
 export type ExecOptions = ConfigInput<typeof EXEC_CONFIG> & { db: string; sql: string };
 
 /** A statement's result: its columns and kept rows (cells in SQLite's storage classes), or why it failed. */
@@ -42,13 +41,13 @@ export type ExecOutcome =
 
 /** Runs one statement on a SQLite file (paths from `io.cwd`). A refused statement, a timeout or a bad file is `ok: false`, never a throw. */
 export async function exec(options: ExecOptions, io: CliIO = defaultIO()): Promise<ExecOutcome> {
-  const config = checkConfig("exec", EXEC_CONFIG, options);
-  for (const key of ["db", "sql"] as const) if (config[key] === undefined) throw new UsageError(`exec: ${key} is required`);
-  return execSql(config as ExecConfig, io);
+  return inApiWords("exec", () => execSql(checkConfig("exec", EXEC_CONFIG, options), io));
 }
 
 /** The body `exec` and the launcher share, on a checked config. */
 export async function execSql(config: ExecConfig, io: Pick<CliIO, "cwd">): Promise<ExecOutcome> {
+  if (config.db === undefined) throw optionUsageError`${opt("db")} FILE is required`;
+  if (config.sql === undefined) throw optionUsageError`${opt("sql")} is required: one statement`;
   const maxRows = config.maxRows ?? 50;
   // A private one-process pool, closed at once, so the command exits promptly.
   const executor = createExecutor({ size: 1 });
