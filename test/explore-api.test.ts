@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { benchInfo, cacheClear, cacheInfo, exec, merge, quietIO } from "../index.ts";
+import { benchInfo, cacheClear, cacheInfo, exec, link, merge, quietIO } from "../index.ts";
 import { encodeCell } from "../cli/commands/exec.ts";
 import type { Question } from "../state/question.ts";
 import { minibenchFixture, runCli } from "./support/cli.ts";
@@ -85,6 +85,24 @@ describe("the explore and upkeep API", () => {
     expect(await cacheClear({ model: "emb-a" }, io())).toMatchObject({ dir: path.join(dir, "home"), replies: 0, vectors: 3 });
     expect((await sqlmend("cache", "clear", "--all")).out).toMatch(/^removed 0 replies and 2 vectors from /);
     expect((await cacheInfo(io())).vectors.vectors).toBe(0);
+  });
+
+  it("link returns the keywords, columns and values link --json prints; the question's own words without a model", async () => {
+    makeDb(dir, "flights.sqlite", "CREATE TABLE airlines (id INTEGER PRIMARY KEY, name TEXT, country TEXT); INSERT INTO airlines VALUES (1, 'JetBlue Airways', 'USA'), (2, 'Lufthansa', 'Germany');");
+    const found = await link({ db: "flights.sqlite", question: "Which country is Jetblu from?" }, io());
+    expect(found.keywordSource).toBe("question");
+    expect(found.values.map((v) => `${v.keyword} → ${v.table}.${v.column} = ${v.value}`)).toContain("Jetblu → airlines.name = JetBlue Airways");
+    const printed = await sqlmend("link", "--db", "flights.sqlite", "--json", "Which country is Jetblu from?");
+    expect(printed.code, printed.err).toBe(0);
+    const { index: printedIndex, ...printedRest } = JSON.parse(printed.out);
+    const { index, ...rest } = found;
+    expect(printedRest).toEqual(rest);
+    expect(printedIndex).toMatchObject({ file: index!.file, entries: index!.entries, reused: true });
+
+    const given = await link({ db: "flights.sqlite", question: "anything", keywords: ["Lufthansaa"] }, io());
+    expect([given.keywordSource, given.keywords, given.values[0]?.value]).toEqual(["keywords", ["Lufthansaa"], "Lufthansa"]);
+    await expect(link({ db: "flights.sqlite", question: "q", structuredMethod: "xml" as "text" }, io())).rejects.toThrow("link: structuredMethod takes auto, ");
+    await expect(link({ db: "nowhere.sqlite", question: "q" }, io())).rejects.toThrow("database not found: nowhere.sqlite");
   });
 
   it("merge returns the merged run's figures merge prints, and writes the folder merge writes", async () => {

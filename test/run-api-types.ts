@@ -1,7 +1,7 @@
 // Type tests of the run API's graph names and options (checked by `npm run typecheck`, not run): a misspelt option or
 // graph name, or a value of the wrong kind, does not compile (each @ts-expect-error fails tsc once it would).
 import type { GraphOptionsOf, BuiltInGraphName } from "../graphs/registry.ts";
-import { benchInfo, cacheClear, exec, merge } from "../index.ts";
+import { benchInfo, cacheClear, exec, link, merge } from "../index.ts";
 const a: GraphOptionsOf<"r3"> = { reviewers: 2, maxReviewTurns: 3 };
 // @ts-expect-error misspelt
 const b: GraphOptionsOf<"r3"> = { reviwers: 2 };
@@ -38,4 +38,13 @@ const g1 = () => merge({ shards: ["s1", "s2"], out: "merged" });
 const g2 = () => merge({ shards: ["s1"], out: "merged", outDir: "x" });
 // @ts-expect-error wrong kind: the out folder is one value
 const g3 = () => merge({ shards: ["s1"], out: ["a", "b"] });
-export { x1, x2, x3, x4, b1, b2, b3, c1, c2, c3, g1, g2, g3 };
+const l1 = () => link({ db: "a.sqlite", question: "q", keywords: ["x", "y"], roleModel: { linker: "m" }, structuredMethod: "jsonMode" });
+// @ts-expect-error misspelt
+const l2 = () => link({ db: "a.sqlite", question: "q", keyword: "x" });
+// @ts-expect-error wrong kind: a record where one value goes
+const l3 = () => link({ db: "a.sqlite", question: "q", model: { name: "x" } });
+// @ts-expect-error not a structured method
+const l4 = () => link({ db: "a.sqlite", question: "q", structuredMethod: "xml" });
+// @ts-expect-error linking asks without the response cache
+const l5 = () => link({ db: "a.sqlite", question: "q", cache: "off" });
+export { x1, x2, x3, x4, b1, b2, b3, c1, c2, c3, g1, g2, g3, l1, l2, l3, l4, l5 };
