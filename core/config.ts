@@ -87,7 +87,7 @@ export function configValue(key: string, def: ConfigDef, raw: unknown, source: S
       return n;
     }
     case "string": {
-      if (Array.isArray(raw) || (raw !== null && typeof raw === "object")) throw new UsageError(`${name} takes one value (text or a number), not ${JSON.stringify(raw)}`);
+      if (Array.isArray(raw) || (raw !== null && typeof raw === "object")) throw new UsageError(`${name} takes one value (text or a number), not ${Array.isArray(raw) ? "a list" : "a record"} ${JSON.stringify(raw)}`);
       const value = text(raw);
       if (value.trim() === "") throw new UsageError(`${name} takes a value`);
       if (def.choices && !def.choices.includes(value)) throw new UsageError(`${name} takes ${def.choices.join(", ")}, not ${shown}`);
@@ -171,24 +171,46 @@ export function commandLineOfConfig(command: string, positionals: readonly strin
     else if (def?.type === "strings" && Array.isArray(value)) for (const item of value) argv.push(flag, quote(String(item)));
     else argv.push(flag, quote(Array.isArray(value) ? value.join(",") : String(value)));
   };
-  for (const [key, value] of Object.entries(config)) push(`--${flagOf(key)}`, value, defs[key]);
-  for (const [key, value] of Object.entries(graphOptions)) push(`--${flagOf(key)}`, value, undefined);
+  // In the declaration's order (graph options by name), however the script ordered its keys: one config, one line.
+  for (const key of Object.keys(defs)) push(`--${flagOf(key)}`, config[key], defs[key]);
+  for (const key of Object.keys(graphOptions).sort()) push(`--${flagOf(key)}`, graphOptions[key], undefined);
   return commandLine(command, argv);
 }
 
 /** An option a runner's error names (`opt("dbDir")`): a script reads its key, `dbDir`; the launcher its flag, `--db-dir`. */
 export class OptionName {
-  constructor(readonly key: string) {}
+  constructor(
+    readonly key: string,
+    /** `options.` for a graph's own option (`options.kShot`; `--k-shot` on the launcher). */
+    readonly apiPrefix = "",
+  ) {}
 }
 export const opt = (key: string): OptionName => new OptionName(key);
+/** A graph's own option in a runner's error: `options.kShot` to a script, `--k-shot` on the launcher. */
+export const graphOpt = (key: string): OptionName => new OptionName(key, "options.");
 
 const FLAG_WORDING = Symbol("flagWording");
 
 /** The two wordings of a message naming options: a script's (keys) and the launcher's (flags). */
-function wordings(strings: TemplateStringsArray, parts: unknown[]): { api: string; flag: string } {
-  const join = (name: (key: string) => string) => strings.reduce((text, piece, i) => text + piece + (i < parts.length ? (parts[i] instanceof OptionName ? name((parts[i] as OptionName).key) : String(parts[i])) : ""), "");
-  return { api: join((key) => key), flag: join((key) => `--${flagOf(key)}`) };
+export class OptionText {
+  constructor(
+    readonly api: string,
+    readonly flag: string,
+  ) {}
 }
+
+/** A piece of a message naming options, for a part of an `optionUsageError` (`${cond ? optionText\`, ${opt("ids")} …\` : ""}`). */
+export function optionText(strings: TemplateStringsArray, ...parts: unknown[]): OptionText {
+  const join = (wording: "api" | "flag") =>
+    strings.reduce((text, piece, i) => {
+      const part = parts[i];
+      const shown = i >= parts.length ? "" : part instanceof OptionName ? (wording === "api" ? `${part.apiPrefix}${part.key}` : `--${flagOf(part.key)}`) : part instanceof OptionText ? part[wording] : String(part);
+      return text + piece + shown;
+    }, "");
+  return new OptionText(join("api"), join("flag"));
+}
+
+const wordings = (strings: TemplateStringsArray, parts: unknown[]): OptionText => optionText(strings, ...parts);
 
 /**
  * The one convention for a runner's errors about options (docs/internals.md): the message names each option with

@@ -422,9 +422,9 @@ describe("majority vote", () => {
 
 describe("launcher wiring", () => {
   it("eval loads training examples for memo-sql unless ICL is off", () => {
-    expect(examplesWantedBy(memoSqlSpec, {})).toMatch(/memo-sql: 5 exemplars/);
-    expect(examplesWantedBy(memoSqlSpec, { "no-icl": true })).toBeUndefined();
-    expect(examplesWantedBy(memoRefineSpec, {})).toBeUndefined();
+    expect(examplesWantedBy(memoSqlSpec, {}, {})).toMatch(/memo-sql: 5 exemplars/);
+    expect(examplesWantedBy(memoSqlSpec, {}, { noIcl: true })).toBeUndefined();
+    expect(examplesWantedBy(memoRefineSpec, {}, {})).toBeUndefined();
   });
 });
 

@@ -71,7 +71,7 @@ describe("--model mock", () => {
     expect(results(path.join(dir, "runs/no-errors")).every((r) => r.correct === true && (r.outcome as Record<string, unknown>).fixRounds === 0)).toBe(true);
     const bad = await runCli(["eval", "baseline", "--bench", benchDir, "--model", "mock", "--mock-error-rate", "2", "--out", "runs/bad"], dir);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain("--mock-error-rate takes a share from 0 to 1");
+    expect(bad.err).toContain("--mock-error-rate takes a number from 0 to 1");
   }, 120_000);
 
   it("answers from the gold only of the questions it is given, plainly otherwise", async () => {

@@ -13,7 +13,6 @@ const n: BuiltInGraphName = "baseline";
 const m: BuiltInGraphName = "basline";
 type K = keyof GraphOptionsOf<"memo-sql">;
 const k: K[] = ["noIcl"];
-export { a, b, c, d, n, m, k };
 
 // The explore and upkeep functions (issue 38 point 6): closed options, each value of its kind.
 const x1 = () => exec({ db: "a.sqlite", sql: "SELECT 1", maxRows: 5, timeoutMs: 1000 });
@@ -48,3 +47,32 @@ const l4 = () => link({ db: "a.sqlite", question: "q", structuredMethod: "xml" }
 // @ts-expect-error linking asks without the response cache
 const l5 = () => link({ db: "a.sqlite", question: "q", cache: "off" });
 export { x1, x2, x3, x4, b1, b2, b3, c1, c2, c3, g1, g2, g3, l1, l2, l3, l4, l5 };
+
+// runEval and replay take a closed, typed config: every option of their command, a misspelt one refused, a value
+// of the wrong kind refused.
+import type { EvalOptions } from "../runner/eval/run-eval.ts";
+import type { ReplayOptions } from "../runner/replay/run-replay.ts";
+const e1: EvalOptions = { graph: "r3", bench: "minibench", out: "o", limit: 5, ids: [1, "2"], temperature: 0.2, roleModel: { critic: "m" }, maxFixRounds: 2, cache: "off", semantics: "spider", options: { reviewers: 2 } };
+const e2: EvalOptions = { graphModule: "./my-graph.ts", out: "o", node: { generate: () => async () => ({}) }, structuredMethod: "jsonMode", correct: "errors" };
+// @ts-expect-error misspelt option
+const e3: EvalOptions = { graph: "baseline", out: "o", limt: 5 };
+// @ts-expect-error a record where one value goes
+const e4: EvalOptions = { graph: "baseline", out: "o", model: { name: "x" } };
+// @ts-expect-error a number takes a number, not a boolean
+const e5: EvalOptions = { graph: "baseline", out: "o", maxFixRounds: true };
+// @ts-expect-error not a declared choice
+const e6: EvalOptions = { graph: "baseline", out: "o", semantics: "sqlite" };
+// @ts-expect-error a graph's own option is checked against the graph's declaration
+const e7: EvalOptions<"r3"> = { graph: "r3", out: "o", options: { reviewrs: 2 } };
+// @ts-expect-error out is required
+const e8: EvalOptions = { graph: "baseline", bench: "minibench" };
+const r1: ReplayOptions = { run: "runs/a", from: "review", out: "o", only: "wrong", ids: ["1"], node: { review: "./strict.ts" }, model: "m", seed: 3 };
+// @ts-expect-error misspelt option
+const r2: ReplayOptions = { run: "runs/a", from: "review", out: "o", onyl: "wrong" };
+// @ts-expect-error not a declared choice
+const r3: ReplayOptions = { run: "runs/a", from: "review", out: "o", only: "some" };
+// @ts-expect-error replay's graph options are the run's: no options of its own
+const r4: ReplayOptions = { run: "runs/a", from: "review", out: "o", options: { reviewers: 2 } };
+// @ts-expect-error a number where a list of swaps goes
+const r5: ReplayOptions = { run: "runs/a", from: "review", out: "o", node: 3 };
+export { a, b, c, d, n, m, k, e1, e2, e3, e4, e5, e6, e7, e8, r1, r2, r3, r4, r5 };

@@ -70,13 +70,13 @@ import { createExecutor } from ${JSON.stringify(path.join(ROOT, "tools/sqlite/ex
 import { scriptedProvider } from ${JSON.stringify(path.join(ROOT, "test/support/scripted-models.ts"))};
 const executor = createExecutor({ size: 1 });
 const models = scriptedProvider({ linker: '{"keywords": []}', critic: '{"wrong": false, "errorTypes": [], "suggestions": ""}' });
-const slots = await loadSlotModules(memoRefineSpec, [process.argv[2]], process.cwd());
+const slots = await loadSlotModules(memoRefineSpec, { seed: process.argv[2] }, process.cwd());
 const state = await memoRefineSpec.build({ models, executor }, { slots }).invoke(${JSON.stringify(memoInput())}, { recursionLimit: 50 });
 console.log(JSON.stringify({ critic: models.shownTo("critic").length, accepted: state.candidates[0]?.meta?.accepted ?? null, sql: state.sql }));
 await executor.close();
 `,
   );
-  const out = execFileSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), script, `seed=${file}`], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+  const out = execFileSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), script, file], { cwd: dir, encoding: "utf8", timeout: 60_000 });
   return JSON.parse(out.trim().split("\n").at(-1)!);
 }
 
@@ -93,7 +93,7 @@ describe("--node modules from anywhere on disk", () => {
   it("in this process too (vitest's loader)", async () => {
     const file = path.join(modules, "seed-here.ts");
     fs.writeFileSync(file, SEED_MODULE.replace("async (state)", "async (state: any)"));
-    const slots = await loadSlotModules(memoRefineSpec, [`seed=${file}`], dir);
+    const slots = await loadSlotModules(memoRefineSpec, { seed: file }, dir);
     const models = critic();
     const state = await memoRefineSpec.build({ models, executor }, { slots }).invoke(memoInput(), { recursionLimit: 50 });
     expect(models.shownTo("critic")).toHaveLength(1);

@@ -162,7 +162,7 @@ describe("describing graphs and checking flags", () => {
     ["replay usage error", ["replay", "runs/r3", "--from", "review", "--out", "out", "--only", "bad"], 2, /--only takes all, wrong, right, failed, not 'bad'/],
     ["bad option value", ["eval", "r3", "--reviewers=-1", "--bench", "minibench", "--out", "out"], 2, /--reviewers takes a number >= 0, not '-1'/],
     ["another graph's option", ["ask", "baseline", "--k-shot", "2", "--db", "x.sqlite", "q"], 2, /--k-shot is an option of r3, not of baseline/],
-    ["bad model flag", ["eval", "baseline", "--bench", "minibench", "--out", "out", "--structured-method", "xml"], 2, /--structured-method takes auto, jsonSchema, functionCalling, jsonMode or text, not 'xml'/],
+    ["bad model flag", ["eval", "baseline", "--bench", "minibench", "--out", "out", "--structured-method", "xml"], 2, /--structured-method takes auto, jsonSchema, functionCalling, jsonMode, text, not 'xml'/],
     ["unknown graph", ["eval", "nope", "--bench", "minibench", "--out", "out"], 1, /unknown graph 'nope'/],
   ];
   for (const [name, args, status, output] of cases) {

@@ -4,7 +4,11 @@ import { lazyCrypto } from "../../tools/hash.ts";
 import type { Command } from "../shared/command.ts";
 import { UsageError, UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { examplesWantedBy, graphFlags, graphOptionsOf, graphUsage, loadRunModules, modelFlagsFrom, RUN_FLAGS_USAGE, runFlags, runGraph, scenarioFrom } from "../../runner/run/run-options.ts";
+import { examplesWantedBy, graphFlags, graphOptionsOf, loadRunModules, modelFlagsFrom, runGraph, scenarioFrom } from "../../runner/run/run-options.ts";
+import { RUN_CONFIG } from "../../runner/run/run-config.ts";
+import { configFromFlags, flagTableOf } from "../shared/flag-config.ts";
+import { modulesOfArgv } from "../shared/module-flags.ts";
+import { graphUsage, RUN_FLAGS_USAGE } from "../usage/run-usage.ts";
 import { executeSql } from "../../nodes/execute.ts";
 import { formatTable } from "../../tools/format.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
@@ -29,9 +33,9 @@ export const askCommand: Command = {
 ${RUN_FLAGS_USAGE}`,
   helpFor: graphUsage,
   async run(argv, io) {
-    const modules = await loadRunModules(argv, io.cwd);
+    const modules = await loadRunModules(modulesOfArgv(argv), io.cwd);
     const { values, positionals } = parseFlags(argv, {
-      ...runFlags,
+      ...flagTableOf(RUN_CONFIG),
       ...graphFlags(modules),
       db: { type: "string" },
       evidence: { type: "string" },
@@ -43,7 +47,9 @@ ${RUN_FLAGS_USAGE}`,
     });
     // `ask GRAPH "QUESTION"`, or `ask --graph FILE "QUESTION"`.
     const spec = runGraph(modules.graph ? undefined : positionals[0], modules);
-    graphOptionsOf(spec, values);
+    // Parsed once: the run's typed config and the graph's own options.
+    const config = configFromFlags(RUN_CONFIG, values);
+    const graphOptions = graphOptionsOf(spec, values);
     const questionText = positionals.slice(modules.graph ? 0 : 1).join(" ").trim();
     if (!values.db) throw new UsageError("--db FILE is required");
     if (!questionText) throw new UsageError("the question is missing");
@@ -53,8 +59,8 @@ ${RUN_FLAGS_USAGE}`,
 
     // The model flags and --correct are checked now too (buildRunner reads them again): what runs a graph (LangGraph,
     // LangChain, the checkpoint store) loads only once every flag has passed its check.
-    modelFlagsFrom(values);
-    scenarioFrom(values.correct, false);
+    modelFlagsFrom(config);
+    scenarioFrom(config.correct, false);
     const [{ buildRunner, examplePoolOf }, { openReadyCheckpointer }, { answerQuestion }] = await Promise.all([
       import("../../runner/run/graph-runner.ts"),
       import("../../storage/checkpoints.ts"),
@@ -63,17 +69,18 @@ ${RUN_FLAGS_USAGE}`,
     const examples = values.examples
       ? examplePoolOf(await loadBenchmark(await resolveBenchmarkDir(values.examples, io.env, io.cwd), { split: "train" }), `--examples ${values.examples}`)
       : undefined;
-    const wantedBy = values.examples ? undefined : examplesWantedBy(spec, values);
+    const wantedBy = values.examples ? undefined : examplesWantedBy(spec, config, graphOptions);
     if (wantedBy) io.stderr(`sqlmend ask: ${wantedBy} wants training examples; none given (--examples BENCH), so it writes zero-shot\n`);
     const executor = getSharedExecutor();
     const warn = (line: string) => io.stderr(`warning: ${line}\n`);
     // A damaged checkpoint file (the data directory's, shared by every command) is set aside with a warning, as eval does.
-    const checkpoints = await openReadyCheckpointer(values.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
+    const checkpoints = await openReadyCheckpointer(config.checkpoints, io.env, io.cwd, { onDamagedFile: warn });
     try {
       const runner = await buildRunner({
         warn,
         spec,
-        values,
+        config,
+        graphOptions,
         env: io.env,
         cwd: io.cwd,
         executor,
@@ -120,7 +127,7 @@ ${RUN_FLAGS_USAGE}`,
         io.stdout(`SQL:\n${outcome.sql || "(none)"}\n\n`);
         io.stdout(execution.ok && execution.preview ? `${formatTable(execution.preview)}\n` : `Result: ${execution.errorKind}: ${execution.error}\n`);
         if (outcome.error) io.stdout(`Run error: ${outcome.error}\n`);
-        const inspectHint = checkpoints.location === "memory" ? "" : `  (sqlmend inspect ${threadId}${values.checkpoints ? ` --checkpoints ${values.checkpoints}` : ""}${values.graph ? ` --graph ${values.graph}` : ""})`;
+        const inspectHint = checkpoints.location === "memory" ? "" : `  (sqlmend inspect ${threadId}${config.checkpoints ? ` --checkpoints ${config.checkpoints}` : ""}${config.graph ? ` --graph ${config.graph}` : ""})`;
         io.stdout(`\nTokens: ${formatUsage(outcome.usage)}\nThread: ${threadId}${inspectHint}\n`);
       }
       return outcome.error ? EXIT.error : EXIT.ok;

@@ -1,7 +1,7 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { RUN_FLAGS_USAGE } from "../../runner/run/run-options.ts";
+import { RUN_FLAGS_USAGE } from "../usage/run-usage.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../nodes/magic/options.ts";
 

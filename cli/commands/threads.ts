@@ -1,7 +1,7 @@
 import type { Command } from "../shared/command.ts";
 import { UserError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { intFlag } from "../../runner/run/run-options.ts";
+import { intFlag } from "../../runner/run/api-options.ts";
 import { EXIT } from "../../core/exit.ts";
 
 // The trace API (checkpoint store, LangGraph) loads when a command runs, not for its --help.

@@ -2,22 +2,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../core/errors.ts";
 import { EXIT } from "../../core/exit.ts";
-import { commandLine } from "../../core/secrets.ts";
+import { checkConfig, checkGraphOptions, commandLineOfConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import {
   answerSettings,
   cacheModeFrom,
+  checkRunGraphOptions,
   graphFlags,
   graphOptionsOf,
   graphSettings,
-  intFlag,
   loadRunModules,
-  moduleArgsOf,
   modelFlagsFrom,
+  optionsOfGraph,
   type RunModules,
-  RUN_FLAGS_USAGE,
-  runFlags,
   runGraph,
+  runOptionDefs,
   scenarioFrom,
   withObjectModules,
 } from "../run/run-options.ts";
@@ -25,66 +24,17 @@ import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { isMockRun, MOCK_CACHE_SETTING, MOCK_LABEL } from "../../tools/models/mock-label.ts";
 import { addSpiderHardness } from "../../tools/benchmarks/hardness.ts";
-import { RUN_DIR_FLAGS, SELECTION_USAGE, splitFrom } from "../run/output-dir-flags.ts";
+import { benchRequired } from "../run/output-dir-flags.ts";
 import { inRunFolder, runQuestionsOf } from "../run/run-skeleton.ts";
-import { SAMPLE_USAGE, sampleFrom } from "../run/question-sample.ts";
+import { sampleOf } from "../run/question-sample.ts";
 import { codeIdentity, describeCode } from "../../tools/version.ts";
 import { runQuestions, unfinishedLines } from "../run/question-loop.ts";
 import { parseShard, shardName, shardOf } from "../run/shards.ts";
-import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../run/api-options.ts";
+import { configOfFlagValues, type FlagValues, legacyFlagTableOf } from "../run/api-options.ts";
 import type { BuiltInGraphName, GraphOptionsOf } from "../../graphs/registry.ts";
 import type { GraphSpec } from "../../graphs/spec.ts";
 import type { AnyNodeFactory } from "../../nodes/types.ts";
-
-/** What `sqlmend eval` prints for `--help` (the flags are `evalFlags`). */
-export const EVAL_USAGE = `Usage: sqlmend eval GRAPH|--graph FILE --bench DIR|minibench --out DIR [--split dev|train|test|minidev] [--questions FILE]
-                    [--limit N] [--ids ID,...] [--concurrency K] [--resume] [--semantics bird|spider]
-                    [--keep-distinct] [--shard I/N] [--strict]
-       sqlmend eval GRAPH --questions FILE.jsonl|.csv --db-dir DIR --out DIR [...]
-
-${SELECTION_USAGE}
-  --out DIR                 results.jsonl (a line per question), predict_<split>.json (BIRD format),
-                            pred_<split>.sql (Spider format: a line per selected question in file order,
-                            so with --limit/--ids score the .json, whose ids are explicit, with
-                            'sqlmend score --only-predicted'), report.md, run.json
-  --limit N  --ids A,B,...  run a subset (ids as in the benchmark: BIRD question_id, Spider 0-based index)
-${SAMPLE_USAGE}
-  --concurrency K           questions in flight (default 4); --max-requests caps model requests
-  --resume                  continue a killed or finished run in --out without redoing finished questions; it
-                            may add questions (a larger --limit, more --ids), never drop or change any, and
-                            refuses a run started by other sqlmend code or with another --node module
-  --semantics bird|spider   EX semantics (default: the benchmark's own)
-  --server URL              run the graphs on a LangGraph server (threads there; scoring here), e.g.
-                            http://127.0.0.1:2024 from 'npx @langchain/langgraph-cli dev'
-  --shard I/N               run the I-th of N shares of the selection (positions I-1, I-1+N, ... in file
-                            order), e.g. one per machine; 'sqlmend merge' joins the N --out folders
-  --strict                  exit 4 when the run is degenerate: the method's defining step (TS-SQL: a test case;
-                            Memo-SQL: a memory hit; R3: a review round; MAGIC: a guideline revision kept)
-                            happened in none of the questions (the summary and report.md say so either way)
-${RUN_FLAGS_USAGE}
-
-  Exit status: 0 every question answered; 3 questions failed (a model call got no reply, the graph could not
-  finish) or were not run (the endpoint looked down): --resume runs them again; 130 Ctrl-C, 143 SIGTERM,
-  129 SIGHUP (stopped: questions in flight finish, outputs are written, --resume continues); 4 a degenerate run
-  under --strict; 1 user error; 2 usage.`;
-
-/** eval's own flags, beside the run's and the selection's. */
-const EVAL_OWN_FLAGS = {
-  semantics: { type: "string" },
-  "keep-distinct": { type: "boolean" },
-  shard: { type: "string" },
-  server: { type: "string" },
-  strict: { type: "boolean" },
-} as const;
-
-/** eval's flags: the run's (model, graph knobs, node swaps, correction), every graph's own options, the selection's, eval's own. */
-export const evalFlags = (modules?: RunModules) =>
-  ({
-    ...runFlags,
-    ...graphFlags(modules),
-    ...RUN_DIR_FLAGS,
-    ...EVAL_OWN_FLAGS,
-  }) as const;
+import { EVAL_CONFIG, type EvalConfig } from "./eval-config.ts";
 
 /** The files an eval run writes in its output folder. */
 export interface EvalFiles {
@@ -130,15 +80,15 @@ const evalFiles = (outDir: string, split: string): EvalFiles => ({
 });
 
 /**
- * The options of `sqlmend eval`, by name (camelCase): `graph` (a built-in's name) or `graphModule` (a file made with
- * `defineGraph`), `bench` (a folder, or "minibench"), `out`, and any other eval flag — `split`, `questions`, `dbDir`,
- * `limit`, `ids`, `concurrency`, `resume`, `semantics`, `model`, `baseUrl`, `config`, `roleModel: { ROLE: MODEL }`,
- * `temperature`, `seed`, `cache`, `maxFixRounds`, `fewShot`, `node: { SLOT: FILE }`, `checkpoints`, `initial`,
- * `correct`, `shard`, `server`, ... — and `options`, the graph's own (camelCase, as it declares them).
+ * The options of `sqlmend eval`, by name (camelCase), as `EVAL_CONFIG` declares them: `graph` (a built-in's name) or
+ * `graphModule` (a file made with `defineGraph`, or the spec itself), `bench` (a folder, or "minibench"), `out`,
+ * `split`, `questions`, `dbDir`, `limit`, `ids`, `concurrency`, `resume`, `semantics`, `model`, `baseUrl`, `config`,
+ * `roleModel: { ROLE: MODEL }`, `temperature`, `seed`, `cache`, `maxFixRounds`, `fewShot`, `node: { SLOT: FILE }`,
+ * `checkpoints`, `initial`, `correct`, `shard`, `server`, ... — and `options`, the graph's own (camelCase, as it
+ * declares them). Closed: a misspelt option does not compile.
  */
-type EvalCommon = Omit<ApiOptionsOf<typeof runFlags & typeof RUN_DIR_FLAGS & typeof EVAL_OWN_FLAGS>, "graph" | "node" | "out" | "semantics"> & {
+type EvalCommon = Omit<ConfigInput<typeof EVAL_CONFIG>, "graph" | "node" | "out"> & {
   out: string;
-  semantics?: "bird" | "spider";
   /** Slot swaps: by slot, a module file or the node factory itself (known by its source text's sha256). */
   node?: Readonly<Record<string, string | AnyNodeFactory>>;
 };
@@ -146,75 +96,92 @@ export type EvalOptions<G extends BuiltInGraphName = BuiltInGraphName> =
   | (EvalCommon & { graph: G; graphModule?: undefined; options?: GraphOptionsOf<G> })
   | (EvalCommon & { graph?: undefined; graphModule: string | GraphSpec; options?: Record<string, unknown> });
 
+/** What eval runs, typed: its config, the built-in graph named (else `config.graph`'s module), the graph's own options, the loaded modules. */
+export interface EvalInput {
+  config: EvalConfig;
+  /** A built-in graph's name (the launcher's positional); absent for a graph module. */
+  graph?: string | undefined;
+  /** The graph's own options (and a corrector's initial generator's), typed and by key: `{ kShot: 5 }`. */
+  graphOptions: Record<string, unknown>;
+  modules: RunModules;
+}
+
 /**
  * Runs a graph over a benchmark's questions, scores them and writes the run folder `sqlmend eval` writes
  * (results.jsonl, predictions, report.md, report.html, run.json): the launcher's eval is this, given its flags.
  */
 export async function runEval<G extends BuiltInGraphName>(options: EvalOptions<G>, io: CliIO = defaultIO()): Promise<EvalResult> {
-  const { graph, graphModule, options: graphOptions, ...rest } = options as EvalOptions<G> & { node?: Record<string, unknown> };
-  const withGraph = { ...rest, ...withObjectModules(rest.node, graphModule) };
-  return asApiErrors("runEval", async () => {
-    const modules = await loadRunModules(moduleArgsOf(withGraph), io.cwd);
-    const values = flagValuesOf("runEval", withGraph, evalFlags(modules) as FlagTable, graphOptions as Record<string, unknown> | undefined);
-    return evaluate({ values, positionals: graph ? [graph] : [], modules }, io);
+  const { graph, graphModule, options: graphOptions, node, ...rest } = options as EvalOptions<G>;
+  return inApiWords("runEval", async () => {
+    const config = checkConfig("runEval", EVAL_CONFIG, { ...rest, ...withObjectModules(node, graphModule) });
+    const modules = await loadRunModules(config, io.cwd);
+    const spec = runGraph(graph, modules);
+    const typed = checkGraphOptions("runEval", runOptionDefs(spec, config.initial), graphOptions as Record<string, unknown> | undefined);
+    return evaluate({ config, graph, graphOptions: typed, modules }, io);
   });
 }
 
 /**
- * Every check eval makes of its flag values before it loads anything slow or spends a call: the graph and its
- * options, the selection, the model flags and --correct. `sqlmend experiment` calls it for every run before the first.
+ * Every check eval makes of its config before it loads anything slow or spends a call: the graph and its options,
+ * the selection, the models and `correct`. `sqlmend experiment` calls it for every run before the first.
  */
-export function checkEvalFlags(input: { values: FlagValues; positionals: string[]; modules: RunModules }): { spec: ReturnType<typeof runGraph>; concurrency: number; limit: number | undefined } {
-  const values = input.values as FlagValuesOf<ReturnType<typeof evalFlags>>;
-  const { positionals, modules } = input;
-  const spec = runGraph(positionals[0], modules);
-  graphOptionsOf(spec, values);
-  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-  if (!values.bench && !values["db-dir"]) throw new UsageError("--bench DIR is required (or --questions FILE --db-dir DIR)");
-  if (!values.out) throw new UsageError("--out DIR is required");
-  splitFrom(values.split, "dev");
-  const concurrency = intFlag(values, "concurrency", 1) ?? 4;
-  const limit = intFlag(values, "limit", 1);
-  sampleFrom(values);
-  if (values.semantics !== undefined && values.semantics !== "bird" && values.semantics !== "spider") {
-    throw new UsageError(`--semantics takes bird or spider, not '${values.semantics}'`);
-  }
-  if (values.shard !== undefined) parseShard(values.shard);
-  // The model flags and --correct are checked now too (buildRunner reads them again): what runs a graph (LangGraph,
-  // LangChain, the checkpoint store) loads only once every flag has passed its check.
-  modelFlagsFrom(values);
-  scenarioFrom(values.correct, true);
-  return { spec, concurrency, limit };
+export function checkEvalConfig(input: EvalInput): { spec: ReturnType<typeof runGraph>; concurrency: number; limit: number | undefined } {
+  const { config, graphOptions } = input;
+  const spec = runGraph(input.graph, input.modules);
+  checkRunGraphOptions(spec, config, graphOptions);
+  if (config.bench === undefined && config.dbDir === undefined) throw benchRequired();
+  if (config.out === undefined) throw optionUsageError`${opt("out")} DIR is required`;
+  sampleOf(config);
+  if (config.shard !== undefined) parseShard(config.shard);
+  // The models and `correct` are checked now too (buildRunner reads them again): what runs a graph (LangGraph,
+  // LangChain, the checkpoint store) loads only once every option has passed its check.
+  modelFlagsFrom(config);
+  scenarioFrom(config.correct, true);
+  return { spec, concurrency: config.concurrency ?? 4, limit: config.limit };
 }
 
-/** eval from its flag values (the launcher's parse, or `runEval`'s): the one body both run. */
-export async function evaluate(input: { values: FlagValues; positionals: string[]; modules: RunModules; argv?: string[] }, io: CliIO): Promise<EvalResult> {
-  const values = input.values as FlagValuesOf<ReturnType<typeof evalFlags>>;
-  const { positionals, modules } = input;
-  const { spec, concurrency, limit } = checkEvalFlags(input);
+/**
+ * eval's input from flag values (by flag name) and positionals: for `sqlmend experiment`, whose runs are still flag
+ * values (recipes), until it builds the typed config itself.
+ */
+export function evalInputOfFlagValues(input: { values: FlagValues; positionals: string[]; modules: RunModules }): EvalInput {
+  const graph = input.positionals[0];
+  if (input.positionals.length > 1) throw new UsageError(`unexpected argument '${input.positionals[1]}'`);
+  const spec = runGraph(graph, input.modules);
+  return { config: configOfFlagValues(EVAL_CONFIG, input.values), graph, graphOptions: graphOptionsOf(spec, input.values), modules: input.modules };
+}
+
+/** eval's flags as a parseArgs table (its own, every graph's options, the modules'): for `sqlmend experiment`'s recipes. */
+export const evalFlags = (modules?: RunModules) => ({ ...legacyFlagTableOf(EVAL_CONFIG), ...graphFlags(modules) }) as const;
+
+/** eval from its typed input (the launcher's parse, or `runEval`'s): the one body both run. */
+export async function evaluate(input: EvalInput, io: CliIO): Promise<EvalResult> {
+  const { config, graphOptions } = input;
+  const { spec, concurrency, limit } = checkEvalConfig(input);
   const [{ buildRunner, examplesFor }, { cacheSummary, callFailures, exLine, summarize }, { failureOf }, { degenerateOf, evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
     import("../run/graph-runner.ts"),
     import("../report/eval-report.ts"),
     import("../run/results-record.ts"),
     import("./eval-question.ts"),
   ]);
-  const { bench, source, benchDir, split, sample, ...selection } = await runQuestionsOf(values, io, "dev", limit);
-  const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
+  const { bench, source, benchDir, split, sample, ...selection } = await runQuestionsOf(config, io, "dev");
+  const semantics: Semantics = config.semantics ?? (bench.layout === "spider" ? "spider" : "bird");
   // Spider semantics asked of another set (own databases): its hardness levels too, as for Spider's own files.
   if (semantics === "spider") addSpiderHardness(bench);
-  const shard = values.shard !== undefined ? parseShard(values.shard) : undefined;
+  const shard = config.shard !== undefined ? parseShard(config.shard) : undefined;
   const { questions, skipped } = shardOf(selection, shard);
-  const examples = await examplesFor(spec, values, benchDir, split, bench);
+  const examples = await examplesFor(spec, config, graphOptions, benchDir, split, bench);
   // A down endpoint is said now, in one line, before a question runs (a LangGraph server's models are its own).
-  if (!values.server) await (await import("../run/model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
+  if (!config.server) await (await import("../run/model-setup.ts")).checkEndpointsFrom(config, io.env, io.cwd);
 
   const executor = getSharedExecutor();
-  return inRunFolder("eval", values, io, async ({ outDir, notes: runNotes, warn, checkpoints, claim }) => {
+  return inRunFolder("eval", config, io, async ({ outDir, notes: runNotes, warn, checkpoints, claim }) => {
     const runner = await buildRunner({
       warn,
       spec,
-      modules,
-      values,
+      modules: input.modules,
+      config,
+      graphOptions,
       env: io.env,
       cwd: io.cwd,
       executor,
@@ -222,16 +189,16 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
       semantics,
       examples,
       allowOracle: true,
-      server: values.server,
+      server: config.server,
       benchQuestions: bench,
     });
     // The graph's own check of its inputs against the whole selection, every shard's (memo-sql: the memory holds
     // none of the evaluated questions).
-    const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: source.bench ?? source.dbDir!, ...(source.questions ? { questionsFile: source.questions } : {}), split, options: graphOptionsOf(spec, values), cwd: io.cwd }) ?? {};
-    if (values.resume) recordEndpointsApart(outDir);
+    const preflight = runner.spec.preflight?.({ questions: selection.questions, bench: source.bench ?? source.dbDir!, ...(source.questions ? { questionsFile: source.questions } : {}), split, options: optionsOfGraph(spec, graphOptions), cwd: io.cwd }) ?? {};
+    if (config.resume) recordEndpointsApart(outDir);
     // The mock model's runs say so everywhere and never touch the response cache.
     const mock = isMockRun({ models: runner.deps.models.describe() });
-    const cacheSetting = mock ? MOCK_CACHE_SETTING : cacheModeFrom(values, io.env);
+    const cacheSetting = mock ? MOCK_CACHE_SETTING : cacheModeFrom(config, io.env);
     const where = { cwd: io.cwd, runDir: outDir };
     const code = await codeIdentity();
     const runFile = claim(
@@ -245,10 +212,10 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         models: runner.deps.models.describe(),
         // Where they were served: recorded, not compared (a server restarted elsewhere serves the same models).
         endpoints: runner.deps.models.endpoints?.() ?? null,
-        settings: { ...answerSettings(values, [], where), ...graphSettings(runner.graphSpecs, values, io.cwd, outDir) },
+        settings: { ...answerSettings(config, [], where), ...graphSettings(runner.graphSpecs, graphOptions, io.cwd, outDir) },
         shard: shard ? shardName(shard) : null,
         // What was selected, for `sqlmend merge` (--resume checks the questions themselves: it may add, never drop).
-        selection: { ids: values.ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean) ?? null, limit: limit ?? null, ...(sample ? { sample } : {}) },
+        selection: { ids: config.ids ?? null, limit: limit ?? null, ...(sample ? { sample } : {}) },
         // --sample N --sample-seed S (n, seed, method): a resume takes the same sample, or it would run other questions.
         sample,
         // What the graph's preflight found (the report's settings; `sqlmend merge` copies it; not checked by --resume).
@@ -265,7 +232,7 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
     );
     // Each question's trace (LANGSMITH_TRACING) carries the run and the settings that shape answers.
     runner.trace = { run: runFile.runId, settings: runFile.settings };
-    const keepDistinct = values["keep-distinct"] ?? false;
+    const keepDistinct = config.keepDistinct ?? false;
     const run = await runQuestions({
       command: "eval",
       io,
@@ -296,16 +263,17 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         cache: cacheSetting,
         // Linking and few-shot retrieval rank by this model, or lexically (each linking says which, in inspect).
         embeddings: runner.deps.embeddings ? `${runner.deps.embeddings.model}${runner.deps.embeddings.fallback ? " (lexical ranking where the endpoint fails: --embedding-fallback lexical)" : ""}` : "none (lexical ranking)",
-        ...(values.server ? { server: values.server } : {}),
+        ...(config.server ? { server: config.server } : {}),
         code: describeCode(code),
-        ...answerSettings(values, [], where),
-        ...graphSettings(runner.graphSpecs, values, io.cwd, outDir),
-        ...(values["max-requests"] ? { "max-requests": values["max-requests"] } : {}),
+        ...answerSettings(config, [], where),
+        ...graphSettings(runner.graphSpecs, graphOptions, io.cwd, outDir),
+        ...(config.maxRequests ? { "max-requests": config.maxRequests } : {}),
         ...(sample ? { sample: `${sample.n} questions, --sample-seed ${sample.seed} (${sample.method})` } : {}),
         ...preflight,
       },
       models: { ...runner.deps.models.describe(), ...runner.deps.models.endpoints?.() },
-      command: input.argv ? commandLine("eval", input.argv) : commandLineOf("eval", positionals, values),
+      // The command line that does what this config does, the launcher's or a script's alike (display only).
+      command: commandLineOfConfig("eval", input.graph ? [input.graph] : [], EVAL_CONFIG, config, graphOptions),
       notes: runNotes,
     });
     const degenerate = degenerateOf(runner.spec.outcome, records).degenerate;
@@ -315,13 +283,13 @@ export async function evaluate(input: { values: FlagValues; positionals: string[
         (callFailures(records) ? `${callFailures(records)}\n` : "") +
         (cacheSetting === "on" || cacheSetting === "read" || cacheSetting === "refresh" ? `${cacheSummary(records.filter((r) => ranNow.has(r.id)))} in this run\n` : "") +
         (stopping ? `Stopped early: ${run.notRun} questions not run; --resume finishes the run.\n` : "") +
-        (degenerate ? `${degenerate}${values.strict ? " (--strict: exit 4)" : "; --strict makes this exit non-zero"}\n` : "") +
+        (degenerate ? `${degenerate}${config.strict ? " (--strict: exit 4)" : "; --strict makes this exit non-zero"}\n` : "") +
         `Report: ${path.join(outDir, "report.md")}\n`,
     );
     const summary = summarize(records);
     return {
       // A degenerate run under --strict is not what was asked (a failed or stopped run keeps its own status).
-      exitCode: run.exitCode === EXIT.ok && degenerate && values.strict ? EXIT.degenerate : run.exitCode,
+      exitCode: run.exitCode === EXIT.ok && degenerate && config.strict ? EXIT.degenerate : run.exitCode,
       outDir,
       ex: summary.total ? summary.ex : null,
       correct: summary.correct,

@@ -7,7 +7,7 @@ import { type CliIO, defaultIO } from "../../core/io.ts";
 import { commandLine } from "../../core/secrets.ts";
 import type { Recipe, RecipeRun } from "./recipe.ts";
 import { BASELINE_INITIAL, BUILT_IN_RECIPES } from "./built-in-recipes.ts";
-import { graphFlags, isGraphModule, loadRunModules, moduleArgsOf, type RunModules, runFlags } from "../run/run-options.ts";
+import { graphFlags, isGraphModule, loadRunModules, modulesConfigOf, type RunModules, runFlags } from "../run/run-options.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import type { GraphInfo } from "../../graphs/spec.ts";
 import type { RunRow } from "./table.ts";
@@ -143,7 +143,7 @@ async function experimentOf(options: { recipe: string; [name: string]: unknown }
   const forward: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) (flagOf(key) in EXPERIMENT_FLAGS ? own : forward)[key] = value;
   const ownValues = flagValuesOf("runExperiment", { ...own, ...(set ? { set } : {}) }, EXPERIMENT_FLAGS as FlagTable) as OwnValues;
-  const modules = await loadRunModules(moduleArgsOf(forward), io.cwd);
+  const modules = await loadRunModules(modulesConfigOf(forward), io.cwd);
   const forwarded = flagValuesOf("runExperiment", forward, experimentForwardFlags(modules));
   return experimentFrom({ own: ownValues, forwarded, positionals: [recipe] }, io);
 }
@@ -272,7 +272,7 @@ export async function experimentFrom(input: { own: OwnValues; forwarded: FlagVal
     // Graph modules named by runs, loaded as the runs load them, so their declared calls are estimated too.
     const graphModules = new Map<string, GraphInfo>();
     for (const run of order.map((r) => recipe.runs[r]!)) {
-      if (run.graph && isGraphModule(run.graph) && !graphModules.has(run.graph)) graphModules.set(run.graph, (await loadRunModules(["--graph", run.graph], io.cwd)).graph!.spec);
+      if (run.graph && isGraphModule(run.graph) && !graphModules.has(run.graph)) graphModules.set(run.graph, (await loadRunModules({ graph: run.graph }, io.cwd)).graph!.spec);
     }
     io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded, graphModules) })}${(await import("./paper-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
     return { exitCode: EXIT.ok };
@@ -426,7 +426,7 @@ async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Promise<I
   const { evalFlags } = await import("../eval/run-eval.ts");
   const module = isGraphModule(spec.graph!);
   const withGraph: FlagValues = { ...forwarded, ...(module ? { graph: spec.graph! } : {}) };
-  const modules = await loadRunModules(moduleArgsOf(withGraph), io.cwd);
+  const modules = await loadRunModules(modulesConfigOf(withGraph), io.cwd);
   return { kind: spec.kind, values: valuesFor(run, evalFlags(modules), withGraph, spec.options, resolve, place), positionals: module ? [] : [spec.graph!], modules };
 }
 
@@ -447,7 +447,7 @@ function initialFileOf(ctx: RunContext, initial: string, outOf: (run: string) =>
  */
 async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   const { io, recipe, order } = ctx;
-  const [{ checkEvalFlags }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
+  const [{ checkEvalConfig, evalInputOfFlagValues }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
     import("../eval/run-eval.ts"),
     import("../methods/magic-guideline.ts"),
     import("../methods/memo-memory.ts"),
@@ -466,7 +466,7 @@ async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
       const produced = new Set(Object.entries(spec.options).filter(([, v]) => [v].flat().some((x) => /\{run:[^}]+\}/.test(String(x)))).map(([flag]) => flag));
       const files: [string, string][] = [];
       if (call.kind === "eval") {
-        const { spec: graph } = checkEvalFlags({ values: call.values, positionals: call.positionals, modules: call.modules! });
+        const { spec: graph } = checkEvalConfig(evalInputOfFlagValues({ values: call.values, positionals: call.positionals, modules: call.modules! }));
         for (const [key, def] of Object.entries(optionDefsOf(graph))) {
           const value = call.values[flagOf(key)];
           if (def.type === "string" && def.file && typeof value === "string" && !produced.has(flagOf(key))) files.push([`--${flagOf(key)}`, value]);
@@ -501,7 +501,7 @@ async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: number 
   const { blocked } = at;
   const ex = await import("./recipe.ts");
   const outOf = at.outOf ?? ((run: string) => path.join(at.dir, run));
-  const [{ evaluate }, { learnFrom }, { memoBuild, memoCandidates }] = await Promise.all([import("../eval/run-eval.ts"), import("../methods/magic-guideline.ts"), import("../methods/memo-memory.ts")]);
+  const [{ evaluate, evalInputOfFlagValues }, { learnFrom }, { memoBuild, memoCandidates }] = await Promise.all([import("../eval/run-eval.ts"), import("../methods/magic-guideline.ts"), import("../methods/memo-memory.ts")]);
   for (const run of order) {
     if (at.skip?.has(run)) continue;
     const spec = recipe.runs[run]!;
@@ -525,7 +525,7 @@ async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: number 
     } else if (call.kind === "memo-candidates") {
       fs.mkdirSync(outOf(run), { recursive: true });
       code = (await memoCandidates(call, prefixed)).exitCode;
-    } else code = (await evaluate({ values: call.values, positionals: call.positionals, modules: call.modules! }, prefixed)).exitCode;
+    } else code = (await evaluate(evalInputOfFlagValues({ values: call.values, positionals: call.positionals, modules: call.modules! }), prefixed)).exitCode;
     if (isStopStatus(code)) {
       io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
       return { code };
@@ -611,7 +611,7 @@ async function checkOptions(recipe: Recipe, source: string, lineOf: (at: Propert
     let own: string[];
     if (run.kind === "eval") {
       // A graph of the user's own (`graph: ./my-graph.ts`, run with --graph) is loaded now, so its options are checked too.
-      const spec = isGraphModule(run.graph!) ? (await loadRunModules(["--graph", run.graph!], cwd)).graph!.spec : findManifest(run.graph!);
+      const spec = isGraphModule(run.graph!) ? (await loadRunModules({ graph: run.graph! }, cwd)).graph!.spec : findManifest(run.graph!);
       if (!spec || spec.runBy) throw new UserError(`${source}${lineOf(["runs", name], "graph")}: runs.${name}: no graph '${run.graph}' that eval runs`);
       own = Object.keys(optionDefsOf(spec)).map(flagOf);
     } else own = STEP_FLAGS[run.kind]!;

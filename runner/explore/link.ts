@@ -6,8 +6,8 @@ import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Linking } from "../../state/linking.ts";
 import type { Usage } from "../../state/usage.ts";
 import type { LinkResult } from "../../tools/linking/link.ts";
-import type { ModelFlags } from "../../tools/models/models.ts";
 import { MODEL_CONFIG } from "../run/run-config.ts";
+import { modelFlagsFrom } from "../run/run-options.ts";
 
 // `sqlmend link` as a function: what schema and value linking finds for one question. The model client, the linker
 // and the value index load on use, so the command's flag checks and --help load none of them.
@@ -60,7 +60,7 @@ export async function linkOne(config: LinkConfig, io: Pick<CliIO, "env" | "cwd" 
     import("../../state/usage.ts"),
     import("../../tools/sqlite/executor.ts"),
   ]);
-  const models = resolveModelConfig(modelFlagsOf(config), io.env, io.cwd);
+  const models = resolveModelConfig(modelFlagsFrom(config), io.env, io.cwd);
   // Without a model for the linker, the question's own words stand in for its keywords.
   const hasModel = resolveRoleSettings(models, "linker") !== undefined;
   const evidence = config.evidence ?? "";
@@ -79,26 +79,4 @@ export async function linkOne(config: LinkConfig, io: Pick<CliIO, "env" | "cwd" 
   } finally {
     await executor.close();
   }
-}
-
-/** The typed model options as the model layer's settings. */
-function modelFlagsOf(config: LinkConfig): ModelFlags {
-  return {
-    model: config.model,
-    baseURL: config.baseUrl,
-    configFile: config.config,
-    roleModels: config.roleModel ?? {},
-    temperature: config.temperature,
-    seed: config.seed,
-    timeoutMs: config.requestTimeoutMs,
-    maxRetries: config.maxRetries,
-    maxConcurrency: config.maxRequests,
-    streaming: config.stream,
-    structuredMethod: config.structuredMethod,
-    embeddingModel: config.embeddingModel,
-    embeddingBaseURL: config.embeddingBaseUrl,
-    embeddingFallback: config.embeddingFallback,
-    endpointAlias: config.endpointAlias,
-    mockErrorRate: config.mockErrorRate,
-  };
 }

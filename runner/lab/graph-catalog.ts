@@ -30,6 +30,6 @@ export async function listGraphs(args: { graph?: string; cwd?: string } = {}): P
   if (args.graph === undefined) return graphManifests.map((m) => describe(m));
   // Loaded only for a module: listing the built-in graphs loads no LangGraph (the launcher's start-up is measured).
   const { loadRunModules } = await import("../run/run-options.ts");
-  const modules = await loadRunModules(["--graph", args.graph], args.cwd ?? process.cwd());
+  const modules = await loadRunModules({ graph: args.graph }, args.cwd ?? process.cwd());
   return [describe(modules.graph!.spec, modules.graph!.module)];
 }

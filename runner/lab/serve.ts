@@ -76,7 +76,7 @@ export async function writeServeConfig(args: { graphs?: string[]; cwd: string; e
   const names: string[] = [];
   for (const file of args.graphs ?? []) {
     // Loaded here first: a module that does not load, or a name a built-in has, is one line before any server starts.
-    const modules = await loadRunModules(["--graph", file], args.cwd);
+    const modules = await loadRunModules({ graph: file }, args.cwd);
     const spec = modules.graph!.spec;
     if (entries[spec.name]) throw new UserError(`--graph ${file}: graph '${spec.name}' is served already`);
     const exported = `user_${exportName(spec.name)}`;

@@ -9,7 +9,8 @@ import { type CliIO, defaultIO } from "../../core/io.ts";
 import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
 import { commandLine } from "../../core/secrets.ts";
 import { EXIT } from "../../core/exit.ts";
-import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphSettings, intFlag, loadSlotModules, modelFlagsFrom, runFlags } from "../run/run-options.ts";
+import { answerSettings, declaredOptionsFrom, graphFlags, graphOptionsFrom, graphOptionsOfValues, graphSettings, loadSlotModules, modelFlagsFrom, runFlags } from "../run/run-options.ts";
+import { RUN_CONFIG, SELECTION_CONFIG } from "../run/run-config.ts";
 import { type InitialSource, inputOf, type RunnableGraph, runThread } from "../run/question-thread.ts";
 import { compactNumber } from "../run/progress.ts";
 import { jsonLinesStore, nextThread, runQuestions } from "../run/question-loop.ts";
@@ -18,7 +19,7 @@ import { fileOrder, sampleFrom } from "../run/question-sample.ts";
 import { runPlace } from "../run/run-json.ts";
 import { inRunFolder, runQuestionsOf } from "../run/run-skeleton.ts";
 import { readJsonLines } from "../run/atomic-files.ts";
-import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../run/api-options.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, configOfFlagValues, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, intFlag } from "../run/api-options.ts";
 import type { GraphOptionsOf } from "../../graphs/registry.ts";
 import { findManifest, manifestOf } from "../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../graphs/manifests/magic.ts";
@@ -157,10 +158,9 @@ export function checkGuidelineFlags(input: { values: FlagValues; positionals: st
   const concurrency = intFlag(values, "concurrency", 1) ?? 4;
   const limit = intFlag(values, "limit", 1);
   sampleFrom(values);
-  modelFlagsFrom(values);
+  modelFlagsFrom(configOfFlagValues(RUN_CONFIG, values));
   const generator = findManifest((values.initial as string | undefined) ?? "baseline");
   declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
-  graphOptionsFrom(values);
   return { batchSize, concurrency, limit };
 }
 
@@ -168,7 +168,7 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
   const values = input.values as FlagValuesOf<typeof MAGIC_GUIDELINE_FLAGS>;
   const { batchSize, concurrency, limit } = checkGuidelineFlags(input);
 
-  const { bench, source, benchDir, split, questions: selected, skipped, sample } = await runQuestionsOf(values, io, "train", limit);
+  const { bench, source, benchDir, split, questions: selected, skipped, sample } = await runQuestionsOf({ ...configOfFlagValues(SELECTION_CONFIG, values), limit }, io, "train");
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   const questions = fileOrder(selected);
 
@@ -178,18 +178,20 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
     import("../run/graph-runner.ts"),
     import("../../tools/retrieval/examples.ts"),
   ]);
-  await (await import("../run/model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
+  const config = configOfFlagValues(RUN_CONFIG, values);
+  await (await import("../run/model-setup.ts")).checkEndpointsFrom(config, io.env, io.cwd);
   const executor = getSharedExecutor();
   return inRunFolder("magic guideline", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
-    const models = modelsFrom(values, io.env, io.cwd, "feedback", warn, () => [bench.questions]);
-    const graphOptions = graphOptionsFrom(values);
+    const models = modelsFrom(config, io.env, io.cwd, "feedback", warn, () => [bench.questions]);
+    const graphOptions = graphOptionsFrom(config);
     // An initial generator with --few-shot retrieves from the training split (never the question itself).
     const examples = (graphOptions.fewShot ?? 0) > 0 ? createExampleStore((split === "train" && !bench.customQuestions ? bench : await trainSplitOf(benchDir)).questions) : undefined;
     const deps: NodeDeps = { models, executor, examples };
     const generator = findManifest((values.initial as string | undefined) ?? "baseline");
     const own = declaredOptionsFrom(magicFeedbackManifest, values, generator ? [generator] : []);
     const cycle = readOptions(MAGIC_FEEDBACK_OPTIONS, own);
-    const slots = await loadSlotModules(magicFeedbackManifest, values.node as string[] | undefined, io.cwd);
+    const slots = await loadSlotModules(magicFeedbackManifest, config.node, io.cwd);
+    const typedOptions = graphOptionsOfValues(generator ? [magicFeedbackManifest, generator] : [magicFeedbackManifest], values);
     const [magicFeedbackSpec, magicGuidelineSpec] = await Promise.all([manifestOf(magicFeedbackManifest.name).load(), manifestOf(magicGuidelineManifest.name).load()]);
     const feedbackGraph: RunnableGraph & { getStateHistory: (config: unknown) => AsyncIterable<HistorySnapshot> } = magicFeedbackSpec.build(deps, {
       ...graphOptions,
@@ -200,7 +202,7 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
       cwd: io.cwd,
     });
     const mergeGraph: RunnableGraph = magicGuidelineSpec.build(deps, { checkpointer: checkpoints.saver, maxUnusableRetries: cycle.maxUnusableRetries });
-    const initial = await resolveInitialSource(values.initial as string | undefined, { cwd: io.cwd, values, checkpointer: checkpoints.saver, alsoAllowed: [magicFeedbackManifest], benchQuestions: bench }, deps, graphOptions);
+    const initial = await resolveInitialSource(config.initial, { cwd: io.cwd, graphOptions: typedOptions, checkpointer: checkpoints.saver, benchQuestions: bench }, deps, graphOptions);
 
     if (initial.kind === "predictions" && initial.extraction?.size) {
       const extracted = [...initial.extraction.values()].filter((how) => how === "extracted").length;
@@ -221,8 +223,8 @@ export async function learnFrom(input: { values: FlagValues; positionals: string
         sample,
         models: models.describe(),
         settings: {
-          ...answerSettings(values, ["initial"], where),
-          ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], values, io.cwd, outDir),
+          ...answerSettings({ ...config, keepDistinct: (values as Record<string, unknown>)["keep-distinct"] as boolean | undefined }, ["initial"], where),
+          ...graphSettings(initial.kind === "graph" ? [magicFeedbackManifest, initial.spec] : [magicFeedbackManifest], typedOptions, io.cwd, outDir),
         },
       },
       ["command", "bench", "split", "questions", "dbDir", "semantics", "initial", "batch", "sample", "models", "settings"],

@@ -6,7 +6,8 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
-import { intFlag, modelFlagsFrom, runFlags } from "../run/run-options.ts";
+import { modelFlagsFrom, runFlags } from "../run/run-options.ts";
+import { MODEL_CONFIG, SELECTION_CONFIG } from "../run/run-config.ts";
 import { checkEndpointsFrom, embeddingsFrom, responseCacheFrom } from "../run/model-setup.ts";
 import { compactNumber } from "../run/progress.ts";
 import { executeSql } from "../../nodes/execute.ts";
@@ -17,7 +18,7 @@ import { RUN_DIR_FLAGS, splitFrom } from "../run/output-dir-flags.ts";
 import { runQuestionsOf } from "../run/run-skeleton.ts";
 import { fileOrder, sampleFrom } from "../run/question-sample.ts";
 import { lockOutDir } from "../run/out-dir-lock.ts";
-import { type ApiOptionsOf, asApiErrors, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../run/api-options.ts";
+import { type ApiOptionsOf, asApiErrors, configOfFlagValues, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, intFlag } from "../run/api-options.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../../state/usage.ts";
 import { ERROR_TYPES, MemoryStore, type RetrievalMode } from "../../tools/retrieval/memory-store.ts";
 import { resolveModelConfig } from "../../tools/models/models.ts";
@@ -90,17 +91,17 @@ export const memoCandidatesFlags = { run: { type: "string" }, out: { type: "stri
 
 /** The models of a memo command; `known`: the questions whose gold the mock model may answer from (only the mock gets them). */
 function modelsFor(values: Record<string, unknown>, io: CliIO, sampleTemperature?: number, known?: Question[]) {
-  const config = resolveModelConfig(modelFlagsFrom(values), io.env, io.cwd);
+  const config = resolveModelConfig(modelFlagsFrom(configOfFlagValues(MODEL_CONFIG, values)), io.env, io.cwd);
   // Diversity comes from sampling: the sampler role runs warm unless the config sets its temperature.
   if (sampleTemperature !== undefined) config.roles = { ...config.roles, sampler: { temperature: sampleTemperature, ...config.roles.sampler } };
-  const cache = usesMock(config) ? undefined : responseCacheFrom(values, io.env, io.cwd, (line) => io.stderr(`warning: ${line}\n`));
+  const cache = usesMock(config) ? undefined : responseCacheFrom(configOfFlagValues(MODEL_CONFIG, values), io.env, io.cwd, (line) => io.stderr(`warning: ${line}\n`));
   const models = createModelProvider(config, io.env, { ...(cache ? { cache } : {}), ...(known ? { known: () => [known] } : {}) });
   models.forRole("labeler");
   return models;
 }
 
 /** The shared embedder when one is configured (flags, env, config file), as for eval. */
-const embedderFor = (values: Record<string, unknown>, io: CliIO): Embedder | undefined => embeddingsFrom(values as Parameters<typeof embeddingsFrom>[0], io.env, io.cwd);
+const embedderFor = (values: Record<string, unknown>, io: CliIO): Embedder | undefined => embeddingsFrom(configOfFlagValues(MODEL_CONFIG, values), io.env, io.cwd);
 
 /** Embeds the keys of entries that have none yet (build, add), and says in one line how retrieval will rank. */
 async function embedKeys(store: MemoryStore, embedder: Embedder | undefined): Promise<{ line: string; embedded: boolean }> {
@@ -188,11 +189,11 @@ export async function memoBuild(input: MemoInput, io: CliIO): Promise<MemoryBuil
   const values = input.values as FlagValuesOf<typeof memoBuildFlags>;
   const { limit, concurrency, samples, temperature, elicit } = checkMemoBuildFlags(input);
 
-  const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf(values, io, "train", limit);
+  const { bench, source: benchSource, split, questions: selected } = await runQuestionsOf({ ...configOfFlagValues(SELECTION_CONFIG, values), limit }, io, "train");
   const semantics: Semantics = (values.semantics as Semantics | undefined) ?? (bench.layout === "spider" ? "spider" : "bird");
   // The memory learns from gold SQL: questions without one are not selected.
   const questions = fileOrder(selected.filter((q) => q.goldSql));
-  await checkEndpointsFrom(values, io.env, io.cwd);
+  await checkEndpointsFrom(configOfFlagValues(MODEL_CONFIG, values), io.env, io.cwd);
   const models = modelsFor(values, io, temperature, bench.questions);
   const embeddings = embedderFor(values, io);
 

@@ -5,12 +5,13 @@ import path from "node:path";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
 import { commandLine } from "../../core/secrets.ts";
-import { answerSettings, graphFlags, graphOptionsOf, graphSettings, intFlag, modelFlagsFrom, runFlags } from "../run/run-options.ts";
+import { answerSettings, graphFlags, graphOptionsOf, graphSettings, modelFlagsFrom, runFlags } from "../run/run-options.ts";
+import { RUN_CONFIG, SELECTION_CONFIG } from "../run/run-config.ts";
 import { jsonLinesStore, nextThread, runQuestions, unfinishedLines } from "../run/question-loop.ts";
 import { RUN_DIR_FLAGS, splitFrom } from "../run/output-dir-flags.ts";
 import { fileOrder } from "../run/question-sample.ts";
 import { inRunFolder, runQuestionsOf } from "../run/run-skeleton.ts";
-import { type ApiOptionsOf, asApiErrors, commandLineOf, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf } from "../run/api-options.ts";
+import { type ApiOptionsOf, asApiErrors, commandLineOf, configOfFlagValues, type FlagTable, type FlagValues, type FlagValuesOf, flagValuesOf, intFlag } from "../run/api-options.ts";
 import type { GraphOptionsOf } from "../../graphs/registry.ts";
 import { tsSqlRefineManifest } from "../../graphs/manifests/ts-sql.ts";
 import { manifestOf } from "../../graphs/registry.ts";
@@ -230,10 +231,11 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
   const limit = intFlag(values, "limit", 1);
   const concurrency = intFlag(values, "concurrency", 1) ?? 2;
   const spec = manifestOf(tsSqlRefineManifest.name);
-  graphOptionsOf(spec, values);
-  modelFlagsFrom(values);
+  const graphOptions = graphOptionsOf(spec, values);
+  const config = configOfFlagValues(RUN_CONFIG, values);
+  modelFlagsFrom(config);
 
-  const { bench, source, benchDir, split, questions: selected } = await runQuestionsOf(values, io, "dev", limit);
+  const { bench, source, benchDir, split, questions: selected } = await runQuestionsOf({ ...configOfFlagValues(SELECTION_CONFIG, values), limit }, io, "dev");
   const questions = fileOrder(selected.filter((q) => q.goldSql));
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
@@ -242,20 +244,21 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
     import("../run/question-thread.ts"),
     import("../../state/usage.ts"),
   ]);
-  await (await import("../run/model-setup.ts")).checkEndpointsFrom(values, io.env, io.cwd);
+  await (await import("../run/model-setup.ts")).checkEndpointsFrom(config, io.env, io.cwd);
   return inRunFolder("ts-sql audit", values, io, async ({ outDir, notes, warn, checkpoints, claim }) => {
     // The graph as eval builds it (--node, embeddings, few-shot examples, the shared knobs), revising nothing: the
     // audit only builds each gold query's test case and runs the gold on it.
     const runner = await buildRunner({
       warn,
       spec,
-      values,
+      config,
+      graphOptions,
       env: io.env,
       cwd: io.cwd,
       executor: getSharedExecutor(),
       checkpointer: checkpoints.saver,
       semantics: bench.layout === "spider" ? "spider" : "bird",
-      examples: await examplesFor(spec, values, benchDir, split, bench),
+      examples: await examplesFor(spec, config, graphOptions, benchDir, split, bench),
       allowOracle: false,
       noInitial: true,
       fixedOptions: AUDIT_FIXED,
@@ -263,7 +266,7 @@ export async function audit(input: { values: FlagValues; positionals: string[]; 
       known: () => [bench.questions],
     });
     const runFile = claim(
-      { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(values, [], { cwd: io.cwd, runDir: outDir }), ...graphSettings([spec], values, io.cwd, outDir), "max-revisions": AUDIT_FIXED.maxRevisions } },
+      { command: "ts-sql audit", bench: source.bench ?? null, split, questions: source.questions ?? null, dbDir: source.dbDir ?? null, models: runner.deps.models.describe(), settings: { ...answerSettings(config, [], { cwd: io.cwd, runDir: outDir }), ...graphSettings([spec], graphOptions, io.cwd, outDir), "max-revisions": AUDIT_FIXED.maxRevisions } },
       ["command", "bench", "split", "questions", "dbDir", "models", "settings"],
       { questions },
     );

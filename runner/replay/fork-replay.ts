@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
+import { firstLineOf, UserError } from "../../core/errors.ts";
+import { opt, optionText, optionUsageError, optionUserError } from "../../core/config.ts";
 import { outcomeOf } from "../../graphs/outcome.ts";
 import type { Benchmark, Question } from "../../state/question.ts";
 import { SPLITS, type Split } from "../../state/splits.ts";
@@ -162,7 +163,7 @@ export interface ReplayResult extends QuestionRunResult<EvalRecord> {
 export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
   const runDir = path.resolve(args.cwd, args.runDir);
   const outDir = path.resolve(args.cwd, args.outDir);
-  if (outDir === runDir) throw new UsageError("--out must be another folder than the run replayed");
+  if (outDir === runDir) throw optionUsageError`${opt("out")} must be another folder than the run replayed`;
   const original = readRecordedRun(runDir);
   const only = args.only ?? "all";
   const bench = await loadSource({
@@ -196,7 +197,7 @@ export async function replayRun(args: ReplayArgs): Promise<ReplayResult> {
       else plans.set(record.id, plan);
     }
     if (missingThreads.length) {
-      throw new UserError(`${missingThreads.length} of the run's threads are not in ${store.location} (first: ${missingThreads[0]}): pass --checkpoints where the run kept them`);
+      throw optionUserError`${missingThreads.length} of the run's threads are not in ${store.location} (first: ${missingThreads[0]}): pass ${opt("checkpoints")} where the run kept them`;
     }
     if (!plans.size) {
       throw new UserError(`none of the ${selected.length} selected questions can be replayed from slot '${args.from}' (first: ${notReplayed[0]?.id}: ${notReplayed[0]?.why}); nothing to replay`);
@@ -321,10 +322,10 @@ const isSplit = (value: string): value is Split => (SPLITS as readonly string[])
 function selectRecords(original: RecordedRun, only: ReplaySelection, ids: string[] | undefined): EvalRecord[] {
   const wanted = ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
   const unknown = wanted?.filter((id) => !original.records.has(id)) ?? [];
-  if (unknown.length) throw new UsageError(`--ids: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""} not in ${original.dir}'s results`);
+  if (unknown.length) throw optionUsageError`${opt("ids")}: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""} not in ${original.dir}'s results`;
   const keep = (r: EvalRecord) => (only === "all" ? true : only === "failed" ? isFailed(r) : !isFailed(r) && r.correct === (only === "right"));
   const selected = fileOrder([...original.records.values()].filter((r) => (!wanted || wanted.includes(r.id)) && keep(r)));
-  if (!selected.length) throw new UserError(`no question of ${original.dir} is selected (--only ${only}${wanted ? `, --ids ${wanted.join(",")}` : ""}); nothing to replay`);
+  if (!selected.length) throw optionUserError`no question of ${original.dir} is selected (${opt("only")} ${only}${wanted ? optionText`, ${opt("ids")} ${wanted.join(",")}` : ""}); nothing to replay`;
   return selected;
 }
 
@@ -334,7 +335,7 @@ function checkpointLocation(given: string | undefined, original: RecordedRun): s
   const recorded = original.checkpoints;
   if (recorded === "memory") throw new UserError(`${original.dir} kept its checkpoints in memory: nothing recorded to replay (run eval with --checkpoints FILE)`);
   // run.json holds a PostgreSQL URL with its password hidden: the user gives it.
-  if (isPostgresLocation(recorded) && recorded.includes(":***@")) throw new UsageError(`${original.dir} kept its checkpoints in ${recorded}: pass --checkpoints with that URL and its password`);
+  if (isPostgresLocation(recorded) && recorded.includes(":***@")) throw optionUsageError`${original.dir} kept its checkpoints in ${recorded}: pass ${opt("checkpoints")} with that URL and its password`;
   return recorded;
 }
 
@@ -343,8 +344,11 @@ function settingsOfReplay(settings: Record<string, unknown>, swaps: string[], wh
   const { node: _node, ...rest } = settings;
   if (!swaps.length) return rest;
   // A replay's own run.json records each module by content, as eval does, so its --resume refuses an edited one.
-  return { ...rest, node: where ? nodeIdentities(swaps, where) : swaps };
+  return { ...rest, node: where ? nodeIdentities(swapsBySlot(swaps), where) : swaps };
 }
+
+/** `SLOT=FILE` swaps by slot. */
+export const swapsBySlot = (swaps: readonly string[]): Record<string, string> => Object.fromEntries(swaps.map((item) => [item.slice(0, item.indexOf("=")), item.slice(item.indexOf("=") + 1)]));
 
 /**
  * Every `SLOT=FILE` swap the suffix runs with: the original run's (as run.json recorded them: by slot, `{ path,
@@ -368,7 +372,7 @@ function nodeSwapsOf(original: { dir: string; settings: Record<string, unknown> 
         } catch {
           now = undefined;
         }
-        if (now !== value.sha256) throw new UserError(`the --node ${slot} module ${file} ${now ? "changed" : "is gone"} since ${original.dir} ran: the replay would not continue under what its prefix ran under (swap it with --node ${slot}=FILE)`);
+        if (now !== value.sha256) throw optionUserError`the ${opt("node")} ${slot} module ${file} ${now ? "changed" : "is gone"} since ${original.dir} ran: the replay would not continue under what its prefix ran under (swap it with ${opt("node")} ${slot}=FILE)`;
       }
       bySlot.set(slot, `${slot}=${file}`);
     }

@@ -1,7 +1,7 @@
 import { UsageError } from "../../core/errors.ts";
 import { flagOf } from "../../core/options.ts";
 import { commandLine } from "../../core/secrets.ts";
-import { type ConfigDefs, type ConfigOf, configValue } from "../../core/config.ts";
+import { type ConfigDefs, type ConfigOf, configValue, flagWordingOf } from "../../core/config.ts";
 
 /** A command's options table: flag name → parseArgs kind (`multiple` for repeatable flags). */
 export type FlagTable = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
@@ -106,7 +106,10 @@ export async function asApiErrors<T>(api: string, body: () => Promise<T>): Promi
   try {
     return await body();
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof Error && error.name === "UserError")) {
+    // An error that names options by key already (core/config.ts `optionUsageError`) only needs the API's name.
+    if (flagWordingOf(error) !== undefined && error instanceof Error) {
+      if (!error.message.startsWith(`${api}:`)) error.message = `${api}: ${error.message}`;
+    } else if (error instanceof UsageError || (error instanceof Error && error.name === "UserError")) {
       const message = error.message.replace(/(^|[\s(,'"`])--([a-z][a-z0-9-]*)/g, (_, before: string, flag: string) => `${before}${camelOf(flag)}`);
       if (message !== error.message) {
         error.message = message.startsWith(`${api}:`) ? message : `${api}: ${message}`;
@@ -130,4 +133,26 @@ export function configOfFlagValues<Defs extends ConfigDefs>(defs: Defs, values: 
     if (checked !== undefined) out[key] = checked;
   }
   return out as ConfigOf<Defs>;
+}
+
+type Kebab<S extends string> = S extends `${infer Head}${infer Tail}` ? `${Head extends Lowercase<Head> ? Head : `-${Lowercase<Head>}`}${Kebab<Tail>}` : S;
+
+/** A declaration's parseArgs table, typed by flag name, for the commands that still read flag values (the launcher's: cli/shared/flag-config.ts `flagTableOf`). */
+export type LegacyFlagTableOf<Defs extends ConfigDefs> = {
+  [K in keyof Defs & string as Kebab<K>]: Defs[K] extends { type: "boolean" } ? { type: "boolean" } : Defs[K] extends { type: "strings" | "record" | "list" } ? { type: "string"; multiple: true } : { type: "string" };
+};
+
+export function legacyFlagTableOf<Defs extends ConfigDefs>(defs: Defs): LegacyFlagTableOf<Defs> {
+  return Object.fromEntries(
+    Object.entries(defs).map(([key, def]) => [flagOf(key), def.type === "boolean" ? { type: "boolean" } : def.type === "strings" || def.type === "record" || def.type === "list" ? { type: "string", multiple: true } : { type: "string" }]),
+  ) as LegacyFlagTableOf<Defs>;
+}
+
+/** A whole-number flag value, checked (`--name takes a whole number >= min`): for the commands that still read flag values. */
+export function intFlag(values: Record<string, unknown>, name: string, min = 0): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number >= ${min}, not '${raw}'`);
+  return n;
 }

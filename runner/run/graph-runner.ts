@@ -13,21 +13,23 @@ import { noAnswerOf, pairPredictions, predictionPairing, readPredictionFile, typ
 import { fileOrder } from "./question-sample.ts";
 import { extractSql } from "../../tools/reply.ts";
 import type { SqlExecutor } from "../../tools/sqlite/types.ts";
-import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
+import { firstLineOf, UserError } from "../../core/errors.ts";
 import type { GraphRunner, InitialSource } from "./question-thread.ts";
 import { EVAL_RESULTS } from "./results-record.ts";
 import { type EvalRecord, failureOf, isFailed, parseResults } from "./results-record.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
-import { declaredOptionsFrom, examplesWantedBy, graphOptionsFrom, modelFlagsFrom, graphOptionsOf, loadSlotModules, type RunModules, type runFlags, scenarioFrom, loadRunModules, runGraph } from "./run-options.ts";
-
-type Values = Parameters<typeof graphOptionsFrom>[0] & { [K in keyof typeof runFlags]?: unknown };
+import { checkRunGraphOptions, examplesWantedBy, graphOptionsFrom, loadRunModules, loadSlotModules, modelFlagsFrom, optionsOfGraph, type RunModules, runGraph, scenarioFrom } from "./run-options.ts";
+import { configValue, opt, optionUsageError, optionUserError } from "../../core/config.ts";
+import { flagOf } from "../../core/options.ts";
+import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
+import { RUN_CONFIG, type RunConfig } from "./run-config.ts";
 
 /**
  * The training examples a run retrieves from (`--few-shot`, or a graph option such as R³'s `--k-shot`), or undefined
  * when none is wanted: the benchmark's train split, loaded once (the split itself when the run is on train).
  */
-export async function examplesFor(spec: GraphInfo, values: Record<string, unknown>, benchDir: string | undefined, split: string, bench: Benchmark): Promise<ExampleStore | undefined> {
-  const wantedBy = examplesWantedBy(spec, values);
+export async function examplesFor(spec: GraphInfo, config: RunConfig, graphOptions: Record<string, unknown>, benchDir: string | undefined, split: string, bench: Benchmark): Promise<ExampleStore | undefined> {
+  const wantedBy = examplesWantedBy(spec, config, graphOptions);
   if (!wantedBy) return undefined;
   let train = bench;
   if (split !== "train" || bench.customQuestions) {
@@ -54,10 +56,12 @@ export function examplePoolOf(train: Benchmark, wantedBy: string): ExampleStore 
   return store;
 }
 
-/** Everything a command needs to run questions through a graph, from its flags. */
+/** Everything a command needs to run questions through a graph, from its typed config. */
 export async function buildRunner(args: {
   spec: GraphManifest;
-  values: Values;
+  config: RunConfig;
+  /** The graph's own options (and a corrector's initial generator's), typed: `{ kShot: 5 }`. */
+  graphOptions: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
   cwd: string;
   executor: SqlExecutor;
@@ -87,31 +91,32 @@ export async function buildRunner(args: {
   /** `--model mock` only: the questions whose gold it answers from (default: `benchQuestions`'). Never given to a real model. */
   known?: () => Question[][];
 }): Promise<GraphRunner> {
-  const { values, env, cwd } = args;
-  const options = { ...graphOptionsFrom(values), ...graphOptionsOf(args.spec, values), ...args.fixedOptions };
+  const { config, env, cwd } = args;
+  checkRunGraphOptions(args.spec, config, args.graphOptions);
+  const options = { ...graphOptionsFrom(config), ...optionsOfGraph(args.spec, args.graphOptions), ...args.fixedOptions };
   const known = args.known ?? (args.benchQuestions ? () => [args.benchQuestions!.questions] : undefined);
-  const models = modelsFrom(values, env, cwd, args.roleToCheck, args.warn, known);
-  const embeddings = embeddingsFrom(values, env, cwd, args.warn);
+  const models = modelsFrom(config, env, cwd, args.roleToCheck, args.warn, known);
+  const embeddings = embeddingsFrom(config, env, cwd, args.warn);
   // Example retrieval ranks by `embeddings` when configured (searchExamples makes the ranked view, once per run).
   const deps: NodeDeps = { models, executor: args.executor, examples: args.examples, ...(embeddings ? { embeddings } : {}) };
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
-    throw new UserError("--few-shot needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)");
+    throw optionUserError`${opt("fewShot")} needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)`;
   }
   if (args.server) {
-    if (values.node !== undefined) throw new UsageError("--node swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json");
-    if (args.examples) throw new UsageError("training examples (--few-shot, k-shot) are not sent to a LangGraph server: run without --server, or with 0 shots");
+    if (config.node !== undefined) throw optionUsageError`${opt("node")} swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json`;
+    if (args.examples) throw optionUsageError`training examples (${opt("fewShot")}, k-shot) are not sent to a LangGraph server: run without ${opt("server")}, or with 0 shots`;
   }
   const slots = args.modules
     ? Object.fromEntries(Object.entries(args.modules.nodes).map(([slot, { factory }]) => [slot, factory]))
-    : await loadSlotModules(args.spec, values.node as string[] | undefined, cwd);
+    : await loadSlotModules(args.spec, config.node, cwd);
   // The graph's module (and with it LangGraph) loads only now, once every flag has been checked.
   const spec = await args.spec.load();
-  const graph = args.server ? await servedGraph(args.server, spec, options, values, cwd) : spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
+  const graph = args.server ? await servedGraph(args.server, spec, options, config, cwd) : spec.build(deps, { ...options, slots, checkpointer: args.checkpointer, cwd });
   let initial: InitialSource | undefined;
   if (spec.kind === "corrector" && !args.noInitial) {
-    initial = await initialSource(values.initial as string | undefined, args, deps, options);
-  } else if (spec.kind === "generator" && (values.initial !== undefined || values.correct !== undefined)) {
-    throw new UsageError(`--initial and --correct apply to corrector graphs; '${spec.name}' is a generator`);
+    initial = await initialSource(config.initial, args, deps, options);
+  } else if (spec.kind === "generator" && (config.initial !== undefined || config.correct !== undefined)) {
+    throw optionUsageError`${opt("initial")} and ${opt("correct")} apply to corrector graphs; '${spec.name}' is a generator`;
   }
   return {
     spec,
@@ -119,7 +124,7 @@ export async function buildRunner(args: {
     graph,
     deps,
     initial,
-    scenario: scenarioFrom(values.correct as string | undefined, args.allowOracle),
+    scenario: scenarioFrom(config.correct, args.allowOracle),
     semantics: args.semantics,
     queryTimeoutMs: options.timeoutMs,
   };
@@ -134,16 +139,16 @@ async function initialSource(
   if (args.inlineInitialSql !== undefined) {
     return { kind: "predictions", file: "--sql", predictions: new Map([["ask", args.inlineInitialSql]]) };
   }
-  const source = await resolveInitialSource(initial, { cwd: args.cwd, values: args.values, checkpointer: args.checkpointer, alsoAllowed: [args.spec], benchQuestions: args.benchQuestions }, deps, options);
+  const source = await resolveInitialSource(initial, { cwd: args.cwd, graphOptions: args.graphOptions, checkpointer: args.checkpointer, benchQuestions: args.benchQuestions }, deps, options);
   if (!args.server || source.kind !== "graph") return source;
-  const own = declaredOptionsFrom(source.spec, args.values, [args.spec]);
-  return { ...source, graph: await servedGraph(args.server, source.spec, { ...options, ...own }, args.values, args.cwd) };
+  const own = optionsOfGraph(source.spec, args.graphOptions);
+  return { ...source, graph: await servedGraph(args.server, source.spec, { ...options, ...own }, args.config, args.cwd) };
 }
 
 /** A graph on a LangGraph server, given this run's options and model settings (never a key), checked to be served. */
-async function servedGraph(server: string, spec: GraphSpec, options: Record<string, unknown>, values: Values, cwd: string) {
+async function servedGraph(server: string, spec: GraphSpec, options: Record<string, unknown>, config: RunConfig, cwd: string) {
   const { remoteGraph } = await import("./remote-graph.ts");
-  const { configFile: _file, ...models } = modelFlagsFrom(values);
+  const { configFile: _file, ...models } = modelFlagsFrom(config);
   const remote = remoteGraph(server, spec.name, { options, models, cwd });
   await remote.check();
   // The server runs the graph under the limit its loop bounds give (runThread passes it as recursion_limit).
@@ -151,16 +156,16 @@ async function servedGraph(server: string, spec: GraphSpec, options: Record<stri
 }
 
 /**
- * `--initial GRAPH|FILE`: a generator graph (built with its own declared options; `alsoAllowed` are the graphs whose
- * flags may appear beside them), or a predictions file in either official format. Default: baseline.
+ * `initial` GRAPH|FILE: a generator graph (built with its own declared options, taken from the run's typed graph
+ * options), or a predictions file in either official format. Default: baseline.
  */
 export async function resolveInitialSource(
   initial: string | undefined,
   ctx: {
     cwd: string;
-    values: Record<string, unknown>;
+    /** The run's typed graph options: the generator takes those it declares. */
+    graphOptions: Record<string, unknown>;
     checkpointer: BaseCheckpointSaver;
-    alsoAllowed: GraphInfo[];
     /** Every question of the split, skipped ones included: the lines a text-format predictions file must have. */
     benchQuestions?: Benchmark;
   },
@@ -172,7 +177,7 @@ export async function resolveInitialSource(
   if (generator) {
     if (generator.runBy) throw new UserError(`--initial ${name}: '${name}' is run by '${generator.runBy}'; name a generator graph`);
     if (generator.kind !== "generator") throw new UserError(`--initial ${name}: '${name}' is a corrector; name a generator graph`);
-    const own = declaredOptionsFrom(generator, ctx.values, ctx.alsoAllowed);
+    const own = optionsOfGraph(generator, ctx.graphOptions);
     const spec = await generator.load();
     return { kind: "graph", spec, graph: spec.build(deps, { ...options, ...own, checkpointer: ctx.checkpointer }) };
   }
@@ -242,18 +247,18 @@ export function initialSqlOf(text: string): { sql: string; how: "as written" | "
 
 /**
  * The runner `sqlmend replay` continues a recorded run's threads with: the run's graph built with the options its
- * run.json recorded (flag names → values as eval parsed them), the node swaps `nodes` (the run's, with the replay's over them per slot), and the
+ * run.json recorded (by flag name, read back into the typed config and graph options), the node swaps `nodes` (the run's, with the replay's over them per slot), and the
  * models of this command's flags. A file option whose file changed since the run is refused: the suffix would not
  * run under what the prefix ran under.
  */
 export async function replayRunner(args: {
   original: { dir: string; graph: string; settings: Record<string, unknown>; semantics: Semantics; split: string };
-  /** Every node swap the suffix runs with, `SLOT=FILE`. */
-  nodes: string[];
+  /** Every node swap the suffix runs with, by slot. */
+  nodes: Readonly<Record<string, string>>;
   /** A graph module (`--graph FILE`) for a run of a user's graph, over the one run.json recorded. */
-  graph?: string;
-  /** This command's model flags. */
-  values: Values;
+  graph?: string | undefined;
+  /** This command's model options. */
+  config: RunConfig;
   env: NodeJS.ProcessEnv;
   cwd: string;
   executor: SqlExecutor;
@@ -272,21 +277,33 @@ export async function replayRunner(args: {
     throw new UserError(`--graph ${graphFile} is not the module ${original.dir} ran (its sha256 differs): the replay would not continue under what its prefix ran under`);
   }
   if (!graphFile && !findManifest(original.graph)) throw new UserError(`${original.dir} was run by graph '${original.graph}', which this version does not have (a graph of your own: --graph FILE)`);
-  const modules = await loadRunModules([...args.nodes.flatMap((n) => ["--node", n]), ...(graphFile ? ["--graph", graphFile] : [])], args.cwd);
+  const modules = await loadRunModules({ node: args.nodes, graph: graphFile }, args.cwd);
   const manifest = runGraph(graphFile ? undefined : original.graph, modules);
   if (manifest.name !== original.graph) throw new UserError(`--graph ${graphFile} is graph '${manifest.name}'; ${original.dir} was run by '${original.graph}'`);
+  // run.json's settings (by flag name) back into the typed config and graph options they were recorded from.
   const recorded: Record<string, unknown> = {};
+  const graphOptions: Record<string, unknown> = {};
+  const graphDefs = optionDefsOf(manifest);
+  const runKeys = new Map(Object.keys(RUN_CONFIG).map((key) => [flagOf(key), key as keyof typeof RUN_CONFIG]));
   for (const [flag, value] of Object.entries(original.settings)) {
-    if (flag === "node" || flag === "graph") continue;
+    // The suffix corrects no initial SQL anew (the prefix holds it), and swaps nodes by `nodes`.
+    if (flag === "node" || flag === "graph" || flag === "initial" || flag === "correct") continue;
+    let given = value;
     if (value && typeof value === "object" && !Array.isArray(value) && "path" in value) {
       const file = String((value as { path: unknown }).path);
       const now = fs.existsSync(file) ? lazyCrypto().createHash("sha256").update(fs.readFileSync(file)).digest("hex") : undefined;
       const then = (value as { sha256?: unknown }).sha256;
       if (now !== then) throw new UserError(`--${flag} ${file} ${now ? "changed" : "is gone"} since ${original.dir} ran: the replay would not continue under what its prefix ran under`);
-      recorded[flag] = file;
-    } else recorded[flag] = typeof value === "boolean" ? value : Array.isArray(value) ? value.map(String).join(",") : String(value);
+      given = file;
+    }
+    const runKey = runKeys.get(flag);
+    if (runKey) recorded[runKey] = configValue(runKey, RUN_CONFIG[runKey], given, "api");
+    else {
+      const key = Object.keys(graphDefs).find((k) => flagOf(k) === flag);
+      if (key) graphOptions[key] = given;
+    }
   }
-  const values = { ...args.values, ...recorded, ...(args.nodes.length ? { node: args.nodes } : {}) } as Values;
-  const examples = await examplesFor(manifest, values, args.benchDir, original.split, args.bench);
-  return buildRunner({ spec: manifest, values, env: args.env, cwd: args.cwd, executor: args.executor, checkpointer: args.checkpointer, semantics: original.semantics, examples, allowOracle: true, noInitial: true, warn: args.warn, known: () => [args.bench.questions] });
+  const config: RunConfig = { ...args.config, ...recorded, ...(Object.keys(args.nodes).length ? { node: { ...args.nodes } } : {}) };
+  const examples = await examplesFor(manifest, config, graphOptions, args.benchDir, original.split, args.bench);
+  return buildRunner({ spec: manifest, config, graphOptions, env: args.env, cwd: args.cwd, executor: args.executor, checkpointer: args.checkpointer, semantics: original.semantics, examples, allowOracle: true, noInitial: true, warn: args.warn, known: () => [args.bench.questions] });
 }

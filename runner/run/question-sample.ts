@@ -1,7 +1,7 @@
 import type { Benchmark } from "../../state/question.ts";
-import { UsageError, UserError } from "../../core/errors.ts";
 import { lazyCrypto } from "../../tools/hash.ts";
 import { defineOptions, flagOf, type OptionDefs, optionFlags, optionsUsage, parseOption } from "../../core/options.ts";
+import { opt, optionUsageError, optionUserError } from "../../core/config.ts";
 
 /**
  * `--sample N --sample-seed S`, declared once: the flags (`SAMPLE_FLAGS`), the usage lines (`SAMPLE_USAGE`), their
@@ -28,14 +28,19 @@ export interface SampleSpec {
   method: string;
 }
 
-/** `--sample N [--sample-seed S]` from flag values, checked; undefined without --sample. */
-export function sampleFrom(values: Record<string, unknown>): SampleSpec | undefined {
-  const parsed = Object.fromEntries(Object.entries(SAMPLE_OPTIONS as OptionDefs).map(([key, def]) => [key, parseOption(key, def, values[flagOf(key)])])) as { sample?: number; sampleSeed?: number };
-  if (parsed.sample === undefined) {
-    if (parsed.sampleSeed !== undefined) throw new UsageError("--sample-seed S goes with --sample N (the seed of a stratified sample)");
+/** A run's `sample` and `sampleSeed` as run.json records them, checked; undefined without `sample`. */
+export function sampleOf(config: { sample?: number | undefined; sampleSeed?: number | undefined }): SampleSpec | undefined {
+  if (config.sample === undefined) {
+    if (config.sampleSeed !== undefined) throw optionUsageError`${opt("sampleSeed")} S goes with ${opt("sample")} N (the seed of a stratified sample)`;
     return undefined;
   }
-  return { n: parsed.sample, seed: parsed.sampleSeed ?? SAMPLE_OPTIONS.sampleSeed.default, method: SAMPLE_METHOD };
+  return { n: config.sample, seed: config.sampleSeed ?? SAMPLE_OPTIONS.sampleSeed.default, method: SAMPLE_METHOD };
+}
+
+/** `sampleOf` from flag values (`--sample N [--sample-seed S]`): for the commands that still read them. */
+export function sampleFrom(values: Record<string, unknown>): SampleSpec | undefined {
+  const parsed = Object.fromEntries(Object.entries(SAMPLE_OPTIONS as OptionDefs).map(([key, def]) => [key, parseOption(key, def, values[flagOf(key)])])) as { sample?: number; sampleSeed?: number };
+  return sampleOf(parsed);
 }
 
 /**
@@ -43,14 +48,14 @@ export function sampleFrom(values: Record<string, unknown>): SampleSpec | undefi
  * stable), then `--sample` (stratified over what is left, skipped ones included: a missing database is said, not
  * sampled around).
  */
-export function selectQuestions(bench: Benchmark, ids: string[] | undefined, limit: number | undefined, sample?: SampleSpec) {
+export function selectQuestions(bench: Benchmark, ids: readonly string[] | undefined, limit: number | undefined, sample?: SampleSpec) {
   const wanted = ids?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
   let questions = bench.questions;
   let skipped = bench.skipped;
   if (wanted?.length) {
     const known = new Set([...questions.map((q) => q.id), ...skipped.map((q) => q.id)]);
     const unknown = wanted.filter((id) => !known.has(id));
-    if (unknown.length) throw new UserError(`--ids: no question with id ${unknown.slice(0, 5).join(", ")} in ${bench.name}`);
+    if (unknown.length) throw optionUserError`${opt("ids")}: no question with id ${unknown.slice(0, 5).join(", ")} in ${bench.name}`;
     const set = new Set(wanted);
     questions = questions.filter((q) => set.has(q.id));
     skipped = skipped.filter((q) => set.has(q.id));

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { opt, OptionText, optionText, optionUserError } from "../../core/config.ts";
 import path from "node:path";
 import { lazyCrypto } from "../../tools/hash.ts";
 import type { RunIO } from "./progress.ts";
@@ -100,10 +101,13 @@ function shortValue(value: unknown): string {
 }
 
 /** How a refusal names a value by where run.json keeps it: `settings.min-rows` → "option min-rows". */
-function valueLabel(trail: string[]): string {
-  if (trail[0] === "settings" && trail.length >= 2) return `option --${trail.slice(1).join(".")}`;
+function valueLabel(trail: string[]): OptionText | string {
+  if (trail[0] === "settings" && trail.length >= 2) return optionText`option ${optionOf(trail.slice(1).join("."))}`;
   return trail.join(".") || "value";
 }
+
+/** A setting's name (run.json keeps options by flag name) as an option a refusal names: `--min-rows`, or `minRows` to a script. */
+const optionOf = (flag: string) => opt(flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
 
 /** Which files of a module's import closure changed (added, removed or edited), by their path from the module. */
 function changedFiles(before: FileIdentity, now: FileIdentity): string[] {
@@ -116,12 +120,12 @@ function changedFiles(before: FileIdentity, now: FileIdentity): string[] {
 export const sameRunValue = (a: unknown, b: unknown): boolean => sameRecorded(a, b).same;
 
 /** How the refusal names a file by where run.json keeps it: `settings.node.generate` → "the --node generate module". */
-function fileLabel(trail: string[]): string {
+function fileLabel(trail: string[]): OptionText | string {
   const at = trail.indexOf("node");
-  if (at >= 0 && trail[at + 1]) return `the --node ${trail[at + 1]} module`;
-  if (trail[0] === "settings" && trail[1] === "graph") return "the --graph module";
+  if (at >= 0 && trail[at + 1]) return optionText`the ${opt("node")} ${trail[at + 1]} module`;
+  if (trail[0] === "settings" && trail[1] === "graph") return optionText`the ${opt("graph")} module`;
   const last = trail.at(-1) ?? "file";
-  return trail[0] === "settings" ? `the --${last} file` : `the ${last} file`;
+  return trail[0] === "settings" ? optionText`the ${optionOf(last)} file` : `the ${last} file`;
 }
 
 const shortList = (ids: string[]) => `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? `, … (${ids.length} in all)` : ""}`;
@@ -163,18 +167,18 @@ function readOrCreateRun<T extends Record<string, unknown>>(
   const runFile = path.join(outDir, RUN_FILE);
   const identity = ctx.identity ? { code: ctx.identity.code, questionHashes: ctx.identity.questions } : {};
   if (fs.existsSync(runFile)) {
-    if (!resume) throw new UserError(`${outDir} already holds a run: pass --resume to continue it, or choose another --out`);
+    if (!resume) throw optionUserError`${outDir} already holds a run: pass ${opt("resume")} to continue it, or choose another ${opt("out")}`;
     let previous: T & RunFileBase & { code?: CodeIdentity; questionHashes?: Record<string, string> };
     try {
       previous = JSON.parse(fs.readFileSync(runFile, "utf8")) as typeof previous;
     } catch (error) {
       throw new UserError(`${runFile}: unreadable (${firstLineOf(error)})`);
     }
-    const newRun = "start a new run with another --out";
+    const newRun = optionText`start a new run with another ${opt("out")}`;
     if (ctx.identity) {
       const code = ctx.identity.code;
       if (!sameCode(previous.code, code)) {
-        throw new UserError(`--resume: ${outDir}: sqlmend's code changed since the run started (${codeChange(previous.code, code)}): finish it with the code it started with, or ${newRun}`);
+        throw optionUserError`${opt("resume")}: ${outDir}: sqlmend's code changed since the run started (${codeChange(previous.code, code)}): finish it with the code it started with, or ${newRun}`;
       }
     }
     for (const key of keys) {
@@ -182,13 +186,11 @@ function readOrCreateRun<T extends Record<string, unknown>>(
       if (changed) {
         const where = changed.now.path ?? changed.before.path;
         const files = changedFiles(changed.before, changed.now);
-        throw new UserError(
-          `--resume: ${outDir}: ${fileLabel(changed.trail)}${where ? ` ${where}` : ""} changed since the run started${files.length ? ` (${files.slice(0, 3).join(", ")}${files.length > 3 ? `, … ${files.length} files` : ""})` : ""} (sha256 ${changed.before.sha256.slice(0, 12)}…, now ${changed.now.sha256.slice(0, 12)}…): resume with it as it was, or ${newRun}`,
-        );
+        throw optionUserError`${opt("resume")}: ${outDir}: ${fileLabel(changed.trail)}${where ? ` ${where}` : ""} changed since the run started${files.length ? ` (${files.slice(0, 3).join(", ")}${files.length > 3 ? `, … ${files.length} files` : ""})` : ""} (sha256 ${changed.before.sha256.slice(0, 12)}…, now ${changed.now.sha256.slice(0, 12)}…): resume with it as it was, or ${newRun}`;
       }
       if (!same) {
-        const what = differs ? `${valueLabel(differs.trail)} was ${shortValue(differs.before)}, now ${shortValue(differs.now)}` : `${key} differs`;
-        throw new UserError(`--resume: ${outDir}: ${what}: resume with the same, or choose another --out`);
+        const what = differs ? optionText`${valueLabel(differs.trail)} was ${shortValue(differs.before)}, now ${shortValue(differs.now)}` : `${key} differs`;
+        throw optionUserError`${opt("resume")}: ${outDir}: ${what}: resume with the same, or choose another ${opt("out")}`;
       }
     }
     const before = previous.questionHashes;
@@ -197,13 +199,11 @@ function readOrCreateRun<T extends Record<string, unknown>>(
       const skipped = (hash: string | undefined) => hash?.startsWith("skipped:") ?? false;
       const changed = Object.keys(before).filter((id) => id in now && now[id] !== before[id] && !skipped(now[id]) && !skipped(before[id]));
       if (changed.length) {
-        throw new UserError(`--resume: ${outDir}: question${changed.length === 1 ? "" : "s"} ${shortList(changed)} changed since the run started (text, database, evidence or gold SQL): ${newRun}`);
+        throw optionUserError`${opt("resume")}: ${outDir}: question${changed.length === 1 ? "" : "s"} ${shortList(changed)} changed since the run started (text, database, evidence or gold SQL): ${newRun}`;
       }
       const dropped = Object.keys(before).filter((id) => !(id in now));
       if (dropped.length) {
-        throw new UserError(
-          `--resume: ${outDir} holds ${Object.keys(before).length} questions and this selection leaves out ${dropped.length} of them (${shortList(dropped)}): a resume may add questions, never drop them; resume with the same or a larger --limit/--ids, or ${newRun}`,
-        );
+        throw optionUserError`${opt("resume")}: ${outDir} holds ${Object.keys(before).length} questions and this selection leaves out ${dropped.length} of them (${shortList(dropped)}): a resume may add questions, never drop them; resume with the same or a larger ${opt("limit")}/${opt("ids")}, or ${newRun}`;
       }
     }
     if (ctx.identity && (!before || Object.keys(ctx.identity.questions).some((id) => !(id in before)))) {

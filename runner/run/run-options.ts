@@ -1,189 +1,81 @@
 import { lazyCrypto, sha256OfFile } from "../../tools/hash.ts";
 import fs from "node:fs";
 import path from "node:path";
-import type { ParseArgsConfig } from "node:util";
 import { findManifest, graphManifests } from "../../graphs/registry.ts";
 import type { GraphInfo, GraphManifest, GraphSpec } from "../../graphs/spec.ts";
 import type { AnyNodeFactory, GraphOptions } from "../../nodes/types.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
-import { parseArgs } from "node:util";
 import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
-import type { CliIO } from "../../core/io.ts";
 import type { CorrectScenario } from "./question-thread.ts";
 export type { CorrectScenario };
 import { importModule } from "../../tools/import-module.ts";
 import { type ModuleIdentity, moduleIdentity } from "../../tools/version.ts";
 import { runPath, runPlace } from "./run-json.ts";
 import type { ModelFlags } from "../../tools/models/models.ts";
-import { STRUCTURED_METHODS } from "../../tools/models/structured-methods.ts";
 import { CACHE_MODES, type CacheMode } from "../../tools/models/cache-modes.ts";
-import { flagOf, type OptionDefs, optionFlags, optionsUsage, parseOption } from "../../core/options.ts";
+import { flagOf, type OptionDefs, optionFlags, parseOption } from "../../core/options.ts";
+import { configValue, graphOpt, opt, optionUsageError } from "../../core/config.ts";
+import { type ModelConfig, RUN_CONFIG, type RunConfig, RUN_OPTION_KEYS } from "./run-config.ts";
+import { legacyFlagTableOf } from "./api-options.ts";
 
-/** Flags shared by `ask` and `eval`: the model, the graph's knobs, node swaps, checkpoints, correction set-up. */
-export const runFlags = {
-  model: { type: "string" },
-  "base-url": { type: "string" },
-  config: { type: "string" },
-  "role-model": { type: "string", multiple: true },
-  temperature: { type: "string" },
-  seed: { type: "string" },
-  "request-timeout-ms": { type: "string" },
-  "max-retries": { type: "string" },
-  "max-requests": { type: "string" },
-  stream: { type: "boolean" },
-  "structured-method": { type: "string" },
-  "embedding-model": { type: "string" },
-  "embedding-base-url": { type: "string" },
-  "endpoint-alias": { type: "string" },
-  "embedding-fallback": { type: "string" },
-  cache: { type: "string" },
-  "mock-error-rate": { type: "string" },
-  "max-fix-rounds": { type: "string" },
-  "few-shot": { type: "string" },
-  "schema-max-chars": { type: "string" },
-  "query-timeout-ms": { type: "string" },
-  node: { type: "string", multiple: true },
-  graph: { type: "string" },
-  checkpoints: { type: "string" },
-  initial: { type: "string" },
-  correct: { type: "string" },
-} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+// Everything here runs before a graph is built (option checks, --help), so this module and its imports load no
+// LangGraph or LangChain: graphs are known by their manifests; models come from model-setup.ts.
 
-export const RUN_FLAGS_USAGE = `Model:
-  --model NAME              model on an OpenAI-compatible endpoint (or SQLMEND_MODEL); \`mock\`: the built-in mock
-                            model, in process, no endpoint (answers from the gold SQL: not a measurement)
-  --mock-error-rate R       --model mock: the share of questions whose first SQL it gets wrong (default 0.3;
-                            which ones is fixed by --seed)
-  --base-url URL            endpoint, e.g. http://127.0.0.1:11434/v1 (or OPENAI_BASE_URL); key from OPENAI_API_KEY
-  --config FILE             model config JSON (default ./sqlmend.config.json when present)
-  --role-model ROLE=NAME    a different model for one agent role (repeatable)
-  --temperature T  --request-timeout-ms N  --max-retries N  --max-requests N (in flight, all roles)
-  --seed N                  sent as the requests' seed, recorded in run.json, part of the response cache's key
-  --stream                  stream replies  --structured-method auto|jsonSchema|functionCalling|jsonMode|text
-  --embedding-model NAME    embeddings for linking and few-shot retrieval (or SQLMEND_EMBEDDING_MODEL; default: lexical)
-  --embedding-base-url URL  the embedding endpoint when it is not --base-url (or SQLMEND_EMBEDDING_BASE_URL)
-  --embedding-fallback lexical  rank lexically when the embedding endpoint fails, counted per question and in the
-                            report (default: such a question is failed, and --resume asks again)
-  --endpoint-alias NAME     names the server in the run's identity and the cache key (or SQLMEND_ENDPOINT_ALIAS);
-                            without it a URL is recorded, not compared: servers of one model are interchangeable
-  --cache on|off|read|refresh  model replies cached in <data dir>/responses.sqlite (default on, or SQLMEND_CACHE):
-                            read uses hits and never writes, refresh never reads and overwrites;
-                            --cache redis://HOST:PORT keeps it in Redis, shared by every machine that names it
-Graph:
-  --max-fix-rounds N        execution-error fix rounds (default 3)
-  --few-shot K              examples retrieved from the training split (default 0)
-  --schema-max-chars N      schema size budget in prompts (default 24000)
-  --query-timeout-ms N      per-query time limit (default 30000)
-  --node SLOT=MODULE        replace a node: MODULE's default export is a NodeFactory (repeatable); its
-                            \`export const options = defineOptions({...})\` become flags of the run
-  --graph MODULE            run a graph of your own: MODULE's default export is a graph made with defineGraph
-                            (instead of naming a built-in graph)
-  --checkpoints FILE|memory|postgres://USER:PASS@HOST:PORT/DB
-                            checkpoint store (default .sqlmend/checkpoints.sqlite)
-Correction (corrector graphs):
-  --initial GRAPH|FILE      initial SQL from a generator graph (default baseline) or a predictions file
-  --correct all|errors|incorrect   which initial SQL to correct (incorrect: eval only, gold as oracle)`;
+/** The run-level flags as a parseArgs table, for the commands that still read flag values (magic, memo, ts-sql audit, experiment, link). */
+export const runFlags = legacyFlagTableOf(RUN_CONFIG);
 
-// Everything here runs before a graph is built (flags, their checks, --help), so this module and its imports load no
-// LangGraph or LangChain: graphs are known by their manifests; models come from cli/model-setup.ts.
-
-export type RunValues = { [K in keyof typeof runFlags]?: (typeof runFlags)[K] extends { multiple: true } ? string[] : (typeof runFlags)[K]["type"] extends "boolean" ? boolean : string };
-
-export function intFlag(values: Record<string, unknown>, name: string, min = 0): number | undefined {
-  const raw = values[name];
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number >= ${min}, not '${raw}'`);
-  return n;
-}
-
-export function numberFlag(values: Record<string, unknown>, name: string): number | undefined {
-  const raw = values[name];
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n)) throw new UsageError(`--${name} takes a number, not '${raw}'`);
-  return n;
-}
-
-export function pairs(list: string[] | undefined, flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of list ?? []) {
-    const at = item.indexOf("=");
-    if (at <= 0 || at === item.length - 1) throw new UsageError(`--${flag} takes NAME=VALUE, not '${item}'`);
-    out[item.slice(0, at)] = item.slice(at + 1);
-  }
-  return out;
-}
-
-export function modelFlagsFrom(values: RunValues): ModelFlags {
-  const method = values["structured-method"];
-  if (method !== undefined && !(STRUCTURED_METHODS as readonly string[]).includes(method)) {
-    throw new UsageError(`--structured-method takes ${STRUCTURED_METHODS.slice(0, -1).join(", ")} or ${STRUCTURED_METHODS.at(-1)}, not '${method}'`);
-  }
-  if (values.cache !== undefined) cacheModeFrom(values, {});
+/** The model settings of a run's typed config (core/config.ts: already checked by kind), as tools/models reads them. */
+export function modelFlagsFrom(config: ModelConfig): ModelFlags {
+  if (config.cache !== undefined) cacheModeFrom(config, {});
   return {
-    model: values.model,
-    baseURL: values["base-url"],
-    configFile: values.config,
-    roleModels: pairs(values["role-model"], "role-model"),
-    temperature: numberFlag(values, "temperature"),
-    seed: intFlag(values, "seed"),
-    timeoutMs: intFlag(values, "request-timeout-ms", 1),
-    maxRetries: intFlag(values, "max-retries"),
-    maxConcurrency: intFlag(values, "max-requests", 1),
-    streaming: values.stream,
-    structuredMethod: method as ModelFlags["structuredMethod"],
-    embeddingModel: values["embedding-model"],
-    embeddingBaseURL: values["embedding-base-url"],
-    embeddingFallback: embeddingFallbackFrom(values["embedding-fallback"]),
-    endpointAlias: values["endpoint-alias"],
-    mockErrorRate: mockErrorRateFrom(values["mock-error-rate"]),
+    model: config.model,
+    baseURL: config.baseUrl,
+    configFile: config.config,
+    roleModels: config.roleModel ?? {},
+    temperature: config.temperature,
+    seed: config.seed,
+    timeoutMs: config.requestTimeoutMs,
+    maxRetries: config.maxRetries,
+    maxConcurrency: config.maxRequests,
+    streaming: config.stream,
+    structuredMethod: config.structuredMethod,
+    embeddingModel: config.embeddingModel,
+    embeddingBaseURL: config.embeddingBaseUrl,
+    embeddingFallback: config.embeddingFallback,
+    endpointAlias: config.endpointAlias,
+    mockErrorRate: config.mockErrorRate,
   };
 }
 
-function mockErrorRateFrom(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const rate = Number(value);
-  if (value.trim() === "" || !Number.isFinite(rate) || rate < 0 || rate > 1) throw new UsageError(`--mock-error-rate takes a share from 0 to 1, not '${value}'`);
-  return rate;
-}
-
-function embeddingFallbackFrom(value: string | undefined): "lexical" | undefined {
-  if (value !== undefined && value !== "lexical") throw new UsageError(`--embedding-fallback takes lexical (rank lexically when the embedding endpoint fails), not '${value}'`);
-  return value;
-}
-
-/** `--cache`, else SQLMEND_CACHE, else on. A Redis URL is "on", kept in that Redis (`cacheRedisFrom`). */
-export function cacheModeFrom(values: { cache?: string }, env: NodeJS.ProcessEnv): CacheMode {
-  const given = values.cache ?? (env.SQLMEND_CACHE || undefined);
+/** `cache`, else SQLMEND_CACHE, else on. A Redis URL is "on", kept in that Redis (`cacheRedisFrom`). */
+export function cacheModeFrom(config: { cache?: string | undefined }, env: NodeJS.ProcessEnv): CacheMode {
+  const given = config.cache ?? (env.SQLMEND_CACHE || undefined);
   if (given === undefined) return "on";
   if (/^rediss?:\/\//i.test(given)) {
     try {
       new URL(given);
     } catch {
-      throw new UsageError(`${values.cache !== undefined ? "--cache" : "SQLMEND_CACHE"}: '${given}' is not a Redis URL (redis://HOST:PORT[/DB])`);
+      if (config.cache !== undefined) throw optionUsageError`${opt("cache")}: '${given}' is not a Redis URL (redis://HOST:PORT[/DB])`;
+      throw new UsageError(`SQLMEND_CACHE: '${given}' is not a Redis URL (redis://HOST:PORT[/DB])`);
     }
     return "on";
   }
   if (!(CACHE_MODES as readonly string[]).includes(given)) {
-    throw new UsageError(`${values.cache !== undefined ? "--cache" : "SQLMEND_CACHE"} takes ${CACHE_MODES.join(", ")} or redis://HOST:PORT, not '${given}'`);
+    if (config.cache !== undefined) throw optionUsageError`${opt("cache")} takes ${CACHE_MODES.join(", ")} or redis://HOST:PORT, not '${given}'`;
+    throw new UsageError(`SQLMEND_CACHE takes ${CACHE_MODES.join(", ")} or redis://HOST:PORT, not '${given}'`);
   }
   return given as CacheMode;
 }
 
-/** The Redis URL the cache lives in (`--cache redis://…`, or SQLMEND_CACHE), or undefined for the local file. */
-export function cacheRedisFrom(values: { cache?: string }, env: NodeJS.ProcessEnv): string | undefined {
-  const given = values.cache ?? (env.SQLMEND_CACHE || undefined);
+/** The Redis URL the cache lives in (`cache: "redis://…"`, or SQLMEND_CACHE), or undefined for the local file. */
+export function cacheRedisFrom(config: { cache?: string | undefined }, env: NodeJS.ProcessEnv): string | undefined {
+  const given = config.cache ?? (env.SQLMEND_CACHE || undefined);
   return given && /^rediss?:\/\//i.test(given) ? given : undefined;
 }
 
-export function graphOptionsFrom(values: RunValues): GraphOptions {
-  return {
-    maxFixRounds: intFlag(values, "max-fix-rounds"),
-    fewShot: intFlag(values, "few-shot"),
-    schemaMaxChars: intFlag(values, "schema-max-chars", 200),
-    timeoutMs: intFlag(values, "query-timeout-ms", 1),
-  };
+/** The graph's shared knobs of a run's typed config, as the nodes read them. */
+export function graphOptionsFrom(config: RunConfig): GraphOptions {
+  return { maxFixRounds: config.maxFixRounds, fewShot: config.fewShot, schemaMaxChars: config.schemaMaxChars, timeoutMs: config.queryTimeoutMs };
 }
 
 /** parseArgs declarations for every graph's own options (its slots' included), so any graph's flags parse (and can be checked per graph), plus those the run's own modules declare. */
@@ -216,43 +108,40 @@ function moduleOptions(modules: RunModules): OptionDefs {
 const isOptionDefs = (value: unknown): value is OptionDefs =>
   !!value && typeof value === "object" && Object.values(value).every((d) => !!d && typeof d === "object" && typeof (d as { type?: unknown }).type === "string" && typeof (d as { help?: unknown }).help === "string");
 
-/**
- * `--node` and `--graph` as `loadRunModules` reads them, from options or flag values: `node` as `SLOT=FILE` items, one
- * such string, or a record `{ SLOT: FILE }` (the run API's form); `graph` a module file.
- */
-export function moduleArgsOf(given: { node?: unknown; graph?: unknown }): string[] {
-  const node = given.node;
-  const items = node === undefined ? [] : typeof node === "object" && !Array.isArray(node) ? Object.entries(node as Record<string, string>).map(([slot, file]) => `${slot}=${file}`) : ([] as string[]).concat(node as string | string[]);
-  return [...items.flatMap((item) => ["--node", item]), ...(typeof given.graph === "string" ? ["--graph", given.graph] : [])];
+/** The modules a run names, as `loadRunModules` takes them: `node` by slot (a module file, or an object's id), `graph` a module file. */
+export interface ModulesConfig {
+  node?: Readonly<Record<string, string>> | undefined;
+  graph?: string | undefined;
+  /** eval's LangGraph server: no --node swaps with it. */
+  server?: string | undefined;
 }
 
 /**
- * Loads the modules `argv` names with `--node SLOT=FILE` and `--graph FILE` (read before the flags are parsed, since
- * their options are flags). Each fails in one line: a module that does not load, or exports the wrong thing.
+ * Loads the modules a run names (`node: { SLOT: FILE }`, `graph: FILE`), before the run's options are checked, since
+ * their options are the run's. Each fails in one line: a module that does not load, or exports the wrong thing.
  */
-export async function loadRunModules(argv: string[], cwd: string): Promise<RunModules> {
-  const { values } = parseArgs({ args: argv, options: { node: { type: "string", multiple: true }, graph: { type: "string" }, server: { type: "string" } }, strict: false, allowPositionals: true });
+export async function loadRunModules(given: ModulesConfig, cwd: string): Promise<RunModules> {
   const modules: RunModules = { nodes: {} };
-  const nodeList = (values.node as (string | boolean)[] | undefined)?.map(String);
+  const nodes = Object.entries(given.node ?? {});
   // Said before any module loads: a server builds its graphs from its own langgraph.json.
-  if (values.server !== undefined && nodeList?.length) throw new UsageError("--node swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json");
-  // --graph with --server: the module describes the run here (options, outcome); the server runs the graph it serves under the module's name ('sqlmend serve --graph FILE').
-  for (const [slot, module] of Object.entries(pairs(nodeList, "node"))) {
+  if (given.server !== undefined && nodes.length) throw optionUsageError`${opt("node")} swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json`;
+  // graph with server: the module describes the run here (options, outcome); the server runs the graph it serves under the module's name ('sqlmend serve --graph FILE').
+  for (const [slot, module] of nodes) {
     const file = path.resolve(cwd, module);
     const loaded = await importUserModule(file, module, "node module");
     if (typeof loaded.default !== "function") throw new UserError(`${module} must default-export a node factory: (deps, options) => node`);
     if (loaded.options !== undefined && !isOptionDefs(loaded.options)) throw new UserError(`${module}: its 'options' export must be option declarations (defineOptions({ name: { type, default, help } }))`);
     modules.nodes[slot] = { module, file, factory: loaded.default as AnyNodeFactory, options: (loaded.options as OptionDefs | undefined) ?? {} };
   }
-  if (typeof values.graph === "string") {
-    const file = path.resolve(cwd, values.graph);
-    const loaded = await importUserModule(file, values.graph, "graph module");
+  if (typeof given.graph === "string") {
+    const file = path.resolve(cwd, given.graph);
+    const loaded = await importUserModule(file, given.graph, "graph module");
     const spec = loaded.default as GraphSpec | undefined;
     if (!spec || typeof spec !== "object" || typeof spec.build !== "function" || typeof spec.name !== "string" || !spec.slots) {
-      throw new UserError(`${values.graph} must default-export a graph made with defineGraph({ name, state, slots, wire, ... })`);
+      throw new UserError(`${given.graph} must default-export a graph made with defineGraph({ name, state, slots, wire, ... })`);
     }
-    if (findManifest(spec.name)) throw new UserError(`${values.graph}: its graph is named '${spec.name}', as a built-in graph is; give it a name of its own`);
-    modules.graph = { module: values.graph, file, spec };
+    if (findManifest(spec.name)) throw new UserError(`${given.graph}: its graph is named '${spec.name}', as a built-in graph is; give it a name of its own`);
+    modules.graph = { module: given.graph, file, spec };
   }
   return modules;
 }
@@ -332,7 +221,7 @@ export function runGraph(name: string | undefined, modules: RunModules): GraphMa
   } };
 }
 
-const SHARED_OPTION_FLAGS = new Set(Object.keys(runFlags));
+const SHARED_OPTION_FLAGS = new Set(RUN_OPTION_KEYS.map(flagOf));
 
 /**
  * The values of `spec`'s declared options given on the command line (defaults are the nodes' business, via
@@ -355,6 +244,11 @@ export function declaredOptionsFrom(spec: GraphInfo, values: Record<string, unkn
   return parseDeclared(spec, values);
 }
 
+/** The options `graphs` declare among flag values, parsed: for the commands that still read flag values (magic guideline). */
+export function graphOptionsOfValues(graphs: GraphInfo[], values: Record<string, unknown>): Record<string, unknown> {
+  return Object.assign({}, ...graphs.map((graph) => parseDeclared(graph, values)));
+}
+
 /** The graph's declared options given on the command line, parsed and checked (absent when not given). */
 function parseDeclared(spec: GraphInfo, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -366,50 +260,79 @@ function parseDeclared(spec: GraphInfo, values: Record<string, unknown>): Record
   return out;
 }
 
-/** The graph's declared options from the flags, checked before anything slow starts (a corrector may also take its initial generator's). */
+/**
+ * The launcher's flags of the graph's own options (and a corrector's initial generator's), parsed by their declarations
+ * into the typed record the run takes (`{ kShot: 5 }`); a flag only other graphs declare is refused, naming them.
+ */
 export function graphOptionsOf(spec: GraphInfo, values: Record<string, unknown>): Record<string, unknown> {
-  const graphs = graphsOfRun(spec, values);
-  // The shared knobs act through shared slots; a run none of whose graphs has that slot would ignore them silently.
-  for (const [flag, slot] of [["few-shot", "generate"], ["max-fix-rounds", "fix"]] as const) {
-    if (values[flag] !== undefined && !graphs.some((g) => g.slots[slot])) {
-      throw new UsageError(`--${flag} applies to graphs with a '${slot}' slot, not ${graphs.map((g) => g.name).join(" or ")} (see its own options: sqlmend eval ${spec.name} --help)`);
-    }
-  }
-  return declaredOptionsFrom(spec, values, graphs.slice(1));
-}
-
-/** The graphs whose options shape a run: the graph, and a corrector's initial generator when `--initial` names one. */
-function graphsOfRun(spec: GraphInfo, values: Record<string, unknown>): GraphInfo[] {
-  const initial = spec.kind === "corrector" ? findManifest(String(values.initial ?? "baseline")) : undefined;
-  return initial ? [spec, initial] : [spec];
+  const graphs = graphsOfRun(spec, typeof values.initial === "string" ? values.initial : undefined);
+  const options = Object.assign({}, ...graphs.map((g, i) => (i === 0 ? declaredOptionsFrom(g, values, graphs.slice(1)) : parseDeclared(g, values))));
+  checkRunGraphOptions(spec, { fewShot: values["few-shot"] !== undefined ? 0 : undefined, maxFixRounds: values["max-fix-rounds"] !== undefined ? 0 : undefined, initial: values.initial as string | undefined }, options);
+  return options;
 }
 
 /**
- * Why this run needs the training split's examples, or undefined: `--few-shot K`, or a graph of the run (the graph,
+ * The checks of a run's graph options that no one option's declaration makes: the shared knobs act through shared
+ * slots (a run none of whose graphs has that slot would ignore them silently), and a required option is given.
+ */
+export function checkRunGraphOptions(spec: GraphInfo, config: Pick<RunConfig, "fewShot" | "maxFixRounds" | "initial">, graphOptions: Record<string, unknown>): void {
+  const graphs = graphsOfRun(spec, config.initial);
+  for (const [key, slot] of [["fewShot", "generate"], ["maxFixRounds", "fix"]] as const) {
+    if (config[key] !== undefined && !graphs.some((g) => g.slots[slot])) {
+      throw optionUsageError`${opt(key)} applies to graphs with a '${slot}' slot, not ${graphs.map((g) => g.name).join(" or ")} (see its own options: sqlmend eval ${spec.name} --help)`;
+    }
+  }
+  for (const [key, def] of Object.entries(optionDefsOf(spec))) {
+    if (def.type === "string" && def.required && graphOptions[key] === undefined) throw optionUsageError`${spec.name} needs ${graphOpt(key)} ${def.metavar ?? "VALUE"}`;
+  }
+}
+
+/** The options of `graph` among a run's typed graph options (the run's record holds its initial generator's too). */
+export function optionsOfGraph(graph: GraphInfo, graphOptions: Record<string, unknown>): Record<string, unknown> {
+  const declared = optionDefsOf(graph);
+  return Object.fromEntries(Object.entries(graphOptions).filter(([key, value]) => key in declared && value !== undefined));
+}
+
+/** Every option the run's graphs declare (the graph's, a corrector's initial generator's): what a script's `options` may name. */
+export function runOptionDefs(spec: GraphInfo, initial: string | undefined): OptionDefs {
+  return Object.assign({}, ...graphsOfRun(spec, initial).reverse().map((g) => optionDefsOf(g)));
+}
+
+/** The graphs whose options shape a run: the graph, and a corrector's initial generator when `initial` names one. */
+function graphsOfRun(spec: GraphInfo, initial: string | undefined): GraphInfo[] {
+  const generator = spec.kind === "corrector" ? findManifest(initial ?? "baseline") : undefined;
+  return generator ? [spec, generator] : [spec];
+}
+
+/**
+ * Why this run needs the training split's examples, or undefined: `fewShot` K, or a graph of the run (the graph,
  * and a corrector's initial generator) whose `needsExamples` says so for its options (e.g. r3's `--k-shot`).
  */
-export function examplesWantedBy(spec: GraphInfo, values: Record<string, unknown>): string | undefined {
-  if (Number(values["few-shot"] ?? 0) > 0) return `--few-shot ${values["few-shot"]}`;
-  for (const graph of graphsOfRun(spec, values)) {
-    const reason = graph.needsExamples?.(parseDeclared(graph, values));
+export function examplesWantedBy(spec: GraphInfo, config: Pick<RunConfig, "fewShot" | "initial">, graphOptions: Record<string, unknown>): string | undefined {
+  if ((config.fewShot ?? 0) > 0) return `--few-shot ${config.fewShot}`;
+  for (const graph of graphsOfRun(spec, config.initial)) {
+    const reason = graph.needsExamples?.(optionsOfGraph(graph, graphOptions));
     if (reason) return reason;
   }
   return undefined;
 }
 
-/** The shared flags that change answers or verdicts (not speed), as given: run.json records them and `--resume` keeps them. */
-const ANSWER_FLAGS = ["max-fix-rounds", "few-shot", "schema-max-chars", "query-timeout-ms", "node", "graph", "initial", "correct", "keep-distinct", "embedding-fallback"] as const;
+/** The shared options that change answers or verdicts (not speed): run.json records them (by flag name) and `--resume` keeps them. */
+const ANSWER_KEYS = ["maxFixRounds", "fewShot", "schemaMaxChars", "queryTimeoutMs", "node", "graph", "initial", "correct", "keepDistinct", "embeddingFallback"] as const;
+
+/** The answer-changing options of a run's typed config. */
+export type AnswerConfig = Pick<RunConfig, Exclude<(typeof ANSWER_KEYS)[number], "keepDistinct">> & { keepDistinct?: boolean | undefined };
 
 /**
- * The answer-changing shared flags a run was given (`except`: those its command records elsewhere in run.json). With
- * `where` (a run folder), files are recorded as `--resume` compares them: each `--node SLOT=MODULE` as
- * `{ SLOT: { path, sha256 } }` (`moduleIdentity`: the module's content, wherever it is), and `--initial FILE` by its
- * place from the run folder or its absolute path (`runPlace`), so a moved run still resumes.
+ * The answer-changing shared options a run was given, under their flag names (`except`: flag names its command
+ * records elsewhere in run.json). With `where` (a run folder), files are recorded as `--resume` compares them: each
+ * node swap as `{ SLOT: { path, sha256 } }` (`moduleIdentity`: the module's content, wherever it is), and an initial
+ * predictions file by its place from the run folder or its absolute path (`runPlace`), so a moved run still resumes.
  */
-export function answerSettings(values: Record<string, unknown>, except: readonly string[] = [], where?: { cwd: string; runDir: string }): Record<string, unknown> {
-  const out: Record<string, unknown> = Object.fromEntries(ANSWER_FLAGS.filter((k) => values[k] !== undefined && !except.includes(k)).map((k) => [k, values[k]]));
+export function answerSettings(config: AnswerConfig, except: readonly string[] = [], where?: { cwd: string; runDir: string }): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.fromEntries(ANSWER_KEYS.filter((k) => config[k] !== undefined && !except.includes(flagOf(k))).map((k) => [flagOf(k), config[k]]));
   if (!where) return out;
-  if (out.node !== undefined) out.node = nodeIdentities(out.node as string[], where);
+  if (out.node !== undefined) out.node = nodeIdentities(out.node as Record<string, string>, where);
   // A graph of the user's own, like a --node module: by its content, so an edited graph never joins the run.
   if (typeof out.graph === "string") {
     const identity = userModuleIdentity(OBJECT_ID.test(out.graph) ? out.graph : path.resolve(where.cwd, out.graph));
@@ -419,10 +342,10 @@ export function answerSettings(values: Record<string, unknown>, except: readonly
   return out;
 }
 
-/** Every `--node SLOT=MODULE` as run.json records it: by slot, the module's path (from the run when inside it) and sha256. */
-export function nodeIdentities(list: string[], where: { cwd: string; runDir: string }): Record<string, { path: string; sha256: string }> {
+/** Every node swap as run.json records it: by slot, the module's path (from the run when inside it) and sha256. */
+export function nodeIdentities(nodes: Readonly<Record<string, string>>, where: { cwd: string; runDir: string }): Record<string, { path: string; sha256: string }> {
   return Object.fromEntries(
-    Object.entries(pairs(list, "node")).map(([slot, modulePath]) => {
+    Object.entries(nodes).map(([slot, modulePath]) => {
       const file = OBJECT_ID.test(modulePath) ? modulePath : path.resolve(where.cwd, modulePath);
       try {
         const identity = userModuleIdentity(file);
@@ -449,10 +372,10 @@ function fileSetting(value: string, cwd: string, runDir: string | undefined): { 
  * A graph's options as the report and `--resume` record them: every declared option that changes answers, with its
  * default filled in, under its flag name.
  */
-export function graphSettings(specs: GraphInfo[], values: Record<string, unknown>, cwd = process.cwd(), runDir?: string): Record<string, unknown> {
+export function graphSettings(specs: GraphInfo[], graphOptions: Record<string, unknown>, cwd = process.cwd(), runDir?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
-    const given = parseDeclared(spec, values);
+    const given = optionsOfGraph(spec, graphOptions);
     for (const [key, def] of Object.entries(optionDefsOf(spec))) {
       if (def.affectsAnswers === false) continue;
       const value = given[key] ?? def.default;
@@ -460,18 +383,6 @@ export function graphSettings(specs: GraphInfo[], values: Record<string, unknown
     }
   }
   return out;
-}
-
-/** `--help` of ask/eval for a named graph: its own options after the shared ones. */
-export async function graphUsage(argv: string[], io: CliIO): Promise<string> {
-  // The options of `--node` and `--graph` modules are the run's too: loaded only when the command line names one.
-  const named = argv.some((a) => /^--(node|graph)(=|$)/.test(a));
-  const modules = named ? await loadRunModules(argv, io.cwd) : { nodes: {} };
-  const builtIn = argv.filter((a) => !a.startsWith("-")).map(findManifest).find(Boolean);
-  if (!builtIn && !modules.graph) return "\n\nName a graph before --help to see its own options: sqlmend eval GRAPH --help";
-  const spec = runGraph(modules.graph ? undefined : builtIn!.name, modules);
-  const defs = optionDefsOf(spec);
-  return Object.keys(defs).length ? `\n\n${optionsUsage(`Options of ${spec.name}`, defs)}` : "";
 }
 
 export function requireGraph(name: string | undefined): GraphManifest {
@@ -484,24 +395,34 @@ export function requireGraph(name: string | undefined): GraphManifest {
 }
 
 /** Loads `--node SLOT=MODULE` replacements for `spec` (each module default-exports a node factory), by slot. */
-export async function loadSlotModules(spec: Pick<GraphInfo, "name" | "slots">, list: string[] | undefined, cwd: string): Promise<Record<string, AnyNodeFactory>> {
-  for (const slot of Object.keys(pairs(list, "node"))) {
+export async function loadSlotModules(spec: Pick<GraphInfo, "name" | "slots">, nodes: Readonly<Record<string, string>> | undefined, cwd: string): Promise<Record<string, AnyNodeFactory>> {
+  for (const slot of Object.keys(nodes ?? {})) {
     if (!spec.slots[slot]) throw new UserError(`graph '${spec.name}' has no slot '${slot}' (slots: ${Object.keys(spec.slots).join(", ")})`);
   }
-  const modules = await loadRunModules(moduleArgsOf({ node: list ?? [] }), cwd);
+  const modules = await loadRunModules({ node: nodes }, cwd);
   return Object.fromEntries(Object.entries(modules.nodes).map(([slot, { factory }]) => [slot, factory]));
 }
 
-export function scenarioFrom(value: string | undefined, allowOracle: boolean): CorrectScenario {
-  const scenario = (value ?? "all") as CorrectScenario;
-  if (!["all", "errors", "incorrect"].includes(scenario)) throw new UsageError(`--correct takes all, errors or incorrect, not '${value}'`);
-  if (scenario === "incorrect" && !allowOracle) throw new UsageError("--correct incorrect needs gold SQL as an oracle: use it with 'eval'");
+export function scenarioFrom(correct: CorrectScenario | undefined, allowOracle: boolean): CorrectScenario {
+  const scenario = correct ?? "all";
+  if (scenario === "incorrect" && !allowOracle) throw optionUsageError`${opt("correct")} incorrect needs gold SQL as an oracle: use it with 'eval'`;
   return scenario;
 }
 
 /**
- * A script's module options with objects in them (`node: { generate: factory }`, `graphModule: spec`) as flag values
- * carry them: each object by its id (`objectModuleId`), files as they are.
+ * Node swaps and a graph module given by a script or a recipe (`node` a record `{ SLOT: FILE }`, `SLOT=FILE` items or
+ * one such item; `graph` a module file) as `loadRunModules` takes them.
+ */
+export function modulesConfigOf(given: { node?: unknown; graph?: unknown }): ModulesConfig {
+  const node = given.node;
+  const items = node === undefined ? [] : typeof node === "object" && !Array.isArray(node) ? Object.entries(node as Record<string, string>).map(([slot, file]) => `${slot}=${file}`) : ([] as string[]).concat(node as string | string[]);
+  const record = configValue("node", RUN_CONFIG.node, items.length ? items : undefined, "api") as Record<string, string> | undefined;
+  return { ...(record ? { node: record } : {}), ...(typeof given.graph === "string" ? { graph: given.graph } : {}) };
+}
+
+/**
+ * A script's module options with objects in them (`node: { generate: factory }`, `graphModule: spec`) as the typed
+ * config carries them: each object by its id (`objectModuleId`), files as they are.
  */
 export function withObjectModules(node: Readonly<Record<string, unknown>> | undefined, graphModule: unknown): { node?: Record<string, string>; graph?: string } {
   const nodes = node === undefined ? undefined : Object.fromEntries(Object.entries(node).map(([slot, value]) => [slot, typeof value === "function" ? objectModuleId("node", value) : (value as string)]));

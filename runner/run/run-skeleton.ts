@@ -6,9 +6,10 @@ import type { Split } from "../../state/splits.ts";
 import type { OpenedCheckpointer } from "../../storage/checkpoints.ts";
 import { codeIdentity } from "../../tools/version.ts";
 import { fallbackNotes } from "./progress.ts";
-import { benchmarkFromFlags } from "./output-dir-flags.ts";
+import { benchmarkOf } from "./output-dir-flags.ts";
+import type { SelectionConfig } from "./run-config.ts";
 import { prepareOutDir, questionHashes } from "./run-json.ts";
-import { type SampleSpec, sampleFrom, selectQuestions } from "./question-sample.ts";
+import { type SampleSpec, sampleOf, selectQuestions } from "./question-sample.ts";
 
 /**
  * The skeleton every run command shares, written once: its questions from the selection flags, then, for a run in an
@@ -17,7 +18,7 @@ import { type SampleSpec, sampleFrom, selectQuestions } from "./question-sample.
  * inside it; memo build selects its questions the same way (its folder is a memory file with a lock of its own).
  */
 
-/** A run's benchmark and its selected questions (`--bench`/`--questions`/`--db-dir`, `--split`, `--ids`, `--limit`, `--sample`). */
+/** A run's benchmark and its selected questions (`bench`/`questions`/`dbDir`, `split`, `ids`, `limit`, `sample`). */
 export interface RunQuestions {
   bench: Benchmark;
   source: BenchmarkSource;
@@ -29,15 +30,10 @@ export interface RunQuestions {
   sample: SampleSpec | null;
 }
 
-export async function runQuestionsOf(
-  values: { bench?: string | undefined; split?: string | undefined; questions?: string | undefined; "db-dir"?: string | undefined; ids?: string[] | undefined; sample?: string | undefined; "sample-seed"?: string | undefined },
-  io: CliIO,
-  defaultSplit: Split,
-  limit: number | undefined,
-): Promise<RunQuestions> {
-  const sample = sampleFrom(values);
-  const { bench, source, benchDir } = await benchmarkFromFlags(values, io, defaultSplit);
-  const { questions, skipped } = selectQuestions(bench, values.ids, limit, sample);
+export async function runQuestionsOf(config: SelectionConfig, io: CliIO, defaultSplit: Split): Promise<RunQuestions> {
+  const sample = sampleOf(config);
+  const { bench, source, benchDir } = await benchmarkOf(config, io, defaultSplit);
+  const { questions, skipped } = selectQuestions(bench, config.ids, config.limit, sample);
   return { bench, source, benchDir, split: bench.split, questions, skipped, sample: sample ?? null };
 }
 

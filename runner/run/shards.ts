@@ -1,4 +1,4 @@
-import { UsageError } from "../../core/errors.ts";
+import { opt, optionUsageError } from "../../core/config.ts";
 import type { Benchmark, Question } from "../../state/question.ts";
 import { fileOrder } from "./question-sample.ts";
 
@@ -18,7 +18,7 @@ export function parseShard(text: string): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) throw new UsageError(`--shard takes I/N with 1 <= I <= N (e.g. 2/4), not '${text}'`);
+  if (!match || count < 1 || index < 1 || index > count) throw optionUsageError`${opt("shard")} takes I/N with 1 <= I <= N (e.g. 2/4), not '${text}'`;
   return { index, count };
 }
 
