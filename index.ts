@@ -32,6 +32,8 @@ export { exec } from "./runner/explore/exec.ts";
 export type { ExecOptions, ExecOutcome } from "./runner/explore/exec.ts";
 export { benchInfo } from "./runner/explore/bench-info.ts";
 export type { BenchInfo, BenchInfoOptions, SplitInfo, SplitSummary } from "./runner/explore/bench-info.ts";
+export { ask } from "./runner/ask/ask.ts";
+export type { AskAnswer, AskOptions } from "./runner/ask/ask.ts";
 export { link } from "./runner/explore/link.ts";
 export type { LinkFound, LinkOptions } from "./runner/explore/link.ts";
 export { cacheClear, cacheInfo } from "./runner/cache/cache-files.ts";
