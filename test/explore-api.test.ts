@@ -6,7 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { benchInfo, cacheClear, cacheInfo, exec, link, merge, quietIO } from "../index.ts";
+import { ask, benchInfo, cacheClear, cacheInfo, exec, link, merge, quietIO } from "../index.ts";
+import { startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 import { encodeCell } from "../cli/commands/exec.ts";
 import type { Question } from "../state/question.ts";
 import { minibenchFixture, runCli } from "./support/cli.ts";
@@ -121,4 +122,36 @@ describe("the explore and upkeep API", () => {
     expect(fs.readFileSync(merged.files.report, "utf8")).toContain("sqlmend merge shard-1 shard-2 --out merged-api");
     await expect(merge({ shards: [], out: "x" }, io())).rejects.toThrow("merge: shards takes a value each time");
   }, 120_000);
+
+  it("ask returns the SQL, its result, usage and thread ask --json prints; the run's error apart from the result's", async () => {
+    const sqlFor = (prompt: string) => (/broken/.test(prompt) ? "SELECT nope FROM item" : "SELECT name FROM item WHERE price IS NOT NULL ORDER BY id");
+    const server = await startOpenAIServer({ respond: (req) => ({ content: `\`\`\`sql\n${sqlFor(req.messages.at(-1)?.content ?? "")}\n\`\`\`` }) });
+    try {
+      const model = { model: TEST_MODEL_ID, baseUrl: server.url, cache: "off" } as const;
+      const checkpoints = path.join(dir, "checkpoints.sqlite");
+      const answer = await ask({ graph: "baseline", db: "shop.sqlite", question: "Which items have a price?", thread: "t-api", checkpoints, maxFixRounds: 0, ...model }, io());
+      expect(answer).toMatchObject({ graph: "baseline", thread: "t-api", checkpoints, sql: "SELECT name FROM item WHERE price IS NOT NULL ORDER BY id", iterations: 0, warnings: [] });
+      expect(answer.result).toMatchObject({ columns: ["name"], rows: [["pen"], ["book"]] });
+      expect([answer.usage.calls, answer.error, answer.resultError]).toEqual([1, undefined, undefined]);
+
+      const printed = await sqlmend("ask", "baseline", "--db", "shop.sqlite", "--thread", "t-cli", "--checkpoints", checkpoints, "--max-fix-rounds", "0", "--model", TEST_MODEL_ID, "--base-url", server.url, "--cache", "off", "--json", "Which items have a price?");
+      expect(printed.code, printed.err).toBe(0);
+      const json = JSON.parse(printed.out);
+      expect({ ...json, thread: "t-api", latencyMs: 0, usage: null }).toEqual({ thread: "t-api", sql: answer.sql, result: answer.result, iterations: answer.iterations, checkpoints, latencyMs: 0, usage: null });
+      expect(json.usage.calls).toBe(answer.usage.calls);
+
+      // Its SQL fails: the answer says why in resultError (ask --json's error), the run itself did not fail.
+      const broken = await ask({ graph: "baseline", db: "shop.sqlite", question: "A broken one?", maxFixRounds: 0, checkpoints: "memory", ...model }, io());
+      expect([broken.sql, broken.result, broken.resultError, broken.error]).toEqual(["SELECT nope FROM item", undefined, "sql: no such column: nope", undefined]);
+      const brokenJson = JSON.parse((await sqlmend("ask", "baseline", "--db", "shop.sqlite", "--max-fix-rounds", "0", "--checkpoints", "memory", "--model", TEST_MODEL_ID, "--base-url", server.url, "--json", "A broken one?")).out);
+      expect(brokenJson.error).toBe(broken.resultError);
+
+      // A graph option the graph does not declare, a misspelt option: refused by name before anything runs.
+      await expect(ask({ graph: "baseline", db: "shop.sqlite", question: "q", options: { reviewers: 2 } as never, ...model }, io())).rejects.toThrow("ask: unknown option 'options.reviewers'");
+      await expect(ask({ graph: "baseline", db: "shop.sqlite", question: "q", maxFixRound: 1, ...model } as never, io())).rejects.toThrow("ask: unknown option 'maxFixRound'");
+      await expect(ask({ graph: "baseline", db: "shop.sqlite", question: "q", sql: "SELECT 1", ...model }, io())).rejects.toThrow("ask: sql applies to corrector graphs; 'baseline' is a generator");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

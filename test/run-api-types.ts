@@ -1,7 +1,7 @@
 // Type tests of the run API's graph names and options (checked by `npm run typecheck`, not run): a misspelt option or
 // graph name, or a value of the wrong kind, does not compile (each @ts-expect-error fails tsc once it would).
 import type { GraphOptionsOf, BuiltInGraphName } from "../graphs/registry.ts";
-import { benchInfo, cacheClear, exec, link, merge } from "../index.ts";
+import { ask, benchInfo, cacheClear, exec, link, merge } from "../index.ts";
 const a: GraphOptionsOf<"r3"> = { reviewers: 2, maxReviewTurns: 3 };
 // @ts-expect-error misspelt
 const b: GraphOptionsOf<"r3"> = { reviwers: 2 };
@@ -46,7 +46,19 @@ const l3 = () => link({ db: "a.sqlite", question: "q", model: { name: "x" } });
 const l4 = () => link({ db: "a.sqlite", question: "q", structuredMethod: "xml" });
 // @ts-expect-error linking asks without the response cache
 const l5 = () => link({ db: "a.sqlite", question: "q", cache: "off" });
-export { x1, x2, x3, x4, b1, b2, b3, c1, c2, c3, g1, g2, g3, l1, l2, l3, l4, l5 };
+const q1 = () => ask({ graph: "r3", db: "a.sqlite", question: "q", thread: "t", maxFixRounds: 1, roleModel: { critic: "m" }, options: { reviewers: 2 } });
+const q2 = () => ask({ graphModule: "./my-graph.ts", db: "a.sqlite", question: "q", node: { generate: () => async () => ({}) } });
+// @ts-expect-error misspelt option
+const q3 = () => ask({ graph: "baseline", db: "a.sqlite", question: "q", evidance: "x" });
+// @ts-expect-error misspelt graph
+const q4 = () => ask({ graph: "basline", db: "a.sqlite", question: "q" });
+// @ts-expect-error misspelt graph option
+const q5 = () => ask({ graph: "r3", db: "a.sqlite", question: "q", options: { reviwers: 2 } });
+// @ts-expect-error wrong kind: a record where one value goes
+const q6 = () => ask({ graph: "baseline", db: "a.sqlite", question: "q", model: { name: "x" } });
+// @ts-expect-error the question is required
+const q7 = () => ask({ graph: "baseline", db: "a.sqlite" });
+export { x1, x2, x3, x4, b1, b2, b3, c1, c2, c3, g1, g2, g3, l1, l2, l3, l4, l5, q1, q2, q3, q4, q5, q6, q7 };
 
 // runEval and replay take a closed, typed config: every option of their command, a misspelt one refused, a value
 // of the wrong kind refused.
