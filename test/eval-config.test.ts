@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quietIO, replay, runEval } from "../index.ts";
+import type { GraphSpec } from "../graphs/spec.ts";
 import { launchCli, minibenchFixture, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 
@@ -54,6 +55,21 @@ describe("one typed config for the launcher and the API", () => {
     const typed = await runCli(["eval", "r3", "--bench", benchDir, "--out", "api", "--model", "mock", "--ids", "1,2,3", "--temperature", "0", "--seed", "7", "--reviewers", "3", "--schema-max-chars", "30000", "--checkpoints", "memory", "--resume"], dir, env());
     expect([typed.code, typed.err]).toEqual([1, expect.stringMatching(/^sqlmend eval: --resume: .*api: option --reviewers was 2, now 3: resume with the same, or choose another --out\n$/)]);
   }, 120_000);
+});
+
+describe("modules given as objects", () => {
+  it("a graph spec passed as graphModule runs, is recorded by its source text, and resumes", async () => {
+    const { baselineSpec } = await import("../graphs/baseline.ts");
+    const mine = { ...baselineSpec, name: "my-baseline" } as unknown as GraphSpec;
+    const io = quietIO({ cwd: dir, env: env() });
+    const first = await runEval({ graphModule: mine, bench: benchDir, out: "object-graph", model: "mock", limit: 2, checkpoints: "memory" }, io);
+    expect(first).toMatchObject({ exitCode: 0, questions: 2 });
+    const run = runJson(path.join(dir, "object-graph"));
+    expect([run.graph, run.settings.graph]).toEqual(["my-baseline", { path: "graph object", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(commandOf(path.join(dir, "object-graph"))).toMatch(/^sqlmend eval --bench \S+ --limit 2 --out object-graph --model mock --graph object:graph:[0-9a-f]{64} --checkpoints memory$/);
+    const again = await runEval({ graphModule: { ...mine }, bench: benchDir, out: "object-graph", model: "mock", limit: 2, checkpoints: "memory", resume: true }, io);
+    expect(again.exitCode).toBe(0);
+  }, 60_000);
 });
 
 describe("errors name what the caller wrote", () => {

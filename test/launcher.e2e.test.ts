@@ -199,7 +199,7 @@ describe("sqlmend eval", () => {
       const fixRounds = captureIO(dir, { OPENAI_BASE_URL: server.url, SQLMEND_MODEL: TEST_MODEL_ID });
       expect(await main(["eval", "baseline", "--bench", benchDir, "--out", out, "--limit", "6", "--max-fix-rounds", "2", "--resume"], fixRounds.io)).toBe(1);
       // One line naming the option and both values, not the two settings objects.
-      expect(fixRounds.err()).toMatch(/--resume: .*: option --max-fix-rounds was "0", now "2": resume with the same, or choose another --out\n$/);
+      expect(fixRounds.err()).toMatch(/--resume: .*: option --max-fix-rounds was 0, now 2: resume with the same, or choose another --out\n$/);
     } finally {
       await server.close();
     }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { flagWordingOf } from "../../core/config.ts";
 import path from "node:path";
 import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
 import { isMockRun, MOCK_LABEL, mockMixRefusal } from "../../tools/models/mock-label.ts";
@@ -457,7 +458,8 @@ async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
     if (at.blocked.has(run) || at.skip?.has(run)) continue;
     const spec = recipe.runs[run]!;
     const named = (error: unknown) => {
-      const line = `runs.${run}: ${firstLineOf(error)}`;
+      // A recipe names its runs' options as flags: an error about one says the flag (core/config.ts `flagWordingOf`).
+      const line = `runs.${run}: ${flagWordingOf(error) ?? firstLineOf(error)}`;
       return error instanceof UsageError ? new UsageError(line) : new UserError(line);
     };
     try {

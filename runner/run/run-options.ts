@@ -267,7 +267,7 @@ function parseDeclared(spec: GraphInfo, values: Record<string, unknown>): Record
 export function graphOptionsOf(spec: GraphInfo, values: Record<string, unknown>): Record<string, unknown> {
   const graphs = graphsOfRun(spec, typeof values.initial === "string" ? values.initial : undefined);
   const options = Object.assign({}, ...graphs.map((g, i) => (i === 0 ? declaredOptionsFrom(g, values, graphs.slice(1)) : parseDeclared(g, values))));
-  checkRunGraphOptions(spec, { fewShot: values["few-shot"] !== undefined ? 0 : undefined, maxFixRounds: values["max-fix-rounds"] !== undefined ? 0 : undefined, initial: values.initial as string | undefined }, options);
+  checkRunGraphOptions(spec, { fewShot: values["few-shot"], maxFixRounds: values["max-fix-rounds"], initial: values.initial as string | undefined }, options);
   return options;
 }
 
@@ -275,7 +275,7 @@ export function graphOptionsOf(spec: GraphInfo, values: Record<string, unknown>)
  * The checks of a run's graph options that no one option's declaration makes: the shared knobs act through shared
  * slots (a run none of whose graphs has that slot would ignore them silently), and a required option is given.
  */
-export function checkRunGraphOptions(spec: GraphInfo, config: Pick<RunConfig, "fewShot" | "maxFixRounds" | "initial">, graphOptions: Record<string, unknown>): void {
+export function checkRunGraphOptions(spec: GraphInfo, config: { fewShot?: unknown; maxFixRounds?: unknown; initial?: string | undefined }, graphOptions: Record<string, unknown>): void {
   const graphs = graphsOfRun(spec, config.initial);
   for (const [key, slot] of [["fewShot", "generate"], ["maxFixRounds", "fix"]] as const) {
     if (config[key] !== undefined && !graphs.some((g) => g.slots[slot])) {
