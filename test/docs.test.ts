@@ -94,6 +94,11 @@ describe("README and ARCHITECTURE stay short", () => {
     expect(commands).toMatch(/sqlmend magic guideline --bench DIR\|minibench --out DIR \[--split train\] \[--initial GRAPH\|FILE\]/);
   });
 
+  it("no page holds a merge's conflict markers (a page is text people read, not a half-done merge)", () => {
+    const marked = docFiles().filter((file) => /^(<{7}|>{7}) /m.test(fs.readFileSync(file, "utf8")));
+    expect(marked).toEqual([]);
+  });
+
   it("README keeps the two set-up commands: the main job and the tests", () => {
     const readme = read("README.md");
     expect(readme).toContain("npm install && OPENAI_BASE_URL=http://127.0.0.1:11434/v1 SQLMEND_MODEL=qwen2.5-coder:7b node bin/sqlmend.js eval baseline --bench minibench --out runs/baseline");

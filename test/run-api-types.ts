@@ -1,6 +1,7 @@
 // Type tests of the run API's graph names and options (checked by `npm run typecheck`, not run): a misspelt option or
 // graph name, or a value of the wrong kind, does not compile (each @ts-expect-error fails tsc once it would).
 import type { GraphOptionsOf, BuiltInGraphName } from "../graphs/registry.ts";
+import { ask, benchInfo, cacheClear, exec, link, merge } from "../index.ts";
 const a: GraphOptionsOf<"r3"> = { reviewers: 2, maxReviewTurns: 3 };
 // @ts-expect-error misspelt
 const b: GraphOptionsOf<"r3"> = { reviwers: 2 };
@@ -12,6 +13,52 @@ const n: BuiltInGraphName = "baseline";
 const m: BuiltInGraphName = "basline";
 type K = keyof GraphOptionsOf<"memo-sql">;
 const k: K[] = ["noIcl"];
+
+// The explore and upkeep functions (issue 38 point 6): closed options, each value of its kind.
+const x1 = () => exec({ db: "a.sqlite", sql: "SELECT 1", maxRows: 5, timeoutMs: 1000 });
+// @ts-expect-error misspelt
+const x2 = () => exec({ db: "a.sqlite", sql: "SELECT 1", maxRow: 5 });
+// @ts-expect-error wrong kind: a number of rows, not text
+const x3 = () => exec({ db: "a.sqlite", sql: "SELECT 1", maxRows: "all" });
+// @ts-expect-error the statement is required
+const x4 = () => exec({ db: "a.sqlite" });
+const b1 = () => benchInfo({ bench: "minibench" });
+// @ts-expect-error misspelt
+const b2 = () => benchInfo({ dbdir: "dbs", questions: "q.jsonl" });
+// @ts-expect-error wrong kind: a record where one value goes
+const b3 = () => benchInfo({ bench: { dir: "x" } });
+const c1 = () => cacheClear({ model: "gpt-4o", before: "2026-01-01" });
+// @ts-expect-error misspelt
+const c2 = () => cacheClear({ models: "gpt-4o" });
+// @ts-expect-error wrong kind: a switch
+const c3 = () => cacheClear({ all: "yes" });
+const g1 = () => merge({ shards: ["s1", "s2"], out: "merged" });
+// @ts-expect-error misspelt
+const g2 = () => merge({ shards: ["s1"], out: "merged", outDir: "x" });
+// @ts-expect-error wrong kind: the out folder is one value
+const g3 = () => merge({ shards: ["s1"], out: ["a", "b"] });
+const l1 = () => link({ db: "a.sqlite", question: "q", keywords: ["x", "y"], roleModel: { linker: "m" }, structuredMethod: "jsonMode" });
+// @ts-expect-error misspelt
+const l2 = () => link({ db: "a.sqlite", question: "q", keyword: "x" });
+// @ts-expect-error wrong kind: a record where one value goes
+const l3 = () => link({ db: "a.sqlite", question: "q", model: { name: "x" } });
+// @ts-expect-error not a structured method
+const l4 = () => link({ db: "a.sqlite", question: "q", structuredMethod: "xml" });
+// @ts-expect-error linking asks without the response cache
+const l5 = () => link({ db: "a.sqlite", question: "q", cache: "off" });
+const q1 = () => ask({ graph: "r3", db: "a.sqlite", question: "q", thread: "t", maxFixRounds: 1, roleModel: { critic: "m" }, options: { reviewers: 2 } });
+const q2 = () => ask({ graphModule: "./my-graph.ts", db: "a.sqlite", question: "q", node: { generate: () => async () => ({}) } });
+// @ts-expect-error misspelt option
+const q3 = () => ask({ graph: "baseline", db: "a.sqlite", question: "q", evidance: "x" });
+// @ts-expect-error misspelt graph
+const q4 = () => ask({ graph: "basline", db: "a.sqlite", question: "q" });
+// @ts-expect-error misspelt graph option
+const q5 = () => ask({ graph: "r3", db: "a.sqlite", question: "q", options: { reviwers: 2 } });
+// @ts-expect-error wrong kind: a record where one value goes
+const q6 = () => ask({ graph: "baseline", db: "a.sqlite", question: "q", model: { name: "x" } });
+// @ts-expect-error the question is required
+const q7 = () => ask({ graph: "baseline", db: "a.sqlite" });
+export { x1, x2, x3, x4, b1, b2, b3, c1, c2, c3, g1, g2, g3, l1, l2, l3, l4, l5, q1, q2, q3, q4, q5, q6, q7 };
 
 // runEval and replay take a closed, typed config: every option of their command, a misspelt one refused, a value
 // of the wrong kind refused.
@@ -48,43 +95,43 @@ import type { CompareOptions } from "../runner/score/run-compare.ts";
 import type { ExperimentOptions } from "../runner/experiment/run-experiment.ts";
 import type { loadBenchmark } from "../runner/run/load-benchmark.ts";
 type BenchmarkOptions = Parameters<typeof loadBenchmark>[0];
-const s1: ScoreOptions = { bench: "minibench", split: "dev", pred: "gold", semantics: "spider", metrics: ["ex", "ves"], timeoutMs: 1000, onlyPredicted: true };
+const ps1: ScoreOptions = { bench: "minibench", split: "dev", pred: "gold", semantics: "spider", metrics: ["ex", "ves"], timeoutMs: 1000, onlyPredicted: true };
 // @ts-expect-error misspelt
-const s2: ScoreOptions = { pred: "gold", semantcs: "bird" };
+const ps2: ScoreOptions = { pred: "gold", semantcs: "bird" };
 // @ts-expect-error not a declared choice
-const s3: ScoreOptions = { pred: "gold", semantics: "sql" };
+const ps3: ScoreOptions = { pred: "gold", semantics: "sql" };
 // @ts-expect-error a switch is true or false
-const s4: ScoreOptions = { pred: "gold", json: "yes" };
+const ps4: ScoreOptions = { pred: "gold", json: "yes" };
 // @ts-expect-error a whole number, not text
-const s5: ScoreOptions = { pred: "gold", concurrency: "2" };
+const ps5: ScoreOptions = { pred: "gold", concurrency: "2" };
 // @ts-expect-error pred is required
-const s6: ScoreOptions = { bench: "minibench" };
-const c1: CompareOptions = { runs: ["a", "b"], show: 5, price: [1, 2], html: "c.html" };
+const ps6: ScoreOptions = { bench: "minibench" };
+const pc1: CompareOptions = { runs: ["a", "b"], show: 5, price: [1, 2], html: "c.html" };
 // @ts-expect-error misspelt
-const c2: CompareOptions = { runs: ["a", "b"], shw: 5 };
+const pc2: CompareOptions = { runs: ["a", "b"], shw: 5 };
 // @ts-expect-error a record where one value goes
-const c3: CompareOptions = { runs: ["a", "b"], html: { file: "x" } };
+const pc3: CompareOptions = { runs: ["a", "b"], html: { file: "x" } };
 // @ts-expect-error the runs are required
-const c4: CompareOptions = { json: true };
-const x1: ExperimentOptions = { recipe: "correctors", bench: "minibench", out: "o", dryRun: true, set: { initial: "x.json" }, hold: ["initial"], repeats: 2, priceIn: 1, priceOut: 2, model: "mock" };
+const pc4: CompareOptions = { json: true };
+const px1: ExperimentOptions = { recipe: "correctors", bench: "minibench", out: "o", dryRun: true, set: { initial: "x.json" }, hold: ["initial"], repeats: 2, priceIn: 1, priceOut: 2, model: "mock" };
 // @ts-expect-error misspelt
-const x2: ExperimentOptions = { recipe: "r", dryrun: true };
+const px2: ExperimentOptions = { recipe: "r", dryrun: true };
 // @ts-expect-error a whole number, not a switch
-const x3: ExperimentOptions = { recipe: "r", repeats: true };
+const px3: ExperimentOptions = { recipe: "r", repeats: true };
 // @ts-expect-error set is a record of NAME=VALUE
-const x4: ExperimentOptions = { recipe: "r", set: true };
+const px4: ExperimentOptions = { recipe: "r", set: true };
 // @ts-expect-error the recipe is required
-const x5: ExperimentOptions = { bench: "minibench" };
+const px5: ExperimentOptions = { bench: "minibench" };
 // @ts-expect-error an option every run gets keeps its kind (temperature is a number)
-const x6: ExperimentOptions = { recipe: "r", temperature: "hot" };
+const px6: ExperimentOptions = { recipe: "r", temperature: "hot" };
 // @ts-expect-error and its choices
-const x7: ExperimentOptions = { recipe: "r", structuredMethod: "xml" };
-const b1: BenchmarkOptions = { bench: "minibench", split: "train" };
+const px7: ExperimentOptions = { recipe: "r", structuredMethod: "xml" };
+const pb1: BenchmarkOptions = { bench: "minibench", split: "train" };
 // @ts-expect-error not a split
-const b2: BenchmarkOptions = { bench: "minibench", split: "dve" };
+const pb2: BenchmarkOptions = { bench: "minibench", split: "dve" };
 // @ts-expect-error misspelt
-const b3: BenchmarkOptions = { bnch: "minibench" };
-export { s1, s2, s3, s4, s5, s6, c1, c2, c3, c4, x1, x2, x3, x4, x5, x6, x7, b1, b2, b3 };
+const pb3: BenchmarkOptions = { bnch: "minibench" };
+export { ps1, ps2, ps3, ps4, ps5, ps6, pc1, pc2, pc3, pc4, px1, px2, px3, px4, px5, px6, px7, pb1, pb2, pb3 };
 
 // The methods' run functions and the memory's (learnGuideline, buildMemory, writeCandidates, auditGold, memoAdd,
 // memoShow, memoSearch): closed, typed options, as their commands declare them.

@@ -1,8 +1,9 @@
-import path from "node:path";
 import type { Command } from "../shared/command.ts";
-import { UsageError, UserError, firstLineOf } from "../shared/command.ts";
+import { UsageError } from "../shared/command.ts";
+import { configFromFlags, flagTableOf } from "../shared/flag-config.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { dataDir } from "../../tools/paths.ts";
+import { defineConfig } from "../../core/config.ts";
+import { CACHE_CLEAR_CONFIG, cacheInfo, clearCaches } from "../../runner/cache/cache-files.ts";
 import { EXIT } from "../../core/exit.ts";
 
 const usage = `Usage: sqlmend cache info [--json]
@@ -16,7 +17,10 @@ serves) and embedding vectors (embeddings.sqlite).
     --all           every reply and vector
     --model NAME    the replies of model NAME (as the config names it), and its vectors
     --before DAY    the replies made before that day (UTC); with --model, that model's only
-  A cache in Redis (--cache redis://...) is not read here: use redis-cli (keys sqlmend:*).`;
+  A cache in Redis (--cache redis://...) is not read here: use redis-cli (keys sqlmend:*).
+From a script: cacheInfo() and cacheClear({ all, model, before }) return the same as data.`;
+
+const CLI_FLAGS = defineConfig({ json: { type: "boolean", help: "print the caches as JSON (info)" }, ...CACHE_CLEAR_CONFIG });
 
 const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.ceil(bytes / 1e3)} KB`);
 
@@ -24,27 +28,18 @@ export const cacheCommand: Command = {
   name: "cache",
   usage,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, all: { type: "boolean" }, model: { type: "string" }, before: { type: "string" } });
+    const { values, positionals } = parseFlags(argv, flagTableOf(CLI_FLAGS));
     const [sub, extra] = positionals;
     if (sub !== "info" && sub !== "clear") throw new UsageError(sub ? `unknown cache command '${sub}' (commands: info, clear)` : "name a cache command: info or clear");
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
-    const { describeCacheFiles, clearCacheFiles, RESPONSE_CACHE_FILE, VECTOR_CACHE_FILE } = await import("../../tools/models/cache-files.ts");
-    const home = dataDir(io.env, io.cwd);
-    const [responses, vectors] = [path.join(home, RESPONSE_CACHE_FILE), path.join(home, VECTOR_CACHE_FILE)];
-    // A damaged or foreign file is one line, whichever step meets it.
-    const guarded = <T>(step: () => T): T => {
-      try {
-        return step();
-      } catch (error) {
-        throw new UserError(`cannot read the caches in ${home}: ${firstLineOf(error)}`);
-      }
-    };
+    const { json, ...clear } = configFromFlags(CLI_FLAGS, values);
 
     if (sub === "info") {
-      if (values.all || values.model !== undefined || values.before !== undefined) throw new UsageError("--all, --model and --before go with 'cache clear'");
-      const info = guarded(() => describeCacheFiles(responses, vectors));
-      if (values.json) {
-        io.stdout(`${JSON.stringify(info, null, 2)}\n`);
+      if (Object.keys(clear).length) throw new UsageError("--all, --model and --before go with 'cache clear'");
+      const info = await cacheInfo(io);
+      if (json) {
+        const { dir: _dir, redisInUse: _redis, ...files } = info;
+        io.stdout(`${JSON.stringify(files, null, 2)}\n`);
         return EXIT.ok;
       }
       const r = info.responses;
@@ -61,30 +56,14 @@ export const cacheCommand: Command = {
       const v = info.vectors;
       lines.push(`vector cache: ${v.file}${v.exists ? ` (${kb(v.bytes)}): ${v.vectors} vectors` : " (none yet)"}`);
       for (const m of v.byModel) lines.push(`  ${m.model}: ${m.vectors}`);
-      if (io.env.SQLMEND_CACHE && /^rediss?:\/\//i.test(io.env.SQLMEND_CACHE)) lines.push("(SQLMEND_CACHE names a Redis cache: runs use it, not the file above)");
+      if (info.redisInUse) lines.push("(SQLMEND_CACHE names a Redis cache: runs use it, not the file above)");
       io.stdout(`${lines.join("\n")}\n`);
       return EXIT.ok;
     }
 
-    if (values.json) throw new UsageError("--json goes with 'cache info'");
-    if (values.all && (values.model !== undefined || values.before !== undefined)) throw new UsageError("--all removes everything: give it alone, or name --model and/or --before");
-    if (!values.all && values.model === undefined && values.before === undefined) throw new UsageError("say what to remove: --all, --model NAME, --before YYYY-MM-DD (or both of the last two)");
-    let before: string | undefined;
-    if (values.before !== undefined) {
-      const day = /^\d{4}-\d{2}-\d{2}$/.test(values.before) ? new Date(`${values.before}T00:00:00Z`) : undefined;
-      if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== values.before) throw new UsageError(`--before takes a day as YYYY-MM-DD, not '${values.before}'`);
-      before = day.toISOString();
-    }
-    if (values.model !== undefined) {
-      // A mistyped name would remove nothing and say "removed 0": name the models there are instead.
-      const info = guarded(() => describeCacheFiles(responses, vectors));
-      const models = [...new Set([...info.responses.byModel.map((m) => m.model), ...info.vectors.byModel.map((m) => m.model.replace(/@.*$/, ""))])];
-      if (!models.includes(values.model)) {
-        throw new UserError(`no model '${values.model}' in the caches of ${home}: ${models.length ? `they hold ${models.map((m) => `'${m}'`).join(", ")}` : "they hold nothing"} (sqlmend cache info lists them)`);
-      }
-    }
-    const removed = guarded(() => clearCacheFiles(responses, vectors, { ...(values.all ? { all: true } : {}), ...(values.model !== undefined ? { model: values.model } : {}), ...(before ? { before } : {}) }));
-    io.stdout(`removed ${removed.replies} replies and ${removed.vectors} vectors from ${home}${removed.compacted ? "" : " (another run has a file open, so its space was not given back yet: a later clear does)"}\n`);
+    if (json) throw new UsageError("--json goes with 'cache info'");
+    const removed = await clearCaches(clear, io);
+    io.stdout(`removed ${removed.replies} replies and ${removed.vectors} vectors from ${removed.dir}${removed.compacted ? "" : " (another run has a file open, so its space was not given back yet: a later clear does)"}\n`);
     return EXIT.ok;
   },
 };

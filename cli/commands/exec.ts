@@ -1,10 +1,14 @@
-import path from "node:path";
 import { type Command, UsageError, UserError } from "../shared/command.ts";
+import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
 import { parseFlags } from "../shared/flags.ts";
-import { describeCut, formatTable, previewResult } from "../../tools/format.ts";
-import { createExecutor } from "../../tools/sqlite/executor.ts";
+import { defineConfig } from "../../core/config.ts";
+import { EXEC_CONFIG, execSql } from "../../runner/explore/exec.ts";
+import { formatTable, previewResult } from "../../tools/format.ts";
 import type { SqlValue } from "../../tools/sqlite/types.ts";
 import { EXIT } from "../../core/exit.ts";
+
+const { sql: _statement, ...EXEC_FLAGS } = EXEC_CONFIG;
+const CLI_FLAGS = defineConfig({ ...EXEC_FLAGS, json: { type: "boolean", help: "print one JSON object instead of a table" } });
 
 const usage = `Usage: sqlmend exec --db FILE [--timeout-ms N] [--max-rows N] [--json] "SQL"
 
@@ -12,10 +16,7 @@ Runs one read-only SELECT/WITH/VALUES statement against a SQLite file, the way t
 methods do (read-only, in a killable worker process), and prints the result.
 
 Options:
-  --db FILE         the .sqlite file (required)
-  --timeout-ms N    stop the query after N milliseconds (default 30000)
-  --max-rows N      rows to print (default 50; 0 prints all)
-  --json            print one JSON object instead of a table
+${usageOf(CLI_FLAGS, undefined, 20)}
 
 JSON output: {"columns":[...],"rows":[[...]],"rowCount":N,"truncated":bool,"elapsedMs":x}
 (+ "cellsShortened":N and "bytesCut":true, "cut":"..." when the byte budget cut the result:
@@ -28,7 +29,8 @@ Cells keep SQLite's storage class:
   TEXT     a JSON string
   BLOB     {"blob":"<hex>"}
 Errors (refused statement, timeout, SQL error, missing or corrupt file) print one
-line on stderr and exit with status 1.`;
+line on stderr and exit with status 1.
+From a script: exec({ db, sql, timeoutMs, maxRows }) returns the same as data.`;
 
 function encodeReal(value: number): string {
   if (!Number.isFinite(value)) return JSON.stringify({ real: String(value) });
@@ -49,48 +51,19 @@ export function encodeCell(value: SqlValue): string {
   return JSON.stringify({ blob: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex") });
 }
 
-function nonNegativeInt(text: string | undefined, flag: string, fallback: number): number {
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text.trim())) throw new UsageError(`${flag} needs a non-negative integer, got '${text}'`);
-  return Number(text);
-}
-
 export const execCommand: Command = {
   name: "exec",
   usage,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, {
-      db: { type: "string" },
-      "timeout-ms": { type: "string" },
-      "max-rows": { type: "string" },
-      json: { type: "boolean" },
-    });
-    if (!values.db) throw new UsageError("--db FILE is required");
+    const { values, positionals } = parseFlags(argv, flagTableOf(CLI_FLAGS));
+    const { json, ...config } = configFromFlags(CLI_FLAGS, values);
     if (positionals.length !== 1) throw new UsageError('give exactly one SQL statement, quoted: "SELECT ..."');
-    const timeoutMs = nonNegativeInt(values["timeout-ms"], "--timeout-ms", 30_000);
-    if (timeoutMs === 0) throw new UsageError("--timeout-ms must be at least 1");
-    const maxRows = nonNegativeInt(values["max-rows"], "--max-rows", 50);
-    const dbPath = path.resolve(io.cwd, values.db);
-
-    // A private one-process pool, closed at once, so the command exits promptly.
-    const executor = createExecutor({ size: 1 });
-    let result;
-    try {
-      result = await executor.run(dbPath, positionals[0]!, {
-        timeoutMs,
-        ...(maxRows > 0 ? { maxRows } : {}),
-      });
-    } finally {
-      await executor.close();
-    }
+    const result = await execSql({ ...config, sql: positionals[0]! }, io);
     if (!result.ok) throw new UserError(`${result.kind}: ${result.message}`);
-
-    // What the worker's byte budget cut (tools/sqlite/keep.js) is said, never silent.
-    const cut = describeCut(result);
-    if (values.json) {
+    if (json) {
       const rows = result.rows.map((row) => `[${row.map(encodeCell).join(",")}]`).join(",");
-      const cutFields = cut
-        ? `,"cellsShortened":${result.cellsShortened ?? 0},"bytesCut":${result.bytesCut ?? false},"cut":${JSON.stringify(cut)}`
+      const cutFields = result.cut
+        ? `,"cellsShortened":${result.cellsShortened ?? 0},"bytesCut":${result.bytesCut ?? false},"cut":${JSON.stringify(result.cut)}`
         : "";
       io.stdout(
         `{"columns":${JSON.stringify(result.columns)},"rows":[${rows}],"rowCount":${result.rowCount},` +
@@ -98,7 +71,7 @@ export const execCommand: Command = {
       );
     } else {
       const preview = previewResult(result, { maxRows: result.rows.length });
-      io.stdout(`${formatTable(preview)}\n${cut ? `note: ${cut}\n` : ""}`);
+      io.stdout(`${formatTable(preview)}\n${result.cut ? `note: ${result.cut}\n` : ""}`);
     }
     return EXIT.ok;
   },

@@ -11,6 +11,10 @@ import { fileOrder, type SampleSpec, selectQuestions } from "../run/question-sam
 import { prepareOutDir, sameRunValue } from "../run/run-json.ts";
 import { parseShard, shardName, shardOf } from "../run/shards.ts";
 import { type CodeIdentity, describeCode } from "../../tools/version.ts";
+import { checkConfig, commandLineOfConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
+import { MERGE_CONFIG, type MergeConfig, type MergeOptions } from "./merge-options.ts";
+import { type CliIO, defaultIO } from "../../core/io.ts";
+import { summarize } from "../report/eval-report.ts";
 
 /** What run.json holds of a shard (written by eval). */
 interface ShardRunFile {
@@ -144,4 +148,58 @@ function sharedCheckpoints(runs: ShardRunFile[]): { checkpoints?: string } {
   const places = new Set(runs.map((r) => r.checkpoints));
   const [only] = places;
   return places.size === 1 && only !== undefined ? { checkpoints: only } : {};
+}
+
+/** A merged run's figures, as `sqlmend merge` prints them, and where its files are. */
+export interface MergedRun {
+  outDir: string;
+  shards: number;
+  /** Questions with a record (answered or failed). */
+  questions: number;
+  /** Execution accuracy in percent over the answered questions with gold SQL; null when none was scored. */
+  ex: number | null;
+  correct: number;
+  /** Answered questions with gold SQL (EX's denominator). */
+  scored: number;
+  /** Not answered: never scored; `--resume` their shard, then merge again. */
+  failed: number;
+  /** Answered questions without gold SQL (own data): not scored. */
+  noGold: number;
+  /** Result lines outside their shard's recorded selection (a shard resumed with another selection): not merged. */
+  ignored: number;
+  /** The merged records, in file order. */
+  records: EvalRecord[];
+  files: { results: string; report: string; run: string };
+}
+
+/** Joins the shard folders of one `eval --shard I/N` run into `out` (paths from `io.cwd`), as `sqlmend merge` does. */
+export async function merge(options: MergeOptions, io: Pick<CliIO, "cwd"> = defaultIO()): Promise<MergedRun> {
+  return inApiWords("merge", () => mergeRun(checkConfig("merge", MERGE_CONFIG, options), io));
+}
+
+/** The body `merge` and the launcher share, on a checked config; report.md's command line is made from it. */
+export async function mergeRun(config: MergeConfig, io: Pick<CliIO, "cwd">): Promise<MergedRun> {
+  const { shards, ...flags } = config;
+  if (!shards?.length) throw optionUsageError`${opt("shards")} is required: the shard folders to merge`;
+  if (config.out === undefined) throw optionUsageError`${opt("out")} DIR is required`;
+  const outDir = path.resolve(io.cwd, config.out);
+  const merged = await mergeShards(
+    shards.map((dir) => path.resolve(io.cwd, dir)),
+    outDir,
+    commandLineOfConfig("merge", shards, MERGE_CONFIG, flags),
+  );
+  const summary = summarize(merged.records);
+  return {
+    outDir,
+    shards: merged.shards,
+    questions: merged.records.length,
+    ex: summary.total ? summary.ex : null,
+    correct: summary.correct,
+    scored: summary.total,
+    failed: summary.failed,
+    noGold: summary.noGold,
+    ignored: merged.ignored,
+    records: merged.records,
+    files: { results: path.join(outDir, EVAL_RESULTS), report: path.join(outDir, "report.md"), run: path.join(outDir, "run.json") },
+  };
 }
