@@ -27,6 +27,11 @@ export const TestDataSchema = z.object({
   cappedOf: z.array(z.string()).optional(),
   /** Generated only: columns of the shown tables the data agent's prompt left out as not needed (said there; left NULL). */
   columnsNotShown: z.number().int().nonnegative().optional(),
+  /**
+   * Generated only: what `repairKeys` changed before loading (issue 40: key constraints a JSON schema cannot state),
+   * a line per column, and the counts. Absent when nothing was repaired.
+   */
+  keyRepairs: z.object({ notes: z.array(z.string()), renumbered: z.number().int().nonnegative(), remapped: z.number().int().nonnegative(), dropped: z.number().int().nonnegative() }).optional(),
   /** Rows kept per table after the schema's constraints. */
   loaded: z.record(z.string(), z.number()).default({}),
   /** Schema violations of the last load (one line each). */

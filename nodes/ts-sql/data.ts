@@ -26,6 +26,7 @@ import {
 } from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
 import { DATA_MIN_ROWS, DATA_REPLY_ATTEMPTS } from "./options.ts";
+import { repairKeys } from "../../tools/key-repair.ts";
 
 /**
  * The data agent's reply schema for one question: its tables by name, each an array of rows, each row an object of
@@ -244,8 +245,10 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   }
   // The real database's verdict on the candidate's variants carries over (it does not depend on the rows).
   const variants = state.testData?.variants;
-  const given = rowsOfReply(reply.value.tables);
-  const testData: TestData = { tables: given, columnsNotShown: shown.hidden, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
+  // Keys a JSON schema cannot constrain (unique across rows, naming another table's row) repaired, and counted.
+  const repaired = repairKeys(facts.schema, rowsOfReply(reply.value.tables));
+  const keyRepairs = repaired.notes.length ? { keyRepairs: { notes: repaired.notes, renumbered: repaired.renumbered, remapped: repaired.remapped, dropped: repaired.dropped } } : {};
+  const testData: TestData = { tables: repaired.tables, columnsNotShown: shown.hidden, source: "generated", ...keyRepairs, loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
   const retries = reply.records.length - 1;
   return withCalls(
     { dataRounds, lastPrompts, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },
