@@ -71,7 +71,8 @@ function buildTsSql(node: SlotNodeOf, options: BuildOptions, generator: boolean)
     .addNode("check", node("check"))
     .addNode("coder", node("coder"), { ends: ["inspect"] })
     .addNode("inspect", node("inspect"), { ends: ["coder", "vote"] })
-    .addNode("vote", node("vote"), { ends: ["test", "execute"] })
+    // vote → data: no answer in the rows (`NO_ANSWER_GAP`), while data turns remain.
+    .addNode("vote", node("vote"), { ends: ["test", "execute", ...(dataSlot === "data" ? ["data"] : [])] })
     .addNode("test", node("test"))
     .addNode("revise", node("revise"))
     .addNode("execute", node("execute"));
@@ -99,11 +100,12 @@ function buildTsSql(node: SlotNodeOf, options: BuildOptions, generator: boolean)
 
 /**
  * The most steps: [schema, generate,] link; (data → check) per data round; per coder turn coder → inspect; vote;
- * test, then (revise → test) per revision; execute.
+ * (coder → inspect → vote) for each data round after a vote found no answer in the rows; test, then (revise → test)
+ * per revision; execute.
  */
 const tsSqlSteps = (generator: boolean) => (options: BuildOptions) => {
   const o = readOptions(TS_SQL_OPTIONS, options);
-  return (generator ? 2 : 0) + 1 + 2 * o.maxDataRounds + 2 * (o.maxCodeRefinements + 1) + 1 + 1 + 2 * o.maxRevisions + 1;
+  return (generator ? 2 : 0) + 1 + 2 * o.maxDataRounds + 3 * (o.maxDataRounds - 1) + 2 * (o.maxCodeRefinements + 1) + 1 + 1 + 2 * o.maxRevisions + 1;
 };
 /** Why a question was not tested (its test case never got built), or null when it was. */
 function skipReason(state: TsSqlStateValue): string | null {
@@ -118,7 +120,13 @@ function skipReason(state: TsSqlStateValue): string | null {
   }
   // The test code's result was empty: the data lacked what the question's conditions name, or the code found nothing.
   const empty = state.codeCandidates.find((c) => c.emptyBecause);
-  if (empty) return empty.emptyBecause === "data" ? "empty test result: the data lacks the linked values" : "empty test result: the code's";
+  if (empty) {
+    return empty.emptyBecause === "data"
+      ? "empty test result: the data lacks the linked values"
+      : empty.emptyBecause === "answer"
+        ? "empty test result: no answer in the data (code and SQL)"
+        : "empty test result: the code's";
+  }
   return "no usable test code";
 }
 
