@@ -166,8 +166,9 @@ describe("point 15: the data agent's structured output names the question's tabl
 
 describe("point 16: a retry that would send the same prompt again stops instead", () => {
   it("the data agent repeating its rows is not asked a third time with the same prompt", async () => {
-    const orphan = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 9, name: "Gamma", status: "Active", score: 500 }, ...DATA.tables.school.slice(1)] } };
-    const models = provider({ data: json(orphan), coder: js(SORTED_CODE), reviser: sql(ACTIVE_SQL) });
+    // A row the schema's CHECK refuses (a dangling key would be repaired, not refused).
+    const invalid = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Gamma", status: "Pending", score: 500 }, ...DATA.tables.school.slice(1)] } };
+    const models = provider({ data: json(invalid), coder: js(SORTED_CODE), reviser: sql(ACTIVE_SQL) });
     const state = await refine(models, ACTIVE, ACTIVE_SQL, { maxDataRounds: 3 });
     const prompts = calls(models, "data").map((s) => JSON.stringify(s.messages));
     expect(prompts).toHaveLength(2);

@@ -22,6 +22,9 @@ export function extractCode(reply: string): string | null {
 
 const hasComments = (code: string) => /\/\/|\/\*/.test(code);
 
+/** The inspect note's mark when a coder wrote its last turn's code again (its loop ends; counted in the outcome). */
+export const REPEATED_CODE = "the same code as its last turn: no further turn";
+
 /** The coder's task in a Send payload; the coder role's own model, first round, when run outside a fan-out. */
 const taskOf = (state: TsSqlStateValue): CoderTask => state.coderTask ?? { model: "", round: 0 };
 
@@ -117,7 +120,7 @@ export const inspectNode: TsSqlNodeFactory = (deps, options) => async (state) =>
   // Not again: the data is to blame, the coder wrote its last code again (it would give the same), or turns are out.
   const again = Boolean(problem) && emptyBecause !== "data" && emptyBecause !== "answer" && !candidate.repeated && !opts.noInspection && task.round < opts.maxCodeRefinements;
   const checked: CodeCandidate = { ...candidate, ...(result ? { result } : {}), ...(problem ? { problem } : { problem: undefined }), emptyBecause, done: !again };
-  const note = problem ? `${coderLabel(task.model)} round ${task.round + 1}: ${problem}${candidate.repeated && problem ? " (the same code as its last turn: no further turn)" : ""}` : undefined;
+  const note = problem ? `${coderLabel(task.model)} round ${task.round + 1}: ${problem}${candidate.repeated ? ` (${REPEATED_CODE})` : ""}` : undefined;
   const update = { codeCandidates: [checked], attempts: [{ node: "inspect", sql: state.sql, ok: !problem, ...(note ? { note } : {}) }] };
   if (again) {
     const next: CoderTask = { model: task.model, round: task.round + 1 };

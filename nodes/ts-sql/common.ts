@@ -373,86 +373,37 @@ export function testTablesText(facts: SchemaFacts, tables: Record<string, readon
 }
 
 /**
- * The constants an SQL compares its columns with, and the values just across each bound, by `table.column` (lower
- * case; a column with no table named, or an alias the SQL does not define, under every shown table that has it):
- * `c = v` and `c IN (v, ...)` give v; `c > v` v and v + 1; `c >= v` v and v − 1; `c < v` v and v − 1; `c <= v` v and
- * v + 1; `c BETWEEN a AND b` a, b, a − 1 and b + 1; `c LIKE '%x%'` x (the pattern without its wildcards). The data
- * agent's schema offers them as example values of those columns (issue 40): values at both sides of every condition,
- * so a schema-following model can write rows that meet it and rows that fail it. An offer, never a requirement.
+ * The values a question (and its evidence) names — each number with the numbers just below and above it (so rows can
+ * sit on either side of a bound: "above 40", "between 5000 and 10000"), and each quoted text — offered as example
+ * values of the shown columns they could fill: numbers to the numeric columns (by affinity, or text columns whose
+ * stored examples are all numbers, as a year kept as text), texts to the text columns; key columns get none. By
+ * `table.column` in lower case. Issue 40: a schema-following model writes the values its schema offers; rows that
+ * meet the question's conditions need the question's values. Taken from the question, never the candidate SQL (a
+ * wrong candidate must not steer the data): an offer, never a requirement.
  */
-export function comparedValues(sql: string, schema: DbSchema, tables: string[]): Map<string, (string | number)[]> {
+export function questionValues(question: string, evidence: string, schema: DbSchema, shown: Map<string, string[]>): Map<string, (string | number)[]> {
+  const text = `${question}\n${evidence}`;
+  const numbers: number[] = [];
+  for (const m of text.matchAll(/(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.]|\.\d)/g)) {
+    const n = Number(m[1]);
+    if (!Number.isFinite(n)) continue;
+    for (const v of Number.isInteger(n) ? [n, n - 1, n + 1] : [n]) if (!numbers.includes(v)) numbers.push(v);
+  }
+  const texts = [...new Set([...text.matchAll(/'([^'\n]{1,60})'|"([^"\n]{1,60})"/g)].map((m) => (m[1] ?? m[2] ?? "").trim()).filter(Boolean))];
   const out = new Map<string, (string | number)[]>();
-  const tokens = safeTokenize(sql)?.filter((t) => t.type !== "ws" && t.type !== "comment");
-  if (!tokens) return out;
-  const shown = schema.tables.filter((t) => tables.includes(t.name));
-  const unquote = (t: string) => t.replace(/^["`[]|["`\]]$/g, "");
-  // Aliases: `FROM|JOIN <table> [AS] <alias>`.
-  const aliases = new Map<string, string>();
-  tokens.forEach((t, i) => {
-    if (!["from", "join"].includes(t.lower)) return;
-    const table = shown.find((s) => s.name.toLowerCase() === unquote(tokens[i + 1]?.text ?? "").toLowerCase());
-    if (!table) return;
-    aliases.set(table.name.toLowerCase(), table.name);
-    const next = tokens[i + 2]?.lower === "as" ? tokens[i + 3] : tokens[i + 2];
-    if (next && (next.type === "word" || next.type === "qident") && !RESERVED.has(next.lower)) aliases.set(unquote(next.text).toLowerCase(), table.name);
-  });
-  const literal = (i: number): string | number | undefined => {
-    const t = tokens[i];
-    if (t?.type === "string") return t.text.slice(1, -1).replace(/''/g, "'");
-    if (t?.type === "number") return Number(t.text);
-    if (t?.text === "-" && tokens[i + 1]?.type === "number") return -Number(tokens[i + 1]!.text);
-    return undefined;
-  };
-  const width = (i: number) => (tokens[i]?.text === "-" ? 2 : 1);
-  const add = (qualifier: string | undefined, column: string, values: (string | number)[]) => {
-    const owners = qualifier && aliases.has(qualifier) ? shown.filter((s) => s.name === aliases.get(qualifier)) : shown;
-    for (const table of owners) {
-      const c = table.columns.find((x) => x.name.toLowerCase() === column);
-      if (!c) continue;
-      const key = `${table.name}.${c.name}`.toLowerCase();
-      const list = out.get(key) ?? [];
-      for (const v of values) if (!list.some((w) => w === v)) list.push(v);
-      out.set(key, list);
-    }
-  };
-  const step = (v: string | number, by: number) => (typeof v === "number" ? [v, v + by] : [v]);
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t.type !== "word" && t.type !== "qident") continue;
-    const qualified = tokens[i + 1]?.text === "." && (tokens[i + 2]?.type === "word" || tokens[i + 2]?.type === "qident");
-    const column = unquote(qualified ? tokens[i + 2]!.text : t.text).toLowerCase();
-    const qualifier = qualified ? unquote(t.text).toLowerCase() : undefined;
-    let j = qualified ? i + 3 : i + 1;
-    const negated = tokens[j]?.lower === "not";
-    if (negated) j++;
-    const op = tokens[j]?.lower;
-    if (op === undefined) continue;
-    if (["=", "==", "!=", "<>", ">", ">=", "<", "<=", "like", "glob"].includes(op)) {
-      const v = literal(j + 1);
-      if (v === undefined) continue;
-      if (op === "like" || op === "glob") {
-        const core = String(v).replace(/[%_*?]/g, "");
-        if (core) add(qualifier, column, [core]);
-      } else add(qualifier, column, op === ">" || op === "<=" ? step(v, 1) : op === "<" || op === ">=" ? step(v, -1) : [v]);
-    } else if (op === "between") {
-      const a = literal(j + 1);
-      const b = tokens[j + 1 + width(j + 1)]?.lower === "and" ? literal(j + 2 + width(j + 1)) : undefined;
-      if (a !== undefined && b !== undefined) add(qualifier, column, [a, b, ...step(a, -1).slice(1), ...step(b, 1).slice(1)]);
-    } else if (op === "in" && tokens[j + 1]?.text === "(") {
-      const values: (string | number)[] = [];
-      for (let k = j + 2; k < tokens.length && tokens[k]!.text !== ")"; ) {
-        if (tokens[k]!.text === ",") k++;
-        else {
-          const v = literal(k);
-          if (v === undefined) break; // a subquery, not a list
-          values.push(v);
-          k += width(k);
-        }
-      }
-      add(qualifier, column, values);
+  if (!numbers.length && !texts.length) return out;
+  for (const table of schema.tables) {
+    const columns = shown.get(table.name);
+    if (!columns) continue;
+    const keys = new Set([...table.primaryKey, ...table.foreignKeys.flatMap((fk) => fk.columns)].map((c) => c.toLowerCase()));
+    for (const name of columns) {
+      const column = table.columns.find((c) => c.name === name);
+      if (!column || column.primaryKey || keys.has(name.toLowerCase())) continue;
+      const type = column.type.toUpperCase();
+      const numeric = /INT|REAL|FLOA|DOUB|NUM|DEC/.test(type) || (column.samples.length > 0 && column.samples.every((v) => typeof v === "number" || /^-?\d+(\.\d+)?$/.test(v.trim())));
+      const values = numeric ? numbers : /CHAR|CLOB|TEXT/.test(type) || !type ? texts : [];
+      if (values.length) out.set(`${table.name}.${name}`.toLowerCase(), values);
     }
   }
   return out;
 }
-
-const RESERVED = new Set(["where", "join", "on", "inner", "left", "right", "outer", "cross", "natural", "group", "order", "limit", "union", "intersect", "except", "having", "using", "as"]);

@@ -10,7 +10,6 @@ import { resultsMatch } from "../../tools/benchmarks/score.ts";
 import type { Row } from "../../tools/sqlite/types.ts";
 import {
   compactSchema,
-  comparedValues,
   descriptionLines,
   isEmptyAnswer,
   jsonCell,
@@ -19,6 +18,7 @@ import {
   relevantTables,
   schemaFacts,
   promptHash,
+  questionValues,
   scratchOf,
   type SqlVariant,
   sqlVariants,
@@ -43,7 +43,7 @@ import { repairKeys } from "../../tools/key-repair.ts";
  * as SQLite stores it, and the older form (`{columns, rows}`) is read too; an unknown column, one named twice, or a
  * row whose length is not its columns', is refused (one line naming it) and asked again.
  */
-export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>, linked: Linking | null = null, compared?: Map<string, (string | number)[]>) {
+export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>, linked: Linking | null = null, offered?: Map<string, (string | number)[]>) {
   const picked = schema.tables.filter((t) => tables.includes(t.name));
   const byLower = <T extends { name: string }>(items: T[]) => new Map(items.map((x) => [x.name.toLowerCase(), x.name]));
   const renamed = (names: Map<string, string>) => (value: unknown) =>
@@ -54,7 +54,7 @@ export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns
       const asked = askedColumns(t, shownColumns);
       const columns = asked.map((name) => t.columns.find((c) => c.name === name)!).filter(Boolean);
       // Asked: exactly these columns (additionalProperties false); read: another real column too, as written.
-      const row = z.looseObject(Object.fromEntries(columns.map((c) => [c.name, columnValue(t, c, linked, compared?.get(`${t.name}.${c.name}`.toLowerCase()))]))).meta({ additionalProperties: false });
+      const row = z.looseObject(Object.fromEntries(columns.map((c) => [c.name, columnValue(t, c, linked, offered?.get(`${t.name}.${c.name}`.toLowerCase()))]))).meta({ additionalProperties: false });
       // The prompt's "3 to 8 rows per table" asked by the schema too (minItems; more where the question names a larger
       // count), not required to parse: a table left with fewer rows keeps them.
       const rows = z.array(row).meta({ description: `${t.name}'s test rows`, minItems: DATA_MIN_ROWS });
@@ -77,7 +77,7 @@ type Column = Table["columns"][number];
  * CLOB, TEXT: string; REAL, FLOA, DOUB: number; other declared types: number or string; none or BLOB: any scalar),
  * null unless NOT NULL or part of the primary key; described by its example values and linked stored values.
  */
-function columnValue(table: Table, column: Column, linking: Linking | null, compared: (string | number)[] = []) {
+function columnValue(table: Table, column: Column, linking: Linking | null, offered: (string | number)[] = []) {
   const type = column.type.toUpperCase();
   const base = /INT/.test(type)
     ? z.number().int()
@@ -90,8 +90,8 @@ function columnValue(table: Table, column: Column, linking: Linking | null, comp
           : z.union([z.number(), z.string()]);
   const required = column.notNull || column.primaryKey || table.primaryKey.includes(column.name);
   const stored = (linking?.values ?? []).filter((v) => v.table.toLowerCase() === table.name.toLowerCase() && v.column.toLowerCase() === column.name.toLowerCase()).map((v) => v.value);
-  // The SQL's constants for this column (`comparedValues`: both sides of each bound), as the column stores them.
-  const bounds = compared.map((v) => asAffinity(type)(v) as string | number).filter((v) => typeof v === "string" || typeof v === "number");
+  // The question's values this column could hold (`questionValues`: a number and its neighbours), as it stores them.
+  const bounds = offered.map((v) => asAffinity(type)(v) as string | number).filter((v) => typeof v === "string" || typeof v === "number");
   const examples = [...new Set([...stored, ...bounds, ...column.samples.slice(0, 3)].map((v) => JSON.stringify(typeof v === "string" && v.length > 40 ? v.slice(0, 40) : v)))];
   // Read as the scratch database would store it: a number written as text in a numeric column, a number in a text one.
   const value = z.preprocess(asAffinity(type), required ? base : z.union([base, z.null()]));
@@ -160,11 +160,14 @@ export function rowsOfReply(tables: Record<string, Record<string, unknown>[] | u
 
 /**
  * What goes back to the data agent: the schema violations and the coverage gaps (linked tables without rows, linked
- * values absent). Never what the candidate SQL made of the data: a wrong candidate must not shape the test data.
+ * values absent, no answer to the question in the rows), then what the key repair changed (so the next rows need
+ * less of it). Never what the candidate SQL made of the data: a wrong candidate must not shape the test data.
  */
 export function dataProblems(data: TestData | null): string {
   if (!data) return "";
-  return [...data.violations, ...(data.gaps ?? [])].map((v) => `- ${v}`).join("\n");
+  const problems = [...data.violations, ...(data.gaps ?? [])].map((v) => `- ${v}`);
+  if (!problems.length) return "";
+  return [...problems, ...(data.keyRepairs?.notes ?? []).map((n) => `- (repaired before loading) ${n}`)].join("\n");
 }
 
 /** Why the data agent's last reply could not be used (its last turn made no test data), for the next turn. */
@@ -237,7 +240,7 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const lastPrompts = { ...state.lastPrompts, data: hash };
   // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
   // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
-  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables, shown.columns, state.linking, comparedValues(state.sql, facts.schema, tables)), {
+  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables, shown.columns, state.linking, questionValues(state.question, state.evidence, facts.schema, shown.columns)), {
     name: "test_data",
     maxAttempts: DATA_REPLY_ATTEMPTS,
     description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value, ...}, ...]}}, every column listed",

@@ -42,10 +42,11 @@ export const voteNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   if (finals.some((f) => !f)) return {}; // other coder models are still at work
   const usable = (finals as CodeCandidate[]).filter((c): c is Usable => Boolean(c.result && !isEmptyAnswer(c.result.rows) && !(c.problem && !c.result)));
   if (!usable.length) {
-    // Every code's result empty (the SQL found nothing there either, or the coder's turns are over): the data agent
-    // again while its turns remain, told the question has no answer on its rows (never the SQL), then every coder
-    // loop afresh on the new rows.
-    const empty = (finals as CodeCandidate[]).every((c) => c.emptyBecause !== undefined);
+    // Every code's result empty, and nothing says the rows hold an answer (the SQL found nothing there either, or did
+    // not run on them): the data agent again while its turns remain, told the question has no answer on its rows
+    // (never the SQL), then every coder loop afresh on the new rows.
+    const sqlFoundRows = state.testData?.sqlRan === true && state.testData.sqlRows > 0;
+    const empty = (finals as CodeCandidate[]).every((c) => c.emptyBecause === "answer" || (c.emptyBecause === "code" && !sqlFoundRows));
     if (empty && state.testData && opts.noDataAgent === "off" && state.dataRounds < opts.maxDataRounds && state.dataStopReason === null) {
       const corroborated = (finals as CodeCandidate[]).every((c) => c.emptyBecause === "answer");
       return new Command({
