@@ -317,6 +317,24 @@ describe("ts-sql graph", () => {
     expect(state.testCode).toMatchObject({ model: "m2" });
   });
 
+  it("no answer in the rows (the code and the SQL both find nothing): the data agent is asked again, not the coder (counted)", async () => {
+    const ABOVE = "SELECT name FROM school WHERE status = 'Active' AND score > 600";
+    const code = js("// active schools scoring above 600\nresult = school.filter((s) => s.status === 'Active' && s.score > 600).map((s) => ({ name: s.name }));");
+    // The first rows hold no active school above 600 (Gamma has 580); the second do.
+    const better = { tables: { ...GOOD_DATA.tables, school: GOOD_DATA.tables.school.map((r) => (r.name === "Gamma" ? { ...r, score: 700 } : r)) } };
+    const models = provider({ data: [json(GOOD_DATA), json(better)], coder: code, reviser: sql(ABOVE) });
+    const state = await run(tsSqlRefineSpec, models, {}, { sql: ABOVE, question: "Which active schools score above 600?" });
+    const dataSaw = seen(models, "data");
+    expect(dataSaw).toHaveLength(2);
+    expect(dataSaw[1]).toMatch(/the question has no answer on these rows \(the test code's result is empty\)/);
+    expect(dataSaw[1]).not.toContain(ABOVE);
+    // The coder is not asked to loosen its filters: one turn per data round.
+    expect(seen(models, "coder")).toHaveLength(2);
+    expect(state.testCode?.expected.rows).toEqual([["Gamma"]]);
+    expect(tsSqlOutcome(state)).toMatchObject({ tested: true, noAnswerDataTurns: 1, dataRounds: 2 });
+    expect(summarizeTsSql([tsSqlOutcome(state)])).toContain("data agent asked again because the test code found no answer in the rows: 1/1 questions, 1 turns");
+  });
+
   it("a dangling foreign key and a repeated key in the data agent's rows are repaired before loading, counted, and the rows kept", async () => {
     // Rows a schema-following model writes at random: school 3 names district 9 (none), two schools share id 2.
     const rows = { tables: { district: [{ id: 1, name: "D1" }], school: [...GOOD_DATA.tables.school.slice(0, 2), { id: 2, district_id: 9, name: "Gamma", status: "Active", score: 580 }] } };
