@@ -138,6 +138,8 @@ describe("point 15: the data agent's structured output names the question's tabl
     expect(school.items.properties.id).toMatchObject({ type: "integer" });
     expect(school.items.properties.name).toMatchObject({ type: "string", description: 'e.g. "Real One", "Real Two", "Real Three"' });
     expect(school.items.properties.score).toMatchObject({ type: ["number", "null"] });
+    // A foreign key names the key it holds (a value naming no row there is repaired before loading, not refused).
+    expect(school.items.properties.district_id!.description).toMatch(/^a district\.id of a district row; e\.g\. 1/);
     expect(strictProblems(sent)).toEqual([]);
     // Looser to read than to ask: a table left out has no rows, a column left out is NULL, names in any case, numbers
     // written as text in a numeric column as SQLite stores them; the older {columns, rows} form is read too.

@@ -37,8 +37,11 @@ import { repairKeys } from "../../tools/key-repair.ts";
  * refused; here the JSON schema sent says all the validator checks — every table required (DATA_MIN_ROWS rows asked,
  * as the prompt asks 3 to 8), every column required, no other property — and is strict-mode ready (every property
  * listed and required, no others), so a server decoding under it (OpenAI structured outputs, vLLM, llama.cpp) can
- * only produce replies that are read. A column's description carries the stored values the question was linked to,
- * then its example values. Parsing is looser than what is asked: a table left out has no rows, names match whatever their case, a column a row leaves
+ * only produce replies that are read. A column's description names the key a foreign-key column references, then
+ * offers the stored values the question was linked to, the question's values the column could hold
+ * (`questionValues`), then its example values. What a JSON schema cannot say — a key unique across rows, a value some
+ * row of another table has — is repaired after parsing instead (`repairKeys`, counted), so every reply the schema
+ * allows is read. Parsing is looser than what is asked: a table left out has no rows, names match whatever their case, a column a row leaves
  * out is NULL, a real column not asked for is read as written, a number written as text in a numeric column is read
  * as SQLite stores it, and the older form (`{columns, rows}`) is read too; an unknown column, one named twice, or a
  * row whose length is not its columns', is refused (one line naming it) and asked again.
@@ -95,7 +98,10 @@ function columnValue(table: Table, column: Column, linking: Linking | null, offe
   const examples = [...new Set([...stored, ...bounds, ...column.samples.slice(0, 3)].map((v) => JSON.stringify(typeof v === "string" && v.length > 40 ? v.slice(0, 40) : v)))];
   // Read as the scratch database would store it: a number written as text in a numeric column, a number in a text one.
   const value = z.preprocess(asAffinity(type), required ? base : z.union([base, z.null()]));
-  return examples.length ? value.meta({ description: `e.g. ${examples.join(", ")}` }) : value;
+  // A foreign key says which key it holds (a value no row there has is set to one of theirs before loading).
+  const fk = table.foreignKeys.find((f) => f.columns.length === 1 && f.columns[0]!.toLowerCase() === column.name.toLowerCase() && f.refColumns[0]);
+  const description = [fk ? `a ${fk.refTable}.${fk.refColumns[0]} of a ${fk.refTable} row` : "", examples.length ? `e.g. ${examples.join(", ")}` : ""].filter(Boolean).join("; ");
+  return description ? value.meta({ description }) : value;
 }
 
 /** A value as SQLite's column affinity stores it (`type` upper-cased): numeric text as a number, a number as text. */
