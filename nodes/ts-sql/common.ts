@@ -384,7 +384,7 @@ export function testTablesText(facts: SchemaFacts, tables: Record<string, readon
 export function questionValues(question: string, evidence: string, schema: DbSchema, shown: Map<string, string[]>): Map<string, (string | number)[]> {
   const text = `${question}\n${evidence}`;
   const numbers: number[] = [];
-  for (const m of text.matchAll(/(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.]|\.\d)/g)) {
+  for (const m of text.matchAll(/(?<![\w.])(-?\d+(?:\.\d+)?)(?!\w|\.\d)/g)) {
     const n = Number(m[1]);
     if (!Number.isFinite(n)) continue;
     for (const v of Number.isInteger(n) ? [n, n - 1, n + 1] : [n]) if (!numbers.includes(v)) numbers.push(v);
