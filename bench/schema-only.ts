@@ -5,10 +5,13 @@
  * Other requests (SQL writers, reviewers, coders) are the scripted agents' in both columns. Per graph: EX, tokens
  * (prompt + completion, the server's 4-characters-a-token estimate) per question, re-asks after a reply the validator
  * refused (0 when the schemas say everything the validator checks), and for TS-SQL the share of questions with a
- * test case. MAGIC's corrector makes no structured request (only its no-manager ablation's judge does): unchanged.
+ * test case and the key repairs and no-answer data turns it needed. MAGIC (`magic`) corrects the baseline's predictions
+ * with a guideline `magic guideline` built on the first --train-limit train questions (both on each side's server);
+ * its corrector makes no structured request (only its no-manager ablation's judge does), so its columns differ only
+ * by what the linker-free baseline and guideline saw: none.
  *
- * Run: npx tsx bench/schema-only.ts [--spider DIR] [--limit N] [--graphs r3,memo-sql,ts-sql] [--seed S]
- * (without --spider: minibench dev.)
+ * Run: npx tsx bench/schema-only.ts [--spider DIR] [--limit N] [--graphs magic,r3,memo-sql,ts-sql] [--seed S]
+ * [--content random|fit] [--train-limit N]   (without --spider: minibench dev.)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -25,7 +28,8 @@ const { values } = parseArgs({
   options: {
     spider: { type: "string" },
     limit: { type: "string", default: "40" },
-    graphs: { type: "string", default: "r3,memo-sql,ts-sql" },
+    graphs: { type: "string", default: "magic,r3,memo-sql,ts-sql" },
+    "train-limit": { type: "string", default: "10" },
     seed: { type: "string", default: "1" },
     /** random: every structured value drawn from its schema; fit: the scripted agents' reply kept where the schema takes it. */
     content: { type: "string", default: "random" },
@@ -36,9 +40,10 @@ let benchDir: string;
 if (values.spider) benchDir = path.resolve(values.spider);
 else await buildMinibench((benchDir = path.join(dir, "minibench")));
 const dev = (await loadBenchmark(benchDir, { split: "dev" })).questions;
+const train = values.graphs!.includes("magic") ? (await loadBenchmark(benchDir, { split: "train" })).questions : [];
 
 async function serve(schemaOnly: boolean): Promise<{ server: OpenAIServer; home: string }> {
-  const agents = methodAgents({ questions: [dev] });
+  const agents = methodAgents({ questions: [dev, train] });
   const server = await startOpenAIServer({
     respond: agents.respond,
     ...(schemaOnly ? { schemaOnly: { seed: Number(values.seed), content: values.content as "random" | "fit", onReply: agents.onSchemaReply } } : {}),
@@ -49,16 +54,32 @@ async function serve(schemaOnly: boolean): Promise<{ server: OpenAIServer; home:
   return { server, home };
 }
 
-async function evalGraph(graph: string, server: OpenAIServer, home: string) {
-  const out = path.join(home, "runs", graph);
-  const before = server.requests.length;
+/** `sqlmend ARGS` in-process in `home` (its sqlmend.config.json points at that side's server). */
+async function sqlmend(home: string, args: string[]): Promise<void> {
   const printed: string[] = [];
   const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: "k", SQLMEND_HOME: path.join(home, "data") };
   delete env.OPENAI_BASE_URL;
   delete env.SQLMEND_MODEL;
   const io = { stdout: (t: string) => void printed.push(t), stderr: (t: string) => void printed.push(t), env, cwd: home, isTTY: false };
-  const code = await main(["eval", graph, "--bench", benchDir, "--split", "dev", "--out", out, "--limit", values.limit!, "--checkpoints", "memory", "--cache", "off", "--concurrency", "4"], io);
-  if (code !== 0 && code !== 3) throw new Error(`eval ${graph} exited ${code}:\n${printed.join("")}`);
+  const code = await main(args, io);
+  if (code !== 0 && code !== 3) throw new Error(`${args.slice(0, 2).join(" ")} exited ${code}:\n${printed.join("")}`);
+}
+
+/** MAGIC's inputs on one side: the baseline's dev predictions, and a guideline from the first train questions. */
+async function magicInputs(home: string): Promise<string[]> {
+  const runs = path.join(home, "runs");
+  const common = ["--bench", benchDir, "--checkpoints", "memory", "--cache", "off"];
+  await sqlmend(home, ["eval", "baseline", ...common, "--split", "train", "--limit", values["train-limit"]!, "--out", path.join(runs, "init-train")]);
+  await sqlmend(home, ["magic", "guideline", "--bench", benchDir, "--cache", "off", "--initial", path.join(runs, "init-train", "predict_train.json"), "--out", path.join(runs, "magic-train"), "--limit", values["train-limit"]!]);
+  await sqlmend(home, ["eval", "baseline", ...common, "--split", "dev", "--limit", values.limit!, "--concurrency", "4", "--out", path.join(runs, "baseline")]);
+  return ["--initial", path.join(runs, "baseline", "predict_dev.json"), "--correct", "all", "--guideline", path.join(runs, "magic-train", "guideline.md")];
+}
+
+async function evalGraph(graph: string, server: OpenAIServer, home: string) {
+  const out = path.join(home, "runs", graph);
+  const extra = graph === "magic" ? await magicInputs(home) : [];
+  const before = server.requests.length;
+  await sqlmend(home, ["eval", graph, "--bench", benchDir, "--split", "dev", "--out", out, "--limit", values.limit!, "--checkpoints", "memory", "--cache", "off", "--concurrency", "4", ...extra]);
   const records = fs
     .readFileSync(path.join(out, "results.jsonl"), "utf8")
     .split("\n")
@@ -74,6 +95,8 @@ async function evalGraph(graph: string, server: OpenAIServer, home: string) {
     failed: records.filter((r) => r.error).length,
     tested: graph.startsWith("ts-sql") ? `${records.filter((r) => r.outcome?.tested === true).length}/${records.length}` : "",
     n: records.length,
+    repaired: records.filter((r) => ["keysRenumbered", "danglingKeysRemapped", "repeatedKeyRowsDropped"].some((k) => Number(r.outcome?.[k] ?? 0) > 0)).length,
+    noAnswerTurns: records.reduce((n, r) => n + Number(r.outcome?.noAnswerDataTurns ?? 0), 0),
     skipped: [...records.reduce((m, r) => (r.outcome?.tested === false ? m.set(String(r.outcome.skipped), (m.get(String(r.outcome.skipped)) ?? 0) + 1) : m), new Map<string, number>())].map(([why, k]) => `${k} ${why}`).join(", "),
   };
 }
@@ -89,6 +112,9 @@ for (const graph of values.graphs!.split(",").map((g) => g.trim())) {
   console.log(
     `${graph.padEnd(10)} ${a.ex.toFixed(1).padStart(12)} ${b.ex.toFixed(1).padStart(10)} ${Math.round(a.tokens).toLocaleString("en-US").padStart(15)} ${Math.round(b.tokens).toLocaleString("en-US").padStart(13)} ${String(b.fromSchema).padStart(12)} ${`${a.reasks}|${b.reasks}`.padStart(8)} ${`${a.failed}|${b.failed}`.padStart(7)} ${tc.padStart(10)}`,
   );
+  if (graph.startsWith("ts-sql")) {
+    console.log(`  ${graph}: keys repaired in ${a.repaired} | ${b.repaired} questions' test data; data turns for rows without an answer ${a.noAnswerTurns} | ${b.noAnswerTurns} (scripted | stand-in)`);
+  }
   if (b.skipped) console.log(`  ${graph} with the stand-in, no test case: ${b.skipped}`);
 }
 await scripted.server.close();

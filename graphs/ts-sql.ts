@@ -1,11 +1,11 @@
 import { SqlInputState } from "../state/sql-state.ts";
 import { END, Send, START, StateGraph } from "@langchain/langgraph";
 import { codersOf } from "../nodes/ts-sql/common.ts";
-import { coderNode, inspectNode } from "../nodes/ts-sql/code.ts";
+import { coderNode, inspectNode, REPEATED_CODE } from "../nodes/ts-sql/code.ts";
 import { checkDataNode, dataNode, sampleDataNode } from "../nodes/ts-sql/data.ts";
 import { TS_SQL_OPTIONS } from "../nodes/ts-sql/options.ts";
 import { reviseNode, testNode } from "../nodes/ts-sql/revise.ts";
-import { voteNode } from "../nodes/ts-sql/vote.ts";
+import { NO_ANSWER_NOTE, voteNode } from "../nodes/ts-sql/vote.ts";
 import { lineSchemaNode } from "../nodes/schema.ts";
 import { CODER_ROWS_SHOWN, REVISER_ROWS_SHOWN, rowsNotShown } from "../nodes/ts-sql/prompts.ts";
 import { readOptions } from "../core/options.ts";
@@ -71,7 +71,8 @@ function buildTsSql(node: SlotNodeOf, options: BuildOptions, generator: boolean)
     .addNode("check", node("check"))
     .addNode("coder", node("coder"), { ends: ["inspect"] })
     .addNode("inspect", node("inspect"), { ends: ["coder", "vote"] })
-    .addNode("vote", node("vote"), { ends: ["test", "execute"] })
+    // vote → data: no answer in the rows (`NO_ANSWER_GAP`), while data turns remain.
+    .addNode("vote", node("vote"), { ends: ["test", "execute", ...(dataSlot === "data" ? ["data"] : [])] })
     .addNode("test", node("test"))
     .addNode("revise", node("revise"))
     .addNode("execute", node("execute"));
@@ -99,11 +100,12 @@ function buildTsSql(node: SlotNodeOf, options: BuildOptions, generator: boolean)
 
 /**
  * The most steps: [schema, generate,] link; (data → check) per data round; per coder turn coder → inspect; vote;
- * test, then (revise → test) per revision; execute.
+ * (coder → inspect → vote) for each data round after a vote found no answer in the rows; test, then (revise → test)
+ * per revision; execute.
  */
 const tsSqlSteps = (generator: boolean) => (options: BuildOptions) => {
   const o = readOptions(TS_SQL_OPTIONS, options);
-  return (generator ? 2 : 0) + 1 + 2 * o.maxDataRounds + 2 * (o.maxCodeRefinements + 1) + 1 + 1 + 2 * o.maxRevisions + 1;
+  return (generator ? 2 : 0) + 1 + 2 * o.maxDataRounds + 3 * (o.maxDataRounds - 1) + 2 * (o.maxCodeRefinements + 1) + 1 + 1 + 2 * o.maxRevisions + 1;
 };
 /** Why a question was not tested (its test case never got built), or null when it was. */
 function skipReason(state: TsSqlStateValue): string | null {
@@ -118,7 +120,13 @@ function skipReason(state: TsSqlStateValue): string | null {
   }
   // The test code's result was empty: the data lacked what the question's conditions name, or the code found nothing.
   const empty = state.codeCandidates.find((c) => c.emptyBecause);
-  if (empty) return empty.emptyBecause === "data" ? "empty test result: the data lacks the linked values" : "empty test result: the code's";
+  if (empty) {
+    return empty.emptyBecause === "data"
+      ? "empty test result: the data lacks the linked values"
+      : empty.emptyBecause === "answer"
+        ? "empty test result: no answer in the data (code and SQL)"
+        : "empty test result: the code's";
+  }
   return "no usable test code";
 }
 
@@ -142,6 +150,13 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     testTables: data ? Object.values(data.loaded).filter((n) => n > 0).length : 0,
     testRows: rows,
     dataViolations: data?.violations.length ?? 0,
+    // Key repairs in the test data used (issue 40; null when rows were sampled): repeated integer keys renumbered,
+    // foreign-key values naming no parent row set to a parent's key, rows repeating a composite or text key left out.
+    keysRenumbered: data?.source === "generated" ? (data.keyRepairs?.renumbered ?? 0) : null,
+    danglingKeysRemapped: data?.source === "generated" ? (data.keyRepairs?.remapped ?? 0) : null,
+    repeatedKeyRowsDropped: data?.source === "generated" ? (data.keyRepairs?.dropped ?? 0) : null,
+    // Data turns asked because the test code found no answer in the rows (the vote sent the question back).
+    noAnswerDataTurns: state.attempts.filter((a) => a.node === "vote" && a.note?.startsWith(NO_ANSWER_NOTE)).length,
     coverageGaps: data?.gaps?.length ?? 0,
     candidateFindsRows: data?.sqlRan ? data.sqlRows > 0 : null,
     // Under --no-data-agent: tables that got their first rows, not a sample (null when the data agent wrote the rows).
@@ -157,6 +172,8 @@ export function tsSqlOutcome(raw: Record<string, unknown>): Outcome {
     testCodeBuilt: Boolean(state.testCode),
     testCodeHow: state.testCode?.how ?? null,
     coderTurns: state.codeCandidates.reduce((n, c) => n + c.rounds, 0),
+    // Coder loops that ended because the coder wrote its last code again.
+    coderRepeats: state.attempts.filter((a) => a.node === "inspect" && a.note?.includes(REPEATED_CODE)).length,
     comparison: state.testRun?.comparison ?? null,
     testsPassed: tests.filter((a) => a.ok).length,
     testsFailed: tests.filter((a) => !a.ok).length,
@@ -178,6 +195,15 @@ export function summarizeTsSql(outcomes: Outcome[]): string[] {
   for (const o of outcomes) if (o.tested === false) reasons.set(String(o.skipped), (reasons.get(String(o.skipped)) ?? 0) + 1);
   const skipped = [...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => `${n} ${why}`);
   const lines = [`test case built for ${share(tested.length, outcomes.length)}${skipped.length ? `; skipped: ${skipped.join(", ")}` : ""}`];
+  const sum = (key: string) => outcomes.reduce((n, o) => n + (typeof o[key] === "number" ? (o[key] as number) : 0), 0);
+  const repaired = outcomes.filter((o) => ["keysRenumbered", "danglingKeysRemapped", "repeatedKeyRowsDropped"].some((k) => typeof o[k] === "number" && (o[k] as number) > 0));
+  if (repaired.length) {
+    lines.push(
+      `test data with repaired keys: ${share(repaired.length, outcomes.length)} questions (${sum("keysRenumbered")} repeated keys renumbered, ${sum("danglingKeysRemapped")} dangling foreign keys set to a parent's key, ${sum("repeatedKeyRowsDropped")} rows repeating a key left out)`,
+    );
+  }
+  const askedAgain = outcomes.filter((o) => typeof o.noAnswerDataTurns === "number" && o.noAnswerDataTurns > 0);
+  if (askedAgain.length) lines.push(`data agent asked again because the test code found no answer in the rows: ${share(askedAgain.length, outcomes.length)} questions, ${sum("noAnswerDataTurns")} turns`);
   if (tested.length) {
     const first = tested.filter((o) => o.initialPasses === true).length;
     const last = tested.filter((o) => o.finalPasses === true).length;

@@ -27,6 +27,11 @@ export const TestDataSchema = z.object({
   cappedOf: z.array(z.string()).optional(),
   /** Generated only: columns of the shown tables the data agent's prompt left out as not needed (said there; left NULL). */
   columnsNotShown: z.number().int().nonnegative().optional(),
+  /**
+   * Generated only: what `repairKeys` changed before loading (issue 40: key constraints a JSON schema cannot state),
+   * a line per column, and the counts. Absent when nothing was repaired.
+   */
+  keyRepairs: z.object({ notes: z.array(z.string()), renumbered: z.number().int().nonnegative(), remapped: z.number().int().nonnegative(), dropped: z.number().int().nonnegative() }).optional(),
   /** Rows kept per table after the schema's constraints. */
   loaded: z.record(z.string(), z.number()).default({}),
   /** Schema violations of the last load (one line each). */
@@ -60,9 +65,13 @@ export const CodeCandidateSchema = z.object({
   problem: z.string().optional(),
   /**
    * An empty result: whose fault — `data` when the test rows lack what the question's linked conditions name (no
-   * code can find rows there: not sent back), `code` when the rows have it.
+   * code can find rows there: not sent back), `answer` when the SQL finds nothing in the rows either (two readings
+   * agree the rows hold no answer: the data agent is asked again while data turns remain, the coder is not), `code`
+   * otherwise.
    */
-  emptyBecause: z.enum(["data", "code"]).optional(),
+  emptyBecause: z.enum(["data", "answer", "code"]).optional(),
+  /** This turn's code is the model's previous turn's, verbatim: its loop ends (the same code gives the same result). */
+  repeated: z.boolean().optional(),
 });
 export type CodeCandidate = z.infer<typeof CodeCandidateSchema>;
 

@@ -135,7 +135,9 @@ describe("declared calls per question hold what eval measures", () => {
     expect(expectedCalls("r3", { "--reviewers": "1", "max-review-turns": "2", "max-debug-turns": 0 })).toEqual(expectedCalls("r3", { reviewers: 1, maxReviewTurns: 2, maxDebugTurns: 0 }));
     expect(expectedCalls("baseline", { "max-fix-rounds": "1", link: true })).toEqual({ min: 2, max: 5, typical: 2 });
     expect(expectedCalls("ts-sql", { "coder-models": "a,b", "code-vote": "select" })!.max).toBe(expectedCalls("ts-sql", { coderModels: ["a", "b"], codeVote: "select" })!.max);
-    expect(expectedCalls("ts-sql", { coderModels: ["a", "b"], codeVote: "select" })!.max).toBe(expectedCalls("ts-sql")!.max + 6 + 1);
+    // A second coder model: its 6 turns in each of the 3 data rounds (a round whose codes find no answer goes back to the
+    // data agent), and one selector call.
+    expect(expectedCalls("ts-sql", { coderModels: ["a", "b"], codeVote: "select" })!.max).toBe(expectedCalls("ts-sql")!.max + 6 * 3 + 1);
     expect(expectedCalls("magic-guideline", { "max-unusable-retries": "2" })!.max).toBe(3);
     expect(() => expectedCalls("r3", { reviewers: "many" })).toThrow("--reviewers takes a whole number, not 'many'");
     expect(() => expectedCalls({ name: "broken", calls: () => ({ min: 3, max: 2 }) })).toThrow("graph 'broken' declares impossible call bounds");
@@ -187,7 +189,8 @@ const freshSql = (): ScriptedReply => ({ content: `\`\`\`sql\nSELECT ${++unique}
 const lastAttempt = (req: ChatRequestRecord, attempts: number, valid: () => ScriptedReply) => (structuredReasks(req) < attempts - 1 ? GARBAGE : valid());
 const json = (value: unknown): ScriptedReply => ({ content: JSON.stringify(value) });
 const roleOf = (req: ChatRequestRecord) => req.model.replace(/^agent\//, "");
-const questionIn = (req: ChatRequestRecord) => /^Question: (.*)$/m.exec(allText(req))?.[1]?.trim() ?? "";
+/** The question asked (the last one a prompt shows: a 1-shot example's comes first). */
+const questionIn = (req: ChatRequestRecord) => [...allText(req).matchAll(/^Question: (.*)$/gm)].at(-1)?.[1]?.trim() ?? "";
 /** A reply's fenced JSON alone (prose around it would set off the client's format fallback under json_schema: an uncounted call). */
 const bareJson = (reply: ScriptedReply): ScriptedReply => ({ content: /```json\n([\s\S]*?)\n```/.exec((reply as { content: string }).content)![1]! });
 
@@ -245,20 +248,20 @@ function adversary(opts: { dataRounds?: number } = {}) {
         const turn = (dataTurns.get(q) ?? 0) + 1;
         dataTurns.set(q, turn);
         const full = bareJson(agents.respond(req));
-        if (turn < (opts.dataRounds ?? 1)) {
-          // Rows short of the question's (none, then one more each turn): each turn's prompt shows other rows and
-          // problems, so no turn repeats the last one's prompt (that would stop the turns).
-          const tables = (JSON.parse((full as { content: string }).content) as { tables: Record<string, Record<string, unknown>[]> }).tables;
-          const [first] = Object.entries(tables).filter(([, rows]) => rows.length);
-          return json({ tables: first && turn > 1 ? { [first[0]]: first[1].slice(0, turn - 1) } : {} });
-        }
-        return full;
+        // The question's rows every turn, each turn's first rows written once more (their keys renumbered before
+        // loading): every turn's prompt shows other rows, so none repeats the last one's (that would stop the turns).
+        const tables = (JSON.parse((full as { content: string }).content) as { tables: Record<string, Record<string, unknown>[]> }).tables;
+        return json({ tables: Object.fromEntries(Object.entries(tables).map(([t, rows]) => [t, rows.length ? [...rows, ...Array.from({ length: turn - 1 }, () => rows[0]!)] : rows])) });
       }
       case "coder":
       case "coder2":
-      case "coder3":
-        // A result (each coder model its own), but no comments: inspection sends it back every time.
-        return { content: `\`\`\`javascript\nresult = [{ v: \"${role}\" }];\n\`\`\`` };
+      case "coder3": {
+        // Before the last data turn: no answer (another code each turn, or a repeat would end the loop), so after its
+        // turns the vote sends the question back to the data agent. Then a result (each coder model its own), but no
+        // comments: inspection sends it back every time.
+        const last = (dataTurns.get(questionIn(req)) ?? 0) >= (opts.dataRounds ?? 1);
+        return { content: `\`\`\`javascript\nconst k${++unique} = 0;\nresult = ${last ? `[{ v: \"${role}\" }]` : "[]"};\n\`\`\`` };
+      }
       case "reviser":
         // Another SQL each time, failing the test: a revision whose SQL does not change would stop the loop.
         return freshSql();
@@ -284,7 +287,8 @@ const AT_THE_LIMIT: [string, Flags, () => string[], number, { dataRounds?: numbe
   // Nine candidates a question from a candidates file (as many as memo-sql writes), each refined to the bound.
   ["memo-refine", { refineRounds: "1", candidates: "nine.json" }, () => initial(), 2, {}],
   ["ts-sql", { maxDataRounds: "2", maxCodeRefinements: "2", maxRevisions: "2" }, () => [], 1, { dataRounds: 2 }],
-  ["ts-sql-refine", { maxDataRounds: "3", maxCodeRefinements: "1", maxRevisions: "3" }, () => initial(), 1, { dataRounds: 3 }],
+  // (SQL that never runs on the rows: an SQL that found nothing there would end each coder loop at its first empty result.)
+  ["ts-sql-refine", { maxDataRounds: "3", maxCodeRefinements: "1", maxRevisions: "3" }, () => initial("failing.json"), 1, { dataRounds: 3 }],
   ["ts-sql-refine", { noInspection: true, maxDataRounds: "1", maxRevisions: "2" }, () => initial(), 1, {}],
   // Three coder models with three different results: the selector compares them in two A/B calls.
   ["ts-sql-refine", { coderModels: ["agent/coder", "agent/coder2", "agent/coder3"], codeVote: "select", maxDataRounds: "1", maxCodeRefinements: "1", maxRevisions: "1" }, () => initial(), 1, {}],

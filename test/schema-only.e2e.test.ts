@@ -181,6 +181,29 @@ describe("schemas that say everything the validator checks", () => {
   }, 180_000);
 });
 
+describe("TS-SQL with a schema-following data agent: keys and answers", () => {
+  it("join questions get test cases: dangling foreign keys and repeated keys repaired before loading, and counted", async () => {
+    // Minibench's join questions (courses ⋈ departments; enrollments ⋈ courses ⋈ departments; customers ⋈ orders ⋈ payments):
+    // keys drawn from the schema alone point nowhere or repeat; before issue 40's repair the scratch database refused
+    // those rows and the answer on what was left was empty, so no test case.
+    const { cwd } = await standIn("join-keys", 1);
+    const out = path.join(cwd, "run");
+    const run = await sqlmend(cwd, "eval", "ts-sql", "--bench", benchDir, "--out", out, "--ids", "1,4,10", "--checkpoints", "memory", "--cache", "off");
+    expect(run.code, run.out + run.err).toBe(0);
+    const outcomes = [...(await resultsOf(out)).values()].map((r) => r.outcome as Record<string, number | boolean | string | null>);
+    expect(outcomes).toHaveLength(3);
+    expect(outcomes.map((o) => o.skipped)).toEqual([null, null, null]);
+    // What was repaired is counted per question and summed in report.md.
+    const remapped = outcomes.reduce((n, o) => n + Number(o.danglingKeysRemapped ?? 0), 0);
+    const renumbered = outcomes.reduce((n, o) => n + Number(o.keysRenumbered ?? 0), 0);
+    expect(remapped).toBeGreaterThan(0);
+    const report = fs.readFileSync(path.join(out, "report.md"), "utf8");
+    expect(report).toContain(`(${renumbered} repeated keys renumbered, ${remapped} dangling foreign keys set to a parent's key,`);
+    // No row refused for a key: what is left for the scratch database to refuse is what the repair cannot fix.
+    expect(outcomes.every((o) => o.dataViolations === 0)).toBe(true);
+  }, 120_000);
+});
+
 describe("a degenerate run is loud", () => {
   it("R³ without a review round says so on its summary line and in report.md; --strict exits 4", async () => {
     const { cwd } = await standIn("degenerate", 1, "fit");

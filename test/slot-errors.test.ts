@@ -156,7 +156,7 @@ describe("the quiet endings are errors naming the slot", () => {
     const run = await runWith(tsSqlRefineSpec, models, { vote }, { noDataAgent: "sample" });
     expect(models.shownTo("coder")).toHaveLength(1);
     expect(run.error).toBe(
-      "slot 'vote' of graph 'ts-sql-refine' must return a Command routing to test or execute once every coder model's code is done ({} only while coders work); got a plain update with every coder's code done (coder)",
+      "slot 'vote' of graph 'ts-sql-refine' must return a Command routing to test, execute or data once every coder model's code is done ({} only while coders work); got a plain update with every coder's code done (coder)",
     );
     expect(run.outcome).toBeUndefined();
   });

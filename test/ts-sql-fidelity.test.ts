@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySaver } from "@langchain/langgraph";
 import { tsSqlOutcome, tsSqlRefineSpec } from "../graphs/ts-sql.ts";
 import { dataReplySchema, rowsOfReply } from "../nodes/ts-sql/data.ts";
+import { questionValues } from "../nodes/ts-sql/common.ts";
 import { readSchema } from "../tools/schema.ts";
 import { sentJsonSchema } from "../tools/models/llm.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -137,6 +138,8 @@ describe("point 15: the data agent's structured output names the question's tabl
     expect(school.items.properties.id).toMatchObject({ type: "integer" });
     expect(school.items.properties.name).toMatchObject({ type: "string", description: 'e.g. "Real One", "Real Two", "Real Three"' });
     expect(school.items.properties.score).toMatchObject({ type: ["number", "null"] });
+    // A foreign key names the key it holds (a value naming no row there is repaired before loading, not refused).
+    expect(school.items.properties.district_id!.description).toMatch(/^a district\.id of a district row; e\.g\. 1/);
     expect(strictProblems(sent)).toEqual([]);
     // Looser to read than to ask: a table left out has no rows, a column left out is NULL, names in any case, numbers
     // written as text in a numeric column as SQLite stores them; the older {columns, rows} form is read too.
@@ -149,6 +152,24 @@ describe("point 15: the data agent's structured output names the question's tabl
     expect(short.success ? "" : short.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")).toBe("tables.school.1: row 2 has 1 values for 2 columns");
     expect(reply.safeParse({ tables: { school: { columns: ["id", "pupils"], rows: [[1, 2]] } } }).success).toBe(false);
     expect(reply.safeParse({ tables: { school: { columns: ["id", "ID"], rows: [[1, 2]] } } }).success).toBe(false);
+  });
+
+  it("the schema offers the question's values (a number and its neighbours, a quoted text) to the columns they could fill, from the question alone", async () => {
+    const schema = await readSchema(dbPath, { executor });
+    type Sent = { properties: { tables: { properties: Record<string, { items: { properties: Record<string, { description?: string }> } }> } } };
+    const describe = (question: string) => {
+      const offered = questionValues(question, "", schema, new Map([["school", ["id", "district_id", "name", "score"]]]));
+      const sent = sentJsonSchema(dataReplySchema(schema, ["school"], undefined, null, offered)) as unknown as Sent;
+      return sent.properties.tables.properties.school!.items.properties;
+    };
+    const columns = describe("Which schools called 'Sunrise' score above 600?");
+    // Rows on either side of the bound can be written from the schema alone; the text goes to the text column.
+    expect(columns.score!.description).toMatch(/^e\.g\. 600, 599, 601, /);
+    expect(columns.name!.description).toMatch(/^e\.g\. "Sunrise", /);
+    // Key columns are offered nothing, and a column not shown nothing either.
+    expect(columns.id!.description).not.toMatch(/600/);
+    expect(columns.district_id!.description ?? "").not.toMatch(/600/);
+    expect(columns.status!.description).not.toMatch(/Sunrise|600/);
   });
 
   it("a model that fills in the schema it is given returns usable test data", async () => {
@@ -166,8 +187,9 @@ describe("point 15: the data agent's structured output names the question's tabl
 
 describe("point 16: a retry that would send the same prompt again stops instead", () => {
   it("the data agent repeating its rows is not asked a third time with the same prompt", async () => {
-    const orphan = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 9, name: "Gamma", status: "Active", score: 500 }, ...DATA.tables.school.slice(1)] } };
-    const models = provider({ data: json(orphan), coder: js(SORTED_CODE), reviser: sql(ACTIVE_SQL) });
+    // A row the schema's CHECK refuses (a dangling key would be repaired, not refused).
+    const invalid = { tables: { district: [{ id: 1, name: "D1" }], school: [{ id: 1, district_id: 1, name: "Gamma", status: "Pending", score: 500 }, ...DATA.tables.school.slice(1)] } };
+    const models = provider({ data: json(invalid), coder: js(SORTED_CODE), reviser: sql(ACTIVE_SQL) });
     const state = await refine(models, ACTIVE, ACTIVE_SQL, { maxDataRounds: 3 });
     const prompts = calls(models, "data").map((s) => JSON.stringify(s.messages));
     expect(prompts).toHaveLength(2);

@@ -39,7 +39,8 @@ const GOOD_DATA = {
     ],
   },
 };
-const ORPHAN_DATA = { tables: { district: [{ id: 1, name: "D1" }], school: [...GOOD_DATA.tables.school.slice(0, 2), { id: 3, district_id: 9, name: "Gamma", status: "Active", score: 580 }] } };
+/** A row the schema's CHECK refuses (a dangling foreign key is repaired before loading, not refused). */
+const INVALID_DATA = { tables: { district: [{ id: 1, name: "D1" }], school: [...GOOD_DATA.tables.school.slice(0, 2), { id: 3, district_id: 1, name: "Gamma", status: "Pending", score: 580 }] } };
 const WRONG_SQL = "SELECT name FROM school ORDER BY score DESC LIMIT 1";
 const RIGHT_SQL = "SELECT name FROM school WHERE status = 'Active' ORDER BY score DESC LIMIT 1";
 const ACTIVE_CODE = `// keep the active schools only
@@ -89,7 +90,7 @@ describe("ts-sql graph", () => {
     const before = sha256File(dbPath);
     const models = provider({
       generator: sql(WRONG_SQL),
-      data: [json(ORPHAN_DATA), json(GOOD_DATA)],
+      data: [json(INVALID_DATA), json(GOOD_DATA)],
       // First code has no comments: inspection sends it back.
       coder: [js(ACTIVE_CODE.replace(/\/\/.*\n/g, "")), js(ACTIVE_CODE)],
       reviser: sql(RIGHT_SQL),
@@ -110,11 +111,11 @@ describe("ts-sql graph", () => {
     // The schema violation went back to the data agent.
     const dataSaw = seen(models, "data");
     expect(dataSaw).toHaveLength(2);
-    expect(dataSaw[1]).toMatch(/school row 3: FOREIGN KEY constraint failed \(no matching row in district\)/);
-    // The retry shows the rows as the agent wrote them (the orphan included), not only the kept ones.
+    expect(dataSaw[1]).toMatch(/school row 3: CHECK constraint failed/);
+    // The retry shows the rows as the agent wrote them (the refused one included), not only the kept ones.
     // (a row as a JSON array under its table's columns: the compact form every prompt shows test rows in).
     expect(dataSaw[1]).toMatch(/school \(3 rows; columns id, district_id, name, status, score\):/);
-    expect(dataSaw[1]).toContain('[3,9,"Gamma","Active",580]');
+    expect(dataSaw[1]).toContain('[3,1,"Gamma","Pending",580]');
     // The shared linking feeds the data agent: the linked columns and the stored values the keywords matched.
     expect(state.linking?.values.length).toBeGreaterThan(0);
     // A line per linked column, with the stored values matched in it.
@@ -216,8 +217,8 @@ describe("ts-sql graph", () => {
   });
 
   it("rows the schema refused are not in the test data the code and the reviser see: both sides use the same rows", async () => {
-    // Data rounds run out with an orphan row left: the scratch database drops it, so the test code must not count it.
-    const models = provider({ data: json(ORPHAN_DATA), coder: js(ACTIVE_CODE), reviser: sql(WRONG_SQL) });
+    // Data rounds run out with a refused row left: the scratch database drops it, so the test code must not count it.
+    const models = provider({ data: json(INVALID_DATA), coder: js(ACTIVE_CODE), reviser: sql(WRONG_SQL) });
     const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 1 }, { sql: RIGHT_SQL });
     expect(state.testData?.tables.school?.map((r: { name: unknown }) => r.name)).toEqual(["Alpha", "Beta"]);
     expect(state.testCode?.expected.rows).toEqual([["Alpha"]]);
@@ -298,13 +299,55 @@ describe("ts-sql graph", () => {
   });
 
   it("a coder model whose code keeps failing is given up after maxCodeRefinements; the others still vote", async () => {
-    const models = provider({ data: json(GOOD_DATA), "coder@m1": js("// broken\nresult = tables.nope.length;"), "coder@m2": js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const broken = [1, 2, 3].map((k) => js(`// broken, try ${k}\nresult = tables.nope.length;`));
+    const models = provider({ data: json(GOOD_DATA), "coder@m1": broken, "coder@m2": js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
     const state = await run(tsSqlRefineSpec, models, { coderModels: ["m1", "m2"], maxCodeRefinements: 2 }, { sql: WRONG_SQL });
     expect(seen(models, "coder@m1")).toHaveLength(3);
     expect(seen(models, "coder@m1")[1]).toMatch(/the code fails: TypeError/);
     // The one model left standing is not an agreement of models: it is the fallback.
     expect(state.testCode).toMatchObject({ model: "m2", how: "fallback", agreeing: 1 });
     expect(state.sql).toBe(RIGHT_SQL);
+  });
+
+  it("a coder that writes its last code again is not asked again: the same code gives the same result (counted)", async () => {
+    const models = provider({ data: json(GOOD_DATA), "coder@m1": js("// broken\nresult = tables.nope.length;"), "coder@m2": js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const state = await run(tsSqlRefineSpec, models, { coderModels: ["m1", "m2"], maxCodeRefinements: 5 }, { sql: WRONG_SQL });
+    expect(seen(models, "coder@m1")).toHaveLength(2);
+    expect(tsSqlOutcome(state)).toMatchObject({ coderRepeats: 1, tested: true });
+    expect(state.testCode).toMatchObject({ model: "m2" });
+  });
+
+  it("no answer in the rows (the code and the SQL both find nothing): the data agent is asked again, not the coder (counted)", async () => {
+    const ABOVE = "SELECT name FROM school WHERE status = 'Active' AND score > 600";
+    const code = js("// active schools scoring above 600\nresult = school.filter((s) => s.status === 'Active' && s.score > 600).map((s) => ({ name: s.name }));");
+    // The first rows hold no active school above 600 (Gamma has 580); the second do.
+    const better = { tables: { ...GOOD_DATA.tables, school: GOOD_DATA.tables.school.map((r) => (r.name === "Gamma" ? { ...r, score: 700 } : r)) } };
+    const models = provider({ data: [json(GOOD_DATA), json(better)], coder: code, reviser: sql(ABOVE) });
+    const state = await run(tsSqlRefineSpec, models, {}, { sql: ABOVE, question: "Which active schools score above 600?" });
+    const dataSaw = seen(models, "data");
+    expect(dataSaw).toHaveLength(2);
+    expect(dataSaw[1]).toMatch(/the question has no answer on these rows \(the test code's result is empty\)/);
+    expect(dataSaw[1]).not.toContain(ABOVE);
+    // The coder is not asked to loosen its filters: one turn per data round.
+    expect(seen(models, "coder")).toHaveLength(2);
+    expect(state.testCode?.expected.rows).toEqual([["Gamma"]]);
+    expect(tsSqlOutcome(state)).toMatchObject({ tested: true, noAnswerDataTurns: 1, dataRounds: 2 });
+    expect(summarizeTsSql([tsSqlOutcome(state)])).toContain("data agent asked again because the test code found no answer in the rows: 1/1 questions, 1 turns");
+  });
+
+  it("a dangling foreign key and a repeated key in the data agent's rows are repaired before loading, counted, and the rows kept", async () => {
+    // Rows a schema-following model writes at random: school 3 names district 9 (none), two schools share id 2.
+    const rows = { tables: { district: [{ id: 1, name: "D1" }], school: [...GOOD_DATA.tables.school.slice(0, 2), { id: 2, district_id: 9, name: "Gamma", status: "Active", score: 580 }] } };
+    const models = provider({ data: json(rows), coder: js(ACTIVE_CODE), reviser: sql(RIGHT_SQL) });
+    const state = await run(tsSqlRefineSpec, models, { maxDataRounds: 1 }, { sql: WRONG_SQL });
+    // Gamma kept, under a fresh id and district 1: no row refused, no re-ask, and the test case finds it.
+    expect(state.testData?.tables.school).toContainEqual({ id: 3, district_id: 1, name: "Gamma", status: "Active", score: 580 });
+    expect(state.testData).toMatchObject({ violations: [], keyRepairs: { renumbered: 1, remapped: 1, dropped: 0 } });
+    expect(state.testCode?.expected.rows).toEqual([["Gamma"]]);
+    expect(state.sql).toBe(RIGHT_SQL);
+    const outcome = tsSqlOutcome(state);
+    expect(outcome).toMatchObject({ tested: true, keysRenumbered: 1, danglingKeysRemapped: 1, repeatedKeyRowsDropped: 0 });
+    expect(summarizeTsSql([outcome])).toContain("test data with repaired keys: 1/1 questions (1 repeated keys renumbered, 1 dangling foreign keys set to a parent's key, 0 rows repeating a key left out)");
   });
 
   it("ablations: noTestCode predicts the result; noInspection takes the first code; noDataAgent samples real rows", async () => {

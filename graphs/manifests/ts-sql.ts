@@ -7,7 +7,8 @@ import { SHARED_SLOT_INFO as SHARED, STRUCTURED_CALLS } from "./shared.ts";
  * TS-SQL's calls per question: link (a structured ask) → [generate (1)] → data (a structured ask of at most
  * DATA_REPLY_ATTEMPTS replies) per data round, up to maxDataRounds (no call with --no-data-agent) → per coder model
  * (Send), coder (1) and, after a failed inspection, again up to maxCodeRefinements (once with --no-inspection) →
- * vote (with --code-vote select, one selector call per further distinct result: at most models − 1) → test, then
+ * vote (back to data when no code or SQL finds an answer in the rows, within maxDataRounds: the coder loops again;
+ * with --code-vote select, one selector call per further distinct result: at most models − 1) → test, then
  * revise (1) while the SQL fails its test, up to maxRevisions. The shortest: usable data at once, code that passes
  * inspection, SQL that passes its test.
  */
@@ -18,7 +19,8 @@ const tsSqlCalls =
     const models = new Set(o.coderModels).size || 1;
     const generate = generator ? 1 : 0;
     const data = o.noDataAgent !== "off" ? { min: 0, max: 0 } : { min: 1, max: o.maxDataRounds * DATA_REPLY_ATTEMPTS };
-    const coderTurns = o.noInspection ? 1 : 1 + o.maxCodeRefinements;
+    // Each data turn after a vote found no answer in the rows runs every coder loop again.
+    const coderTurns = (o.noInspection ? 1 : 1 + o.maxCodeRefinements) * (o.noDataAgent !== "off" ? 1 : o.maxDataRounds);
     const select = o.codeVote === "select" ? models - 1 : 0;
     return {
       min: STRUCTURED_CALLS.min + generate + data.min + models,
@@ -41,14 +43,17 @@ const HANDS_OVER_DONE: SlotRule = {
   },
 };
 
-/** The vote gate decides once every coder model's code is done: an update then would end the question untested. */
+/**
+ * The vote gate decides once every coder model's code is done: an update then would end the question untested. It
+ * may route back to data when no code's result is usable because the rows hold no answer (`NO_ANSWER_GAP`).
+ */
 const VOTE_DECIDES: SlotRule = {
-  must: "return a Command routing to test or execute once every coder model's code is done ({} only while coders work)",
+  must: "return a Command routing to test, execute or data once every coder model's code is done ({} only while coders work)",
   broken: ({ command, goto }, state, options) => {
     const codes = codesIn(state.codeCandidates);
     const coders = codersOf(readOptions(TS_SQL_OPTIONS, options).coderModels);
     if (!coders.every((m) => codes.some((c) => c.model === m && c.done === true))) return undefined;
-    if (command && (goto.includes("test") || goto.includes("execute"))) return undefined;
+    if (command && (goto.includes("test") || goto.includes("execute") || goto.includes("data"))) return undefined;
     return `got ${command ? `a Command routing to ${goto.join(", ") || "nowhere"}` : "a plain update"} with every coder's code done (${coders.map((m) => m || "coder").join(", ")})`;
   },
 };
@@ -92,10 +97,10 @@ const TS_SQL_SLOTS = {
     rules: [HANDS_OVER_DONE],
   },
   vote: {
-    summary: "a gate: {} while other coder models are at work; then choose among their test codes (majority or A/B selection) and route to test (execute without usable code) with a Command",
+    summary: "a gate: {} while other coder models are at work; then choose among their test codes (majority or A/B selection) and route to test (execute without usable code; data while data turns remain when no code or SQL finds an answer in the rows) with a Command",
     role: "selector",
-    reads: ["codeCandidates", "testData", "question", "evidence", "dbPath", "descriptionDir", "sql"],
-    writes: ["testCode"],
+    reads: ["codeCandidates", "testData", "question", "evidence", "dbPath", "descriptionDir", "sql", "dataRounds", "dataStopReason"],
+    writes: ["testCode", "testData", "codeCandidates"],
     rules: [VOTE_DECIDES],
   },
   test: {

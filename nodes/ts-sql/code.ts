@@ -22,6 +22,9 @@ export function extractCode(reply: string): string | null {
 
 const hasComments = (code: string) => /\/\/|\/\*/.test(code);
 
+/** The inspect note's mark when a coder wrote its last turn's code again (its loop ends; counted in the outcome). */
+export const REPEATED_CODE = "the same code as its last turn: no further turn";
+
 /** The coder's task in a Send payload; the coder role's own model, first round, when run outside a fan-out. */
 const taskOf = (state: TsSqlStateValue): CoderTask => state.coderTask ?? { model: "", round: 0 };
 
@@ -59,6 +62,7 @@ export const coderNode: TsSqlNodeFactory = (deps, options) => async (state) => {
     rounds: task.round + 1,
     done: false,
     ...(code ? {} : { problem: call.record.error }),
+    ...(code && retry && code.trim() === retry.code.trim() ? { repeated: true } : {}),
   };
   return new Command({
     update: withCalls({ codeCandidates: [candidate] }, [call.record]),
@@ -99,18 +103,24 @@ export const inspectNode: TsSqlNodeFactory = (deps, options) => async (state) =>
     if (result && isEmptyAnswer(result.rows)) {
       // Whose fault: the data, when its rows lack what the question's linked conditions name (no code finds rows
       // there, so asking the coder again would only loosen its filters); else the code's filters and joins.
+      // Also the data's when the SQL finds nothing in the rows either: two independent readings of the question agree
+      // the rows hold no answer (issue 40: a schema-following model's rows often meet no condition).
       const facts = await schemaFacts(deps, state);
       const gaps = coverageGaps(state.linking, facts.schema, state.testData?.tables ?? {});
-      emptyBecause = gaps.length ? "data" : "code";
+      const sqlFindsNothing = state.testData?.sqlRan === true && state.testData.sqlRows === 0;
+      emptyBecause = gaps.length ? "data" : sqlFindsNothing ? "answer" : "code";
       problem = gaps.length
         ? `the result is empty (no rows, or only null): the test data lacks what the question's conditions name (${gaps.join("; ")})`
-        : "the result is empty (no rows, or only null), but the test data has rows with what the question's conditions name; check the filters and joins";
+        : sqlFindsNothing
+          ? "the result is empty (no rows, or only null), and the SQL finds no answer in the test data either: the rows meet no reading of the question's conditions"
+          : "the result is empty (no rows, or only null), but the test data has rows with what the question's conditions name; check the filters and joins";
     }
     else if (result && !opts.noTestCode && !hasComments(candidate.code)) problem = "the code carries no comments: say in comments what each step computes";
   }
-  const again = Boolean(problem) && emptyBecause !== "data" && !opts.noInspection && task.round < opts.maxCodeRefinements;
+  // Not again: the data is to blame, the coder wrote its last code again (it would give the same), or turns are out.
+  const again = Boolean(problem) && emptyBecause !== "data" && emptyBecause !== "answer" && !candidate.repeated && !opts.noInspection && task.round < opts.maxCodeRefinements;
   const checked: CodeCandidate = { ...candidate, ...(result ? { result } : {}), ...(problem ? { problem } : { problem: undefined }), emptyBecause, done: !again };
-  const note = problem ? `${coderLabel(task.model)} round ${task.round + 1}: ${problem}` : undefined;
+  const note = problem ? `${coderLabel(task.model)} round ${task.round + 1}: ${problem}${candidate.repeated ? ` (${REPEATED_CODE})` : ""}` : undefined;
   const update = { codeCandidates: [checked], attempts: [{ node: "inspect", sql: state.sql, ok: !problem, ...(note ? { note } : {}) }] };
   if (again) {
     const next: CoderTask = { model: task.model, round: task.round + 1 };

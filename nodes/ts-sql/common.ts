@@ -371,3 +371,39 @@ export function testTablesText(facts: SchemaFacts, tables: Record<string, readon
   const notes = descriptionLines(facts.schema, names, keep);
   return notes ? `${text}\n\nColumn descriptions:\n${notes}` : text;
 }
+
+/**
+ * The values a question (and its evidence) names — each number with the numbers just below and above it (so rows can
+ * sit on either side of a bound: "above 40", "between 5000 and 10000"), and each quoted text — offered as example
+ * values of the shown columns they could fill: numbers to the numeric columns (by affinity, or text columns whose
+ * stored examples are all numbers, as a year kept as text), texts to the text columns; key columns get none. By
+ * `table.column` in lower case. Issue 40: a schema-following model writes the values its schema offers; rows that
+ * meet the question's conditions need the question's values. Taken from the question, never the candidate SQL (a
+ * wrong candidate must not steer the data): an offer, never a requirement.
+ */
+export function questionValues(question: string, evidence: string, schema: DbSchema, shown: Map<string, string[]>): Map<string, (string | number)[]> {
+  const text = `${question}\n${evidence}`;
+  const numbers: number[] = [];
+  for (const m of text.matchAll(/(?<![\w.])(-?\d+(?:\.\d+)?)(?!\w|\.\d)/g)) {
+    const n = Number(m[1]);
+    if (!Number.isFinite(n)) continue;
+    for (const v of Number.isInteger(n) ? [n, n - 1, n + 1] : [n]) if (!numbers.includes(v)) numbers.push(v);
+  }
+  const texts = [...new Set([...text.matchAll(/'([^'\n]{1,60})'|"([^"\n]{1,60})"/g)].map((m) => (m[1] ?? m[2] ?? "").trim()).filter(Boolean))];
+  const out = new Map<string, (string | number)[]>();
+  if (!numbers.length && !texts.length) return out;
+  for (const table of schema.tables) {
+    const columns = shown.get(table.name);
+    if (!columns) continue;
+    const keys = new Set([...table.primaryKey, ...table.foreignKeys.flatMap((fk) => fk.columns)].map((c) => c.toLowerCase()));
+    for (const name of columns) {
+      const column = table.columns.find((c) => c.name === name);
+      if (!column || column.primaryKey || keys.has(name.toLowerCase())) continue;
+      const type = column.type.toUpperCase();
+      const numeric = /INT|REAL|FLOA|DOUB|NUM|DEC/.test(type) || (column.samples.length > 0 && column.samples.every((v) => typeof v === "number" || /^-?\d+(\.\d+)?$/.test(v.trim())));
+      const values = numeric ? numbers : /CHAR|CLOB|TEXT/.test(type) || !type ? texts : [];
+      if (values.length) out.set(`${table.name}.${name}`.toLowerCase(), values);
+    }
+  }
+  return out;
+}

@@ -18,6 +18,7 @@ import {
   relevantTables,
   schemaFacts,
   promptHash,
+  questionValues,
   scratchOf,
   type SqlVariant,
   sqlVariants,
@@ -26,6 +27,7 @@ import {
 } from "./common.ts";
 import { dataPrompt, showTables } from "./prompts.ts";
 import { DATA_MIN_ROWS, DATA_REPLY_ATTEMPTS } from "./options.ts";
+import { repairKeys } from "../../tools/key-repair.ts";
 
 /**
  * The data agent's reply schema for one question: its tables by name, each an array of rows, each row an object of
@@ -35,13 +37,16 @@ import { DATA_MIN_ROWS, DATA_REPLY_ATTEMPTS } from "./options.ts";
  * refused; here the JSON schema sent says all the validator checks — every table required (DATA_MIN_ROWS rows asked,
  * as the prompt asks 3 to 8), every column required, no other property — and is strict-mode ready (every property
  * listed and required, no others), so a server decoding under it (OpenAI structured outputs, vLLM, llama.cpp) can
- * only produce replies that are read. A column's description carries the stored values the question was linked to,
- * then its example values. Parsing is looser than what is asked: a table left out has no rows, names match whatever their case, a column a row leaves
+ * only produce replies that are read. A column's description names the key a foreign-key column references, then
+ * offers the stored values the question was linked to, the question's values the column could hold
+ * (`questionValues`), then its example values. What a JSON schema cannot say — a key unique across rows, a value some
+ * row of another table has — is repaired after parsing instead (`repairKeys`, counted), so every reply the schema
+ * allows is read. Parsing is looser than what is asked: a table left out has no rows, names match whatever their case, a column a row leaves
  * out is NULL, a real column not asked for is read as written, a number written as text in a numeric column is read
  * as SQLite stores it, and the older form (`{columns, rows}`) is read too; an unknown column, one named twice, or a
  * row whose length is not its columns', is refused (one line naming it) and asked again.
  */
-export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>, linked: Linking | null = null) {
+export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns?: Map<string, string[]>, linked: Linking | null = null, offered?: Map<string, (string | number)[]>) {
   const picked = schema.tables.filter((t) => tables.includes(t.name));
   const byLower = <T extends { name: string }>(items: T[]) => new Map(items.map((x) => [x.name.toLowerCase(), x.name]));
   const renamed = (names: Map<string, string>) => (value: unknown) =>
@@ -52,7 +57,7 @@ export function dataReplySchema(schema: DbSchema, tables: string[], shownColumns
       const asked = askedColumns(t, shownColumns);
       const columns = asked.map((name) => t.columns.find((c) => c.name === name)!).filter(Boolean);
       // Asked: exactly these columns (additionalProperties false); read: another real column too, as written.
-      const row = z.looseObject(Object.fromEntries(columns.map((c) => [c.name, columnValue(t, c, linked)]))).meta({ additionalProperties: false });
+      const row = z.looseObject(Object.fromEntries(columns.map((c) => [c.name, columnValue(t, c, linked, offered?.get(`${t.name}.${c.name}`.toLowerCase()))]))).meta({ additionalProperties: false });
       // The prompt's "3 to 8 rows per table" asked by the schema too (minItems; more where the question names a larger
       // count), not required to parse: a table left with fewer rows keeps them.
       const rows = z.array(row).meta({ description: `${t.name}'s test rows`, minItems: DATA_MIN_ROWS });
@@ -75,7 +80,7 @@ type Column = Table["columns"][number];
  * CLOB, TEXT: string; REAL, FLOA, DOUB: number; other declared types: number or string; none or BLOB: any scalar),
  * null unless NOT NULL or part of the primary key; described by its example values and linked stored values.
  */
-function columnValue(table: Table, column: Column, linking: Linking | null) {
+function columnValue(table: Table, column: Column, linking: Linking | null, offered: (string | number)[] = []) {
   const type = column.type.toUpperCase();
   const base = /INT/.test(type)
     ? z.number().int()
@@ -88,10 +93,15 @@ function columnValue(table: Table, column: Column, linking: Linking | null) {
           : z.union([z.number(), z.string()]);
   const required = column.notNull || column.primaryKey || table.primaryKey.includes(column.name);
   const stored = (linking?.values ?? []).filter((v) => v.table.toLowerCase() === table.name.toLowerCase() && v.column.toLowerCase() === column.name.toLowerCase()).map((v) => v.value);
-  const examples = [...new Set([...stored, ...column.samples.slice(0, 3)].map((v) => JSON.stringify(typeof v === "string" && v.length > 40 ? v.slice(0, 40) : v)))];
+  // The question's values this column could hold (`questionValues`: a number and its neighbours), as it stores them.
+  const bounds = offered.map((v) => asAffinity(type)(v) as string | number).filter((v) => typeof v === "string" || typeof v === "number");
+  const examples = [...new Set([...stored, ...bounds, ...column.samples.slice(0, 3)].map((v) => JSON.stringify(typeof v === "string" && v.length > 40 ? v.slice(0, 40) : v)))];
   // Read as the scratch database would store it: a number written as text in a numeric column, a number in a text one.
   const value = z.preprocess(asAffinity(type), required ? base : z.union([base, z.null()]));
-  return examples.length ? value.meta({ description: `e.g. ${examples.join(", ")}` }) : value;
+  // A foreign key says which key it holds (a value no row there has is set to one of theirs before loading).
+  const fk = table.foreignKeys.find((f) => f.columns.length === 1 && f.columns[0]!.toLowerCase() === column.name.toLowerCase() && f.refColumns[0]);
+  const description = [fk ? `a ${fk.refTable}.${fk.refColumns[0]} of a ${fk.refTable} row` : "", examples.length ? `e.g. ${examples.join(", ")}` : ""].filter(Boolean).join("; ");
+  return description ? value.meta({ description }) : value;
 }
 
 /** A value as SQLite's column affinity stores it (`type` upper-cased): numeric text as a number, a number as text. */
@@ -156,11 +166,14 @@ export function rowsOfReply(tables: Record<string, Record<string, unknown>[] | u
 
 /**
  * What goes back to the data agent: the schema violations and the coverage gaps (linked tables without rows, linked
- * values absent). Never what the candidate SQL made of the data: a wrong candidate must not shape the test data.
+ * values absent, no answer to the question in the rows), then what the key repair changed (so the next rows need
+ * less of it). Never what the candidate SQL made of the data: a wrong candidate must not shape the test data.
  */
 export function dataProblems(data: TestData | null): string {
   if (!data) return "";
-  return [...data.violations, ...(data.gaps ?? [])].map((v) => `- ${v}`).join("\n");
+  const problems = [...data.violations, ...(data.gaps ?? [])].map((v) => `- ${v}`);
+  if (!problems.length) return "";
+  return [...problems, ...(data.keyRepairs?.notes ?? []).map((n) => `- (repaired before loading) ${n}`)].join("\n");
 }
 
 /** Why the data agent's last reply could not be used (its last turn made no test data), for the next turn. */
@@ -233,7 +246,7 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   const lastPrompts = { ...state.lastPrompts, data: hash };
   // Structured output with its fallbacks (JSON schema, function calling, JSON mode, text); an unusable reply is
   // sent back with what was wrong with it, within the call (callStructured's re-asks) and in the next data turn.
-  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables, shown.columns, state.linking), {
+  const reply = await callStructured(deps.models, "data", prompt, dataReplySchema(facts.schema, tables, shown.columns, state.linking, questionValues(state.question, state.evidence, facts.schema, shown.columns)), {
     name: "test_data",
     maxAttempts: DATA_REPLY_ATTEMPTS,
     description: "Synthetic test rows by table name: {tables: {<table>: [{<column>: value, ...}, ...]}}, every column listed",
@@ -244,8 +257,10 @@ export const dataNode: TsSqlNodeFactory = (deps) => async (state) => {
   }
   // The real database's verdict on the candidate's variants carries over (it does not depend on the rows).
   const variants = state.testData?.variants;
-  const given = rowsOfReply(reply.value.tables);
-  const testData: TestData = { tables: given, columnsNotShown: shown.hidden, source: "generated", loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
+  // Keys a JSON schema cannot constrain (unique across rows, naming another table's row) repaired, and counted.
+  const repaired = repairKeys(facts.schema, rowsOfReply(reply.value.tables));
+  const keyRepairs = repaired.notes.length ? { keyRepairs: { notes: repaired.notes, renumbered: repaired.renumbered, remapped: repaired.remapped, dropped: repaired.dropped } } : {};
+  const testData: TestData = { tables: repaired.tables, columnsNotShown: shown.hidden, source: "generated", ...keyRepairs, loaded: {}, violations: [], gaps: [], sqlRan: false, sqlRows: 0, ...(variants ? { variants } : {}) };
   const retries = reply.records.length - 1;
   return withCalls(
     { dataRounds, lastPrompts, testData, attempts: [{ node: "data", sql: state.sql, ok: true, ...(retries ? { note: `usable after ${retries} re-ask(s)` } : {}) }] },

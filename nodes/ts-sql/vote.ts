@@ -9,6 +9,12 @@ import { codeOrders, comparisonOf, codersOf, coderLabel, isEmptyAnswer, matchesE
 import { TS_SQL_OPTIONS } from "./options.ts";
 import { selectPrompt } from "./prompts.ts";
 
+/** What the data agent is told when the test code finds no answer in its rows (in the question's terms; never the SQL). */
+export const NO_ANSWER_GAP =
+  "the question has no answer on these rows (the test code's result is empty): add rows that meet every condition of the question together (joined through their keys), besides rows that fail each one";
+/** The vote's attempt note when it sends the question back to the data agent for that (counted in the outcome). */
+export const NO_ANSWER_NOTE = "no answer in the test data: the data agent is asked again";
+
 type Usable = CodeCandidate & { result: NonNullable<CodeCandidate["result"]> };
 
 /** Candidates grouped by equal results (the shared scorer's comparison), groups in order of their first member. */
@@ -36,6 +42,22 @@ export const voteNode: TsSqlNodeFactory = (deps, options) => async (state) => {
   if (finals.some((f) => !f)) return {}; // other coder models are still at work
   const usable = (finals as CodeCandidate[]).filter((c): c is Usable => Boolean(c.result && !isEmptyAnswer(c.result.rows) && !(c.problem && !c.result)));
   if (!usable.length) {
+    // Every code's result empty, and nothing says the rows hold an answer (the SQL found nothing there either, or did
+    // not run on them): the data agent again while its turns remain, told the question has no answer on its rows
+    // (never the SQL), then every coder loop afresh on the new rows.
+    const sqlFoundRows = state.testData?.sqlRan === true && state.testData.sqlRows > 0;
+    const empty = (finals as CodeCandidate[]).every((c) => c.emptyBecause === "answer" || (c.emptyBecause === "code" && !sqlFoundRows));
+    if (empty && state.testData && opts.noDataAgent === "off" && state.dataRounds < opts.maxDataRounds && state.dataStopReason === null) {
+      const corroborated = (finals as CodeCandidate[]).every((c) => c.emptyBecause === "answer");
+      return new Command({
+        update: {
+          testData: { ...state.testData, gaps: [...(state.testData.gaps ?? []), NO_ANSWER_GAP] },
+          codeCandidates: (finals as CodeCandidate[]).map((c) => ({ ...c, done: false })),
+          attempts: [{ node: "vote", sql: state.sql, ok: false, note: `${NO_ANSWER_NOTE}${corroborated ? " (the SQL finds nothing there either)" : " (after the coder's turns)"}` }],
+        },
+        goto: "data",
+      });
+    }
     return new Command({
       update: { testCode: null, attempts: [{ node: "vote", sql: state.sql, ok: false, note: "no test code gave a usable result; the SQL is kept untested" }] },
       goto: "execute",

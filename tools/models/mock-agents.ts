@@ -18,6 +18,7 @@
  */
 import Database from "better-sqlite3";
 import type { Question } from "../../state/question.ts";
+import { type KeyFacts, repairKeys } from "../key-repair.ts";
 
 /** One request to an agent: its role and the conversation it was shown. */
 export interface MockRequest {
@@ -135,13 +136,39 @@ export function mockAgents(options: MockAgentsOptions): MockAgents {
 
   const fksOf = (db: Database.Database, t: string) => db.prepare(`PRAGMA foreign_key_list("${t}")`).all() as { table: string; from: string; to: string | null }[];
 
+  /** The keys of a database's tables, as TS-SQL's key repair reads them. */
+  const keyFactsOf = (db: Database.Database): KeyFacts => {
+    const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
+    return {
+      tables: names.map((name) => {
+        const columns = db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string; type: string; pk: number }[];
+        const fks = db.prepare(`PRAGMA foreign_key_list("${name}")`).all() as { id: number; table: string; from: string; to: string | null }[];
+        const ids = [...new Set(fks.map((f) => f.id))];
+        return {
+          name,
+          columns,
+          primaryKey: columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
+          foreignKeys: ids.map((id) => {
+            const parts = fks.filter((f) => f.id === id);
+            const refTable = names.find((n) => n.toLowerCase() === parts[0]!.table.toLowerCase()) ?? parts[0]!.table;
+            const refPk = (db.prepare(`PRAGMA table_info("${refTable}")`).all() as { name: string; pk: number }[]).filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
+            return { columns: parts.map((f) => f.from), refTable, refColumns: parts.map((f, i) => f.to ?? refPk[i]?.name ?? "") };
+          }),
+        };
+      }),
+    };
+  };
+
   /**
-   * The rows the scratch database keeps (foreign keys on): a row whose foreign key names no row of its parent table
-   * (or a parent table the data lacks) is refused, until nothing changes.
+   * The rows the scratch database keeps (foreign keys on), after TS-SQL's key repair (repeated integer keys
+   * renumbered, dangling foreign keys set to a parent's key, as the pipeline does before loading): a row whose
+   * foreign key still names no row of its parent table (or a parent table the data lacks) is refused, until nothing
+   * changes.
    */
   const keptRows = (q: Question, tables: TestTables): TestTables => {
     const db = dbOf(q);
-    const kept: TestTables = Object.fromEntries(Object.entries(tables).map(([t, rows]) => [t, [...rows]]));
+    const repaired = repairKeys(keyFactsOf(db), tables as Parameters<typeof repairKeys>[1]).tables as TestTables;
+    const kept: TestTables = Object.fromEntries(Object.entries(repaired).map(([t, rows]) => [t, [...rows]]));
     for (let changed = true; changed; ) {
       changed = false;
       for (const t of Object.keys(kept)) {
@@ -334,7 +361,8 @@ export function mockAgents(options: MockAgentsOptions): MockAgents {
     return text(
       "The answer follows from the test tables directly.\n```javascript\n" +
         `// ${q.question}\n// worked out from the tables above: the rows the question asks for, with its columns only\n` +
-        `const answer = ${JSON.stringify(objects)};\n` +
+        // A backtick in a value escaped, so a "```" in the data cannot close the code block early.
+        `const answer = ${JSON.stringify(objects).replace(/`/g, "\\u0060")};\n` +
         (ordered
           ? "// in the order the question asks for: sort by the rank worked out above\nresult = answer.map((row, rank) => ({ row, rank })).sort((a, b) => a.rank - b.rank).map((x) => x.row);\n```"
           : "// the result is the answer as row objects\nresult = answer;\n```"),
