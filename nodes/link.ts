@@ -32,6 +32,8 @@ export interface LinkInput {
   descriptionDir?: string;
   /** Keywords given outright (no linker call), e.g. `sqlmend link --keywords`. */
   keywords?: string[];
+  /** Where the value index lives (default: the process's data directory). */
+  dataDir?: string;
 }
 
 /** The link step outside a graph too (`sqlmend link`): keywords, then values and columns; with the calls it made. */
@@ -48,7 +50,7 @@ export async function linkQuestion(deps: NodeDeps, input: LinkInput): Promise<{ 
       keywords = lexicalKeywords(input.question, input.evidence);
     }
   }
-  const found = await linkKeywords(keywords, { dbPath: input.dbPath, descriptionDir: input.descriptionDir, executor: deps.executor, embeddings: deps.embeddings });
+  const found = await linkKeywords(keywords, { dbPath: input.dbPath, descriptionDir: input.descriptionDir, executor: deps.executor, embeddings: deps.embeddings, dataDir: input.dataDir });
   const note = [why, found.linking.note].filter(Boolean).join("; ");
   return { linking: { ...found.linking, ...(note ? { note } : {}) }, records: [...records, ...found.records], ...(found.index ? { index: found.index } : {}) };
 }

@@ -98,7 +98,11 @@ describe("the explore and upkeep API", () => {
     const { index: printedIndex, ...printedRest } = JSON.parse(printed.out);
     const { index, ...rest } = found;
     expect(printedRest).toEqual(rest);
-    expect(printedIndex).toMatchObject({ file: index!.file, entries: index!.entries, reused: true });
+    // Built once here (this test's own data directory), the same index the command then opened.
+    expect(index).toMatchObject({ reused: false });
+    expect(printedIndex).toMatchObject({ file: index!.file, entries: index!.entries });
+    // The index is in the caller's data directory (SQLMEND_HOME), where no other process rebuilds it.
+    expect(index!.file.startsWith(path.join(dir, "home"))).toBe(true);
 
     const given = await link({ db: "flights.sqlite", question: "anything", keywords: ["Lufthansaa"] }, io());
     expect([given.keywordSource, given.keywords, given.values[0]?.value]).toEqual(["keywords", ["Lufthansaa"], "Lufthansa"]);

@@ -1,3 +1,4 @@
+import { dataDir } from "../../tools/paths.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { type ConfigInput, type ConfigOf, checkConfig, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
@@ -74,6 +75,8 @@ export async function linkOne(config: LinkConfig, io: Pick<CliIO, "env" | "cwd" 
       dbPath,
       descriptionDir: config.descriptionDir ? path.resolve(io.cwd, config.descriptionDir) : undefined,
       keywords: keywords ?? (hasModel ? undefined : lexicalKeywords(question, evidence)),
+      // The value index lives in the caller's data directory (its SQLMEND_HOME), not the process's.
+      dataDir: dataDir(io.env, io.cwd),
     });
     return { ...linking, keywordSource: keywords ? "keywords" : hasModel ? "linker" : "question", usage: usageOfCalls(records), ...(index ? { index } : {}) };
   } finally {
