@@ -7,7 +7,7 @@
  *   questions leave behind;
  * - the peak RSS of sqlmend's process tree (the launcher and its SQL workers; the server and agents are here, apart),
  *   sampled from /proc (bench/peak-rss.ts), over the questions run (target for all 6,904 Spider train questions:
- *   <= 300 MB).
+ *   <= 300 MB), and the tree's CPU a question (sampled the same way: what memory is saved must not cost speed).
  * sqlmend runs as bin/sqlmend.js chooses (dist/ when built and fresh, else the sources through tsx): the line says which.
  *
  * Run: npx tsx bench/memory-flat.ts --spider DIR [--limit N (default: all)] [--marks 600,3000] [--concurrency K]
@@ -102,7 +102,7 @@ try {
   } else console.log(`retained heap: the run did not reach question ${heapAt.has(first) ? last : first} (pass --limit >= ${last})`);
   console.log(
     `peak RSS of sqlmend's process tree: ${run.peakMb.toFixed(0)} MB over ${questions} questions (target for all ${SPIDER_TRAIN.toLocaleString("en-US")} Spider train questions <= ${PEAK_TARGET_MB} MB): ` +
-      `${run.peakMb <= PEAK_TARGET_MB ? "within target" : "ABOVE target"}${questions >= SPIDER_TRAIN ? "" : " (not the whole split: --limit)"}; processes ${run.processesMb.slice(0, 5).join(", ")} MB; ${(run.ms / 1000).toFixed(0)} s`,
+      `${run.peakMb <= PEAK_TARGET_MB ? "within target" : "ABOVE target"}${questions >= SPIDER_TRAIN ? "" : " (not the whole split: --limit)"}; processes ${run.processesMb.slice(0, 5).join(", ")} MB; ${(run.ms / 1000).toFixed(0)} s, CPU of the tree ${(run.cpuMs / 1000).toFixed(1)} s (${(run.cpuMs / questions).toFixed(2)} ms a question)`,
   );
 } finally {
   await server.close();

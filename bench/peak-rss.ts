@@ -15,6 +15,16 @@ const rssKb = (pid: number): number => {
   }
 };
 
+/** CPU ms (user + system) a process has used so far (its own: each descendant is sampled itself); 0 when gone. */
+const cpuMs = (pid: number): number => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+};
+
 /** The pid and all its descendants now. */
 function tree(root: number): number[] {
   const children = new Map<number, number[]>();
@@ -45,6 +55,8 @@ export interface SampledRun {
   ms: number;
   /** Each process's own peak (sampled), MB, largest first. */
   processesMb: number[];
+  /** CPU ms of the tree: each process's last sampled figure (a process that ends between samples loses < 20 ms). */
+  cpuMs: number;
 }
 
 /** Runs the command and returns its output and the peak of its process tree's summed RSS. */
@@ -60,6 +72,7 @@ export function runSampled(command: string, args: string[], options: { cwd?: str
     child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr = (stderr + t).slice(-20_000)));
     let peakKb = 0;
     const perPid = new Map<number, number>();
+    const cpuPerPid = new Map<number, number>();
     const timer = setInterval(() => {
       if (child.pid === undefined) return;
       let sum = 0;
@@ -67,6 +80,7 @@ export function runSampled(command: string, args: string[], options: { cwd?: str
         const kb = rssKb(pid);
         sum += kb;
         perPid.set(pid, Math.max(perPid.get(pid) ?? 0, kb));
+        cpuPerPid.set(pid, Math.max(cpuPerPid.get(pid) ?? 0, cpuMs(pid)));
       }
       peakKb = Math.max(peakKb, sum);
     }, 20);
@@ -74,7 +88,7 @@ export function runSampled(command: string, args: string[], options: { cwd?: str
     child.on("close", (code) => {
       clearInterval(timer);
       const processes = [...perPid.values()].filter((kb) => kb > 0).map((kb) => Math.round(kb / 1024)).sort((a, b) => b - a);
-      resolve({ code, stdout, stderr, peakMb: peakKb / 1024, ms: performance.now() - started, processesMb: processes });
+      resolve({ code, stdout, stderr, peakMb: peakKb / 1024, ms: performance.now() - started, processesMb: processes, cpuMs: [...cpuPerPid.values()].reduce((a, b) => a + b, 0) });
     });
   });
 }

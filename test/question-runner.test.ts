@@ -4,6 +4,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
 import { UserError } from "../core/errors.ts";
 import { failedLine, jsonLinesStore, type RecordStore, runQuestions } from "../runner/run/question-loop.ts";
@@ -138,6 +140,45 @@ describe("runQuestions", () => {
     expect(result.records.map((r) => r.id)).toEqual(["1", "2", "3"]);
     expect(parse(fs.readFileSync(file, "utf8")).map((r) => r.id)).toEqual(["1", "2", "3"]);
     expect(fs.readFileSync(file, "utf8").trim().split("\n")).toHaveLength(3);
+  });
+});
+
+describe("runQuestions: memory flat with the work", () => {
+  it("holds no finished question's record while the run goes on when its store reads them back; returns them all at the end", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const dir = makeTempDir();
+    dirs.push(dir);
+    const file = path.join(dir, "results.jsonl");
+    const parse = (text: string) => text.split("\n").flatMap((line) => (line.trim() ? [JSON.parse(line) as Rec] : []));
+    // Each record made for the run carries a big payload; the registry hears when one is collected.
+    let collected = 0;
+    const registry = new FinalizationRegistry(() => void collected++);
+    const finishedBefore: number[] = [];
+    const result = await runQuestions<Rec>({
+      command: "test",
+      io: captured().io,
+      questions,
+      store: jsonLinesStore(file, parse),
+      concurrency: 1,
+      run: async (q) => {
+        if (q.id === "6") {
+          // Five questions have finished: none of their records may still be held by the loop.
+          for (let i = 0; i < 20 && collected < 5; i++) {
+            gc();
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          finishedBefore.push(collected);
+        }
+        const record = { id: q.id, ok: true, tokens: Number(q.id), payload: "x".repeat(100_000) } as Rec;
+        registry.register(record, q.id);
+        return record;
+      },
+      failed: () => false,
+      progress: { of: () => ({ hit: true, tokens: 0 }) },
+    });
+    expect(finishedBefore).toEqual([5]);
+    expect(result.records.map((r) => [r.id, r.tokens])).toEqual(questions.map((q) => [q.id, Number(q.id)]));
   });
 });
 

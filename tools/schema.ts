@@ -208,7 +208,13 @@ function listDescriptionFiles(dir: string): Map<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-const cache = new Map<string, Promise<DbSchema>>();
+/**
+ * Schemas by file state: a read in flight is its promise, a finished one the schema itself (a promise made inside a
+ * graph run keeps that run's context — LangChain's config, LangGraph's loop — alive as long as it is kept). The newest
+ * SCHEMAS_KEPT, so a run over many databases holds a bounded number.
+ */
+const cache = new Map<string, Promise<DbSchema> | DbSchema>();
+const SCHEMAS_KEPT = 256;
 
 const text = (value: SqlValue | undefined): string => (value === null || value === undefined ? "" : String(value));
 const int = (value: SqlValue | undefined): number => (typeof value === "bigint" ? Number(value) : Number(value ?? 0));
@@ -242,12 +248,25 @@ export async function readSchema(dbPath: string, opts: ReadSchemaOptions = {}): 
     throw new Error(`cannot read the schema: database file not found: ${file}`);
   }
   const key = JSON.stringify([file, info.mtimeMs, info.size, path.resolve(descriptionDir), sampleValues, opts.sampleTimeoutMs]);
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = describe(file, descriptionDir, sampleValues, opts.executor ?? getSharedExecutor(), opts.sampleTimeoutMs ?? 2000);
-    cache.set(key, pending);
-    pending.catch(() => cache.delete(key));
+  const kept = cache.get(key);
+  if (kept !== undefined) {
+    // Most recently used last (the oldest go first).
+    cache.delete(key);
+    cache.set(key, kept);
+    return kept;
   }
+  const pending = describe(file, descriptionDir, sampleValues, opts.executor ?? getSharedExecutor(), opts.sampleTimeoutMs ?? 2000).then(
+    (schema) => {
+      if (cache.get(key) === pending) cache.set(key, schema);
+      return schema;
+    },
+    (error: unknown) => {
+      if (cache.get(key) === pending) cache.delete(key);
+      throw error;
+    },
+  );
+  cache.set(key, pending);
+  while (cache.size > SCHEMAS_KEPT) cache.delete(cache.keys().next().value!);
   return pending;
 }
 

@@ -26,6 +26,11 @@ export interface RecordStore<R> {
    * rewrites itself to one record per question.
    */
   compact?(): void;
+  /**
+   * The records kept, read back as `load` reads them. A store that can lets the loop hold no finished question's
+   * record in memory (memory flat over thousands of questions): the loop's records are read back once it ends.
+   */
+  reread?(): Map<string, R>;
 }
 
 /**
@@ -53,6 +58,8 @@ export function jsonLinesStore<R extends { id: string }>(file: string, parse: (t
       if (superseded) readJsonLines(file, parse);
       superseded = false;
     },
+    // Read only: `compact` has made the file one line per question.
+    reread: () => new Map((fs.existsSync(file) ? parse(fs.readFileSync(file, "utf8")) : []).map((r) => [r.id, r])),
   };
 }
 
@@ -167,7 +174,9 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
           return;
         }
         config.store.append(record);
-        done.set(q.id, record);
+        // Read back at the end when the store can: a finished question's record is not held for the whole run.
+        if (config.store.reread) done.delete(q.id);
+        else done.set(q.id, record);
         ranNow++;
         ranNowIds.push(q.id);
         const { hit, tokens } = config.progress.of(record);
@@ -191,7 +200,8 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
     config.store.compact?.();
   }
   if (fatal !== undefined) throw fatal instanceof Error ? fatal : new UserError(String(fatal));
-  const records = questions.map((q) => done.get(q.id)).filter((r): r is R => r !== undefined);
+  const kept = config.store.reread?.() ?? done;
+  const records = questions.map((q) => kept.get(q.id)).filter((r): r is R => r !== undefined);
   const failed = records.filter((r) => config.failed(r));
   const notRun = questions.length - records.length;
   const stopped = interrupt.stopping();
