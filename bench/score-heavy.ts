@@ -9,9 +9,10 @@
  * Each command runs in turn, round after round (--rounds), after one untimed round; medians of wall time and of the
  * CPU of each whole process tree. Exits 1 naming a missing peer (--ts-official).
  *
- *   npx tsx bench/score-heavy.ts --ts-official PATH [--rounds N] [--cpus N] [--db FILE] [--python BIN]
+ *   npx tsx bench/score-heavy.ts --ts-official PATH [--rounds N] [--cpus N] [--db FILE] [--python BIN] [--baseline CHECKOUT]
  *
  * --db FILE: build the database there once and reuse it on later runs (default: a temporary one, removed).
+ * --baseline CHECKOUT: another sqlmend checkout (built), its `score` timed in the same rounds (before/after figures).
  * Run `npm run build` first (otherwise the launcher runs the sources through tsx).
  */
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -23,7 +24,7 @@ import Database from "better-sqlite3";
 import { distIsFresh } from "../bin/freshness.js";
 import { median, PeerMissing, pythonOf, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
 
-const USAGE = "usage: npx tsx bench/score-heavy.ts --ts-official PATH [--rounds N] [--cpus N] [--db FILE] [--python BIN]";
+const USAGE = "usage: npx tsx bench/score-heavy.ts --ts-official PATH [--rounds N] [--cpus N] [--db FILE] [--python BIN] [--baseline CHECKOUT]";
 const { values } = parseArgs({
   options: {
     "ts-official": { type: "string" },
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     cpus: { type: "string" },
     db: { type: "string" },
     python: { type: "string" },
+    baseline: { type: "string" },
     help: { type: "boolean" },
   },
 });
@@ -151,16 +153,20 @@ try {
   writeFileSync(path.join(tmp, "bare-job.json"), JSON.stringify({ db: dbFile, pairs: queries.map((q) => [q, q]) }));
   writeFileSync(path.join(tmp, "bare-loop.mjs"), BARE_LOOP);
   const spider = spiderPeer(python, tsDir, path.join(tmp, "spider"), queries.map((q) => ({ pred: q, gold: q, db: dbFile })));
-  const sqlmend = (semantics: string) => [path.join(ROOT, "bin/sqlmend.js"), "score", "--questions", questions, "--db-dir", dbRoot, "--pred", "gold", "--semantics", semantics, "--concurrency", String(cpus)];
+  const baseline = values.baseline ? path.resolve(values.baseline, "bin/sqlmend.js") : undefined;
+  if (baseline && !existsSync(baseline)) throw new PeerMissing(`--baseline ${values.baseline}: no bin/sqlmend.js there`);
+  const sqlmend = (semantics: string, launcher = path.join(ROOT, "bin/sqlmend.js")) => [launcher, "score", "--questions", questions, "--db-dir", dbRoot, "--pred", "gold", "--semantics", semantics, "--concurrency", String(cpus)];
 
   const runs = {
     bare: () => timed("the bare loop", process.execPath, [path.join(tmp, "bare-loop.mjs"), path.join(tmp, "bare-job.json")], { env: { ...process.env, BARE_REQUIRE_FROM: path.join(ROOT, "package.json") } }),
     sqlmendBird: () => timed("sqlmend score --semantics bird", process.execPath, sqlmend("bird")),
     spiderPeer: () => timed("the official exec_eval loop", python, spider.args, { cwd: spider.cwd }),
     sqlmendSpider: () => timed("sqlmend score --semantics spider", process.execPath, sqlmend("spider")),
+    baselineBird: () => timed("the baseline's score --semantics bird", process.execPath, sqlmend("bird", baseline)),
+    baselineSpider: () => timed("the baseline's score --semantics spider", process.execPath, sqlmend("spider", baseline)),
   };
   type Name = keyof typeof runs;
-  const names = Object.keys(runs) as Name[];
+  const names = (Object.keys(runs) as Name[]).filter((n) => baseline || !n.startsWith("baseline"));
   const results = Object.fromEntries(names.map((n) => [n, [] as Timed[]])) as Record<Name, Timed[]>;
   console.log(`database: ${dbFile}, ${queries.length} join/aggregate pairs (the gold predicted back)`);
   console.log(`peers: a bare two-process better-sqlite3 loop (${process.execPath}); Spider ${path.join(tsDir, "exec_eval.py")} (eval_exec_match per pair, ${python})`);
@@ -193,6 +199,10 @@ try {
   const spiderCpuRatio = cpu("sqlmendSpider") / cpu("spiderPeer");
   console.log("");
   console.log(`heavy scoring: sqlmend score (bird) / bare loop = ${wallRatio.toFixed(2)}x wall, ${cpuRatio.toFixed(2)}x CPU (target <= 1.15x both: ${wallRatio <= 1.15 && cpuRatio <= 1.15 ? "met" : "NOT met"})`);
+  if (baseline) {
+    console.log(`baseline ${baseline}: bird ${secs(wall("baselineBird"))} s (${secs(cpu("baselineBird"))} s) = ${(wall("baselineBird") / wall("bare")).toFixed(2)}x wall, ${(cpu("baselineBird") / cpu("bare")).toFixed(2)}x CPU of the bare loop   runs ${list("baselineBird")}`);
+    console.log(`                  spider ${secs(wall("baselineSpider"))} s (${secs(cpu("baselineSpider"))} s) = ${(cpu("baselineSpider") / cpu("spiderPeer")).toFixed(2)}x exec_eval's CPU   runs ${list("baselineSpider")}`);
+  }
   console.log(`heavy scoring: sqlmend score (spider) / exec_eval = ${spiderCpuRatio.toFixed(2)}x CPU (target <= 1.0x: ${spiderCpuRatio <= 1 ? "met" : "NOT met"}); wall ${(wall("sqlmendSpider") / wall("spiderPeer")).toFixed(2)}x`);
   if (oursBird?.correct !== queries.length || oursSpider?.correct !== queries.length || Number(bareCorrect) !== queries.length || spiderCorrect !== queries.length) {
     console.log("note: a scorer did not find every gold right on itself: the figures above are not comparable");

@@ -9,12 +9,13 @@
  * The official code is never downloaded: give checkouts (bench/official-peers.ts says what stands in for what); the
  * bench exits 1 naming the one that is missing.
  *
- *   npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN]
+ *   npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN] [--baseline CHECKOUT]
  *
+ * --baseline CHECKOUT: another sqlmend checkout (built), its `score` timed in the same rounds (before/after figures).
  * Run `npm run build` first: without a fresh dist/ the launcher runs the TypeScript sources through tsx (said below).
  * Reads the benchmark; writes only to a temporary folder.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +24,7 @@ import { distIsFresh } from "../bin/freshness.js";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { birdPeer, median, minidevEvaluationDir, PeerMissing, pythonOf, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
 
-const USAGE = "usage: npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN]";
+const USAGE = "usage: npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN] [--baseline CHECKOUT]";
 const { values } = parseArgs({
   options: {
     bench: { type: "string" },
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     cpus: { type: "string" },
     python: { type: "string" },
+    baseline: { type: "string" },
   },
 });
 if (!values.bench) {
@@ -57,16 +59,20 @@ try {
   const pairs = questions.map((q) => ({ pred: q.goldSql!, gold: q.goldSql!, db: q.dbPath, dbId: q.dbId }));
   const bird = birdPeer(python, evaluationDir, path.join(tmp, "bird"), pairs, path.join(benchDir, "database"), cpus);
   const spider = spiderPeer(python, tsDir, path.join(tmp, "spider"), pairs);
-  const sqlmend = (semantics: string) => [path.join(ROOT, "bin/sqlmend.js"), "score", "--bench", benchDir, "--pred", "gold", "--semantics", semantics, "--concurrency", String(cpus)];
+  const baseline = values.baseline ? path.resolve(values.baseline, "bin/sqlmend.js") : undefined;
+  if (baseline && !existsSync(baseline)) throw new PeerMissing(`--baseline ${values.baseline}: no bin/sqlmend.js there`);
+  const sqlmend = (semantics: string, launcher = path.join(ROOT, "bin/sqlmend.js")) => [launcher, "score", "--bench", benchDir, "--pred", "gold", "--semantics", semantics, "--concurrency", String(cpus)];
 
   const runs = {
     birdPeer: () => timed("the official BIRD evaluation_ex.py", python, bird.args, { cwd: bird.cwd }),
     sqlmendBird: () => timed("sqlmend score --semantics bird", process.execPath, sqlmend("bird")),
     spiderPeer: () => timed("the official exec_eval loop", python, spider.args, { cwd: spider.cwd }),
     sqlmendSpider: () => timed("sqlmend score --semantics spider", process.execPath, sqlmend("spider")),
+    baselineBird: () => timed("the baseline's score --semantics bird", process.execPath, sqlmend("bird", baseline)),
+    baselineSpider: () => timed("the baseline's score --semantics spider", process.execPath, sqlmend("spider", baseline)),
   };
   type Name = keyof typeof runs;
-  const names = Object.keys(runs) as Name[];
+  const names = (Object.keys(runs) as Name[]).filter((n) => baseline || !n.startsWith("baseline"));
   const results = Object.fromEntries(names.map((n) => [n, [] as Timed[]])) as Record<Name, Timed[]>;
   console.log(`benchmark: ${benchDir} (Spider dev), ${questions.length} pairs (the gold predicted back; ${bench.skipped.length} questions without a database left out)`);
   console.log(`peers: BIRD ${path.join(evaluationDir, "evaluation_ex.py")} (--num_cpus ${cpus}); Spider ${path.join(tsDir, "exec_eval.py")} (eval_exec_match per pair); ${python}`);
@@ -101,6 +107,10 @@ try {
   const spiderRatio = wall("sqlmendSpider") / wall("spiderPeer");
   console.log("");
   console.log(`light scoring, BIRD semantics: sqlmend score / official evaluation_ex.py = ${birdRatio.toFixed(2)}x wall (target <= 1.0x: ${birdRatio <= 1 ? "met" : "NOT met"}); CPU ${(cpu("sqlmendBird") / cpu("birdPeer")).toFixed(2)}x`);
+  if (baseline) {
+    console.log(`baseline ${baseline}: BIRD ${secs(wall("baselineBird"))} s (${secs(cpu("baselineBird"))} s) = ${(wall("baselineBird") / wall("birdPeer")).toFixed(2)}x evaluation_ex.py   runs ${list("baselineBird")}`);
+    console.log(`                  Spider ${secs(wall("baselineSpider"))} s (${secs(cpu("baselineSpider"))} s) = ${(wall("baselineSpider") / wall("spiderPeer")).toFixed(2)}x exec_eval   runs ${list("baselineSpider")}`);
+  }
   console.log(`light scoring, Spider semantics: sqlmend score / official exec_eval = ${spiderRatio.toFixed(2)}x wall (target <= 1.0x: ${spiderRatio <= 1 ? "met" : "NOT met"}); CPU ${(cpu("sqlmendSpider") / cpu("spiderPeer")).toFixed(2)}x`);
   if (oursBird?.correct !== pairs.length || oursSpider?.correct !== pairs.length || spiderCorrect !== pairs.length || birdEx !== 100) {
     console.log("note: a scorer did not find every gold right on itself: the figures above are not comparable");

@@ -269,7 +269,7 @@ describe("comparisons sent ahead", () => {
     const ex = createExecutor({ size: 1 });
     try {
       // 200 comparisons queued at once: batches of 64 for one worker, the next always sent behind the current one.
-      const compare = (i: number, pred: string) => ex.compare(db, pred, `SELECT n FROM big WHERE n = ${i + 1}`, { semantics: "bird", timeoutMs: 600 });
+      const compare = (i: number, pred: string) => ex.compare!(db, pred, `SELECT n FROM big WHERE n = ${i + 1}`, { semantics: "bird", timeoutMs: 600 });
       const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => compare(i, i === 3 ? RUNAWAY : `SELECT n FROM big WHERE n = ${i + 1}`)));
       expect(ex.jobsSentAhead).toBeGreaterThan(0);
       expect(outcomes[3]).toMatchObject({ correct: false, pred: { ok: false, kind: "timeout" } });
