@@ -535,7 +535,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       this.queue.push({ id: this.nextId++, message, timeoutMs, resolve });
       // While a caller is still queueing (a scorer queues every question in one turn), an idle worker gets a whole
       // batch as soon as the queue holds one for every worker: it starts on it (or on its start-up) meanwhile.
-      if (this.queue.length >= MAX_BATCH * this.size) this.pump(MAX_BATCH * this.size);
+      if (this.queue.length >= MAX_BATCH * this.size) this.pump(MAX_BATCH * this.size, false);
       this.schedulePump();
     });
   }
@@ -617,7 +617,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
    * every worker busy, sends a worker comparing its next comparisons behind its current ones (one job ahead at most):
    * it goes on without a round trip to this process between batches, which a loaded machine makes long.
    */
-  private pump(minQueued = 1): void {
+  private pump(minQueued = 1, ahead = true): void {
     while (this.queue.length >= minQueued && !this.closed) {
       let slot = [...this.slots].find((s) => !s.job && !s.killedWith);
       if (!slot && this.slots.size < this.size) slot = this.spawn();
@@ -625,9 +625,11 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
         this.assign(slot, this.takeJob());
         continue;
       }
-      const busy = isComparison(this.queue[0]!) ? [...this.slots].find((s) => s.job && !s.next && !s.killedWith && isComparison(s.job)) : undefined;
+      // Not while a caller is still queueing: how much is left to share out is known only once it is done.
+      const busy = ahead && isComparison(this.queue[0]!) ? [...this.slots].find((s) => s.job && !s.next && !s.killedWith && isComparison(s.job)) : undefined;
       if (!busy) return;
-      this.sendAhead(busy, this.takeJob());
+      // Half a share: what is committed ahead to one worker stays small beside what is left for all.
+      this.sendAhead(busy, this.takeJob(2 * this.size));
     }
   }
 
@@ -658,10 +660,10 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
    * a slow one is done); a batch that fails as a whole (time limit, crash) fails each of its comparisons the same
    * way, and compare() then redoes them apart.
    */
-  private takeJob(): Job {
+  private takeJob(shares = this.size): Job {
     const first = this.queue.shift()!;
     if (first.message.type !== "compare") return first;
-    const limit = Math.min(MAX_BATCH, Math.ceil((this.queue.length + 1) / this.size));
+    const limit = Math.min(MAX_BATCH, Math.ceil((this.queue.length + 1) / shares));
     const batch = [first];
     while (batch.length < limit && this.queue[0]?.message.type === "compare") batch.push(this.queue.shift()!);
     if (batch.length === 1) return first;
