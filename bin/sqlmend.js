@@ -14,12 +14,17 @@ if (process.env.SQLMEND_SOURCE === "1" || !distIsFresh(root)) {
   register();
   from = { dir: "../", ext: "ts" };
 }
-// A command that runs SQL has its worker processes started first: they boot while the launcher's modules load.
+// A command that runs SQL has its worker processes started first: they boot while the launcher's modules load. An
+// early start only: should it fail, main() starts them as it loads the command (and reports what is wrong).
 const [command] = process.argv.slice(2);
 if (command && !process.argv.includes("--help") && !process.argv.includes("-h")) {
-  const { SQL_WORKERS } = await import(`${from.dir}cli/commands/sql-workers.${from.ext}`);
-  const count = Object.hasOwn(SQL_WORKERS, command) ? SQL_WORKERS[command] : undefined;
-  if (count !== undefined) (await import(`${from.dir}tools/sqlite/executor.${from.ext}`)).prestartWorkers(count === "cpus" ? availableParallelism() : count);
+  try {
+    const { SQL_WORKERS } = await import(`${from.dir}cli/commands/sql-workers.${from.ext}`);
+    const count = Object.hasOwn(SQL_WORKERS, command) ? SQL_WORKERS[command] : undefined;
+    if (count !== undefined) (await import(`${from.dir}tools/sqlite/executor.${from.ext}`)).prestartWorkers(count === "cpus" ? availableParallelism() : count);
+  } catch {
+    // main() starts them
+  }
 }
 const entry = `${from.dir}cli/main.${from.ext}`;
 // `sqlmend ... | head` closes the pipe early: end quietly rather than with a stack trace.
