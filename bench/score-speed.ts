@@ -9,9 +9,11 @@
  * The official code is never downloaded: give checkouts (bench/official-peers.ts says what stands in for what); the
  * bench exits 1 naming the one that is missing.
  *
- *   npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN] [--baseline CHECKOUT]
+ *   npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN] [--baseline CHECKOUT] [--also-without-ca-certs]
  *
  * --baseline CHECKOUT: another sqlmend checkout (built), its `score` timed in the same rounds (before/after figures).
+ * --also-without-ca-certs: where NODE_EXTRA_CA_CERTS is set (every Node start then reads that bundle), sqlmend's BIRD
+ * run is also timed with it unset, in the same rounds.
  * Run `npm run build` first: without a fresh dist/ the launcher runs the TypeScript sources through tsx (said below).
  * Reads the benchmark; writes only to a temporary folder.
  */
@@ -24,7 +26,7 @@ import { distIsFresh } from "../bin/freshness.js";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
 import { birdPeer, median, minidevEvaluationDir, PeerMissing, pythonOf, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
 
-const USAGE = "usage: npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN] [--baseline CHECKOUT]";
+const USAGE = "usage: npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN] [--baseline CHECKOUT] [--also-without-ca-certs]";
 const { values } = parseArgs({
   options: {
     bench: { type: "string" },
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     cpus: { type: "string" },
     python: { type: "string" },
     baseline: { type: "string" },
+    "also-without-ca-certs": { type: "boolean" },
   },
 });
 if (!values.bench) {
@@ -59,6 +62,8 @@ try {
   const pairs = questions.map((q) => ({ pred: q.goldSql!, gold: q.goldSql!, db: q.dbPath, dbId: q.dbId }));
   const bird = birdPeer(python, evaluationDir, path.join(tmp, "bird"), pairs, path.join(benchDir, "database"), cpus);
   const spider = spiderPeer(python, tsDir, path.join(tmp, "spider"), pairs);
+  const { NODE_EXTRA_CA_CERTS: caCerts, ...withoutCaCerts } = process.env;
+  const withoutCa = Boolean(values["also-without-ca-certs"] && caCerts);
   const baseline = values.baseline ? path.resolve(values.baseline, "bin/sqlmend.js") : undefined;
   if (baseline && !existsSync(baseline)) throw new PeerMissing(`--baseline ${values.baseline}: no bin/sqlmend.js there`);
   const sqlmend = (semantics: string, launcher = path.join(ROOT, "bin/sqlmend.js")) => [launcher, "score", "--bench", benchDir, "--pred", "gold", "--semantics", semantics, "--concurrency", String(cpus)];
@@ -70,9 +75,10 @@ try {
     sqlmendSpider: () => timed("sqlmend score --semantics spider", process.execPath, sqlmend("spider")),
     baselineBird: () => timed("the baseline's score --semantics bird", process.execPath, sqlmend("bird", baseline)),
     baselineSpider: () => timed("the baseline's score --semantics spider", process.execPath, sqlmend("spider", baseline)),
+    birdWithoutCaCerts: () => timed("sqlmend score --semantics bird without NODE_EXTRA_CA_CERTS", process.execPath, sqlmend("bird"), { env: withoutCaCerts }),
   };
   type Name = keyof typeof runs;
-  const names = (Object.keys(runs) as Name[]).filter((n) => baseline || !n.startsWith("baseline"));
+  const names = (Object.keys(runs) as Name[]).filter((n) => (baseline || !n.startsWith("baseline")) && (withoutCa || n !== "birdWithoutCaCerts"));
   const results = Object.fromEntries(names.map((n) => [n, [] as Timed[]])) as Record<Name, Timed[]>;
   console.log(`benchmark: ${benchDir} (Spider dev), ${questions.length} pairs (the gold predicted back; ${bench.skipped.length} questions without a database left out)`);
   console.log(`peers: BIRD ${path.join(evaluationDir, "evaluation_ex.py")} (--num_cpus ${cpus}); Spider ${path.join(tsDir, "exec_eval.py")} (eval_exec_match per pair); ${python}`);
@@ -107,6 +113,10 @@ try {
   const spiderRatio = wall("sqlmendSpider") / wall("spiderPeer");
   console.log("");
   console.log(`light scoring, BIRD semantics: sqlmend score / official evaluation_ex.py = ${birdRatio.toFixed(2)}x wall (target <= 1.0x: ${birdRatio <= 1 ? "met" : "NOT met"}); CPU ${(cpu("sqlmendBird") / cpu("birdPeer")).toFixed(2)}x`);
+  if (withoutCa) {
+    const w = wall("birdWithoutCaCerts");
+    console.log(`without NODE_EXTRA_CA_CERTS: BIRD ${secs(w)} s (${secs(cpu("birdWithoutCaCerts"))} s) = ${(w / wall("birdPeer")).toFixed(2)}x evaluation_ex.py   runs ${list("birdWithoutCaCerts")}`);
+  }
   if (baseline) {
     console.log(`baseline ${baseline}: BIRD ${secs(wall("baselineBird"))} s (${secs(cpu("baselineBird"))} s) = ${(wall("baselineBird") / wall("birdPeer")).toFixed(2)}x evaluation_ex.py   runs ${list("baselineBird")}`);
     console.log(`                  Spider ${secs(wall("baselineSpider"))} s (${secs(cpu("baselineSpider"))} s) = ${(wall("baselineSpider") / wall("spiderPeer")).toFixed(2)}x exec_eval   runs ${list("baselineSpider")}`);
