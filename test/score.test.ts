@@ -10,6 +10,8 @@ import {
   readPredictionFile,
   readPredictions,
   removeDistinct,
+  firstStatement,
+  pythonStatements,
   resultFingerprint,
   resultsMatch,
   scoreAll,
@@ -116,6 +118,20 @@ describe("resultFingerprint", () => {
 });
 
 describe("query rewriting", () => {
+  it("the statement rules read a ';' inside a string or after the statement alike, with or without tokenizing", () => {
+    // Texts without comment marks and with at most a trailing ';' skip the tokenizer: each answer is the tokenizer's.
+    const cases: Array<[string, "empty" | "one" | "several"]> = [
+      ["SELECT 1", "one"], ["SELECT 1;", "one"], ["SELECT 1 ;\n ", "one"], [" ; ", "empty"], [";", "empty"], ["", "empty"], [" \n", "empty"],
+      ["SELECT ';'", "one"], ["SELECT 'a;", "one"], ["SELECT 1; SELECT 2", "several"], ["SELECT 1;;", "several"], ["SELECT ';' ;", "one"],
+      ["-- c;", "empty"], ["SELECT 1 -- x;\n", "one"], ["SELECT 1; -- done", "one"],
+    ];
+    for (const [sql, expected] of cases) expect(pythonStatements(sql), JSON.stringify(sql)).toBe(expected);
+    expect(firstStatement("SELECT 1 ;  ")).toEqual({ sql: "SELECT 1 ;  ", dropped: false });
+    expect(firstStatement("SELECT 'a;b'")).toEqual({ sql: "SELECT 'a;b'", dropped: false });
+    expect(firstStatement("SELECT 1; SELECT 2")).toEqual({ sql: "SELECT 1; ", dropped: true });
+    expect(removeDistinct("SELECT a FROM t;")).toBe("SELECT a FROM t;");
+    expect(removeDistinct("SELECT DISTINCT a FROM t; SELECT DISTINCT b FROM t")).toBe("SELECT  a FROM t; ");
+  });
   it("removeDistinct drops DISTINCT keyword tokens only", () => {
     expect(removeDistinct("SELECT DISTINCT a FROM t")).toBe("SELECT  a FROM t");
     expect(removeDistinct("SELECT count(distinct a) FROM t")).toBe("SELECT count( a) FROM t");
@@ -137,6 +153,7 @@ describe("query rewriting", () => {
     const cases: Array<[number, string]> = [
       [1, "1.0"], [0.1, "0.1"], [-0, "-0.0"], [1.5e-5, "1.5e-05"], [0.0001, "0.0001"], [1e16, "1e+16"],
       [123456789012345680, "1.2345678901234568e+17"], [1e15, "1000000000000000.0"], [2.5e-300, "2.5e-300"], [Infinity, "inf"],
+      [9.999999999999999e-5, "9.999999999999999e-05"], [9999999999999998, "9999999999999998.0"], [-7, "-7.0"], [0.1 + 0.2, "0.30000000000000004"], [-1234.5, "-1234.5"],
     ];
     for (const [x, s] of cases) expect(pyFloatRepr(x)).toBe(s);
   });

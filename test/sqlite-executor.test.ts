@@ -264,6 +264,24 @@ describe("time limit", () => {
   });
 });
 
+describe("comparisons sent ahead", () => {
+  it("a busy worker gets its next batch before it replies; a batch behind a stopped runaway is redone on a fresh worker, verdicts intact", async () => {
+    const ex = createExecutor({ size: 1 });
+    try {
+      // 200 comparisons queued at once: batches of 64 for one worker, the next always sent behind the current one.
+      const compare = (i: number, pred: string) => ex.compare!(db, pred, `SELECT n FROM big WHERE n = ${i + 1}`, { semantics: "bird", timeoutMs: 600 });
+      const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => compare(i, i === 3 ? RUNAWAY : `SELECT n FROM big WHERE n = ${i + 1}`)));
+      expect(ex.jobsSentAhead).toBeGreaterThan(0);
+      expect(outcomes[3]).toMatchObject({ correct: false, pred: { ok: false, kind: "timeout" } });
+      outcomes.forEach((o, i) => {
+        if (i !== 3) expect(o, `comparison ${i}`).toMatchObject({ correct: true, pred: { ok: true, rowCount: 1 }, gold: { ok: true, rowCount: 1 } });
+      });
+    } finally {
+      await ex.close();
+    }
+  });
+});
+
 describe("values and rows", () => {
   it("keeps SQLite storage classes, 64-bit integers included", async () => {
     const result = ok(

@@ -1,4 +1,5 @@
 import type { Command } from "../shared/command.ts";
+import { SQL_WORKERS } from "./sql-workers.ts";
 
 export interface CommandEntry {
   name: string;
@@ -63,7 +64,7 @@ export const commands: CommandEntry[] = [
     name: "exec",
     summary: "run one read-only SQL statement against a SQLite file and print the result",
     load: async () => (await import("./exec.ts")).execCommand,
-    sqlWorkers: 1,
+    sqlWorkers: SQL_WORKERS.exec,
   },
   {
     name: "ts-sql",
@@ -74,7 +75,7 @@ export const commands: CommandEntry[] = [
     name: "score",
     summary: "score predicted SQL against a benchmark's gold SQL (execution accuracy, VES)",
     load: async () => (await import("./score.ts")).scoreCommand,
-    sqlWorkers: "cpus",
+    sqlWorkers: SQL_WORKERS.score,
   },
   {
     name: "bench",

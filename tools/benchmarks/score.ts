@@ -40,6 +40,8 @@ export { resultFingerprint } from "../sqlite/digest.js";
  * `dropped` when a statement follows. test-suite-sql-eval's remove_distinct parses only sqlparse's first statement.
  */
 export function firstStatement(sql: string): { sql: string; dropped: boolean } {
+  // No ";", or one that only whitespace follows (nearly every query): nothing can be dropped, nothing to tokenize.
+  if (!sql.includes(";") || onlyTrailingSemicolon(sql)) return { sql, dropped: false };
   const tokens = tokenizeSql(sql);
   const semicolon = tokens.findIndex((t) => t.type === "punct" && t.text === ";");
   if (semicolon < 0) return { sql, dropped: false };
@@ -49,12 +51,21 @@ export function firstStatement(sql: string): { sql: string; dropped: boolean } {
   return { sql: dropped ? tokens.slice(0, end).map((t) => t.text).join("") : sql, dropped };
 }
 
+/** The text's one ";" is its last character but whitespace (a string or comment may hold it: the callers' verdicts agree). */
+function onlyTrailingSemicolon(sql: string): boolean {
+  const at = sql.indexOf(";");
+  return at >= 0 && at === sql.lastIndexOf(";") && !sql.slice(at + 1).trim();
+}
+
 /**
  * Its remove_distinct: the first statement only (see firstStatement), every DISTINCT keyword token dropped (not
  * inside strings, quoted names or comments).
  */
 export function removeDistinct(sql: string): string {
-  return tokenizeSql(firstStatement(sql).sql)
+  const first = firstStatement(sql).sql;
+  // No "distinct" anywhere: no token to drop, the text stays as it is.
+  if (!/distinct/i.test(first)) return first;
+  return tokenizeSql(first)
     .filter((t) => !(t.type === "word" && t.lower === "distinct"))
     .map((t) => t.text)
     .join("");
@@ -66,6 +77,12 @@ export function removeDistinct(sql: string): string {
  * follows the first statement's `;` (`;;` and `; ;` too: "You can only execute one statement at a time."), else "one".
  */
 export function pythonStatements(sql: string): "empty" | "one" | "several" {
+  // Without comment marks, and no ";" but one at the end, only whitespace can stand beside the statement (\s is
+  // trim()'s set): no tokens needed. (A ";" inside a string is then also the end: "one" either way.)
+  if (!sql.includes("--") && !sql.includes("/*")) {
+    if (!sql.includes(";")) return sql.trim() ? "one" : "empty";
+    if (onlyTrailingSemicolon(sql)) return sql.slice(0, sql.indexOf(";")).trim() ? "one" : "empty";
+  }
   const tokens = tokenizeSql(sql).filter((t) => t.type !== "ws" && t.type !== "comment");
   if (tokens.every((t) => t.type === "punct" && t.text === ";")) return "empty";
   const end = tokens.findIndex((t) => t.type === "punct" && t.text === ";");

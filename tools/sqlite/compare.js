@@ -55,6 +55,10 @@ export function pyFloatRepr(x) {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  // Where both write plain decimals (JS from 1e-7 to 1e21, Python from 1e-4 to 1e16) they write the same shortest
+  // round-trip digits; Python adds ".0" to an integral value. No exponent form to rebuild (a cell's sort key, per row).
+  const abs = Math.abs(x);
+  if (abs >= 1e-4 && abs < 1e16) return Number.isInteger(x) ? `${x}.0` : String(x);
   const sign = x < 0 ? "-" : "";
   const [mantissa, expText] = Math.abs(x).toExponential().split("e");
   const digits = mantissa.replace(".", "");

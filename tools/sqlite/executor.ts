@@ -171,6 +171,9 @@ interface Job {
   finished?: Map<number, WorkerComparison>;
 }
 
+/** Comparisons (one, or a batch): the jobs a worker may be sent behind one another (ProcessPoolExecutor.pump). */
+const isComparison = (job: Job) => job.message.type === "compare" || job.message.type === "batch";
+
 /** A job's failure; a time limit names the query that ran out of time (item of a batch, and phase). */
 type JobFailure = ExecFailure & { at?: { item: number; phase: Phase }; redo?: boolean; gold?: WorkerSide };
 
@@ -183,6 +186,11 @@ interface Slot {
   child: ChildProcess;
   ready: boolean;
   job: Job | undefined;
+  /**
+   * A comparison job already sent behind `job` (pump): the worker starts on it as soon as it is done, without waiting
+   * for this process to hear of it. It becomes `job` when `job`'s reply comes, and is queued again if the worker dies.
+   */
+  next: Job | undefined;
   timer: NodeJS.Timeout | undefined;
   /** When the current job's clock started (Date.now()). */
   startedAt: number;
@@ -280,6 +288,7 @@ function startWorker(orphanGuard: "pdeathsig" | "thread", busyTimeoutMs?: number
     markGone,
     ready: false,
     job: undefined,
+    next: undefined,
     timer: undefined,
     startedAt: 0,
     current: undefined,
@@ -526,7 +535,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
       this.queue.push({ id: this.nextId++, message, timeoutMs, resolve });
       // While a caller is still queueing (a scorer queues every question in one turn), an idle worker gets a whole
       // batch as soon as the queue holds one for every worker: it starts on it (or on its start-up) meanwhile.
-      if (this.queue.length >= MAX_BATCH * this.size) this.pump(MAX_BATCH * this.size);
+      if (this.queue.length >= MAX_BATCH * this.size) this.pump(MAX_BATCH * this.size, false);
       this.schedulePump();
     });
   }
@@ -603,16 +612,46 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     await Promise.all(exits);
   }
 
-  /** Gives queued jobs to idle workers (starting workers up to the pool's size) while at least `minQueued` wait. */
-  private pump(minQueued = 1): void {
+  /**
+   * Gives queued jobs to idle workers (starting workers up to the pool's size) while at least `minQueued` wait; then,
+   * every worker busy, sends a worker comparing its next comparisons behind its current ones (one job ahead at most):
+   * it goes on without a round trip to this process between batches, which a loaded machine makes long.
+   */
+  private pump(minQueued = 1, ahead = true): void {
     while (this.queue.length >= minQueued && !this.closed) {
       let slot = [...this.slots].find((s) => !s.job && !s.killedWith);
-      if (!slot) {
-        if (this.slots.size >= this.size) return;
-        slot = this.spawn();
+      if (!slot && this.slots.size < this.size) slot = this.spawn();
+      if (slot) {
+        this.assign(slot, this.takeJob());
+        continue;
       }
-      this.assign(slot, this.takeJob());
+      // Not while a caller is still queueing: how much is left to share out is known only once it is done.
+      const busy = ahead && isComparison(this.queue[0]!) ? [...this.slots].find((s) => s.job && !s.next && !s.killedWith && isComparison(s.job)) : undefined;
+      if (!busy) return;
+      // Half a share: what is committed ahead to one worker stays small beside what is left for all.
+      this.sendAhead(busy, this.takeJob(2 * this.size));
     }
+  }
+
+  /** Sends the job behind the worker's current one; its clock starts when the current one's reply comes. */
+  private sendAhead(slot: Slot, job: Job): void {
+    slot.next = job;
+    this.jobsSentAhead++;
+    slot.child.send({ ...job.message, id: job.id, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS }, (error) => {
+      if (error) this.kill(slot, failure("internal", `could not reach the worker process: ${error.message}`));
+    });
+  }
+
+  /** Jobs sent to a worker behind the one it was running (sendAhead): for tests and diagnostics. */
+  jobsSentAhead = 0;
+
+  /** A job sent ahead that its worker will not run (it died, or was stopped): queued again first, or failed on close. */
+  private requeueNext(slot: Slot, outcome: ExecFailure): void {
+    const next = slot.next;
+    slot.next = undefined;
+    if (!next) return;
+    if (this.closed) next.resolve(outcome);
+    else this.queue.unshift(next);
   }
 
   /**
@@ -621,10 +660,10 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
    * a slow one is done); a batch that fails as a whole (time limit, crash) fails each of its comparisons the same
    * way, and compare() then redoes them apart.
    */
-  private takeJob(): Job {
+  private takeJob(shares = this.size): Job {
     const first = this.queue.shift()!;
     if (first.message.type !== "compare") return first;
-    const limit = Math.min(MAX_BATCH, Math.ceil((this.queue.length + 1) / this.size));
+    const limit = Math.min(MAX_BATCH, Math.ceil((this.queue.length + 1) / shares));
     const batch = [first];
     while (batch.length < limit && this.queue[0]?.message.type === "compare") batch.push(this.queue.shift()!);
     if (batch.length === 1) return first;
@@ -740,8 +779,12 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     const job = slot.job;
     clearTimeout(slot.timer);
     slot.timer = undefined;
-    slot.job = undefined;
-    setRef(slot, false);
+    // The job sent ahead is the one the worker runs now: its clock starts (its marks say when each query started).
+    slot.job = slot.next;
+    slot.next = undefined;
+    slot.current = undefined;
+    if (slot.job) this.startClock(slot);
+    else setRef(slot, false);
     job.resolve(msg.result ?? failure("internal", "the worker sent an empty reply"));
     this.pump();
   }
@@ -752,6 +795,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     slot.timer = undefined;
     if (!slot.killedWith) slot.killedWith = outcome;
     this.slots.delete(slot); // no new jobs for it; the pool may spawn a replacement
+    this.requeueNext(slot, outcome);
     if (slot.exited) return slot.gone;
     slot.child.kill("SIGKILL");
     // Keep the process alive until the kill is confirmed, then pump the queue.
@@ -769,6 +813,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
     liveChildren.delete(slot.child);
     const job = slot.job;
     slot.job = undefined;
+    this.requeueNext(slot, slot.killedWith ?? failure("internal", "the worker process died"));
     if (!slot.ready && !slot.killedWith && this.orphanGuard === "pdeathsig") {
       // setpriv or the worker could not start this way: start the next ones with their own watchdog thread.
       this.orphanGuard = "thread";
@@ -794,6 +839,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
 /** A new pool of worker processes. Call close() when done (idle workers never hold the process open). */
 export function createExecutor(options?: ExecutorOptions): SqlExecutor & ScratchExecutor & {
   workerPids(): number[];
+  readonly jobsSentAhead: number;
   readonly isClosed: boolean;
   readonly orphanGuard: "pdeathsig" | "thread";
 } {
