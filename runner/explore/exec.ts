@@ -3,7 +3,7 @@ import { type ConfigInput, type ConfigOf, checkConfig, defineConfig, inApiWords,
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { describeCut } from "../../tools/format.ts";
 import { createExecutor } from "../../tools/sqlite/executor.ts";
-import type { ExecErrorKind, Row } from "../../tools/sqlite/types.ts";
+import type { ExecErrorKind, ExecSuccess } from "../../tools/sqlite/types.ts";
 
 // `sqlmend exec` as a function: one untrusted statement run the way the methods run SQL (read-only, in a killable
 // worker process), its result or its error returned as data. Loads no LangChain: the command starts fast.
@@ -19,24 +19,12 @@ export const EXEC_CONFIG = defineConfig({
 export type ExecConfig = ConfigOf<typeof EXEC_CONFIG>;
 export type ExecOptions = ConfigInput<typeof EXEC_CONFIG> & { db: string; sql: string };
 
-/** A statement's result: its columns and kept rows (cells in SQLite's storage classes), or why it failed. */
+/**
+ * A statement's result: the executor's (columns, kept rows in SQLite's storage classes, the row count, what was
+ * truncated, the time) and what the byte budget cut in one line; or why it failed.
+ */
 export type ExecOutcome =
-  | {
-      ok: true;
-      columns: string[];
-      rows: Row[];
-      /** Rows the statement produced, including any not kept. */
-      rowCount: number;
-      /** Rows were left out (maxRows or the byte budget) or a cell was shortened. */
-      truncated: boolean;
-      /** Cells longer than the cell budget, shortened (absent when none was). */
-      cellsShortened?: number;
-      /** The kept rows reached the byte budget (absent otherwise). */
-      bytesCut?: boolean;
-      /** What the byte budget cut, in one line (absent when it cut nothing). */
-      cut?: string;
-      elapsedMs: number;
-    }
+  | (Pick<ExecSuccess, "ok" | "columns" | "rows" | "rowCount" | "truncated" | "cellsShortened" | "bytesCut" | "elapsedMs"> & { cut?: string })
   | { ok: false; kind: ExecErrorKind; message: string; elapsedMs: number };
 
 /** Runs one statement on a SQLite file (paths from `io.cwd`). A refused statement, a timeout or a bad file is `ok: false`, never a throw. */
