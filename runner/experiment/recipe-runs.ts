@@ -18,7 +18,7 @@ import type { CandidatesConfig } from "../methods/memo/candidates-config.ts";
 import type { ForwardConfig, Forwarded } from "./forwarded-options.ts";
 import type { Recipe } from "./recipe.ts";
 
-// What each run of a recipe gets (the flags forwarded to every run, the recipe's options, the run's place) and the
+// What each run of a recipe gets, typed (the options forwarded to every run, the recipe's options, the run's place) and the
 // checks every run passes before the first one spends anything.
 
 export interface RunContext {
