@@ -107,5 +107,15 @@ describe("the launcher and the run API: one typed config, the same result", () =
     expect(JSON.stringify(fromCli.settings)).toMatch(/"max-iter":2\b/);
     expect(JSON.stringify(fromCli.settings)).toMatch(/"no-manager":true\b/);
     expect(recorded("learn-api")).toEqual(fromCli);
+
+    // --samples is memo build's own and a voting graph's: forwarded once, typed, both take it (the dry run's counts say so).
+    fs.writeFileSync(path.join(dir, "vote.yaml"), "name: vote\nruns:\n  sc: {graph: self-consistency}\n  memory: {kind: memo-build}\n");
+    const plan = await sqlmend("experiment", "vote.yaml", "--bench", benchDir, "--out", "vote", "--dry-run", "--model", "mock", "--samples", "3");
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.out).toMatch(/^\s+sc\s+self-consistency\s.*1\.\.4\/question/m);
+    expect(plan.out).toMatch(/^\s+memory\s+memo build\s.*per training question: 3 samples/m);
+    const io = script();
+    expect((await runExperiment({ recipe: "vote.yaml", bench: benchDir, out: "vote", dryRun: true, model: "mock", samples: 3 }, io.io)).exitCode).toBe(0);
+    expect(io.out()).toBe(plan.out);
   }, 120_000);
 });

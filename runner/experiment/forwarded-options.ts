@@ -47,6 +47,7 @@ export function forwardedOfApi(given: Record<string, unknown>, modules: RunModul
   return {
     config: checkConfig("runExperiment", FORWARD_CONFIG, pick(FORWARD_CONFIG, true)),
     steps: checkConfig("runExperiment", STEP_CONFIG, pick(STEP_CONFIG, true)),
-    graphOptions: checkGraphOptions("runExperiment", graphDefs, { ...others, ...options }),
+    // A step's option a graph declares too (`samples`) goes to both, as the launcher's flag does.
+    graphOptions: checkGraphOptions("runExperiment", graphDefs, { ...Object.fromEntries(Object.entries(pick(STEP_CONFIG, true)).filter(([key]) => key in graphDefs)), ...others, ...options }),
   };
 }

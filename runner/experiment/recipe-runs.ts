@@ -9,7 +9,7 @@ import { findManifest, graphManifests } from "../../graphs/registry.ts";
 import type { GraphInfo } from "../../graphs/spec.ts";
 import { configOfFlagValues, type FlagValues } from "../run/api-options.ts";
 import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { allGraphOptionDefs, graphOptionsOf, isGraphModule, loadRunModules, runFlags, graphsOfRun, runGraph } from "../run/run-options.ts";
+import { allGraphOptionDefs, graphOptionsOf, isGraphModule, loadRunModules, runFlags, graphsOfRun, runGraph, runOptionDefs } from "../run/run-options.ts";
 import type { EvalConfig } from "../eval/eval-config.ts";
 import type { EvalInput } from "../eval/run-eval.ts";
 import type { GuidelineConfig } from "../methods/magic/guideline-config.ts";
@@ -83,7 +83,10 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   if (spec.kind === "magic-guideline") {
     const { GUIDELINE_CONFIG, guidelineGraphOptionsOfValues, guidelineGraphs } = await import("../methods/magic/guideline-config.ts");
     const own = recipeValuesOf(run, spec.options, resolve, { ...GUIDELINE_CONFIG, ...flagDefsOf(allGraphOptionDefs()) });
-    const config = { ...forwardedTo(run, { ...forwardConfig, ...steps }, GUIDELINE_CONFIG), ...configOfFlagValues(GUIDELINE_CONFIG, own), ...place } as GuidelineConfig;
+    // A step's option a graph declares (`samples`) is checked with the graphs' options below (it is among them too).
+    forwardedTo(run, steps, { ...GUIDELINE_CONFIG, ...allGraphOptionDefs() });
+    const ownSteps = Object.fromEntries(Object.entries(steps).filter(([key]) => key in GUIDELINE_CONFIG));
+    const config = { ...forwardedTo(run, { ...forwardConfig, ...ownSteps }, GUIDELINE_CONFIG), ...configOfFlagValues(GUIDELINE_CONFIG, own), ...place } as GuidelineConfig;
     const graphOptions = { ...graphOptionsTo(run, forwardedGraph, guidelineGraphs(config.initial)), ...guidelineGraphOptionsOfValues({ ...own, ...(config.initial !== undefined ? { initial: config.initial } : {}) }) };
     return { kind: spec.kind, config, graphOptions };
   }
@@ -92,7 +95,8 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
     const { MEMORY_BUILD_CONFIG } = await import("../methods/memo/memory-build-config.ts");
     const memory = path.join(outOf(run), "memory.sqlite");
     const { checkpoints: _evalOnly, ...forMemo } = forwardConfig;
-    graphOptionsTo(run, forwardedGraph, []);
+    // `samples` and `sampleTemperature` are a graph's options too: forwarded, they are the build's own here.
+    graphOptionsTo(run, Object.fromEntries(Object.entries(forwardedGraph).filter(([key]) => !(key in MEMORY_BUILD_CONFIG))), []);
     const own = configOfFlagValues(MEMORY_BUILD_CONFIG, recipeValuesOf(run, spec.options, resolve, MEMORY_BUILD_CONFIG));
     const { resume: _run, ...memoPlace } = place;
     const config = { ...forwardedTo(run, { ...forMemo, ...steps }, MEMORY_BUILD_CONFIG), ...own, ...memoPlace, out: memory, ...(at.resume && fs.existsSync(memory) ? { resume: true } : {}) } as MemoryBuildConfig;
@@ -104,7 +108,6 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   }
   // An eval run: a graph module of the user's own runs as `eval --graph FILE`; its --node and --graph modules load as
   // eval loads them; the graph's own options are the graphs' forwarded ones its graphs declare, then the recipe's.
-  forwardedTo(run, steps, {});
   const { EVAL_CONFIG } = await import("../eval/eval-config.ts");
   const module = isGraphModule(spec.graph!);
   const modules = await loadRunModules({ ...(forwardConfig.node ? { node: forwardConfig.node } : {}), ...(module ? { graph: spec.graph! } : {}) }, io.cwd);
@@ -112,6 +115,8 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   const config: EvalConfig = { ...forwardConfig, ...configOfFlagValues(EVAL_CONFIG, own), ...place, ...(module ? { graph: spec.graph! } : {}) };
   const graph = module ? undefined : spec.graph!;
   const graphSpec = runGraph(graph, modules);
+  // A step's option a graph of the run also declares (`samples`) is the graph's here (in the graphs' forwarded options too).
+  forwardedTo(run, steps, runOptionDefs(graphSpec, config.initial));
   const fromRecipe = graphOptionsOf(graphSpec, { ...own, ...(config.initial !== undefined ? { initial: config.initial } : {}) });
   const graphOptions = { ...graphOptionsTo(run, forwardedGraph, graphsOfRun(graphSpec, config.initial)), ...fromRecipe };
   return { kind: "eval", input: { config, graph, graphOptions, modules } };
