@@ -113,7 +113,7 @@ describe("sqlmend experiment", () => {
     expect(run.out).toMatch(/^\| share \| SHARE \(Qu et al\., 2025\) \| EX 100\.00 \(2\/2\) \| EX 69\.2 \|/m);
     // The memory build's calls lie within the dry run's declared bounds for its 2 training questions.
     const built = Number(/^ {2}memory: Tokens this run: .* (\d+) calls$/m.exec(run.err)?.[1]);
-    const bounds = knownCallsOf(BUILT_IN_RECIPES["memo-correction"]!.runs.memory!, {})!;
+    const bounds = knownCallsOf(BUILT_IN_RECIPES["memo-correction"]!.runs.memory!)!;
     expect(built).toBeGreaterThanOrEqual(2 * bounds.min);
     expect(built).toBeLessThanOrEqual(2 * bounds.max);
   }, 600_000);
@@ -135,7 +135,7 @@ describe("sqlmend experiment", () => {
     const recipe = BUILT_IN_RECIPES["magic-guideline"]!;
     let cycled = 0;
     for (const g of ["guideline", "guideline.m2", "guideline.m2-nm", "guideline.m5-nm"]) {
-      const bounds = knownCallsOf(recipe.runs[g]!, {})!;
+      const bounds = knownCallsOf(recipe.runs[g]!)!;
       const costs = questionCostsIn(path.join(dir, "mg", g), "magic-guideline", () => []);
       expect(costs).toHaveLength(3);
       for (const c of costs) expect([g, c.calls >= bounds.min && c.calls <= bounds.max]).toEqual([g, true]);

@@ -88,4 +88,34 @@ describe("the launcher and the run API: one typed config, the same result", () =
     expect(result.rows).toHaveLength(2);
     expect(scrub(result.rows)).toEqual(scrub(cliRows));
   }, 120_000);
+
+  it("experiment: a guideline run gets the same typed options from the launcher's flags and from runExperiment's, the graphs' own included", async () => {
+    fs.writeFileSync(path.join(dir, "learn.yaml"), "name: learn\nruns:\n  guide: {kind: magic-guideline, options: {no-manager: true}}\n");
+    const cli = await sqlmend("experiment", "learn.yaml", "--bench", benchDir, "--out", "learn-cli", "--limit", "2", "--model", "mock", "--seed", "4", "--batch", "3", "--max-iter", "2");
+    expect(cli.code, cli.err).toBe(0);
+    // The graphs' own options go in `options`, typed, as every run function takes them.
+    const api = await runExperiment({ recipe: "learn.yaml", bench: benchDir, out: "learn-api", limit: 2, model: "mock", seed: 4, batch: 3, options: { maxIter: 2 } }, script().io);
+    expect(api.exitCode).toBe(0);
+    const recorded = (out: string) => {
+      const folder = path.join(dir, out, "guide");
+      const run = JSON.parse(fs.readFileSync(path.join(folder, "run.json"), "utf8")) as { settings: Record<string, unknown> };
+      const { batch, split, command } = JSON.parse(fs.readFileSync(path.join(folder, "stats.json"), "utf8")) as Record<string, unknown>;
+      return JSON.parse(JSON.stringify({ settings: run.settings, batch, split, command }).replaceAll(path.join(dir, out), "OUT"));
+    };
+    const fromCli = recorded("learn-cli");
+    expect(fromCli.batch).toBe(3);
+    expect(JSON.stringify(fromCli.settings)).toMatch(/"max-iter":2\b/);
+    expect(JSON.stringify(fromCli.settings)).toMatch(/"no-manager":true\b/);
+    expect(recorded("learn-api")).toEqual(fromCli);
+
+    // --samples is memo build's own and a voting graph's: forwarded once, typed, both take it (the dry run's counts say so).
+    fs.writeFileSync(path.join(dir, "vote.yaml"), "name: vote\nruns:\n  sc: {graph: self-consistency}\n  memory: {kind: memo-build}\n");
+    const plan = await sqlmend("experiment", "vote.yaml", "--bench", benchDir, "--out", "vote", "--dry-run", "--model", "mock", "--samples", "3");
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.out).toMatch(/^\s+sc\s+self-consistency\s.*1\.\.4\/question/m);
+    expect(plan.out).toMatch(/^\s+memory\s+memo build\s.*per training question: 3 samples/m);
+    const io = script();
+    expect((await runExperiment({ recipe: "vote.yaml", bench: benchDir, out: "vote", dryRun: true, model: "mock", samples: 3 }, io.io)).exitCode).toBe(0);
+    expect(io.out()).toBe(plan.out);
+  }, 120_000);
 });

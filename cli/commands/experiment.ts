@@ -2,12 +2,12 @@ import type { Command } from "../shared/command.ts";
 import { UsageError } from "../../core/errors.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
-import type { FlagValues } from "../../runner/run/api-options.ts";
-import { loadRunModules } from "../../runner/run/run-options.ts";
+import { flagOf, parseOption } from "../../core/options.ts";
+import { allGraphOptionDefs, loadRunModules } from "../../runner/run/run-options.ts";
 import { modulesOfArgv } from "../shared/module-flags.ts";
 import { BUILT_IN_RECIPES } from "../../runner/experiment/built-in-recipes.ts";
 import { EXPERIMENT_CONFIG, experimentFrom } from "../../runner/experiment/run-experiment.ts";
-import { experimentForwardFlags, FORWARD_CONFIG } from "../../runner/experiment/forwarded-options.ts";
+import { FORWARD_CONFIG, type Forwarded, STEP_CONFIG } from "../../runner/experiment/forwarded-options.ts";
 
 const lines = (keys: (keyof typeof EXPERIMENT_CONFIG)[]) => usageOf(EXPERIMENT_CONFIG, keys, 16);
 
@@ -59,13 +59,17 @@ export const experimentCommand: Command = {
   async run(argv, io) {
     // A --node or --graph module's own options are flags forwarded to the runs: loaded before the flags are parsed.
     const modules = await loadRunModules(modulesOfArgv(argv), io.cwd);
-    const ownTable = flagTableOf(EXPERIMENT_CONFIG);
-    const forwardTable = experimentForwardFlags(modules);
-    const { values, positionals } = parseFlags(argv, { ...forwardTable, ...ownTable });
+    const graphDefs = allGraphOptionDefs(modules);
+    const graphTable = Object.fromEntries(Object.entries(graphDefs).map(([key, def]) => [flagOf(key), { type: def.type === "boolean" ? "boolean" : "string" } as const]));
+    const { values, positionals } = parseFlags(argv, { ...graphTable, ...flagTableOf(FORWARD_CONFIG), ...flagTableOf(STEP_CONFIG), ...flagTableOf(EXPERIMENT_CONFIG) });
     if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-    // The options every run gets: eval's parsed once into their typed config; every forwarded flag as given beside them.
-    const flags = Object.fromEntries(Object.entries(values).filter(([flag]) => !(flag in ownTable))) as FlagValues;
-    const forwarded = { config: configFromFlags(FORWARD_CONFIG, flags), flags };
-    return (await experimentFrom({ config: configFromFlags(EXPERIMENT_CONFIG, values), recipe: positionals[0], forwarded, forwardTable }, io)).exitCode;
+    // The options every run gets, parsed once: eval's, the steps', and the graphs' own by their declarations.
+    const graphOptions: Record<string, unknown> = {};
+    for (const [key, def] of Object.entries(graphDefs)) {
+      const value = parseOption(key, def, values[flagOf(key)]);
+      if (value !== undefined) graphOptions[key] = value;
+    }
+    const forwarded: Forwarded = { config: configFromFlags(FORWARD_CONFIG, values), steps: configFromFlags(STEP_CONFIG, values), graphOptions };
+    return (await experimentFrom({ config: configFromFlags(EXPERIMENT_CONFIG, values), recipe: positionals[0], forwarded }, io)).exitCode;
   },
 };

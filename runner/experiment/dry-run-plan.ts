@@ -7,6 +7,7 @@ import type { GraphInfo } from "../../graphs/spec.ts";
 import { parseMagicRecords } from "../../state/magic-record.ts";
 import { type EvalRecord, methodCalls, methodTokens } from "../run/results-record.ts";
 import type { Recipe, RecipeRun, RepeatLayout } from "./recipe.ts";
+import type { Forwarded } from "./forwarded-options.ts";
 import { mean, type Prices } from "./table-rows.ts";
 
 /** `sqlmend experiment --dry-run`: what each run still costs, measured or by its graph's declared calls. */
@@ -27,17 +28,20 @@ export interface KnownCalls {
 }
 
 /**
- * A run's calls per question by its graph's declared count (`GraphInfo.calls`), with its recipe options and the flags
- * every run gets (`forwarded`, which win, as on the command line); a corrector reads its initial SQL from a file, and
- * under `--correct errors|incorrect` may not run at all. A guideline or memory build adds up its steps' counts per
- * training question; undefined for a step that calls no model (memo candidates) or a graph that declares no count.
+ * A run's calls per question by its graph's declared count (`GraphInfo.calls`), with its recipe options and the typed
+ * options every run gets (`forwarded`, which win, as on the command line); a corrector reads its initial SQL from a
+ * file, and under `--correct errors|incorrect` may not run at all. A guideline or memory build adds up its steps'
+ * counts per training question; undefined for a step that calls no model (memo candidates) or a graph that declares no count.
  */
-export function knownCallsOf(spec: RecipeRun, forwarded: Record<string, unknown>, modules: ReadonlyMap<string, GraphInfo> = new Map()): KnownCalls | undefined {
-  if (spec.kind === "magic-guideline") return guidelineCalls({ ...spec.options, ...forwarded });
-  if (spec.kind === "memo-build") return memoBuildCalls({ ...spec.options, ...forwarded });
+export function knownCallsOf(spec: RecipeRun, forwarded: Pick<Forwarded, "config" | "steps" | "graphOptions"> = { config: {}, steps: {}, graphOptions: {} }, modules: ReadonlyMap<string, GraphInfo> = new Map()): KnownCalls | undefined {
+  // The recipe's options are text by flag name (`max-iter: 3`), read by the graphs' declarations in `expectedCalls`.
+  const { maxFixRounds } = forwarded.config;
+  const options = { ...camelKeys(spec.options), ...forwarded.graphOptions, ...forwarded.steps, ...(maxFixRounds !== undefined ? { maxFixRounds } : {}) };
+  if (spec.kind === "magic-guideline") return guidelineCalls(options);
+  if (spec.kind === "memo-build") return memoBuildCalls(options);
   if (spec.kind !== "eval" || !spec.graph) return undefined;
   // A graph module of the user's (`graph: ./mine.ts`) declares its calls as a built-in does.
-  const bounds = expectedCalls(modules.get(spec.graph) ?? spec.graph, { ...spec.options, ...forwarded }, spec.initial ? { correct: spec.correct ?? "all" } : undefined);
+  const bounds = expectedCalls(modules.get(spec.graph) ?? spec.graph, options, spec.initial ? { correct: spec.correct ?? "all" } : undefined);
   // Under errors|incorrect only some questions are corrected: how many is not known before the initial run.
   if (bounds && (spec.correct === "errors" || spec.correct === "incorrect")) {
     const { typical: _typical, ...rest } = bounds;
@@ -75,7 +79,7 @@ function guidelineCalls(options: Record<string, unknown>): KnownCalls | undefine
 function memoBuildCalls(options: Record<string, unknown>): KnownCalls | undefined {
   const pipeline = options.elicit === "pipeline";
   const samples = Number(options.samples ?? 4);
-  const candidates = pipeline ? expectedCalls("memo-sql", { ...options, "no-refine": true }) : Number.isInteger(samples) && samples > 0 ? { min: samples, max: samples } : undefined;
+  const candidates = pipeline ? expectedCalls("memo-sql", { ...options, noRefine: true }) : Number.isInteger(samples) && samples > 0 ? { min: samples, max: samples } : undefined;
   if (!candidates) return undefined;
   return {
     min: candidates.min,
@@ -83,6 +87,8 @@ function memoBuildCalls(options: Record<string, unknown>): KnownCalls | undefine
     note: `per training question: ${pipeline ? `memo-sql's candidates (${candidates.min}..${candidates.max})` : `${samples} samples`}; for a wrong one, the labeler (${STRUCTURED_CALLS.min}..${STRUCTURED_CALLS.max})`,
   };
 }
+
+const camelKeys = (options: Record<string, unknown>) => Object.fromEntries(Object.entries(options).map(([flag, value]) => [flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()), value]));
 
 /** What a run's finished questions cost, from its folder: eval's results.jsonl, or magic guideline's (usage per role). */
 export function questionCostsIn(dir: string, kind: RecipeRun["kind"], recordsIn: (dir: string) => EvalRecord[]): QuestionCost[] {

@@ -15,7 +15,7 @@ export async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: 
   const { blocked } = at;
   const ex = await import("./recipe.ts");
   const outOf = at.outOf ?? ((run: string) => path.join(at.dir, run));
-  const [{ evaluate }, { learnFrom }, { memoBuild }, { memoCandidates }] = await Promise.all([
+  const [{ evaluate }, { trainGuideline }, { buildMemoryFile }, { candidatesFile }] = await Promise.all([
     import("../eval/run-eval.ts"),
     import("../methods/magic/guideline-training.ts"),
     import("../methods/memo/build-memory.ts"),
@@ -37,14 +37,14 @@ export async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: 
     io.stderr(`\nsqlmend experiment ${recipe.name}: run ${run} (${order.indexOf(run) + 1}/${order.length})\n`);
     const prefixed: CliIO = { ...io, stdout: (t) => io.stderr(t.replace(/^(?=.)/gm, `  ${run}: `)) };
     let code: number;
-    if (call.kind === "magic-guideline") code = (await learnFrom(call, prefixed)).exitCode;
+    if (call.kind === "magic-guideline") code = (await trainGuideline(call.config, call.graphOptions, prefixed)).exitCode;
     else if (call.kind === "memo-build") {
       fs.mkdirSync(outOf(run), { recursive: true });
-      code = (await memoBuild(call, prefixed)).exitCode;
+      code = (await buildMemoryFile(call.config, prefixed)).exitCode;
     } else if (call.kind === "memo-candidates") {
       fs.mkdirSync(outOf(run), { recursive: true });
-      code = (await memoCandidates(call, prefixed)).exitCode;
-    } else code = (await evaluate(call.input!, prefixed)).exitCode;
+      code = (await candidatesFile(call.config, prefixed)).exitCode;
+    } else code = (await evaluate(call.input, prefixed)).exitCode;
     if (isStopStatus(code)) {
       io.stderr(`Stopped during run ${run}; --resume continues the experiment.\n`);
       return { code };

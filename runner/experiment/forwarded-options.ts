@@ -1,11 +1,11 @@
-import { checkConfig, type ConfigOf, defineConfig } from "../../core/config.ts";
+import { checkConfig, checkGraphOptions, type ConfigOf, defineConfig } from "../../core/config.ts";
 import { EVAL_CONFIG } from "../eval/eval-config.ts";
-import { type FlagTable, type FlagValues, flagValuesOf } from "../run/api-options.ts";
-import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { graphFlags, type RunModules, runFlags } from "../run/run-options.ts";
+import { GUIDELINE_CONFIG } from "../methods/magic/guideline-config.ts";
+import { MEMORY_BUILD_CONFIG } from "../methods/memo/memory-build-config.ts";
+import { allGraphOptionDefs, type RunModules } from "../run/run-options.ts";
 
-// The options an experiment forwards to every run: eval's, typed once (by the launcher or `runExperiment`), and every
-// forwarded flag as given, for what still reads flags.
+// The options an experiment forwards to every run, typed once (by the launcher from argv, or by `runExperiment` from
+// a script): eval's, the guideline and memo steps' own, and the graphs' own by name.
 
 const { bench: _b, out: _o, limit: _l, resume: _r, ...FORWARDED_EVAL_OPTIONS } = EVAL_CONFIG;
 
@@ -13,25 +13,41 @@ const { bench: _b, out: _o, limit: _l, resume: _r, ...FORWARDED_EVAL_OPTIONS } =
 export const FORWARD_CONFIG = defineConfig(FORWARDED_EVAL_OPTIONS);
 export type ForwardConfig = ConfigOf<typeof FORWARD_CONFIG>;
 
-/** What every run gets beside the recipe's own options. */
+/** The options only magic-guideline and memo-build runs take (beside eval's): each goes to the runs whose step declares it. */
+export const STEP_CONFIG = defineConfig({
+  batch: GUIDELINE_CONFIG.batch,
+  elicit: MEMORY_BUILD_CONFIG.elicit,
+  samples: MEMORY_BUILD_CONFIG.samples,
+  sampleTemperature: MEMORY_BUILD_CONFIG.sampleTemperature,
+});
+export type StepConfig = ConfigOf<typeof STEP_CONFIG>;
+
+/** What every run gets beside the recipe's own options, typed. */
 export interface Forwarded {
-  /** eval's options, typed: eval runs take them as they are; the experiment reads its seed, ids and sample from them. */
+  /** eval's options: eval runs take them as they are; the experiment reads its seed, ids and sample from them. */
   config: ForwardConfig;
-  /**
-   * Every forwarded option as its flag: the graphs' own options (parsed by the graph each run runs), and what magic
-   * guideline and memo build runs read, whose bodies take flag values here (`learnFrom`, `memoBuild`).
-   */
-  flags: FlagValues;
+  /** The guideline and memo steps' own options. */
+  steps: StepConfig;
+  /** The graphs' own options (any graph's, the modules'), camelCase: each run takes those its graphs declare. */
+  graphOptions: Record<string, unknown>;
 }
 
-/** The flags an experiment forwards to its runs: eval's (and its modules' options), magic guideline's and memo build's. */
-export const experimentForwardFlags = (modules?: RunModules): FlagTable => {
-  const { bench: _b, out: _o, limit: _l, resume: _r, ...forward } = { ...runFlags, ...graphFlags(modules), ...RUN_DIR_FLAGS, semantics: { type: "string" }, "keep-distinct": { type: "boolean" }, shard: { type: "string" }, server: { type: "string" }, batch: { type: "string" }, samples: { type: "string" }, elicit: { type: "string" }, "sample-temperature": { type: "string" } } as FlagTable;
-  return forward;
-};
-
-/** A script's forwarded options (`runExperiment`'s other names): eval's checked by their declaration, each named by key. */
+/**
+ * A script's forwarded options (`runExperiment`'s other names), each checked by its declaration and named by key:
+ * eval's, the steps', and the graphs' own (by name beside them, or in `options`).
+ */
 export function forwardedOfApi(given: Record<string, unknown>, modules: RunModules): Forwarded {
-  const declared = Object.fromEntries(Object.entries(given).filter(([key]) => key in FORWARD_CONFIG));
-  return { config: checkConfig("runExperiment", FORWARD_CONFIG, declared), flags: flagValuesOf("runExperiment", given, experimentForwardFlags(modules)) };
+  const { options, ...rest } = given as { options?: Record<string, unknown> } & Record<string, unknown>;
+  const pick = (defs: object, inside: boolean) => Object.fromEntries(Object.entries(rest).filter(([key]) => key in defs === inside));
+  const graphDefs = allGraphOptionDefs(modules);
+  const others = pick({ ...FORWARD_CONFIG, ...STEP_CONFIG }, false);
+  // A name no declaration has is refused as `checkConfig` refuses it (not as a graph option).
+  const unknown = Object.keys(others).find((key) => !(key in graphDefs));
+  if (unknown !== undefined) checkConfig("runExperiment", FORWARD_CONFIG, { [unknown]: others[unknown] });
+  return {
+    config: checkConfig("runExperiment", FORWARD_CONFIG, pick(FORWARD_CONFIG, true)),
+    steps: checkConfig("runExperiment", STEP_CONFIG, pick(STEP_CONFIG, true)),
+    // A step's option a graph declares too (`samples`) goes to both, as the launcher's flag does.
+    graphOptions: checkGraphOptions("runExperiment", graphDefs, { ...Object.fromEntries(Object.entries(pick(STEP_CONFIG, true)).filter(([key]) => key in graphDefs)), ...others, ...options }),
+  };
 }

@@ -5,15 +5,20 @@ import type { CliIO } from "../../core/io.ts";
 import { flagOf } from "../../core/options.ts";
 import { flagWordingOf } from "../../core/config.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
-import { findManifest } from "../../graphs/registry.ts";
-import type { FlagTable, FlagValues } from "../run/api-options.ts";
+import { findManifest, graphManifests } from "../../graphs/registry.ts";
+import type { GraphInfo } from "../../graphs/spec.ts";
+import { configOfFlagValues, type FlagValues } from "../run/api-options.ts";
 import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { isGraphModule, loadRunModules, type RunModules, runFlags } from "../run/run-options.ts";
+import { allGraphOptionDefs, graphOptionsOf, isGraphModule, loadRunModules, runFlags, graphsOfRun, runGraph, runOptionDefs } from "../run/run-options.ts";
+import type { EvalConfig } from "../eval/eval-config.ts";
 import type { EvalInput } from "../eval/run-eval.ts";
-import { FORWARD_CONFIG, type ForwardConfig, type Forwarded } from "./forwarded-options.ts";
-import type { Recipe, RecipeRun } from "./recipe.ts";
+import type { GuidelineConfig } from "../methods/magic/guideline-config.ts";
+import type { MemoryBuildConfig } from "../methods/memo/memory-build-config.ts";
+import type { CandidatesConfig } from "../methods/memo/candidates-config.ts";
+import type { ForwardConfig, Forwarded } from "./forwarded-options.ts";
+import type { Recipe } from "./recipe.ts";
 
-// What each run of a recipe gets (the flags forwarded to every run, the recipe's options, the run's place) and the
+// What each run of a recipe gets, typed (the options forwarded to every run, the recipe's options, the run's place) and the
 // checks every run passes before the first one spends anything.
 
 export interface RunContext {
@@ -29,15 +34,15 @@ export interface RunContext {
   initialFile?: string;
 }
 
-/** One run of the recipe as its command will get it: the command, its flag values as parsed, and its --node/--graph modules. */
-export interface Invocation {
-  kind: RecipeRun["kind"];
-  values: FlagValues;
-  positionals: string[];
-  modules?: RunModules;
-  /** An eval run's typed input: what `evaluate` runs. */
-  input?: EvalInput;
-}
+/**
+ * One run of the recipe as its body will get it, typed: an eval run's input (its config, graph, graph options and
+ * modules), a guideline run's config and graph options, a memory build's or candidates file's config.
+ */
+export type Invocation =
+  | { kind: "eval"; input: EvalInput }
+  | { kind: "magic-guideline"; config: GuidelineConfig; graphOptions: Record<string, unknown> }
+  | { kind: "memo-build"; config: MemoryBuildConfig }
+  | { kind: "memo-candidates"; config: CandidatesConfig };
 
 /** Where a batch of runs goes: the folder, the selection every run gets, and the runs left out. */
 export interface RunsAt {
@@ -52,9 +57,10 @@ export interface RunsAt {
 }
 
 /**
- * A run's flag values as its command will parse them — the flags forwarded to every run, the recipe's options
- * (`{run:…}`/`{set:…}` resolved), the run's place — through the command's own flag table, --node and --graph modules'
- * options included. The one place both the checks before the first run and the runs themselves get them from.
+ * A run's typed input: the options forwarded to every run (typed once, by the launcher or `runExperiment`), then the
+ * recipe's own (text by flag name, as a recipe writes them, `{run:…}`/`{set:…}` resolved: parsed here, once, by the
+ * command's declarations), then the run's place. An option the run's command does not take is refused, naming the
+ * run. The one place both the checks before the first run and the runs themselves get their input from.
  */
 export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Promise<Invocation> {
   const { io, recipe, benchDir, splitOf, sets } = ctx;
@@ -63,48 +69,105 @@ export async function invocationOf(ctx: RunContext, run: string, at: RunsAt): Pr
   const split = splitOf(run);
   const outOf = at.outOf ?? ((name: string) => path.join(at.dir, name));
   // --ids name questions of the dev split: a run on another split runs without them (said once, by experimentFrom).
-  const extraFlags: FlagValues = Object.fromEntries(Object.entries(at.extra).map(([key, value]) => [flagOf(key), String(value)]));
-  const { ids: _ids, ...otherSplit } = { ...ctx.forwarded.flags, ...extraFlags };
-  const forwarded: FlagValues = split === IDS_SPLIT ? { ...ctx.forwarded.flags, ...extraFlags } : otherSplit;
+  const { ids: _dev, ...forOtherSplit } = { ...ctx.forwarded.config, ...at.extra };
+  const forwardConfig: ForwardConfig = split === IDS_SPLIT ? { ...ctx.forwarded.config, ...at.extra } : forOtherSplit;
   const resolve = (v: string) => ex.resolveRefs(v, outOf, sets);
-  const place: FlagValues = { bench: benchDir, out: outOf(run), split, ...(at.limit ? { limit: String(at.limit) } : {}) };
+  const place: PlaceConfig = { bench: benchDir, out: outOf(run), split: split as EvalConfig["split"], ...(at.limit ? { limit: at.limit } : {}) };
   if (spec.initial) {
     place.initial = recipe.runs[spec.initial] ? initialFileOf(ctx, spec.initial, outOf) : path.resolve(io.cwd, resolve(spec.initial));
     place.correct = spec.correct ?? "all";
   }
   // --resume continues each run; a run not started yet has no run.json, and eval then starts it.
   if (at.resume && fs.existsSync(outOf(run))) place.resume = true;
+  const { graphOptions: forwardedGraph, steps } = ctx.forwarded;
   if (spec.kind === "magic-guideline") {
-    const { MAGIC_GUIDELINE_FLAGS } = await import("../methods/magic/guideline-flags.ts");
-    return { kind: spec.kind, values: valuesFor(run, MAGIC_GUIDELINE_FLAGS, forwarded, spec.options, resolve, place), positionals: [] };
+    const { GUIDELINE_CONFIG, guidelineGraphOptionsOfValues, guidelineGraphs } = await import("../methods/magic/guideline-config.ts");
+    const own = recipeValuesOf(run, spec.options, resolve, { ...GUIDELINE_CONFIG, ...flagDefsOf(allGraphOptionDefs()) });
+    // A step's option a graph declares (`samples`) is checked with the graphs' options below (it is among them too).
+    forwardedTo(run, steps, { ...GUIDELINE_CONFIG, ...allGraphOptionDefs() });
+    const ownSteps = Object.fromEntries(Object.entries(steps).filter(([key]) => key in GUIDELINE_CONFIG));
+    const config = { ...forwardedTo(run, { ...forwardConfig, ...ownSteps }, GUIDELINE_CONFIG), ...configOfFlagValues(GUIDELINE_CONFIG, own), ...place } as GuidelineConfig;
+    const graphOptions = { ...graphOptionsTo(run, forwardedGraph, guidelineGraphs(config.initial)), ...guidelineGraphOptionsOfValues({ ...own, ...(config.initial !== undefined ? { initial: config.initial } : {}) }) };
+    return { kind: spec.kind, config, graphOptions };
   }
   if (spec.kind === "memo-build") {
     // memo build writes a file: OUT/<run>/memory.sqlite; it keeps no checkpoints (--checkpoints is eval's).
-    const { memoBuildFlags } = await import("../methods/memo/memory-build-flags.ts");
+    const { MEMORY_BUILD_CONFIG } = await import("../methods/memo/memory-build-config.ts");
     const memory = path.join(outOf(run), "memory.sqlite");
-    const { checkpoints: _evalOnly, ...forMemo } = forwarded;
-    return { kind: spec.kind, values: valuesFor(run, memoBuildFlags, forMemo, spec.options, resolve, { ...place, out: memory, resume: at.resume && fs.existsSync(memory) }), positionals: [] };
+    const { checkpoints: _evalOnly, ...forMemo } = forwardConfig;
+    // `samples` and `sampleTemperature` are a graph's options too: forwarded, they are the build's own here.
+    graphOptionsTo(run, Object.fromEntries(Object.entries(forwardedGraph).filter(([key]) => !(key in MEMORY_BUILD_CONFIG))), []);
+    const own = configOfFlagValues(MEMORY_BUILD_CONFIG, recipeValuesOf(run, spec.options, resolve, MEMORY_BUILD_CONFIG));
+    const { resume: _run, ...memoPlace } = place;
+    const config = { ...forwardedTo(run, { ...forMemo, ...steps }, MEMORY_BUILD_CONFIG), ...own, ...memoPlace, out: memory, ...(at.resume && fs.existsSync(memory) ? { resume: true } : {}) } as MemoryBuildConfig;
+    return { kind: spec.kind, config };
   }
   if (spec.kind === "memo-candidates") {
-    return { kind: spec.kind, values: { run: outOf(spec.from!), out: path.join(outOf(run), "candidates.json"), ...(forwarded.checkpoints !== undefined ? { checkpoints: forwarded.checkpoints } : {}) }, positionals: [] };
+    const { checkpoints } = ctx.forwarded.config;
+    return { kind: spec.kind, config: { run: outOf(spec.from!), out: path.join(outOf(run), "candidates.json"), ...(checkpoints !== undefined ? { checkpoints } : {}) } };
   }
-  // An eval run's input, typed: the options forwarded to every run as they were typed once (by the launcher or
-  // runExperiment), then the recipe's (text, as a recipe writes them: parsed here) and the run's place; the graph's own
-  // options from the graphs' forwarded flags and the recipe's. A graph module of the user's own runs as `eval --graph
-  // FILE`; its --node and --graph modules load as eval loads them.
-  const { evalFlags, evalInputOfFlagValues } = await import("../eval/eval-flag-values.ts");
-  const { ids: _dev, ...forOtherSplit } = { ...ctx.forwarded.config, ...at.extra };
-  const config: ForwardConfig = split === IDS_SPLIT ? { ...ctx.forwarded.config, ...at.extra } : forOtherSplit;
+  // An eval run: a graph module of the user's own runs as `eval --graph FILE`; its --node and --graph modules load as
+  // eval loads them; the graph's own options are the graphs' forwarded ones its graphs declare, then the recipe's.
+  const { EVAL_CONFIG } = await import("../eval/eval-config.ts");
   const module = isGraphModule(spec.graph!);
-  if (module) place.graph = spec.graph!;
-  const modules = await loadRunModules({ ...(config.node ? { node: config.node } : {}), ...(module ? { graph: spec.graph! } : {}) }, io.cwd);
-  const runLevel = new Set(Object.keys(FORWARD_CONFIG).map(flagOf));
-  const graphsOwn = Object.fromEntries(Object.entries(forwarded).filter(([flag]) => !runLevel.has(flag)));
-  const { limit: _text, ...placeFlags } = place;
-  const values = valuesFor(run, evalFlags(modules), graphsOwn, spec.options, resolve, placeFlags);
-  const positionals = module ? [] : [spec.graph!];
-  const fromRecipe = evalInputOfFlagValues({ values, positionals, modules });
-  return { kind: spec.kind, values, positionals, modules, input: { ...fromRecipe, config: { ...config, ...fromRecipe.config, ...(at.limit ? { limit: at.limit } : {}) } } };
+  const modules = await loadRunModules({ ...(forwardConfig.node ? { node: forwardConfig.node } : {}), ...(module ? { graph: spec.graph! } : {}) }, io.cwd);
+  const own = recipeValuesOf(run, spec.options, resolve, { ...EVAL_CONFIG, ...flagDefsOf(allGraphOptionDefs(modules)) });
+  const config: EvalConfig = { ...forwardConfig, ...configOfFlagValues(EVAL_CONFIG, own), ...place, ...(module ? { graph: spec.graph! } : {}) };
+  const graph = module ? undefined : spec.graph!;
+  const graphSpec = runGraph(graph, modules);
+  // A step's option a graph of the run also declares (`samples`) is the graph's here (in the graphs' forwarded options too).
+  forwardedTo(run, steps, runOptionDefs(graphSpec, config.initial));
+  const fromRecipe = graphOptionsOf(graphSpec, { ...own, ...(config.initial !== undefined ? { initial: config.initial } : {}) });
+  const graphOptions = { ...graphOptionsTo(run, forwardedGraph, graphsOfRun(graphSpec, config.initial)), ...fromRecipe };
+  return { kind: "eval", input: { config, graph, graphOptions, modules } };
+}
+
+/** A run's place in the experiment: what the experiment sets for it (its bench, folder, split, initial SQL). */
+type PlaceConfig = Pick<EvalConfig, "bench" | "out" | "split" | "limit" | "initial" | "correct" | "resume">;
+
+/** The flag declarations of a graph's own options, as a config's keys (for the names a recipe may give). */
+const flagDefsOf = (defs: Record<string, unknown>): Record<string, { type: string }> => Object.fromEntries(Object.keys(defs).map((key) => [key, { type: "string" }]));
+
+/** The forwarded options a run's command takes: each set one it does not take is refused, naming the run. */
+function forwardedTo<T extends Record<string, unknown>>(run: string, given: T, defs: Record<string, unknown>): T {
+  for (const [key, value] of Object.entries(given)) {
+    if (value !== undefined && !(key in defs)) throw new UsageError(`run ${run}: --${flagOf(key)} is not a flag of its command`);
+  }
+  return given;
+}
+
+/**
+ * The graphs' forwarded options a run's graphs declare (`defs`: theirs, by default); one they do not is refused, naming
+ * the graphs that take it (as eval's parse refuses it) or, for a step that runs no graph of its own, the run.
+ */
+function graphOptionsTo(run: string, given: Record<string, unknown>, graphs: GraphInfo[], defs: Record<string, unknown> = Object.assign({}, ...graphs.map((graph) => optionDefsOf(graph)))): Record<string, unknown> {
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined || key in defs) continue;
+    const owners = graphManifests.filter((graph) => key in optionDefsOf(graph)).map((graph) => graph.name);
+    if (!graphs.length || !owners.length) throw new UsageError(`run ${run}: --${flagOf(key)} is not a flag of its command`);
+    throw new UsageError(`--${flagOf(key)} is an option of ${owners.join(", ")}, not of ${graphs.map((graph) => graph.name).join(" or ")}`);
+  }
+  return given;
+}
+
+/**
+ * A recipe's options for a run, as flag values by flag name (true a switch, false left out, a list one comma-separated
+ * value unless the option repeats, `{run:…}`/`{set:…}` resolved): the text the command's declarations parse. A name
+ * the command does not take is refused as its parse would refuse it, naming the run.
+ */
+function recipeValuesOf(run: string, options: Record<string, string | number | boolean | string[]>, resolve: (value: string) => string, defs: Record<string, { type: string }>): FlagValues {
+  const byFlag = new Map(Object.entries(defs).map(([key, def]) => [flagOf(key), def] as const));
+  const values: FlagValues = {};
+  for (const [flag, value] of Object.entries(options)) {
+    const def = byFlag.get(flag);
+    if (!def) throw new UsageError(`run ${run}: --${flag} is not a flag of its command`);
+    if (value === false) continue;
+    const repeats = def.type === "strings" || def.type === "record" || def.type === "list";
+    if (value === true) values[flag] = true;
+    else if (Array.isArray(value)) values[flag] = repeats ? value.map((v) => resolve(String(v))) : value.map((v) => resolve(String(v))).join(",");
+    else values[flag] = repeats ? [resolve(String(value))] : resolve(String(value));
+  }
+  return values;
 }
 
 /** The split `--ids` name questions of: the evaluated one. */
@@ -124,7 +187,7 @@ function initialFileOf(ctx: RunContext, initial: string, outOf: (run: string) =>
  */
 export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
   const { io, recipe, order } = ctx;
-  const [{ checkEvalConfig }, { checkGuidelineFlags }, { checkMemoBuildFlags }, { readPredictionFile }] = await Promise.all([
+  const [{ checkEvalConfig }, { checkGuideline }, { checkMemoryBuild }, { readPredictionFile }] = await Promise.all([
     import("../eval/run-eval.ts"),
     import("../methods/magic/guideline-training.ts"),
     import("../methods/memo/build-memory.ts"),
@@ -144,16 +207,17 @@ export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
       const produced = new Set(Object.entries(spec.options).filter(([, v]) => [v].flat().some((x) => /\{run:[^}]+\}/.test(String(x)))).map(([flag]) => flag));
       const files: [string, string][] = [];
       if (call.kind === "eval") {
-        const { spec: graph } = checkEvalConfig(call.input!);
+        const { spec: graph } = checkEvalConfig(call.input);
+        const { graphOptions, config } = call.input;
         for (const [key, def] of Object.entries(optionDefsOf(graph))) {
-          const value = call.values[flagOf(key)];
+          const value = graphOptions[key];
           if (def.type === "string" && def.file && typeof value === "string" && !produced.has(flagOf(key))) files.push([`--${flagOf(key)}`, value]);
         }
-        if (graph.kind === "corrector" && typeof call.values.initial === "string" && !findManifest(call.values.initial) && !(spec.initial && recipe.runs[spec.initial])) files.push(["--initial", call.values.initial]);
+        if (graph.kind === "corrector" && config.initial !== undefined && !findManifest(config.initial) && !(spec.initial && recipe.runs[spec.initial])) files.push(["--initial", config.initial]);
       } else if (call.kind === "magic-guideline") {
-        checkGuidelineFlags(call);
-        if (typeof call.values.initial === "string" && !findManifest(call.values.initial)) files.push(["--initial", call.values.initial]);
-      } else if (call.kind === "memo-build") checkMemoBuildFlags(call);
+        checkGuideline(call.config);
+        if (call.config.initial !== undefined && !findManifest(call.config.initial)) files.push(["--initial", call.config.initial]);
+      } else if (call.kind === "memo-build") checkMemoryBuild(call.config);
       for (const [flag, value] of files) {
         const file = path.resolve(io.cwd, value);
         if (!fs.existsSync(file)) {
@@ -167,25 +231,6 @@ export async function checkRuns(ctx: RunContext, at: RunsAt): Promise<void> {
       throw error;
     }
   }
-}
-
-/**
- * A run's flag values: the flags forwarded to every run and the recipe's options (`{run:…}`/`{set:…}` resolved; true
- * a flag, false left out, a list one comma-separated value, or the items of a repeatable flag), then the run's place.
- * A value the run's command does not take is refused as its parse would refuse it, naming the run.
- */
-function valuesFor(run: string, table: FlagTable, forwarded: FlagValues, options: Record<string, string | number | boolean | string[]>, resolve: (value: string) => string, place: FlagValues): FlagValues {
-  const values: FlagValues = {};
-  const put = (flag: string, value: FlagValues[string]) => {
-    if (value === undefined || value === false) return;
-    const known = table[flag];
-    if (!known) throw new UsageError(`run ${run}: --${flag} is not a flag of its command`);
-    values[flag] = Array.isArray(value) && !known.multiple ? value.join(",") : known.multiple && typeof value === "string" ? [value] : value;
-  };
-  for (const [flag, value] of Object.entries(forwarded)) put(flag, value);
-  for (const [flag, value] of Object.entries(options)) put(flag, value === true || value === false ? value : Array.isArray(value) ? value.map((v) => resolve(String(v))) : resolve(String(value)));
-  for (const [flag, value] of Object.entries(place)) put(flag, value);
-  return values;
 }
 
 /** Flags of the non-eval steps (beside the shared ones). */

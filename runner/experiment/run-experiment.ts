@@ -3,10 +3,10 @@ import path from "node:path";
 import { UsageError, UserError } from "../../core/errors.ts";
 import { EXIT, isStopStatus } from "../../core/exit.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
-import { checkConfig, commandLineOfConfig, type ConfigDef, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
+import { checkConfig, commandLineOfConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import type { GraphInfo } from "../../graphs/spec.ts";
-import { asApiErrors, type FlagTable } from "../run/api-options.ts";
-import { experimentForwardFlags, FORWARD_CONFIG, type Forwarded, forwardedOfApi } from "./forwarded-options.ts";
+import { asApiErrors } from "../run/api-options.ts";
+import { FORWARD_CONFIG, type Forwarded, forwardedOfApi, STEP_CONFIG } from "./forwarded-options.ts";
 import { isGraphModule, loadRunModules, modulesConfigOf } from "../run/run-options.ts";
 import { BUILT_IN_RECIPES } from "./built-in-recipes.ts";
 import { executeRuns } from "./execute-runs.ts";
@@ -16,7 +16,7 @@ import { listRecipes } from "./recipe-list.ts";
 import { checkOptions, checkRuns, IDS_SPLIT, type RunContext, type RunsAt } from "./recipe-runs.ts";
 import type { RunRow } from "./table-rows.ts";
 
-/** `experiment`'s own options, declared once (help texts included); every other option goes to every run (`experimentForwardFlags`). */
+/** `experiment`'s own options, declared once (help texts included); every other option goes to every run (./forwarded-options.ts). */
 export const EXPERIMENT_CONFIG = defineConfig({
   bench: { type: "string", metavar: "DIR|minibench", help: "the benchmark every run reads" },
   out: { type: "string", metavar: "DIR", help: "the experiment's folder: OUT/<run>/, table.md, table.json, report.html" },
@@ -88,12 +88,9 @@ export interface ExperimentResult {
 export type ExperimentOptions = ConfigInput<typeof EXPERIMENT_CONFIG> &
   Omit<ConfigInput<typeof FORWARD_CONFIG>, "graph" | "initial" | "correct"> & {
     recipe: string;
-    /** magic guideline's and memo build's own options, for the recipes' guideline and memory runs. */
-    batch?: number | string;
-    samples?: number | string;
-    elicit?: "sampling" | "pipeline";
-    sampleTemperature?: number | string;
-  };
+    /** The graphs' own options (camelCase), forwarded to the runs whose graphs declare them. */
+    options?: Record<string, unknown>;
+  } & ConfigInput<typeof STEP_CONFIG>;
 
 /**
  * Runs a recipe as `sqlmend experiment` does — each run through the run API, never through argv — and writes
@@ -107,18 +104,18 @@ export async function runExperiment(options: ExperimentOptions, io: CliIO = defa
     for (const [key, value] of Object.entries(rest)) (key in EXPERIMENT_CONFIG ? own : forward)[key] = value;
     const config = checkConfig("runExperiment", EXPERIMENT_CONFIG, own);
     const modules = await loadRunModules(modulesConfigOf(forward), io.cwd);
-    return experimentFrom({ config, recipe, forwarded: forwardedOfApi(forward, modules), forwardTable: experimentForwardFlags(modules) }, io);
+    return experimentFrom({ config, recipe, forwarded: forwardedOfApi(forward, modules) }, io);
   }));
 }
 
 /**
- * experiment's body: its own typed config, the recipe, and the flags forwarded to every run (the launcher's parse, or
+ * experiment's body: its own typed config, the recipe, and the options forwarded to every run, typed (the launcher's parse, or
  * `runExperiment`'s): --list and --print, the checks of every run before any spends, the dry run, the repeats, then
  * the outputs (experiment-outputs.ts).
  */
-export async function experimentFrom(input: { config: ExperimentConfig; recipe: string | undefined; forwarded: Forwarded; forwardTable: FlagTable }, io: CliIO): Promise<ExperimentResult> {
+export async function experimentFrom(input: { config: ExperimentConfig; recipe: string | undefined; forwarded: Forwarded }, io: CliIO): Promise<ExperimentResult> {
   const { config } = input;
-  const forwarded: Forwarded = { config: { ...input.forwarded.config }, flags: { ...input.forwarded.flags } };
+  const forwarded: Forwarded = { config: { ...input.forwarded.config }, steps: { ...input.forwarded.steps }, graphOptions: { ...input.forwarded.graphOptions } };
   const sets: Record<string, string> = { ...config.set };
   const ex = await import("./recipe.ts");
   if (config.list) {
@@ -153,7 +150,6 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
   if (repeats > 1) {
     const base = forwarded.config.seed ?? 1;
     delete forwarded.config.seed;
-    delete forwarded.flags.seed;
     seeds = Array.from({ length: repeats }, (_, k) => base + k);
   }
 
@@ -219,7 +215,7 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
     for (const run of order.map((r) => recipe.runs[r]!)) {
       if (run.graph && isGraphModule(run.graph) && !graphModules.has(run.graph)) graphModules.set(run.graph, (await loadRunModules({ graph: run.graph }, io.cwd)).graph!.spec);
     }
-    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded.flags, graphModules) })}${(await import("./paper-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
+    io.stdout(`${plan.renderPlan({ recipe, order, benchDir, layout, seeds, prices, counts, splitOf, blocked: blockedAtStart, outDir, recordsIn, notes, knownCalls: (run) => plan.knownCallsOf(recipe.runs[run]!, forwarded, graphModules) })}${(await import("./paper-metrics.ts")).renderPaperPlan(recipe, order, tsDir)}\n`);
     return { exitCode: EXIT.ok };
   }
 
@@ -256,12 +252,11 @@ export async function experimentFrom(input: { config: ExperimentConfig; recipe: 
     initialFile,
     splitOf,
     recordsIn,
-    command: commandOf(name, config, input.forwarded.flags, input.forwardTable),
+    command: commandOf(name, config, input.forwarded),
   });
 }
 
 /** The command line report.html shows for an experiment (display only, never parsed): its options, then the forwarded ones. */
-function commandOf(recipe: string, config: ExperimentConfig, forwarded: Record<string, unknown>, table: FlagTable): string {
-  const forwardDefs = Object.fromEntries(Object.entries(table).map(([flag, kind]): [string, ConfigDef] => [flag, kind.type === "boolean" ? { type: "boolean", help: "" } : kind.multiple ? { type: "strings", help: "" } : { type: "string", help: "" }]));
-  return commandLineOfConfig("experiment", [recipe], { ...EXPERIMENT_CONFIG, ...forwardDefs }, { ...config, ...forwarded });
+function commandOf(recipe: string, config: ExperimentConfig, forwarded: Forwarded): string {
+  return commandLineOfConfig("experiment", [recipe], { ...EXPERIMENT_CONFIG, ...FORWARD_CONFIG, ...STEP_CONFIG }, { ...config, ...forwarded.config, ...forwarded.steps }, forwarded.graphOptions);
 }

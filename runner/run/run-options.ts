@@ -82,6 +82,10 @@ export function graphOptionsFrom(config: RunConfig): GraphOptions {
 export const graphFlags = (modules?: RunModules) =>
   optionFlags([...graphManifests.map((graph) => optionDefsOf(graph)), ...(modules ? [moduleOptions(modules), modules.graph ? optionDefsOf(modules.graph.spec) : {}] : [])]);
 
+/** Every graph's own options by name (its slots' included), and the run's modules': what options forwarded to many runs may name. */
+export const allGraphOptionDefs = (modules?: RunModules): OptionDefs =>
+  Object.assign({}, ...graphManifests.map((graph) => optionDefsOf(graph)), ...(modules ? [moduleOptions(modules), modules.graph ? optionDefsOf(modules.graph.spec) : {}] : []));
+
 /** A user's modules a run names (`--node SLOT=FILE`, `--graph FILE`), loaded before its flags are parsed: their options become flags. */
 export interface RunModules {
   /** By slot: the factory (the default export) and the options it declares (its `options` export). */
@@ -299,7 +303,7 @@ export function runOptionDefs(spec: GraphInfo, initial: string | undefined): Opt
 }
 
 /** The graphs whose options shape a run: the graph, and a corrector's initial generator when `initial` names one. */
-function graphsOfRun(spec: GraphInfo, initial: string | undefined): GraphInfo[] {
+export function graphsOfRun(spec: GraphInfo, initial: string | undefined): GraphInfo[] {
   const generator = spec.kind === "corrector" ? findManifest(initial ?? "baseline") : undefined;
   return generator ? [spec, generator] : [spec];
 }

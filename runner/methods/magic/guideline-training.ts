@@ -16,7 +16,6 @@ import { jsonLinesStore, runQuestions } from "../../run/question-loop.ts";
 import { fileOrder, sampleOf } from "../../run/question-sample.ts";
 import { runPlace } from "../../run/run-json.ts";
 import { inRunFolder, runQuestionsOf } from "../../run/run-skeleton.ts";
-import { configOfFlagValues, type FlagValues } from "../../run/api-options.ts";
 import { manifestOf } from "../../../graphs/registry.ts";
 import { magicFeedbackManifest, magicGuidelineManifest } from "../../../graphs/manifests/magic.ts";
 import { MAGIC_FEEDBACK_OPTIONS } from "../../../nodes/magic/options.ts";
@@ -32,7 +31,7 @@ import { GuidelineMerger, snapshotName } from "./guideline-merger.ts";
 import { computeStats, type MagicStats } from "./guideline-stats.ts";
 import { renderSummary } from "./guideline-summary.ts";
 import { processQuestion } from "./training-question.ts";
-import { GUIDELINE_CONFIG, type GuidelineConfig, guidelineGraphOptionsOfValues } from "./guideline-config.ts";
+import { GUIDELINE_CONFIG, type GuidelineConfig } from "./guideline-config.ts";
 
 const RESULTS = "results.jsonl";
 
@@ -95,10 +94,6 @@ export function checkGuideline(config: GuidelineConfig): { batchSize: number; co
   modelFlagsFrom(config);
   return { batchSize: config.batch ?? 10, concurrency: config.concurrency ?? 4 };
 }
-
-/** `magic guideline` from flag values, for `sqlmend experiment`'s runs (until it hands over the typed config). */
-export const learnFrom = (input: { values: FlagValues }, io: CliIO): Promise<GuidelineResult> => trainGuideline(configOfFlagValues(GUIDELINE_CONFIG, input.values), guidelineGraphOptionsOfValues(input.values), io);
-export const checkGuidelineFlags = (input: { values: FlagValues }) => (guidelineGraphOptionsOfValues(input.values), checkGuideline(configOfFlagValues(GUIDELINE_CONFIG, input.values)));
 
 /**
  * The one body `sqlmend magic guideline` and `learnGuideline` run: the typed config, and the graphs' own options (the

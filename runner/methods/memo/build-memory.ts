@@ -16,14 +16,12 @@ import { fileOrder, sampleOf } from "../../run/question-sample.ts";
 import { benchRequired } from "../../run/output-dir-flags.ts";
 import { modelFlagsFrom } from "../../run/run-options.ts";
 import { lockOutDir } from "../../run/out-dir-lock.ts";
-import { configOfFlagValues } from "../../run/api-options.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../../../state/usage.ts";
 import { ERROR_TYPES, MemoryStore } from "../../../tools/retrieval/memory-store.ts";
 import type { Semantics } from "../../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../../tools/sqlite/executor.ts";
 import type { Question } from "../../../state/question.ts";
 import { type CodeIdentity, codeChange, codeIdentity, sameCode } from "../../../tools/version.ts";
-import type { MemoInput } from "./memory-build-flags.ts";
 import { embedderFor, embedKeys, modelsFor } from "./memo-models.ts";
 import { MEMORY_BUILD_CONFIG, type MemoryBuildConfig } from "./memory-build-config.ts";
 import { errorTypeHistogram } from "./error-type-histogram.ts";
@@ -86,10 +84,6 @@ export function checkMemoryBuild(config: MemoryBuildConfig) {
   modelFlagsFrom(config);
   return { concurrency: config.concurrency ?? 4, samples: config.samples ?? 4, temperature: config.sampleTemperature ?? 0.8, elicit: config.elicit ?? "sampling" };
 }
-
-/** `memo build` from flag values, for `sqlmend experiment`'s runs (until it hands over the typed config). */
-export const memoBuild = (input: MemoInput, io: CliIO): Promise<MemoryBuildResult> => buildMemoryFile(configOfFlagValues(MEMORY_BUILD_CONFIG, input.values), io);
-export const checkMemoBuildFlags = (input: MemoInput) => checkMemoryBuild(configOfFlagValues(MEMORY_BUILD_CONFIG, input.values));
 
 /** The one body `sqlmend memo build` and `buildMemory` run, on the typed config. */
 export async function buildMemoryFile(config: MemoryBuildConfig, io: CliIO): Promise<MemoryBuildResult> {

@@ -7,8 +7,6 @@ import path from "node:path";
 import { type CliIO, defaultIO } from "../../../core/io.ts";
 import { UserError } from "../../../core/errors.ts";
 import { checkConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../../core/config.ts";
-import { configOfFlagValues } from "../../run/api-options.ts";
-import type { MemoInput } from "./memory-build-flags.ts";
 import { CANDIDATES_CONFIG, type CandidatesConfig } from "./candidates-config.ts";
 
 /** The options of `memo candidates` (`CANDIDATES_CONFIG`): `run` (a memo-sql eval's folder), `out` (the file), `checkpoints`. */
@@ -33,9 +31,6 @@ export interface CandidatesResult {
 export async function writeCandidates(options: CandidatesOptions, io: CliIO = defaultIO()): Promise<CandidatesResult> {
   return inApiWords("writeCandidates", () => candidatesFile(checkConfig("writeCandidates", CANDIDATES_CONFIG, options), io));
 }
-
-/** `memo candidates` from flag values, for `sqlmend experiment`'s runs (until it hands over the typed config). */
-export const memoCandidates = (input: MemoInput, io: CliIO): Promise<CandidatesResult> => candidatesFile(configOfFlagValues(CANDIDATES_CONFIG, input.values), io);
 
 /** The one body `sqlmend memo candidates` and `writeCandidates` run, on the typed config. */
 export async function candidatesFile(config: CandidatesConfig, io: CliIO): Promise<CandidatesResult> {
