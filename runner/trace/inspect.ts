@@ -3,36 +3,23 @@
  * (overview, one step, its state, the diff per step, the gold per step, the error with its stack), and the threads of
  * the checkpoint store or of a run folder (filtered by verdict and outcome, from `readRun`).
  */
-import { UsageError, UserError } from "../../core/errors.ts";
+import { UserError } from "../../core/errors.ts";
+import { type ConfigOf, opt, optionUsageError } from "../../core/config.ts";
+import { INSPECT_CONFIG, THREADS_CONFIG } from "./inspect-config.ts";
+export { INSPECT_CONFIG, THREADS_CONFIG };
 import { formatTable } from "../../tools/format.ts";
 import type { ResultPreview } from "../../state/result.ts";
 import { formatUsage } from "../run/progress.ts";
 import { readRun, readThread } from "./read-trace.ts";
 import type { FieldDiff, RunQuestion, StepError, ThreadView, TraceStep, Verdict } from "./trace-types.ts";
 
-export interface InspectArgs {
-  threadId: string;
-  /** One step in full (its writes, prompts and replies; with `state`, the state after it). */
-  step?: number;
-  /** The full state: of `step`, else the final state. */
-  state?: boolean;
-  /** Each step's diff from the state before it. */
-  diff?: boolean;
-  /** The gold's verdict on each step that changed the SQL (needs `run`). */
-  gold?: boolean;
-  json?: boolean;
-  checkpoints?: string;
-  /** The graph: a built-in's name or a `--graph` module file (default: the run's, else the thread's state's). */
-  graph?: string;
-  /** The run folder the thread belongs to: its graph module, checkpoint store, benchmark (for gold). */
-  run?: string;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
+
+/** What `inspectThread` takes: the thread, `inspect`'s options (typed), and where paths and the data directory are read from. */
+export type InspectArgs = ConfigOf<typeof INSPECT_CONFIG> & { threadId: string; env: NodeJS.ProcessEnv; cwd: string };
 
 /** What `sqlmend inspect` prints for a thread. */
 export async function inspectThread(args: InspectArgs): Promise<string> {
-  if (args.gold && !args.run) throw new UsageError("--gold needs the thread's run folder: --run DIR (its benchmark holds the gold SQL)");
+  if (args.gold && !args.run) throw optionUsageError`${opt("gold")} needs the thread's run folder: ${opt("run")} DIR (its benchmark holds the gold SQL)`;
   const view = await readThread(args.threadId, {
     ...(args.checkpoints !== undefined ? { checkpoints: args.checkpoints } : {}),
     ...(args.run ? { run: args.run } : {}),
@@ -161,18 +148,9 @@ function renderStep(step: TraceStep, withState: boolean): string {
 // ---------------------------------------------------------------------------------------------------------------
 // threads
 
-export interface ThreadsArgs {
-  prefix?: string;
-  limit?: number;
-  checkpoints?: string;
-  /** The run folder whose questions' threads to list (readRun: no checkpoint opened). */
-  run?: string;
-  verdict?: string[];
-  /** `KEY=VALUE` outcome filters (all must hold; the value compared as text). */
-  outcome?: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
+
+/** What `listThreadLines` takes: `threads`' options (typed) and where paths and the data directory are read from. */
+export type ThreadsArgs = ConfigOf<typeof THREADS_CONFIG> & { env: NodeJS.ProcessEnv; cwd: string };
 
 export interface ThreadLine {
   threadId: string;
@@ -191,12 +169,12 @@ const VERDICT_NAMES: Verdict[] = ["right", "wrong", "failed", "skipped", "unscor
 
 /** The questions of a run whose verdict and outcome match, as thread lines (no checkpoint opened). */
 export async function listRunThreads(args: Pick<ThreadsArgs, "run" | "verdict" | "outcome" | "prefix" | "limit" | "cwd">): Promise<ThreadLine[]> {
-  if (!args.run) throw new UsageError("name the run folder: --run DIR");
+  if (!args.run) throw optionUsageError`name the run folder: ${opt("run")} DIR`;
   const verdicts = (args.verdict ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
-  for (const v of verdicts) if (!VERDICT_NAMES.includes(v as Verdict)) throw new UsageError(`--verdict takes ${VERDICT_NAMES.join(", ")}, not '${v}'`);
+  for (const v of verdicts) if (!VERDICT_NAMES.includes(v as Verdict)) throw optionUsageError`${opt("verdict")} takes ${VERDICT_NAMES.join(", ")}, not '${v}'`;
   const filters = (args.outcome ?? []).map((item) => {
     const at = item.indexOf("=");
-    if (at <= 0) throw new UsageError(`--outcome takes KEY=VALUE, not '${item}'`);
+    if (at <= 0) throw optionUsageError`${opt("outcome")} takes KEY=VALUE, not '${item}'`;
     return { key: item.slice(0, at), value: item.slice(at + 1) };
   });
   const run = await readRun((await import("node:path")).resolve(args.cwd, args.run));
@@ -211,7 +189,7 @@ export async function listRunThreads(args: Pick<ThreadsArgs, "run" | "verdict" |
 /** `sqlmend threads`: a run's threads (`--run`), else the checkpoint store's, newest first. */
 export async function listThreadLines(args: ThreadsArgs): Promise<{ lines: ThreadLine[]; location: string }> {
   if (args.run) return { lines: await listRunThreads(args), location: args.run };
-  if (args.verdict?.length || args.outcome?.length) throw new UsageError("--verdict and --outcome filter a run's questions: add --run DIR");
+  if (args.verdict?.length || args.outcome?.length) throw optionUsageError`${opt("verdict")} and ${opt("outcome")} filter a run's questions: add ${opt("run")} DIR`;
   const { listThreads, openReadyCheckpointer } = await import("../../storage/checkpoints.ts");
   const store = await openReadyCheckpointer(args.checkpoints, args.env, args.cwd, { mustExist: true });
   try {
