@@ -8,8 +8,8 @@ import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { findManifest, graphManifests } from "../../graphs/registry.ts";
 import type { GraphInfo } from "../../graphs/spec.ts";
 import { configOfFlagValues, type FlagValues } from "../run/api-options.ts";
-import { RUN_DIR_FLAGS } from "../run/output-dir-flags.ts";
-import { allGraphOptionDefs, graphOptionsOf, isGraphModule, loadRunModules, runFlags, graphsOfRun, runGraph, runOptionDefs } from "../run/run-options.ts";
+import { RUN_CONFIG, RUN_DIR_CONFIG } from "../run/run-config.ts";
+import { allGraphOptionDefs, graphOptionsOf, isGraphModule, loadRunModules, graphsOfRun, runGraph, runOptionDefs } from "../run/run-options.ts";
 import type { EvalConfig } from "../eval/eval-config.ts";
 import type { EvalInput } from "../eval/run-eval.ts";
 import type { GuidelineConfig } from "../methods/magic/guideline-config.ts";
@@ -238,7 +238,7 @@ const STEP_FLAGS: Record<string, string[]> = { "magic-guideline": ["batch", "max
 
 /** Every option of every run is a flag its graph or step takes (so a recipe typo fails at once, --dry-run included). */
 export async function checkOptions(recipe: Recipe, source: string, lineOf: (at: PropertyKey[], key?: string) => string, cwd: string) {
-  const shared = new Set([...Object.keys(runFlags), ...Object.keys(RUN_DIR_FLAGS)]);
+  const shared = new Set([...Object.keys(RUN_CONFIG), ...Object.keys(RUN_DIR_CONFIG)].map(flagOf));
   for (const [name, run] of Object.entries(recipe.runs)) {
     if (run.needs) continue;
     let own: string[];

@@ -44,17 +44,3 @@ export function configOfFlagValues<Defs extends ConfigDefs>(defs: Defs, values: 
   }
   return out as ConfigOf<Defs>;
 }
-
-type Kebab<S extends string> = S extends `${infer Head}${infer Tail}` ? `${Head extends Lowercase<Head> ? Head : `-${Lowercase<Head>}`}${Kebab<Tail>}` : S;
-
-/** A declaration's parseArgs table, typed by flag name: the names a recipe's options may take (the launcher's: cli/shared/flag-config.ts `flagTableOf`). */
-export type LegacyFlagTableOf<Defs extends ConfigDefs> = {
-  [K in keyof Defs & string as Kebab<K>]: Defs[K] extends { type: "boolean" } ? { type: "boolean" } : Defs[K] extends { type: "strings" | "record" | "list" } ? { type: "string"; multiple: true } : { type: "string" };
-};
-
-export function legacyFlagTableOf<Defs extends ConfigDefs>(defs: Defs): LegacyFlagTableOf<Defs> {
-  return Object.fromEntries(
-    Object.entries(defs).map(([key, def]) => [flagOf(key), def.type === "boolean" ? { type: "boolean" } : def.type === "strings" || def.type === "record" || def.type === "list" ? { type: "string", multiple: true } : { type: "string" }]),
-  ) as LegacyFlagTableOf<Defs>;
-}
-

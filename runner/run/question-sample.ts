@@ -1,22 +1,17 @@
 import type { Benchmark } from "../../state/question.ts";
 import { lazyCrypto } from "../../tools/hash.ts";
-import { defineOptions, flagOf, type OptionDefs, optionFlags, optionsUsage, parseOption } from "../../core/options.ts";
+import { defineOptions } from "../../core/options.ts";
 import { opt, optionUsageError, optionUserError } from "../../core/config.ts";
 
 /**
- * `--sample N --sample-seed S`, declared once: the flags (`SAMPLE_FLAGS`), the usage lines (`SAMPLE_USAGE`), their
- * checks and what run.json records (`sampleFrom`) all come from this table. `--sample-seed` is not `--seed`: that one
+ * `--sample N --sample-seed S`: their defaults and what run.json records (`sampleOf`) come from this table (their
+ * options in run-config.ts's `SELECTION_CONFIG`). `--sample-seed` is not `--seed`: that one
  * is the model's sampling seed, which `--repeats` varies per repeat; the questions stay the same in every repeat.
  */
 export const SAMPLE_OPTIONS = defineOptions({
   sample: { type: "int", default: 0, min: 1, help: "N questions, each database its share (seeded; after --ids/--limit); 0: all" },
   sampleSeed: { type: "int", default: 1, min: 0, help: "the sample's seed: the same seed, the same questions" },
 });
-
-export const SAMPLE_FLAGS = optionFlags([SAMPLE_OPTIONS]) as { sample: { type: "string" }; "sample-seed": { type: "string" } };
-
-/** The usage lines of `--sample` and `--sample-seed`, from their declarations. */
-export const SAMPLE_USAGE = optionsUsage("Sample", SAMPLE_OPTIONS).split("\n").slice(1).join("\n");
 
 /** How `--sample` picks, as run.json records it. */
 export const SAMPLE_METHOD = "stratified by database: largest-remainder shares, each database's questions by sha256(seed:id)";
@@ -37,11 +32,6 @@ export function sampleOf(config: { sample?: number | undefined; sampleSeed?: num
   return { n: config.sample, seed: config.sampleSeed ?? SAMPLE_OPTIONS.sampleSeed.default, method: SAMPLE_METHOD };
 }
 
-/** `sampleOf` from flag values (`--sample N [--sample-seed S]`): for the commands that still read them. */
-export function sampleFrom(values: Record<string, unknown>): SampleSpec | undefined {
-  const parsed = Object.fromEntries(Object.entries(SAMPLE_OPTIONS as OptionDefs).map(([key, def]) => [key, parseOption(key, def, values[flagOf(key)])])) as { sample?: number; sampleSeed?: number };
-  return sampleOf(parsed);
-}
 
 /**
  * The questions to run: `--ids`, then `--limit` (counted in file order, skipped ones included, so a subset is

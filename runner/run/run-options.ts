@@ -16,13 +16,9 @@ import { CACHE_MODES, type CacheMode } from "../../tools/models/cache-modes.ts";
 import { flagOf, type OptionDefs, optionFlags, parseOption } from "../../core/options.ts";
 import { configValue, graphOpt, opt, type OptionText, optionText, optionUsageError, optionUserError } from "../../core/config.ts";
 import { type ModelConfig, RUN_CONFIG, type RunConfig, RUN_OPTION_KEYS } from "./run-config.ts";
-import { legacyFlagTableOf } from "./api-options.ts";
 
 // Everything here runs before a graph is built (option checks, --help), so this module and its imports load no
 // LangGraph or LangChain: graphs are known by their manifests; models come from model-setup.ts.
-
-/** The run-level flags as a parseArgs table, for the commands that still read flag values (magic, memo, ts-sql audit, experiment, link). */
-export const runFlags = legacyFlagTableOf(RUN_CONFIG);
 
 /** The model settings of a run's typed config (core/config.ts: already checked by kind), as tools/models reads them. */
 export function modelFlagsFrom(config: ModelConfig): ModelFlags {
