@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineSpec } from "../graphs/baseline.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
-import { loadSlotModules } from "../runner/run/run-options.ts";
+import { loadSlotModules } from "../runner/run/user-modules.ts";
 import { answerQuestion, type GraphRunner } from "../runner/run/question-thread.ts";
 import type { Question } from "../state/question.ts";
 import { createExecutor } from "../tools/sqlite/executor.ts";
@@ -64,7 +64,7 @@ function runSeedInNode(file: string): { critic: number; accepted: unknown; sql: 
   const script = path.join(modules, "run-seed.mts");
   fs.writeFileSync(
     script,
-    `import { loadSlotModules } from ${JSON.stringify(path.join(ROOT, "runner/run/run-options.ts"))};
+    `import { loadSlotModules } from ${JSON.stringify(path.join(ROOT, "runner/run/user-modules.ts"))};
 import { memoRefineSpec } from ${JSON.stringify(path.join(ROOT, "graphs/memo-refine.ts"))};
 import { createExecutor } from ${JSON.stringify(path.join(ROOT, "tools/sqlite/executor.ts"))};
 import { scriptedProvider } from ${JSON.stringify(path.join(ROOT, "test/support/scripted-models.ts"))};

@@ -4,7 +4,8 @@ import { parseFlags } from "../shared/flags.ts";
 import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
 import { modulesOfArgv } from "../shared/module-flags.ts";
 import { graphUsage, RUN_FLAGS_USAGE, SELECTION_USAGE, SUBSET_USAGE } from "../usage/run-usage.ts";
-import { graphFlags, graphOptionsOf, loadRunModules, type RunModules, runGraph } from "../../runner/run/run-options.ts";
+import { graphFlags, graphOptionsOf, runGraph } from "../../runner/run/run-options.ts";
+import { loadRunModules, type RunModules } from "../../runner/run/user-modules.ts";
 import { EVAL_CONFIG } from "../../runner/eval/eval-config.ts";
 import { evaluate } from "../../runner/eval/run-eval.ts";
 

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { configValue } from "../../core/config.ts";
 import { GRAPH_CONFIG } from "../../runner/run/run-config.ts";
-import type { ModulesConfig } from "../../runner/run/run-options.ts";
+import type { ModulesConfig } from "../../runner/run/user-modules.ts";
 
 /**
  * The modules a command line names (`--node SLOT=FILE`, `--graph FILE`; `--server` beside them), read before its flags

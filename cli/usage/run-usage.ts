@@ -5,7 +5,8 @@ import type { CliIO } from "../../core/io.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { findManifest } from "../../graphs/registry.ts";
-import { loadRunModules, runGraph } from "../../runner/run/run-options.ts";
+import { loadRunModules } from "../../runner/run/user-modules.ts";
+import { runGraph } from "../../runner/run/run-options.ts";
 
 // The `--help` sections every run command shares, made from the run-level declarations (runner/run/run-config.ts).
 

@@ -16,7 +16,9 @@ import { resolveBenchmarkDir } from "../../tools/benchmarks/resolve.ts";
 import { lazyCrypto } from "../../tools/hash.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { RUN_CONFIG } from "../run/run-config.ts";
-import { examplesWantedBy, loadRunModules, modelFlagsFrom, type RunModules, runGraph, runOptionDefs, scenarioFrom, withObjectModules } from "../run/run-options.ts";
+import { examplesWantedBy, runGraph, runOptionDefs, scenarioFrom } from "../run/run-options.ts";
+import { loadRunModules, type RunModules, withObjectModules } from "../run/user-modules.ts";
+import { modelFlagsFrom } from "../run/model-options.ts";
 
 // `sqlmend ask` as a function: one question on one database through a graph, on a checkpointed thread; the SQL, its
 // result and what it cost returned as data. What runs a graph (LangGraph, LangChain, the checkpoint store) loads only

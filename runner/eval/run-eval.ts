@@ -3,20 +3,10 @@ import path from "node:path";
 import { EXIT } from "../../core/exit.ts";
 import { checkConfig, checkGraphOptions, commandLineOfConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
-import {
-  answerSettings,
-  cacheModeFrom,
-  checkRunGraphOptions,
-  graphSettings,
-  loadRunModules,
-  modelFlagsFrom,
-  optionsOfGraph,
-  type RunModules,
-  runGraph,
-  runOptionDefs,
-  scenarioFrom,
-  withObjectModules,
-} from "../run/run-options.ts";
+import { answerSettings, graphSettings } from "../run/run-settings.ts";
+import { cacheModeFrom, modelFlagsFrom } from "../run/model-options.ts";
+import { checkRunGraphOptions, optionsOfGraph, runGraph, runOptionDefs, scenarioFrom } from "../run/run-options.ts";
+import { loadRunModules, type RunModules, withObjectModules } from "../run/user-modules.ts";
 import type { Semantics } from "../../tools/benchmarks/score.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
 import { isMockRun, MOCK_CACHE_SETTING, MOCK_LABEL } from "../../tools/models/mock-label.ts";

@@ -2,7 +2,8 @@ import { checkConfig, checkGraphOptions, type ConfigOf, defineConfig } from "../
 import { EVAL_CONFIG } from "../eval/eval-config.ts";
 import { GUIDELINE_CONFIG } from "../methods/magic/guideline-config.ts";
 import { MEMORY_BUILD_CONFIG } from "../methods/memo/memory-build-config.ts";
-import { allGraphOptionDefs, type RunModules } from "../run/run-options.ts";
+import { allGraphOptionDefs } from "../run/run-options.ts";
+import { type RunModules } from "../run/user-modules.ts";
 
 // The options an experiment forwards to every run, typed once (by the launcher from argv, or by `runExperiment` from
 // a script): eval's, the guideline and memo steps' own, and the graphs' own by name.

@@ -7,7 +7,7 @@ import { checkConfig, commandLineOfConfig, type ConfigInput, type ConfigOf, defi
 import type { GraphInfo } from "../../graphs/spec.ts";
 import { asApiErrors } from "../run/api-options.ts";
 import { FORWARD_CONFIG, type Forwarded, forwardedOfApi, STEP_CONFIG } from "./forwarded-options.ts";
-import { isGraphModule, loadRunModules, modulesConfigOf } from "../run/run-options.ts";
+import { isGraphModule, loadRunModules, modulesConfigOf } from "../run/user-modules.ts";
 import { BUILT_IN_RECIPES } from "./built-in-recipes.ts";
 import { executeRuns } from "./execute-runs.ts";
 import { writeExperimentOutputs } from "./experiment-outputs.ts";

@@ -8,7 +8,7 @@ import type { Linking } from "../../state/linking.ts";
 import type { Usage } from "../../state/usage.ts";
 import type { LinkResult } from "../../tools/linking/link.ts";
 import { MODEL_CONFIG } from "../run/run-config.ts";
-import { modelFlagsFrom } from "../run/run-options.ts";
+import { modelFlagsFrom } from "../run/model-options.ts";
 
 // `sqlmend link` as a function: what schema and value linking finds for one question. The model client, the linker
 // and the value index load on use, so the command's flag checks and --help load none of them.

@@ -29,7 +29,7 @@ const describe = (info: GraphInfo, module?: string): GraphDescription => ({
 export async function listGraphs(args: { graph?: string; cwd?: string } = {}): Promise<GraphDescription[]> {
   if (args.graph === undefined) return graphManifests.map((m) => describe(m));
   // Loaded only for a module: listing the built-in graphs loads no LangGraph (the launcher's start-up is measured).
-  const { loadRunModules } = await import("../run/run-options.ts");
+  const { loadRunModules } = await import("../run/user-modules.ts");
   const modules = await loadRunModules({ graph: args.graph }, args.cwd ?? process.cwd());
   return [describe(modules.graph!.spec, modules.graph!.module)];
 }

@@ -8,7 +8,7 @@ import { firstLineOf, UserError } from "../../core/errors.ts";
 import { graphManifests } from "../../graphs/registry.ts";
 import { lazyCrypto } from "../../tools/hash.ts";
 import { dataDir } from "../../tools/paths.ts";
-import { loadRunModules } from "../run/run-options.ts";
+import { loadRunModules } from "../run/user-modules.ts";
 
 /**
  * `sqlmend serve`: a LangGraph server (the LangGraph CLI's dev server, `@langchain/langgraph-cli dev`) serving the

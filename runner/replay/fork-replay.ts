@@ -20,7 +20,7 @@ import { exLine, summarize } from "../report/eval-report.ts";
 import { type EvalRecord, failureOf, isFailed, parseResults } from "../run/results-record.ts";
 import { fileOrder } from "../run/question-sample.ts";
 import { prepareOutDir, questionHashes } from "../run/run-json.ts";
-import { nodeIdentities } from "../run/run-options.ts";
+import { nodeIdentities } from "../run/run-settings.ts";
 import { codeIdentity, moduleIdentity } from "../../tools/version.ts";
 
 /**

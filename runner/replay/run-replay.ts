@@ -1,7 +1,8 @@
 import { checkConfig, commandLineOfConfig, type ConfigInput, inApiWords, opt, optionUsageError } from "../../core/config.ts";
 import { UsageError } from "../../core/errors.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
-import { cacheModeFrom, modelFlagsFrom, withObjectModules } from "../run/run-options.ts";
+import { cacheModeFrom, modelFlagsFrom } from "../run/model-options.ts";
+import { withObjectModules } from "../run/user-modules.ts";
 import type { AnyNodeFactory } from "../../nodes/types.ts";
 import type { ReplayResult } from "./fork-replay.ts";
 import { REPLAY_CONFIG, type ReplayConfig } from "./replay-config.ts";

@@ -7,7 +7,7 @@ import { openResponseStore, RESPONSE_CACHE_FILE, ResponseCache } from "../../too
 import { dataDir } from "../../tools/paths.ts";
 import { openRedisStore } from "../../tools/models/redis-store.ts";
 import { checkEndpoints } from "../../tools/models/probe.ts";
-import { cacheModeFrom, cacheRedisFrom, modelFlagsFrom } from "./run-options.ts";
+import { cacheModeFrom, cacheRedisFrom, modelFlagsFrom } from "./model-options.ts";
 import type { ModelConfig } from "./run-config.ts";
 
 /** The response cache `cache` asks for (default on, in `<data dir>/responses.sqlite`), or undefined when off. */

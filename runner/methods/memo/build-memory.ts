@@ -14,7 +14,7 @@ import { runQuestions, unfinishedLines } from "../../run/question-loop.ts";
 import { runQuestionsOf } from "../../run/run-skeleton.ts";
 import { fileOrder, sampleOf } from "../../run/question-sample.ts";
 import { benchRequired } from "../../run/output-dir-flags.ts";
-import { modelFlagsFrom } from "../../run/run-options.ts";
+import { modelFlagsFrom } from "../../run/model-options.ts";
 import { lockOutDir } from "../../run/out-dir-lock.ts";
 import { addUsage, emptyUsage, isEndpointFailure } from "../../../state/usage.ts";
 import { ERROR_TYPES, MemoryStore } from "../../../tools/retrieval/memory-store.ts";

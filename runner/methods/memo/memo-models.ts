@@ -1,7 +1,7 @@
 // The models and the embedder of a memo command, and the embedding of a memory's new keys.
 import type { CliIO } from "../../../core/io.ts";
 import { checkConfig, type ConfigDefs, type ConfigInput, type ConfigOf } from "../../../core/config.ts";
-import { modelFlagsFrom } from "../../run/run-options.ts";
+import { modelFlagsFrom } from "../../run/model-options.ts";
 import { embeddingsFrom, responseCacheFrom } from "../../run/model-setup.ts";
 import { MEMO_MODEL_CONFIG, type MemoModelConfig } from "./memo-model-config.ts";
 import { type ModelProvider, resolveModelConfig } from "../../../tools/models/models.ts";
