@@ -1,6 +1,8 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
+import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
+import { SERVE_CONFIG } from "../../runner/lab/serve-config.ts";
 import { EXIT } from "../../core/exit.ts";
 
 export const serveCommand: Command = {
@@ -11,15 +13,17 @@ export const serveCommand: Command = {
   under its own name: 'sqlmend eval GRAPH --server URL' (or '--graph FILE --server URL') runs on it, scoring here;
   LangGraph Studio can open it. Its langgraph.json is written in the data directory (printed): a start for a
   hand-written one ('servedModule(FILE)' from sqlmend/graphs/serve serves a module). Models come from this
-  environment (OPENAI_BASE_URL, SQLMEND_MODEL, ...). Runs until Ctrl-C.`,
+  environment (OPENAI_BASE_URL, SQLMEND_MODEL, ...). Runs until Ctrl-C.
+
+${usageOf(SERVE_CONFIG, undefined, 16)}`,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { graph: { type: "string", multiple: true }, host: { type: "string" }, port: { type: "string" } });
+    const { values, positionals } = parseFlags(argv, flagTableOf(SERVE_CONFIG));
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const port = values.port === undefined ? 2024 : Number(values.port);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port takes a port number, not '${values.port}'`);
+    const config = configFromFlags(SERVE_CONFIG, values);
+    const port = config.port ?? 2024;
     const { startServe } = await import("../../runner/lab/serve.ts");
     // The server's own log (requests, a graph that fails to load) goes on stderr, as the LangGraph CLI prints it.
-    const server = await startServe({ ...(values.graph ? { graphs: values.graph } : {}), host: values.host ?? "127.0.0.1", port, cwd: io.cwd, env: io.env, log: (text) => io.stderr(text) });
+    const server = await startServe({ ...(config.graph ? { graphs: config.graph } : {}), host: config.host ?? "127.0.0.1", port, cwd: io.cwd, env: io.env, log: (text) => io.stderr(text) });
     io.stdout(`serving ${server.graphs.length} graphs at ${server.url} (${server.graphs.join(", ")})\nconfig: ${server.config}\nCtrl-C stops it\n`);
     const stop = () => void server.close();
     process.once("SIGINT", stop);

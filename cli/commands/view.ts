@@ -1,5 +1,7 @@
 import { type Command, UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
+import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
+import { VIEW_CONFIG } from "../../runner/view/view-config.ts";
 import { EXIT, STOP_SIGNALS, type StopSignal } from "../../core/exit.ts";
 
 const usage = `Usage: sqlmend view RUN_DIR [RUN_DIR ...] [--host H] [--port N] [--checkpoints LOCATION]
@@ -13,14 +15,7 @@ state diffs and errors, the 'sqlmend replay' command from each step), a compare 
 runs of the same questions (fixed, broken, both wrong, both right), an experiment's table.
 
 Options:
-  --host H             the address to listen on (default 127.0.0.1: this machine only)
-  --port N             the port (default 8737; 0 picks a free one)
-  --export FILE.html   write one self-contained HTML file (no server, no network) of the run, or of
-                       the comparison when several runs are given, and exit
-  --max-questions N    --export: question pages included per run (default 100; wrong and failed first);
-                       the file says what it left out
-  --checkpoints LOCATION  where the runs' threads are, over what run.json says (a PostgreSQL URL:
-                       run.json keeps it without its password)
+${usageOf(VIEW_CONFIG, undefined, 23)}
 
 Runs are only read; databases are opened read-only. Ctrl-C stops the server.`;
 
@@ -28,30 +23,20 @@ export const viewCommand: Command = {
   name: "view",
   usage,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, {
-      host: { type: "string" },
-      port: { type: "string" },
-      export: { type: "string" },
-      "max-questions": { type: "string" },
-      checkpoints: { type: "string" },
-    });
-    const store = values.checkpoints ? { checkpoints: values.checkpoints } : {};
+    const { values, positionals } = parseFlags(argv, flagTableOf(VIEW_CONFIG));
+    const config = configFromFlags(VIEW_CONFIG, values);
+    const store = config.checkpoints ? { checkpoints: config.checkpoints } : {};
     if (!positionals.length) throw new UsageError("name one or more run folders (or experiment folders) to view");
-    const count = (flag: string, text: string | undefined, fallback: number, min: number) => {
-      if (text === undefined) return fallback;
-      if (!/^\d+$/.test(text) || Number(text) < min) throw new UsageError(`${flag} needs a whole number of at least ${min}, got '${text}'`);
-      return Number(text);
-    };
     const { exportView, startView } = await import("../../runner/view/server.ts");
-    if (values.export !== undefined) {
-      if (values.host !== undefined || values.port !== undefined) throw new UsageError("--export writes a file: --host and --port are for the server");
-      const result = await exportView({ runs: positionals, out: values.export, maxQuestions: count("--max-questions", values["max-questions"], 100, 1), cwd: io.cwd, io, ...store });
+    if (config.export !== undefined) {
+      if (config.host !== undefined || config.port !== undefined) throw new UsageError("--export writes a file: --host and --port are for the server");
+      const result = await exportView({ runs: positionals, out: config.export, maxQuestions: config.maxQuestions ?? 100, cwd: io.cwd, io, ...store });
       io.stdout(`sqlmend view: wrote ${result.file} (${(result.bytes / 1024).toFixed(0)} KiB)\n`);
       for (const line of result.leftOut) io.stderr(`sqlmend view: left out: ${line}\n`);
       return EXIT.ok;
     }
-    if (values["max-questions"] !== undefined) throw new UsageError("--max-questions bounds --export");
-    const server = await startView({ runs: positionals, host: values.host ?? "127.0.0.1", port: count("--port", values.port, 8737, 0), cwd: io.cwd, env: io.env, ...store });
+    if (config.maxQuestions !== undefined) throw new UsageError("--max-questions bounds --export");
+    const server = await startView({ runs: positionals, host: config.host ?? "127.0.0.1", port: config.port ?? 8737, cwd: io.cwd, env: io.env, ...store });
     io.stdout(`sqlmend view: ${server.sources.runs.length} run(s)${server.sources.experiments.length ? `, ${server.sources.experiments.length} experiment(s)` : ""} at ${server.url} (Ctrl-C stops)\n`);
     const signals = Object.keys(STOP_SIGNALS) as StopSignal[];
     let stop = (_s: StopSignal) => {};
