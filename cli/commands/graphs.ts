@@ -1,15 +1,18 @@
 import type { Command } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
+import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
+import { GRAPHS_CONFIG } from "../../runner/lab/lab-config.ts";
 import { optionsUsage } from "../../core/options.ts";
 import { EXIT } from "../../core/exit.ts";
 import { listGraphs } from "../../runner/lab/graph-catalog.ts";
 
 export const graphsCommand: Command = {
   name: "graphs",
-  usage:
-    "Usage: sqlmend graphs [--slots] [--options] [--graph FILE] [--json]\n\n  --slots       each graph's node slots (what --node SLOT=MODULE can replace)\n  --options     each graph's own options (flags of ask and eval)\n  --graph FILE  a graph module of your own instead of the built-in graphs\n  --json        the same as JSON",
+  usage: `Usage: sqlmend graphs [--slots] [--options] [--graph FILE] [--json]
+
+${usageOf(GRAPHS_CONFIG, undefined, 16)}`,
   async run(argv, io) {
-    const { values } = parseFlags(argv, { slots: { type: "boolean" }, options: { type: "boolean" }, graph: { type: "string" }, json: { type: "boolean" } });
+    const values = configFromFlags(GRAPHS_CONFIG, parseFlags(argv, flagTableOf(GRAPHS_CONFIG)).values);
     const graphs = await listGraphs({ ...(values.graph !== undefined ? { graph: values.graph } : {}), cwd: io.cwd });
     if (values.json) {
       io.stdout(`${JSON.stringify(graphs, null, 2)}\n`);

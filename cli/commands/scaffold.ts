@@ -1,6 +1,8 @@
 import type { Command } from "../shared/command.ts";
 import { UsageError } from "../shared/command.ts";
 import { parseFlags } from "../shared/flags.ts";
+import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
+import { CHECK_CONFIG, NEW_CONFIG } from "../../runner/lab/lab-config.ts";
 import { EXIT } from "../../core/exit.ts";
 
 const scaffold = () => import("../../runner/lab/scaffold.ts");
@@ -14,9 +16,13 @@ export const newCommand: Command = {
               comment and as the factory type, a body that runs the slot's default node (a working start)
   new graph   a method in one file (defineGraph): the shared slots plus one of its own, an option, steps() and calls()
   Both add package.json and tsconfig.json when the folder has none (an editor then checks the types), and never
-  overwrite a file. Then: sqlmend check FILE.`,
+  overwrite a file. Then: sqlmend check FILE.
+
+${usageOf(NEW_CONFIG, undefined, 18)}`,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { graph: { type: "string" }, slot: { type: "string" }, name: { type: "string" } });
+    const parsed = parseFlags(argv, flagTableOf(NEW_CONFIG));
+    const { positionals } = parsed;
+    const values = configFromFlags(NEW_CONFIG, parsed.values);
     const [kind, file, ...rest] = positionals;
     if (rest.length) throw new UsageError(`unexpected argument '${rest[0]}'`);
     if (!file) throw new UsageError("name the file to write: sqlmend new node --graph GRAPH --slot SLOT FILE, or sqlmend new graph FILE");
@@ -39,9 +45,13 @@ export const checkCommand: Command = {
 
   Type-checks a node module against its slot's factory type (the slot 'sqlmend new node' wrote in the file, or
   --graph/--slot), or a graph module made with defineGraph, as 'tsc --strict' would. Exit 0 when it compiles, 1 with
-  TypeScript's errors a line each. Needs the typescript package (sqlmend's own in a clone).`,
+  TypeScript's errors a line each. Needs the typescript package (sqlmend's own in a clone).
+
+${usageOf(CHECK_CONFIG, undefined, 18)}`,
   async run(argv, io) {
-    const { values, positionals } = parseFlags(argv, { graph: { type: "string" }, slot: { type: "string" } });
+    const parsed = parseFlags(argv, flagTableOf(CHECK_CONFIG));
+    const { positionals } = parsed;
+    const values = configFromFlags(CHECK_CONFIG, parsed.values);
     const file = positionals[0];
     if (!file) throw new UsageError("name the module to check");
     const result = await (await scaffold()).checkModule({ file, cwd: io.cwd, ...(values.graph ? { graph: values.graph } : {}), ...(values.slot ? { slot: values.slot } : {}) });
