@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { holm, mcnemarP } from "../runner/report/comparison.ts";
+import { holm, mcnemarP } from "../runner/report/statistics.ts";
 import type { EvalRecord } from "../runner/run/results-record.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 

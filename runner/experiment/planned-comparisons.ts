@@ -1,7 +1,7 @@
 import { emptyInitial } from "../report/eval-report.ts";
 import { type EvalRecord, isFailed } from "../run/results-record.ts";
 import { NO_GOLD } from "../../tools/benchmarks/score.ts";
-import { holm, mcnemarP, pairedDifference } from "../report/comparison.ts";
+import { holm, mcnemarP, pairedDifference } from "../report/statistics.ts";
 import { type Recipe, referenceOf } from "./recipe.ts";
 import { mean, type PlannedTest, type RunRow } from "./table-rows.ts";
 

@@ -1,4 +1,4 @@
-import type { Interval } from "../report/comparison.ts";
+import type { Interval } from "../report/eval-report.ts";
 import type { Paper, Recipe, TableSpec } from "./recipe.ts";
 import { type PlannedTest, type Prices, type RunRow } from "./table-rows.ts";
 

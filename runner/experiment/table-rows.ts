@@ -3,7 +3,8 @@ import { emptyInitial } from "../report/eval-report.ts";
 import { type EvalRecord, isFailed, methodCalls, methodTokens } from "../run/results-record.ts";
 import { exByDatabase, exByDifficulty } from "../../tools/benchmarks/score.ts";
 import { summarizeOutcomes } from "../../graphs/outcome.ts";
-import { bootstrapInterval, type Interval, wilsonInterval } from "../report/comparison.ts";
+import { bootstrapInterval } from "../report/statistics.ts";
+import { type Interval, wilsonInterval } from "../report/eval-report.ts";
 import type { Paper, RecipeRun } from "./recipe.ts";
 
 // An experiment's rows, one per run: its figures (over repeats too), as table.json holds them and runExperiment returns.

@@ -1,5 +1,6 @@
 import { maskSecrets } from "../../core/secrets.ts";
-import type { Comparison, Interval } from "./comparison.ts";
+import type { Comparison } from "./comparison.ts";
+import type { Interval } from "./eval-report.ts";
 import { compareRuns } from "./comparison.ts";
 import { exByDatabase } from "../../tools/benchmarks/score.ts";
 import type { EvalRecord } from "../run/results-record.ts";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { firstLineOf, UserError } from "../../core/errors.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import { NO_GOLD } from "../../tools/benchmarks/score.ts";
-import { wilsonInterval } from "../report/comparison.ts";
+import { wilsonInterval } from "../report/eval-report.ts";
 import { EVAL_RESULTS } from "../run/results-record.ts";
 import { type EvalRecord, EvalRecordSchema, isFailed } from "../run/results-record.ts";
 import type { QuestionCost, RunQuestion, RunView, Verdict } from "./trace-types.ts";

@@ -5,7 +5,8 @@
  * share them, and tests give them hand-made values.
  */
 import type { RunQuestion, RunView, Verdict } from "../trace/trace-types.ts";
-import { mcnemarP, wilsonInterval } from "../report/comparison.ts";
+import { mcnemarP } from "../report/statistics.ts";
+import { wilsonInterval } from "../report/eval-report.ts";
 
 /** One row of the run page's question table (short keys: 10,000 rows are embedded in the page). */
 export interface TableRow {
