@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { initialSqlOf } from "../runner/run/graph-runner.ts";
+import { initialSqlOf } from "../runner/run/initial-sql.ts";
 import { readPredictionFile, writingStatement } from "../tools/benchmarks/score.ts";
 import type { Question } from "../state/question.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";

@@ -120,8 +120,9 @@ export async function askQuestion(input: AskInput, io: Pick<CliIO, "env" | "cwd"
   // The models and `correct` are checked now too (buildRunner reads them again), before anything slow loads.
   modelFlagsFrom(config);
   scenarioFrom(config.correct, false);
-  const [{ buildRunner, examplePoolOf }, { openReadyCheckpointer }, { answerQuestion }] = await Promise.all([
+  const [{ buildRunner }, { examplePoolOf }, { openReadyCheckpointer }, { answerQuestion }] = await Promise.all([
     import("../run/graph-runner.ts"),
+    import("../run/training-examples.ts"),
     import("../../storage/checkpoints.ts"),
     import("../run/question-thread.ts"),
   ]);

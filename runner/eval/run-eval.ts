@@ -130,8 +130,9 @@ export function checkEvalConfig(input: EvalInput): { spec: ReturnType<typeof run
 export async function evaluate(input: EvalInput, io: CliIO): Promise<EvalResult> {
   const { config, graphOptions } = input;
   const { spec, concurrency, limit } = checkEvalConfig(input);
-  const [{ buildRunner, examplesFor }, { cacheSummary, callFailures, exLine, summarize }, { failureOf }, { degenerateOf, evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
+  const [{ buildRunner }, { examplesFor }, { cacheSummary, callFailures, exLine, summarize }, { failureOf }, { degenerateOf, evalQuestions, evalRecordStore, writeEvalOutputs }] = await Promise.all([
     import("../run/graph-runner.ts"),
+    import("../run/training-examples.ts"),
     import("../report/eval-report.ts"),
     import("../run/results-record.ts"),
     import("./eval-question.ts"),

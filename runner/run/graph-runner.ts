@@ -1,62 +1,28 @@
+
 import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { findManifest } from "../../graphs/registry.ts";
 import { lazyCrypto } from "../../tools/hash.ts";
 import { moduleIdentity } from "../../tools/version.ts";
-import type { GraphInfo, GraphManifest, GraphSpec } from "../../graphs/spec.ts";
+import type { GraphManifest, GraphSpec } from "../../graphs/spec.ts";
 import type { NodeDeps } from "../../nodes/types.ts";
-import { createExampleStore, type ExampleStore } from "../../tools/retrieval/examples.ts";
-import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
+import { type ExampleStore } from "../../tools/retrieval/examples.ts";
 import type { Benchmark, Question } from "../../state/question.ts";
-import { noAnswerOf, pairPredictions, predictionPairing, readPredictionFile, type Semantics } from "../../tools/benchmarks/score.ts";
-import { fileOrder } from "./question-sample.ts";
-import { extractSql } from "../../tools/reply.ts";
+import { type Semantics } from "../../tools/benchmarks/score.ts";
 import type { SqlExecutor } from "../../tools/sqlite/types.ts";
-import { firstLineOf, UserError } from "../../core/errors.ts";
+import { UserError } from "../../core/errors.ts";
 import type { GraphRunner, InitialSource } from "./question-thread.ts";
-import { EVAL_RESULTS } from "./results-record.ts";
-import { type EvalRecord, failureOf, isFailed, parseResults } from "./results-record.ts";
 import { embeddingsFrom, modelsFrom } from "./model-setup.ts";
-import { checkRunGraphOptions, examplesWantedBy, graphOptionsFrom, optionsOfGraph, runGraph, scenarioFrom } from "./run-options.ts";
+import { checkRunGraphOptions, graphOptionsFrom, optionsOfGraph, runGraph, scenarioFrom } from "./run-options.ts";
 import { loadRunModules, loadSlotModules, type RunModules } from "./user-modules.ts";
 import { modelFlagsFrom } from "./model-options.ts";
-import { configValue, opt, type OptionText, optionUsageError, optionUserError } from "../../core/config.ts";
+import { configValue, opt, optionUsageError, optionUserError } from "../../core/config.ts";
 import { flagOf } from "../../core/options.ts";
 import { optionDefsOf } from "../../graphs/manifests/manifest.ts";
 import { RUN_CONFIG, type RunConfig } from "./run-config.ts";
-
-/**
- * The training examples a run retrieves from (`--few-shot`, or a graph option such as R³'s `--k-shot`), or undefined
- * when none is wanted: the benchmark's train split, loaded once (the split itself when the run is on train).
- */
-export async function examplesFor(spec: GraphInfo, config: RunConfig, graphOptions: Record<string, unknown>, benchDir: string | undefined, split: string, bench: Benchmark): Promise<ExampleStore | undefined> {
-  const wantedBy = examplesWantedBy(spec, config, graphOptions);
-  if (!wantedBy) return undefined;
-  let train = bench;
-  if (split !== "train" || bench.customQuestions) {
-    if (benchDir === undefined) throw optionUserError`${wantedBy} needs a training split: run on a ${opt("bench")} layout that has one (${opt("dbDir")} data has none)`;
-    try {
-      train = await loadBenchmark(benchDir, { split: "train" });
-    } catch (error) {
-      throw optionUserError`${wantedBy} needs the train split of ${benchDir}: ${firstLineOf(error)}`;
-    }
-  }
-  return examplePoolOf(train, wantedBy);
-}
-
-/**
- * The example pool of a train split: its questions whose database is on disk (the reader skips the others; each
- * question's state says how many were left out). An empty pool is an error, never a silent zero-shot run.
- */
-export function examplePoolOf(train: Benchmark, wantedBy: OptionText | string): ExampleStore {
-  const store = createExampleStore(train.questions, { count: train.skipped.length, reason: "database not found locally" });
-  if (!store.size) {
-    const why = train.skipped.length ? `: all ${train.skipped.length} of its questions lack their database (${train.skipped[0]!.reason}, ...)` : "";
-    throw optionUserError`${wantedBy} needs training examples, but the train split of ${train.dir} has none with gold SQL${why}`;
-  }
-  return store;
-}
+import { examplesFor } from "./training-examples.ts";
+import { resolveInitialSource } from "./initial-sql.ts";
 
 /** Everything a command needs to run questions through a graph, from its typed config. */
 export async function buildRunner(args: {
@@ -155,96 +121,6 @@ async function servedGraph(server: string, spec: GraphSpec, options: Record<stri
   await remote.check();
   // The server runs the graph under the limit its loop bounds give (runThread passes it as recursion_limit).
   return Object.assign(remote, { recursionLimit: spec.recursionLimit(options) });
-}
-
-/**
- * `initial` GRAPH|FILE: a generator graph (built with its own declared options, taken from the run's typed graph
- * options), or a predictions file in either official format. Default: baseline.
- */
-export async function resolveInitialSource(
-  initial: string | undefined,
-  ctx: {
-    cwd: string;
-    /** The run's typed graph options: the generator takes those it declares. */
-    graphOptions: Record<string, unknown>;
-    checkpointer: BaseCheckpointSaver;
-    /** Every question of the split, skipped ones included: the lines a text-format predictions file must have. */
-    benchQuestions?: Benchmark;
-  },
-  deps: NodeDeps,
-  options: ReturnType<typeof graphOptionsFrom>,
-): Promise<InitialSource> {
-  const name = initial ?? "baseline";
-  const generator = findManifest(name);
-  if (generator) {
-    if (generator.runBy) throw new UserError(`--initial ${name}: '${name}' is run by '${generator.runBy}'; name a generator graph`);
-    if (generator.kind !== "generator") throw new UserError(`--initial ${name}: '${name}' is a corrector; name a generator graph`);
-    const own = optionsOfGraph(generator, ctx.graphOptions);
-    const spec = await generator.load();
-    return { kind: "graph", spec, graph: spec.build(deps, { ...options, ...own, checkpointer: ctx.checkpointer }) };
-  }
-  const file = path.resolve(ctx.cwd, name);
-  if (!fs.existsSync(file)) throw new UserError(`--initial ${name}: neither a generator graph nor a predictions file`);
-  const read = await readPredictionFile(file);
-  // A text-format file's n-th line is the n-th question's, of every question of the split (as eval writes them).
-  const bench = ctx.benchQuestions;
-  const paired = bench
-    ? pairPredictions(file, read, fileOrder([...bench.questions, ...bench.skipped]), { pairing: predictionPairing(bench), hint: "; --initial needs a line per question of the split, or the .json format" })
-    : read.predictions;
-  const predictions = new Map<string, string>();
-  const extraction = new Map<string, "extracted" | "none">();
-  // Eval's no-answer marks: questions the run that wrote the file failed or did not run, with or without its results.
-  const marked = new Map<string, string>();
-  for (const [id, text] of paired) {
-    const mark = noAnswerOf(text);
-    if (mark) {
-      marked.set(id, `the initial run ${mark === "not run" ? "did not run it" : "failed"} (marked in ${path.basename(file)})`);
-      predictions.set(id, "");
-      continue;
-    }
-    const { sql, how } = initialSqlOf(text);
-    predictions.set(id, sql);
-    if (how !== "as written") extraction.set(id, how);
-  }
-  const beside = unansweredBy(file, predictions);
-  // The run's own record, when it is beside the file, says more than the mark.
-  const unanswered = marked.size || beside ? new Map([...marked, ...(beside ?? [])]) : undefined;
-  return { kind: "predictions", file, predictions, extraction, unanswered };
-}
-
-/**
- * A predictions file that a sqlmend run wrote (`results.jsonl` beside it) has a line for every question, "" where the
- * run failed or did not get to it: those ids, with why, so a corrector fails them rather than correcting "" (a
- * `--resume` then corrects them once the initial run has answered them).
- */
-function unansweredBy(file: string, predictions: Map<string, string>): Map<string, string> | undefined {
-  const results = path.join(path.dirname(file), EVAL_RESULTS);
-  if (!fs.existsSync(results)) return undefined;
-  let records: Map<string, EvalRecord>;
-  try {
-    records = parseResults(fs.readFileSync(results, "utf8")).records;
-  } catch (error) {
-    throw new UserError(`--initial ${file}: the run's ${EVAL_RESULTS} beside it does not read (${firstLineOf(error)})`);
-  }
-  const unanswered = new Map<string, string>();
-  for (const id of predictions.keys()) {
-    const record = records.get(id);
-    if (!record) unanswered.set(id, `the initial run (${path.dirname(file)}) has not run it`);
-    else if (isFailed(record)) unanswered.set(id, `the initial run failed (${failureOf(record) ?? "no reason recorded"})`);
-  }
-  return unanswered;
-}
-
-/**
- * `--initial FILE` holds SQL, but often raw model text: fences, prose, `<think>` around the query. Plain SQL is taken
- * as written; anything else goes through the reply parser the graphs use (`extractSql`): "extracted", or "none" when
- * it holds no SQL (then the initial SQL is empty). Counted per question in the record and the report.
- */
-export function initialSqlOf(text: string): { sql: string; how: "as written" | "extracted" | "none" } {
-  const trimmed = text.trim();
-  if (/^(WITH|SELECT|VALUES)\b/i.test(trimmed) && !trimmed.includes("```") && !/<\/?think/i.test(trimmed)) return { sql: trimmed, how: "as written" };
-  const sql = trimmed ? extractSql(trimmed) : null;
-  return sql ? { sql, how: "extracted" } : { sql: "", how: "none" };
 }
 
 /**

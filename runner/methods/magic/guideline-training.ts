@@ -111,7 +111,7 @@ export async function trainGuideline(config: GuidelineConfig, graphOptions: Reco
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
   const [{ modelsFrom }, { resolveInitialSource }, { createExampleStore }] = await Promise.all([
     import("../../run/model-setup.ts"),
-    import("../../run/graph-runner.ts"),
+    import("../../run/initial-sql.ts"),
     import("../../../tools/retrieval/examples.ts"),
   ]);
   await (await import("../../run/model-setup.ts")).checkEndpointsFrom(config, io.env, io.cwd);

@@ -111,8 +111,9 @@ export async function auditQuestions(config: AuditConfig, graphOptions: Record<s
   const questions = fileOrder(selected.filter((q) => q.goldSql));
 
   // Models, LangGraph and the checkpoint store load once the flags have passed their checks.
-  const [{ buildRunner, examplesFor }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
+  const [{ buildRunner }, { examplesFor }, { inputOf, runThread }, { isEndpointFailure }] = await Promise.all([
     import("../../run/graph-runner.ts"),
+    import("../../run/training-examples.ts"),
     import("../../run/question-thread.ts"),
     import("../../../state/usage.ts"),
   ]);
