@@ -11,7 +11,7 @@ import { fileOrder, type SampleSpec, selectQuestions } from "../run/question-sam
 import { prepareOutDir, sameRunValue } from "../run/run-json.ts";
 import { parseShard, shardName, shardOf } from "../run/shards.ts";
 import { type CodeIdentity, describeCode } from "../../tools/version.ts";
-import { checkConfig, commandLineOfConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
+import { checkConfig, commandLineOfConfig, inApiWords, opt, optionUsageError, optionUserError } from "../../core/config.ts";
 import { MERGE_CONFIG, type MergeConfig, type MergeOptions } from "./merge-options.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { summarize } from "../report/eval-report.ts";
@@ -73,7 +73,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
   const runs = dirs.map((dir) => ({ dir, run: readRunFile(dir) }));
   const first = runs[0]!;
   for (const { dir, run } of runs) {
-    if (!run.shard || !run.selection) throw new UserError(`${dir} is not a shard (its run.json has no shard): run eval with --shard I/N`);
+    if (!run.shard || !run.selection) throw optionUserError`${dir} is not a shard (its run.json has no shard): run eval with ${opt("shard")} I/N`;
     for (const key of SAME) {
       if (!sameRunValue(run[key], first.run[key])) {
         throw new UserError(`${dir} was run with ${key} ${JSON.stringify(run[key])}, ${first.dir} with ${JSON.stringify(first.run[key])}: shards of one run must share it`);
@@ -102,7 +102,7 @@ export async function mergeShards(dirs: string[], outDir: string, command: strin
     const parsed = fs.existsSync(file) ? parseResults(fs.readFileSync(file, "utf8")).records : new Map<string, EvalRecord>();
     const unfinished = share.filter((q) => !parsed.has(q.id));
     if (unfinished.length) {
-      throw new UserError(`${dir} (shard ${shardName(shard)}) has no result for ${unfinished.length} of its ${share.length} questions (e.g. ${unfinished[0]!.id}): finish it with --resume, then merge`);
+      throw optionUserError`${dir} (shard ${shardName(shard)}) has no result for ${unfinished.length} of its ${share.length} questions (e.g. ${unfinished[0]!.id}): finish it with ${opt("resume")}, then merge`;
     }
     for (const q of share) records.set(q.id, parsed.get(q.id)!);
     ignored += parsed.size - share.length;

@@ -1,6 +1,6 @@
+import { opt, optionUserError } from "../../core/config.ts";
 import fs from "node:fs";
 import path from "node:path";
-import { UserError } from "../../core/errors.ts";
 import { EXIT, isStopStatus } from "../../core/exit.ts";
 import type { CliIO } from "../../core/io.ts";
 import { invocationOf, type RunContext, type RunsAt } from "./recipe-runs.ts";
@@ -51,7 +51,7 @@ export async function executeRuns(ctx: RunContext, at: RunsAt): Promise<{ code: 
     }
     // 3: the run finished with failed questions (counted in the table; --resume retries them); the others go on.
     if (code === EXIT.incomplete) io.stderr(`warning: run ${run} finished with failed questions; the table counts them, --resume retries them\n`);
-    else if (code !== EXIT.ok) throw new UserError(`run ${run} exited with ${code}; --resume continues the experiment once it is fixed`);
+    else if (code !== EXIT.ok) throw optionUserError`run ${run} exited with ${code}; ${opt("resume")} continues the experiment once it is fixed`;
   }
   return { code: EXIT.ok };
 }

@@ -1,5 +1,5 @@
+import { opt, optionUsageError } from "../../core/config.ts";
 import path from "node:path";
-import { UsageError } from "../../core/errors.ts";
 import { BASELINE_INITIAL } from "./built-in-recipes.ts";
 import type { Recipe, RecipeRun } from "./recipe.ts";
 
@@ -13,7 +13,7 @@ export function withInitialFile(recipe: Recipe, sets: Record<string, string>, cw
   if (value === undefined || Object.values(recipe.runs).some((r) => setsOf(r).includes("initial"))) return { recipe };
   const run = recipe.runs.initial;
   const readers = Object.entries(recipe.runs).filter(([, r]) => r.initial === "initial").map(([name]) => name);
-  if (!run || run.kind !== "eval" || run.needs || !readers.length) throw new UsageError(`--set initial=FILE: recipe ${recipe.name} has no run 'initial' whose SQL its correctors read (nor a {set:initial})`);
+  if (!run || run.kind !== "eval" || run.needs || !readers.length) throw optionUsageError`${opt("set")} initial=FILE: recipe ${recipe.name} has no run 'initial' whose SQL its correctors read (nor a {set:initial})`;
   const file = path.resolve(cwd, value);
   const said = `The initial SQL is ${value} (--set initial), scored as given: run initial did not run ${run.graph}, and ${readers.length} correctors read the file.`;
   // The file scored as given: no corrector, and no reference (it would be tested against itself).

@@ -1,3 +1,4 @@
+import { opt, optionUsageError } from "../../core/config.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -176,11 +177,11 @@ export function dependenciesOf(recipe: Recipe, name: string): string[] {
  */
 export function heldRuns(recipe: Recipe, names: readonly string[]): Set<string> {
   if (!names.length) throw new UsageError("--hold takes run names, comma-separated (the runs every repeat shares)");
-  for (const n of names) if (!recipe.runs[n]) throw new UsageError(`--hold ${n}: recipe ${recipe.name} has no run '${n}' (its runs: ${Object.keys(recipe.runs).join(", ")})`);
+  for (const n of names) if (!recipe.runs[n]) throw optionUsageError`${opt("hold")} ${n}: recipe ${recipe.name} has no run '${n}' (its runs: ${Object.keys(recipe.runs).join(", ")})`;
   const held = new Set(names);
   for (const n of names) {
     const loose = dependenciesOf(recipe, n).filter((d) => !held.has(d));
-    if (loose.length) throw new UsageError(`--hold ${n}: it reads run ${loose.join(", ")}, which would differ per repeat; hold ${loose.length > 1 ? "them" : "it"} too (--hold ${[...names, ...loose].join(",")})`);
+    if (loose.length) throw optionUsageError`${opt("hold")} ${n}: it reads run ${loose.join(", ")}, which would differ per repeat; hold ${loose.length > 1 ? "them" : "it"} too (${opt("hold")} ${[...names, ...loose].join(",")})`;
   }
   return held;
 }

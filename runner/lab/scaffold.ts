@@ -1,3 +1,4 @@
+import { opt, optionUsageError } from "../../core/config.ts";
 import { sqlmendPackage } from "../../tools/version.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -127,7 +128,7 @@ export function newGraph(args: { file: string; name?: string; cwd?: string }): N
   const file = path.resolve(args.cwd ?? process.cwd(), args.file);
   refuseExisting(file);
   const name = args.name ?? path.basename(file).replace(/\.[cm]?[tj]s$/, "").replace(/[^a-z0-9-]+/gi, "-").toLowerCase();
-  if (findManifest(name)) throw new UsageError(`'${name}' is a built-in graph's name: name yours otherwise (--name)`);
+  if (findManifest(name)) throw optionUsageError`'${name}' is a built-in graph's name: name yours otherwise (${opt("name")})`;
   const text = `// sqlmend: graph
 // A method in one file: schema → generate → check → execute → (fix → execute)*. Each agent is a slot (a node others
 // can swap with --node), each loop an edge with a bound, and steps() counts the supersteps with every loop at it.

@@ -1,3 +1,4 @@
+import { opt, optionUserError } from "../../core/config.ts";
 import { sqlmendPackage } from "../../tools/version.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -73,7 +74,7 @@ export async function writeServeConfig(args: { graphs?: string[]; cwd: string; e
     // Loaded here first: a module that does not load, or a name a built-in has, is one line before any server starts.
     const modules = await loadRunModules({ graph: file }, args.cwd);
     const spec = modules.graph!.spec;
-    if (entries[spec.name]) throw new UserError(`--graph ${file}: graph '${spec.name}' is served already`);
+    if (entries[spec.name]) throw optionUserError`${opt("graph")} ${file}: graph '${spec.name}' is served already`;
     const exported = `user_${exportName(spec.name)}`;
     lines.push(`export const ${exported} = servedModule(${JSON.stringify(modules.graph!.file)});`);
     names.push(spec.name);

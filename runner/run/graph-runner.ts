@@ -152,12 +152,12 @@ export async function replayRunner(args: {
   const recordedGraph = typeof recordedModule === "string" ? recordedModule : recordedModule?.path ? path.resolve(original.dir, recordedModule.path) : undefined;
   const graphFile = args.graph ?? recordedGraph;
   if (graphFile && typeof recordedModule === "object" && recordedModule.sha256 && moduleIdentity(path.resolve(args.cwd, graphFile)).sha256 !== recordedModule.sha256) {
-    throw new UserError(`--graph ${graphFile} is not the module ${original.dir} ran (its sha256 differs): the replay would not continue under what its prefix ran under`);
+    throw optionUserError`${opt("graph")} ${graphFile} is not the module ${original.dir} ran (its sha256 differs): the replay would not continue under what its prefix ran under`;
   }
-  if (!graphFile && !findManifest(original.graph)) throw new UserError(`${original.dir} was run by graph '${original.graph}', which this version does not have (a graph of your own: --graph FILE)`);
+  if (!graphFile && !findManifest(original.graph)) throw optionUserError`${original.dir} was run by graph '${original.graph}', which this version does not have (a graph of your own: ${opt("graph")} FILE)`;
   const modules = await loadRunModules({ node: args.nodes, graph: graphFile }, args.cwd);
   const manifest = runGraph(graphFile ? undefined : original.graph, modules);
-  if (manifest.name !== original.graph) throw new UserError(`--graph ${graphFile} is graph '${manifest.name}'; ${original.dir} was run by '${original.graph}'`);
+  if (manifest.name !== original.graph) throw optionUserError`${opt("graph")} ${graphFile} is graph '${manifest.name}'; ${original.dir} was run by '${original.graph}'`;
   // run.json's settings (by flag name) back into the typed config and graph options they were recorded from.
   const recorded: Record<string, unknown> = {};
   const graphOptions: Record<string, unknown> = {};

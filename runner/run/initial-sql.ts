@@ -1,4 +1,5 @@
 // A corrector's initial SQL: a generator graph, a predictions file, or what another run answered.
+import { opt, optionUserError } from "../../core/config.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
@@ -8,7 +9,7 @@ import type { Benchmark } from "../../state/question.ts";
 import { noAnswerOf, pairPredictions, predictionPairing, readPredictionFile } from "../../tools/benchmarks/score.ts";
 import { fileOrder } from "./question-sample.ts";
 import { extractSql } from "../../tools/reply.ts";
-import { firstLineOf, UserError } from "../../core/errors.ts";
+import { firstLineOf } from "../../core/errors.ts";
 import type { InitialSource } from "./question-thread.ts";
 import { EVAL_RESULTS } from "./results-record.ts";
 import { type EvalRecord, failureOf, isFailed, parseResults } from "./results-record.ts";
@@ -34,14 +35,14 @@ export async function resolveInitialSource(
   const name = initial ?? "baseline";
   const generator = findManifest(name);
   if (generator) {
-    if (generator.runBy) throw new UserError(`--initial ${name}: '${name}' is run by '${generator.runBy}'; name a generator graph`);
-    if (generator.kind !== "generator") throw new UserError(`--initial ${name}: '${name}' is a corrector; name a generator graph`);
+    if (generator.runBy) throw optionUserError`${opt("initial")} ${name}: '${name}' is run by '${generator.runBy}'; name a generator graph`;
+    if (generator.kind !== "generator") throw optionUserError`${opt("initial")} ${name}: '${name}' is a corrector; name a generator graph`;
     const own = optionsOfGraph(generator, ctx.graphOptions);
     const spec = await generator.load();
     return { kind: "graph", spec, graph: spec.build(deps, { ...options, ...own, checkpointer: ctx.checkpointer }) };
   }
   const file = path.resolve(ctx.cwd, name);
-  if (!fs.existsSync(file)) throw new UserError(`--initial ${name}: neither a generator graph nor a predictions file`);
+  if (!fs.existsSync(file)) throw optionUserError`${opt("initial")} ${name}: neither a generator graph nor a predictions file`;
   const read = await readPredictionFile(file);
   // A text-format file's n-th line is the n-th question's, of every question of the split (as eval writes them).
   const bench = ctx.benchQuestions;
@@ -81,7 +82,7 @@ function unansweredBy(file: string, predictions: Map<string, string>): Map<strin
   try {
     records = parseResults(fs.readFileSync(results, "utf8")).records;
   } catch (error) {
-    throw new UserError(`--initial ${file}: the run's ${EVAL_RESULTS} beside it does not read (${firstLineOf(error)})`);
+    throw optionUserError`${opt("initial")} ${file}: the run's ${EVAL_RESULTS} beside it does not read (${firstLineOf(error)})`;
   }
   const unanswered = new Map<string, string>();
   for (const id of predictions.keys()) {

@@ -34,7 +34,7 @@ export const allGraphOptionDefs = (modules?: RunModules): OptionDefs =>
 export function runGraph(name: string | undefined, modules: RunModules): GraphManifest {
   let base: GraphManifest;
   if (modules.graph) {
-    if (name) throw new UsageError(`name a graph or give --graph ${modules.graph.module}, not both`);
+    if (name) throw optionUsageError`name a graph or give ${opt("graph")} ${modules.graph.module}, not both`;
     const spec = modules.graph.spec;
     base = { ...spec, load: async () => spec };
   } else {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { UsageError, UserError } from "../../core/errors.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import { EXIT } from "../../core/exit.ts";
-import { checkConfig, commandLineOfConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError } from "../../core/config.ts";
+import { checkConfig, commandLineOfConfig, type ConfigInput, type ConfigOf, defineConfig, inApiWords, opt, optionUsageError, optionUserError } from "../../core/config.ts";
 import type { EvalRecord, parseResults } from "../run/results-record.ts";
 import type { Comparison, RunSummary } from "../report/comparison.ts";
 import type { Outcome } from "../../graphs/outcome.ts";
@@ -33,7 +33,7 @@ interface RunOutputs {
 function readRun(dir: string, cwd: string, parse: typeof parseResults): RunOutputs {
   const abs = path.resolve(cwd, dir);
   const file = path.join(abs, "results.jsonl");
-  if (!fs.existsSync(file)) throw new UserError(`${dir}: no results.jsonl (is it an 'sqlmend eval' --out folder?)`);
+  if (!fs.existsSync(file)) throw optionUserError`${dir}: no results.jsonl (is it an 'sqlmend eval' ${opt("out")} folder?)`;
   const { records } = parse(fs.readFileSync(file, "utf8"));
   let run: Record<string, unknown> = {};
   try {
@@ -89,7 +89,7 @@ export async function compareFrom(input: { config: CompareConfig; runs: string[]
   if (!comparison.inAll) throw new UserError(`the ${them} runs have no question in common`);
   if (!comparison.common) {
     const failed = comparison.runs.map((r) => `${r.failed.length} in ${r.key}`).join(", ");
-    throw new UserError(`the ${them} runs have no question in common that ${runs.length === 2 ? "both" : "all"} answered (failed: ${failed}; --resume retries them)`);
+    throw optionUserError`the ${them} runs have no question in common that ${runs.length === 2 ? "both" : "all"} answered (failed: ${failed}; ${opt("resume")} retries them)`;
   }
   if (config.html !== undefined) {
     const { renderCompareHtml } = await import("../report/report-html.ts");
