@@ -56,14 +56,14 @@ export interface RecordedRun {
 export function readRecordedRun(dir: string): RecordedRun {
   const runFile = path.join(dir, "run.json");
   const resultsFile = path.join(dir, "results.jsonl");
-  if (!fs.existsSync(runFile) || !fs.existsSync(resultsFile)) throw optionUserError`${dir}: no run.json and results.jsonl (is it an 'sqlmend eval' ${opt("out")} folder?)`;
+  if (!fs.existsSync(runFile) || !fs.existsSync(resultsFile)) throw new UserError(`${dir}: no run.json and results.jsonl (is it an 'sqlmend eval' --out folder?)`);
   let run: Record<string, unknown>;
   try {
     run = JSON.parse(fs.readFileSync(runFile, "utf8")) as Record<string, unknown>;
   } catch (error) {
     throw new UserError(`${runFile}: cannot read: ${firstLineOf(error)}`);
   }
-  if (typeof run.graph !== "string" || typeof run.runId !== "string") throw optionUserError`${runFile}: names no graph or run id (is it an 'sqlmend eval' ${opt("out")} folder?)`;
+  if (typeof run.graph !== "string" || typeof run.runId !== "string") throw new UserError(`${runFile}: names no graph or run id (is it an 'sqlmend eval' --out folder?)`);
   if (typeof run.shard === "string") throw new UserError(`${dir} is shard ${run.shard} of a run: replay the merged run ('sqlmend merge'), or each shard`);
   const str = (v: unknown) => (typeof v === "string" ? v : null);
   return {

@@ -33,7 +33,7 @@ interface RunOutputs {
 function readRun(dir: string, cwd: string, parse: typeof parseResults): RunOutputs {
   const abs = path.resolve(cwd, dir);
   const file = path.join(abs, "results.jsonl");
-  if (!fs.existsSync(file)) throw optionUserError`${dir}: no results.jsonl (is it an 'sqlmend eval' ${opt("out")} folder?)`;
+  if (!fs.existsSync(file)) throw new UserError(`${dir}: no results.jsonl (is it an 'sqlmend eval' --out folder?)`);
   const { records } = parse(fs.readFileSync(file, "utf8"));
   let run: Record<string, unknown> = {};
   try {

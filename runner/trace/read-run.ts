@@ -2,7 +2,6 @@
  * The trace API's run folder (`readRun`): run.json and results.jsonl as plain JSON-safe data (runner/trace/trace-types.ts),
  * each question with its verdict, outcome, cost and thread; never the checkpoints.
  */
-import { opt, optionUserError } from "../../core/config.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { firstLineOf, UserError } from "../../core/errors.ts";
@@ -87,7 +86,7 @@ function readResults(text: string): { records: Map<string, EvalRecord>; dropped:
 /** run.json of a run folder, or a one-line error. */
 export function readRunFile(dir: string): Record<string, unknown> {
   const file = path.join(dir, "run.json");
-  if (!fs.existsSync(file)) throw optionUserError`${dir}: no run.json (is it an 'sqlmend eval' ${opt("out")} folder?)`;
+  if (!fs.existsSync(file)) throw new UserError(`${dir}: no run.json (is it an 'sqlmend eval' --out folder?)`);
   try {
     const run = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
     if (!run || typeof run !== "object" || Array.isArray(run)) throw new Error("not a JSON object");
