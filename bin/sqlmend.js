@@ -32,5 +32,8 @@ process.stdout.on("error", (error) => {
   if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
   throw error;
 });
+// The launcher process's heap kept near its live data over thousands of questions (peak RSS of a Spider train run):
+// set here, in the process entry, never by main() called in a host's process (a test runner, a script).
+(await import(`${from.dir}cli/shared/heap.${from.ext}`)).keepLauncherHeapSmall();
 const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));

@@ -3,7 +3,6 @@ import { availableParallelism } from "node:os";
 import { type CliIO, defaultIO, firstLineOf, maskSecrets, UsageError, UserError } from "./shared/command.ts";
 import { flagWordingOf } from "../core/config.ts";
 import { commands } from "./commands/index.ts";
-import { keepLauncherHeapSmall } from "./shared/heap.ts";
 import { closeAll } from "../core/closers.ts";
 import { EXIT } from "../core/exit.ts";
 
@@ -20,8 +19,6 @@ export async function main(argv: string[], given: CliIO = defaultIO()): Promise<
   // The launcher is its own host: a question's parallel model calls (a fan-out, several questions at once) each listen
   // on its run's abort signal through the OpenAI client, past Node's 10. The library itself never changes its host.
   setMaxListeners(Math.max(defaultMaxListeners, 100));
-  // Its heap near its live data over thousands of questions (peak RSS of a Spider train run).
-  keepLauncherHeapSmall();
   // Nothing a command prints shows a password given in a URL (errors, hints, progress, echoed flags).
   const io: CliIO = { ...given, stdout: (text) => given.stdout(maskSecrets(text)), stderr: (text) => given.stderr(maskSecrets(text)) };
   const [name, ...rest] = argv;

@@ -1,6 +1,7 @@
 /**
  * Memory flat with the work (issue 42): the launcher keeps V8's heap near its live data over a long run. V8 lets the
- * young generation grow to 32 MiB by default; after `keepLauncherHeapSmall` (which `sqlmend`'s main calls) it stops
+ * young generation grow to 32 MiB by default; after `keepLauncherHeapSmall` (which bin/sqlmend.js, the launcher process's entry, calls; main() does not, since a
+ * host may call it in its own process) it stops
  * at 8 MiB. Run in a child process each: the flags are the whole process's.
  */
 import { spawnSync } from "node:child_process";
