@@ -61,23 +61,13 @@ describe("time limit", () => {
     expect(elapsed).toBeGreaterThanOrEqual(900);
   });
 
+  // The limit counts from each query's start: the gold ran out the whole limit, and the prediction still ran (a clock
+  // counted from the job's start would have stopped it at once) — without timing anything.
   it("a runaway gold query is named as the one stopped; the prediction still gets its own outcome", async () => {
     const outcome = await executor.compare!(dbPath, "SELECT count(*) FROM t", RUNAWAY, { semantics: "bird", timeoutMs: 500 });
     expect(outcome.gold).toMatchObject({ ok: false, kind: "timeout" });
     expect(outcome.pred).toMatchObject({ ok: true, rowCount: 1 });
     expect(outcome.correct).toBe(false);
-  });
-
-  it("the limit counts from each query's start: a slow gold does not eat the prediction's time", async () => {
-    // Each side takes about 0.6 s; the limit is 1 s per query (the job as a whole takes longer).
-    const slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c";
-    const t0 = Date.now();
-    const alone = await executor.run(dbPath, slow, { timeoutMs: 5000 });
-    const oneMs = Date.now() - t0;
-    expect(alone.ok).toBe(true);
-    const limit = Math.ceil(oneMs * 1.6);
-    const outcome = await executor.compare!(dbPath, slow, slow, { semantics: "bird", timeoutMs: limit });
-    expect(outcome).toMatchObject({ correct: true, pred: { ok: true }, gold: { ok: true } });
   });
 
   it("a runaway in a batch stops at the limit; its batch-mates are compared again and keep their verdicts", async () => {

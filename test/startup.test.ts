@@ -27,6 +27,11 @@ function fakePackage(name: string): string {
   fs.writeFileSync(path.join(root, "cli", "main.ts"), main("source"));
   fs.mkdirSync(path.join(root, "dist", "cli"), { recursive: true });
   fs.writeFileSync(path.join(root, "dist", "cli", "main.js"), main("compiled"));
+  // The process entry sets the launcher's heap limits before main (cli/shared/heap): a stand-in each side.
+  const heap = "export function keepLauncherHeapSmall() {}\n";
+  for (const dir of [path.join(root, "cli", "shared"), path.join(root, "dist", "cli", "shared")]) fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(root, "cli", "shared", "heap.ts"), heap);
+  fs.writeFileSync(path.join(root, "dist", "cli", "shared", "heap.js"), heap);
   fs.writeFileSync(path.join(root, "dist", ".sources.json"), JSON.stringify(sourceSnapshot(root)));
   return root;
 }
