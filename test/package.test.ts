@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDb, makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 import { minibenchFixture } from "./support/cli.ts";
+import { distIsFresh, sourceSnapshot } from "../bin/freshness.js";
 
 /** minibench's dev questions with their gold SQL, from a build of our own. */
 async function goldOf(dir: string): Promise<[string, string][]> {
@@ -40,6 +41,13 @@ beforeAll(async () => {
   dir = makeTempDir();
   const copy = path.join(dir, "sqlmend");
   copyProject(ROOT, copy);
+  // The tree's own build, when it matches its sources, is what `npm pack` packs (its `prepare` then builds nothing):
+  // the copy gets it with a snapshot of the copy's sources. A stale or missing build is built by `prepare`, as on a
+  // clone. (test/build.test.ts tests the build itself.)
+  if (distIsFresh(ROOT)) {
+    fs.cpSync(path.join(ROOT, "dist"), path.join(copy, "dist"), { recursive: true });
+    fs.writeFileSync(path.join(copy, "dist", ".sources.json"), JSON.stringify(sourceSnapshot(copy)));
+  }
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"));
   const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: copy, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   const tarball = path.join(dir, (JSON.parse(packed.slice(packed.indexOf("["))) as { filename: string }[])[0]!.filename);
