@@ -8,23 +8,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Question } from "../state/question.ts";
-import { goldResponder, launchCli, minibenchFixture } from "./support/cli.ts";
+import { goldServerFixture, launchCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { type OpenAIServer } from "./support/openai-server.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const GUIDES = path.join(ROOT, "examples", "guides");
 
 let dir: string;
 let benchDir: string;
-let dev: Question[];
 let server: OpenAIServer;
 
 beforeAll(async () => {
   dir = makeTempDir();
-  ({ benchDir, dev } = await minibenchFixture(dir));
-  server = await startOpenAIServer({ respond: goldResponder(dev) });
+  ({ benchDir, server } = await goldServerFixture(dir));
 });
 afterAll(async () => {
   await server?.close();

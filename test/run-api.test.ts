@@ -8,9 +8,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compare, loadBenchmark, quietIO, replay, runEval, runExperiment, score } from "../index.ts";
 import type { Question } from "../state/question.ts";
-import { goldResponder, minibenchFixture } from "./support/cli.ts";
+import { goldServerFixture } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { type OpenAIServer } from "./support/openai-server.ts";
 
 let dir: string;
 let benchDir: string;
@@ -19,8 +19,7 @@ let server: OpenAIServer;
 
 beforeAll(async () => {
   dir = makeTempDir();
-  ({ benchDir, dev } = await minibenchFixture(dir));
-  server = await startOpenAIServer({ respond: goldResponder(dev, (q) => q.id === "1") });
+  ({ benchDir, dev, server } = await goldServerFixture(dir, (q) => q.id === "1"));
 });
 afterAll(async () => {
   await server?.close();

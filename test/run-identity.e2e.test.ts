@@ -7,24 +7,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Question } from "../state/question.ts";
 import { changedSourceFiles, codeIdentity } from "../tools/version.ts";
 import { MemoryStore } from "../tools/retrieval/memory-store.ts";
 import { SOURCE_ROOTS } from "../bin/freshness.js";
-import { goldResponder, minibenchFixture, runCli } from "./support/cli.ts";
+import { goldServerFixture, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type OpenAIServer, startOpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
+import { type OpenAIServer, TEST_MODEL_ID } from "./support/openai-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 let dir: string;
 let benchDir: string;
-let dev: Question[];
 let server: OpenAIServer;
 
 beforeAll(async () => {
   dir = makeTempDir("sqlmend-identity-");
-  ({ benchDir, dev } = await minibenchFixture(dir));
-  server = await startOpenAIServer({ respond: goldResponder(dev) });
+  ({ benchDir, server } = await goldServerFixture(dir));
 });
 afterAll(async () => {
   await server.close();

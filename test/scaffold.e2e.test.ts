@@ -6,22 +6,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Question } from "../state/question.ts";
 import { checkModule } from "../runner/lab/scaffold.ts";
-import { goldResponder, launchCli, minibenchFixture, resultsOf, runCli } from "./support/cli.ts";
+import { goldServerFixture, launchCli, resultsOf, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { type OpenAIServer } from "./support/openai-server.ts";
 
 
 let dir: string;
 let benchDir: string;
-let dev: Question[];
 let server: OpenAIServer;
 
 beforeAll(async () => {
   dir = makeTempDir();
-  ({ benchDir, dev } = await minibenchFixture(dir));
-  server = await startOpenAIServer({ respond: goldResponder(dev) });
+  ({ benchDir, server } = await goldServerFixture(dir));
 });
 afterAll(async () => {
   await server?.close();

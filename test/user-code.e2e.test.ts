@@ -10,14 +10,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StateSchema } from "@langchain/langgraph";
-import type { Question } from "../state/question.ts";
 import { defineManifest } from "../graphs/manifests/manifest.ts";
 import { defineSpec } from "../graphs/spec.ts";
 import { sqlStateFields } from "../state/sql-state.ts";
 import { moduleIdentity } from "../tools/version.ts";
-import { goldResponder, minibenchFixture, resultsOf, runCli } from "./support/cli.ts";
+import { goldServerFixture, resultsOf, runCli } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
-import { type OpenAIServer, startOpenAIServer } from "./support/openai-server.ts";
+import { type OpenAIServer } from "./support/openai-server.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIBRARY = JSON.stringify(path.join(ROOT, "index.ts"));
@@ -55,14 +54,12 @@ export default defineGraph({
 
 let dir: string;
 let benchDir: string;
-let dev: Question[];
 let server: OpenAIServer;
 
 beforeAll(async () => {
   dir = makeTempDir();
-  ({ benchDir, dev } = await minibenchFixture(dir));
+  ({ benchDir, server } = await goldServerFixture(dir));
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-  server = await startOpenAIServer({ respond: goldResponder(dev) });
 });
 afterAll(async () => {
   await server?.close();

@@ -60,6 +60,15 @@ export async function agentsFixture(dir: string): Promise<{ benchDir: string; de
   return { benchDir, dev, train, server };
 }
 
+/**
+ * minibench under `dir` and a local server answering each question with its gold SQL (`wrong(q)` ones with SELECT 42):
+ * what an end-to-end test of the baseline, or of a user's module over it, starts from.
+ */
+export async function goldServerFixture(dir: string, wrong?: (q: Question) => boolean): Promise<{ benchDir: string; dev: Question[]; server: OpenAIServer }> {
+  const { benchDir, dev } = await minibenchFixture(dir);
+  return { benchDir, dev, server: await startOpenAIServer({ respond: goldResponder(dev, wrong) }) };
+}
+
 /** The question a baseline prompt asks ("Question: …" in its last message). */
 export const questionOf = (req: ChatRequestRecord) => /Question: (.*)/.exec(req.messages.at(-1)?.content ?? "")?.[1]?.trim() ?? "";
 
