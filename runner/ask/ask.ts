@@ -15,7 +15,7 @@ import { loadBenchmark } from "../../tools/benchmarks/benchmark.ts";
 import { resolveBenchmarkDir } from "../../tools/benchmarks/resolve.ts";
 import { lazyCrypto } from "../../tools/hash.ts";
 import { getSharedExecutor } from "../../tools/sqlite/executor.ts";
-import { RUN_CONFIG } from "../run/run-config.ts";
+import { QUESTION_CONFIG, RUN_CONFIG } from "../run/run-config.ts";
 import { examplesWantedBy, runGraph, runOptionDefs, scenarioFrom } from "../run/run-options.ts";
 import { loadRunModules, type RunModules, withObjectModules } from "../run/user-modules.ts";
 import { modelFlagsFrom } from "../run/model-options.ts";
@@ -26,10 +26,7 @@ import { modelFlagsFrom } from "../run/model-options.ts";
 
 /** ask's own options, beside the run's (models, graph knobs, correction: `RUN_CONFIG`). */
 export const ASK_OWN_CONFIG = defineConfig({
-  question: { type: "string", metavar: "TEXT", help: "the question (required)" },
-  db: { type: "string", metavar: "FILE", help: "the SQLite database (opened read-only)" },
-  evidence: { type: "string", metavar: "TEXT", help: "external knowledge, as BIRD's evidence" },
-  descriptionDir: { type: "string", metavar: "DIR", help: "BIRD-style database_description/ folder for column descriptions" },
+  ...QUESTION_CONFIG,
   thread: { type: "string", metavar: "ID", help: "checkpoint thread id (default: a new one); an unfinished thread is resumed" },
   sql: { type: "string", metavar: "SQL", help: "corrector graphs: the SQL to correct (default: --initial baseline's answer)" },
   examples: { type: "string", metavar: "BENCH", help: "benchmark dir (or 'minibench') whose train split feeds --few-shot (and r3's --k-shot)" },

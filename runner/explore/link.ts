@@ -7,7 +7,7 @@ import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Linking } from "../../state/linking.ts";
 import type { Usage } from "../../state/usage.ts";
 import type { LinkResult } from "../../tools/linking/link.ts";
-import { MODEL_CONFIG } from "../run/run-config.ts";
+import { MODEL_CONFIG, QUESTION_CONFIG } from "../run/run-config.ts";
 import { modelFlagsFrom } from "../run/model-options.ts";
 
 // `sqlmend link` as a function: what schema and value linking finds for one question. The model client, the linker
@@ -18,10 +18,7 @@ const { cache: _cache, ...LINK_MODEL_CONFIG } = MODEL_CONFIG;
 
 /** `link`'s options: the question and its database (required), what linking reads, and the linker's model. */
 export const LINK_CONFIG = defineConfig({
-  question: { type: "string", metavar: "TEXT", help: "the question (required)" },
-  db: { type: "string", metavar: "FILE", help: "the SQLite database (read-only; required)" },
-  evidence: { type: "string", metavar: "TEXT", help: "external knowledge, as BIRD's evidence" },
-  descriptionDir: { type: "string", metavar: "DIR", help: "BIRD-style database_description/ folder (default: beside the database)" },
+  ...QUESTION_CONFIG,
   keywords: { type: "list", metavar: "A,B,...", help: "use these keywords; no model call" },
   ...LINK_MODEL_CONFIG,
 });

@@ -56,6 +56,14 @@ export const RUN_CONFIG = defineConfig({ ...MODEL_CONFIG, ...GRAPH_CONFIG, ...CO
 export type RunConfig = ConfigOf<typeof RUN_CONFIG>;
 export type ModelConfig = ConfigOf<typeof MODEL_CONFIG>;
 
+/** One question on one database, as the commands that take a single question name it (`ask`, `link`). */
+export const QUESTION_CONFIG = defineConfig({
+  question: { type: "string", metavar: "TEXT", help: "the question (required)" },
+  db: { type: "string", metavar: "FILE", help: "the SQLite database (read-only; required)" },
+  evidence: { type: "string", metavar: "TEXT", help: "external knowledge, as BIRD's evidence" },
+  descriptionDir: { type: "string", metavar: "DIR", help: "BIRD-style database_description/ folder for column descriptions (default: beside the database)" },
+});
+
 /** Which benchmark and which of its questions. */
 export const SELECTION_CONFIG = defineConfig({
   bench: { type: "string", metavar: "DIR|minibench", help: "Spider or BIRD layout (BIRD mini-dev and Spider's test split included), or the\nproject's own small benchmark" },
