@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compare, loadBenchmark, quietIO, replay, runEval, runExperiment, score } from "../index.ts";
 import type { Question } from "../state/question.ts";
+import { createExecutor, getSharedExecutor } from "../tools/sqlite/executor.ts";
 import { goldServerFixture } from "./support/cli.ts";
 import { makeTempDir, removeTempDir } from "./support/fixtures.ts";
 import { type OpenAIServer } from "./support/openai-server.ts";
@@ -34,6 +35,8 @@ describe("the run API", () => {
     const a = await runEval({ graph: "baseline", bench: benchDir, out: path.join(dir, "a"), limit: 4, maxFixRounds: 0, ...model() }, io());
     expect(a).toMatchObject({ exitCode: 0, ex: 75, correct: 3, scored: 4, failed: 0, questions: 4 });
     expect(fs.readFileSync(a.files.report, "utf8")).toMatch(/Execution accuracy \(EX\): \*\*75\.00%\*\* \(3\/4\)/);
+    // Its SQL workers were ended once the questions were done (a run's peak memory is while it writes its outputs).
+    expect((getSharedExecutor() as ReturnType<typeof createExecutor>).workerPids()).toEqual([]);
     const b = await runEval({ graph: "repair", bench: benchDir, out: path.join(dir, "b"), limit: 4, initial: a.files.predictions[0], ...model() }, io());
     expect(b.exitCode).toBe(0);
     const scored = await score({ bench: benchDir, pred: a.files.predictions[0]!, onlyPredicted: true }, io());

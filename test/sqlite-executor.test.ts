@@ -246,6 +246,32 @@ describe("time limit", () => {
     expect(await ex.run(db, "SELECT 1")).toMatchObject({ ok: false, kind: "internal" });
   });
 
+  it("releaseIdle() ends the idle workers only: a busy one finishes its query, and the pool starts new ones after", async () => {
+    const ex = createExecutor({ size: 2 });
+    try {
+      await Promise.all([ex.run(db, "SELECT 1"), ex.run(db, "SELECT 2")]);
+      const [busyPid, idlePid] = ex.workerPids();
+      expect(idlePid).toBeDefined();
+      // One worker busy (a query that runs until its limit), the other idle.
+      const busy = ex.run(db, RUNAWAY, { timeoutMs: 1500 });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await ex.releaseIdle!()).toBe(1);
+      expect(ex.workerPids()).toHaveLength(1);
+      const [stillBusy] = ex.workerPids();
+      const released = stillBusy === busyPid ? idlePid! : busyPid!;
+      expect(isGone(released)).toBe(true);
+      expect(isAlive(stillBusy!)).toBe(true);
+      // The busy one's query ends as it would have (its time limit), not as "released".
+      expect(await busy).toMatchObject({ ok: false, kind: "timeout" });
+      expect(ok(await ex.run(db, "SELECT 6")).rows).toEqual([[6n]]);
+      expect(await ex.releaseIdle!()).toBe(1);
+      expect(ex.workerPids()).toEqual([]);
+      expect(ok(await ex.run(db, "SELECT 7")).rows).toEqual([[7n]]);
+    } finally {
+      await ex.close();
+    }
+  });
+
   it("a worker crash fails the query as internal and the pool recovers", async () => {
     const ex = createExecutor({ size: 1 });
     try {

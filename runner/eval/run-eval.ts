@@ -218,6 +218,8 @@ export async function evaluate(input: EvalInput, io: CliIO): Promise<EvalResult>
         ? {}
         : { progress: { metric: { label: "executed", as: "count" as const }, of: (r: { predError?: string | undefined; error?: string | undefined; inputTokens: number; outputTokens: number }) => ({ hit: !r.predError && !r.error, tokens: r.inputTokens + r.outputTokens }) } }),
       describe: (counts) => `eval: ${spec.name} on ${bench.name}: ${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}`,
+      // The SQL workers' memory goes before the records are read back and the outputs written (the run's peak).
+      afterAll: () => executor.releaseIdle?.() ?? Promise.resolve(),
     });
     const { records, stopped: stopping } = run;
     const ranNow = new Set(run.ranNowIds);

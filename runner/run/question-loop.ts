@@ -92,6 +92,8 @@ export interface QuestionRunConfig<R> {
   progress: { metric?: ProgressMetric; of(record: R): { hit: boolean; tokens: number }; extra?: () => string };
   /** Called after each record is kept (MAGIC merges complete batches). */
   afterEach?(question: Question, record: R): void;
+  /** Called once no question runs any more, before the records are read back: let go of what only questions used. */
+  afterAll?(): Promise<unknown>;
   /**
    * The first line on stderr after "sqlmend ", given what the runner found; `counts.line` is the standard part
    * ("6 questions (3 already done, 1 failed before and run again)"). Default: the command, then that line.
@@ -200,6 +202,7 @@ export async function runQuestions<R>(config: QuestionRunConfig<R>): Promise<Que
     config.store.compact?.();
   }
   if (fatal !== undefined) throw fatal instanceof Error ? fatal : new UserError(String(fatal));
+  await config.afterAll?.();
   const kept = config.store.reread?.() ?? done;
   const records = questions.map((q) => kept.get(q.id)).filter((r): r is R => r !== undefined);
   const failed = records.filter((r) => config.failed(r));

@@ -134,6 +134,8 @@ export interface SqlExecutor {
    * `budgetMs`). Optional: the scorer falls back to run() in the same order.
    */
   time?(dbPath: string, queries: string[], options: TimeOptions): Promise<TimedRuns>;
+  /** Ends the idle worker processes (new ones start if more queries come); how many. Optional. */
+  releaseIdle?(): Promise<number>;
   /** Kills the worker processes. Pending queries fail with kind "internal". */
   close(): Promise<void>;
 }
