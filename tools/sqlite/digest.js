@@ -75,7 +75,6 @@ function mix(a1, a2, b1, b2) {
 
 const F64 = new Float64Array(1);
 const F64_WORDS = new Uint32Array(F64.buffer);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * Set when a double past 2^53 was hashed: read as a double (safeIntegers off), an INTEGER that large may have lost
  * digits, so the worker reads that result again as BigInts.
@@ -92,9 +91,12 @@ const TAG = { null: 0x6e, int: 0x69, float: 0x66, string: 0x73, bytes: 0x62 };
 function hashValue(v) {
   if (v === null) return mix(TAG.null, 0, 0, 0);
   switch (typeof v) {
-    case "bigint":
-      if (v <= MAX_SAFE && v >= -MAX_SAFE) return hashInteger(Number(v));
+    case "bigint": {
+      // Number() is exact for a safe integer, and no larger one converts to a safe integer.
+      const x = Number(v);
+      if (Number.isSafeInteger(x)) return hashInteger(x);
       return hashString(v.toString(), TAG.int);
+    }
     case "number":
       if (Number.isInteger(v)) {
         if (Math.abs(v) <= Number.MAX_SAFE_INTEGER) return hashInteger(v);
@@ -123,48 +125,73 @@ function hashInteger(x) {
   mix(TAG.int, 0, F64_WORDS[0], F64_WORDS[1]);
 }
 
-/** The hash of rowKey(row): its length, then each value's hash in order. */
+/**
+ * Each cell's hash, computed once a row and shared by the row's keys below (two words a cell; grown as rows need).
+ * @type {Uint32Array}
+ */
+let CELL = new Uint32Array(16);
 /** @param {import("./types.ts").Row} row */
-function hashRow(row) {
-  let h1 = row.length;
-  let h2 = 0x27d4eb2f;
+function hashCells(row) {
+  if (CELL.length < 2 * row.length) CELL = new Uint32Array(4 * row.length);
   for (let c = 0; c < row.length; c++) {
     hashValue(row[c] ?? null);
-    mix(h1, h2, H1, H2);
+    CELL[2 * c] = H1;
+    CELL[2 * c + 1] = H2;
+  }
+}
+
+/** The hash of rowKey(row) from its cells' hashes (hashCells): its length, then each value's hash in order. */
+/** @param {number} n the row's length */
+function hashRowOfCells(n) {
+  let h1 = n;
+  let h2 = 0x27d4eb2f;
+  for (let c = 0; c < n; c++) {
+    mix(h1, h2, CELL[2 * c], CELL[2 * c + 1]);
     h1 = H1;
     h2 = H2;
   }
+  H1 = h1;
+  H2 = h2;
 }
 
 /**
  * A value's unorder_row sort key (compare.js pySortKey: Python's str(x) + str(type(x))) as head + tail, so that a text
- * cell is compared where it is, never copied into a key (a 100 MB cell stays one string).
+ * cell is compared where it is, never copied into a key (a 100 MB cell stays one string). Kept per column of the
+ * current row (no object a cell).
+ * @type {string[]}
  */
-/** @param {import("./types.ts").SqlValue} v @returns {{ v: import("./types.ts").SqlValue, head: string, tail: string }} */
-const sortKeyOf = (v) => (typeof v === "string" ? { v, head: v, tail: "<class 'str'>" } : { v, head: pySortKey(v), tail: "" });
-/** @param {{ head: string, tail: string }} k @param {number} i */
-const unitAt = (k, i) => (i < k.head.length ? k.head.charCodeAt(i) : k.tail.charCodeAt(i - k.head.length));
-/** The code point at i, as String.prototype.codePointAt reads it. @param {{ head: string, tail: string }} k @param {number} i */
-function pointAt(k, i) {
-  const u = unitAt(k, i);
-  if (u >= 0xd800 && u <= 0xdbff && i + 1 < k.head.length + k.tail.length) {
-    const low = unitAt(k, i + 1);
+const HEADS = [];
+/** @type {string[]} */
+const TAILS = [];
+/** @type {number[]} the row's columns in unorder_row's order */
+const ORDER = [];
+/** @param {string} head @param {string} tail @param {number} i */
+const unitAt = (head, tail, i) => (i < head.length ? head.charCodeAt(i) : tail.charCodeAt(i - head.length));
+/** The code point at i, as String.prototype.codePointAt reads it. @param {string} head @param {string} tail @param {number} i */
+function pointAt(head, tail, i) {
+  const u = unitAt(head, tail, i);
+  if (u >= 0xd800 && u <= 0xdbff && i + 1 < head.length + tail.length) {
+    const low = unitAt(head, tail, i + 1);
     if (low >= 0xdc00 && low <= 0xdfff) return (u - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
   }
   return u;
 }
-/** compare.js cmpCodePoints over two split keys. @param {{ head: string, tail: string }} a @param {{ head: string, tail: string }} b */
+/** compare.js cmpCodePoints over the split keys of columns a and b of the current row. @param {number} a @param {number} b */
 function cmpSortKeys(a, b) {
-  const la = a.head.length + a.tail.length;
-  const lb = b.head.length + b.tail.length;
+  const ha = HEADS[a];
+  const ta = TAILS[a];
+  const hb = HEADS[b];
+  const tb = TAILS[b];
+  const la = ha.length + ta.length;
+  const lb = hb.length + tb.length;
   const n = Math.min(la, lb);
   for (let i = 0; i < n; i++) {
-    const x = unitAt(a, i);
-    const y = unitAt(b, i);
+    const x = unitAt(ha, ta, i);
+    const y = unitAt(hb, tb, i);
     if (x === y) continue;
     if ((x >= 0xd800 && x <= 0xdfff) || (y >= 0xd800 && y <= 0xdfff)) {
-      const cx = pointAt(a, i);
-      const cy = pointAt(b, i);
+      const cx = pointAt(ha, ta, i);
+      const cy = pointAt(hb, tb, i);
       if (cx !== cy) return cx - cy;
       continue;
     }
@@ -174,21 +201,41 @@ function cmpSortKeys(a, b) {
 }
 
 /**
- * The hash of unorderedRowKey(row) (compare.js): the row's length, then its values' hashes in unorder_row's order
- * (stable, by Python's str + type). Equal keys give equal hashes; no key string is built.
+ * The hash of unorderedRowKey(row) (compare.js) from its cells' hashes (hashCells): the row's length, then its
+ * values' hashes in unorder_row's order (stable, by Python's str + type). Equal keys give equal hashes; no key string
+ * is built but the non-text values' own.
  */
 /** @param {import("./types.ts").Row} row */
-function hashUnorderedRow(row) {
-  let h1 = row.length ^ 0x5bd1e995;
+function hashUnorderedOfCells(row) {
+  const n = row.length;
+  let h1 = n ^ 0x5bd1e995;
   let h2 = 0x1b873593;
-  const fold = (/** @type {import("./types.ts").SqlValue} */ v) => {
-    hashValue(v ?? null);
-    mix(h1, h2, H1, H2);
+  ORDER.length = n;
+  for (let c = 0; c < n; c++) ORDER[c] = c;
+  if (n > 1) {
+    for (let c = 0; c < n; c++) {
+      const v = row[c] ?? null;
+      HEADS[c] = typeof v === "string" ? v : pySortKey(v);
+      TAILS[c] = typeof v === "string" ? "<class 'str'>" : "";
+    }
+    // Insertion sort, stable as Python's sorted(): a row has few columns.
+    for (let i = 1; i < n; i++) {
+      const c = ORDER[i];
+      let j = i - 1;
+      for (; j >= 0 && cmpSortKeys(ORDER[j], c) > 0; j--) ORDER[j + 1] = ORDER[j];
+      ORDER[j + 1] = c;
+    }
+  }
+  for (let k = 0; k < n; k++) {
+    const c = ORDER[k];
+    mix(h1, h2, CELL[2 * c], CELL[2 * c + 1]);
     h1 = H1;
     h2 = H2;
-  };
-  if (row.length === 1) fold(row[0] ?? null);
-  else for (const k of row.map((v) => sortKeyOf(v ?? null)).sort(cmpSortKeys)) fold(k.v);
+  }
+  H1 = h1;
+  H2 = h2;
+  // The keys hold the row's text: let it go with the row.
+  if (n > 1) HEADS.fill("", 0, n);
 }
 
 /** Entries a list grows to by copying; past it, in place. */
@@ -386,15 +433,16 @@ export class ResultDigest {
     let r1 = 0x9e3779b9;
     let r2 = this.ncols;
     let folded = false;
+    hashCells(row);
     if (this.rowHashes) {
-      hashRow(row);
+      hashRowOfCells(row.length);
       if (stored) this.rowHashes.push(H1, H2);
       r1 = H1;
       r2 = H2;
       folded = true;
     }
     if (this.unordered) {
-      hashUnorderedRow(row);
+      hashUnorderedOfCells(row);
       if (stored) this.unordered.push(H1, H2);
       // One column: its unordered key is the row's.
       if (!folded && row.length <= 1) {
@@ -406,9 +454,8 @@ export class ResultDigest {
     if (this.cells || this.vectors) {
       const vectors = this.vectors;
       for (let c = 0; c < row.length; c++) {
-        hashValue(row[c] ?? null);
-        const h1 = H1;
-        const h2 = H2;
+        const h1 = CELL[2 * c];
+        const h2 = CELL[2 * c + 1];
         if (stored) this.cells?.[c]?.push(h1, h2);
         if (vectors) {
           mix(vectors[2 * c], vectors[2 * c + 1], h1, h2);

@@ -43,13 +43,13 @@ export interface ExecutorOptions {
 const WORKER = ["./worker.cjs", "./worker.js"].map((name) => fileURLToPath(new URL(name, import.meta.url))).find((file) => existsSync(file))!;
 const DEFAULT_TIMEOUT_MS = 30_000;
 /**
- * Node flags of a worker: a small young generation (1 MiB semi-spaces instead of 16) and an old one that grows 20 %
+ * Node flags of a worker: a small young generation (2 MiB semi-spaces instead of 16) and an old one that grows 20 %
  * past what the last full collection kept (V8 lets it grow up to 4x): a comparison makes short-lived garbage for every
- * row, and a larger heap only adds to the resident size; together 6 MB less a worker over Spider train
- * (bench/memory-flat.ts), at the same CPU. `gc()`: a worker collects at once after a huge cell (./keep.js), before the
- * next row makes another.
+ * row, and a larger heap only adds to the resident size: 4 MB less a worker over Spider train than 4 MiB semi-spaces
+ * (bench/memory-flat.ts), at the same CPU on heavy comparisons (1 MiB saved 2 MB more, at up to 5 % more CPU in one of
+ * two measurements). `gc()`: a worker collects at once after a huge cell (./keep.js), before the next row makes another.
  */
-const WORKER_FLAGS = ["--max-semi-space-size=1", "--heap-growing-percent=20", "--expose-gc"];
+const WORKER_FLAGS = ["--max-semi-space-size=2", "--heap-growing-percent=20", "--expose-gc"];
 /** A worker that does not report ready within this time is considered broken. */
 const STARTUP_MS = 15_000;
 /** Extra time the worker's own watchdog allows beyond the parent's limit before killing itself (also in ./worker.js). */
