@@ -207,9 +207,24 @@ describe.skipIf(skip)("sqlmend view in Chromium", () => {
     expect([...errors, ...compared.errors]).toEqual([]);
   }, 60_000);
 
+  it("breaks no one-word header of the run list mid-word at 400 px (its columns take their words' widths)", async () => {
+    const { page } = await open(view.url, 400);
+    // A header's text laid out on more lines than it has words was broken inside a word.
+    const headers = await page.evaluate<string[]>(`[...document.querySelectorAll("table th")].filter((th) => th.offsetParent).map((th) => th.textContent)`);
+    expect(headers).toEqual(["run", "graph", "questions", "EX", "failed"]);
+    const broken = await page.evaluate<string[]>(`[...document.querySelectorAll("table th")].filter((th) => th.offsetParent).filter((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      return lines > th.textContent.trim().split(/\\s+/).length;
+    }).map((th) => th.textContent)`);
+    expect(broken).toEqual([]);
+    await page.close();
+  }, 30_000);
+
   it("keeps every table within its column at 400 and 1,400 px", async () => {
     for (const width of [400, 1400]) {
-      for (const url of [`${view.url}run/0`, `${view.url}run/0/q/${dev[1]!.id}`, `${view.url}compare?runs=0,1`]) {
+      for (const url of [view.url, `${view.url}run/0`, `${view.url}run/0/q/${dev[1]!.id}`, `${view.url}compare?runs=0,1`]) {
         const { page } = await open(url, width);
         const over = await page.evaluate<{ what: string; right: number; parent: number }[]>(OVERFLOWING);
         expect(over, `${url} at ${width}px`).toEqual([]);

@@ -24,7 +24,7 @@ table{border-collapse:collapse;width:100%;table-layout:fixed;background:#fff}
 th,td{border:1px solid #dde1e6;padding:.25rem .4rem;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
 th{background:#eef1f5;font-weight:600}
 th.num,td.num{text-align:right}
-table.auto{table-layout:auto}
+table.auto{table-layout:auto}table.runs th,table.runs td{overflow-wrap:break-word;word-break:normal}table.runs td:first-child{overflow-wrap:anywhere}table.runs td.num{white-space:nowrap}
 .clamp{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
 pre,code{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f6f8;border:1px solid #e1e5ea;padding:.4rem .5rem;margin:.3rem 0;max-width:100%}

@@ -426,5 +426,5 @@ export function indexPage(runs: ViewRun[], experiments: ViewExperiment[], links:
     return `<tr><td><a href="${links.run(r.index)}">${esc(r.name)}</a></td><td>${esc(r.run.graph)}</td><td class="num">${r.run.summary.selected}</td><td class="num">${pct(ex.ex)}</td><td class="wide-only">${esc(interval(ex))}</td><td class="num">${r.run.summary.byVerdict.failed}</td></tr>`;
   }).join("");
   const exps = experiments.map((e) => `<li><a href="${links.experiment(e.index)}">${esc(e.name)}</a></li>`).join("");
-  return `<h1>Runs</h1>${exps ? `<h2>Experiments</h2><ul>${exps}</ul>` : ""}<table><thead><tr><th>run</th><th>graph</th><th class="num">questions</th><th class="num">EX</th><th class="wide-only">95 % interval</th><th class="num">failed</th></tr></thead><tbody>${runRows}</tbody></table>${runs.length > 1 ? `<p><a href="${links.compare(runs.map((r) => r.index))}">Compare all runs</a> (against the first)</p>` : ""}`;
+  return `<h1>Runs</h1>${exps ? `<h2>Experiments</h2><ul>${exps}</ul>` : ""}<table class="auto runs"><thead><tr><th>run</th><th>graph</th><th class="num">questions</th><th class="num">EX</th><th class="wide-only">95 % interval</th><th class="num">failed</th></tr></thead><tbody>${runRows}</tbody></table>${runs.length > 1 ? `<p><a href="${links.compare(runs.map((r) => r.index))}">Compare all runs</a> (against the first)</p>` : ""}`;
 }
