@@ -104,6 +104,11 @@ try {
     `peak RSS of sqlmend's process tree: ${run.peakMb.toFixed(0)} MB over ${questions} questions (target for all ${SPIDER_TRAIN.toLocaleString("en-US")} Spider train questions <= ${PEAK_TARGET_MB} MB): ` +
       `${run.peakMb <= PEAK_TARGET_MB ? "within target" : "ABOVE target"}${questions >= SPIDER_TRAIN ? "" : " (not the whole split: --limit)"}; processes ${run.processesMb.slice(0, 5).join(", ")} MB; ${(run.ms / 1000).toFixed(0)} s, CPU of the tree ${(run.cpuMs / 1000).toFixed(1)} s (${(run.cpuMs / questions).toFixed(2)} ms a question)`,
   );
+  if (run.atPeak) {
+    console.log(
+      `near that peak: the tree's proportional set size ${run.atPeak.pssMb.toFixed(0)} MB (a page mapped by several processes, the node binary's above all, divided among them: this bench's own process and its model server hold shares too), of it anonymous memory (each process's own heaps) ${run.atPeak.anonymousMb.toFixed(0)} MB`,
+    );
+  }
 } finally {
   await server.close();
   fs.rmSync(dir, { recursive: true, force: true });

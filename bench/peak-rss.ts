@@ -57,6 +57,24 @@ export interface SampledRun {
   processesMb: number[];
   /** CPU ms of the tree: each process's last sampled figure (a process that ends between samples loses < 20 ms). */
   cpuMs: number;
+  /**
+   * Near the peak (read from /proc/PID/smaps_rollup when the sum last rose, at most every 250 ms): the tree's
+   * proportional set size (pages shared between its processes, the node binary's above all, counted once in all) and
+   * its anonymous memory (heaps: what each process has of its own), MB; undefined where smaps_rollup is not readable.
+   */
+  atPeak?: { pssMb: number; anonymousMb: number };
+}
+
+/** Pss and Anonymous of a process, kB (Linux's smaps_rollup); undefined when it is gone or unreadable. */
+function rollupKb(pid: number): { pss: number; anonymous: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? NaN);
+    const out = { pss: field("Pss"), anonymous: field("Anonymous") };
+    return Number.isFinite(out.pss) && Number.isFinite(out.anonymous) ? out : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs the command and returns its output and the peak of its process tree's summed RSS. */
@@ -71,16 +89,26 @@ export function runSampled(command: string, args: string[], options: { cwd?: str
     child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout = (stdout + t).slice(-200_000)));
     child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr = (stderr + t).slice(-20_000)));
     let peakKb = 0;
+    let atPeak: SampledRun["atPeak"];
+    let rollupAt = 0;
     const perPid = new Map<number, number>();
     const cpuPerPid = new Map<number, number>();
     const timer = setInterval(() => {
       if (child.pid === undefined) return;
       let sum = 0;
-      for (const pid of tree(child.pid)) {
+      const pids = tree(child.pid);
+      for (const pid of pids) {
         const kb = rssKb(pid);
         sum += kb;
         perPid.set(pid, Math.max(perPid.get(pid) ?? 0, kb));
         cpuPerPid.set(pid, Math.max(cpuPerPid.get(pid) ?? 0, cpuMs(pid)));
+      }
+      if (sum > peakKb && performance.now() - rollupAt >= 250) {
+        rollupAt = performance.now();
+        const rollups = pids.map(rollupKb);
+        if (rollups.every((r) => r !== undefined)) {
+          atPeak = { pssMb: rollups.reduce((a, r) => a + r!.pss, 0) / 1024, anonymousMb: rollups.reduce((a, r) => a + r!.anonymous, 0) / 1024 };
+        }
       }
       peakKb = Math.max(peakKb, sum);
     }, 20);
@@ -88,7 +116,7 @@ export function runSampled(command: string, args: string[], options: { cwd?: str
     child.on("close", (code) => {
       clearInterval(timer);
       const processes = [...perPid.values()].filter((kb) => kb > 0).map((kb) => Math.round(kb / 1024)).sort((a, b) => b - a);
-      resolve({ code, stdout, stderr, peakMb: peakKb / 1024, ms: performance.now() - started, processesMb: processes, cpuMs: [...cpuPerPid.values()].reduce((a, b) => a + b, 0) });
+      resolve({ code, stdout, stderr, peakMb: peakKb / 1024, ms: performance.now() - started, processesMb: processes, cpuMs: [...cpuPerPid.values()].reduce((a, b) => a + b, 0), atPeak });
     });
   });
 }
