@@ -246,7 +246,7 @@ describe("time limit", () => {
     expect(await ex.run(db, "SELECT 1")).toMatchObject({ ok: false, kind: "internal" });
   });
 
-  it("releaseIdle() ends the idle workers only: a busy one finishes its query, and the pool starts new ones after", async () => {
+  it("releaseIdle() ends the idle workers only (those that ran at least minJobs): a busy one finishes its query, and the pool starts new ones after", async () => {
     const ex = createExecutor({ size: 2 });
     try {
       await Promise.all([ex.run(db, "SELECT 1"), ex.run(db, "SELECT 2")]);
@@ -255,6 +255,9 @@ describe("time limit", () => {
       // One worker busy (a query that runs until its limit), the other idle.
       const busy = ex.run(db, RUNAWAY, { timeoutMs: 1500 });
       await new Promise((r) => setTimeout(r, 100));
+      // The idle one ran a single job: kept when more are asked of it.
+      expect(await ex.releaseIdle!(2)).toBe(0);
+      expect(ex.workerPids()).toHaveLength(2);
       expect(await ex.releaseIdle!()).toBe(1);
       expect(ex.workerPids()).toHaveLength(1);
       const [stillBusy] = ex.workerPids();

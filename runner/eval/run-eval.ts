@@ -93,6 +93,13 @@ export interface EvalInput {
 }
 
 /**
+ * A SQL worker that ran this many jobs is ended once eval's questions are done: it has grown with the files and
+ * results it saw (bench/memory-flat.ts: 51 MB at its start, 70 over Spider train's 6,904 questions, ~3 jobs each).
+ * One that ran fewer is about its start size and is kept for the next run in this process (a script's, a test's).
+ */
+export const RELEASE_WORKERS_AFTER_JOBS = 500;
+
+/**
  * Runs a graph over a benchmark's questions, scores them and writes the run folder `sqlmend eval` writes
  * (results.jsonl, predictions, report.md, report.html, run.json): the launcher's eval is this, given its flags.
  */
@@ -219,7 +226,7 @@ export async function evaluate(input: EvalInput, io: CliIO): Promise<EvalResult>
         : { progress: { metric: { label: "executed", as: "count" as const }, of: (r: { predError?: string | undefined; error?: string | undefined; inputTokens: number; outputTokens: number }) => ({ hit: !r.predError && !r.error, tokens: r.inputTokens + r.outputTokens }) } }),
       describe: (counts) => `eval: ${spec.name} on ${bench.name}: ${counts.line.replace(/\)$/, `, ${skipped.length} skipped)`)}`,
       // The SQL workers' memory goes before the records are read back and the outputs written (the run's peak).
-      afterAll: () => executor.releaseIdle?.() ?? Promise.resolve(),
+      afterAll: () => executor.releaseIdle?.(RELEASE_WORKERS_AFTER_JOBS) ?? Promise.resolve(),
     });
     const { records, stopped: stopping } = run;
     const ranNow = new Set(run.ranNowIds);

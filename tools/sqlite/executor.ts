@@ -203,6 +203,8 @@ interface Slot {
   /** Set when we killed the child: the failure to report once it has exited. */
   killedWith: ExecFailure | undefined;
   exited: boolean;
+  /** Jobs given to this worker so far (a batch of comparisons counts once): what it has grown with. */
+  jobs: number;
   /** Resolves once the child has exited and been reaped (or never started). */
   gone: Promise<void>;
   markGone: () => void;
@@ -299,6 +301,7 @@ function startWorker(orphanGuard: "pdeathsig" | "thread", busyTimeoutMs?: number
     markFd,
     killedWith: undefined,
     exited: false,
+    jobs: 0,
     stderrTail: "",
     owner: undefined,
   };
@@ -610,12 +613,13 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
   }
 
   /**
-   * Ends the workers that have nothing to do (a busy one finishes its work), so a process that has finished its
-   * queries does not keep their memory (a worker grows with the files and results it has seen); the pool starts new
-   * ones if more queries come. Returns how many were ended.
+   * Ends the workers that have nothing to do (a busy one finishes its work) and have run at least `minJobs` jobs, so a
+   * process that has finished its queries does not keep their memory (a worker grows with the files and results it
+   * has seen; one that ran few is about its start size, and starting another costs more than it frees). The pool
+   * starts new ones if more queries come. Returns how many were ended.
    */
-  async releaseIdle(): Promise<number> {
-    const idle = [...this.slots].filter((slot) => !slot.job && !slot.next && !slot.killedWith);
+  async releaseIdle(minJobs = 0): Promise<number> {
+    const idle = [...this.slots].filter((slot) => !slot.job && !slot.next && !slot.killedWith && slot.jobs >= minJobs);
     await Promise.all(idle.map((slot) => this.kill(slot, failure("internal", "the worker was released"))));
     return idle.length;
   }
@@ -651,6 +655,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
   /** Sends the job behind the worker's current one; its clock starts when the current one's reply comes. */
   private sendAhead(slot: Slot, job: Job): void {
     slot.next = job;
+    slot.jobs++;
     this.jobsSentAhead++;
     slot.child.send({ ...job.message, id: job.id, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS }, (error) => {
       if (error) this.kill(slot, failure("internal", `could not reach the worker process: ${error.message}`));
@@ -731,6 +736,7 @@ class ProcessPoolExecutor implements SqlExecutor, ScratchExecutor, WorkerEvents 
 
   private assign(slot: Slot, job: Job): void {
     slot.job = job;
+    slot.jobs++;
     setRef(slot, true);
     const message = { ...job.message, id: job.id, deadlineMs: job.timeoutMs + WATCHDOG_GRACE_MS };
     slot.current = undefined;

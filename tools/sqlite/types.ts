@@ -134,8 +134,8 @@ export interface SqlExecutor {
    * `budgetMs`). Optional: the scorer falls back to run() in the same order.
    */
   time?(dbPath: string, queries: string[], options: TimeOptions): Promise<TimedRuns>;
-  /** Ends the idle worker processes (new ones start if more queries come); how many. Optional. */
-  releaseIdle?(): Promise<number>;
+  /** Ends the idle worker processes that ran at least `minJobs` jobs (new ones start if more queries come); how many. Optional. */
+  releaseIdle?(minJobs?: number): Promise<number>;
   /** Kills the worker processes. Pending queries fail with kind "internal". */
   close(): Promise<void>;
 }
