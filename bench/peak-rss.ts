@@ -59,8 +59,9 @@ export interface SampledRun {
   cpuMs: number;
   /**
    * Near the peak (read from /proc/PID/smaps_rollup when the sum last rose, at most every 250 ms): the tree's
-   * proportional set size (pages shared between its processes, the node binary's above all, counted once in all) and
-   * its anonymous memory (heaps: what each process has of its own), MB; undefined where smaps_rollup is not readable.
+   * proportional set size (a page mapped by several processes, the node binary's above all, divided among all of them,
+   * in the tree or not) and its anonymous memory (heaps: what each process has of its own), MB; undefined where
+   * smaps_rollup is not readable.
    */
   atPeak?: { pssMb: number; anonymousMb: number };
 }
