@@ -9,7 +9,7 @@
  * Nothing here downloads the official code: the benches take checkouts by path and fail, saying so, without them.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -47,6 +47,30 @@ const importable = (python: string, module: string) => spawnSync(python, ["-c", 
 
 /** A peer that cannot run here: the bench prints this and exits 1. */
 export class PeerMissing extends Error {}
+
+/**
+ * A peer bench's body, run to its exit status: a missing peer is one line (`bench/NAME: ...`) and exit 1, and the
+ * temporary folder goes whatever happens. The body returns false when its figures must not be taken (exit 1).
+ */
+export async function runPeerBench(name: string, tmp: string, body: () => Promise<boolean>): Promise<void> {
+  let ok = false;
+  try {
+    ok = await body();
+  } catch (error) {
+    if (!(error instanceof PeerMissing)) throw error;
+    console.error(`bench/${name}: ${error.message}`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+/** Whether every scorer found all `pairs` golds right on themselves; says so when not (the figures do not compare). */
+export function everyGoldRight(found: (number | undefined)[], pairs: number): boolean {
+  if (found.every((n) => n === pairs)) return true;
+  console.log("note: a scorer did not find every gold right on itself: the figures above are not comparable");
+  return false;
+}
 
 /** mini_dev's evaluation folder from a checkout path (the repository or its evaluation/ folder). */
 export function minidevEvaluationDir(given: string | undefined): string {

@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { distIsFresh } from "../bin/freshness.js";
-import { median, PeerMissing, pythonOf, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
+import { everyGoldRight, median, PeerMissing, pythonOf, runPeerBench, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
 
 const USAGE = "usage: npx tsx bench/score-heavy.ts --ts-official PATH [--rounds N] [--cpus N] [--db FILE] [--python BIN] [--baseline CHECKOUT]";
 const { values } = parseArgs({
@@ -134,8 +134,7 @@ else {
 `;
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "sqlmend-score-heavy-"));
-let exitCode = 0;
-try {
+await runPeerBench("score-heavy", tmp, async () => {
   const tsDir = testSuiteDir(values["ts-official"]);
   // The database in a folder of its own: exec_eval runs each pair on every .sqlite file beside the question's.
   const dbFile = values.db ? path.resolve(values.db) : path.join(tmp, "db", "heavy", "heavy.sqlite");
@@ -204,15 +203,5 @@ try {
     console.log(`                  spider ${secs(wall("baselineSpider"))} s (${secs(cpu("baselineSpider"))} s) = ${(cpu("baselineSpider") / cpu("spiderPeer")).toFixed(2)}x exec_eval's CPU   runs ${list("baselineSpider")}`);
   }
   console.log(`heavy scoring: sqlmend score (spider) / exec_eval = ${spiderCpuRatio.toFixed(2)}x CPU (target <= 1.0x: ${spiderCpuRatio <= 1 ? "met" : "NOT met"}); wall ${(wall("sqlmendSpider") / wall("spiderPeer")).toFixed(2)}x`);
-  if (oursBird?.correct !== queries.length || oursSpider?.correct !== queries.length || Number(bareCorrect) !== queries.length || spiderCorrect !== queries.length) {
-    console.log("note: a scorer did not find every gold right on itself: the figures above are not comparable");
-    exitCode = 1;
-  }
-} catch (error) {
-  if (!(error instanceof PeerMissing)) throw error;
-  console.error(`bench/score-heavy: ${error.message}`);
-  exitCode = 1;
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
-}
-process.exitCode = exitCode;
+  return everyGoldRight([oursBird?.correct, oursSpider?.correct, Number(bareCorrect), spiderCorrect], queries.length);
+});

@@ -17,14 +17,14 @@
  * Run `npm run build` first: without a fresh dist/ the launcher runs the TypeScript sources through tsx (said below).
  * Reads the benchmark; writes only to a temporary folder.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { distIsFresh } from "../bin/freshness.js";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
-import { birdPeer, median, minidevEvaluationDir, PeerMissing, pythonOf, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
+import { birdPeer, everyGoldRight, median, minidevEvaluationDir, PeerMissing, pythonOf, runPeerBench, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
 
 const USAGE = "usage: npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN] [--baseline CHECKOUT] [--also-without-ca-certs]";
 const { values } = parseArgs({
@@ -55,8 +55,7 @@ if (bench.layout !== "spider") {
 }
 const questions = bench.questions.filter((q) => q.goldSql);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "sqlmend-score-speed-"));
-let exitCode = 0;
-try {
+await runPeerBench("score-speed", tmp, async () => {
   const evaluationDir = minidevEvaluationDir(values["minidev-official"]);
   const tsDir = testSuiteDir(values["ts-official"]);
   const pairs = questions.map((q) => ({ pred: q.goldSql!, gold: q.goldSql!, db: q.dbPath, dbId: q.dbId }));
@@ -122,15 +121,6 @@ try {
     console.log(`                  Spider ${secs(wall("baselineSpider"))} s (${secs(cpu("baselineSpider"))} s) = ${(wall("baselineSpider") / wall("spiderPeer")).toFixed(2)}x exec_eval   runs ${list("baselineSpider")}`);
   }
   console.log(`light scoring, Spider semantics: sqlmend score / official exec_eval = ${spiderRatio.toFixed(2)}x wall (target <= 1.0x: ${spiderRatio <= 1 ? "met" : "NOT met"}); CPU ${(cpu("sqlmendSpider") / cpu("spiderPeer")).toFixed(2)}x`);
-  if (oursBird?.correct !== pairs.length || oursSpider?.correct !== pairs.length || spiderCorrect !== pairs.length || birdEx !== 100) {
-    console.log("note: a scorer did not find every gold right on itself: the figures above are not comparable");
-    exitCode = 1;
-  }
-} catch (error) {
-  if (!(error instanceof PeerMissing)) throw error;
-  console.error(`bench/score-speed: ${error.message}`);
-  exitCode = 1;
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
-}
-process.exitCode = exitCode;
+  // evaluation_ex.py reports EX, not a count: 100 is every gold right.
+  return everyGoldRight([oursBird?.correct, oursSpider?.correct, spiderCorrect, birdEx === 100 ? pairs.length : undefined], pairs.length);
+});
