@@ -30,6 +30,23 @@ export interface Timed {
   stdout: string;
 }
 
+/**
+ * Each named command's timings: one untimed round of all (caches warm), then `rounds` rounds, the order turning each
+ * round so none always runs first or after the same neighbour; a machine's load weighs on all alike. With the medians
+ * of each command's wall and CPU time.
+ */
+export function interleavedRounds<N extends string>(runs: Record<N, () => Timed>, names: N[], rounds: number) {
+  const results = Object.fromEntries(names.map((n) => [n, [] as Timed[]])) as Record<N, Timed[]>;
+  for (const name of names) runs[name]();
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length]!;
+      results[name].push(runs[name]());
+    }
+  }
+  return { results, wall: (n: N) => median(results[n].map((t) => t.wallMs)), cpu: (n: N) => median(results[n].map((t) => t.cpuMs)) };
+}
+
 /** Runs a command to its end: its wall time and the CPU of its whole process tree. Throws with its stderr on failure. */
 export function timed(label: string, command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Timed {
   const cpu = childCpuMs();

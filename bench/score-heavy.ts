@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { distIsFresh } from "../bin/freshness.js";
-import { everyGoldRight, median, PeerMissing, pythonOf, runPeerBench, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
+import { everyGoldRight, interleavedRounds, PeerMissing, pythonOf, runPeerBench, secs, spiderPeer, sqlmendCorrect, testSuiteDir, timed } from "./official-peers.ts";
 
 const USAGE = "usage: npx tsx bench/score-heavy.ts --ts-official PATH [--rounds N] [--cpus N] [--db FILE] [--python BIN] [--baseline CHECKOUT]";
 const { values } = parseArgs({
@@ -166,22 +166,13 @@ await runPeerBench("score-heavy", tmp, async () => {
   };
   type Name = keyof typeof runs;
   const names = (Object.keys(runs) as Name[]).filter((n) => baseline || !n.startsWith("baseline"));
-  const results = Object.fromEntries(names.map((n) => [n, [] as Timed[]])) as Record<Name, Timed[]>;
   console.log(`database: ${dbFile}, ${queries.length} join/aggregate pairs (the gold predicted back)`);
   console.log(`peers: a bare two-process better-sqlite3 loop (${process.execPath}); Spider ${path.join(tsDir, "exec_eval.py")} (eval_exec_match per pair, ${python})`);
   console.log(`sqlmend: bin/sqlmend.js score --concurrency ${cpus}; cpus ${os.availableParallelism()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   if (!distIsFresh(ROOT)) console.log("note: dist/ is missing or older than the sources, so `sqlmend` runs them through tsx (slower start); run `npm run build` first");
   for (const n of spider.notes) console.log(`note: ${n}`);
 
-  for (const name of names) runs[name](); // untimed round: the database in the page cache, caches filled
-  for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(r + k) % names.length]!;
-      results[name].push(runs[name]());
-    }
-  }
-  const wall = (n: Name) => median(results[n].map((t) => t.wallMs));
-  const cpu = (n: Name) => median(results[n].map((t) => t.cpuMs));
+  const { results, wall, cpu } = interleavedRounds(runs, names, rounds);
   const list = (n: Name) => results[n].map((t) => `${secs(t.wallMs)}/${secs(t.cpuMs)}`).join(" ");
   const bareCorrect = /^correct (\d+)/m.exec(results.bare.at(-1)!.stdout)?.[1];
   const oursBird = sqlmendCorrect(results.sqlmendBird.at(-1)!.stdout);

@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { distIsFresh } from "../bin/freshness.js";
 import { loadBenchmark } from "../tools/benchmarks/benchmark.ts";
-import { birdPeer, everyGoldRight, median, minidevEvaluationDir, PeerMissing, pythonOf, runPeerBench, secs, spiderPeer, sqlmendCorrect, testSuiteDir, type Timed, timed } from "./official-peers.ts";
+import { birdPeer, everyGoldRight, interleavedRounds, minidevEvaluationDir, PeerMissing, pythonOf, runPeerBench, secs, spiderPeer, sqlmendCorrect, testSuiteDir, timed } from "./official-peers.ts";
 
 const USAGE = "usage: npx tsx bench/score-speed.ts --bench SPIDER_DIR --minidev-official PATH --ts-official PATH [--rounds N] [--cpus N] [--python BIN] [--baseline CHECKOUT] [--also-without-ca-certs]";
 const { values } = parseArgs({
@@ -78,7 +78,6 @@ await runPeerBench("score-speed", tmp, async () => {
   };
   type Name = keyof typeof runs;
   const names = (Object.keys(runs) as Name[]).filter((n) => (baseline || !n.startsWith("baseline")) && (withoutCa || n !== "birdWithoutCaCerts"));
-  const results = Object.fromEntries(names.map((n) => [n, [] as Timed[]])) as Record<Name, Timed[]>;
   console.log(`benchmark: ${benchDir} (Spider dev), ${questions.length} pairs (the gold predicted back; ${bench.skipped.length} questions without a database left out)`);
   console.log(`peers: BIRD ${path.join(evaluationDir, "evaluation_ex.py")} (--num_cpus ${cpus}); Spider ${path.join(tsDir, "exec_eval.py")} (eval_exec_match per pair); ${python}`);
   console.log(`sqlmend: ${process.execPath} bin/sqlmend.js score --concurrency ${cpus}; cpus ${os.availableParallelism()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
@@ -86,17 +85,7 @@ await runPeerBench("score-speed", tmp, async () => {
   if (process.env.NODE_EXTRA_CA_CERTS) console.log("note: NODE_EXTRA_CA_CERTS is set: every Node start reads that bundle (tens of ms of CPU); sqlmend's process is timed as the environment is (its SQL workers drop it)");
   for (const n of [...bird.notes, ...spider.notes]) console.log(`note: ${n}`);
 
-  for (const name of names) runs[name](); // untimed round
-  for (let r = 0; r < rounds; r++) {
-    // The order turns each round: none always runs first after the same neighbour.
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(r + k) % names.length]!;
-      results[name].push(runs[name]());
-    }
-  }
-
-  const wall = (n: Name) => median(results[n].map((t) => t.wallMs));
-  const cpu = (n: Name) => median(results[n].map((t) => t.cpuMs));
+  const { results, wall, cpu } = interleavedRounds(runs, names, rounds);
   const list = (n: Name) => results[n].map((t) => secs(t.wallMs)).join(" ");
   const birdEx = bird.exOf(results.birdPeer.at(-1)!.stdout);
   const spiderCorrect = spider.correctOf(results.spiderPeer.at(-1)!.stdout);
