@@ -8,9 +8,12 @@
  *   local OpenAI-compatible server on 127.0.0.1 in a child process (its CPU is not counted), answering each question
  *   with its gold SQL at once.
  * - the floor: a bare LangGraph.js app doing the same work, written as anyone would without sqlmend: a StateGraph of
- *   the baseline's shape (START → schema → generate → execute → END) whose nodes read the schema from sqlite_master
- *   (once per database), ask ChatOpenAI on the same server with the same kind of prompt, pull the SQL out of the
- *   reply, run it with better-sqlite3 in-process; then the gold runs and the two results are compared (scoring).
+ *   the baseline's shape (START → schema → generate → execute → END) whose nodes read the schema as sqlmend shows it
+ *   (CREATE TABLE text, three example values a column, the keys; once per database), ask ChatOpenAI on the same
+ *   server with sqlmend's system prompt, pull the SQL out of the reply, run it with better-sqlite3 in-process (a
+ *   double-quoted literal rewritten, as sqlmend does); then the gold runs and the two results are compared (scoring).
+ *   The bench prints both sides' prompt size and EX: the same work gives the same answers from prompts of one size
+ *   (on Spider; the floor reads no database_description/ files, which sqlmend shows where a benchmark has them).
  *   Checkpointed by sqlmend's chunked saver on a file (the same checkpointer: the target's floor) and by LangGraph's
  *   own SqliteSaver on a file (for reference). For reference too, the floor with its SQL in child processes (a pool of
  *   one per core, each query under a time limit that kills its child): the least a bare app pays to survive a runaway
@@ -22,7 +25,8 @@
  *
  * Run: npx tsx bench/launcher-overhead.ts [--bench spider|minibench|DIR (default spider: ../shared/benchmarks/spider;
  *        missing, the bench says so and exits 2)] [--questions 400] [--warm 200] [--cache on|off] [--concurrency 4]
- *        [--rounds 3] [--profile FILE] (a V8 CPU profile of the first round's eval run)
+ *        [--rounds 3] [--profile FILE] (V8 CPU profiles of one more round, not counted: sqlmend's eval run in FILE, the
+ *        floor's in FILE.floor; open them in Chrome's DevTools or speedscope)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -32,6 +36,8 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
+/** sqlmend's baseline system prompt (nodes/prompts.ts), which both sides send. */
+const SYSTEM_PROMPT = "You are an expert data analyst who writes SQLite queries. Use only tables and columns that exist in the schema. Reply with one SQLite query in a ```sql fenced block.";
 const SPIDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../shared/benchmarks/spider");
 const TARGET = 1.5;
 /** The clock ticks of /proc/PID/stat (CLK_TCK: 100 on Linux). */
@@ -50,16 +56,36 @@ const { values } = parseArgs({
 });
 
 /**
+ * How both floors run a query, as the official scorers' Python sqlite3 would: better-sqlite3 is built without
+ * double-quoted string literals, so a "value" SQLite names in its error is rewritten as 'value' and the query run again
+ * (sqlmend's workers do the same); without it the floors fail a fifth of Spider dev's questions at once, doing less.
+ */
+const ALL_ROWS = `function allRows(db, sql) {
+  for (let fixes = 0; ; fixes++) {
+    try {
+      return db.prepare(sql).raw().all();
+    } catch (error) {
+      const literal = /no such column: "(.*)" - should this be a string literal/.exec(String(error && error.message))?.[1];
+      const fixed = literal === undefined ? sql : sql.split(\`"\${literal}"\`).join(\`'\${literal.replaceAll("'", "''")}'\`);
+      if (fixes >= 16 || fixed === sql) throw error;
+      sql = fixed;
+    }
+  }
+}`;
+const allRows = new Function(`${ALL_ROWS}; return allRows;`)() as (db: { prepare(sql: string): { raw(): { all(): unknown[] } } }, sql: string) => unknown[];
+
+/**
  * The killable floor's SQL process: runs each query it is sent with better-sqlite3 (a read-only handle per file) and
  * sends back its rows or its error.
  */
 const SQL_CHILD = `const Database = require(process.env.BETTER_SQLITE3);
+${ALL_ROWS}
 const handles = new Map();
 process.on("message", ({ id, dbPath, sql }) => {
   try {
     let db = handles.get(dbPath);
     if (!db) handles.set(dbPath, (db = new Database(dbPath, { readonly: true, fileMustExist: true })));
-    process.send({ id, rows: db.prepare(sql).raw().all() });
+    process.send({ id, rows: allRows(db, sql) });
   } catch (error) {
     process.send({ id, error: String(error && error.message) });
   }
@@ -146,21 +172,21 @@ async function serve(benchDir: string): Promise<void> {
   for (const q of questions) byQuestion.set(q.question, [...(byQuestion.get(q.question) ?? []), q]);
   // Questions repeat across databases in Spider: the one whose gold names only tables the prompt shows.
   const fits = (prompt: string, sql: string) => [...sql.matchAll(/\b(?:FROM|JOIN)\s+([A-Za-z_][A-Za-z0-9_]*)/gi)].every((m) => new RegExp(`CREATE TABLE [\`"\\[]?${m[1]}\\b`, "i").test(prompt));
-  // The text of every prompt and reply, to weigh the checkpoint file against.
-  let promptAndReplyChars = 0;
+  // Each side's requests and the characters of their prompts (sqlmend asks for the test model, each floor for its own).
+  const sent = new Map<string, { requests: number; chars: number }>();
   const server = await startOpenAIServer({
     respond: (req) => {
       const prompt = req.messages.at(-1)!.content;
       const text = /Question: (.*)/.exec(prompt)?.[1]?.trim() ?? "";
       const candidates = byQuestion.get(text) ?? [];
       const q = candidates.find((c) => fits(prompt, c.goldSql ?? "")) ?? candidates[0];
-      const content = `\`\`\`sql\n${q?.goldSql ?? "SELECT 1"}\n\`\`\``;
-      promptAndReplyChars += req.messages.reduce((n, m) => n + m.content.length, 0) + content.length;
-      return { content, usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: 20 } };
+      const side = sent.get(req.model) ?? { requests: 0, chars: 0 };
+      sent.set(req.model, { requests: side.requests + 1, chars: side.chars + req.messages.reduce((n, m) => n + m.content.length, 0) });
+      return { content: `\`\`\`sql\n${q?.goldSql ?? "SELECT 1"}\n\`\`\``, usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: 20 } };
     },
   });
   process.send!({ url: server.url });
-  process.on("message", () => process.send!({ chars: promptAndReplyChars }));
+  process.on("message", () => process.send!({ sent: Object.fromEntries(sent) }));
   process.on("disconnect", () => void server.close().then(() => process.exit(0)));
 }
 
@@ -271,6 +297,9 @@ async function measure(): Promise<void> {
     rows: Annotation<unknown[]>(),
     error: Annotation<string>(),
   });
+  // Each database's schema text, kept for the process as sqlmend keeps its own (tools/schema.ts): read once for every
+  // round and every floor.
+  const schemas = new Map<string, string>();
   const floorOnce = async (saver: Saver, round: number, questions = measured) => {
     const file = path.join(dir, `floor-${saver}-${round}.sqlite`);
     const db = new Database(file);
@@ -278,34 +307,54 @@ async function measure(): Promise<void> {
     db.pragma("synchronous = NORMAL");
     const checkpointer = saver === "stock" ? new SqliteSaver(db) : new LightSqliteSaver(db);
     const children = saver === "killable" ? new SqlChildren(sqlChildFile, betterSqlite, os.availableParallelism()) : undefined;
-    const chat = new ChatOpenAI({ model: TEST_MODEL_ID, apiKey: "k", temperature: 0, maxRetries: 0, configuration: { baseURL: url } });
+    const chat = new ChatOpenAI({ model: `floor-${saver}`, apiKey: "k", temperature: 0, maxRetries: 0, configuration: { baseURL: url } });
     const databases = new Map<string, InstanceType<typeof Database>>();
     const open = (dbPath: string) => {
       let handle = databases.get(dbPath);
       if (!handle) databases.set(dbPath, (handle = new Database(dbPath, { readonly: true, fileMustExist: true })));
       return handle;
     };
-    const schemas = new Map<string, string>();
     const run = async (dbPath: string, sql: string): Promise<{ rows: unknown[] } | { error: string }> => {
       if (children) return children.run(dbPath, sql);
       try {
-        return { rows: open(dbPath).prepare(sql).raw().all() };
+        return { rows: allRows(open(dbPath), sql) };
       } catch (error) {
         return { error: (error as Error).message };
       }
     };
+    // The prompt's schema as sqlmend's baseline shows it: CREATE TABLE text with each column's first three distinct
+    // values, and the keys (one query for the tables, two a table, one a column; once per database).
+    const schemaText = async (dbPath: string): Promise<string> => {
+      const rowsOf = async (sql: string) => {
+        const r = await run(dbPath, sql);
+        return "rows" in r ? (r.rows as unknown[][]) : [];
+      };
+      const ident = (name: unknown) => `"${String(name).replaceAll('"', '""')}"`;
+      const literal = (name: unknown) => `'${String(name).replaceAll("'", "''")}'`;
+      const example = (v: unknown) => (typeof v === "string" ? literal(v.slice(0, 100)) : String(v));
+      const tables = await rowsOf("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid");
+      const texts = await Promise.all(tables.map(async ([table]) => {
+        const [columns, keys] = await Promise.all([rowsOf(`SELECT name, type, pk FROM pragma_table_info(${literal(table)})`), rowsOf(`SELECT "from", "table", "to" FROM pragma_foreign_key_list(${literal(table)})`)]);
+        const lines = await Promise.all(columns.map(async ([name, type]) => {
+          const values = await rowsOf(`SELECT DISTINCT v FROM (SELECT ${ident(name)} AS v FROM ${ident(table)} LIMIT 100000) WHERE v IS NOT NULL AND v <> '' LIMIT 3`);
+          return `  ${name} ${type}${values.length ? `, -- examples: ${values.map(([v]) => example(v)).join(", ")}` : ","}`;
+        }));
+        const primary = columns.filter((c) => Number(c[2]) > 0).sort((a, b) => Number(a[2]) - Number(b[2])).map((c) => c[0]);
+        if (primary.length) lines.push(`  PRIMARY KEY (${primary.join(", ")}),`);
+        for (const [from, to, column] of keys) lines.push(`  FOREIGN KEY (${from}) REFERENCES ${to} (${column}),`);
+        return `CREATE TABLE ${table} (\n${lines.join("\n").replace(/,( -- .*)?$/, "$1")}\n);`;
+      }));
+      return texts.join("\n\n");
+    };
     const app = new StateGraph(State)
       .addNode("schema", async (s) => {
         let text = schemas.get(s.dbPath);
-        if (text === undefined) {
-          const read = await run(s.dbPath, "SELECT sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL");
-          schemas.set(s.dbPath, (text = "rows" in read ? (read.rows as string[][]).map((r) => r[0]).join(";\n") : ""));
-        }
+        if (text === undefined) schemas.set(s.dbPath, (text = await schemaText(s.dbPath)));
         return { schemaText: text };
       })
       .addNode("generate", async (s) => {
         const reply = await chat.invoke([
-          ["system", "You write SQLite queries."],
+          ["system", SYSTEM_PROMPT],
           ["human", `Database schema:\n${s.schemaText}\n\nQuestion: ${s.question}\n\nWrite the SQLite query that answers the question.`],
         ]);
         const text = typeof reply.content === "string" ? reply.content : "";
@@ -347,14 +396,12 @@ async function measure(): Promise<void> {
   await floorOnce("chunked", -1, bench.questions.slice(total, total + warmCount));
   for (let round = 0; round < Number(values.rounds); round++) {
     // sqlmend: the eval run, as a user starts it.
-    const profiler = values.profile && round === 0 ? await startProfile() : undefined;
     const c0 = cpuNow();
     const wall0 = performance.now();
     const out = `run-${round}`;
     const result = await evalOf(measured.map((q) => q.id), out);
     const c = cpuNow();
     const wall = performance.now() - wall0;
-    if (profiler) fs.writeFileSync(values.profile!, JSON.stringify(await profiler()));
     if (result.exitCode !== 0) throw new Error(`eval exited ${result.exitCode}`);
     const store = openCheckpointer(undefined, envOf(`home-${out}`), dir);
     const steps = (store.db!.prepare("SELECT count(*) FROM checkpoints WHERE checkpoint_ns = '' AND thread_id LIKE 'eval:%'").pluck().get() as number) / total;
@@ -362,6 +409,19 @@ async function measure(): Promise<void> {
     const sqlmend = { cpu: (c.total - c0.total) / total, workers: (c.children - c0.children) / total, wall: wall / total, steps, ex: result.ex };
     rounds.push({ sqlmend, chunked: await floorOnce("chunked", round), stock: await floorOnce("stock", round), killable: await floorOnce("killable", round) });
   }
+  if (values.profile) {
+    // Profiled apart, so the profiler's own cost stays out of the figures.
+    let stop = await startProfile();
+    await evalOf(measured.map((q) => q.id), "profiled");
+    fs.writeFileSync(values.profile, JSON.stringify(await stop()));
+    stop = await startProfile();
+    await floorOnce("chunked", Number(values.rounds));
+    fs.writeFileSync(`${values.profile}.floor`, JSON.stringify(await stop()));
+  }
+  const sent = await new Promise<Record<string, { requests: number; chars: number }>>((resolve) => {
+    child.once("message", (m) => resolve((m as { sent: Record<string, { requests: number; chars: number }> }).sent));
+    child.send("sent");
+  });
   child.disconnect();
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -378,6 +438,10 @@ async function measure(): Promise<void> {
   line("bare LangGraph.js app, LangGraph's SqliteSaver", stock);
   line("bare app, its SQL in killable child processes", killable);
   line("sqlmend eval (baseline)", sqlmend);
+  // The same work: the same answers scored the same, after prompts of the same size.
+  const promptOf = (model: string) => (sent[model] ? Math.round(sent[model].chars / sent[model].requests) : 0);
+  const sameEx = [chunked, stock, killable].every((f) => f.ex === sqlmend.ex);
+  console.log(`prompt a request: sqlmend ${promptOf(TEST_MODEL_ID)} chars, the floors ${promptOf("floor-chunked")} chars; EX ${sameEx ? "the same on every side" : "DIFFERS between sides: the floors did not do the same work, so these figures are not to be taken"}`);
   console.log(`per round (CPU/question, ms): ${rounds.map((r) => `sqlmend ${r.sqlmend.cpu.toFixed(2)} / floor ${r.chunked.cpu.toFixed(2)} / stock ${r.stock.cpu.toFixed(2)} / killable ${r.killable.cpu.toFixed(2)}`).join("; ")}`);
   console.log(``);
   // Each round's ratio (both sides under that round's load on the machine), then their median.
@@ -389,7 +453,8 @@ async function measure(): Promise<void> {
   const killableRatios = rounds.map((r) => r.sqlmend.cpu / r.killable.cpu);
   console.log(`for reference: sqlmend / the same bare app with its SQL in killable children: ${median(killableRatios).toFixed(2)}x (rounds ${killableRatios.map((x) => `${x.toFixed(2)}x`).join(", ")})`);
   fs.rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
+  // Figures from sides that did different work are not to be taken.
+  process.exit(sameEx ? 0 : 1);
 }
 
 /** Runs each(0..n-1) with at most `k` in flight. */
@@ -400,7 +465,7 @@ async function pool(n: number, k: number, each: (i: number) => Promise<unknown>)
   }));
 }
 
-/** --profile FILE: a V8 CPU profile of the measured eval run alone (open it in Chrome's DevTools or speedscope). */
+/** Starts V8's CPU profiler on this process; the function returned stops it and gives the profile. */
 async function startProfile(): Promise<() => Promise<unknown>> {
   const { Session } = await import("node:inspector/promises");
   const session = new Session();
@@ -408,5 +473,9 @@ async function startProfile(): Promise<() => Promise<unknown>> {
   await session.post("Profiler.enable");
   await session.post("Profiler.setSamplingInterval", { interval: 200 });
   await session.post("Profiler.start");
-  return async () => (await session.post("Profiler.stop")).profile;
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    return profile;
+  };
 }
