@@ -95,7 +95,8 @@ process.on("disconnect", () => process.exit(0));
 
 /**
  * A pool of SQL child processes, as a bare app would write one: each query goes to an idle child (or waits), and a
- * query past its time limit has its child killed (and replaced) and fails.
+ * query past its time limit has its child killed (and replaced) and fails. Messages are Node's default JSON, cheaper
+ * a message than the structured clone sqlmend's workers need for BigInt and blob cells.
  */
 class SqlChildren {
   private readonly idle: ChildProcess[] = [];
@@ -111,7 +112,7 @@ class SqlChildren {
   ) {}
 
   private start(): ChildProcess {
-    const child = fork(this.file, [], { serialization: "advanced", env: { ...process.env, BETTER_SQLITE3: this.betterSqlite }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    const child = fork(this.file, [], { env: { ...process.env, BETTER_SQLITE3: this.betterSqlite }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
     this.all.add(child);
     return child;
   }
