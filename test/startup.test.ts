@@ -179,4 +179,12 @@ describe("describing graphs and checking flags", () => {
       expect(r.modules.filter((m) => /\/@langchain\/|\/storage\/checkpoint|\/better-sqlite3\/|\/node_modules\/zod\/|\/node_modules\/vega/.test(m))).toEqual([]);
     });
   }
+
+  it("score --help (a README form, timed by bench/startup.ts) prints its options from their declarations alone: no scorer, no SQL executor, no graph", () => {
+    const r = loaded([bin, "score", "--help"], "score-help");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Usage: sqlmend score[\s\S]*--bench DIR\|minibench[\s\S]*--metrics LIST[\s\S]*--only-predicted/);
+    expect(r.modules.some((m) => /\/cli\/commands\/score\.(ts|js)$/.test(m))).toBe(true);
+    expect(r.modules.filter((m) => /\/runner\/score\/score-predictions\.|\/tools\/benchmarks\/score\.|\/tools\/sqlite\/executor\.|\/graphs\/(registry|manifests\/)/.test(m))).toEqual([]);
+  });
 });

@@ -2,9 +2,9 @@ import type { Command } from "../shared/command.ts";
 import { UsageError } from "../../core/errors.ts";
 import { parseFlags } from "../shared/flags.ts";
 import { configFromFlags, flagTableOf, usageOf } from "../shared/flag-config.ts";
-import { SCORE_CONFIG, scoreFrom } from "../../runner/score/score-predictions.ts";
-import { SELECTION_USAGE } from "../usage/run-usage.ts";
-import { BENCHMARK_CONFIG } from "../../runner/run/load-benchmark.ts";
+import { SCORE_CONFIG } from "../../runner/score/score-config.ts";
+import { SELECTION_USAGE } from "../usage/selection-usage.ts";
+import { BENCHMARK_CONFIG } from "../../runner/run/run-config.ts";
 
 
 /** What `sqlmend score` prints for `--help`: the benchmark as every command names it, then score's own options. */
@@ -25,6 +25,8 @@ export const scoreCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, flagTableOf(SCORE_CONFIG));
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    // Loaded here, not for --help: the scorer and its SQL workers.
+    const { scoreFrom } = await import("../../runner/score/score-predictions.ts");
     return (await scoreFrom(configFromFlags(SCORE_CONFIG, values), io)).exitCode;
   },
 };

@@ -1,4 +1,4 @@
-import { CORRECTION_CONFIG, GRAPH_CONFIG, MODEL_CONFIG, SELECTION_CONFIG } from "../../runner/run/run-config.ts";
+import { CORRECTION_CONFIG, GRAPH_CONFIG, MODEL_CONFIG } from "../../runner/run/run-config.ts";
 import { usageOf } from "../shared/flag-config.ts";
 import { modulesOfArgv } from "../shared/module-flags.ts";
 import type { CliIO } from "../../core/io.ts";
@@ -18,11 +18,7 @@ ${usageOf(GRAPH_CONFIG)}
 Correction (corrector graphs):
 ${usageOf(CORRECTION_CONFIG)}`;
 
-/** Where the questions come from: the benchmark, its split, another question file, your own databases. */
-export const SELECTION_USAGE = usageOf(SELECTION_CONFIG, ["bench", "split", "questions", "dbDir"]);
-
-/** Which of its questions: a subset, a seeded sample. */
-export const SUBSET_USAGE = usageOf(SELECTION_CONFIG, ["limit", "ids", "sample", "sampleSeed"]);
+export { SELECTION_USAGE, SUBSET_USAGE } from "./selection-usage.ts";
 
 /** `--help` of ask/eval for a named graph: its own options after the shared ones. */
 export async function graphUsage(argv: string[], io: CliIO): Promise<string> {

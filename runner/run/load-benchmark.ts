@@ -1,13 +1,10 @@
-import { checkConfig, type ConfigInput, defineConfig, inApiWords } from "../../core/config.ts";
+import { checkConfig, type ConfigInput, inApiWords } from "../../core/config.ts";
 import { type CliIO, defaultIO } from "../../core/io.ts";
 import type { Benchmark } from "../../state/question.ts";
-import { SELECTION_CONFIG } from "./run-config.ts";
+import { BENCHMARK_CONFIG } from "./run-config.ts";
 import { benchmarkOf } from "./output-dir-flags.ts";
 
-const { bench, split, questions, dbDir } = SELECTION_CONFIG;
-
-/** Where a command's questions come from: a benchmark's split, another question file, or your own data. */
-export const BENCHMARK_CONFIG = defineConfig({ bench, split, questions, dbDir });
+export { BENCHMARK_CONFIG };
 
 /**
  * A benchmark's questions as every command reads them: `bench` a Spider or BIRD folder or "minibench" (built on first

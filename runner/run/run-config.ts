@@ -81,6 +81,9 @@ export const SELECTION_CONFIG = defineConfig({
 });
 export type SelectionConfig = ConfigOf<typeof SELECTION_CONFIG>;
 
+/** Where a command's questions come from: a benchmark's split, another question file, or your own data. */
+export const BENCHMARK_CONFIG = defineConfig({ bench: SELECTION_CONFIG.bench, split: SELECTION_CONFIG.split, questions: SELECTION_CONFIG.questions, dbDir: SELECTION_CONFIG.dbDir });
+
 /** A run into an output folder: its questions, how many at once, the folder, resuming it. */
 export const RUN_DIR_CONFIG = defineConfig({
   ...SELECTION_CONFIG,

@@ -17,6 +17,9 @@ import { tokenizeSql } from "../sql-tokens.ts";
 import path from "node:path";
 import { softF1, testSuiteVariants } from "./metrics.ts";
 import { describeCut } from "../format.ts";
+import { DEFAULT_VES_ITERATIONS, type Metric, METRICS } from "./metric-names.ts";
+
+export { DEFAULT_VES_ITERATIONS, type Metric, METRICS };
 
 export type Semantics = "bird" | "spider";
 
@@ -198,8 +201,6 @@ export interface ScoreOptions {
   goldCache?: GoldCache;
 }
 
-/** Rounds per question (the official 100), fewer for slow queries past VES_BUDGET_MS (at least 10). */
-export const DEFAULT_VES_ITERATIONS = 100;
 /** Timing time per question after which no more rounds start (the executor's `budgetMs`). */
 export const VES_BUDGET_MS = 2_000;
 export const OFFICIAL_VES_ITERATIONS = 100;
@@ -535,8 +536,6 @@ export interface ScoreAllOptions {
   onVerdict?: (verdict: Verdict, done: number, total: number) => void;
 }
 
-export type Metric = "ex" | "ves" | "r-ves" | "soft-f1" | "ts";
-export const METRICS: readonly Metric[] = ["ex", "ves", "r-ves", "soft-f1", "ts"];
 
 const DIFFICULTY_ORDER = ["simple", "moderate", "challenging", "easy", "medium", "hard", "extra"];
 
