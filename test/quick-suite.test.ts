@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { importEdges } from "../scripts/check-imports.js";
 import { SLOW_TESTS } from "../vitest.quick.config.ts";
+import { SLOWEST_SECONDS } from "../vitest.config.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
@@ -37,5 +38,11 @@ describe("the quick suite", () => {
     const folders = [...new Set(files.map((f) => path.dirname(f)).filter((d) => d !== "."))].sort();
     expect(folders.length).toBeGreaterThan(10);
     expect(folders.filter((d) => !reached.has(d))).toEqual([]);
+  });
+
+  it("the files npm test starts first (vitest.config.ts SLOWEST_SECONDS) exist under those names: a renamed one would silently lose its place", () => {
+    const named = Object.keys(SLOWEST_SECONDS);
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((file) => !fs.existsSync(path.join(ROOT, file)))).toEqual([]);
   });
 });
