@@ -1,5 +1,5 @@
 import path from "node:path";
-import { UserError } from "../core/errors.ts";
+import { graphOpt, optionUserError } from "../core/config.ts";
 import { readOptions } from "../core/options.ts";
 import { MEMO_CORRECTION_OPTIONS } from "../nodes/memo/options.ts";
 import { MemoryStore } from "../tools/retrieval/memory-store.ts";
@@ -34,7 +34,7 @@ export function memoPreflight(run: RunPreflight): Record<string, unknown> {
     ].filter(Boolean);
     const what = `${overlap.length} entr${overlap.length === 1 ? "y" : "ies"} that could give evaluated questions their answer: ${kinds.join("; ")}${questions.length ? ` (evaluated questions hit: ${questions.length}, first: ${questions.slice(0, 5).join(", ")})` : ""}`;
     if (overlap.length && !o.allowMemoryOverlap) {
-      throw new UserError(`the memory ${o.memory} holds ${what}; build it from another split, or pass --allow-memory-overlap (the report will say so)`);
+      throw optionUserError`the memory ${o.memory} holds ${what}; build it from another split, or pass ${graphOpt("allowMemoryOverlap")} (the report will say so)`;
     }
     return {
       memory: {

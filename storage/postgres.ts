@@ -3,6 +3,7 @@ import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMeta
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { firstLineOf, UserError } from "../core/errors.ts";
+import { opt, optionUserError } from "../core/config.ts";
 import { redactUrl } from "./location.ts";
 
 /**
@@ -81,7 +82,7 @@ export function openPostgres(url: string): PostgresCheckpointer {
   try {
     pool = new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 5_000 });
   } catch (error) {
-    throw new UserError(`--checkpoints ${location}: not a PostgreSQL URL (${firstLineOf(error)})`);
+    throw optionUserError`${opt("checkpoints")} ${location}: not a PostgreSQL URL (${firstLineOf(error)})`;
   }
   // An idle client whose server went away emits 'error' on the pool: the next query reports it, it must not crash.
   pool.on("error", () => {});

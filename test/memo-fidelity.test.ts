@@ -71,7 +71,7 @@ describe("point 8: no memory holding the evaluated benchmark's answers", () => {
     const file = memory("neighbours.sqlite", { bench: path.join(dir, "bench"), split: "dev" }, [dev[1]!, dev[3]!, dev[5]!].map((q) => entryOf(q)));
     for (const spec of [memoSqlSpec, memoRefineSpec]) {
       expect(() => spec.preflight!({ questions: [dev[0]!, dev[2]!, dev[4]!], bench: path.join(dir, "bench"), split: "dev", options: { memory: file }, cwd: dir })).toThrow(
-        /holds 3 entries .*3 built from the evaluated split \(dev\).*--allow-memory-overlap/,
+        /holds 3 entries .*3 built from the evaluated split \(dev\).*options\.allowMemoryOverlap/,
       );
     }
   });

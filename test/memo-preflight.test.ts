@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flagWordingOf } from "../core/config.ts";
 import { memoSqlSpec } from "../graphs/memo-sql.ts";
 import { memoRefineSpec } from "../graphs/memo-refine.ts";
 import { MemoryStore, type NewMemoryEntry, normQuestion } from "../tools/retrieval/memory-store.ts";
@@ -46,7 +47,16 @@ describe("the memory never holds the questions being evaluated", () => {
   it("refuses a memory built from the evaluated split's questions (memo-sql and memo-refine)", () => {
     const evaluated = [{ id: "7", question: "Reworded: customers in Paris?" }, { id: "9", question: "Something else" }];
     // Both entries were built from dev: the evaluated split, whichever of its questions are evaluated.
-    for (const spec of [memoSqlSpec, memoRefineSpec]) expect(() => spec.preflight!(run(evaluated, "dev"))).toThrow(/holds 2 entries .*2 built from the evaluated split \(dev\).*first: 7\).*--allow-memory-overlap/);
+    for (const spec of [memoSqlSpec, memoRefineSpec]) expect(() => spec.preflight!(run(evaluated, "dev"))).toThrow(/holds 2 entries .*2 built from the evaluated split \(dev\).*first: 7\).*pass options\.allowMemoryOverlap/);
+    // A script passes options.allowMemoryOverlap; the launcher's user types --allow-memory-overlap, and reads that.
+    const error = (() => {
+      try {
+        memoSqlSpec.preflight!(run(evaluated, "dev"));
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(flagWordingOf(error)).toMatch(/holds 2 entries .*pass --allow-memory-overlap \(the report will say so\)$/);
   });
 
   it("the same ids on another split are other questions; the same text on the same database is the same question", () => {
@@ -94,7 +104,7 @@ describe("issue 40: memory from the evaluated databases, and punctuation spacing
   it("refuses a memory holding entries of an evaluated question's database, whatever their text and gold", () => {
     paraphraseMemory("syn.sqlite");
     for (const spec of [memoSqlSpec, memoRefineSpec]) {
-      expect(() => spec.preflight!({ ...evaluated(), options: { memory: "syn.sqlite" } })).toThrow(/holds 1 entry .*1 from an evaluated question's database \(pets\) \(evaluated questions hit: 2, first: 119, 120\).*--allow-memory-overlap/);
+      expect(() => spec.preflight!({ ...evaluated(), options: { memory: "syn.sqlite" } })).toThrow(/holds 1 entry .*1 from an evaluated question's database \(pets\) \(evaluated questions hit: 2, first: 119, 120\).*options\.allowMemoryOverlap/);
     }
   });
 

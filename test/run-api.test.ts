@@ -102,5 +102,11 @@ describe("the run API", () => {
     await expect(runEval({ graph: "basline", bench: benchDir, out: path.join(dir, "typo") }, io())).rejects.toThrow(/unknown graph 'basline'/);
     await expect(runEval({ graph: "baseline", out: path.join(dir, "nobench") }, io())).rejects.toThrow(/^runEval: bench DIR is required \(or questions FILE dbDir DIR\)$/);
     expect(fs.existsSync(path.join(dir, "rec"))).toBe(false);
+    // Errors raised below the runner name options as a script gives them, never as flags it never typed.
+    await expect(runEval({ graph: "baseline", bench: benchDir, out: path.join(dir, "mix"), model: "mock", roleModel: { fixer: "other-model" } }, io())).rejects.toThrow(
+      "runEval: model mock answers every role: give it alone (no roleModel or config role with another model)",
+    );
+    await expect(runEval({ graph: "baseline", bench: benchDir, out: path.join(dir, "rate"), mockErrorRate: 0.5, ...model() }, io())).rejects.toThrow("runEval: mockErrorRate applies to model mock only");
+    await expect(runEval({ graph: "magic", bench: benchDir, out: path.join(dir, "guide"), initial: "baseline", ...model(), options: { guideline: "nope.md" } }, io())).rejects.toThrow(/^runEval: options\.guideline .*nope\.md: no such file$/);
   });
 });

@@ -7,7 +7,7 @@ import type { MagicGuidelineUpdate, MagicGuidelineValue, MagicUpdate, MagicValue
 import { type ChatInput, callModel } from "../../tools/models/llm.ts";
 import type { ModelCallRecord } from "../../state/usage.ts";
 import { stripThinking } from "../../tools/reply.ts";
-import { UserError } from "../../core/errors.ts";
+import { graphOpt, optionUserError } from "../../core/config.ts";
 import { DEFAULTS, withCalls, writeSqlStep } from "../common.ts";
 import { executeSql } from "../execute.ts";
 import { guidelineCorrectionPrompt, mergePrompt, unusableGuideline } from "./prompts.ts";
@@ -20,9 +20,9 @@ export function readGuideline(file: string): string {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(`--guideline ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : "unreadable"}`);
+    throw optionUserError`${graphOpt("guideline")} ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : "unreadable"}`;
   }
-  if (!text.trim()) throw new UserError(`--guideline ${file}: the file is empty`);
+  if (!text.trim()) throw optionUserError`${graphOpt("guideline")} ${file}: the file is empty`;
   return text;
 }
 

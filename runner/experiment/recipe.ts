@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
-import { firstLineOf, UsageError, UserError } from "../../core/errors.ts";
+import { firstLineOf, UserError } from "../../core/errors.ts";
 
 /**
  * `sqlmend experiment`'s recipe: named runs, each an eval of a graph (with its options, and for a corrector its
@@ -176,7 +176,7 @@ export function dependenciesOf(recipe: Recipe, name: string): string[] {
  * of the others is theirs alone. What a held run reads must be held too: a held run never sees a repeat's output.
  */
 export function heldRuns(recipe: Recipe, names: readonly string[]): Set<string> {
-  if (!names.length) throw new UsageError("--hold takes run names, comma-separated (the runs every repeat shares)");
+  if (!names.length) throw optionUsageError`${opt("hold")} takes run names, comma-separated (the runs every repeat shares)`;
   for (const n of names) if (!recipe.runs[n]) throw optionUsageError`${opt("hold")} ${n}: recipe ${recipe.name} has no run '${n}' (its runs: ${Object.keys(recipe.runs).join(", ")})`;
   const held = new Set(names);
   for (const n of names) {

@@ -68,7 +68,7 @@ export async function buildRunner(args: {
   // Example retrieval ranks by `embeddings` when configured (searchExamples makes the ranked view, once per run).
   const deps: NodeDeps = { models, executor: args.executor, examples: args.examples, ...(embeddings ? { embeddings } : {}) };
   if ((options.fewShot ?? 0) > 0 && !args.examples?.size) {
-    throw optionUserError`${opt("fewShot")} needs training examples: the benchmark's train split (eval) or --examples BENCH (ask)`;
+    throw optionUserError`${opt("fewShot")} needs training examples: the benchmark's train split (eval) or ${opt("examples")} BENCH (ask)`;
   }
   if (args.server) {
     if (config.node !== undefined) throw optionUsageError`${opt("node")} swaps a node in this process; a LangGraph server builds its graphs from its langgraph.json`;

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { firstLineOf, UserError } from "../../core/errors.ts";
+import { opt, optionUserError } from "../../core/config.ts";
 import { watchSignalsWhileLocked } from "./stop-signals.ts";
 
 /** The lock file of an output directory: one process writes a directory at a time. */
@@ -73,7 +74,7 @@ export function lockOutDir(outDir: string, command: string, file = path.resolve(
   };
   const refuse = (owner: LockOwner | undefined): never => {
     const who = owner ? `process ${owner.pid} on ${owner.host} (sqlmend ${owner.command}, since ${owner.startedAt})` : "another process (its lock file does not read)";
-    throw new UserError(`${outDir} is being written by ${who}: wait for it or stop it, or choose another --out${owner && owner.host !== os.hostname() ? `; if it no longer runs, delete ${file}` : ""}`);
+    throw optionUserError`${outDir} is being written by ${who}: wait for it or stop it, or choose another ${opt("out")}${owner && owner.host !== os.hostname() ? `; if it no longer runs, delete ${file}` : ""}`;
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

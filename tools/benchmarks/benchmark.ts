@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { UserError } from "../../core/errors.ts";
+import { opt, optionUserError } from "../../core/config.ts";
 import type { Benchmark, Question, SkippedQuestion, Split } from "../../state/question.ts";
 import { spiderHardness } from "./hardness.ts";
 import { type DbLookup, dbRoots, detectLayout, firstOf, isDir, isFile, layoutDbs, LOOKED_FOR, ownDbs, SPLIT_FILES, splitsPresent } from "./layouts.ts";
@@ -158,9 +159,9 @@ export interface BenchmarkSource {
 /** Loads what a source names: a layout (maybe with another question file) or own data. */
 export async function loadSource(source: BenchmarkSource, opts: { cacheDir?: string } = {}): Promise<Benchmark> {
   if (source.dbDir) {
-    if (!source.questions) throw new UserError("--db-dir needs --questions FILE (the questions to run on its databases)");
+    if (!source.questions) throw optionUserError`${opt("dbDir")} needs ${opt("questions")} FILE (the questions to run on its databases)`;
     return loadQuestionFile(source.questions, source.dbDir, opts);
   }
-  if (!source.bench) throw new UserError("no benchmark: give --bench DIR, or --questions FILE --db-dir DIR");
+  if (!source.bench) throw optionUserError`no benchmark: give ${opt("bench")} DIR, or ${opt("questions")} FILE ${opt("dbDir")} DIR`;
   return loadBenchmark(source.bench, { ...opts, ...(source.split ? { split: source.split } : {}), ...(source.questions ? { questions: source.questions } : {}) });
 }

@@ -3,7 +3,7 @@
  * OpenAI-compatible one. Only the mock is given the questions' gold; a real model never sees it.
  */
 import type { Question } from "../../state/question.ts";
-import { UsageError } from "../../core/errors.ts";
+import { opt, optionUsageError } from "../../core/config.ts";
 import type { Embedder } from "./embeddings.ts";
 import { createEmbedderFrom, createOpenAIProvider, type ModelConfig, type ModelProvider } from "./models.ts";
 import { createMockEmbedder, createMockProvider, isMock, MOCK_MODEL } from "./mock.ts";
@@ -14,9 +14,9 @@ export function usesMock(config: ModelConfig): boolean {
   const roleModels = Object.values(config.roles).flatMap((r) => (r.model ? [r.model] : []));
   const mock = isMock(config.model) || roleModels.some(isMock);
   if (mock && (!isMock(config.model) || roleModels.some((m) => !isMock(m)))) {
-    throw new UsageError(`--model ${MOCK_MODEL} answers every role: give it alone (no --role-model or config role with another model)`);
+    throw optionUsageError`${opt("model")} ${MOCK_MODEL} answers every role: give it alone (no ${opt("roleModel")} or config role with another model)`;
   }
-  if (!mock && config.mockErrorRate !== undefined) throw new UsageError(`--mock-error-rate applies to --model ${MOCK_MODEL} only`);
+  if (!mock && config.mockErrorRate !== undefined) throw optionUsageError`${opt("mockErrorRate")} applies to ${opt("model")} ${MOCK_MODEL} only`;
   return mock;
 }
 
