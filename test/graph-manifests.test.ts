@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { graphSpecs } from "../graphs/index.ts";
 import { graphManifests } from "../graphs/registry.ts";
 import { checkedNode } from "../graphs/spec.ts";
-import type { NodeDeps } from "../nodes/types.ts";
+import { inertDeps } from "../graphs/inert-deps.ts";
 import { SLOT_REFERENCE_FILE, SLOT_TYPES_FILE, slotReference, slotTypeChecks } from "../scripts/slot-reference.ts";
 
 /**
@@ -29,22 +29,7 @@ const MODEL_SLOTS: Record<string, string[]> = {
 };
 
 // Building only wires nodes: deps that refuse to be used prove no factory calls a model or runs SQL at build time.
-const inertDeps: NodeDeps = {
-  models: {
-    forRole() {
-      throw new Error("no model at build time");
-    },
-    limiter: undefined as never,
-    structuredMethodCache: new Map(),
-    describe: () => ({}),
-  },
-  executor: {
-    run() {
-      throw new Error("no SQL at build time");
-    },
-    close: async () => {},
-  },
-};
+const buildOnly = inertDeps("building a graph");
 
 describe("graph manifests", () => {
   it("list the registry's graphs in its order", () => {
@@ -76,7 +61,7 @@ describe("graph manifests", () => {
       ];
       const seen = new Set<string>();
       for (const options of variants) {
-        const nodes = Object.keys(spec.build(inertDeps, options).nodes).filter((n) => n !== "__start__");
+        const nodes = Object.keys(spec.build(buildOnly, options).nodes).filter((n) => n !== "__start__");
         for (const node of nodes) {
           expect(manifest.slots, `${manifest.name} ${JSON.stringify(options)}: node '${node}'`).toHaveProperty([node]);
           seen.add(node);

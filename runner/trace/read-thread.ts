@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { type ErrorDetail, firstLineOf, isAbort, UserError } from "../../core/errors.ts";
+import { inertDeps } from "../../graphs/inert-deps.ts";
 import { findManifest } from "../../graphs/registry.ts";
 import { outcomeOf } from "../../graphs/outcome.ts";
 import type { GraphSpec } from "../../graphs/spec.ts";
@@ -21,23 +22,6 @@ import { ERROR_DETAIL_CHANNEL, ERROR_DETAIL_TASK } from "../../storage/thread-er
 import type { FieldDiff, ReadThreadOptions, StepError, ThreadView, TraceCall, TraceStep } from "./trace-types.ts";
 import { modulesOf, readRunFile, str } from "./read-run.ts";
 
-/** Deps that refuse to be used: reading a thread builds its graph (for task names only) and never runs a node. */
-const inertDeps = {
-  models: {
-    forRole() {
-      throw new Error("reading a thread runs no model");
-    },
-    limiter: undefined as never,
-    structuredMethodCache: new Map(),
-    describe: () => ({}),
-  },
-  executor: {
-    run() {
-      throw new Error("reading a thread runs no SQL");
-    },
-    close: async () => {},
-  },
-};
 
 /** LangGraph's own channels and the runner's error write: not state. */
 const isInternalChannel = (channel: string): boolean => channel.startsWith("__") || channel.includes(":");
@@ -404,7 +388,7 @@ function stepOf(
 /** Task names from the graph's own state history (`getStateHistory`): for task ids the naming rule did not find. */
 async function namesFromHistory(spec: GraphSpec, saver: BaseCheckpointSaver, threadId: string, names: Map<string, string>): Promise<void> {
   try {
-    const graph = spec.build(inertDeps as never, { checkpointer: saver });
+    const graph = spec.build(inertDeps("reading a thread"), { checkpointer: saver });
     for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: threadId } }) as AsyncIterable<{ tasks: { id: string; name: string }[] }>) {
       for (const task of snapshot.tasks) if (!names.has(task.id)) names.set(task.id, task.name);
     }
