@@ -55,43 +55,9 @@ const { values } = parseArgs({
   },
 });
 
-/**
- * How both floors run a query, as the official scorers' Python sqlite3 would: better-sqlite3 is built without
- * double-quoted string literals, so a "value" SQLite names in its error is rewritten as 'value' and the query run again
- * (sqlmend's workers do the same); without it the floors fail a fifth of Spider dev's questions at once, doing less.
- */
-const ALL_ROWS = `function allRows(db, sql) {
-  for (let fixes = 0; ; fixes++) {
-    try {
-      return db.prepare(sql).raw().all();
-    } catch (error) {
-      const literal = /no such column: "(.*)" - should this be a string literal/.exec(String(error && error.message))?.[1];
-      const fixed = literal === undefined ? sql : sql.split(\`"\${literal}"\`).join(\`'\${literal.replaceAll("'", "''")}'\`);
-      if (fixes >= 16 || fixed === sql) throw error;
-      sql = fixed;
-    }
-  }
-}`;
-const allRows = new Function(`${ALL_ROWS}; return allRows;`)() as (db: { prepare(sql: string): { raw(): { all(): unknown[] } } }, sql: string) => unknown[];
-
-/**
- * The killable floor's SQL process: runs each query it is sent with better-sqlite3 (a read-only handle per file) and
- * sends back its rows or its error.
- */
-const SQL_CHILD = `const Database = require(process.env.BETTER_SQLITE3);
-${ALL_ROWS}
-const handles = new Map();
-process.on("message", ({ id, dbPath, sql }) => {
-  try {
-    let db = handles.get(dbPath);
-    if (!db) handles.set(dbPath, (db = new Database(dbPath, { readonly: true, fileMustExist: true })));
-    process.send({ id, rows: allRows(db, sql) });
-  } catch (error) {
-    process.send({ id, error: String(error && error.message) });
-  }
-});
-process.on("disconnect", () => process.exit(0));
-`;
+/** The bare app's SQL (both floors' `allRows`, and the killable floor's child process): plain CommonJS. */
+const FLOOR_SQL = fileURLToPath(new URL("./floor-sql.cjs", import.meta.url));
+const { allRows } = createRequire(import.meta.url)(FLOOR_SQL) as { allRows: (db: unknown, sql: string) => unknown[] };
 
 /**
  * A pool of SQL child processes, as a bare app would write one: each query goes to an idle child (or waits), and a
@@ -106,13 +72,12 @@ class SqlChildren {
 
   constructor(
     private readonly file: string,
-    private readonly betterSqlite: string,
     private readonly size: number,
     private readonly timeoutMs = 30_000,
   ) {}
 
   private start(): ChildProcess {
-    const child = fork(this.file, [], { env: { ...process.env, BETTER_SQLITE3: this.betterSqlite }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    const child = fork(this.file, [], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
     this.all.add(child);
     return child;
   }
@@ -285,10 +250,6 @@ async function measure(): Promise<void> {
 
   // The floor: a bare LangGraph.js app doing the same work (see the header).
   type Saver = "chunked" | "stock" | "killable";
-  // The killable floor's SQL children: plain CommonJS, better-sqlite3 from sqlmend's node_modules.
-  const sqlChildFile = path.join(dir, "sql-child.cjs");
-  fs.writeFileSync(sqlChildFile, SQL_CHILD);
-  const betterSqlite = createRequire(import.meta.url).resolve("better-sqlite3");
   const State = Annotation.Root({
     question: Annotation<string>(),
     dbPath: Annotation<string>(),
@@ -307,7 +268,7 @@ async function measure(): Promise<void> {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     const checkpointer = saver === "stock" ? new SqliteSaver(db) : new LightSqliteSaver(db);
-    const children = saver === "killable" ? new SqlChildren(sqlChildFile, betterSqlite, os.availableParallelism()) : undefined;
+    const children = saver === "killable" ? new SqlChildren(FLOOR_SQL, os.availableParallelism()) : undefined;
     const chat = new ChatOpenAI({ model: `floor-${saver}`, apiKey: "k", temperature: 0, maxRetries: 0, configuration: { baseURL: url } });
     const databases = new Map<string, InstanceType<typeof Database>>();
     const open = (dbPath: string) => {
